@@ -1,0 +1,92 @@
+// EventSink: every decision the engine makes is an event (DESIGN section 4), so reports
+// can explain every number. The recorder (reports/) implements this interface; the engine
+// only calls it. Events carry views that are valid for the duration of the call only.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "engine/outcome.hpp"
+#include "engine/runtime/time.hpp"
+
+namespace squall {
+
+// One provider attempt, emitted when it ends.
+struct AttemptEvent {
+  std::uint64_t task_id = 0;
+  std::string_view tool;
+  std::int32_t attempt = 0;  // 1-based within the logical call
+  TimePoint started = 0;
+  TimePoint finished = 0;
+  OutcomeKind kind = OutcomeKind::success;
+  int status = 0;
+  std::int64_t input_tokens = 0;
+  std::int64_t output_tokens = 0;
+  double cost_usd = 0;
+};
+
+// The retry strategy decided to wait `delay` before the next attempt.
+struct BackoffEvent {
+  std::uint64_t task_id = 0;
+  std::string_view tool;
+  std::int32_t after_attempt = 0;  // the attempt that failed
+  TimePoint at = 0;
+  Nanos delay = 0;
+  bool from_retry_after = false;  // the delay is the server's Retry-After, not backoff
+};
+
+// A strategy stopped trying; `reason` is a fixed identifier such as "max_attempts",
+// "deadline", "retry_after_exceeds_cap", "not_retryable".
+struct GiveUpEvent {
+  std::uint64_t task_id = 0;
+  std::string_view tool;
+  std::string_view strategy;
+  std::string_view reason;
+  TimePoint at = 0;
+  OutcomeKind last_kind = OutcomeKind::success;
+};
+
+enum class BreakerState : std::uint8_t { closed, open, half_open };
+std::string_view to_string(BreakerState state);
+
+struct BreakerTransitionEvent {
+  std::string_view tool;
+  TimePoint at = 0;
+  BreakerState from = BreakerState::closed;
+  BreakerState to = BreakerState::closed;
+};
+
+// A strategy replaced the query (simplify_query now; rewrite_query later).
+struct QueryChangeEvent {
+  std::uint64_t task_id = 0;
+  std::string_view tool;
+  std::string_view strategy;
+  std::string_view step;  // the ladder rung, e.g. "drop_quotes"
+  TimePoint at = 0;
+  std::string_view from;
+  std::string_view to;
+};
+
+// The budget strategy refused an attempt.
+struct BudgetExhaustedEvent {
+  std::uint64_t task_id = 0;
+  std::string_view tool;
+  TimePoint at = 0;
+  std::string_view limit;  // "max_tokens" or "max_cost_usd"
+  double spent = 0;        // what the task had spent, in the limit's unit
+  double projected = 0;    // spent plus the refused request's worst case
+  double maximum = 0;      // the limit
+};
+
+class EventSink {
+ public:
+  virtual ~EventSink() = default;
+  virtual void on_attempt(const AttemptEvent&) {}
+  virtual void on_backoff(const BackoffEvent&) {}
+  virtual void on_give_up(const GiveUpEvent&) {}
+  virtual void on_breaker_transition(const BreakerTransitionEvent&) {}
+  virtual void on_query_change(const QueryChangeEvent&) {}
+  virtual void on_budget_exhausted(const BudgetExhaustedEvent&) {}
+};
+
+}  // namespace squall

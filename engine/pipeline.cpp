@@ -1,0 +1,50 @@
+#include "engine/pipeline.hpp"
+
+#include <algorithm>
+
+#include "engine/classify.hpp"
+
+namespace squall {
+
+Task<Outcome> Next::operator()(CallContext& ctx, Request& request) const {
+  return pipeline_->run_from(index_, ctx, request);
+}
+
+Pipeline::Pipeline(Provider& provider, EngineEnv env, std::vector<std::unique_ptr<Strategy>> strategies)
+    : provider_(provider), env_(env), strategies_(std::move(strategies)) {}
+
+Task<Outcome> Pipeline::execute(CallContext& ctx, Request& request) const {
+  ctx.deadline = std::min(ctx.deadline, ctx.task.deadline);
+  return run_from(0, ctx, request);
+}
+
+Task<Outcome> Pipeline::run_from(std::size_t index, CallContext& ctx, Request& request) const {
+  if (index < strategies_.size()) return strategies_[index]->execute(ctx, request, Next(this, index + 1));
+  return attempt(ctx, request);
+}
+
+Task<Outcome> Pipeline::attempt(CallContext& ctx, Request& request) const {
+  const TimePoint started = env_.clock.now();
+  // No attempt starts at or after the call's deadline: what is left is a timeout that
+  // the provider never sees.
+  if (started >= ctx.deadline) {
+    Outcome late;
+    late.kind = OutcomeKind::timeout;
+    late.response.transport = Transport::timeout;
+    co_return late;
+  }
+  ++ctx.attempts;
+  const CallOptions options{std::min(ctx.deadline, add_saturating(started, ctx.attempt_timeout)), ctx.task.id};
+  Outcome outcome;
+  outcome.response = co_await provider_.call(request, options);
+  outcome.kind = classify(outcome.response);
+
+  const Response& r = outcome.response;
+  ctx.task.tokens_spent += r.input_tokens + r.output_tokens;
+  ctx.task.cost_spent_usd += r.cost_usd;
+  env_.events.on_attempt(AttemptEvent{ctx.task.id, ctx.tool, ctx.attempts, started, env_.clock.now(),
+                                      outcome.kind, r.status, r.input_tokens, r.output_tokens, r.cost_usd});
+  co_return outcome;
+}
+
+}  // namespace squall

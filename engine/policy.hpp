@@ -1,0 +1,47 @@
+// Policy: the strategies of each tool, as a scenario's `policy` block lists them, and the
+// builder that turns one tool's list into a Pipeline.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "engine/pipeline.hpp"
+#include "engine/runtime/rng.hpp"
+#include "engine/strategies/budget.hpp"
+#include "engine/strategies/circuit_breaker.hpp"
+#include "engine/strategies/retry.hpp"
+#include "engine/strategies/simplify_query.hpp"
+#include "engine/strategies/timeout.hpp"
+
+namespace squall {
+
+using StrategyConfig =
+    std::variant<TimeoutConfig, RetryConfig, CircuitBreakerConfig, SimplifyQueryConfig, BudgetConfig>;
+
+// The key a strategy has in scenario files ("timeout", "retry", ...).
+std::string_view strategy_name(const StrategyConfig& config);
+
+// Tool name -> its strategies, outermost first. A tool without an entry calls its
+// provider directly.
+using PolicyConfig = std::map<std::string, std::vector<StrategyConfig>, std::less<>>;
+
+// Supplies the random stream of a component by name; the simulator derives it from the
+// run's seed (stream_seed), so each strategy's draws are independent of all others.
+using RngFactory = std::function<std::unique_ptr<Rng>(std::string_view component)>;
+
+// Owns a pipeline and the random streams of its strategies.
+struct BuiltPipeline {
+  std::vector<std::unique_ptr<Rng>> rngs;
+  std::unique_ptr<Pipeline> pipeline;
+};
+
+// Builds the pipeline of `tool`. Strategy i's stream is named "policy/<tool>/<i>/<name>".
+BuiltPipeline build_pipeline(std::string_view tool, const std::vector<StrategyConfig>& strategies,
+                             Provider& provider, EngineEnv env, const RngFactory& rngs);
+
+}  // namespace squall

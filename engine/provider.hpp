@@ -1,0 +1,29 @@
+// The provider seam: the engine calls web search, vector search, LLMs and tools through
+// this interface; mocks implement it in simulation, HTTP clients in live mode.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "engine/call.hpp"
+#include "engine/runtime/task.hpp"
+
+namespace squall {
+
+struct CallOptions {
+  // The attempt's deadline (gRPC semantics): a provider returns no later than this. When
+  // its answer would arrive later it returns at `deadline` with Transport::timeout, with
+  // whatever usage it billed by then (an LLM bills the tokens it generated).
+  TimePoint deadline = kNever;
+  std::uint64_t task_id = 0;  // for trace attribution only; must not change behaviour
+};
+
+class Provider {
+ public:
+  virtual ~Provider() = default;
+  // The provider's name in the scenario (a key of `providers`).
+  virtual std::string_view name() const = 0;
+  virtual Task<Response> call(const Request& request, const CallOptions& options) = 0;
+};
+
+}  // namespace squall

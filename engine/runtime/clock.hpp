@@ -1,0 +1,53 @@
+// The time seams: Clock reads the time, Scheduler resumes work at a time point.
+//
+// Engine code reaches time only through these interfaces (DESIGN section 2, after
+// FoundationDB's Net2/Sim2): the simulator implements them over virtual time
+// (sim::EventLoop); live mode will implement them over Boost.Asio timers.
+#pragma once
+
+#include <coroutine>
+#include <cstdint>
+
+#include "engine/runtime/time.hpp"
+
+namespace squall {
+
+class Clock {
+ public:
+  virtual ~Clock() = default;
+  // The current time; never decreases.
+  virtual TimePoint now() const = 0;
+};
+
+// Identifies one scheduled resumption, for cancel(). Ids are never reused within a run.
+using TimerId = std::uint64_t;
+
+class Scheduler {
+ public:
+  virtual ~Scheduler() = default;
+  // Resumes `handle` at time `at` (or at once, in order, if `at` is in the past).
+  // Resumptions at equal times run in the order they were scheduled.
+  virtual TimerId schedule_at(TimePoint at, std::coroutine_handle<> handle) = 0;
+  // Cancels a resumption that has not run yet; cancelling one that ran is a no-op.
+  virtual void cancel(TimerId id) = 0;
+};
+
+// `co_await sleep_until(scheduler, t)` suspends the calling coroutine until time t.
+class SleepUntil {
+ public:
+  SleepUntil(Scheduler& scheduler, TimePoint at) : scheduler_(scheduler), at_(at) {}
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(std::coroutine_handle<> h) { scheduler_.schedule_at(at_, h); }
+  void await_resume() const noexcept {}
+
+ private:
+  Scheduler& scheduler_;
+  TimePoint at_;
+};
+
+inline SleepUntil sleep_until(Scheduler& scheduler, TimePoint at) { return {scheduler, at}; }
+inline SleepUntil sleep_for(Clock& clock, Scheduler& scheduler, Nanos d) {
+  return {scheduler, add_saturating(clock.now(), d)};
+}
+
+}  // namespace squall

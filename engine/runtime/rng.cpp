@@ -1,0 +1,104 @@
+#include "engine/runtime/rng.hpp"
+
+#include <bit>
+#include <boost/crc.hpp>
+#include <cassert>
+#include <cmath>
+#include <numbers>
+
+namespace squall {
+
+double Rng::uniform01() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }
+
+std::uint64_t Rng::uniform_int(std::uint64_t n) {
+  assert(n > 0);
+  unsigned __int128 m = static_cast<unsigned __int128>(next_u64()) * n;
+  auto low = static_cast<std::uint64_t>(m);
+  if (low < n) {
+    const std::uint64_t threshold = (0 - n) % n;
+    while (low < threshold) {
+      m = static_cast<unsigned __int128>(next_u64()) * n;
+      low = static_cast<std::uint64_t>(m);
+    }
+  }
+  return static_cast<std::uint64_t>(m >> 64);
+}
+
+std::int64_t Rng::uniform_range(std::int64_t lo, std::int64_t hi) {
+  assert(lo <= hi);
+  const auto span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
+  if (span == UINT64_MAX) return static_cast<std::int64_t>(next_u64());
+  return lo + static_cast<std::int64_t>(uniform_int(span + 1));
+}
+
+bool Rng::bernoulli(double p) { return uniform01() < p; }
+
+double Rng::exponential(double mean) { return -mean * std::log1p(-uniform01()); }
+
+double Rng::standard_normal() {
+  // 1 - U keeps the logarithm's argument in (0, 1].
+  const double u1 = 1.0 - uniform01();
+  const double u2 = uniform01();
+  return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
+}
+
+double Rng::lognormal_median_p99(double median, double p99) {
+  constexpr double kZ99 = 2.3263478740408408;
+  assert(median > 0 && p99 >= median);
+  const double sigma = std::log(p99 / median) / kZ99;
+  return median * std::exp(sigma * standard_normal());
+}
+
+std::size_t Rng::weighted_index(std::span<const double> weights) {
+  assert(!weights.empty());
+  double total = 0;
+  for (double w : weights) total += w;
+  double x = uniform01() * total;
+  for (std::size_t i = 0; i < weights.size(); ++i) {
+    if (x < weights[i]) return i;
+    x -= weights[i];
+  }
+  // Rounding can leave x a hair above the last weight: the answer is the last positive one.
+  for (std::size_t i = weights.size(); i-- > 0;) {
+    if (weights[i] > 0) return i;
+  }
+  return weights.size() - 1;
+}
+
+std::uint64_t splitmix64(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+Xoshiro256::Xoshiro256(std::uint64_t seed) {
+  for (auto& word : s_) word = splitmix64(seed);
+}
+
+std::uint64_t Xoshiro256::next_u64() {
+  const std::uint64_t result = std::rotl(s_[1] * 5, 7) * 9;
+  const std::uint64_t t = s_[1] << 17;
+  s_[2] ^= s_[0];
+  s_[3] ^= s_[1];
+  s_[1] ^= s_[2];
+  s_[0] ^= s_[3];
+  s_[2] ^= t;
+  s_[3] = std::rotl(s_[3], 45);
+  return result;
+}
+
+FixedRng FixedRng::at_fraction(double u) {
+  assert(u >= 0 && u < 1);
+  return FixedRng(static_cast<std::uint64_t>(u * 0x1.0p53) << 11);
+}
+
+std::uint64_t stream_seed(std::uint64_t seed, std::string_view component) {
+  // CRC-64/XZ: polynomial 0x42F0E1EBA9EA3693, reflected, all-ones init and final xor.
+  boost::crc_optimal<64, 0x42F0E1EBA9EA3693ULL, ~0ULL, ~0ULL, true, true> crc;
+  crc.process_bytes(component.data(), component.size());
+  std::uint64_t state = seed ^ crc.checksum();
+  return splitmix64(state);
+}
+
+}  // namespace squall

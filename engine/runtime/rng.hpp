@@ -1,0 +1,82 @@
+// Rng: the project's own pseudo-random generator and distributions.
+//
+// std::*_distribution, std::random_device and rand() are banned (DESIGN section 3): their
+// output differs between standard libraries, so a seed would not reproduce a run across
+// machines. Rng is an interface so that tests can substitute a fixed source (FixedRng) and
+// derive exact timelines; the distributions are non-virtual and built on next_u64().
+//
+// Generator: xoshiro256** 1.0 (Blackman and Vigna, "Scrambled linear pseudorandom number
+// generators", ACM TOMS 2021), seeded through splitmix64 (Steele, Lea and Flood, "Fast
+// splittable pseudorandom number generators", OOPSLA 2014) as its authors recommend.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "engine/runtime/time.hpp"
+
+namespace squall {
+
+class Rng {
+ public:
+  virtual ~Rng() = default;
+  // 64 uniformly distributed bits.
+  virtual std::uint64_t next_u64() = 0;
+
+  // Uniform in [0, 1) with 53 bits of precision (the top bits of next_u64()).
+  double uniform01();
+  // Uniform integer in [0, n); n must be > 0. Lemire's multiply-shift with rejection
+  // ("Fast random integer generation in an interval", ACM TOMACS 2019): unbiased.
+  std::uint64_t uniform_int(std::uint64_t n);
+  // Uniform integer in [lo, hi], inclusive; lo <= hi.
+  std::int64_t uniform_range(std::int64_t lo, std::int64_t hi);
+  // True with probability p (p <= 0: never, p >= 1: always; both consume one draw).
+  bool bernoulli(double p);
+  // Exponential with the given mean (inverse transform: -mean * ln(1 - U)).
+  double exponential(double mean);
+  // Standard normal N(0, 1) by the Box-Muller transform (one output, two draws).
+  double standard_normal();
+  // Lognormal described by its median and 99th percentile, the two figures provider
+  // dashboards publish: mu = ln(median), sigma = ln(p99 / median) / z_0.99 with
+  // z_0.99 = 2.3263478740408408. Requires 0 < median <= p99.
+  double lognormal_median_p99(double median, double p99);
+  // Index i with probability weights[i] / sum(weights); weights are >= 0 with a positive
+  // sum. Linear scan of the cumulative sum: weight lists here are short.
+  std::size_t weighted_index(std::span<const double> weights);
+};
+
+// xoshiro256**: 256 bits of state, period 2^256 - 1, passes BigCrush.
+class Xoshiro256 final : public Rng {
+ public:
+  // The state is four successive splitmix64 outputs from `seed`.
+  explicit Xoshiro256(std::uint64_t seed);
+  std::uint64_t next_u64() override;
+
+ private:
+  std::array<std::uint64_t, 4> s_{};
+};
+
+// Returns the same value on every draw: uniform01() then yields value / 2^64. Tests use it
+// to pin jitter to a known point of its range.
+class FixedRng final : public Rng {
+ public:
+  explicit FixedRng(std::uint64_t value) : value_(value) {}
+  // A FixedRng whose uniform01() returns `u` (0 <= u < 1), up to 2^-53.
+  static FixedRng at_fraction(double u);
+  std::uint64_t next_u64() override { return value_; }
+
+ private:
+  std::uint64_t value_;
+};
+
+// splitmix64's output function: a bijective 64-bit mixer.
+std::uint64_t splitmix64(std::uint64_t& state);
+
+// The seed of the stream named `component` in a run seeded with `seed` (DESIGN section 3:
+// one stream per component, so a draw added to one component does not shift another's).
+// The name is hashed with CRC-64/XZ (Boost.CRC) and mixed with the run seed by splitmix64.
+std::uint64_t stream_seed(std::uint64_t seed, std::string_view component);
+
+}  // namespace squall

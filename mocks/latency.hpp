@@ -1,0 +1,37 @@
+// Latency distributions of mock providers.
+//
+// Provider dashboards publish a median and a tail percentile, so the default shape is a
+// lognormal fitted to median and p99 (Rng::lognormal_median_p99). exponential (by its
+// mean) is the M/M/1 service-time model of the throughput benchmarks; constant is for
+// tests with exact timelines.
+#pragma once
+
+#include "engine/runtime/rng.hpp"
+#include "engine/runtime/time.hpp"
+
+namespace squall {
+
+enum class LatencyShape : std::uint8_t { constant, exponential, lognormal };
+
+struct LatencyConfig {
+  LatencyShape shape = LatencyShape::lognormal;
+  Nanos value = 100 * kMillisecond;   // constant: the latency
+  Nanos mean = 100 * kMillisecond;    // exponential: the mean
+  Nanos median = 100 * kMillisecond;  // lognormal: the median. Default 100 ms
+  Nanos p99 = 1 * kSecond;            // lognormal: the 99th percentile. Default 1 s
+};
+
+std::string_view to_string(LatencyShape shape);
+
+class LatencyModel {
+ public:
+  explicit LatencyModel(LatencyConfig config) : config_(config) {}
+  // One latency draw, rounded to whole nanoseconds, never negative.
+  Nanos sample(Rng& rng) const;
+  const LatencyConfig& config() const { return config_; }
+
+ private:
+  LatencyConfig config_;
+};
+
+}  // namespace squall

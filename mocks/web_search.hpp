@@ -1,0 +1,46 @@
+// web_search: a search engine over a small shipped corpus, stricter than a real one.
+//
+// A query matches a document when every term of the query occurs in the document's
+// title or snippet (case-insensitive, whole words), and every double-quoted phrase occurs
+// verbatim (case-insensitive). Over-specific queries therefore really come back empty,
+// and simplification (engine/strategies/simplify_query.hpp) really helps. Hits are
+// returned in corpus order, at most max_results, shaped like public search APIs' items
+// (title, link, snippet).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "engine/provider.hpp"
+#include "mocks/corpus.hpp"
+#include "mocks/latency.hpp"
+
+namespace squall {
+
+struct WebSearchConfig {
+  // Path of a JSONL corpus, one {"title", "link", "snippet"} object per line; relative
+  // paths are resolved against the scenario file's directory.
+  std::string corpus;
+  LatencyConfig latency;
+  // Hits returned at most. Default 10, the page size of most search APIs.
+  std::int32_t max_results = 10;
+};
+
+class WebSearchMock final : public Provider {
+ public:
+  WebSearchMock(std::string name, WebSearchConfig config, std::shared_ptr<const Corpus> corpus,
+                Clock& clock, Scheduler& scheduler, Rng& rng);
+  std::string_view name() const override { return name_; }
+  Task<Response> call(const Request& request, const CallOptions& options) override;
+
+ private:
+  std::string name_;
+  WebSearchConfig config_;
+  std::shared_ptr<const Corpus> corpus_;
+  LatencyModel latency_;
+  Clock& clock_;
+  Scheduler& scheduler_;
+  Rng& rng_;
+};
+
+}  // namespace squall

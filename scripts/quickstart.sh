@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The README's first command: install what is missing, build the release preset, and run
+# the flagship incident scenario. Its exit code is squall's (0 when thresholds hold).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+cmake --preset release >/dev/null
+cmake --build --preset release -j"$(nproc)"
+exec build/release/squall run scenarios/incidents/search-rate-limit-storm.json "$@"

@@ -1,0 +1,28 @@
+// Scenario: a loaded and validated scenario file as typed structs.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "engine/policy.hpp"
+#include "mocks/provider_config.hpp"
+#include "reports/threshold.hpp"
+#include "sim/workload_config.hpp"
+
+namespace squall {
+
+struct Scenario {
+  std::string name;
+  std::string description;
+  std::uint64_t seed = 1;  // default 1; `squall run --seed` overrides
+  Nanos duration = 0;      // required: arrivals stop after it
+  WorkloadConfig workload;
+  std::vector<ProviderConfig> providers;  // sorted by name
+  PolicyConfig policy;
+  std::vector<Threshold> thresholds;      // in file order
+  std::filesystem::path source;           // the file it was loaded from
+};
+
+}  // namespace squall
