@@ -7,17 +7,24 @@
 #include <numbers>
 
 namespace squall {
+namespace {
+
+// The 128-bit product of Lemire's method; __extension__ keeps -Wpedantic quiet about the
+// GCC/Clang built-in type.
+__extension__ using u128 = unsigned __int128;
+
+}  // namespace
 
 double Rng::uniform01() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }
 
 std::uint64_t Rng::uniform_int(std::uint64_t n) {
   assert(n > 0);
-  unsigned __int128 m = static_cast<unsigned __int128>(next_u64()) * n;
+  u128 m = static_cast<u128>(next_u64()) * n;
   auto low = static_cast<std::uint64_t>(m);
   if (low < n) {
     const std::uint64_t threshold = (0 - n) % n;
     while (low < threshold) {
-      m = static_cast<unsigned __int128>(next_u64()) * n;
+      m = static_cast<u128>(next_u64()) * n;
       low = static_cast<std::uint64_t>(m);
     }
   }
