@@ -6,6 +6,9 @@
 // tests with exact timelines.
 #pragma once
 
+#include <optional>
+#include <string_view>
+
 #include "engine/runtime/rng.hpp"
 #include "engine/runtime/time.hpp"
 
@@ -21,12 +24,22 @@ struct LatencyConfig {
   Nanos p99 = 1 * kSecond;            // lognormal: the 99th percentile. Default 1 s
 };
 
+// "constant", "exponential", "lognormal": the scenario files' names; exact inverses.
 std::string_view to_string(LatencyShape shape);
+std::optional<LatencyShape> parse_latency_shape(std::string_view name);
+
+// The largest latency a sample returns: 2^62 ns, about 146 years. A lognormal tail can
+// exceed int64 nanoseconds as a double; the clamp keeps the conversion defined, and no
+// scenario runs long enough to tell the difference.
+inline constexpr Nanos kMaxLatency = Nanos{1} << 62;
 
 class LatencyModel {
  public:
   explicit LatencyModel(LatencyConfig config) : config_(config) {}
-  // One latency draw, rounded to whole nanoseconds, never negative.
+  // One latency draw, rounded to whole nanoseconds, never negative, at most kMaxLatency.
+  // constant draws nothing; exponential draws once (Rng::exponential); lognormal draws
+  // twice (Rng::lognormal_median_p99, which needs 0 < median <= p99: the scenario loader
+  // validates it, and a violation here is a programmer error caught by an assertion).
   Nanos sample(Rng& rng) const;
   const LatencyConfig& config() const { return config_; }
 

@@ -1,19 +1,27 @@
 // web_search: a search engine over a small shipped corpus, stricter than a real one.
 //
 // A query matches a document when every term of the query occurs in the document's
-// title or snippet (case-insensitive, whole words), and every double-quoted phrase occurs
-// verbatim (case-insensitive). Over-specific queries therefore really come back empty,
-// and simplification (engine/strategies/simplify_query.hpp) really helps. Hits are
+// title or snippet (case-insensitive, whole words; punctuation splits words), and every
+// double-quoted phrase occurs verbatim (case-insensitive, on word boundaries); the exact
+// rules are in mocks/query_matcher.hpp. Over-specific queries therefore really come back
+// empty, and simplification (engine/strategies/simplify_query.hpp) really helps. Hits are
 // returned in corpus order, at most max_results, shaped like public search APIs' items
-// (title, link, snippet).
+// (title, link, snippet), as views into the shared corpus.
+//
+// Each call draws one latency sample (before matching, so the stream does not depend on
+// the query) and answers 200 after it, with or without hits; when the answer would come
+// after CallOptions::deadline the call returns at the deadline with Transport::timeout
+// (mocks/answer_time.hpp). Nothing is billed: search APIs price per request, not per token.
 #pragma once
 
 #include <memory>
 #include <string>
 
 #include "engine/provider.hpp"
+#include "engine/runtime/clock.hpp"
 #include "mocks/corpus.hpp"
 #include "mocks/latency.hpp"
+#include "mocks/query_matcher.hpp"
 
 namespace squall {
 
@@ -22,12 +30,14 @@ struct WebSearchConfig {
   // paths are resolved against the scenario file's directory.
   std::string corpus;
   LatencyConfig latency;
-  // Hits returned at most. Default 10, the page size of most search APIs.
+  // Hits returned at most (0: none). Default 10, the page size of most search APIs.
   std::int32_t max_results = 10;
 };
 
 class WebSearchMock final : public Provider {
  public:
+  // `corpus` must not be null; it is shared with other mocks reading the same file. The
+  // clock, scheduler and rng must outlive the mock; `rng` is the mock's own stream.
   WebSearchMock(std::string name, WebSearchConfig config, std::shared_ptr<const Corpus> corpus,
                 Clock& clock, Scheduler& scheduler, Rng& rng);
   std::string_view name() const override { return name_; }
@@ -41,6 +51,7 @@ class WebSearchMock final : public Provider {
   Clock& clock_;
   Scheduler& scheduler_;
   Rng& rng_;
+  QueryMatcher matcher_;  // reads *corpus_; declared after it
 };
 
 }  // namespace squall

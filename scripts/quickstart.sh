@@ -6,4 +6,4 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 cmake --preset release >/dev/null
 cmake --build --preset release -j"$(nproc)"
-exec build/release/squall run scenarios/incidents/search-rate-limit-storm.json "$@"
+exec build/release/squall run scenarios/incidents/launch-surge-429-storm.json "$@"

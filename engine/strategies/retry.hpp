@@ -1,27 +1,47 @@
 // retry: repeat a failed attempt after a backoff delay, honouring Retry-After.
 //
 // max_attempts counts every attempt, the first included (resilience4j's maxAttempts; it
-// equals Polly's MaxRetryAttempts + 1). Before retry n (n = 1 for the second attempt) the
-// strategy waits:
+// equals Polly's MaxRetryAttempts + 1). An "attempt" here is one call of the rest of the
+// pipeline, so a call an inner breaker or budget refuses counts too.
+//
+// Before retry n (n = 1 for the second attempt) the strategy waits:
 //   constant:     base_delay
 //   linear:       base_delay * n
-//   exponential:  base_delay * multiplier^(n-1)
+//   exponential:  base_delay * multiplier^(n-1), multiplied step by step and rounded to
+//                 the nanosecond at each step (exact for the usual multiplier 2)
 // capped at max_delay, then jittered ("Exponential Backoff And Jitter", AWS Architecture
-// Blog, 2015): none keeps d; full draws uniformly from [0, d]; equal draws from
-// [d/2, d].
-// A rate_limited outcome with a parseable Retry-After (engine/retry_after.hpp) waits for
-// that value instead, without jitter, when honour_retry_after is set; a value above
-// max_retry_after makes the strategy give up on this provider at once instead of sleeping
-// (openai-python likewise ignores Retry-After values above 60 s). A missing or malformed
-// Retry-After falls back to the backoff, never to zero.
-// No attempt starts at or after the call's deadline: when the wait would reach it, the
-// strategy gives up and returns the last failure.
+// Blog, 2015) with u = rng.uniform01() in [0, 1), one draw per backoff:
+//   none:   d
+//   full:   round(u * d), in [0, d]
+//   equal:  d/2 + round(u * (d - d/2)), in [d/2, d] (d/2 rounds down)
+// Retry-After (RFC 9110 section 10.2.3; servers send it with 429 and 503): when
+// honour_retry_after is set and the retried outcome's response carries a value that
+// engine/retry_after.hpp parses, the strategy waits exactly that long instead, without
+// jitter and without drawing. A value above max_retry_after makes the strategy give up on
+// this provider at once instead of sleeping (openai-python likewise ignores Retry-After
+// values above 60 s), so an outer fallback can move on. A missing or malformed value (an
+// HTTP-date included, for now) falls back to the backoff, never to zero; a well-formed
+// "0" means retry at once.
+//
+// Stopping. Each decision emits one event:
+//   success                                       returned, no event
+//   kind not in retry_on (empty, auth_error, ...)  GiveUpEvent "not_retryable"
+//   max_attempts reached                           GiveUpEvent "max_attempts"
+//   Retry-After above max_retry_after              GiveUpEvent "retry_after_exceeds_cap"
+//   now + wait >= ctx.deadline                     GiveUpEvent "deadline"
+//   otherwise                                      BackoffEvent, sleep, next attempt
+// No attempt starts at or after the call's deadline: when the wait would reach it the
+// strategy gives up at once (rather than sleeping in vain) and returns the last failure.
+// Every give-up returns the last outcome unchanged. BackoffEvent::after_attempt is this
+// strategy's own attempt number (1-based), which equals AttemptEvent::attempt when retry
+// sits directly above the provider and nothing outside it re-runs it.
 #pragma once
 
 #include <vector>
 
 #include "engine/pipeline.hpp"
 #include "engine/runtime/rng.hpp"
+#include "engine/strategies/outcome_mask.hpp"
 
 namespace squall {
 
@@ -29,7 +49,7 @@ enum class Backoff : std::uint8_t { constant, linear, exponential };
 enum class Jitter : std::uint8_t { none, full, equal };
 
 struct RetryConfig {
-  // Attempts in all, the first included. Default 3 (resilience4j RetryConfig).
+  // Attempts in all, the first included; >= 1. Default 3 (resilience4j RetryConfig).
   std::int32_t max_attempts = 3;
   // Outcome kinds that are retried. Default: the kinds whose retry class is transient:
   // timeout, rate_limited, overloaded, server_error, invalid_output.
@@ -37,14 +57,16 @@ struct RetryConfig {
   Backoff backoff = Backoff::exponential;
   // Default 500 ms, resilience4j's waitDuration.
   Nanos base_delay = 500 * kMillisecond;
-  // Growth factor of exponential backoff. Default 2 (doubling, as in the AWS SDKs and gRPC).
+  // Growth factor of exponential backoff, >= 1. Default 2 (doubling, as in the AWS SDKs
+  // and gRPC).
   double multiplier = 2.0;
   // Cap on the backoff before jitter. Default 20 s, the AWS SDKs' MAX_BACKOFF.
   Nanos max_delay = 20 * kSecond;
   // Default full jitter, the AWS Architecture Blog's recommendation.
   Jitter jitter = Jitter::full;
   bool honour_retry_after = true;
-  // Longest Retry-After that is waited for. Default 60 s (openai-python's limit).
+  // Longest Retry-After that is waited for (a value equal to it is waited for). Default
+  // 60 s (openai-python's limit).
   Nanos max_retry_after = 60 * kSecond;
 
   static std::vector<OutcomeKind> default_retry_on();
@@ -52,17 +74,23 @@ struct RetryConfig {
 
 class RetryStrategy final : public Strategy {
  public:
+  // `rng` is this strategy's own stream (policy.hpp names it); it must outlive the strategy.
   RetryStrategy(RetryConfig config, EngineEnv env, Rng& rng);
   Task<Outcome> execute(CallContext& ctx, Request& request, Next next) override;
 
-  // The backoff before retry n (n >= 1), after cap and jitter. Exposed for tests.
+  // The backoff before retry n (n >= 1), after cap and jitter; draws once from the Rng
+  // unless jitter is none. Exposed for tests.
   Nanos backoff_delay(std::int32_t n);
 
  private:
+  // The exact pre-jitter backoff before retry n, capped at max_delay.
+  Nanos capped_backoff(std::int32_t n) const;
+  void give_up(const CallContext& ctx, std::string_view reason, OutcomeKind last_kind) const;
+
   RetryConfig config_;
   EngineEnv env_;
   Rng& rng_;
-  std::uint32_t retry_on_mask_ = 0;
+  OutcomeMask retry_on_;
 };
 
 std::string_view to_string(Backoff b);

@@ -1,15 +1,27 @@
 // simplify_query: when a search comes back empty, retry with a simpler query.
 //
-// The ladder is the one from the seed article on search retry chains; each rung applies
-// to the query the previous rung produced:
-//   drop_quotes        remove double quotes, so phrases match as separate terms
-//   drop_years         remove year tokens (1900-2099)
+// The ladder is the one from the seed article on search retry chains. Rungs apply
+// cumulatively, each to the query the previous rung produced; the query is split into
+// words on ASCII whitespace and every rung's output is its words joined by single spaces:
+//   drop_quotes        remove ASCII double quotes, so phrases match as separate terms
+//   drop_years         remove words that are a year, 1900-2099 (leading and trailing
+//                      punctuation other than a double quote is ignored: "(2024)," is a
+//                      year; the default order drops quotes first)
 //   first_5_words      keep the first five words
 //   first_3_words      keep the first three words
-//   drop_filler_words  remove filler words (the, a, of, for, ...)
-// A rung that yields a query already tried in this call, or an empty query, is skipped:
-// the strategy never re-issues an identical query. A success after any rung marks the
-// task degraded (Degradation::simplified_query). Other outcomes pass through unchanged.
+//   drop_filler_words  remove filler words (compared case-insensitively, ignoring
+//                      leading and trailing punctuation)
+// A rung that yields a query already tried in this call (compared after whitespace
+// normalisation, so "a  b" and "a b" are the same query) is skipped, and so is one that
+// yields an empty query: the strategy never re-issues an identical query. A skipped empty
+// rung leaves the next rung working on the previous query.
+//
+// The strategy acts only on `empty`; any other outcome, from the first query or a
+// simplified one, ends the ladder and is returned as is. A success after any rung marks
+// the task degraded (Degradation::simplified_query). When the ladder is exhausted the last
+// empty outcome is returned. Each change emits a QueryChangeEvent before its attempt.
+// Nothing is restored: afterwards the request's query is the last one tried, so callers
+// see what was actually sent.
 #pragma once
 
 #include <string>
@@ -19,7 +31,13 @@
 
 namespace squall {
 
-enum class SimplifyStep : std::uint8_t { drop_quotes, drop_years, first_5_words, first_3_words, drop_filler_words };
+enum class SimplifyStep : std::uint8_t {
+  drop_quotes,
+  drop_years,
+  first_5_words,
+  first_3_words,
+  drop_filler_words
+};
 
 struct SimplifyQueryConfig {
   // The rungs in order. Default: all five, in the order above.
@@ -28,14 +46,16 @@ struct SimplifyQueryConfig {
                                      SimplifyStep::drop_filler_words};
   // Words drop_filler_words removes (compared case-insensitively). Default: a short list
   // of English function words.
-  std::vector<std::string> filler_words = {"the", "a", "an", "of", "for", "in", "on", "to", "and",
-                                           "or", "with", "about", "from", "by", "at", "is", "are",
-                                           "what", "which", "how", "latest", "recent", "best"};
+  std::vector<std::string> filler_words = {"the", "a",    "an",    "of",    "for",    "in",     "on",  "to",
+                                           "and", "or",   "with",  "about", "from",   "by",     "at",  "is",
+                                           "are", "what", "which", "how",   "latest", "recent", "best"};
 };
 
+// The rung's name in scenario files and QueryChangeEvent::step, e.g. "drop_quotes".
 std::string_view to_string(SimplifyStep step);
 
-// Applies one rung to `query`. Exposed for tests.
+// Applies one rung to `query`; the result's words are joined by single spaces and may be
+// empty. Exposed for tests.
 std::string apply_simplify_step(SimplifyStep step, std::string_view query,
                                 const std::vector<std::string>& filler_words);
 

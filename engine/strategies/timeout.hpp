@@ -2,10 +2,18 @@
 //
 // Polly v8 splits these into two strategies (an outer total timeout and an inner attempt
 // timeout); squall keeps both in one entry because the engine propagates deadlines the way
-// gRPC does: entering the strategy tightens the call's deadline to now + total, and every
-// attempt below is bounded by min(deadline, attempt start + per_attempt). The retry
-// strategy reads the same deadline, so no attempt starts after it. Place timeout
-// outermost, before retry: placed inside retry, its total would restart on each attempt.
+// gRPC does. Entering the strategy tightens the call's context for everything below it:
+//   ctx.deadline        = min(ctx.deadline, now + total)
+//   ctx.attempt_timeout = min(ctx.attempt_timeout, per_attempt)
+// The pipeline's attempt() bounds each provider call by min(ctx.deadline, attempt start +
+// ctx.attempt_timeout) and refuses to start one at or after ctx.deadline (returning
+// timeout without calling); the retry strategy reads the same deadline, so no attempt
+// starts after it. A slow attempt therefore ends as timeout at exactly its start +
+// per_attempt (the provider returns at the deadline it was given, CallOptions).
+// Both fields are restored when the strategy returns: like a gRPC child context, a
+// timeout only constrains the part of the pipeline it wraps. Place timeout outermost,
+// before retry: placed inside retry, its total restarts on each attempt and only bounds
+// that attempt.
 #pragma once
 
 #include "engine/pipeline.hpp"
@@ -15,14 +23,15 @@ namespace squall {
 struct TimeoutConfig {
   // Each attempt's timeout. Default 30 s, Polly v8's TimeoutStrategyOptions.Timeout.
   Nanos per_attempt = 30 * kSecond;
-  // The whole call's deadline across attempts and backoff; kNever (the default) leaves
-  // only the task's deadline.
+  // The whole call's deadline across attempts and backoff, measured from entering the
+  // strategy; kNever (the default) leaves only the task's deadline.
   Nanos total = kNever;
 };
 
 class TimeoutStrategy final : public Strategy {
  public:
-  TimeoutStrategy(TimeoutConfig config, Clock& clock) : config_(config), clock_(clock) {}
+  // Both durations must be positive (the scenario loader validates them).
+  TimeoutStrategy(TimeoutConfig config, Clock& clock);
   Task<Outcome> execute(CallContext& ctx, Request& request, Next next) override;
 
  private:

@@ -1,0 +1,31 @@
+// The `squall` subcommands. Each returns the process exit code:
+//   0  every threshold holds (run) / every file is valid (validate)
+//   1  a threshold failed
+//   2  bad input or usage; nothing was written
+//   3  internal error
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace squall::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitThresholdFailed = 1;
+inline constexpr int kExitBadInput = 2;
+inline constexpr int kExitInternalError = 3;
+
+struct RunOptions {
+  std::filesystem::path scenario;
+  std::optional<std::uint64_t> seed;         // overrides the scenario's seed
+  std::optional<std::filesystem::path> policy;  // replaces the scenario's policy block
+  std::optional<std::filesystem::path> out;     // where the JSON report goes
+};
+
+int run_command(const RunOptions& options);
+int validate_command(const std::vector<std::filesystem::path>& files);
+
+}  // namespace squall::cli

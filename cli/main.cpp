@@ -1,0 +1,49 @@
+// squall: the command line. The only place where wall-clock time may be read.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <exception>
+#include <fmt/core.h>
+
+#include "cli/commands.hpp"
+
+int main(int argc, char** argv) {
+  using namespace squall::cli;
+  CLI::App app{"squall: deterministic chaos testing for the resilience layer of AI agents"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "squall 0.1.0");
+
+  RunOptions run;
+  std::uint64_t seed = 0;
+  std::string policy;
+  std::string out;
+  CLI::App* run_cmd = app.add_subcommand("run", "Run a scenario and report; exit 1 if a threshold fails");
+  run_cmd->add_option("scenario", run.scenario, "Scenario file (JSON, comments allowed)")->required();
+  CLI::Option* seed_opt = run_cmd->add_option("--seed", seed, "Seed overriding the scenario's");
+  CLI::Option* policy_opt =
+      run_cmd->add_option("--policy", policy, "Policy file replacing the scenario's policy block");
+  CLI::Option* out_opt = run_cmd->add_option("--out", out, "Write the JSON report here (atomically)");
+
+  std::vector<std::filesystem::path> files;
+  CLI::App* validate_cmd = app.add_subcommand("validate", "Check scenario files; report every error");
+  validate_cmd->add_option("files", files, "Scenario files")->required();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // Help and version exit 0; every usage error is exit 2, whatever CLI11's own code.
+    return app.exit(e) == 0 ? kExitOk : kExitBadInput;
+  }
+
+  try {
+    if (*run_cmd) {
+      if (seed_opt->count() > 0) run.seed = seed;
+      if (policy_opt->count() > 0) run.policy = policy;
+      if (out_opt->count() > 0) run.out = out;
+      return run_command(run);
+    }
+    return validate_command(files);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "squall: internal error: {}\n", e.what());
+    return kExitInternalError;
+  }
+}

@@ -1,0 +1,88 @@
+#include <chrono>
+#include <cstdio>
+#include <fmt/core.h>
+#include <unistd.h>
+
+#include "cli/commands.hpp"
+#include "mocks/corpus.hpp"
+#include "reports/json_writer.hpp"
+#include "reports/text_summary.hpp"
+#include "sim/scenario_loader.hpp"
+#include "sim/world.hpp"
+
+namespace squall::cli {
+namespace {
+
+void print_errors(const std::vector<ValidationError>& errors) {
+  for (const ValidationError& error : errors) fmt::print(stderr, "{}\n", to_string(error));
+}
+
+std::string repro_command(const RunOptions& options, std::uint64_t seed) {
+  std::string cmd = fmt::format("squall run {} --seed {}", options.scenario.string(), seed);
+  if (options.policy) cmd += fmt::format(" --policy {}", options.policy->string());
+  return cmd;
+}
+
+}  // namespace
+
+int run_command(const RunOptions& options) {
+  LoadResult loaded = load_scenario(options.scenario);
+  if (!loaded.errors.empty()) {
+    print_errors(loaded.errors);
+    return kExitBadInput;
+  }
+  Scenario scenario = std::move(*loaded.scenario);
+  if (options.policy) {
+    PolicyLoadResult policy = load_policy_file(*options.policy);
+    if (policy.errors.empty()) {
+      scenario.policy = std::move(*policy.policy);
+      policy.errors = check_policy(scenario, options.policy->string());
+    }
+    if (!policy.errors.empty()) {
+      print_errors(policy.errors);
+      return kExitBadInput;
+    }
+  }
+  const std::uint64_t seed = options.seed.value_or(scenario.seed);
+  // The seed comes first, so that even a crashed run can be reproduced.
+  fmt::print("squall run {}: seed {}\n", scenario.name, seed);
+  std::fflush(stdout);
+
+  const auto wall_start = std::chrono::steady_clock::now();
+  Report report;
+  try {
+    World world(scenario, seed);
+    report = world.run();
+  } catch (const CorpusError& e) {
+    fmt::print(stderr, "{}\n", e.what());
+    return kExitBadInput;
+  }
+  const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - wall_start;
+
+  fmt::print("{}", text_summary(report, isatty(fileno(stdout)) != 0));
+  fmt::print("simulated {:.1f} s of virtual time in {:.2f} s of wall time\n", to_millis(report.duration) / 1e3,
+             wall.count());
+
+  if (options.out) {
+    try {
+      write_json_atomic(report, *options.out);
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "squall: cannot write report: {}\n", e.what());
+      return kExitBadInput;
+    }
+    fmt::print("report written to {}\n", options.out->string());
+  }
+
+  if (!report.all_thresholds_passed()) {
+    for (const ThresholdResult& t : report.thresholds) {
+      if (t.passed) continue;
+      const std::string observed = t.observed ? fmt::format("{:g}", *t.observed) : std::string("no samples");
+      fmt::print(stderr, "threshold failed: {}: {} (observed {})\n", t.metric, t.expression, observed);
+    }
+    fmt::print(stderr, "repro: {}\n", repro_command(options, seed));
+    return kExitThresholdFailed;
+  }
+  return kExitOk;
+}
+
+}  // namespace squall::cli

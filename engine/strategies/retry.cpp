@@ -1,0 +1,126 @@
+#include "engine/strategies/retry.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <optional>
+
+#include "engine/retry_after.hpp"
+
+namespace squall {
+
+std::vector<OutcomeKind> RetryConfig::default_retry_on() {
+  std::vector<OutcomeKind> kinds;
+  for (OutcomeKind k : all_outcome_kinds()) {
+    if (retry_class(k) == RetryClass::transient) kinds.push_back(k);
+  }
+  return kinds;
+}
+
+RetryStrategy::RetryStrategy(RetryConfig config, EngineEnv env, Rng& rng)
+    : config_(std::move(config)), env_(env), rng_(rng), retry_on_(config_.retry_on) {
+  assert(config_.max_attempts >= 1);
+  assert(config_.base_delay >= 0 && config_.max_delay >= 0 && config_.max_retry_after >= 0);
+  assert(config_.multiplier >= 1.0);
+}
+
+Nanos RetryStrategy::capped_backoff(std::int32_t n) const {
+  const Nanos base = std::min(config_.base_delay, config_.max_delay);
+  switch (config_.backoff) {
+    case Backoff::constant: return base;
+    case Backoff::linear:
+      // n > max_delay / base exactly when base * n > max_delay; testing it this way
+      // cannot overflow.
+      if (base == 0) return 0;
+      return n > config_.max_delay / base ? config_.max_delay : base * n;
+    case Backoff::exponential: {
+      // Step by step so that each product is a correctly rounded double (deterministic on
+      // every IEEE 754 platform, unlike std::pow), rounded back to whole nanoseconds. The
+      // loop ends at the cap, so it runs at most ~64 times for multiplier >= 2.
+      Nanos d = base;
+      for (std::int32_t i = 1; i < n && d < config_.max_delay; ++i) {
+        const double next = static_cast<double>(d) * config_.multiplier;
+        d = next >= static_cast<double>(config_.max_delay) ? config_.max_delay
+                                                           : static_cast<Nanos>(std::llround(next));
+      }
+      return d;
+    }
+  }
+  return base;
+}
+
+Nanos RetryStrategy::backoff_delay(std::int32_t n) {
+  assert(n >= 1);
+  const Nanos d = capped_backoff(n);
+  // round(u * x) with u in [0, 1) stays within [0, x]; d is far below 2^53 ns (104 days)
+  // in any sensible policy, so the double holds it exactly.
+  const auto scaled = [this](Nanos x) {
+    return static_cast<Nanos>(std::llround(rng_.uniform01() * static_cast<double>(x)));
+  };
+  switch (config_.jitter) {
+    case Jitter::none: return d;
+    case Jitter::full: return scaled(d);
+    case Jitter::equal: {
+      const Nanos half = d / 2;
+      return half + scaled(d - half);
+    }
+  }
+  return d;
+}
+
+void RetryStrategy::give_up(const CallContext& ctx, std::string_view reason, OutcomeKind last_kind) const {
+  env_.events.on_give_up(GiveUpEvent{ctx.task.id, ctx.tool, "retry", reason, env_.clock.now(), last_kind});
+}
+
+Task<Outcome> RetryStrategy::execute(CallContext& ctx, Request& request, Next next) {
+  for (std::int32_t attempt = 1;; ++attempt) {
+    Outcome outcome = co_await next(ctx, request);
+    if (outcome.kind == OutcomeKind::success) co_return outcome;
+    if (!retry_on_.contains(outcome.kind)) {
+      give_up(ctx, "not_retryable", outcome.kind);
+      co_return outcome;
+    }
+    if (attempt >= config_.max_attempts) {
+      give_up(ctx, "max_attempts", outcome.kind);
+      co_return outcome;
+    }
+
+    std::optional<Nanos> retry_after;
+    if (config_.honour_retry_after) retry_after = parse_retry_after(outcome.response.retry_after);
+    if (retry_after && *retry_after > config_.max_retry_after) {
+      give_up(ctx, "retry_after_exceeds_cap", outcome.kind);
+      co_return outcome;
+    }
+    // The Rng is drawn only when the backoff is actually used, so the stream's position
+    // depends only on the backoffs taken.
+    const Nanos wait = retry_after ? *retry_after : backoff_delay(attempt);
+    const TimePoint now = env_.clock.now();
+    const TimePoint resume = add_saturating(now, wait);
+    if (resume >= ctx.deadline) {
+      give_up(ctx, "deadline", outcome.kind);
+      co_return outcome;
+    }
+    env_.events.on_backoff(BackoffEvent{ctx.task.id, ctx.tool, attempt, now, wait, retry_after.has_value()});
+    co_await sleep_until(env_.scheduler, resume);
+  }
+}
+
+std::string_view to_string(Backoff b) {
+  switch (b) {
+    case Backoff::constant: return "constant";
+    case Backoff::linear: return "linear";
+    case Backoff::exponential: return "exponential";
+  }
+  return "exponential";
+}
+
+std::string_view to_string(Jitter j) {
+  switch (j) {
+    case Jitter::none: return "none";
+    case Jitter::full: return "full";
+    case Jitter::equal: return "equal";
+  }
+  return "full";
+}
+
+}  // namespace squall

@@ -1,0 +1,87 @@
+#include "mocks/llm.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+
+#include "mocks/answer_time.hpp"
+
+namespace squall {
+namespace {
+
+constexpr double kNanosPerSecond = 1e9;
+
+}  // namespace
+
+LlmMock::LlmMock(std::string name, LlmConfig config, Clock& clock, Scheduler& scheduler, Rng& rng)
+    : name_(std::move(name)),
+      config_(std::move(config)),
+      ttft_(config_.time_to_first_token),
+      clock_(clock),
+      scheduler_(scheduler),
+      rng_(rng) {
+  assert(config_.tokens_per_second > 0 && config_.mean_output_tokens >= 1);
+  if (config_.model.empty()) config_.model = name_;
+}
+
+Nanos LlmMock::generation_time(std::int64_t tokens) const {
+  const double ns = static_cast<double>(tokens) * kNanosPerSecond / config_.tokens_per_second;
+  return ns >= static_cast<double>(kMaxLatency) ? kMaxLatency : static_cast<Nanos>(std::llround(ns));
+}
+
+std::int64_t LlmMock::tokens_generated_in(Nanos streaming) const {
+  if (streaming <= 0) return 0;
+  const double tokens = static_cast<double>(streaming) * config_.tokens_per_second / kNanosPerSecond;
+  return static_cast<std::int64_t>(std::floor(tokens));
+}
+
+void LlmMock::bill(Response& response) const {
+  response.cost_usd = (static_cast<double>(response.input_tokens) * config_.price_per_mtok.input +
+                       static_cast<double>(response.output_tokens) * config_.price_per_mtok.output) /
+                      1e6;
+}
+
+Task<Response> LlmMock::call(const Request& request, const CallOptions& options) {
+  const TimePoint start = clock_.now();
+  if (request.prompt_tokens > config_.context_window) {
+    if (!co_await await_answer(scheduler_, add_saturating(start, kContextRejectLatency), options.deadline)) {
+      co_return timeout_response(Body::completion);
+    }
+    Response rejected;
+    rejected.status = 400;
+    rejected.body = Body::completion;
+    rejected.error_code = "context_length_exceeded";
+    co_return rejected;
+  }
+
+  const Nanos ttft = ttft_.sample(rng_);
+  // The exponential's largest value with a 53-bit uniform is about 37 means, so the
+  // rounded length always fits int64.
+  std::int64_t tokens =
+      std::max<std::int64_t>(1, std::llround(rng_.exponential(static_cast<double>(config_.mean_output_tokens))));
+  bool truncated = false;
+  if (request.max_output_tokens > 0 && tokens > request.max_output_tokens) {
+    tokens = request.max_output_tokens;
+    truncated = true;
+  }
+  const TimePoint first_token_at = add_saturating(start, ttft);
+  const TimePoint answer_at = add_saturating(first_token_at, generation_time(tokens));
+
+  Response response;
+  response.body = Body::completion;
+  if (co_await await_answer(scheduler_, answer_at, options.deadline)) {
+    response.output_tokens = tokens;
+    response.truncated = truncated;
+  } else {
+    response = timeout_response(Body::completion);
+    // The last token completes at answer_at, after the deadline, so at most tokens - 1
+    // are done; the clamp keeps rounding in generation_time from granting the last one.
+    const std::int64_t generated = tokens_generated_in(options.deadline - first_token_at);
+    response.output_tokens = std::clamp<std::int64_t>(generated, 0, tokens - 1);
+  }
+  response.input_tokens = request.prompt_tokens;
+  bill(response);
+  co_return response;
+}
+
+}  // namespace squall

@@ -1,0 +1,36 @@
+// make_provider: builds a scenario's provider entry: the mock its spec names, wrapped in
+// a ChaosProvider when the entry lists faults.
+#pragma once
+
+#include <memory>
+
+#include "engine/policy.hpp"
+#include "engine/provider.hpp"
+#include "engine/runtime/clock.hpp"
+#include "mocks/chaos/chaos_provider.hpp"
+#include "mocks/corpus.hpp"
+#include "mocks/provider_config.hpp"
+
+namespace squall {
+
+// A built provider and the random streams it draws from. Members are declared so that the
+// provider is destroyed before the streams it refers to; moving keeps `chaos` valid (it
+// points at the heap object `provider` owns).
+struct BuiltProvider {
+  std::unique_ptr<Rng> provider_rng;   // the mock's stream, "provider/<name>"
+  std::unique_ptr<Rng> chaos_rng;      // the decorator's stream, "chaos/<name>"; null without faults
+  std::unique_ptr<Provider> provider;  // the mock, or the ChaosProvider that owns it
+  ChaosProvider* chaos = nullptr;      // the decorator inside `provider`; null without faults
+
+  // Faults injected so far, by kind; all zero without faults.
+  FaultCounts injected_faults() const { return chaos != nullptr ? chaos->injected() : FaultCounts{}; }
+};
+
+// Builds `config`. A web_search spec needs `corpus` (its config.corpus file, loaded by the
+// caller, which resolves paths and shares a corpus between providers); other specs ignore
+// it. Throws std::invalid_argument when a web_search spec gets a null corpus. The clock and
+// scheduler must outlive the result.
+BuiltProvider make_provider(const ProviderConfig& config, std::shared_ptr<const Corpus> corpus, Clock& clock,
+                            Scheduler& scheduler, const RngFactory& rngs);
+
+}  // namespace squall

@@ -1,0 +1,32 @@
+#include "mocks/web_search.hpp"
+
+#include <algorithm>
+#include <cassert>
+
+#include "mocks/answer_time.hpp"
+
+namespace squall {
+
+WebSearchMock::WebSearchMock(std::string name, WebSearchConfig config, std::shared_ptr<const Corpus> corpus,
+                             Clock& clock, Scheduler& scheduler, Rng& rng)
+    : name_(std::move(name)),
+      config_(std::move(config)),
+      corpus_((assert(corpus != nullptr), std::move(corpus))),
+      latency_(config_.latency),
+      clock_(clock),
+      scheduler_(scheduler),
+      rng_(rng),
+      matcher_(*corpus_) {}
+
+Task<Response> WebSearchMock::call(const Request& request, const CallOptions& options) {
+  const TimePoint answer_at = add_saturating(clock_.now(), latency_.sample(rng_));
+  // Matched before the first suspension: the matcher's scratch buffers are shared by all
+  // calls of this mock, and no other call can run until this one suspends.
+  Response response;
+  response.body = Body::search_results;
+  matcher_.match(request.query, static_cast<std::size_t>(std::max(config_.max_results, 0)), response.results);
+  if (!co_await await_answer(scheduler_, answer_at, options.deadline)) co_return timeout_response(Body::search_results);
+  co_return response;
+}
+
+}  // namespace squall

@@ -1,0 +1,211 @@
+#include "reports/json_writer.hpp"
+
+#include "reports/atomic_file.hpp"
+#include "reports/fingerprint.hpp"
+#include "reports/rounding.hpp"
+
+namespace squall {
+namespace {
+
+using nlohmann::ordered_json;
+
+double ms(double x) { return round_ms(x); }
+double ms(Nanos d) { return round_ms(d); }
+double usd(double x) { return round_usd(x); }
+double ratio(double x) { return round_ratio(x); }
+
+ordered_json optional_ratio(const std::optional<double>& x) { return x ? ordered_json(ratio(*x)) : ordered_json(); }
+
+ordered_json status_counts(const StatusCounts& counts) {
+  ordered_json j = ordered_json::object();
+  std::uint64_t total = 0;
+  for (std::uint64_t n : counts) total += n;
+  j["total"] = total;
+  for (std::size_t k = 0; k < kTaskStatusCount; ++k) j[std::string(to_string(static_cast<TaskStatus>(k)))] = counts[k];
+  return j;
+}
+
+ordered_json outcome_counts(const OutcomeCounts& counts, bool nonzero_only) {
+  ordered_json j = ordered_json::object();
+  for (OutcomeKind kind : all_outcome_kinds()) {
+    const std::uint64_t n = counts[index_of(kind)];
+    if (n > 0 || !nonzero_only) j[std::string(to_string(kind))] = n;
+  }
+  return j;
+}
+
+ordered_json latency(const LatencyStats& s) {
+  const auto value = [&](double x) { return s.count > 0 ? ordered_json(ms(x)) : ordered_json(); };
+  ordered_json j = ordered_json::object();
+  j["count"] = s.count;
+  j["p50"] = value(s.p50_ms);
+  j["p90"] = value(s.p90_ms);
+  j["p99"] = value(s.p99_ms);
+  j["max"] = value(s.max_ms);
+  j["mean"] = value(s.mean_ms);
+  return j;
+}
+
+ordered_json tasks(const TaskSummary& t) {
+  ordered_json j = status_counts(t.by_status);
+  ordered_json reasons = ordered_json::object();
+  for (TaskStatus status : {TaskStatus::degraded, TaskStatus::safe_failed, TaskStatus::failed}) {
+    ordered_json of_status = ordered_json::object();
+    for (const ReasonCount& r : t.by_reason) {
+      if (r.status == status) of_status[r.reason] = r.count;
+    }
+    reasons[std::string(to_string(status))] = std::move(of_status);
+  }
+  j["by_reason"] = std::move(reasons);
+  ordered_json templates = ordered_json::object();
+  for (const TemplateSummary& s : t.by_template) {
+    ordered_json o = status_counts(s.tasks);
+    o["tokens"] = s.tokens;
+    o["cost_usd"] = usd(s.cost_usd);
+    templates[s.name] = std::move(o);
+  }
+  j["by_template"] = std::move(templates);
+  return j;
+}
+
+ordered_json providers(const Report& r) {
+  ordered_json j = ordered_json::object();
+  for (const ProviderSummary& p : r.providers) {
+    ordered_json& o = j[p.name];
+    o["calls"] = p.calls;
+    o["by_outcome"] = outcome_counts(p.by_outcome, false);
+    o["latency_ms"] = latency(p.latency);
+    o["tokens"] = {{"input", p.input_tokens}, {"output", p.output_tokens}};
+    o["cost_usd"] = usd(p.cost_usd);
+  }
+  return j;
+}
+
+ordered_json logical_calls(const Report& r) {
+  ordered_json j = ordered_json::object();
+  for (const ToolSummary& t : r.tools) {
+    ordered_json& o = j[t.name];
+    o["total"] = t.logical_calls;
+    o["attempts"] = t.attempts;
+    o["by_outcome"] = outcome_counts(t.by_final_outcome, false);
+    o["backoffs"] = t.backoffs;
+    o["backoff_wait_ms"] = ms(t.backoff_wait);
+    o["give_ups"] = t.give_ups;
+    o["query_changes"] = t.query_changes;
+    o["budget_refusals"] = t.budget_refusals;
+  }
+  return j;
+}
+
+ordered_json retry_amplification(const Report& r) {
+  ordered_json per_tool = ordered_json::object();
+  for (const ToolSummary& t : r.tools) per_tool[t.name] = optional_ratio(t.amplification);
+  ordered_json j = ordered_json::object();
+  j["overall"] = optional_ratio(r.retry_amplification);
+  j["per_tool"] = std::move(per_tool);
+  return j;
+}
+
+ordered_json cost(const CostSummary& c) {
+  ordered_json per_provider = ordered_json::object();
+  for (const auto& [name, value] : c.per_provider_usd) per_provider[name] = usd(value);
+  ordered_json j = ordered_json::object();
+  j["total"] = usd(c.total_usd);
+  j["burned_by_failed_attempts"] = usd(c.burned_by_failed_attempts_usd);
+  j["per_task"] = c.per_task_usd ? ordered_json(usd(*c.per_task_usd)) : ordered_json();
+  j["per_provider"] = std::move(per_provider);
+  return j;
+}
+
+ordered_json breaker_transitions(const Report& r) {
+  ordered_json j = ordered_json::array();
+  for (const BreakerTransitionRow& b : r.breaker_transitions) {
+    ordered_json o = ordered_json::object();
+    o["tool"] = b.tool;
+    o["at_ms"] = ms(b.at);
+    o["from"] = to_string(b.from);
+    o["to"] = to_string(b.to);
+    j.push_back(std::move(o));
+  }
+  return j;
+}
+
+ordered_json injected_faults(const Report& r) {
+  ordered_json j = ordered_json::object();
+  for (const InjectedFaultRow& f : r.injected_faults) j[f.provider][f.kind] = f.count;
+  return j;
+}
+
+ordered_json thresholds(const Report& r) {
+  ordered_json j = ordered_json::array();
+  for (const ThresholdResult& t : r.thresholds) {
+    ordered_json o = ordered_json::object();
+    o["metric"] = t.metric;
+    o["expression"] = t.expression;
+    o["observed"] = optional_ratio(t.observed);
+    o["passed"] = t.passed;
+    j.push_back(std::move(o));
+  }
+  return j;
+}
+
+ordered_json time_series(const Report& r) {
+  ordered_json windows = ordered_json::array();
+  for (const TimeWindow& w : r.time_series.windows) {
+    ordered_json o = ordered_json::object();
+    o["start_ms"] = ms(w.start);
+    ordered_json tasks_in = ordered_json::object();
+    for (std::size_t k = 0; k < kTaskStatusCount; ++k) {
+      tasks_in[std::string(to_string(static_cast<TaskStatus>(k)))] = w.tasks[k];
+    }
+    o["tasks"] = std::move(tasks_in);
+    ordered_json calls = ordered_json::object();
+    for (std::size_t p = 0; p < w.provider_calls.size(); ++p) {
+      ordered_json kinds = outcome_counts(w.provider_calls[p], true);
+      if (!kinds.empty()) calls[r.providers[p].name] = std::move(kinds);
+    }
+    o["provider_calls"] = std::move(calls);
+    windows.push_back(std::move(o));
+  }
+  ordered_json j = ordered_json::object();
+  j["window_ms"] = ms(r.time_series.window);
+  j["windows"] = std::move(windows);
+  return j;
+}
+
+}  // namespace
+
+ordered_json to_json(const Report& r) {
+  ordered_json j = ordered_json::object();
+  j["squall_report_version"] = kReportVersion;
+  j["scenario"] = r.scenario;
+  j["seed"] = r.seed;
+  j["duration_ms"] = ms(r.duration);
+  j["fingerprint"] = fingerprint_hex(r.fingerprint);
+  j["tasks"] = tasks(r.tasks);
+  j["latency_ms"] = latency(r.latency);
+  j["providers"] = providers(r);
+  j["logical_calls"] = logical_calls(r);
+  j["retry_amplification"] = retry_amplification(r);
+  j["tokens"] = {{"input", r.tokens.input},
+                 {"output", r.tokens.output},
+                 {"burned_by_failed_attempts", r.tokens.burned_by_failed_attempts}};
+  j["cost_usd"] = cost(r.cost);
+  j["breaker_transitions"] = breaker_transitions(r);
+  j["breaker_transitions_total"] = r.breaker_transitions_total;
+  j["injected_faults"] = injected_faults(r);
+  j["thresholds"] = thresholds(r);
+  j["thresholds_passed"] = r.all_thresholds_passed();
+  j["time_series"] = time_series(r);
+  return j;
+}
+
+std::string to_json_text(const Report& r) {
+  // Invalid UTF-8 in a name (from a scenario file) is replaced rather than thrown on, so
+  // that a report is always written.
+  return to_json(r).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+void write_json_atomic(const Report& r, const std::filesystem::path& path) { write_file_atomic(path, to_json_text(r)); }
+
+}  // namespace squall

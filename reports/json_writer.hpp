@@ -1,0 +1,43 @@
+// The JSON report (squall_report_version 1). Keys are in a fixed order (ordered_json) and
+// numbers are rounded before serialisation, so the same Report always gives the same
+// bytes (DESIGN section 3). Top-level keys, in order:
+//   squall_report_version, scenario, seed, duration_ms, fingerprint (16 hex digits),
+//   tasks {total, succeeded, degraded, safe_failed, failed, by_reason {status: {reason: n}},
+//          by_template {name: {total, succeeded, ..., tokens, cost_usd}}},
+//   latency_ms {count, p50, p90, p99, max, mean}      end to end per task, virtual time
+//   providers {name: {calls, by_outcome {kind: n, every kind}, latency_ms {...},
+//              tokens {input, output}, cost_usd}},
+//   logical_calls {tool: {total, attempts, by_outcome {...}, backoffs, backoff_wait_ms,
+//                  give_ups, query_changes, budget_refusals}},
+//   retry_amplification {overall, per_tool {tool: x}},
+//   tokens {input, output, burned_by_failed_attempts},
+//   cost_usd {total, burned_by_failed_attempts, per_task, per_provider {name: usd}},
+//   breaker_transitions [{tool, at_ms, from, to}] (the first 1000), breaker_transitions_total,
+//   injected_faults {provider: {kind: n}},
+//   thresholds [{metric, expression, observed, passed}], thresholds_passed,
+//   time_series {window_ms, windows [{start_ms, tasks {succeeded, ...},
+//                provider_calls {provider: {kind: n, non-zero only}}}]}
+// Names are sorted. Numbers are rounded as reports/rounding.hpp says.
+// A value that is undefined (a percentile without samples, an amplification without
+// calls, a threshold without samples) is null.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "reports/report.hpp"
+
+namespace squall {
+
+inline constexpr int kReportVersion = 1;
+
+nlohmann::ordered_json to_json(const Report& report);
+// The report as written to disk: two-space indentation and a final newline.
+std::string to_json_text(const Report& report);
+// Writes to_json_text() atomically (reports/atomic_file.hpp). Throws std::runtime_error
+// with the path and the reason; no partial file remains.
+void write_json_atomic(const Report& report, const std::filesystem::path& path);
+
+}  // namespace squall

@@ -1,0 +1,115 @@
+#include "reports/metric_catalogue.hpp"
+
+#include <array>
+
+#include "engine/outcome.hpp"
+
+namespace squall {
+namespace {
+
+constexpr std::array<TagInfo, 1> kTaskTags{{{"template", TagValues::any}}};
+constexpr std::array<TagInfo, 2> kCallTags{{{"provider", TagValues::any}, {"outcome", TagValues::outcome_kind}}};
+constexpr std::array<TagInfo, 1> kToolTags{{{"tool", TagValues::any}}};
+constexpr std::array<TagInfo, 2> kTokenTags{{{"provider", TagValues::any}, {"kind", TagValues::token_kind}}};
+constexpr std::array<TagInfo, 1> kProviderTags{{{"provider", TagValues::any}}};
+constexpr std::array<TagInfo, 2> kBreakerTags{{{"tool", TagValues::any}, {"to", TagValues::breaker_state}}};
+// Fault kinds are the chaos layer's vocabulary (mocks/), which reports/ does not link.
+constexpr std::array<TagInfo, 2> kFaultTags{{{"provider", TagValues::any}, {"kind", TagValues::any}}};
+
+constexpr std::array<MetricInfo, 12> kCatalogue{{
+    {MetricId::task_success, "task_success", MetricType::rate, "", kTaskTags,
+     "fraction of tasks that succeeded, clean or degraded"},
+    {MetricId::task_degraded, "task_degraded", MetricType::rate, "", kTaskTags,
+     "fraction of tasks that succeeded only in a degraded way"},
+    {MetricId::task_safe_fail, "task_safe_fail", MetricType::rate, "", kTaskTags,
+     "fraction of tasks that ended in a structured safe-fail result"},
+    {MetricId::task_failed, "task_failed", MetricType::rate, "", kTaskTags, "fraction of tasks that failed"},
+    {MetricId::task_latency, "task_latency", MetricType::trend, "ms", kTaskTags,
+     "end-to-end virtual time per task"},
+    {MetricId::call_latency, "call_latency", MetricType::trend, "ms", kCallTags,
+     "virtual time per provider attempt"},
+    {MetricId::provider_calls, "provider_calls", MetricType::counter, "", kCallTags, "provider attempts"},
+    {MetricId::retry_amplification, "retry_amplification", MetricType::trend, "", kToolTags,
+     "provider attempts per logical tool call"},
+    {MetricId::tokens, "tokens", MetricType::counter, "", kTokenTags, "billed tokens, failed attempts included"},
+    {MetricId::cost_usd, "cost_usd", MetricType::counter, "", kProviderTags,
+     "billed USD, failed attempts included"},
+    {MetricId::breaker_transitions, "breaker_transitions", MetricType::counter, "", kBreakerTags,
+     "circuit-breaker state changes"},
+    {MetricId::injected_faults, "injected_faults", MetricType::counter, "", kFaultTags,
+     "faults injected by the chaos layer"},
+}};
+
+constexpr bool catalogue_in_id_order() {
+  for (std::size_t i = 0; i < kCatalogue.size(); ++i) {
+    if (static_cast<std::size_t>(kCatalogue[i].id) != i) return false;
+  }
+  return true;
+}
+static_assert(catalogue_in_id_order(), "metric_info() indexes the catalogue by MetricId");
+
+}  // namespace
+
+std::string_view to_string(MetricType type) {
+  switch (type) {
+    case MetricType::rate: return "rate";
+    case MetricType::trend: return "trend";
+    case MetricType::counter: return "counter";
+  }
+  return "rate";
+}
+
+std::span<const MetricInfo> metric_catalogue() { return kCatalogue; }
+
+const MetricInfo* find_metric(std::string_view name) {
+  for (const MetricInfo& m : kCatalogue) {
+    if (m.name == name) return &m;
+  }
+  return nullptr;
+}
+
+const MetricInfo& metric_info(MetricId id) { return kCatalogue[static_cast<std::size_t>(id)]; }
+
+const TagInfo* find_tag(const MetricInfo& metric, std::string_view name) {
+  for (const TagInfo& t : metric.tags) {
+    if (t.name == name) return &t;
+  }
+  return nullptr;
+}
+
+bool tag_value_known(TagValues values, std::string_view value) {
+  switch (values) {
+    case TagValues::any: return true;
+    case TagValues::outcome_kind: return parse_outcome_kind(value).has_value();
+    case TagValues::breaker_state:
+      for (BreakerState b : kBreakerStates) {
+        if (to_string(b) == value) return true;
+      }
+      return false;
+    case TagValues::token_kind: return value == "input" || value == "output";
+  }
+  return false;
+}
+
+std::string tag_value_list(TagValues values) {
+  std::string list;
+  switch (values) {
+    case TagValues::any: break;
+    case TagValues::outcome_kind:
+      for (OutcomeKind k : all_outcome_kinds()) {
+        if (!list.empty()) list += ", ";
+        list += to_string(k);
+      }
+      break;
+    case TagValues::breaker_state:
+      for (BreakerState b : kBreakerStates) {
+        if (!list.empty()) list += ", ";
+        list += to_string(b);
+      }
+      break;
+    case TagValues::token_kind: list = "input, output"; break;
+  }
+  return list;
+}
+
+}  // namespace squall

@@ -1,0 +1,88 @@
+// The metric catalogue: every metric a threshold can name, in one place (k6's model of
+// metric types, https://grafana.com/docs/k6/latest/javascript-api/k6-metrics/).
+//
+// A metric has a type that decides which threshold aggregations apply to it:
+//   rate     the fraction of samples that are "true"       -> rate
+//   trend    a distribution of values (times in ms)        -> p(N), avg, min, max, med
+//   counter  a running total                               -> count, sum, rate, avg
+// For counters `count` and `sum` are both the total (k6 calls it count; the DESIGN's cost
+// example uses sum), `rate` is the total per second of simulated time (k6's counter rate)
+// and `avg` is the total per finished task (e.g. cost_usd avg = USD per task).
+//
+// Tags select sub-metrics, as in k6: "provider_calls{provider:web_search}". Tags whose
+// values form a closed vocabulary (outcome kinds, breaker states, token kinds) are checked
+// when a threshold is parsed; open ones (provider, tool, template) are not, since their
+// values come from the scenario.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "engine/events.hpp"
+
+namespace squall {
+
+// The values of the breaker_state tag vocabulary, in BreakerState order.
+inline constexpr std::array<BreakerState, 3> kBreakerStates{BreakerState::closed, BreakerState::open,
+                                                           BreakerState::half_open};
+
+enum class MetricType : std::uint8_t { rate, trend, counter };
+std::string_view to_string(MetricType type);
+
+// The metrics, in catalogue order. Each has a case in reports/metric_values.cpp.
+enum class MetricId : std::uint8_t {
+  task_success,         // rate: tasks that succeeded, clean or degraded
+  task_degraded,        // rate: tasks that succeeded only in a degraded way
+  task_safe_fail,       // rate: tasks that ended in a structured safe-fail result
+  task_failed,          // rate: tasks that failed
+  task_latency,         // trend, ms: end-to-end virtual time per task
+  call_latency,         // trend, ms: virtual time per provider attempt
+  provider_calls,       // counter: provider attempts
+  retry_amplification,  // trend: provider attempts per logical tool call
+  tokens,               // counter: billed tokens, failed attempts included
+  cost_usd,             // counter: billed USD, failed attempts included
+  breaker_transitions,  // counter: circuit-breaker state changes
+  injected_faults,      // counter: faults the chaos layer injected
+};
+
+// What values a tag accepts; closed vocabularies are checked at parse time.
+enum class TagValues : std::uint8_t {
+  any,            // provider, tool and template names from the scenario
+  outcome_kind,   // engine/outcome.hpp names: success, empty, timeout, ...
+  breaker_state,  // closed, open, half_open
+  token_kind,     // input, output
+};
+
+struct TagInfo {
+  std::string_view name;
+  TagValues values = TagValues::any;
+};
+
+struct MetricInfo {
+  MetricId id;
+  std::string_view name;
+  MetricType type;
+  std::string_view unit;  // "ms" for time trends (durations allowed), "" otherwise
+  std::span<const TagInfo> tags;
+  std::string_view description;
+
+  bool is_time() const { return unit == "ms"; }
+};
+
+// Every metric, in MetricId order.
+std::span<const MetricInfo> metric_catalogue();
+// The metric called `name`, or nullptr.
+const MetricInfo* find_metric(std::string_view name);
+const MetricInfo& metric_info(MetricId id);
+
+// The tag called `name` of `metric`, or nullptr.
+const TagInfo* find_tag(const MetricInfo& metric, std::string_view name);
+// Whether `value` belongs to the tag's vocabulary (always true for TagValues::any).
+bool tag_value_known(TagValues values, std::string_view value);
+// The vocabulary as a comma-separated list for error messages ("" for TagValues::any).
+std::string tag_value_list(TagValues values);
+
+}  // namespace squall

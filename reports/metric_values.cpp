@@ -1,0 +1,184 @@
+#include "reports/metric_values.hpp"
+
+#include <string>
+#include <vector>
+
+#include "reports/trend.hpp"
+
+namespace squall {
+namespace {
+
+// Whether the threshold's tag `key` admits `value`; an absent tag admits every value.
+bool admits(const Threshold& t, const std::string& key, std::string_view value) {
+  const auto it = t.tags.find(key);
+  return it == t.tags.end() || it->second == value;
+}
+
+std::optional<double> rate_value(std::uint64_t hits, std::uint64_t total) {
+  if (total == 0) return std::nullopt;
+  return static_cast<double>(hits) / static_cast<double>(total);
+}
+
+std::optional<double> trend_value(std::vector<double> samples, const ThresholdExpression& e) {
+  const Trend trend(std::move(samples));
+  if (trend.empty()) return std::nullopt;
+  switch (e.aggregation) {
+    case Aggregation::percentile: return trend.percentile(e.percentile);
+    case Aggregation::med: return trend.median();
+    case Aggregation::avg: return trend.mean();
+    case Aggregation::min: return trend.min();
+    case Aggregation::max: return trend.max();
+    case Aggregation::rate:
+    case Aggregation::count:
+    case Aggregation::sum: break;  // rejected by parse_threshold for trends
+  }
+  return std::nullopt;
+}
+
+std::uint64_t finished_tasks(const Recorder& r) {
+  std::uint64_t n = 0;
+  for (const TemplateStats& s : r.templates()) {
+    for (std::uint64_t c : s.tasks) n += c;
+  }
+  return n;
+}
+
+std::optional<double> counter_value(double total, const ThresholdExpression& e, Nanos duration,
+                                    std::uint64_t tasks) {
+  switch (e.aggregation) {
+    case Aggregation::count:
+    case Aggregation::sum: return total;
+    case Aggregation::rate:  // per second of simulated time, as k6's counter rate
+      if (duration <= 0) return std::nullopt;
+      return total / (static_cast<double>(duration) / static_cast<double>(kSecond));
+    case Aggregation::avg:  // per finished task
+      if (tasks == 0) return std::nullopt;
+      return total / static_cast<double>(tasks);
+    case Aggregation::percentile:
+    case Aggregation::min:
+    case Aggregation::max:
+    case Aggregation::med: break;  // rejected by parse_threshold for counters
+  }
+  return std::nullopt;
+}
+
+// Tasks of the selected templates whose status is one of `statuses`, over all of them.
+std::optional<double> task_rate(const Recorder& r, const Threshold& t, std::initializer_list<TaskStatus> statuses) {
+  std::uint64_t hits = 0;
+  std::uint64_t total = 0;
+  for (const TemplateStats& s : r.templates()) {
+    if (!admits(t, "template", s.name)) continue;
+    for (std::uint64_t c : s.tasks) total += c;
+    for (TaskStatus status : statuses) hits += s.tasks[index_of(status)];
+  }
+  return rate_value(hits, total);
+}
+
+std::vector<double> task_latency_ms(const Recorder& r, const Threshold& t) {
+  std::vector<double> ms;
+  for (const TemplateStats& s : r.templates()) {
+    if (!admits(t, "template", s.name)) continue;
+    for (Nanos d : s.latency) ms.push_back(to_millis(d));
+  }
+  return ms;
+}
+
+std::vector<double> call_latency_ms(const Recorder& r, const Threshold& t) {
+  std::vector<double> ms;
+  for (const ProviderStats& s : r.providers()) {
+    if (!admits(t, "provider", s.name)) continue;
+    for (OutcomeKind kind : all_outcome_kinds()) {
+      if (!admits(t, "outcome", to_string(kind))) continue;
+      for (Nanos d : s.latency[index_of(kind)]) ms.push_back(to_millis(d));
+    }
+  }
+  return ms;
+}
+
+double provider_calls(const Recorder& r, const Threshold& t) {
+  std::uint64_t n = 0;
+  for (const ProviderStats& s : r.providers()) {
+    if (!admits(t, "provider", s.name)) continue;
+    for (OutcomeKind kind : all_outcome_kinds()) {
+      if (admits(t, "outcome", to_string(kind))) n += s.calls[index_of(kind)];
+    }
+  }
+  return static_cast<double>(n);
+}
+
+std::vector<double> attempts_per_call(const Recorder& r, const Threshold& t) {
+  std::vector<double> samples;
+  for (const ToolStats& s : r.tools()) {
+    if (!admits(t, "tool", s.name)) continue;
+    for (std::size_t attempts = 0; attempts < s.calls_by_attempts.size(); ++attempts) {
+      samples.insert(samples.end(), s.calls_by_attempts[attempts], static_cast<double>(attempts));
+    }
+  }
+  return samples;
+}
+
+double tokens(const Recorder& r, const Threshold& t) {
+  std::int64_t n = 0;
+  for (const ProviderStats& s : r.providers()) {
+    if (!admits(t, "provider", s.name)) continue;
+    if (admits(t, "kind", "input")) n += s.input_tokens;
+    if (admits(t, "kind", "output")) n += s.output_tokens;
+  }
+  return static_cast<double>(n);
+}
+
+double cost_usd(const Recorder& r, const Threshold& t) {
+  double usd = 0;
+  for (const ProviderStats& s : r.providers()) {
+    if (admits(t, "provider", s.name)) usd += s.cost_usd;
+  }
+  return usd;
+}
+
+double breaker_transitions(const Recorder& r, const Threshold& t) {
+  std::uint64_t n = 0;
+  for (const ToolStats& s : r.tools()) {
+    if (!admits(t, "tool", s.name)) continue;
+    for (BreakerState to : kBreakerStates) {
+      if (admits(t, "to", to_string(to))) n += s.breaker_transitions_to[static_cast<std::size_t>(to)];
+    }
+  }
+  return static_cast<double>(n);
+}
+
+double injected_faults(const Recorder& r, const Threshold& t) {
+  std::uint64_t n = 0;
+  for (const auto& [provider, kinds] : r.injected_faults()) {
+    if (!admits(t, "provider", provider)) continue;
+    for (const auto& [kind, count] : kinds) {
+      if (admits(t, "kind", kind)) n += count;
+    }
+  }
+  return static_cast<double>(n);
+}
+
+}  // namespace
+
+std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos duration) {
+  const MetricInfo* info = find_metric(t.metric_name);
+  if (info == nullptr) return std::nullopt;  // parse_threshold admits only catalogue metrics
+  const ThresholdExpression& e = t.parsed;
+  const std::uint64_t tasks = finished_tasks(r);
+  switch (info->id) {
+    case MetricId::task_success: return task_rate(r, t, {TaskStatus::succeeded, TaskStatus::degraded});
+    case MetricId::task_degraded: return task_rate(r, t, {TaskStatus::degraded});
+    case MetricId::task_safe_fail: return task_rate(r, t, {TaskStatus::safe_failed});
+    case MetricId::task_failed: return task_rate(r, t, {TaskStatus::failed});
+    case MetricId::task_latency: return trend_value(task_latency_ms(r, t), e);
+    case MetricId::call_latency: return trend_value(call_latency_ms(r, t), e);
+    case MetricId::provider_calls: return counter_value(provider_calls(r, t), e, duration, tasks);
+    case MetricId::retry_amplification: return trend_value(attempts_per_call(r, t), e);
+    case MetricId::tokens: return counter_value(tokens(r, t), e, duration, tasks);
+    case MetricId::cost_usd: return counter_value(cost_usd(r, t), e, duration, tasks);
+    case MetricId::breaker_transitions: return counter_value(breaker_transitions(r, t), e, duration, tasks);
+    case MetricId::injected_faults: return counter_value(injected_faults(r, t), e, duration, tasks);
+  }
+  return std::nullopt;
+}
+
+}  // namespace squall

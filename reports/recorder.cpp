@@ -1,0 +1,221 @@
+#include "reports/recorder.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace squall {
+namespace {
+
+// The first word folded for each event, so that events of different types never alias.
+enum class EventTag : std::uint64_t {
+  attempt = 1,
+  backoff,
+  give_up,
+  breaker_transition,
+  query_change,
+  budget_exhausted,
+  task_finished,
+  logical_call,
+  name,
+};
+
+constexpr std::string_view kUnspecifiedReason = "unspecified";
+
+}  // namespace
+
+std::string_view to_string(TaskStatus status) {
+  switch (status) {
+    case TaskStatus::succeeded: return "succeeded";
+    case TaskStatus::degraded: return "degraded";
+    case TaskStatus::safe_failed: return "safe_failed";
+    case TaskStatus::failed: return "failed";
+  }
+  return "failed";
+}
+
+Recorder::Recorder(RecorderOptions options) : window_(options.window) {
+  if (window_ <= 0) throw std::invalid_argument("the time-series window must be positive");
+}
+
+// Linear search: there are a handful of names per table. A new name is folded into the
+// fingerprint once, so that later events can fold its index alone.
+template <class Stats>
+std::size_t Recorder::intern(std::vector<Stats>& table, std::string_view name) {
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    if (table[i].name == name) return i;
+  }
+  fingerprint_.add_u64(static_cast<std::uint64_t>(EventTag::name));
+  fingerprint_.add_text(name);
+  table.emplace_back();
+  table.back().name = std::string(name);
+  return table.size() - 1;
+}
+
+std::size_t Recorder::window_of(TimePoint t) const {
+  if (t <= 0) return 0;
+  return std::min(static_cast<std::size_t>(t / window_), kMaxWindows - 1);
+}
+
+void Recorder::saw_time(TimePoint t) { last_event_at_ = std::max(last_event_at_, t); }
+
+void Recorder::on_attempt(const AttemptEvent& e) {
+  const std::size_t p = intern(providers_, e.tool);
+  const std::size_t kind = index_of(e.kind);
+  fingerprint_.add_u64(static_cast<std::uint64_t>(EventTag::attempt));
+  fingerprint_.add_u64(e.task_id);
+  fingerprint_.add_u64(p);
+  fingerprint_.add_i64(e.attempt);
+  fingerprint_.add_i64(e.started);
+  fingerprint_.add_i64(e.finished);
+  fingerprint_.add_u64(kind);
+  fingerprint_.add_i64(e.status);
+  fingerprint_.add_i64(e.input_tokens);
+  fingerprint_.add_i64(e.output_tokens);
+  fingerprint_.add_f64(e.cost_usd);
+
+  ProviderStats& s = providers_[p];
+  ++s.calls[kind];
+  s.latency[kind].push_back(e.finished - e.started);
+  s.input_tokens += e.input_tokens;
+  s.output_tokens += e.output_tokens;
+  s.cost_usd += e.cost_usd;
+  if (e.kind != OutcomeKind::success) {
+    s.failed_input_tokens += e.input_tokens;
+    s.failed_output_tokens += e.output_tokens;
+    s.failed_cost_usd += e.cost_usd;
+  }
+  const std::size_t w = window_of(e.finished);
+  if (w >= s.calls_by_window.size()) s.calls_by_window.resize(w + 1);
+  ++s.calls_by_window[w][kind];
+  saw_time(e.finished);
+}
+
+void Recorder::on_backoff(const BackoffEvent& e) {
+  const std::size_t t = intern(tools_, e.tool);
+  fingerprint_.add_u64(static_cast<std::uint64_t>(EventTag::backoff));
+  fingerprint_.add_u64(e.task_id);
+  fingerprint_.add_u64(t);
+  fingerprint_.add_i64(e.after_attempt);
+  fingerprint_.add_i64(e.at);
+  fingerprint_.add_i64(e.delay);
+  fingerprint_.add_u64(e.from_retry_after ? 1 : 0);
+
+  ++tools_[t].backoffs;
+  tools_[t].backoff_wait += e.delay;
+  saw_time(e.at);
+}
+
+void Recorder::on_give_up(const GiveUpEvent& e) {
+  const std::size_t t = intern(tools_, e.tool);
+  fingerprint_.add_u64(static_cast<std::uint64_t>(EventTag::give_up));
+  fingerprint_.add_u64(e.task_id);
+  fingerprint_.add_u64(t);
+  fingerprint_.add_text(e.strategy);
+  fingerprint_.add_text(e.reason);
+  fingerprint_.add_i64(e.at);
+  fingerprint_.add_u64(index_of(e.last_kind));
+
+  ++tools_[t].give_ups;
+  saw_time(e.at);
+}
+
+void Recorder::on_breaker_transition(const BreakerTransitionEvent& e) {
+  const std::size_t t = intern(tools_, e.tool);
+  fingerprint_.add_u64(static_cast<std::uint64_t>(EventTag::breaker_transition));
+  fingerprint_.add_u64(t);
+  fingerprint_.add_i64(e.at);
+  fingerprint_.add_u64(static_cast<std::uint64_t>(e.from));
+  fingerprint_.add_u64(static_cast<std::uint64_t>(e.to));
+
+  ++tools_[t].breaker_transitions_to[static_cast<std::size_t>(e.to)];
+  ++transitions_total_;
+  if (transitions_.size() < kMaxListedBreakerTransitions) transitions_.push_back({t, e.at, e.from, e.to});
+  saw_time(e.at);
+}
+
+void Recorder::on_query_change(const QueryChangeEvent& e) {
+  const std::size_t t = intern(tools_, e.tool);
+  fingerprint_.add_u64(static_cast<std::uint64_t>(EventTag::query_change));
+  fingerprint_.add_u64(e.task_id);
+  fingerprint_.add_u64(t);
+  fingerprint_.add_text(e.strategy);
+  fingerprint_.add_text(e.step);
+  fingerprint_.add_i64(e.at);
+  fingerprint_.add_text(e.from);
+  fingerprint_.add_text(e.to);
+
+  ++tools_[t].query_changes;
+  saw_time(e.at);
+}
+
+void Recorder::on_budget_exhausted(const BudgetExhaustedEvent& e) {
+  const std::size_t t = intern(tools_, e.tool);
+  fingerprint_.add_u64(static_cast<std::uint64_t>(EventTag::budget_exhausted));
+  fingerprint_.add_u64(e.task_id);
+  fingerprint_.add_u64(t);
+  fingerprint_.add_i64(e.at);
+  fingerprint_.add_text(e.limit);
+  fingerprint_.add_f64(e.spent);
+  fingerprint_.add_f64(e.projected);
+  fingerprint_.add_f64(e.maximum);
+
+  ++tools_[t].budget_refusals;
+  saw_time(e.at);
+}
+
+void Recorder::on_task_finished(const TaskResult& r) {
+  const std::size_t tpl = intern(templates_, r.template_name);
+  const std::size_t status = index_of(r.status);
+  fingerprint_.add_u64(static_cast<std::uint64_t>(EventTag::task_finished));
+  fingerprint_.add_u64(r.id);
+  fingerprint_.add_u64(tpl);
+  fingerprint_.add_i64(r.started);
+  fingerprint_.add_i64(r.finished);
+  fingerprint_.add_u64(status);
+  fingerprint_.add_text(r.reason);
+  fingerprint_.add_i64(r.tokens);
+  fingerprint_.add_f64(r.cost_usd);
+
+  TemplateStats& s = templates_[tpl];
+  ++s.tasks[status];
+  s.latency.push_back(r.finished - r.started);
+  s.tokens += r.tokens;
+  s.cost_usd += r.cost_usd;
+  if (r.status != TaskStatus::succeeded) {
+    const std::size_t reason = intern(reasons_, r.reason.empty() ? kUnspecifiedReason : r.reason);
+    ++reasons_[reason].tasks[status];
+  }
+  const std::size_t w = window_of(r.finished);
+  if (w >= tasks_by_window_.size()) tasks_by_window_.resize(w + 1);
+  ++tasks_by_window_[w][status];
+  saw_time(r.finished);
+}
+
+void Recorder::on_logical_call(std::string_view tool, std::int32_t attempts, OutcomeKind final_kind) {
+  const std::size_t t = intern(tools_, tool);
+  fingerprint_.add_u64(static_cast<std::uint64_t>(EventTag::logical_call));
+  fingerprint_.add_u64(t);
+  fingerprint_.add_i64(attempts);
+  fingerprint_.add_u64(index_of(final_kind));
+
+  ToolStats& s = tools_[t];
+  const auto n = static_cast<std::size_t>(std::max(attempts, 0));
+  ++s.logical_calls;
+  s.attempts += n;
+  if (n >= s.calls_by_attempts.size()) s.calls_by_attempts.resize(n + 1);
+  ++s.calls_by_attempts[n];
+  ++s.final_outcomes[index_of(final_kind)];
+}
+
+void Recorder::set_injected_faults(std::string_view provider, std::string_view kind, std::uint64_t count) {
+  auto outer = injected_.find(provider);
+  if (outer == injected_.end()) outer = injected_.emplace(std::string(provider), InjectedFaultCounts::mapped_type{}).first;
+  auto inner = outer->second.find(kind);
+  if (inner == outer->second.end()) {
+    outer->second.emplace(std::string(kind), count);
+  } else {
+    inner->second = count;
+  }
+}
+
+}  // namespace squall

@@ -1,0 +1,190 @@
+// Recorder: streams the engine's events and the simulator's task results into the
+// aggregates the report is built from (DESIGN section 1: events --> reports::Recorder).
+//
+// Hot path: names (providers, tools, task templates, reasons) are few, so each is interned
+// on first sight into a small vector searched linearly; after that an event only bumps
+// counters in arrays indexed by OutcomeKind or TaskStatus and appends one sample to a
+// trend. Nothing allocates except the first sight of a name, the amortised growth of the
+// sample vectors, and the first event of a new time-series window.
+//
+// Determinism: the tables keep first-sight order, which is arrival order; writers sort by
+// name. No unordered container is ever iterated.
+//
+// Provider vs tool: AttemptEvent::tool is the provider the attempt reached (the pipeline
+// passes CallContext::tool, "the tool (provider) name"), so attempts are aggregated per
+// provider; logical calls, backoffs, give-ups and breaker transitions per tool.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "engine/events.hpp"
+#include "engine/outcome.hpp"
+#include "engine/runtime/time.hpp"
+#include "reports/fingerprint.hpp"
+
+namespace squall {
+
+enum class TaskStatus : std::uint8_t {
+  succeeded,    // clean success
+  degraded,     // success that needed a Degradation (engine/call.hpp)
+  safe_failed,  // a deterministic safe-fail result instead of a guess
+  failed,       // the task's answer is an error
+};
+inline constexpr std::size_t kTaskStatusCount = 4;
+std::string_view to_string(TaskStatus status);
+constexpr std::size_t index_of(TaskStatus status) { return static_cast<std::size_t>(status); }
+
+using OutcomeCounts = std::array<std::uint64_t, kOutcomeKindCount>;
+using StatusCounts = std::array<std::uint64_t, kTaskStatusCount>;
+
+// One finished task, reported by the simulator. Views are read during the call only.
+struct TaskResult {
+  std::uint64_t id = 0;
+  std::string_view template_name;  // the workload task's name
+  TimePoint started = 0;
+  TimePoint finished = 0;
+  TaskStatus status = TaskStatus::succeeded;
+  // Why, as a fixed identifier: safe_failed: "budget_exhausted", "no_records_found";
+  // failed: the OutcomeKind name of the failing call ("rate_limited", "timeout", ...);
+  // degraded: the Degradation ("simplified_query"). Empty for succeeded (ignored);
+  // empty for another status is recorded as "unspecified".
+  std::string_view reason;
+  // What the task spent over all its attempts, failed ones included
+  // (TaskContext::tokens_spent and cost_spent_usd).
+  std::int64_t tokens = 0;
+  double cost_usd = 0;
+};
+
+struct RecorderOptions {
+  // Width of a time-series window. Default 10 s: an hour-long incident is 360 windows,
+  // fine enough to show its shape and small enough to chart.
+  Nanos window = 10 * kSecond;
+};
+
+// Windows beyond this index are folded into the last one, which bounds memory (DESIGN
+// section 9: bounds on every queue). 100 000 windows of 10 s cover 11.5 days.
+inline constexpr std::size_t kMaxWindows = 100'000;
+// Breaker transitions listed one by one; later ones are only counted (the total stays
+// exact). A flapping breaker can change state every few seconds for hours; a thousand rows
+// show the pattern while keeping the report small.
+inline constexpr std::size_t kMaxListedBreakerTransitions = 1000;
+
+struct ProviderStats {
+  std::string name;
+  OutcomeCounts calls{};                                    // attempts by outcome
+  std::array<std::vector<Nanos>, kOutcomeKindCount> latency;  // attempt durations by outcome
+  std::int64_t input_tokens = 0;
+  std::int64_t output_tokens = 0;
+  double cost_usd = 0;
+  // What attempts whose outcome is not `success` billed (empty results included: they
+  // cost tokens and gave nothing usable).
+  std::int64_t failed_input_tokens = 0;
+  std::int64_t failed_output_tokens = 0;
+  double failed_cost_usd = 0;
+  std::vector<OutcomeCounts> calls_by_window;  // attempts by outcome, by window of their end
+};
+
+struct ToolStats {
+  std::string name;
+  std::uint64_t logical_calls = 0;
+  std::uint64_t attempts = 0;                      // provider attempts of those calls
+  std::vector<std::uint64_t> calls_by_attempts;    // [n]: logical calls that made n attempts
+  OutcomeCounts final_outcomes{};                  // logical calls by final outcome
+  std::uint64_t backoffs = 0;
+  Nanos backoff_wait = 0;                          // total delay chosen by backoffs
+  std::uint64_t give_ups = 0;
+  std::uint64_t query_changes = 0;
+  std::uint64_t budget_refusals = 0;
+  std::array<std::uint64_t, 3> breaker_transitions_to{};  // by BreakerState entered
+};
+
+struct TemplateStats {
+  std::string name;
+  StatusCounts tasks{};
+  std::vector<Nanos> latency;  // end-to-end task durations
+  std::int64_t tokens = 0;     // TaskResult::tokens summed
+  double cost_usd = 0;         // TaskResult::cost_usd summed
+};
+
+struct ReasonStats {
+  std::string name;
+  StatusCounts tasks{};  // tasks ended with this reason, by status
+};
+
+// provider -> fault kind -> count, sorted by name.
+using InjectedFaultCounts =
+    std::map<std::string, std::map<std::string, std::uint64_t, std::less<>>, std::less<>>;
+
+struct RecordedBreakerTransition {
+  std::size_t tool = 0;  // index into tools()
+  TimePoint at = 0;
+  BreakerState from = BreakerState::closed;
+  BreakerState to = BreakerState::closed;
+};
+
+class Recorder final : public EventSink {
+ public:
+  // Throws std::invalid_argument when options.window is not positive.
+  explicit Recorder(RecorderOptions options = {});
+
+  // EventSink: every event is folded into the fingerprint in arrival order.
+  void on_attempt(const AttemptEvent& e) override;
+  void on_backoff(const BackoffEvent& e) override;
+  void on_give_up(const GiveUpEvent& e) override;
+  void on_breaker_transition(const BreakerTransitionEvent& e) override;
+  void on_query_change(const QueryChangeEvent& e) override;
+  void on_budget_exhausted(const BudgetExhaustedEvent& e) override;
+
+  // From the simulator: a task ended (folded into the fingerprint).
+  void on_task_finished(const TaskResult& result);
+  // From the simulator: a logical tool call ended after `attempts` provider attempts
+  // (0 when rejected before any, e.g. by an open breaker) with `final_kind` (folded).
+  void on_logical_call(std::string_view tool, std::int32_t attempts, OutcomeKind final_kind);
+  // At the end of the run: how many faults of `kind` the chaos layer injected into
+  // `provider`. Sets (does not add to) the count. Not part of the event trace, so not
+  // folded into the fingerprint.
+  void set_injected_faults(std::string_view provider, std::string_view kind, std::uint64_t count);
+
+  Nanos window() const { return window_; }
+  std::uint64_t fingerprint() const { return fingerprint_.value(); }
+  // The latest time any event carried (attempt end, task end, transition, ...).
+  TimePoint last_event_at() const { return last_event_at_; }
+
+  // Tables in first-sight order.
+  const std::vector<ProviderStats>& providers() const { return providers_; }
+  const std::vector<ToolStats>& tools() const { return tools_; }
+  const std::vector<TemplateStats>& templates() const { return templates_; }
+  const std::vector<ReasonStats>& reasons() const { return reasons_; }
+  // The first kMaxListedBreakerTransitions transitions, and how many there were in all.
+  const std::vector<RecordedBreakerTransition>& breaker_transitions() const { return transitions_; }
+  std::uint64_t breaker_transitions_total() const { return transitions_total_; }
+  const InjectedFaultCounts& injected_faults() const { return injected_; }
+  // Finished tasks by status, by window of their end.
+  const std::vector<StatusCounts>& tasks_by_window() const { return tasks_by_window_; }
+
+ private:
+  template <class Stats>
+  std::size_t intern(std::vector<Stats>& table, std::string_view name);
+  std::size_t window_of(TimePoint t) const;
+  void saw_time(TimePoint t);
+
+  Nanos window_;
+  Fingerprint fingerprint_;
+  TimePoint last_event_at_ = 0;
+  std::vector<ProviderStats> providers_;
+  std::vector<ToolStats> tools_;
+  std::vector<TemplateStats> templates_;
+  std::vector<ReasonStats> reasons_;
+  std::vector<RecordedBreakerTransition> transitions_;
+  std::uint64_t transitions_total_ = 0;
+  InjectedFaultCounts injected_;
+  std::vector<StatusCounts> tasks_by_window_;
+};
+
+}  // namespace squall

@@ -1,0 +1,172 @@
+#include "reports/report.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <tuple>
+
+#include "reports/metric_values.hpp"
+#include "reports/trend.hpp"
+
+namespace squall {
+namespace {
+
+LatencyStats latency_stats(std::vector<double> samples_ms) {
+  const Trend trend(std::move(samples_ms));
+  LatencyStats s;
+  s.count = trend.size();
+  s.p50_ms = trend.percentile(50);
+  s.p90_ms = trend.percentile(90);
+  s.p99_ms = trend.percentile(99);
+  s.max_ms = trend.max();
+  s.mean_ms = trend.mean();
+  return s;
+}
+
+// Indices of `table` ordered by name: the tables are in first-sight order.
+template <class Stats>
+std::vector<std::size_t> by_name(const std::vector<Stats>& table) {
+  std::vector<std::size_t> order(table.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return table[a].name < table[b].name; });
+  return order;
+}
+
+std::optional<double> ratio(std::uint64_t num, std::uint64_t den) {
+  if (den == 0) return std::nullopt;
+  return static_cast<double>(num) / static_cast<double>(den);
+}
+
+TaskSummary task_summary(const Recorder& r) {
+  TaskSummary t;
+  for (std::size_t i : by_name(r.templates())) {
+    const TemplateStats& s = r.templates()[i];
+    t.by_template.push_back({s.name, s.tasks, s.tokens, s.cost_usd});
+    for (std::size_t k = 0; k < kTaskStatusCount; ++k) t.by_status[k] += s.tasks[k];
+  }
+  for (std::uint64_t n : t.by_status) t.total += n;
+  for (const ReasonStats& s : r.reasons()) {
+    for (std::size_t k = 0; k < kTaskStatusCount; ++k) {
+      if (s.tasks[k] > 0) t.by_reason.push_back({static_cast<TaskStatus>(k), s.name, s.tasks[k]});
+    }
+  }
+  std::sort(t.by_reason.begin(), t.by_reason.end(), [](const ReasonCount& a, const ReasonCount& b) {
+    return std::tie(a.status, a.reason) < std::tie(b.status, b.reason);
+  });
+  return t;
+}
+
+std::vector<double> all_task_latency_ms(const Recorder& r) {
+  std::vector<double> ms;
+  for (const TemplateStats& s : r.templates()) {
+    for (Nanos d : s.latency) ms.push_back(to_millis(d));
+  }
+  return ms;
+}
+
+TimeSeries time_series(const Recorder& r, const std::vector<std::size_t>& provider_order, Nanos duration) {
+  TimeSeries ts;
+  ts.window = r.window();
+  // Cover the run even where nothing happened, and every window something happened in.
+  std::size_t n = static_cast<std::size_t>((std::max<Nanos>(duration, 0) + r.window() - 1) / r.window());
+  n = std::max(n, r.tasks_by_window().size());
+  for (const ProviderStats& p : r.providers()) n = std::max(n, p.calls_by_window.size());
+  n = std::min(n, kMaxWindows);
+  ts.windows.resize(n);
+  for (std::size_t w = 0; w < n; ++w) {
+    TimeWindow& win = ts.windows[w];
+    win.start = static_cast<TimePoint>(w) * r.window();
+    if (w < r.tasks_by_window().size()) win.tasks = r.tasks_by_window()[w];
+    win.provider_calls.resize(provider_order.size());
+    for (std::size_t j = 0; j < provider_order.size(); ++j) {
+      const ProviderStats& p = r.providers()[provider_order[j]];
+      if (w < p.calls_by_window.size()) win.provider_calls[j] = p.calls_by_window[w];
+    }
+  }
+  return ts;
+}
+
+}  // namespace
+
+bool Report::all_thresholds_passed() const {
+  return std::all_of(thresholds.begin(), thresholds.end(), [](const ThresholdResult& t) { return t.passed; });
+}
+
+Report build_report(const Recorder& r, const RunInfo& run, std::span<const Threshold> thresholds) {
+  Report rep;
+  rep.scenario = run.scenario;
+  rep.seed = run.seed;
+  rep.duration = run.duration;
+  rep.fingerprint = r.fingerprint();
+  rep.tasks = task_summary(r);
+  rep.latency = latency_stats(all_task_latency_ms(r));
+
+  const std::vector<std::size_t> provider_order = by_name(r.providers());
+  for (std::size_t i : provider_order) {
+    const ProviderStats& s = r.providers()[i];
+    ProviderSummary p;
+    p.name = s.name;
+    p.by_outcome = s.calls;
+    p.calls = std::accumulate(s.calls.begin(), s.calls.end(), std::uint64_t{0});
+    std::vector<double> ms;
+    for (const std::vector<Nanos>& by_kind : s.latency) {
+      for (Nanos d : by_kind) ms.push_back(to_millis(d));
+    }
+    p.latency = latency_stats(std::move(ms));
+    p.input_tokens = s.input_tokens;
+    p.output_tokens = s.output_tokens;
+    p.cost_usd = s.cost_usd;
+    rep.providers.push_back(std::move(p));
+
+    rep.tokens.input += s.input_tokens;
+    rep.tokens.output += s.output_tokens;
+    rep.tokens.burned_by_failed_attempts += s.failed_input_tokens + s.failed_output_tokens;
+    rep.cost.total_usd += s.cost_usd;
+    rep.cost.burned_by_failed_attempts_usd += s.failed_cost_usd;
+    rep.cost.per_provider_usd.emplace_back(s.name, s.cost_usd);
+  }
+  if (rep.tasks.total > 0) rep.cost.per_task_usd = rep.cost.total_usd / static_cast<double>(rep.tasks.total);
+
+  std::uint64_t all_calls = 0;
+  std::uint64_t all_attempts = 0;
+  for (std::size_t i : by_name(r.tools())) {
+    const ToolStats& s = r.tools()[i];
+    ToolSummary t;
+    t.name = s.name;
+    t.logical_calls = s.logical_calls;
+    t.attempts = s.attempts;
+    t.amplification = ratio(s.attempts, s.logical_calls);
+    t.by_final_outcome = s.final_outcomes;
+    t.backoffs = s.backoffs;
+    t.backoff_wait = s.backoff_wait;
+    t.give_ups = s.give_ups;
+    t.query_changes = s.query_changes;
+    t.budget_refusals = s.budget_refusals;
+    rep.tools.push_back(std::move(t));
+    all_calls += s.logical_calls;
+    all_attempts += s.attempts;
+  }
+  rep.retry_amplification = ratio(all_attempts, all_calls);
+
+  for (const RecordedBreakerTransition& b : r.breaker_transitions()) {
+    rep.breaker_transitions.push_back({r.tools()[b.tool].name, b.at, b.from, b.to});
+  }
+  rep.breaker_transitions_total = r.breaker_transitions_total();
+
+  for (const auto& [provider, kinds] : r.injected_faults()) {
+    for (const auto& [kind, count] : kinds) rep.injected_faults.push_back({provider, kind, count});
+  }
+
+  for (const Threshold& t : thresholds) {
+    ThresholdResult result;
+    result.metric = t.metric;
+    result.expression = t.expression;
+    result.observed = observe(r, t, run.duration);
+    result.passed = result.observed.has_value() && holds(t.parsed, *result.observed);
+    rep.thresholds.push_back(std::move(result));
+  }
+
+  rep.time_series = time_series(r, provider_order, run.duration);
+  return rep;
+}
+
+}  // namespace squall

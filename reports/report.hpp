@@ -1,0 +1,157 @@
+// Report: the one report model every writer (json, text, and later md, junit, html, csv)
+// renders (DESIGN section 7). Built once from the Recorder at the end of a run; plain
+// data, names sorted, so writers only format.
+//
+// Units: times are virtual milliseconds (double) or TimePoints (integer ns since the
+// start of the run); money is USD; tokens are counts. "Failed attempts" are provider
+// attempts whose outcome is not `success` (empty results included).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/events.hpp"
+#include "engine/runtime/time.hpp"
+#include "reports/recorder.hpp"
+#include "reports/threshold.hpp"
+
+namespace squall {
+
+// The run's identity, from the scenario and the simulator.
+struct RunInfo {
+  std::string scenario;  // the scenario's name
+  std::uint64_t seed = 0;
+  // The simulated time the run covered: at least the scenario's duration; the simulator
+  // passes its clock at the end of the run when that is later. The denominator of counter
+  // rates (per second) and the span of the time series.
+  Nanos duration = 0;
+};
+
+// Nearest-rank percentiles (reports/trend.hpp) of a trend in milliseconds. All zero when
+// count is 0; writers show "no samples" then.
+struct LatencyStats {
+  std::uint64_t count = 0;
+  double p50_ms = 0;
+  double p90_ms = 0;
+  double p99_ms = 0;
+  double max_ms = 0;
+  double mean_ms = 0;
+};
+
+struct ReasonCount {
+  TaskStatus status = TaskStatus::failed;
+  std::string reason;
+  std::uint64_t count = 0;
+};
+
+struct TemplateSummary {
+  std::string name;
+  StatusCounts tasks{};
+  std::int64_t tokens = 0;  // spent by its tasks, failed attempts included
+  double cost_usd = 0;
+};
+
+struct TaskSummary {
+  std::uint64_t total = 0;
+  StatusCounts by_status{};
+  std::vector<ReasonCount> by_reason;        // sorted by status, then reason
+  std::vector<TemplateSummary> by_template;  // sorted by name
+};
+
+struct ProviderSummary {
+  std::string name;
+  std::uint64_t calls = 0;  // attempts
+  OutcomeCounts by_outcome{};
+  LatencyStats latency;     // per attempt, every outcome
+  std::int64_t input_tokens = 0;
+  std::int64_t output_tokens = 0;
+  double cost_usd = 0;
+};
+
+struct ToolSummary {
+  std::string name;
+  std::uint64_t logical_calls = 0;
+  std::uint64_t attempts = 0;
+  std::optional<double> amplification;  // attempts / logical_calls; none without calls
+  OutcomeCounts by_final_outcome{};
+  std::uint64_t backoffs = 0;
+  Nanos backoff_wait = 0;
+  std::uint64_t give_ups = 0;
+  std::uint64_t query_changes = 0;
+  std::uint64_t budget_refusals = 0;
+};
+
+struct TokenSummary {
+  std::int64_t input = 0;
+  std::int64_t output = 0;
+  std::int64_t burned_by_failed_attempts = 0;  // input + output of failed attempts
+};
+
+struct CostSummary {
+  double total_usd = 0;
+  double burned_by_failed_attempts_usd = 0;
+  std::optional<double> per_task_usd;  // total / finished tasks; none without tasks
+  std::vector<std::pair<std::string, double>> per_provider_usd;  // sorted by provider
+};
+
+struct BreakerTransitionRow {
+  std::string tool;
+  TimePoint at = 0;
+  BreakerState from = BreakerState::closed;
+  BreakerState to = BreakerState::closed;
+};
+
+struct InjectedFaultRow {
+  std::string provider;
+  std::string kind;
+  std::uint64_t count = 0;
+};
+
+struct ThresholdResult {
+  std::string metric;      // as written, tags included
+  std::string expression;  // as written
+  std::optional<double> observed;  // none: no samples (the threshold fails)
+  bool passed = false;
+};
+
+struct TimeWindow {
+  TimePoint start = 0;
+  StatusCounts tasks{};                       // tasks that finished in the window
+  std::vector<OutcomeCounts> provider_calls;  // attempts that ended in it, by Report::providers
+};
+
+struct TimeSeries {
+  Nanos window = 0;
+  std::vector<TimeWindow> windows;  // consecutive, from 0, covering the run
+};
+
+struct Report {
+  std::string scenario;
+  std::uint64_t seed = 0;
+  Nanos duration = 0;
+  std::uint64_t fingerprint = 0;
+  TaskSummary tasks;
+  LatencyStats latency;                  // end to end per task, every status
+  std::vector<ProviderSummary> providers;  // sorted by name
+  std::vector<ToolSummary> tools;          // sorted by name
+  std::optional<double> retry_amplification;  // all attempts / all logical calls
+  TokenSummary tokens;
+  CostSummary cost;
+  std::vector<BreakerTransitionRow> breaker_transitions;  // the first 1000, in time order
+  std::uint64_t breaker_transitions_total = 0;
+  std::vector<InjectedFaultRow> injected_faults;  // sorted by provider, then kind
+  std::vector<ThresholdResult> thresholds;        // in the given order
+  TimeSeries time_series;
+
+  // True when every threshold holds (exit code 0 rather than 1, DESIGN section 7).
+  bool all_thresholds_passed() const;
+};
+
+// Builds the report and evaluates every threshold (reports/metric_values.hpp).
+Report build_report(const Recorder& recorder, const RunInfo& run, std::span<const Threshold> thresholds);
+
+}  // namespace squall

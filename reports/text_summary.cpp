@@ -1,0 +1,134 @@
+#include "reports/text_summary.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include <fmt/color.h>
+#include <fmt/format.h>
+
+#include "reports/fingerprint.hpp"
+#include "reports/rounding.hpp"
+
+namespace squall {
+namespace {
+
+// A line "  <mark><label> ....: <value>"; labels are padded to the longest one.
+struct Row {
+  std::string mark;  // "" or a threshold's "✓ " / "✗ ", printed before the label
+  std::string label;
+  std::string value;
+};
+
+std::string percent(std::uint64_t n, std::uint64_t total) {
+  if (total == 0) return "-";
+  return fmt::format("{:.2f}%", 100.0 * static_cast<double>(n) / static_cast<double>(total));
+}
+
+std::string latency(const LatencyStats& s) {
+  if (s.count == 0) return "no samples";
+  return fmt::format("p50={:.3f} p90={:.3f} p99={:.3f} max={:.3f} mean={:.3f}", round_ms(s.p50_ms),
+                     round_ms(s.p90_ms), round_ms(s.p99_ms), round_ms(s.max_ms), round_ms(s.mean_ms));
+}
+
+std::string outcomes(const OutcomeCounts& counts) {
+  std::string out;
+  for (OutcomeKind kind : all_outcome_kinds()) {
+    const std::uint64_t n = counts[index_of(kind)];
+    if (n == 0) continue;
+    if (!out.empty()) out += ' ';
+    out += fmt::format("{}={}", to_string(kind), n);
+  }
+  return out;
+}
+
+std::string optional_ratio(const std::optional<double>& x) {
+  return x ? fmt::format("{:.3f}", round_ratio(*x)) : std::string("-");
+}
+
+void task_rows(const Report& r, std::vector<Row>& rows) {
+  const TaskSummary& t = r.tasks;
+  const auto of = [&](TaskStatus s) { return t.by_status[index_of(s)]; };
+  rows.push_back({"", "tasks",
+                  fmt::format("{} total, {} succeeded, {} degraded, {} safe_failed, {} failed", t.total,
+                              of(TaskStatus::succeeded), of(TaskStatus::degraded), of(TaskStatus::safe_failed),
+                              of(TaskStatus::failed))});
+  rows.push_back({"", "task success",
+                  fmt::format("{} (clean or degraded)", percent(of(TaskStatus::succeeded) + of(TaskStatus::degraded), t.total))});
+  for (TaskStatus status : {TaskStatus::degraded, TaskStatus::safe_failed, TaskStatus::failed}) {
+    std::string reasons;
+    for (const ReasonCount& c : t.by_reason) {
+      if (c.status != status) continue;
+      if (!reasons.empty()) reasons += ' ';
+      reasons += fmt::format("{}={}", c.reason, c.count);
+    }
+    if (!reasons.empty()) rows.push_back({"", fmt::format("  {} by reason", to_string(status)), reasons});
+  }
+  rows.push_back({"", "task latency (ms)", latency(r.latency)});
+}
+
+void provider_rows(const Report& r, std::vector<Row>& rows) {
+  for (const ProviderSummary& p : r.providers) {
+    rows.push_back({"", fmt::format("provider {}", p.name), fmt::format("{} calls  {}", p.calls, outcomes(p.by_outcome))});
+    rows.push_back({"", "  latency (ms)", latency(p.latency)});
+  }
+  std::string per_tool;
+  for (const ToolSummary& t : r.tools) per_tool += fmt::format("  {}={}", t.name, optional_ratio(t.amplification));
+  rows.push_back({"", "retry amplification", fmt::format("{} overall{}", optional_ratio(r.retry_amplification), per_tool)});
+}
+
+void cost_rows(const Report& r, std::vector<Row>& rows) {
+  rows.push_back({"", "tokens",
+                  fmt::format("input={} output={} burned_by_failed_attempts={}", r.tokens.input, r.tokens.output,
+                              r.tokens.burned_by_failed_attempts)});
+  std::string per_task = r.cost.per_task_usd ? fmt::format("{:.6f}", round_usd(*r.cost.per_task_usd)) : "-";
+  rows.push_back({"", "cost (USD)",
+                  fmt::format("total={:.6f} burned_by_failed_attempts={:.6f} per_task={}", round_usd(r.cost.total_usd),
+                              round_usd(r.cost.burned_by_failed_attempts_usd), per_task)});
+  rows.push_back({"", "breaker transitions", fmt::format("{}", r.breaker_transitions_total)});
+  std::string faults;
+  for (const InjectedFaultRow& f : r.injected_faults) {
+    if (!faults.empty()) faults += ' ';
+    faults += fmt::format("{}/{}={}", f.provider, f.kind, f.count);
+  }
+  rows.push_back({"", "injected faults", faults.empty() ? std::string("none") : faults});
+}
+
+void threshold_rows(const Report& r, bool color, std::vector<Row>& rows) {
+  for (const ThresholdResult& t : r.thresholds) {
+    std::string mark = t.passed ? "✓" : "✗";
+    if (color) {
+      mark = fmt::format(fmt::fg(t.passed ? fmt::terminal_color::green : fmt::terminal_color::red), "{}", mark);
+    }
+    const std::string observed = t.observed ? fmt::format("{}", round_ratio(*t.observed)) : "no samples";
+    rows.push_back({mark + " ", t.metric, fmt::format("{}  observed {}", t.expression, observed)});
+  }
+}
+
+}  // namespace
+
+std::string text_summary(const Report& r, bool color) {
+  std::vector<Row> rows;
+  task_rows(r, rows);
+  provider_rows(r, rows);
+  cost_rows(r, rows);
+  const std::size_t thresholds_from = rows.size();
+  threshold_rows(r, color, rows);
+
+  // Threshold labels follow a two-column mark, so they are padded two columns less.
+  std::size_t width = 0;
+  for (std::size_t i = 0; i < rows.size(); ++i) width = std::max(width, rows[i].label.size() + (i >= thresholds_from ? 2 : 0));
+  width += 4;  // at least three dots after the longest label
+
+  std::string out = fmt::format("  scenario: {}  seed: {}  duration: {} s  fingerprint: {}\n\n", r.scenario, r.seed,
+                                round_ms(r.duration) / 1000.0, fingerprint_hex(r.fingerprint));
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (i == thresholds_from) out += "\n  thresholds\n";
+    const Row& row = rows[i];
+    const std::size_t pad = width - (i >= thresholds_from ? 2 : 0);
+    out += fmt::format("  {}{:.<{}}: {}\n", row.mark, row.label + " ", pad, row.value);
+  }
+  if (r.thresholds.empty()) out += "\n  thresholds: none\n";
+  return out;
+}
+
+}  // namespace squall

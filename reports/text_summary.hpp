@@ -1,0 +1,16 @@
+// The end-of-run terminal summary, in the manner of k6's end-of-test summary: one line per
+// figure, labels padded with dots to a common column, thresholds marked ✓ or ✗ with the
+// observed value. Renders the same Report as the JSON writer, rounded the same way.
+#pragma once
+
+#include <string>
+
+#include "reports/report.hpp"
+
+namespace squall {
+
+// The summary as text ending in a newline. `color` adds ANSI colours to the threshold
+// marks (green ✓, red ✗); the CLI passes true only when stdout is a terminal.
+std::string text_summary(const Report& report, bool color);
+
+}  // namespace squall

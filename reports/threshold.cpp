@@ -1,0 +1,343 @@
+#include "reports/threshold.hpp"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <optional>
+#include <utility>
+
+#include <fmt/format.h>
+
+namespace squall {
+namespace {
+
+constexpr std::string_view kExpressionShape = R"msg("<aggregation> <op> <value>" such as "p(99)<20s")msg";
+constexpr std::string_view kMetricShape =
+    R"("<metric>" or "<metric>{<tag>:<value>,...}" such as "provider_calls{provider:web_search}")";
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
+bool is_name_char(char c) { return is_lower(c) || (c >= '0' && c <= '9') || c == '_'; }
+bool is_tag_value_char(char c) { return c != ',' && c != '{' && c != '}' && c != ':'; }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// A read position in the text being parsed; every token may be preceded by whitespace.
+class Cursor {
+ public:
+  explicit Cursor(std::string_view text) : text_(text) {}
+
+  void skip_space() {
+    while (pos_ < text_.size() && is_space(text_[pos_])) ++pos_;
+  }
+  bool at_end() const { return pos_ == text_.size(); }
+  char peek() const { return at_end() ? '\0' : text_[pos_]; }
+  std::size_t pos() const { return pos_; }
+  bool eat(std::string_view token) {
+    if (!text_.substr(pos_).starts_with(token)) return false;
+    pos_ += token.size();
+    return true;
+  }
+  template <class Pred>
+  std::string_view take_while(Pred pred) {
+    const std::size_t start = pos_;
+    while (pos_ < text_.size() && pred(text_[pos_])) ++pos_;
+    return text_.substr(start, pos_ - start);
+  }
+  // A finite decimal number (std::from_chars: locale-independent, exact round trip).
+  std::optional<double> number() {
+    const char* first = text_.data() + pos_;
+    double value = 0;
+    const auto [end, ec] = std::from_chars(first, text_.data() + text_.size(), value);
+    if (ec != std::errc{} || !std::isfinite(value)) return std::nullopt;
+    pos_ += static_cast<std::size_t>(end - first);
+    return value;
+  }
+  std::string_view consumed() const { return trim(text_.substr(0, pos_)); }
+  std::string_view rest() const { return trim(text_.substr(pos_)); }
+  std::string_view slice(std::size_t from) const { return text_.substr(from, pos_ - from); }
+
+ private:
+  std::string_view text_;
+  std::size_t pos_ = 0;
+};
+
+constexpr std::array<std::pair<std::string_view, Aggregation>, 7> kNamedAggregations{{
+    {"rate", Aggregation::rate},
+    {"avg", Aggregation::avg},
+    {"min", Aggregation::min},
+    {"max", Aggregation::max},
+    {"med", Aggregation::med},
+    {"count", Aggregation::count},
+    {"sum", Aggregation::sum},
+}};
+
+// Longer operators first so that "<=" is not read as "<".
+constexpr std::array<std::pair<std::string_view, Comparison>, 5> kOperators{{
+    {"<=", Comparison::le},
+    {">=", Comparison::ge},
+    {"==", Comparison::eq},
+    {"<", Comparison::lt},
+    {">", Comparison::gt},
+}};
+
+// Milliseconds per unit: time values are normalised to milliseconds.
+constexpr std::array<std::pair<std::string_view, double>, 6> kUnitsMs{{
+    {"ns", 1e-6},
+    {"us", 1e-3},
+    {"ms", 1.0},
+    {"s", 1e3},
+    {"m", 60e3},
+    {"h", 3600e3},
+}};
+
+struct ParsedExpression {
+  ThresholdExpression expression;
+  std::string_view duration;  // the value as written when it carried a unit, else empty
+};
+
+std::variant<ParsedExpression, std::string> parse_expression(std::string_view text) {
+  const std::string_view written = trim(text);
+  const auto shape_error = [&] { return fmt::format("expected {}, got \"{}\"", kExpressionShape, written); };
+  ParsedExpression out;
+  ThresholdExpression& e = out.expression;
+  Cursor c(text);
+
+  c.skip_space();
+  const std::string_view word = c.take_while(is_lower);
+  if (word.empty()) return shape_error();
+  if (word == "p") {
+    const auto percentile_error = [&] {
+      return fmt::format(R"msg(expected a percentile such as "p(99)" or "p(99.9)", got "{}")msg", written);
+    };
+    c.skip_space();
+    if (!c.eat("(")) return percentile_error();
+    c.skip_space();
+    const std::optional<double> p = c.number();
+    c.skip_space();
+    if (!p || !c.eat(")")) return percentile_error();
+    if (!(*p > 0 && *p <= 100)) return fmt::format("percentile must be in (0, 100], got {}", *p);
+    e.aggregation = Aggregation::percentile;
+    e.percentile = *p;
+  } else {
+    bool known = false;
+    for (const auto& [name, aggregation] : kNamedAggregations) {
+      if (name == word) {
+        e.aggregation = aggregation;
+        known = true;
+      }
+    }
+    if (!known) {
+      c.skip_space();
+      // A word followed by an operator was meant as an aggregation; anything else does
+      // not have the shape of a threshold at all.
+      const char next = c.peek();
+      if (next == '<' || next == '>' || next == '=') {
+        return fmt::format(
+            "unknown aggregation \"{}\"; expected rate, p(N), avg, min, max, med, count or sum", word);
+      }
+      return shape_error();
+    }
+  }
+
+  c.skip_space();
+  bool have_op = false;
+  for (const auto& [token, op] : kOperators) {
+    if (!have_op && c.eat(token)) {
+      e.op = op;
+      have_op = true;
+    }
+  }
+  if (!have_op) {
+    return fmt::format("expected an operator (<, <=, >, >=, ==) after \"{}\", got \"{}\"", c.consumed(),
+                       c.rest());
+  }
+
+  c.skip_space();
+  const std::size_t value_start = c.pos();
+  const std::optional<double> value = c.number();
+  if (!value) return fmt::format("expected a number after \"{}\", got \"{}\"", c.consumed(), c.rest());
+  e.value = *value;
+
+  c.skip_space();
+  const std::string_view unit = c.take_while(is_lower);
+  if (!unit.empty()) {
+    const std::string_view with_unit = c.slice(value_start);
+    bool known = false;
+    for (const auto& [name, ms] : kUnitsMs) {
+      if (name == unit) {
+        e.value = *value * ms;
+        known = true;
+      }
+    }
+    if (!known) return fmt::format("unknown unit \"{}\" in \"{}\"; expected ns, us, ms, s, m or h", unit, with_unit);
+    out.duration = with_unit;
+  }
+
+  c.skip_space();
+  if (!c.at_end()) return fmt::format("unexpected \"{}\" after \"{}\"", c.rest(), c.consumed());
+  return out;
+}
+
+bool applies(MetricType type, Aggregation aggregation) {
+  switch (type) {
+    case MetricType::rate: return aggregation == Aggregation::rate;
+    case MetricType::trend:
+      return aggregation == Aggregation::percentile || aggregation == Aggregation::avg ||
+             aggregation == Aggregation::min || aggregation == Aggregation::max || aggregation == Aggregation::med;
+    case MetricType::counter:
+      return aggregation == Aggregation::count || aggregation == Aggregation::sum ||
+             aggregation == Aggregation::rate || aggregation == Aggregation::avg;
+  }
+  return false;
+}
+
+std::string_view applicable_list(MetricType type) {
+  switch (type) {
+    case MetricType::rate: return "rate";
+    case MetricType::trend: return "p(N), avg, min, max or med";
+    case MetricType::counter: return "count, sum, rate or avg";
+  }
+  return "";
+}
+
+std::string time_metric_list() {
+  std::string list;
+  for (const MetricInfo& m : metric_catalogue()) {
+    if (!m.is_time()) continue;
+    if (!list.empty()) list += ", ";
+    list += m.name;
+  }
+  return list;
+}
+
+std::string metric_name_list() {
+  std::string list;
+  for (const MetricInfo& m : metric_catalogue()) {
+    if (!list.empty()) list += ", ";
+    list += m.name;
+  }
+  return list;
+}
+
+std::string tag_name_list(const MetricInfo& metric) {
+  std::string list;
+  for (const TagInfo& t : metric.tags) {
+    if (!list.empty()) list += ", ";
+    list += t.name;
+  }
+  return list;
+}
+
+}  // namespace
+
+std::variant<MetricSelector, std::string> parse_metric(std::string_view metric) {
+  const std::string_view written = trim(metric);
+  const auto shape_error = [&] { return fmt::format("expected {}, got \"{}\"", kMetricShape, written); };
+  Cursor c(metric);
+  c.skip_space();
+  const std::string_view name = c.take_while(is_name_char);
+  if (name.empty()) return shape_error();
+
+  // Syntax first, so that a malformed key is reported as such before its parts are judged.
+  std::vector<std::pair<std::string_view, std::string_view>> tags;
+  c.skip_space();
+  if (c.eat("{")) {
+    while (true) {
+      c.skip_space();
+      const std::string_view key = c.take_while(is_name_char);
+      c.skip_space();
+      if (key.empty() || !c.eat(":")) return shape_error();
+      const std::string_view value = trim(c.take_while(is_tag_value_char));
+      if (value.empty()) return shape_error();
+      tags.emplace_back(key, value);
+      if (c.eat(",")) continue;
+      if (c.eat("}")) break;
+      return shape_error();
+    }
+    c.skip_space();
+  }
+  if (!c.at_end()) return shape_error();
+
+  const MetricInfo* info = find_metric(name);
+  if (info == nullptr) return fmt::format("unknown metric \"{}\"; known: {}", name, metric_name_list());
+  MetricSelector out;
+  out.metric_name = std::string(name);
+  for (const auto& [key, value] : tags) {
+    const TagInfo* tag = find_tag(*info, key);
+    if (tag == nullptr) {
+      return fmt::format("unknown tag \"{}\" for metric \"{}\"; known: {}", key, name, tag_name_list(*info));
+    }
+    if (!out.tags.emplace(std::string(key), std::string(value)).second) {
+      return fmt::format("tag \"{}\" is given twice in \"{}\"", key, written);
+    }
+    if (!tag_value_known(tag->values, value)) {
+      return fmt::format("unknown value \"{}\" for tag \"{}\" of metric \"{}\"; known: {}", value, key, name,
+                         tag_value_list(tag->values));
+    }
+  }
+  return out;
+}
+
+std::variant<Threshold, std::string> parse_threshold(std::string_view metric, std::string_view expression) {
+  auto selector = parse_metric(metric);
+  if (auto* error = std::get_if<std::string>(&selector)) return std::move(*error);
+  auto parsed = parse_expression(expression);
+  if (auto* error = std::get_if<std::string>(&parsed)) return std::move(*error);
+
+  auto& sel = std::get<MetricSelector>(selector);
+  const ParsedExpression& p = std::get<ParsedExpression>(parsed);
+  const MetricInfo& info = *find_metric(sel.metric_name);
+  if (!applies(info.type, p.expression.aggregation)) {
+    return fmt::format("aggregation \"{}\" does not apply to {} metric \"{}\"; use {}",
+                       aggregation_name(p.expression), to_string(info.type), info.name, applicable_list(info.type));
+  }
+  if (!p.duration.empty() && !info.is_time()) {
+    return fmt::format("a duration (\"{}\") applies only to time metrics ({}); \"{}\" is not one", p.duration,
+                       time_metric_list(), info.name);
+  }
+  if (info.type == MetricType::rate && !(p.expression.value >= 0 && p.expression.value <= 1)) {
+    return fmt::format("rate is a fraction in [0, 1], got {}", p.expression.value);
+  }
+
+  Threshold t;
+  t.metric = std::string(trim(metric));
+  t.metric_name = std::move(sel.metric_name);
+  t.tags = std::move(sel.tags);
+  t.expression = std::string(trim(expression));
+  t.parsed = p.expression;
+  return t;
+}
+
+std::string aggregation_name(const ThresholdExpression& expression) {
+  if (expression.aggregation == Aggregation::percentile) return fmt::format("p({})", expression.percentile);
+  for (const auto& [name, aggregation] : kNamedAggregations) {
+    if (aggregation == expression.aggregation) return std::string(name);
+  }
+  return "rate";
+}
+
+std::string_view to_string(Comparison op) {
+  for (const auto& [token, o] : kOperators) {
+    if (o == op) return token;
+  }
+  return "==";
+}
+
+bool holds(const ThresholdExpression& expression, double observed) {
+  const double bound = expression.value;
+  switch (expression.op) {
+    case Comparison::lt: return observed < bound;
+    case Comparison::le: return observed <= bound;
+    case Comparison::gt: return observed > bound;
+    case Comparison::ge: return observed >= bound;
+    case Comparison::eq: return observed == bound;
+  }
+  return false;
+}
+
+}  // namespace squall

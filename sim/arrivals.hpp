@@ -1,0 +1,41 @@
+// ArrivalSchedule: the arrival times of tasks under a piecewise-constant rate.
+//
+// The rate is arrivals.rate_per_s except inside bursts, where the burst's rate applies
+// (the last listed burst wins where bursts overlap). Poisson arrivals draw exponential
+// gaps at the current rate; because the exponential is memoryless, a gap that crosses a
+// rate change is discarded and redrawn from the change at the new rate, which samples the
+// non-homogeneous Poisson process exactly (the thinning-free construction for
+// piecewise-constant rates, Lewis and Shedler 1979). Constant arrivals are 1/rate apart,
+// the first at time 0, as in k6's constant-arrival-rate executor; a rate change restarts
+// the spacing at the change. A rate of 0 means no arrivals until the next change.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "engine/runtime/rng.hpp"
+#include "sim/workload_config.hpp"
+
+namespace squall {
+
+class ArrivalSchedule {
+ public:
+  // Arrivals happen in [0, end).
+  ArrivalSchedule(const ArrivalConfig& config, TimePoint end);
+
+  // The next arrival time, or nullopt when no arrival happens before `end`.
+  std::optional<TimePoint> next(Rng& rng);
+
+  // The rate in force at time t, and the first time after t at which it changes (kNever
+  // if none).
+  double rate_at(TimePoint t) const;
+  TimePoint next_change(TimePoint t) const;
+
+ private:
+  ArrivalConfig config_;
+  TimePoint end_;
+  TimePoint cursor_ = 0;  // the previous arrival, or the start of the current rate segment
+  bool first_ = true;     // constant process: the next arrival is at cursor_ itself
+};
+
+}  // namespace squall

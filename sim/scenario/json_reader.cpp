@@ -1,0 +1,301 @@
+#include "sim/scenario/json_reader.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "sim/scenario/duration.hpp"
+
+namespace squall {
+namespace {
+
+constexpr std::size_t kDescribeLimit = 60;
+
+// Integers may be written with a zero fraction (3.0) as JSON Schema allows; below 2^53
+// every such double is an exact integer.
+std::optional<std::int64_t> as_integer(const Json& v) {
+  if (v.is_number_integer()) {
+    if (v.is_number_unsigned() && v.get<std::uint64_t>() > std::uint64_t(std::numeric_limits<std::int64_t>::max())) {
+      return std::nullopt;
+    }
+    return v.get<std::int64_t>();
+  }
+  if (v.is_number_float()) {
+    const double d = v.get<double>();
+    constexpr double kExact = 9007199254740992.0;  // 2^53
+    if (std::trunc(d) == d && std::fabs(d) < kExact) return static_cast<std::int64_t>(d);
+  }
+  return std::nullopt;
+}
+
+std::string describe_range(IntRange range) {
+  if (range.max == std::numeric_limits<std::int64_t>::max()) return fmt::format("an integer >= {}", range.min);
+  return fmt::format("an integer in [{}, {}]", range.min, range.max);
+}
+
+std::string describe_range(NumberRange range) {
+  if (!std::isinf(range.max)) return fmt::format("a number in [{}, {}]", range.min, range.max);
+  return fmt::format("a number {} {}", range.min_exclusive ? ">" : ">=", range.min);
+}
+
+bool in_range(double d, NumberRange range) {
+  const bool above_min = range.min_exclusive ? d > range.min : d >= range.min;
+  return above_min && d <= range.max;
+}
+
+}  // namespace
+
+void Diagnostics::error(std::string path, std::string message) {
+  errors_.push_back(ValidationError{file_, std::move(path), std::move(message)});
+}
+
+void Diagnostics::syntax_error(std::size_t line, std::size_t column, std::string message) {
+  errors_.push_back(ValidationError{file_, "", std::move(message), line, column});
+}
+
+std::string pointer_append(std::string_view path, std::string_view key) {
+  std::string out(path);
+  out += '/';
+  for (const char c : key) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string pointer_append(std::string_view path, std::size_t index) { return fmt::format("{}/{}", path, index); }
+
+std::string describe(const Json& value) {
+  std::string text = value.dump();
+  if (text.size() > kDescribeLimit) {
+    text.resize(kDescribeLimit - 3);
+    text += "...";
+  }
+  return text;
+}
+
+std::string join(std::span<const std::string_view> items) { return fmt::format("{}", fmt::join(items, ", ")); }
+
+std::string join_quoted(std::span<const std::string_view> items) {
+  std::string out;
+  for (const std::string_view item : items) {
+    if (!out.empty()) out += ", ";
+    out += fmt::format("\"{}\"", item);
+  }
+  return out;
+}
+
+std::optional<std::string> read_string(const Json& v, const std::string& path, Diagnostics& diag) {
+  if (!v.is_string()) {
+    diag.error(path, fmt::format("expected a string, got {}", describe(v)));
+    return std::nullopt;
+  }
+  return v.get<std::string>();
+}
+
+std::optional<std::string> read_nonempty_string(const Json& v, const std::string& path, Diagnostics& diag) {
+  if (!v.is_string() || v.get_ref<const std::string&>().empty()) {
+    diag.error(path, fmt::format("expected a non-empty string, got {}", describe(v)));
+    return std::nullopt;
+  }
+  return v.get<std::string>();
+}
+
+std::optional<bool> read_bool(const Json& v, const std::string& path, Diagnostics& diag) {
+  if (!v.is_boolean()) {
+    diag.error(path, fmt::format("expected true or false, got {}", describe(v)));
+    return std::nullopt;
+  }
+  return v.get<bool>();
+}
+
+std::optional<std::int64_t> read_integer(const Json& v, const std::string& path, Diagnostics& diag, IntRange range) {
+  const auto i = as_integer(v);
+  if (!i || *i < range.min || *i > range.max) {
+    diag.error(path, fmt::format("expected {}, got {}", describe_range(range), describe(v)));
+    return std::nullopt;
+  }
+  return i;
+}
+
+std::optional<std::uint64_t> read_unsigned(const Json& v, const std::string& path, Diagnostics& diag) {
+  if (v.is_number_unsigned()) return v.get<std::uint64_t>();
+  if (const auto i = as_integer(v); i && *i >= 0) return static_cast<std::uint64_t>(*i);
+  diag.error(path, fmt::format("expected an integer in [0, {}], got {}", std::numeric_limits<std::uint64_t>::max(),
+                               describe(v)));
+  return std::nullopt;
+}
+
+std::optional<double> read_number(const Json& v, const std::string& path, Diagnostics& diag, NumberRange range) {
+  if (!v.is_number() || !in_range(v.get<double>(), range)) {
+    diag.error(path, fmt::format("expected {}, got {}", describe_range(range), describe(v)));
+    return std::nullopt;
+  }
+  return v.get<double>();
+}
+
+std::optional<Nanos> read_duration(const Json& v, const std::string& path, Diagnostics& diag, DurationMin min) {
+  if (!v.is_string()) {
+    diag.error(path, fmt::format("expected a duration string such as \"250ms\", got {}", describe(v)));
+    return std::nullopt;
+  }
+  const auto parsed = parse_duration(v.get_ref<const std::string&>());
+  if (const auto* error = std::get_if<DurationError>(&parsed)) {
+    switch (*error) {
+      case DurationError::malformed:
+        diag.error(path, fmt::format("expected a duration string such as \"250ms\", got {}", describe(v)));
+        break;
+      case DurationError::negative:
+        diag.error(path, fmt::format("expected a non-negative duration, got {}", describe(v)));
+        break;
+      case DurationError::finer_than_nanosecond:
+        diag.error(path, fmt::format("expected a whole number of nanoseconds, got {}", describe(v)));
+        break;
+      case DurationError::too_large:
+        diag.error(path, fmt::format("expected a duration shorter than 292 years, got {}", describe(v)));
+        break;
+    }
+    return std::nullopt;
+  }
+  const Nanos d = std::get<Nanos>(parsed);
+  if (min == DurationMin::positive && d == 0) {
+    diag.error(path, fmt::format("expected a duration > 0, got {}", describe(v)));
+    return std::nullopt;
+  }
+  return d;
+}
+
+std::optional<std::size_t> read_choice(const Json& v, const std::string& path, Diagnostics& diag,
+                                       std::span<const std::string_view> names) {
+  if (v.is_string()) {
+    const std::string& s = v.get_ref<const std::string&>();
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (names[i] == s) return i;
+    }
+  }
+  diag.error(path, fmt::format("expected one of {}, got {}", join_quoted(names), describe(v)));
+  return std::nullopt;
+}
+
+bool check_name(std::string_view name, std::string_view what, const std::string& path, Diagnostics& diag) {
+  const bool ok = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+           c == '-';
+  });
+  if (!ok) {
+    diag.error(path,
+               fmt::format("expected a {} of letters, digits, '.', '_' and '-', got {}", what, describe(Json(name))));
+  }
+  return ok;
+}
+
+ObjectReader::ObjectReader(const Json& value, std::string path, Diagnostics& diag,
+                           std::span<const std::string_view> keys)
+    : path_(std::move(path)), diag_(&diag) {
+  if (!value.is_object()) {
+    diag.error(path_, fmt::format("expected an object, got {}", describe(value)));
+    return;
+  }
+  object_ = &value;
+  for (const auto& [key, member] : value.items()) {
+    if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
+      diag.error(path_of(key), fmt::format("unknown key \"{}\"; expected one of: {}", key, join(keys)));
+    }
+  }
+}
+
+const Json* ObjectReader::find(std::string_view key) const {
+  if (object_ == nullptr) return nullptr;
+  const auto it = object_->find(key);
+  return it == object_->end() ? nullptr : &*it;
+}
+
+const Json* ObjectReader::require(std::string_view key) const {
+  const Json* v = find(key);
+  if (v == nullptr && object_ != nullptr) diag_->error(path_, fmt::format("missing required key \"{}\"", key));
+  return v;
+}
+
+bool ObjectReader::get(std::string_view key, std::string& out) const {
+  const Json* v = find(key);
+  if (v == nullptr) return false;
+  auto s = read_string(*v, path_of(key), *diag_);
+  if (s) out = std::move(*s);
+  return s.has_value();
+}
+
+bool ObjectReader::get_nonempty(std::string_view key, std::string& out) const {
+  const Json* v = find(key);
+  if (v == nullptr) return false;
+  auto s = read_nonempty_string(*v, path_of(key), *diag_);
+  if (s) out = std::move(*s);
+  return s.has_value();
+}
+
+bool ObjectReader::get(std::string_view key, bool& out) const {
+  const Json* v = find(key);
+  if (v == nullptr) return false;
+  const auto b = read_bool(*v, path_of(key), *diag_);
+  if (b) out = *b;
+  return b.has_value();
+}
+
+bool ObjectReader::get(std::string_view key, double& out, NumberRange range) const {
+  const Json* v = find(key);
+  if (v == nullptr) return false;
+  const auto d = read_number(*v, path_of(key), *diag_, range);
+  if (d) out = *d;
+  return d.has_value();
+}
+
+bool ObjectReader::get(std::string_view key, std::int64_t& out, IntRange range) const {
+  const Json* v = find(key);
+  if (v == nullptr) return false;
+  const auto i = read_integer(*v, path_of(key), *diag_, range);
+  if (i) out = *i;
+  return i.has_value();
+}
+
+bool ObjectReader::get(std::string_view key, std::int32_t& out, IntRange range) const {
+  range.min = std::max<std::int64_t>(range.min, std::numeric_limits<std::int32_t>::min());
+  range.max = std::min<std::int64_t>(range.max, std::numeric_limits<std::int32_t>::max());
+  std::int64_t wide = 0;
+  if (!get(key, wide, range)) return false;
+  out = static_cast<std::int32_t>(wide);
+  return true;
+}
+
+bool ObjectReader::get_duration(std::string_view key, Nanos& out, DurationMin min) const {
+  const Json* v = find(key);
+  if (v == nullptr) return false;
+  const auto d = read_duration(*v, path_of(key), *diag_, min);
+  if (d) out = *d;
+  return d.has_value();
+}
+
+bool ObjectReader::get_duration_required(std::string_view key, Nanos& out, DurationMin min) const {
+  if (require(key) == nullptr) return false;
+  return get_duration(key, out, min);
+}
+
+bool ObjectReader::get_number_required(std::string_view key, double& out, NumberRange range) const {
+  if (require(key) == nullptr) return false;
+  return get(key, out, range);
+}
+
+std::span<const Json> read_array(const Json& v, const std::string& path, Diagnostics& diag, bool nonempty) {
+  if (!v.is_array() || (nonempty && v.empty())) {
+    diag.error(path, fmt::format("expected {}, got {}", nonempty ? "a non-empty array" : "an array", describe(v)));
+    return {};
+  }
+  const auto& elements = v.get_ref<const Json::array_t&>();
+  return {elements.data(), elements.size()};
+}
+
+}  // namespace squall

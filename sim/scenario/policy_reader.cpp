@@ -1,0 +1,251 @@
+#include "sim/scenario/policy_reader.hpp"
+
+#include <array>
+#include <utility>
+#include <variant>
+
+#include <fmt/format.h>
+
+#include "sim/scenario/duration.hpp"
+
+namespace squall {
+namespace {
+
+constexpr std::size_t kStrategyCount = std::variant_size_v<StrategyConfig>;
+
+// Strategy names in StrategyConfig's alternative order, from engine/policy.hpp.
+template <std::size_t... I>
+std::array<std::string_view, kStrategyCount> make_strategy_names(std::index_sequence<I...>) {
+  return {strategy_name(StrategyConfig(std::in_place_index<I>))...};
+}
+const std::array<std::string_view, kStrategyCount>& strategy_names() {
+  static const auto names = make_strategy_names(std::make_index_sequence<kStrategyCount>());
+  return names;
+}
+
+// Outcome kinds a retry_on or failure_on list may name: every kind but success.
+struct KindChoices {
+  std::vector<std::string_view> names;
+  std::vector<OutcomeKind> values;
+};
+const KindChoices& failure_kinds() {
+  static const KindChoices choices = [] {
+    KindChoices c;
+    for (const OutcomeKind kind : all_outcome_kinds()) {
+      if (kind == OutcomeKind::success) continue;
+      c.names.push_back(to_string(kind));
+      c.values.push_back(kind);
+    }
+    return c;
+  }();
+  return choices;
+}
+
+void read_kinds(const ObjectReader& obj, std::string_view key, std::vector<OutcomeKind>& out) {
+  const Json* v = obj.find(key);
+  if (v == nullptr) return;
+  const KindChoices& kinds = failure_kinds();
+  if (auto list = read_choice_list<OutcomeKind>(*v, obj.path_of(key), obj.diag(), kinds.names, kinds.values)) {
+    out = std::move(*list);
+  }
+}
+
+void read_config(const ObjectReader& obj, TimeoutConfig& config) {
+  obj.get_duration("per_attempt", config.per_attempt, DurationMin::positive);
+  obj.get_duration("total", config.total, DurationMin::positive);
+}
+
+void read_config(const ObjectReader& obj, RetryConfig& config) {
+  static constexpr std::array<Backoff, 3> kBackoffs{Backoff::constant, Backoff::linear, Backoff::exponential};
+  static constexpr std::array<Jitter, 3> kJitters{Jitter::none, Jitter::full, Jitter::equal};
+  static const std::array<std::string_view, 3> kBackoffNames{to_string(kBackoffs[0]), to_string(kBackoffs[1]),
+                                                             to_string(kBackoffs[2])};
+  static const std::array<std::string_view, 3> kJitterNames{to_string(kJitters[0]), to_string(kJitters[1]),
+                                                            to_string(kJitters[2])};
+  obj.get("max_attempts", config.max_attempts, kPositiveInt32);
+  read_kinds(obj, "retry_on", config.retry_on);
+  const bool backoff_ok =
+      obj.find("backoff") == nullptr || obj.get_choice<Backoff>("backoff", config.backoff, kBackoffNames, kBackoffs);
+  const bool base_ok =
+      obj.find("base_delay") == nullptr || obj.get_duration("base_delay", config.base_delay, DurationMin::zero);
+  if (obj.find("multiplier") != nullptr && backoff_ok && config.backoff != Backoff::exponential) {
+    obj.diag().error(obj.path_of("multiplier"),
+                     fmt::format("applies only to backoff \"exponential\", not \"{}\"", to_string(config.backoff)));
+  } else {
+    obj.get("multiplier", config.multiplier, kAtLeastOne);
+  }
+  if (obj.get_duration("max_delay", config.max_delay, DurationMin::zero) && base_ok &&
+      config.max_delay < config.base_delay) {
+    obj.diag().error(obj.path_of("max_delay"),
+                     fmt::format("expected a duration >= base_delay ({}), got {}", format_duration(config.base_delay),
+                                 describe(*obj.find("max_delay"))));
+  }
+  obj.get_choice<Jitter>("jitter", config.jitter, kJitterNames, kJitters);
+  const bool honour_ok =
+      obj.find("honour_retry_after") == nullptr || obj.get("honour_retry_after", config.honour_retry_after);
+  if (obj.find("max_retry_after") != nullptr && honour_ok && !config.honour_retry_after) {
+    obj.diag().error(obj.path_of("max_retry_after"), "applies only when honour_retry_after is true");
+  } else {
+    obj.get_duration("max_retry_after", config.max_retry_after, DurationMin::zero);
+  }
+}
+
+void read_config(const ObjectReader& obj, CircuitBreakerConfig& config) {
+  obj.get("failure_threshold", config.failure_threshold, kPositiveInt32);
+  obj.get_duration("open_duration", config.open_duration, DurationMin::positive);
+  obj.get("half_open_probes", config.half_open_probes, kPositiveInt32);
+  read_kinds(obj, "failure_on", config.failure_on);
+}
+
+void read_config(const ObjectReader& obj, SimplifyQueryConfig& config) {
+  static constexpr std::array<SimplifyStep, 5> kSteps{SimplifyStep::drop_quotes, SimplifyStep::drop_years,
+                                                      SimplifyStep::first_5_words, SimplifyStep::first_3_words,
+                                                      SimplifyStep::drop_filler_words};
+  static const std::array<std::string_view, 5> kStepNames{
+      to_string(kSteps[0]), to_string(kSteps[1]), to_string(kSteps[2]), to_string(kSteps[3]), to_string(kSteps[4])};
+  bool steps_ok = true;
+  if (const Json* steps = obj.find("steps")) {
+    auto list = read_choice_list<SimplifyStep>(*steps, obj.path_of("steps"), obj.diag(), kStepNames, kSteps);
+    steps_ok = list.has_value();
+    if (list) config.steps = std::move(*list);
+  }
+  const Json* words = obj.find("filler_words");
+  if (words == nullptr) return;
+  const std::string path = obj.path_of("filler_words");
+  if (steps_ok &&
+      std::find(config.steps.begin(), config.steps.end(), SimplifyStep::drop_filler_words) == config.steps.end()) {
+    obj.diag().error(path, "applies only when steps include \"drop_filler_words\"");
+    return;
+  }
+  const auto elements = read_array(*words, path, obj.diag(), /*nonempty=*/false);
+  config.filler_words.clear();
+  for (std::size_t i = 0; i < elements.size(); ++i) {
+    if (auto word = read_nonempty_string(elements[i], pointer_append(path, i), obj.diag())) {
+      config.filler_words.push_back(std::move(*word));
+    }
+  }
+}
+
+void read_config(const ObjectReader& obj, BudgetConfig& config) {
+  std::int64_t max_tokens = 0;
+  if (obj.get("max_tokens", max_tokens, kPositiveInt)) config.max_tokens = max_tokens;
+  double max_cost_usd = 0;
+  if (obj.get("max_cost_usd", max_cost_usd, kPositive)) config.max_cost_usd = max_cost_usd;
+  if (obj.find("max_tokens") == nullptr && obj.find("max_cost_usd") == nullptr) {
+    obj.diag().error(obj.path(), "expected at least one of: max_tokens, max_cost_usd");
+  }
+}
+
+// The keys of each config object, in the order the documentation lists them.
+constexpr std::array<std::string_view, 2> kTimeoutKeys{"per_attempt", "total"};
+constexpr std::array<std::string_view, 9> kRetryKeys{"max_attempts", "retry_on",           "backoff",
+                                                     "base_delay",   "multiplier",         "max_delay",
+                                                     "jitter",       "honour_retry_after", "max_retry_after"};
+constexpr std::array<std::string_view, 4> kCircuitBreakerKeys{"failure_threshold", "open_duration", "half_open_probes",
+                                                              "failure_on"};
+constexpr std::array<std::string_view, 2> kSimplifyQueryKeys{"steps", "filler_words"};
+constexpr std::array<std::string_view, 2> kBudgetKeys{"max_tokens", "max_cost_usd"};
+
+std::span<const std::string_view> config_keys(const TimeoutConfig&) { return kTimeoutKeys; }
+std::span<const std::string_view> config_keys(const RetryConfig&) { return kRetryKeys; }
+std::span<const std::string_view> config_keys(const CircuitBreakerConfig&) { return kCircuitBreakerKeys; }
+std::span<const std::string_view> config_keys(const SimplifyQueryConfig&) { return kSimplifyQueryKeys; }
+std::span<const std::string_view> config_keys(const BudgetConfig&) { return kBudgetKeys; }
+
+// Reads the config of the strategy with alternative index `index`.
+template <std::size_t I = 0>
+std::optional<StrategyConfig> read_strategy(std::size_t index, const Json& value, const std::string& path,
+                                            Diagnostics& diag) {
+  if constexpr (I == kStrategyCount) {
+    return std::nullopt;
+  } else {
+    if (index != I) return read_strategy<I + 1>(index, value, path, diag);
+    std::variant_alternative_t<I, StrategyConfig> config;
+    const std::size_t errors_before = diag.count();
+    const ObjectReader obj(value, path, diag, config_keys(config));
+    if (obj.valid()) read_config(obj, config);
+    if (diag.count() != errors_before) return std::nullopt;
+    return StrategyConfig(std::move(config));
+  }
+}
+
+// The cross-check rules, shared by read_policy (file positions) and check_policy (list
+// positions, equal to the file's for a complete policy).
+void check_tool(std::string_view tool, const ProviderTypes& providers, const std::string& path, Diagnostics& diag) {
+  if (!providers.contains(tool)) diag.error(path, no_such_provider(tool, providers));
+}
+
+void check_strategy(const StrategyConfig& config, std::string_view tool, const ProviderTypes& providers,
+                    const std::string& path, Diagnostics& diag) {
+  const auto provider = providers.find(tool);
+  if (provider == providers.end() || !provider->second) return;
+  if (std::holds_alternative<SimplifyQueryConfig>(config) && *provider->second != ProviderType::web_search) {
+    diag.error(path, fmt::format("simplify_query applies only to web_search providers; {}",
+                                 provider_is(tool, *provider->second)));
+  }
+}
+
+std::optional<StrategyConfig> read_item(const Json& item, const std::string& path, Diagnostics& diag) {
+  const auto& names = strategy_names();
+  const ObjectReader obj(item, path, diag, names);
+  if (!obj.valid()) return std::nullopt;
+  std::vector<std::size_t> present;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (obj.find(names[i]) != nullptr) present.push_back(i);
+  }
+  if (present.size() > 1) {
+    std::vector<std::string_view> given;
+    for (const std::size_t i : present) given.push_back(names[i]);
+    diag.error(path, fmt::format("expected one strategy per item, got {}: {}", given.size(), join(given)));
+    return std::nullopt;
+  }
+  if (present.empty()) {
+    if (item.empty()) {
+      diag.error(path, fmt::format("expected an object with one key naming a strategy ({}), got {{}}", join(names)));
+    }
+    return std::nullopt;  // an unknown key was reported by the ObjectReader
+  }
+  return read_strategy(present.front(), *obj.find(names[present.front()]), obj.path_of(names[present.front()]), diag);
+}
+
+}  // namespace
+
+PolicyConfig read_policy(const Json& value, const std::string& path, const ProviderTypes* providers,
+                         Diagnostics& diag) {
+  PolicyConfig policy;
+  if (!value.is_object()) {
+    diag.error(path, fmt::format("expected an object, got {}", describe(value)));
+    return policy;
+  }
+  for (const auto& [tool, list] : value.items()) {
+    const std::string tool_path = pointer_append(path, tool);
+    if (providers != nullptr) check_tool(tool, *providers, tool_path, diag);
+    std::vector<StrategyConfig> strategies;
+    const auto items = read_array(list, tool_path, diag, /*nonempty=*/false);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const std::string item_path = pointer_append(tool_path, i);
+      auto strategy = read_item(items[i], item_path, diag);
+      if (!strategy) continue;
+      if (providers != nullptr) {
+        check_strategy(*strategy, tool, *providers, pointer_append(item_path, strategy_name(*strategy)), diag);
+      }
+      strategies.push_back(std::move(*strategy));
+    }
+    policy.emplace(tool, std::move(strategies));
+  }
+  return policy;
+}
+
+void check_policy(const PolicyConfig& policy, const ProviderTypes& providers, const std::string& path,
+                  Diagnostics& diag) {
+  for (const auto& [tool, strategies] : policy) {
+    const std::string tool_path = pointer_append(path, tool);
+    check_tool(tool, providers, tool_path, diag);
+    for (std::size_t i = 0; i < strategies.size(); ++i) {
+      check_strategy(strategies[i], tool, providers,
+                     pointer_append(pointer_append(tool_path, i), strategy_name(strategies[i])), diag);
+    }
+  }
+}
+
+}  // namespace squall

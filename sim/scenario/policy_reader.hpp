@@ -1,0 +1,38 @@
+// Reading a policy: tool -> its strategies, outermost first, as a scenario's `policy`
+// block or a `--policy` file writes it:
+//   { "web_search": [ { "timeout": { "per_attempt": "10s" } },
+//                     { "retry": { "max_attempts": 3, "backoff": "exponential" } } ] }
+// Each list item is an object with exactly one key, the strategy's name
+// (engine/policy.hpp strategy_name), whose value is the strategy's config object.
+#pragma once
+
+#include "engine/policy.hpp"
+#include "sim/scenario/json_reader.hpp"
+#include "sim/scenario/provider_reader.hpp"
+
+namespace squall {
+
+// Reads a policy object at `path`. Config rules (defaults are the config structs'):
+//   timeout          per_attempt (> 0), total (> 0)
+//   retry            max_attempts (>= 1), retry_on (non-empty, distinct outcome kinds
+//                    other than success), backoff (constant | linear | exponential),
+//                    base_delay (>= 0), multiplier (>= 1; exponential backoff only),
+//                    max_delay (>= base_delay), jitter (none | full | equal),
+//                    honour_retry_after, max_retry_after (>= 0; only when
+//                    honour_retry_after is true)
+//   circuit_breaker  failure_threshold (>= 1), open_duration (> 0), half_open_probes
+//                    (>= 1), failure_on (like retry_on)
+//   simplify_query   steps (non-empty, distinct rung names), filler_words (non-empty
+//                    strings; only when steps include drop_filler_words)
+//   budget           max_tokens (>= 1), max_cost_usd (> 0); at least one of them
+// With `providers`, the cross-checks of check_policy are applied while reading, at the
+// items' positions in the file.
+PolicyConfig read_policy(const Json& value, const std::string& path, const ProviderTypes* providers, Diagnostics& diag);
+
+// Cross-checks of a complete policy against the providers of a scenario: every tool
+// must name a provider (`/<tool>`), and simplify_query applies only to web_search
+// providers (`/<tool>/<i>/simplify_query`). Paths start with `path`.
+void check_policy(const PolicyConfig& policy, const ProviderTypes& providers, const std::string& path,
+                  Diagnostics& diag);
+
+}  // namespace squall

@@ -1,0 +1,13 @@
+#include "sim/scenario/validation_error.hpp"
+
+#include <fmt/format.h>
+
+namespace squall {
+
+std::string to_string(const ValidationError& error) {
+  if (error.line > 0) return fmt::format("{}:{}:{}: {}", error.file, error.line, error.column, error.message);
+  if (error.path.empty()) return fmt::format("{}: {}", error.file, error.message);
+  return fmt::format("{}: {}: {}", error.file, error.path, error.message);
+}
+
+}  // namespace squall

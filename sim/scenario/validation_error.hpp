@@ -1,0 +1,27 @@
+// ValidationError: one problem found in a scenario or policy file, located by JSON Pointer.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace squall {
+
+struct ValidationError {
+  std::string file;     // the file as it was named to the loader
+  std::string path;     // RFC 6901 JSON Pointer into that file; "" is the whole document
+  std::string message;  // what was expected and what was found
+  // JSON syntax errors only: 1-based line and column (in bytes) of the character the
+  // parser stopped at. 0 for every other error.
+  std::size_t line = 0;
+  std::size_t column = 0;
+
+  friend bool operator==(const ValidationError&, const ValidationError&) = default;
+};
+
+// One line in the form of compilers and linters:
+//   `scenarios/x.json: /providers/web_search/faults/2/probability: expected a number in [0, 1], got "high"`
+//   `scenarios/x.json:3:7: syntax error while parsing object key - ...` (syntax errors)
+//   `scenarios/x.json: file not found` (errors about the whole document)
+std::string to_string(const ValidationError& error);
+
+}  // namespace squall

@@ -1,0 +1,33 @@
+// Reading the `workload` block of a scenario: arrivals, task templates and query lists.
+#pragma once
+
+#include <optional>
+
+#include "sim/scenario/json_reader.hpp"
+#include "sim/scenario/provider_reader.hpp"
+#include "sim/workload_config.hpp"
+
+namespace squall {
+
+// What the workload is checked against: the providers its steps call (nullptr when the
+// scenario has no valid `providers` object, so references cannot be checked) and the
+// scenario's duration when valid.
+struct WorkloadContext {
+  const ProviderTypes* providers = nullptr;
+  std::optional<Nanos> run_end;
+};
+
+// Keys and rules:
+//   arrivals: process ("poisson" | "constant"), rate_per_s (> 0), bursts (windows
+//             [from, to) with rate_per_s > 0; from < to, from before the end of the run,
+//             no two overlapping), max_tasks (>= 1). Default: poisson at 1 per second.
+//   tasks:    required, non-empty; each { name (required, unique, a name in check_name's
+//             sense), weight (> 0), deadline (> 0), steps (required, non-empty) }.
+//   steps:    { tool (required, a provider), query_from (a key of queries: required when
+//             the tool is a web_search provider, not allowed for llm), prompt_tokens and
+//             max_output_tokens (>= 0; llm steps only) }.
+//   queries:  name -> non-empty array of non-empty strings.
+WorkloadConfig read_workload(const Json& value, const std::string& path, const WorkloadContext& context,
+                             Diagnostics& diag);
+
+}  // namespace squall

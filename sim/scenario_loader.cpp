@@ -1,0 +1,92 @@
+#include "sim/scenario_loader.hpp"
+
+#include "sim/scenario/json_document.hpp"
+#include "sim/scenario/json_reader.hpp"
+#include "sim/scenario/policy_reader.hpp"
+#include "sim/scenario/provider_reader.hpp"
+#include "sim/scenario/threshold_reader.hpp"
+#include "sim/scenario/workload_reader.hpp"
+
+namespace squall {
+namespace {
+
+// "$schema" lets editors find scenarios/schema/scenario.schema.json; the loader ignores
+// its value.
+constexpr std::array<std::string_view, 9> kScenarioKeys{"$schema",  "name",      "description", "seed",      "duration",
+                                                        "workload", "providers", "policy",      "thresholds"};
+
+Scenario read_scenario(const Json& root, const std::filesystem::path& file, Diagnostics& diag) {
+  Scenario scenario;
+  scenario.source = file;
+  const ObjectReader obj(root, "", diag, kScenarioKeys);
+  if (!obj.valid()) return scenario;
+
+  if (const Json* schema = obj.find("$schema")) read_string(*schema, obj.path_of("$schema"), diag);
+  if (obj.require("name") != nullptr) obj.get_nonempty("name", scenario.name);
+  obj.get("description", scenario.description);
+  if (const Json* seed = obj.find("seed")) {
+    if (const auto s = read_unsigned(*seed, obj.path_of("seed"), diag)) scenario.seed = *s;
+  }
+  std::optional<Nanos> run_end;
+  if (obj.get_duration_required("duration", scenario.duration, DurationMin::positive)) run_end = scenario.duration;
+
+  // Steps and policies refer to providers, so their names and types are collected first.
+  const Json* providers = obj.require("providers");
+  const ProviderTypes types = providers != nullptr ? provider_types(*providers) : ProviderTypes{};
+  const ProviderTypes* known = providers != nullptr && providers->is_object() ? &types : nullptr;
+
+  if (const Json* workload = obj.require("workload")) {
+    scenario.workload = read_workload(*workload, obj.path_of("workload"), WorkloadContext{known, run_end}, diag);
+  }
+  if (providers != nullptr) {
+    scenario.providers = read_providers(*providers, obj.path_of("providers"), file.parent_path(), run_end, diag);
+  }
+  if (const Json* policy = obj.find("policy"))
+    scenario.policy = read_policy(*policy, obj.path_of("policy"), known, diag);
+  if (const Json* thresholds = obj.find("thresholds")) {
+    scenario.thresholds = read_thresholds(*thresholds, obj.path_of("thresholds"), diag);
+  }
+  return scenario;
+}
+
+}  // namespace
+
+LoadResult load_scenario(const std::filesystem::path& file) {
+  Diagnostics diag(file.string());
+  const auto text = read_text_file(file, diag);
+  if (!text) return LoadResult{std::nullopt, diag.take()};
+  return load_scenario_text(*text, file);
+}
+
+LoadResult load_scenario_text(std::string_view text, const std::filesystem::path& file) {
+  Diagnostics diag(file.string());
+  const auto root = parse_json_document(text, diag);
+  if (!root) return LoadResult{std::nullopt, diag.take()};
+  Scenario scenario = read_scenario(*root, file, diag);
+  if (diag.count() > 0) return LoadResult{std::nullopt, diag.take()};
+  return LoadResult{std::move(scenario), {}};
+}
+
+PolicyLoadResult load_policy_file(const std::filesystem::path& file) {
+  Diagnostics diag(file.string());
+  const auto text = read_text_file(file, diag);
+  if (!text) return PolicyLoadResult{std::nullopt, diag.take()};
+  return load_policy_text(*text, file);
+}
+
+PolicyLoadResult load_policy_text(std::string_view text, const std::filesystem::path& file) {
+  Diagnostics diag(file.string());
+  const auto root = parse_json_document(text, diag);
+  if (!root) return PolicyLoadResult{std::nullopt, diag.take()};
+  PolicyConfig policy = read_policy(*root, "", nullptr, diag);
+  if (diag.count() > 0) return PolicyLoadResult{std::nullopt, diag.take()};
+  return PolicyLoadResult{std::move(policy), {}};
+}
+
+std::vector<ValidationError> check_policy(const Scenario& scenario, const std::filesystem::path& policy_file) {
+  Diagnostics diag(policy_file.string());
+  check_policy(scenario.policy, provider_types(scenario.providers), "", diag);
+  return diag.take();
+}
+
+}  // namespace squall

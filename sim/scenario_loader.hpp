@@ -1,0 +1,60 @@
+// Loading and validating scenario files and policy files (docs/scenario-format.md is the
+// reference of the format; scenarios/schema/scenario.schema.json its JSON Schema).
+//
+// Scenario files are JSON with // and /* */ comments. Every problem is reported, not
+// just the first, each with the file and a JSON Pointer path:
+//   scenarios/x.json: /providers/web_search/faults/2/probability: expected a number in [0, 1], got "high"
+// Unknown keys, duplicate keys, bare numbers where a duration belongs and references to
+// undefined providers or query lists are errors. Defaults are the ones documented on the
+// config structs' fields (sim/scenario.hpp and the headers it includes).
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "engine/policy.hpp"
+#include "sim/scenario.hpp"
+#include "sim/scenario/duration.hpp"
+#include "sim/scenario/validation_error.hpp"
+
+namespace squall {
+
+struct LoadResult {
+  std::optional<Scenario> scenario;     // set exactly when errors is empty
+  std::vector<ValidationError> errors;  // every problem found, in reading order
+  bool ok() const { return errors.empty(); }
+};
+
+struct PolicyLoadResult {
+  std::optional<PolicyConfig> policy;  // set exactly when errors is empty
+  std::vector<ValidationError> errors;
+  bool ok() const { return errors.empty(); }
+};
+
+// Reads, parses and validates a scenario file. A missing or unreadable file, a JSON
+// syntax error (reported as `file:line:column: <nlohmann's message>`), and any invalid
+// content are errors. Relative corpus paths are checked against the file's directory, as
+// sim::World resolves them; Scenario::source is `file`.
+LoadResult load_scenario(const std::filesystem::path& file);
+
+// The same for a scenario already in memory; `file` names it in errors and is the base
+// of relative corpus paths (tests use it to avoid temporary files).
+LoadResult load_scenario_text(std::string_view text, const std::filesystem::path& file);
+
+// Reads a policy file for `squall run --policy FILE`: its top level is a policy object
+// (tool -> strategies), with the same rules as a scenario's `policy` block. Paths in
+// errors are relative to the policy file's own root (`/web_search/1/retry/max_attempts`),
+// since they point into that file. Tool names cannot be checked without a scenario:
+// install the policy as scenario.policy, then call check_policy.
+PolicyLoadResult load_policy_file(const std::filesystem::path& file);
+PolicyLoadResult load_policy_text(std::string_view text, const std::filesystem::path& file);
+
+// The cross-checks of a policy that replaced a scenario's own (scenario.policy), against
+// scenario.providers: every tool names a provider (`/<tool>`), and simplify_query applies
+// only to web_search providers (`/<tool>/<i>/simplify_query`). Errors name `policy_file`
+// and use the policy file's paths.
+std::vector<ValidationError> check_policy(const Scenario& scenario, const std::filesystem::path& policy_file);
+
+}  // namespace squall

@@ -1,0 +1,93 @@
+#include "engine/classify.hpp"
+
+#include <gtest/gtest.h>
+
+namespace squall {
+namespace {
+
+Response with_status(int status, std::string error_code = {}) {
+  Response r;
+  r.status = status;
+  r.error_code = std::move(error_code);
+  return r;
+}
+
+Response search_hits(int n) {
+  Response r;
+  r.results.assign(static_cast<std::size_t>(n), SearchResult{"t", "l", "s", 1});
+  return r;
+}
+
+Response completion(std::int64_t output_tokens, bool truncated = false) {
+  Response r;
+  r.body = Body::completion;
+  r.output_tokens = output_tokens;
+  r.truncated = truncated;
+  return r;
+}
+
+TEST(ClassifyTest, TransportTimeoutWinsOverStatus) {
+  Response r = search_hits(3);
+  r.transport = Transport::timeout;
+  EXPECT_EQ(classify(r), OutcomeKind::timeout);
+}
+
+TEST(ClassifyTest, SuccessfulBodies) {
+  EXPECT_EQ(classify(search_hits(1)), OutcomeKind::success);
+  EXPECT_EQ(classify(completion(42)), OutcomeKind::success);
+  Response accepted = search_hits(1);
+  accepted.status = 204;  // any 2xx is classified by its body
+  EXPECT_EQ(classify(accepted), OutcomeKind::success);
+}
+
+TEST(ClassifyTest, EmptyBodies) {
+  EXPECT_EQ(classify(search_hits(0)), OutcomeKind::empty);
+  EXPECT_EQ(classify(completion(0)), OutcomeKind::empty);
+}
+
+TEST(ClassifyTest, TruncatedCompletionIsInvalidOutput) {
+  EXPECT_EQ(classify(completion(400, true)), OutcomeKind::invalid_output);
+}
+
+TEST(ClassifyTest, A200WithAnErrorBodyIsClassifiedByTheBody) {
+  const std::pair<const char*, OutcomeKind> cases[] = {
+      {"context_length_exceeded", OutcomeKind::context_length},
+      {"content_filter", OutcomeKind::content_filter},
+      {"rate_limit_exceeded", OutcomeKind::rate_limited},
+      {"overloaded_error", OutcomeKind::overloaded},
+      {"invalid_output", OutcomeKind::invalid_output},
+      {"something_else", OutcomeKind::server_error},  // an unknown body error is the server's
+  };
+  for (const auto& [code, kind] : cases) {
+    Response r = search_hits(2);  // the error code wins over the hits
+    r.error_code = code;
+    EXPECT_EQ(classify(r), kind) << code;
+  }
+}
+
+TEST(ClassifyTest, ErrorStatuses) {
+  const std::pair<int, OutcomeKind> cases[] = {
+      {429, OutcomeKind::rate_limited}, {503, OutcomeKind::overloaded},   {529, OutcomeKind::overloaded},
+      {500, OutcomeKind::server_error}, {502, OutcomeKind::server_error}, {504, OutcomeKind::server_error},
+      {401, OutcomeKind::auth_error},   {403, OutcomeKind::auth_error},   {408, OutcomeKind::timeout},
+      {400, OutcomeKind::bad_request},  {413, OutcomeKind::bad_request},  {422, OutcomeKind::bad_request},
+      {404, OutcomeKind::bad_request},
+  };
+  for (const auto& [status, kind] : cases) EXPECT_EQ(classify(with_status(status)), kind) << status;
+}
+
+TEST(ClassifyTest, A400IsRefinedByItsErrorCode) {
+  EXPECT_EQ(classify(with_status(400, "context_length_exceeded")), OutcomeKind::context_length);
+  EXPECT_EQ(classify(with_status(400, "content_filter")), OutcomeKind::content_filter);
+  EXPECT_EQ(classify(with_status(413, "context_length_exceeded")), OutcomeKind::context_length);
+  EXPECT_EQ(classify(with_status(400, "invalid_request_error")), OutcomeKind::bad_request);
+}
+
+TEST(OutcomeTest, NamesRoundTrip) {
+  for (OutcomeKind kind : all_outcome_kinds()) EXPECT_EQ(parse_outcome_kind(to_string(kind)), kind);
+  EXPECT_EQ(parse_outcome_kind("Success"), std::nullopt);
+  EXPECT_EQ(to_string(OutcomeKind::rate_limited), "rate_limited");
+}
+
+}  // namespace
+}  // namespace squall

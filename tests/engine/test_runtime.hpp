@@ -1,0 +1,215 @@
+// Test helpers for the engine's strategies: a scripted fake provider on the simulator's
+// virtual clock, an EventSink that keeps copies of every event, and helpers that run
+// logical calls to completion. Nothing here sleeps in real time.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/call.hpp"
+#include "engine/events.hpp"
+#include "engine/pipeline.hpp"
+#include "engine/provider.hpp"
+#include "engine/runtime/clock.hpp"
+#include "engine/runtime/task.hpp"
+#include "sim/event_loop.hpp"
+
+namespace squall::test {
+
+// What the fake provider answers to one call, and after how long.
+struct Reply {
+  Response response;
+  Nanos latency = 100 * kMillisecond;
+};
+
+// A 200 with `hits` search results.
+inline Response results(int hits = 1) {
+  Response r;
+  r.results.assign(static_cast<std::size_t>(hits),
+                   SearchResult{"title", "https://example.com", "snippet", 3});
+  return r;
+}
+
+// A 200 without results (classified empty).
+inline Response no_results() { return Response{}; }
+
+// An error status, with an optional raw Retry-After header value.
+inline Response status(int code, std::string retry_after = {}) {
+  Response r;
+  r.status = code;
+  r.retry_after = std::move(retry_after);
+  return r;
+}
+
+// One call the fake provider received.
+struct ReceivedCall {
+  TimePoint started = 0;
+  TimePoint deadline = kNever;  // CallOptions::deadline
+  std::string query;
+};
+
+// A Provider that answers from a script, honouring CallOptions::deadline the way the
+// provider seam requires: when the reply would arrive after the deadline, it returns at
+// the deadline with Transport::timeout (a reply due exactly at the deadline arrives).
+class ScriptedProvider final : public Provider {
+ public:
+  // Answers call i (0-based) with `responder(i, request)`.
+  using Responder = std::function<Reply(std::size_t call_index, const Request& request)>;
+
+  ScriptedProvider(EventLoop& loop, Responder responder) : loop_(loop), responder_(std::move(responder)) {}
+  // Answers call i with script[i], repeating the last entry once the script runs out.
+  ScriptedProvider(EventLoop& loop, std::vector<Reply> script)
+      : ScriptedProvider(loop, [script = std::move(script)](std::size_t i, const Request&) {
+          return script.at(std::min(i, script.size() - 1));
+        }) {}
+
+  std::string_view name() const override { return "scripted"; }
+
+  Task<Response> call(const Request& request, const CallOptions& options) override {
+    const TimePoint started = loop_.now();
+    const TimePoint deadline = options.deadline;
+    calls_.push_back(ReceivedCall{started, deadline, request.query});
+    Reply reply = responder_(calls_.size() - 1, request);
+    const TimePoint arrives = add_saturating(started, reply.latency);
+    if (arrives > deadline) {
+      co_await sleep_until(loop_, deadline);
+      Response timed_out;
+      timed_out.transport = Transport::timeout;
+      timed_out.status = 0;
+      co_return timed_out;
+    }
+    co_await sleep_until(loop_, arrives);
+    co_return reply.response;
+  }
+
+  const std::vector<ReceivedCall>& calls() const { return calls_; }
+  std::vector<TimePoint> start_times() const {
+    std::vector<TimePoint> out;
+    for (const auto& c : calls_) out.push_back(c.started);
+    return out;
+  }
+  std::vector<std::string> queries() const {
+    std::vector<std::string> out;
+    for (const auto& c : calls_) out.push_back(c.query);
+    return out;
+  }
+
+ private:
+  EventLoop& loop_;
+  Responder responder_;
+  std::vector<ReceivedCall> calls_;
+};
+
+// Owned copies of the events (the engine's events carry views valid during the call only).
+struct RecordedGiveUp {
+  std::string reason;
+  TimePoint at = 0;
+  OutcomeKind last_kind = OutcomeKind::success;
+};
+struct RecordedQueryChange {
+  std::string step;
+  std::string from;
+  std::string to;
+  TimePoint at = 0;
+};
+struct RecordedBudget {
+  std::string limit;
+  TimePoint at = 0;
+  double spent = 0;
+  double projected = 0;
+  double maximum = 0;
+};
+
+class EventLog final : public EventSink {
+ public:
+  void on_attempt(const AttemptEvent& e) override { attempts.push_back(e); }
+  void on_backoff(const BackoffEvent& e) override { backoffs.push_back(e); }
+  void on_give_up(const GiveUpEvent& e) override {
+    give_ups.push_back(RecordedGiveUp{std::string(e.reason), e.at, e.last_kind});
+  }
+  void on_breaker_transition(const BreakerTransitionEvent& e) override {
+    transitions.push_back(
+        fmt::format("{}ms {}->{}", e.at / kMillisecond, to_string(e.from), to_string(e.to)));
+  }
+  void on_query_change(const QueryChangeEvent& e) override {
+    query_changes.push_back(
+        RecordedQueryChange{std::string(e.step), std::string(e.from), std::string(e.to), e.at});
+  }
+  void on_budget_exhausted(const BudgetExhaustedEvent& e) override {
+    budgets.push_back(RecordedBudget{std::string(e.limit), e.at, e.spent, e.projected, e.maximum});
+  }
+
+  std::vector<AttemptEvent> attempts;  // `tool` views the CallContext's tool, a literal in tests
+  std::vector<BackoffEvent> backoffs;
+  std::vector<RecordedGiveUp> give_ups;
+  std::vector<std::string> transitions;  // "<at in ms>ms <from>-><to>"
+  std::vector<RecordedQueryChange> query_changes;
+  std::vector<RecordedBudget> budgets;
+};
+
+// The virtual clock and scheduler, the event log, and the EngineEnv over both.
+struct Harness {
+  EventLoop loop;
+  EventLog log;
+  EngineEnv env{loop, loop, log};
+};
+
+template <class... S>
+std::unique_ptr<Pipeline> make_pipeline(Provider& provider, EngineEnv env, std::unique_ptr<S>... strategies) {
+  std::vector<std::unique_ptr<Strategy>> chain;
+  (chain.push_back(std::move(strategies)), ...);
+  return std::make_unique<Pipeline>(provider, env, std::move(chain));
+}
+
+// One logical call's state; its address must stay fixed while the call runs.
+struct Call {
+  explicit Call(std::string query = "acme revenue") { request.query = std::move(query); }
+  Call(const Call&) = delete;
+  Call& operator=(const Call&) = delete;
+
+  TaskContext task;
+  CallContext ctx{task, "web_search"};
+  Request request;
+  std::optional<Outcome> outcome;
+  TimePoint finished = -1;  // virtual time at which the call returned
+};
+
+namespace detail {
+inline Task<void> complete(Task<Outcome> call, Call& out, const Clock& clock) {
+  out.outcome = co_await std::move(call);
+  out.finished = clock.now();
+}
+}  // namespace detail
+
+// Starts `call` through `pipeline` now; it runs until its first suspension.
+inline void start(Harness& h, const Pipeline& pipeline, Call& call, std::exception_ptr* error) {
+  spawn(detail::complete(pipeline.execute(call.ctx, call.request), call, h.loop), error);
+}
+
+// Runs the loop until nothing is pending (bounded, so a bug cannot hang the test).
+inline void drain(Harness& h) {
+  constexpr std::uint64_t kMaxEvents = 100'000;
+  h.loop.run(kMaxEvents);
+  if (!h.loop.empty()) throw std::runtime_error("event loop did not drain");
+}
+
+// Runs one call to completion and returns its outcome.
+inline Outcome run(Harness& h, const Pipeline& pipeline, Call& call) {
+  std::exception_ptr error;
+  start(h, pipeline, call, &error);
+  drain(h);
+  if (error) std::rethrow_exception(error);
+  if (!call.outcome) throw std::runtime_error("call did not finish");
+  return *call.outcome;
+}
+
+}  // namespace squall::test

@@ -1,0 +1,80 @@
+#include "reports/atomic_file.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace squall {
+namespace {
+
+namespace fs = std::filesystem;
+
+class AtomicFileTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("squall_atomic_file_" + std::to_string(::getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::vector<std::string> entries() const {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir_)) names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+  static std::string read(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(AtomicFileTest, WritesTheContentAndLeavesNoTemporaryFile) {
+  write_file_atomic(dir_ / "out.json", "{\"a\": 1}\n");
+  EXPECT_EQ(read(dir_ / "out.json"), "{\"a\": 1}\n");
+  EXPECT_EQ(entries(), std::vector<std::string>{"out.json"});
+  struct stat st {};
+  ASSERT_EQ(::stat((dir_ / "out.json").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0644U);
+}
+
+TEST_F(AtomicFileTest, ReplacesAnExistingFile) {
+  write_file_atomic(dir_ / "out.json", "a much longer first version\n");
+  write_file_atomic(dir_ / "out.json", "v2\n");
+  EXPECT_EQ(read(dir_ / "out.json"), "v2\n");
+  EXPECT_EQ(entries(), std::vector<std::string>{"out.json"});
+}
+
+TEST_F(AtomicFileTest, MissingDirectoryIsAClearError) {
+  const fs::path target = dir_ / "missing" / "out.json";
+  try {
+    write_file_atomic(target, "x");
+    FAIL() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), "cannot write \"" + target.string() + "\": cannot create a temporary file in \"" +
+                                         (dir_ / "missing").string() + "\": No such file or directory");
+  }
+  EXPECT_TRUE(entries().empty());
+}
+
+TEST_F(AtomicFileTest, FailedRenameRemovesTheTemporaryFile) {
+  // The target is a non-empty directory: the temporary file is written, the rename fails.
+  fs::create_directories(dir_ / "out.json" / "keep");
+  EXPECT_THROW(write_file_atomic(dir_ / "out.json", "x"), std::runtime_error);
+  EXPECT_EQ(entries(), std::vector<std::string>{"out.json"});
+  EXPECT_TRUE(fs::is_directory(dir_ / "out.json"));
+}
+
+}  // namespace
+}  // namespace squall

@@ -1,0 +1,94 @@
+#include "reports/metric_values.hpp"
+
+#include <gtest/gtest.h>
+
+#include "sample_run.hpp"
+
+namespace squall {
+namespace {
+
+constexpr Nanos kDuration = 30 * kSecond;
+
+// The value a threshold observes on the sample run (tests/reports/sample_run.hpp).
+std::optional<double> observed(std::string_view metric, std::string_view expression, Nanos duration = kDuration) {
+  Recorder r;
+  test_support::feed_sample_run(r);
+  auto t = parse_threshold(metric, expression);
+  if (auto* error = std::get_if<std::string>(&t)) {
+    ADD_FAILURE() << *error;
+    return std::nullopt;
+  }
+  return observe(r, std::get<Threshold>(t), duration);
+}
+
+TEST(MetricValuesTest, TaskRates) {
+  // 4 tasks: 1 succeeded, 1 degraded, 2 failed.
+  EXPECT_EQ(observed("task_success", "rate>0"), 0.5);
+  EXPECT_EQ(observed("task_degraded", "rate>0"), 0.25);
+  EXPECT_EQ(observed("task_safe_fail", "rate>0"), 0.0);
+  EXPECT_EQ(observed("task_failed", "rate>0"), 0.5);
+  // "lookup": task 3 failed, task 4 degraded.
+  EXPECT_EQ(observed("task_success{template:lookup}", "rate>0"), 0.5);
+  EXPECT_EQ(observed("task_failed{template:research}", "rate>0"), 0.5);
+}
+
+TEST(MetricValuesTest, TaskLatencyAggregations) {
+  // Task durations, sorted: 0, 1000, 3500, 10300 ms.
+  EXPECT_EQ(observed("task_latency", "min<1"), 0.0);
+  EXPECT_EQ(observed("task_latency", "max<1"), 10'300.0);
+  EXPECT_EQ(observed("task_latency", "avg<1"), 3700.0);    // 14800 / 4
+  EXPECT_EQ(observed("task_latency", "med<1"), 1000.0);    // rank ceil(2) = 2
+  EXPECT_EQ(observed("task_latency", "p(75)<1"), 3500.0);  // rank ceil(3) = 3
+  EXPECT_EQ(observed("task_latency", "p(76)<1"), 10'300.0);
+  EXPECT_EQ(observed("task_latency{template:research}", "min<1"), 3500.0);
+}
+
+TEST(MetricValuesTest, CallLatencyBySubMetric) {
+  // web_search attempts: 200 (rate_limited), 300, 100 (empty), 200, 1000 ms.
+  EXPECT_EQ(observed("call_latency{provider:web_search}", "max<1"), 1000.0);
+  EXPECT_EQ(observed("call_latency{provider:web_search}", "med<1"), 200.0);  // 100 200 200 300 1000
+  EXPECT_EQ(observed("call_latency{provider:web_search,outcome:success}", "avg<1"), 500.0);  // 1500 / 3
+  EXPECT_EQ(observed("call_latency{outcome:timeout}", "p(99)<1"), 10'000.0);
+}
+
+TEST(MetricValuesTest, CounterAggregations) {
+  // 7 attempts in all: web_search 5, llm 2.
+  EXPECT_EQ(observed("provider_calls", "count<1"), 7.0);
+  EXPECT_EQ(observed("provider_calls", "sum<1"), 7.0);
+  EXPECT_EQ(observed("provider_calls{provider:web_search,outcome:success}", "count<1"), 3.0);
+  EXPECT_EQ(observed("provider_calls", "rate<1"), 7.0 / 30.0);  // per second of 30 s
+  EXPECT_EQ(observed("provider_calls", "avg<1"), 7.0 / 4.0);    // per finished task
+  EXPECT_EQ(observed("tokens", "sum<1"), 2900.0);
+  EXPECT_EQ(observed("tokens{kind:output}", "sum<1"), 500.0);
+  EXPECT_EQ(observed("tokens{provider:web_search}", "sum<1"), 0.0);
+  EXPECT_DOUBLE_EQ(*observed("cost_usd", "sum<1"), 0.0088);
+  EXPECT_DOUBLE_EQ(*observed("cost_usd", "avg<1"), 0.0088 / 4);
+  EXPECT_EQ(observed("breaker_transitions{to:open}", "count<1"), 1.0);
+  EXPECT_EQ(observed("breaker_transitions{to:closed}", "count<1"), 0.0);
+  EXPECT_EQ(observed("injected_faults", "count<1"), 2.0);
+  EXPECT_EQ(observed("injected_faults{provider:llm,kind:timeout}", "count<1"), 1.0);
+}
+
+TEST(MetricValuesTest, RetryAmplificationIsAttemptsPerLogicalCall) {
+  // web_search calls made 2, 2, 1 attempts; llm 1, 1, 0.
+  EXPECT_EQ(observed("retry_amplification{tool:web_search}", "avg<1"), 5.0 / 3.0);
+  EXPECT_EQ(observed("retry_amplification", "max<1"), 2.0);
+  EXPECT_EQ(observed("retry_amplification{tool:llm}", "min<1"), 0.0);
+  EXPECT_EQ(observed("retry_amplification", "avg<1"), 7.0 / 6.0);
+}
+
+TEST(MetricValuesTest, UndefinedValuesHaveNoObservation) {
+  EXPECT_EQ(observed("task_success{template:nope}", "rate>0"), std::nullopt);      // no tasks
+  EXPECT_EQ(observed("call_latency{outcome:overloaded}", "p(99)<1"), std::nullopt);  // no samples
+  EXPECT_EQ(observed("provider_calls", "rate<1", 0), std::nullopt);                 // zero duration
+  EXPECT_EQ(observed("provider_calls{provider:nope}", "count<1"), 0.0);             // a counter is 0
+}
+
+TEST(MetricValuesTest, EmptyRecorderHasNoTaskAverage) {
+  Recorder r;
+  const Threshold t = std::get<Threshold>(parse_threshold("cost_usd", "avg<1"));
+  EXPECT_EQ(observe(r, t, kDuration), std::nullopt);
+}
+
+}  // namespace
+}  // namespace squall

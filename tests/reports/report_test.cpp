@@ -1,0 +1,125 @@
+#include "reports/report.hpp"
+
+#include <gtest/gtest.h>
+
+#include "sample_run.hpp"
+
+namespace squall {
+namespace {
+
+std::vector<Threshold> thresholds(std::initializer_list<std::pair<std::string_view, std::string_view>> list) {
+  std::vector<Threshold> out;
+  for (const auto& [metric, expression] : list) out.push_back(std::get<Threshold>(parse_threshold(metric, expression)));
+  return out;
+}
+
+Report sample_report(const std::vector<Threshold>& ts = {}) {
+  Recorder r;
+  test_support::feed_sample_run(r);
+  return build_report(r, RunInfo{"sample", 7, 30 * kSecond}, ts);
+}
+
+TEST(ReportTest, SummarisesTasks) {
+  const Report rep = sample_report();
+  EXPECT_EQ(rep.scenario, "sample");
+  EXPECT_EQ(rep.seed, 7U);
+  EXPECT_EQ(rep.tasks.total, 4U);
+  EXPECT_EQ(rep.tasks.by_status, (StatusCounts{1, 1, 0, 2}));
+  // Sorted by status (degraded before failed), then by reason.
+  ASSERT_EQ(rep.tasks.by_reason.size(), 3U);
+  EXPECT_EQ(rep.tasks.by_reason[0].reason, "simplified_query");
+  EXPECT_EQ(rep.tasks.by_reason[1].reason, "circuit_open");
+  EXPECT_EQ(rep.tasks.by_reason[2].reason, "timeout");
+  ASSERT_EQ(rep.tasks.by_template.size(), 2U);
+  EXPECT_EQ(rep.tasks.by_template[0].name, "lookup");
+  // Task durations 0, 1000, 3500, 10300 ms.
+  EXPECT_EQ(rep.latency.count, 4U);
+  EXPECT_EQ(rep.latency.p50_ms, 1000);
+  EXPECT_EQ(rep.latency.p90_ms, 10'300);
+  EXPECT_EQ(rep.latency.mean_ms, 3700);
+}
+
+TEST(ReportTest, SortsProvidersAndToolsByName) {
+  const Report rep = sample_report();
+  ASSERT_EQ(rep.providers.size(), 2U);
+  EXPECT_EQ(rep.providers[0].name, "llm");
+  EXPECT_EQ(rep.providers[1].name, "web_search");
+  EXPECT_EQ(rep.providers[1].calls, 5U);
+  EXPECT_EQ(rep.providers[1].latency.max_ms, 1000);
+  ASSERT_EQ(rep.tools.size(), 2U);
+  EXPECT_EQ(rep.tools[0].name, "llm");
+  EXPECT_EQ(rep.tools[0].amplification, 2.0 / 3.0);
+  EXPECT_EQ(rep.tools[1].amplification, 5.0 / 3.0);
+  EXPECT_EQ(rep.retry_amplification, 7.0 / 6.0);
+}
+
+TEST(ReportTest, SumsTokensAndCost) {
+  const Report rep = sample_report();
+  EXPECT_EQ(rep.tokens.input, 2400);
+  EXPECT_EQ(rep.tokens.output, 500);
+  EXPECT_EQ(rep.tokens.burned_by_failed_attempts, 1300);
+  EXPECT_DOUBLE_EQ(rep.cost.total_usd, 0.0088);
+  EXPECT_DOUBLE_EQ(rep.cost.burned_by_failed_attempts_usd, 0.0032);
+  EXPECT_DOUBLE_EQ(*rep.cost.per_task_usd, 0.0022);
+  ASSERT_EQ(rep.cost.per_provider_usd.size(), 2U);
+  EXPECT_EQ(rep.cost.per_provider_usd[0].first, "llm");
+}
+
+TEST(ReportTest, ListsBreakerTransitionsAndInjectedFaults) {
+  const Report rep = sample_report();
+  ASSERT_EQ(rep.breaker_transitions.size(), 1U);
+  EXPECT_EQ(rep.breaker_transitions[0].tool, "llm");
+  EXPECT_EQ(rep.breaker_transitions[0].at, 22'300 * kMillisecond);
+  EXPECT_EQ(rep.breaker_transitions_total, 1U);
+  ASSERT_EQ(rep.injected_faults.size(), 2U);
+  EXPECT_EQ(rep.injected_faults[0].provider, "llm");
+  EXPECT_EQ(rep.injected_faults[1].kind, "rate_limited");
+}
+
+TEST(ReportTest, EvaluatesThresholds) {
+  const Report rep = sample_report(thresholds({
+      {"task_success", "rate>=0.5"},        // 0.5: holds
+      {"task_latency", "p(99)<10s"},        // 10300 ms: fails
+      {"cost_usd", "sum<=0.01"},            // 0.0088: holds
+      {"call_latency{outcome:overloaded}", "p(99)<1s"},  // no samples: fails
+  }));
+  ASSERT_EQ(rep.thresholds.size(), 4U);
+  EXPECT_TRUE(rep.thresholds[0].passed);
+  EXPECT_EQ(rep.thresholds[0].observed, 0.5);
+  EXPECT_FALSE(rep.thresholds[1].passed);
+  EXPECT_EQ(rep.thresholds[1].observed, 10'300.0);
+  EXPECT_EQ(rep.thresholds[1].expression, "p(99)<10s");
+  EXPECT_TRUE(rep.thresholds[2].passed);
+  EXPECT_FALSE(rep.thresholds[3].passed);
+  EXPECT_EQ(rep.thresholds[3].observed, std::nullopt);
+  EXPECT_FALSE(rep.all_thresholds_passed());
+  EXPECT_TRUE(sample_report(thresholds({{"task_success", "rate>=0.5"}})).all_thresholds_passed());
+  EXPECT_TRUE(sample_report().all_thresholds_passed());
+}
+
+TEST(ReportTest, TimeSeriesCoversTheRun) {
+  Recorder r;
+  test_support::feed_sample_run(r);
+  // 30 s in 10 s windows is 3 windows; a 45 s run is 5 even though nothing ends after 26 s.
+  const Report rep = build_report(r, RunInfo{"sample", 7, 45 * kSecond}, {});
+  ASSERT_EQ(rep.time_series.windows.size(), 5U);
+  EXPECT_EQ(rep.time_series.window, 10 * kSecond);
+  EXPECT_EQ(rep.time_series.windows[2].start, 20 * kSecond);
+  EXPECT_EQ(rep.time_series.windows[2].tasks, (StatusCounts{0, 1, 0, 2}));
+  // provider_calls follow Report::providers: llm, web_search.
+  EXPECT_EQ(rep.time_series.windows[2].provider_calls[0][index_of(OutcomeKind::timeout)], 1U);
+  EXPECT_EQ(rep.time_series.windows[1].provider_calls[1][index_of(OutcomeKind::empty)], 1U);
+  EXPECT_EQ(rep.time_series.windows[4].tasks, StatusCounts{});
+}
+
+TEST(ReportTest, EmptyRunHasUndefinedRatios) {
+  const Report rep = build_report(Recorder(), RunInfo{"empty", 1, 0}, {});
+  EXPECT_EQ(rep.tasks.total, 0U);
+  EXPECT_EQ(rep.latency.count, 0U);
+  EXPECT_EQ(rep.retry_amplification, std::nullopt);
+  EXPECT_EQ(rep.cost.per_task_usd, std::nullopt);
+  EXPECT_TRUE(rep.time_series.windows.empty());
+}
+
+}  // namespace
+}  // namespace squall

@@ -1,0 +1,64 @@
+#include "reports/text_summary.hpp"
+
+#include <gtest/gtest.h>
+
+#include "sample_run.hpp"
+
+namespace squall {
+namespace {
+
+Report sample_report() {
+  Recorder r;
+  test_support::feed_sample_run(r);
+  const std::vector<Threshold> ts{std::get<Threshold>(parse_threshold("task_success", "rate>=0.5")),
+                                  std::get<Threshold>(parse_threshold("task_latency", "p(99)<10s"))};
+  return build_report(r, RunInfo{"sample", 7, 30 * kSecond}, ts);
+}
+
+TEST(TextSummaryTest, RendersTheSampleRun) {
+  Report rep = sample_report();
+  rep.fingerprint = 0x0123456789abcdefULL;  // pinned so that the expected text is readable
+  const std::string expected =
+      "  scenario: sample  seed: 7  duration: 30 s  fingerprint: 0123456789abcdef\n"
+      "\n"
+      "  tasks ..................: 4 total, 1 succeeded, 1 degraded, 0 safe_failed, 2 failed\n"
+      "  task success ...........: 50.00% (clean or degraded)\n"
+      "    degraded by reason ...: simplified_query=1\n"
+      "    failed by reason .....: circuit_open=1 timeout=1\n"
+      "  task latency (ms) ......: p50=1000.000 p90=10300.000 p99=10300.000 max=10300.000 mean=3700.000\n"
+      "  provider llm ...........: 2 calls  success=1 timeout=1\n"
+      "    latency (ms) .........: p50=2000.000 p90=10000.000 p99=10000.000 max=10000.000 mean=6000.000\n"
+      "  provider web_search ....: 5 calls  success=3 empty=1 rate_limited=1\n"
+      "    latency (ms) .........: p50=200.000 p90=1000.000 p99=1000.000 max=1000.000 mean=360.000\n"
+      "  retry amplification ....: 1.167 overall  llm=0.667  web_search=1.667\n"
+      "  tokens .................: input=2400 output=500 burned_by_failed_attempts=1300\n"
+      "  cost (USD) .............: total=0.008800 burned_by_failed_attempts=0.003200 per_task=0.002200\n"
+      "  breaker transitions ....: 1\n"
+      "  injected faults ........: llm/timeout=1 web_search/rate_limited=1\n"
+      "\n"
+      "  thresholds\n"
+      "  ✓ task_success .........: rate>=0.5  observed 0.5\n"
+      "  ✗ task_latency .........: p(99)<10s  observed 10300\n";
+  EXPECT_EQ(text_summary(rep, false), expected);
+}
+
+TEST(TextSummaryTest, ColourOnlyWhenAsked) {
+  const Report rep = sample_report();
+  EXPECT_EQ(text_summary(rep, false).find('\x1b'), std::string::npos);
+  const std::string coloured = text_summary(rep, true);
+  EXPECT_NE(coloured.find("\x1b[32m✓"), std::string::npos);
+  EXPECT_NE(coloured.find("\x1b[31m✗"), std::string::npos);
+}
+
+TEST(TextSummaryTest, EmptyRunSaysSo) {
+  const std::string text = text_summary(build_report(Recorder(), RunInfo{"empty", 1, 0}, {}), false);
+  // Label widths follow the longest label, so only the values are checked.
+  EXPECT_NE(text.find("task latency (ms) ....."), std::string::npos) << text;
+  EXPECT_NE(text.find(".: no samples\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("per_task=-\n"), std::string::npos) << text;
+  EXPECT_NE(text.find(".: none\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("thresholds: none"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace squall

@@ -1,0 +1,225 @@
+#include "reports/threshold.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace squall {
+namespace {
+
+Threshold parsed(std::string_view metric, std::string_view expression) {
+  auto result = parse_threshold(metric, expression);
+  if (auto* error = std::get_if<std::string>(&result)) ADD_FAILURE() << *error;
+  return std::get<Threshold>(result);
+}
+
+std::string error_of(std::string_view metric, std::string_view expression) {
+  auto result = parse_threshold(metric, expression);
+  if (std::holds_alternative<Threshold>(result)) {
+    ADD_FAILURE() << "\"" << expression << "\" on \"" << metric << "\" parsed";
+    return "";
+  }
+  return std::get<std::string>(result);
+}
+
+TEST(ThresholdParseTest, ParsesEveryAggregation) {
+  EXPECT_EQ(parsed("task_success", "rate>=0.95").parsed.aggregation, Aggregation::rate);
+  const Threshold p = parsed("task_latency", "p(99.9)<20");
+  EXPECT_EQ(p.parsed.aggregation, Aggregation::percentile);
+  EXPECT_DOUBLE_EQ(p.parsed.percentile, 99.9);
+  EXPECT_EQ(parsed("task_latency", "avg<1").parsed.aggregation, Aggregation::avg);
+  EXPECT_EQ(parsed("task_latency", "min<1").parsed.aggregation, Aggregation::min);
+  EXPECT_EQ(parsed("task_latency", "max<1").parsed.aggregation, Aggregation::max);
+  EXPECT_EQ(parsed("task_latency", "med<1").parsed.aggregation, Aggregation::med);
+  EXPECT_EQ(parsed("provider_calls", "count<1").parsed.aggregation, Aggregation::count);
+  EXPECT_EQ(parsed("cost_usd", "sum<=5").parsed.aggregation, Aggregation::sum);
+  EXPECT_EQ(parsed("cost_usd", "avg<=0.01").parsed.aggregation, Aggregation::avg);
+  EXPECT_EQ(parsed("provider_calls", "rate<100").parsed.aggregation, Aggregation::rate);
+}
+
+TEST(ThresholdParseTest, ParsesEveryOperator) {
+  EXPECT_EQ(parsed("task_success", "rate<0.5").parsed.op, Comparison::lt);
+  EXPECT_EQ(parsed("task_success", "rate<=0.5").parsed.op, Comparison::le);
+  EXPECT_EQ(parsed("task_success", "rate>0.5").parsed.op, Comparison::gt);
+  EXPECT_EQ(parsed("task_success", "rate>=0.5").parsed.op, Comparison::ge);
+  EXPECT_EQ(parsed("task_success", "rate==1").parsed.op, Comparison::eq);
+}
+
+TEST(ThresholdParseTest, NormalisesDurationsToMilliseconds) {
+  EXPECT_DOUBLE_EQ(parsed("task_latency", "p(99)<20").parsed.value, 20);  // bare number: ms, as k6
+  EXPECT_DOUBLE_EQ(parsed("task_latency", "p(99)<1500000ns").parsed.value, 1.5);
+  EXPECT_DOUBLE_EQ(parsed("task_latency", "p(99)<250us").parsed.value, 0.25);
+  EXPECT_DOUBLE_EQ(parsed("task_latency", "p(99)<250ms").parsed.value, 250);
+  EXPECT_DOUBLE_EQ(parsed("task_latency", "p(99)<20s").parsed.value, 20'000);
+  EXPECT_DOUBLE_EQ(parsed("task_latency", "p(99)<1.5m").parsed.value, 90'000);
+  EXPECT_DOUBLE_EQ(parsed("call_latency", "max<2h").parsed.value, 7'200'000);
+}
+
+TEST(ThresholdParseTest, ToleratesWhitespaceBetweenTokens) {
+  const Threshold t = parsed(" task_latency ", "  p( 99 ) <=  20 s ");
+  EXPECT_EQ(t.metric, "task_latency");
+  EXPECT_EQ(t.metric_name, "task_latency");
+  EXPECT_EQ(t.expression, "p( 99 ) <=  20 s");
+  EXPECT_EQ(t.parsed.aggregation, Aggregation::percentile);
+  EXPECT_DOUBLE_EQ(t.parsed.percentile, 99);
+  EXPECT_EQ(t.parsed.op, Comparison::le);
+  EXPECT_DOUBLE_EQ(t.parsed.value, 20'000);
+}
+
+TEST(ThresholdParseTest, ParsesTagSelectors) {
+  const Threshold t = parsed("provider_calls{provider:gpt-4.1, outcome : rate_limited}", "count<10");
+  EXPECT_EQ(t.metric, "provider_calls{provider:gpt-4.1, outcome : rate_limited}");
+  EXPECT_EQ(t.metric_name, "provider_calls");
+  const std::map<std::string, std::string> expected{{"outcome", "rate_limited"}, {"provider", "gpt-4.1"}};
+  EXPECT_EQ(t.tags, expected);
+}
+
+TEST(ThresholdParseTest, RejectsTextWithoutTheShapeOfAThreshold) {
+  EXPECT_EQ(error_of("task_latency", "fast"),
+            R"msg(expected "<aggregation> <op> <value>" such as "p(99)<20s", got "fast")msg");
+  EXPECT_EQ(error_of("task_latency", " "),
+            R"msg(expected "<aggregation> <op> <value>" such as "p(99)<20s", got "")msg");
+  EXPECT_EQ(error_of("task_latency", "<20"),
+            R"msg(expected "<aggregation> <op> <value>" such as "p(99)<20s", got "<20")msg");
+}
+
+TEST(ThresholdParseTest, RejectsUnknownAggregation) {
+  EXPECT_EQ(error_of("task_latency", "median < 5"),
+            "unknown aggregation \"median\"; expected rate, p(N), avg, min, max, med, count or sum");
+}
+
+TEST(ThresholdParseTest, RejectsMalformedPercentile) {
+  EXPECT_EQ(error_of("task_latency", "p(x)<5"), R"msg(expected a percentile such as "p(99)" or "p(99.9)", got "p(x)<5")msg");
+  EXPECT_EQ(error_of("task_latency", "p99<5"), R"msg(expected a percentile such as "p(99)" or "p(99.9)", got "p99<5")msg");
+  EXPECT_EQ(error_of("task_latency", "p(99<5"), R"msg(expected a percentile such as "p(99)" or "p(99.9)", got "p(99<5")msg");
+}
+
+TEST(ThresholdParseTest, RejectsPercentileOutOfRange) {
+  EXPECT_EQ(error_of("task_latency", "p(150)<5"), "percentile must be in (0, 100], got 150");
+  EXPECT_EQ(error_of("task_latency", "p(0)<5"), "percentile must be in (0, 100], got 0");
+  EXPECT_EQ(error_of("task_latency", "p(-1)<5"), "percentile must be in (0, 100], got -1");
+}
+
+TEST(ThresholdParseTest, RejectsMissingOrUnknownOperator) {
+  EXPECT_EQ(error_of("task_latency", "p(99) 20s"), R"msg(expected an operator (<, <=, >, >=, ==) after "p(99)", got "20s")msg");
+  EXPECT_EQ(error_of("task_success", "rate=1"), R"msg(expected an operator (<, <=, >, >=, ==) after "rate", got "=1")msg");
+  EXPECT_EQ(error_of("task_success", "rate"), R"msg(expected an operator (<, <=, >, >=, ==) after "rate", got "")msg");
+}
+
+TEST(ThresholdParseTest, RejectsMissingNumber) {
+  EXPECT_EQ(error_of("task_latency", "p(99) < fast"), R"msg(expected a number after "p(99) <", got "fast")msg");
+  EXPECT_EQ(error_of("task_latency", "p(99)<"), R"msg(expected a number after "p(99)<", got "")msg");
+  EXPECT_EQ(error_of("task_latency", "p(99)<nan"), R"msg(expected a number after "p(99)<", got "nan")msg");
+}
+
+TEST(ThresholdParseTest, RejectsUnknownUnit) {
+  EXPECT_EQ(error_of("task_latency", "p(99)<2d"), R"msg(unknown unit "d" in "2d"; expected ns, us, ms, s, m or h)msg");
+  EXPECT_EQ(error_of("task_latency", "p(99)<2 sec"), R"msg(unknown unit "sec" in "2 sec"; expected ns, us, ms, s, m or h)msg");
+}
+
+TEST(ThresholdParseTest, RejectsTrailingText) {
+  EXPECT_EQ(error_of("task_success", "rate>=0.95)"), R"msg(unexpected ")" after "rate>=0.95")msg");
+  EXPECT_EQ(error_of("task_latency", "p(99)<20s 5"), R"msg(unexpected "5" after "p(99)<20s")msg");
+}
+
+TEST(ThresholdParseTest, RejectsAggregationThatDoesNotApply) {
+  EXPECT_EQ(error_of("task_success", "p(99)<20s"),
+            R"msg(aggregation "p(99)" does not apply to rate metric "task_success"; use rate)msg");
+  EXPECT_EQ(error_of("task_latency", "rate>0.5"),
+            R"msg(aggregation "rate" does not apply to trend metric "task_latency"; use p(N), avg, min, max or med)msg");
+  EXPECT_EQ(error_of("cost_usd", "p(99.5)<1"),
+            R"msg(aggregation "p(99.5)" does not apply to counter metric "cost_usd"; use count, sum, rate or avg)msg");
+}
+
+TEST(ThresholdParseTest, RejectsDurationOnMetricThatIsNotATime) {
+  EXPECT_EQ(error_of("cost_usd", "sum < 5 s"),
+            R"msg(a duration ("5 s") applies only to time metrics (task_latency, call_latency); "cost_usd" is not one)msg");
+}
+
+TEST(ThresholdParseTest, RejectsRateOutsideZeroToOne) {
+  EXPECT_EQ(error_of("task_success", "rate>=95"), "rate is a fraction in [0, 1], got 95");
+  EXPECT_EQ(error_of("task_failed", "rate<-0.5"), "rate is a fraction in [0, 1], got -0.5");
+}
+
+TEST(MetricParseTest, RejectsMalformedMetric) {
+  constexpr std::string_view kShape =
+      R"msg(expected "<metric>" or "<metric>{<tag>:<value>,...}" such as "provider_calls{provider:web_search}", got )msg";
+  EXPECT_EQ(error_of("provider_calls{provider}", "count<1"), std::string(kShape) + R"msg("provider_calls{provider}")msg");
+  EXPECT_EQ(error_of("provider_calls{provider:web_search", "count<1"),
+            std::string(kShape) + R"msg("provider_calls{provider:web_search")msg");
+  EXPECT_EQ(error_of("provider_calls{provider:}", "count<1"), std::string(kShape) + R"msg("provider_calls{provider:}")msg");
+  EXPECT_EQ(error_of("", "count<1"), std::string(kShape) + R"msg("")msg");
+  EXPECT_EQ(error_of("Task_success", "rate>0"), std::string(kShape) + R"msg("Task_success")msg");
+}
+
+TEST(MetricParseTest, RejectsUnknownMetric) {
+  EXPECT_EQ(error_of("foo", "rate>0"),
+            "unknown metric \"foo\"; known: task_success, task_degraded, task_safe_fail, task_failed, task_latency, "
+            "call_latency, provider_calls, retry_amplification, tokens, cost_usd, breaker_transitions, "
+            "injected_faults");
+}
+
+TEST(MetricParseTest, RejectsUnknownTag) {
+  EXPECT_EQ(error_of("call_latency{region:eu}", "p(99)<1"),
+            R"msg(unknown tag "region" for metric "call_latency"; known: provider, outcome)msg");
+}
+
+TEST(MetricParseTest, RejectsTagGivenTwice) {
+  EXPECT_EQ(error_of("cost_usd{provider:a,provider:b}", "sum<1"),
+            R"msg(tag "provider" is given twice in "cost_usd{provider:a,provider:b}")msg");
+}
+
+TEST(MetricParseTest, RejectsValueOutsideTagVocabulary) {
+  EXPECT_EQ(error_of("provider_calls{outcome:ratelimited}", "count<1"),
+            "unknown value \"ratelimited\" for tag \"outcome\" of metric \"provider_calls\"; known: success, empty, "
+            "timeout, rate_limited, overloaded, server_error, auth_error, bad_request, context_length, "
+            "content_filter, invalid_output, circuit_open, budget_exhausted, cancelled");
+  EXPECT_EQ(error_of("breaker_transitions{to:opened}", "count<1"),
+            R"msg(unknown value "opened" for tag "to" of metric "breaker_transitions"; known: closed, open, half_open)msg");
+  EXPECT_EQ(error_of("tokens{kind:cached}", "sum<1"),
+            R"msg(unknown value "cached" for tag "kind" of metric "tokens"; known: input, output)msg");
+}
+
+TEST(MetricParseTest, MetricErrorsComeBeforeExpressionErrors) {
+  EXPECT_EQ(error_of("foo", "fast").substr(0, 20), "unknown metric \"foo\"");
+}
+
+TEST(MetricParseTest, ParseMetricAloneReturnsTheSelector) {
+  auto result = parse_metric("breaker_transitions{tool:web_search,to:open}");
+  ASSERT_TRUE(std::holds_alternative<MetricSelector>(result));
+  const auto& selector = std::get<MetricSelector>(result);
+  EXPECT_EQ(selector.metric_name, "breaker_transitions");
+  EXPECT_EQ(selector.tags.at("tool"), "web_search");
+  EXPECT_EQ(selector.tags.at("to"), "open");
+}
+
+TEST(ThresholdHoldsTest, EveryOperatorAtItsBoundary) {
+  ThresholdExpression e;
+  e.value = 5;
+  e.op = Comparison::lt;
+  EXPECT_TRUE(holds(e, 4.999));
+  EXPECT_FALSE(holds(e, 5));
+  e.op = Comparison::le;
+  EXPECT_TRUE(holds(e, 5));
+  EXPECT_FALSE(holds(e, 5.001));
+  e.op = Comparison::gt;
+  EXPECT_TRUE(holds(e, 5.001));
+  EXPECT_FALSE(holds(e, 5));
+  e.op = Comparison::ge;
+  EXPECT_TRUE(holds(e, 5));
+  EXPECT_FALSE(holds(e, 4.999));
+  e.op = Comparison::eq;
+  EXPECT_TRUE(holds(e, 5));
+  EXPECT_FALSE(holds(e, 5.001));
+}
+
+TEST(ThresholdHoldsTest, NamesAreCanonical) {
+  EXPECT_EQ(aggregation_name(parsed("task_latency", "p( 99 )<1").parsed), "p(99)");
+  EXPECT_EQ(aggregation_name(parsed("task_latency", "p(99.9)<1").parsed), "p(99.9)");
+  EXPECT_EQ(aggregation_name(parsed("cost_usd", "sum<1").parsed), "sum");
+  EXPECT_EQ(to_string(Comparison::ge), ">=");
+  EXPECT_EQ(to_string(Comparison::eq), "==");
+}
+
+}  // namespace
+}  // namespace squall

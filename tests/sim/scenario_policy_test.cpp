@@ -1,0 +1,278 @@
+// One bad-input test per rule of the `policy` block, and policy files (`--policy FILE`)
+// with their cross-checks against a scenario.
+#include <gtest/gtest.h>
+
+#include "tests/sim/scenario_test_support.hpp"
+
+namespace squall {
+namespace {
+
+using test::base_scenario;
+using test::errors_of;
+using test::only;
+using test::with;
+
+constexpr const char* kRetry = "/policy/search/0/retry";
+constexpr const char* kKindList =
+    "\"empty\", \"timeout\", \"rate_limited\", \"overloaded\", \"server_error\", \"auth_error\", \"bad_request\", "
+    "\"context_length\", \"content_filter\", \"invalid_output\", \"circuit_open\", \"budget_exhausted\", "
+    "\"cancelled\"";
+
+std::string at(std::string_view base, std::string_view rest) { return std::string(base) + std::string(rest); }
+
+// The base scenario with `tool`'s policy replaced by the single strategy `name: config`.
+Json with_strategy(std::string_view tool, std::string_view name, const Json& config) {
+  return with(base_scenario(), "/policy/" + std::string(tool), Json::array({Json{{std::string(name), config}}}));
+}
+
+TEST(ScenarioPolicyTest, PolicyMustBeAnObject) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/policy", Json::array())), only("/policy", "expected an object, got []"));
+}
+
+TEST(ScenarioPolicyTest, ToolMustNameAProvider) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/policy/bing", Json::array())),
+            only("/policy/bing", "no provider named \"bing\"; providers are: gpt, search"));
+}
+
+TEST(ScenarioPolicyTest, StrategiesMustBeAnArray) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/policy/search", Json{{"retry", Json::object()}})),
+            only("/policy/search", "expected an array, got {\"retry\":{}}"));
+}
+
+TEST(ScenarioPolicyTest, ItemMustBeAnObject) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/policy/search/0", "retry")),
+            only("/policy/search/0", "expected an object, got \"retry\""));
+}
+
+TEST(ScenarioPolicyTest, ItemMustNameAStrategy) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/policy/search/0", Json::object())),
+            only("/policy/search/0",
+                 "expected an object with one key naming a strategy (timeout, retry, "
+                 "circuit_breaker, simplify_query, budget), got {}"));
+}
+
+TEST(ScenarioPolicyTest, UnknownStrategyIsAnUnknownKey) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/policy/search/0", Json{{"retries", Json::object()}})),
+            only("/policy/search/0/retries",
+                 "unknown key \"retries\"; expected one of: timeout, retry, circuit_breaker, simplify_query, budget"));
+}
+
+TEST(ScenarioPolicyTest, ItemHoldsOneStrategy) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/policy/search/0",
+                           Json{{"retry", Json::object()}, {"timeout", Json::object()}})),
+            only("/policy/search/0", "expected one strategy per item, got 2: timeout, retry"));
+}
+
+TEST(ScenarioPolicyTest, StrategyConfigMustBeAnObject) {
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", 3)), only(kRetry, "expected an object, got 3"));
+}
+
+TEST(ScenarioTimeoutConfigTest, PerAttemptMustBePositive) {
+  EXPECT_EQ(errors_of(with_strategy("search", "timeout", {{"per_attempt", "0s"}})),
+            only("/policy/search/0/timeout/per_attempt", "expected a duration > 0, got \"0s\""));
+}
+
+TEST(ScenarioTimeoutConfigTest, TotalMustBeADuration) {
+  EXPECT_EQ(errors_of(with_strategy("search", "timeout", {{"total", 30}})),
+            only("/policy/search/0/timeout/total", "expected a duration string such as \"250ms\", got 30"));
+}
+
+TEST(ScenarioRetryConfigTest, MaxAttemptsMustBePositive) {
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"max_attempts", 0}})),
+            only(at(kRetry, "/max_attempts"), "expected an integer in [1, 2147483647], got 0"));
+}
+
+TEST(ScenarioRetryConfigTest, RetryOnNamesOutcomeKinds) {
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"retry_on", {"429"}}})),
+            only(at(kRetry, "/retry_on/0"), std::string("expected one of ") + kKindList + ", got \"429\""));
+}
+
+TEST(ScenarioRetryConfigTest, SuccessIsNotRetryable) {
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"retry_on", {"success"}}})),
+            only(at(kRetry, "/retry_on/0"), std::string("expected one of ") + kKindList + ", got \"success\""));
+}
+
+TEST(ScenarioRetryConfigTest, RetryOnMustNotRepeatAKind) {
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"retry_on", {"timeout", "timeout"}}})),
+            only(at(kRetry, "/retry_on/1"), "duplicate \"timeout\" (also /policy/search/0/retry/retry_on/0)"));
+}
+
+TEST(ScenarioRetryConfigTest, RetryOnMustNotBeEmpty) {
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"retry_on", Json::array()}})),
+            only(at(kRetry, "/retry_on"), "expected a non-empty array, got []"));
+}
+
+TEST(ScenarioRetryConfigTest, BackoffMustBeKnown) {
+  EXPECT_EQ(
+      errors_of(with_strategy("search", "retry", {{"backoff", "fibonacci"}})),
+      only(at(kRetry, "/backoff"), "expected one of \"constant\", \"linear\", \"exponential\", got \"fibonacci\""));
+}
+
+TEST(ScenarioRetryConfigTest, BaseDelayMustNotBeNegative) {
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"base_delay", "-1s"}})),
+            only(at(kRetry, "/base_delay"), "expected a non-negative duration, got \"-1s\""));
+}
+
+TEST(ScenarioRetryConfigTest, MultiplierMustBeAtLeastOne) {
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"multiplier", 0.5}})),
+            only(at(kRetry, "/multiplier"), "expected a number >= 1, got 0.5"));
+}
+
+TEST(ScenarioRetryConfigTest, MultiplierAppliesOnlyToExponentialBackoff) {
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"backoff", "constant"}, {"multiplier", 2}})),
+            only(at(kRetry, "/multiplier"), "applies only to backoff \"exponential\", not \"constant\""));
+}
+
+TEST(ScenarioRetryConfigTest, MaxDelayMustNotBeBelowBaseDelay) {
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"base_delay", "5s"}, {"max_delay", "1s"}})),
+            only(at(kRetry, "/max_delay"), "expected a duration >= base_delay (5s), got \"1s\""));
+}
+
+TEST(ScenarioRetryConfigTest, MaxDelayIsComparedWithTheDefaultBaseDelay) {
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"max_delay", "100ms"}})),
+            only(at(kRetry, "/max_delay"), "expected a duration >= base_delay (500ms), got \"100ms\""));
+}
+
+TEST(ScenarioRetryConfigTest, JitterMustBeKnown) {
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"jitter", "decorrelated"}})),
+            only(at(kRetry, "/jitter"), "expected one of \"none\", \"full\", \"equal\", got \"decorrelated\""));
+}
+
+TEST(ScenarioRetryConfigTest, HonourRetryAfterIsABoolean) {
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"honour_retry_after", "yes"}})),
+            only(at(kRetry, "/honour_retry_after"), "expected true or false, got \"yes\""));
+}
+
+TEST(ScenarioRetryConfigTest, MaxRetryAfterNeedsHonourRetryAfter) {
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"honour_retry_after", false}, {"max_retry_after", "5s"}})),
+            only(at(kRetry, "/max_retry_after"), "applies only when honour_retry_after is true"));
+}
+
+TEST(ScenarioCircuitBreakerConfigTest, FailureThresholdMustBePositive) {
+  EXPECT_EQ(
+      errors_of(with_strategy("search", "circuit_breaker", {{"failure_threshold", 0}})),
+      only("/policy/search/0/circuit_breaker/failure_threshold", "expected an integer in [1, 2147483647], got 0"));
+}
+
+TEST(ScenarioCircuitBreakerConfigTest, OpenDurationMustBePositive) {
+  EXPECT_EQ(errors_of(with_strategy("search", "circuit_breaker", {{"open_duration", "0s"}})),
+            only("/policy/search/0/circuit_breaker/open_duration", "expected a duration > 0, got \"0s\""));
+}
+
+TEST(ScenarioCircuitBreakerConfigTest, HalfOpenProbesMustBePositive) {
+  EXPECT_EQ(errors_of(with_strategy("search", "circuit_breaker", {{"half_open_probes", 0}})),
+            only("/policy/search/0/circuit_breaker/half_open_probes", "expected an integer in [1, 2147483647], got 0"));
+}
+
+TEST(ScenarioCircuitBreakerConfigTest, FailureOnNamesOutcomeKinds) {
+  EXPECT_EQ(errors_of(with_strategy("search", "circuit_breaker", {{"failure_on", {"5xx"}}})),
+            only("/policy/search/0/circuit_breaker/failure_on/0",
+                 std::string("expected one of ") + kKindList + ", got \"5xx\""));
+}
+
+TEST(ScenarioSimplifyQueryConfigTest, AppliesOnlyToWebSearchProviders) {
+  EXPECT_EQ(errors_of(with_strategy("gpt", "simplify_query", Json::object())),
+            only("/policy/gpt/0/simplify_query",
+                 "simplify_query applies only to web_search providers; \"gpt\" is an llm provider"));
+}
+
+TEST(ScenarioSimplifyQueryConfigTest, StepsMustBeKnownRungs) {
+  EXPECT_EQ(errors_of(with_strategy("search", "simplify_query", {{"steps", {"first_4_words"}}})),
+            only("/policy/search/0/simplify_query/steps/0",
+                 "expected one of \"drop_quotes\", \"drop_years\", \"first_5_words\", \"first_3_words\", "
+                 "\"drop_filler_words\", got \"first_4_words\""));
+}
+
+TEST(ScenarioSimplifyQueryConfigTest, StepsMustNotRepeat) {
+  EXPECT_EQ(errors_of(with_strategy("search", "simplify_query", {{"steps", {"drop_years", "drop_years"}}})),
+            only("/policy/search/0/simplify_query/steps/1",
+                 "duplicate \"drop_years\" (also /policy/search/0/simplify_query/steps/0)"));
+}
+
+TEST(ScenarioSimplifyQueryConfigTest, StepsMustNotBeEmpty) {
+  EXPECT_EQ(errors_of(with_strategy("search", "simplify_query", {{"steps", Json::array()}})),
+            only("/policy/search/0/simplify_query/steps", "expected a non-empty array, got []"));
+}
+
+TEST(ScenarioSimplifyQueryConfigTest, FillerWordsNeedTheirRung) {
+  EXPECT_EQ(
+      errors_of(with_strategy("search", "simplify_query", {{"steps", {"drop_years"}}, {"filler_words", {"the"}}})),
+      only("/policy/search/0/simplify_query/filler_words", "applies only when steps include \"drop_filler_words\""));
+}
+
+TEST(ScenarioSimplifyQueryConfigTest, FillerWordsMustBeNonEmptyStrings) {
+  EXPECT_EQ(errors_of(with_strategy("search", "simplify_query", {{"filler_words", {"the", ""}}})),
+            only("/policy/search/0/simplify_query/filler_words/1", "expected a non-empty string, got \"\""));
+}
+
+TEST(ScenarioBudgetConfigTest, NeedsALimit) {
+  EXPECT_EQ(errors_of(with_strategy("gpt", "budget", Json::object())),
+            only("/policy/gpt/0/budget", "expected at least one of: max_tokens, max_cost_usd"));
+}
+
+TEST(ScenarioBudgetConfigTest, MaxTokensMustBePositive) {
+  EXPECT_EQ(errors_of(with_strategy("gpt", "budget", {{"max_tokens", 0}})),
+            only("/policy/gpt/0/budget/max_tokens", "expected an integer >= 1, got 0"));
+}
+
+TEST(ScenarioBudgetConfigTest, MaxCostMustBePositive) {
+  EXPECT_EQ(errors_of(with_strategy("gpt", "budget", {{"max_cost_usd", 0}})),
+            only("/policy/gpt/0/budget/max_cost_usd", "expected a number > 0, got 0"));
+}
+
+TEST(ScenarioPolicyFileTest, LoadsAPolicyObjectAtTheTopLevel) {
+  const PolicyLoadResult result = load_policy_file(test::data_path("policy.json"));
+  ASSERT_EQ(result.errors, std::vector<ValidationError>{});
+  ASSERT_TRUE(result.policy.has_value());
+  const auto& strategies = result.policy->at("llm");
+  ASSERT_EQ(strategies.size(), 2u);
+  EXPECT_EQ(std::get<TimeoutConfig>(strategies[0]).per_attempt, 5 * kSecond);
+  const auto& retry = std::get<RetryConfig>(strategies[1]);
+  EXPECT_EQ(retry.max_attempts, 2);
+  EXPECT_EQ(retry.backoff, Backoff::constant);
+  EXPECT_EQ(retry.base_delay, kSecond);
+}
+
+TEST(ScenarioPolicyFileTest, PathsAreRelativeToThePolicyFile) {
+  const auto errors = load_policy_text(R"({ "llm": [ { "retry": { "max_attempts": 0 } } ] })", "p.json").errors;
+  EXPECT_EQ(errors, (std::vector{ValidationError{"p.json", "/llm/0/retry/max_attempts",
+                                                 "expected an integer in [1, 2147483647], got 0"}}));
+}
+
+TEST(ScenarioPolicyFileTest, TopLevelMustBeAnObject) {
+  EXPECT_EQ(load_policy_text("[]", "p.json").errors,
+            (std::vector{ValidationError{"p.json", "", "expected an object, got []"}}));
+}
+
+TEST(ScenarioPolicyFileTest, MissingFileIsReported) {
+  const std::string file = test::data_path("no-such-policy.json");
+  EXPECT_EQ(load_policy_file(file).errors, (std::vector{ValidationError{file, "", "file not found"}}));
+}
+
+TEST(ScenarioPolicyFileTest, CrossChecksApplyAfterTheOverride) {
+  LoadResult loaded = load_scenario_text(base_scenario().dump(), test::kBaseFile);
+  ASSERT_TRUE(loaded.scenario.has_value());
+  Scenario scenario = std::move(*loaded.scenario);
+  const auto policy =
+      load_policy_text(R"({ "bing": [], "gpt": [ { "timeout": {} }, { "simplify_query": {} } ] })", "p.json");
+  ASSERT_TRUE(policy.policy.has_value());
+  scenario.policy = *policy.policy;
+  EXPECT_EQ(check_policy(scenario, "p.json"),
+            (std::vector<ValidationError>{
+                {"p.json", "/bing", "no provider named \"bing\"; providers are: gpt, search"},
+                {"p.json", "/gpt/1/simplify_query",
+                 "simplify_query applies only to web_search providers; \"gpt\" is an llm provider"},
+            }));
+}
+
+TEST(ScenarioPolicyFileTest, ValidOverridePassesTheCrossChecks) {
+  LoadResult loaded = load_scenario(test::data_path("minimal.json"));
+  ASSERT_TRUE(loaded.scenario.has_value());
+  const PolicyLoadResult policy = load_policy_file(test::data_path("policy.json"));
+  ASSERT_TRUE(policy.policy.has_value());
+  loaded.scenario->policy = *policy.policy;
+  EXPECT_EQ(check_policy(*loaded.scenario, test::data_path("policy.json")), std::vector<ValidationError>{});
+}
+
+}  // namespace
+}  // namespace squall

@@ -1,0 +1,246 @@
+// One bad-input test per rule of the `providers` block: provider types, latency
+// distributions and fault rules.
+#include <gtest/gtest.h>
+
+#include "tests/sim/scenario_test_support.hpp"
+
+namespace squall {
+namespace {
+
+using test::base_scenario;
+using test::errors_of;
+using test::only;
+using test::with;
+using test::without;
+
+constexpr const char* kFault = "/providers/search/faults/0";
+
+std::string at(std::string_view base, std::string_view rest) { return std::string(base) + std::string(rest); }
+
+// The base scenario with its fault replaced by `fault`.
+Json with_fault(const Json& fault) { return with(base_scenario(), kFault, fault); }
+
+Json with_search_latency(const Json& latency) { return with(base_scenario(), "/providers/search/latency", latency); }
+
+TEST(ScenarioProvidersTest, ProvidersMustBeAnObject) {
+  Json doc = with(base_scenario(), "/providers", Json::array());
+  doc = without(doc, "/policy");
+  // Not an object: steps cannot be checked against it, so only this is reported.
+  EXPECT_EQ(errors_of(doc), only("/providers", "expected an object, got []"));
+}
+
+TEST(ScenarioProvidersTest, ProviderNameMustBeAName) {
+  EXPECT_EQ(
+      errors_of(with(base_scenario(), "/providers/my search", Json{{"type", "llm"}})),
+      only("/providers/my search", "expected a provider name of letters, digits, '.', '_' and '-', got \"my search\""));
+}
+
+TEST(ScenarioProvidersTest, ProviderMustBeAnObject) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/providers/gpt", "llm")),
+            only("/providers/gpt", "expected an object, got \"llm\""));
+}
+
+TEST(ScenarioProvidersTest, TypeIsRequired) {
+  EXPECT_EQ(errors_of(without(base_scenario(), "/providers/gpt/type")),
+            only("/providers/gpt", "missing required key \"type\""));
+}
+
+TEST(ScenarioProvidersTest, TypeMustBeKnown) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/providers/gpt/type", "vector_search")),
+            only("/providers/gpt/type", "expected one of \"web_search\", \"llm\", got \"vector_search\""));
+}
+
+TEST(ScenarioProvidersTest, KeysOfTheOtherTypeAreUnknown) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/providers/search/model", "bing")),
+            only("/providers/search/model",
+                 "unknown key \"model\"; expected one of: type, corpus, latency, max_results, faults"));
+}
+
+TEST(ScenarioProvidersTest, CorpusIsRequired) {
+  EXPECT_EQ(errors_of(without(base_scenario(), "/providers/search/corpus")),
+            only("/providers/search", "missing required key \"corpus\""));
+}
+
+TEST(ScenarioProvidersTest, CorpusMustExistRelativeToTheScenario) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/providers/search/corpus", "missing.jsonl")),
+            only("/providers/search/corpus", "no such file: \"" + test::data_path("missing.jsonl") + "\""));
+}
+
+TEST(ScenarioProvidersTest, MaxResultsMustNotBeNegative) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/providers/search/max_results", -1)),
+            only("/providers/search/max_results", "expected an integer in [0, 2147483647], got -1"));
+}
+
+TEST(ScenarioProvidersTest, ModelMustNotBeEmpty) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/providers/gpt/model", "")),
+            only("/providers/gpt/model", "expected a non-empty string, got \"\""));
+}
+
+TEST(ScenarioProvidersTest, PricesMustNotBeNegative) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/providers/gpt/price_per_mtok", Json{{"input", -1}})),
+            only("/providers/gpt/price_per_mtok/input", "expected a number >= 0, got -1"));
+}
+
+TEST(ScenarioProvidersTest, PricesHaveOnlyInputAndOutput) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/providers/gpt/price_per_mtok", Json{{"cached", 1}})),
+            only("/providers/gpt/price_per_mtok/cached", "unknown key \"cached\"; expected one of: input, output"));
+}
+
+TEST(ScenarioProvidersTest, ContextWindowMustBePositive) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/providers/gpt/context_window", 0)),
+            only("/providers/gpt/context_window", "expected an integer >= 1, got 0"));
+}
+
+TEST(ScenarioProvidersTest, TokensPerSecondMustBePositive) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/providers/gpt/tokens_per_second", 0)),
+            only("/providers/gpt/tokens_per_second", "expected a number > 0, got 0"));
+}
+
+TEST(ScenarioProvidersTest, MeanOutputTokensMustBeAPositiveInteger) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/providers/gpt/mean_output_tokens", 2.5)),
+            only("/providers/gpt/mean_output_tokens", "expected an integer >= 1, got 2.5"));
+}
+
+TEST(ScenarioLatencyTest, DistributionMustBeKnown) {
+  EXPECT_EQ(errors_of(with_search_latency({{"distribution", "normal"}})),
+            only("/providers/search/latency/distribution",
+                 "expected one of \"lognormal\", \"exponential\", \"constant\", got \"normal\""));
+}
+
+TEST(ScenarioLatencyTest, LognormalNeedsMedianAndP99) {
+  EXPECT_EQ(errors_of(with_search_latency({{"median", "200ms"}})),
+            only("/providers/search/latency", "missing required key \"p99\""));
+}
+
+TEST(ScenarioLatencyTest, P99MustNotBeBelowTheMedian) {
+  EXPECT_EQ(errors_of(with_search_latency({{"median", "200ms"}, {"p99", "100ms"}})),
+            only("/providers/search/latency/p99", "expected a duration >= median (200ms), got \"100ms\""));
+}
+
+TEST(ScenarioLatencyTest, MedianMustBePositive) {
+  EXPECT_EQ(errors_of(with_search_latency({{"median", "0s"}, {"p99", "1s"}})),
+            only("/providers/search/latency/median", "expected a duration > 0, got \"0s\""));
+}
+
+TEST(ScenarioLatencyTest, ParametersOfAnotherDistributionAreErrors) {
+  EXPECT_EQ(errors_of(with_search_latency({{"median", "200ms"}, {"p99", "1s"}, {"mean", "300ms"}})),
+            only("/providers/search/latency/mean",
+                 "\"mean\" is a parameter of the exponential distribution; lognormal takes median and p99"));
+}
+
+TEST(ScenarioLatencyTest, ExponentialNeedsItsMean) {
+  EXPECT_EQ(errors_of(with_search_latency({{"distribution", "exponential"}})),
+            only("/providers/search/latency", "missing required key \"mean\""));
+}
+
+TEST(ScenarioLatencyTest, ConstantTakesOnlyItsValue) {
+  EXPECT_EQ(errors_of(with_search_latency({{"distribution", "constant"}, {"value", "1s"}, {"median", "1s"}})),
+            only("/providers/search/latency/median",
+                 "\"median\" is a parameter of the lognormal distribution; constant takes value"));
+}
+
+TEST(ScenarioLatencyTest, TimeToFirstTokenIsALatency) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/providers/gpt/time_to_first_token", "500ms")),
+            only("/providers/gpt/time_to_first_token", "expected an object, got \"500ms\""));
+}
+
+TEST(ScenarioFaultsTest, FaultsMustBeAnArray) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/providers/search/faults", Json::object())),
+            only("/providers/search/faults", "expected an array, got {}"));
+}
+
+TEST(ScenarioFaultsTest, KindIsRequired) {
+  EXPECT_EQ(errors_of(with_fault({{"probability", 0.5}})), only(kFault, "missing required key \"kind\""));
+}
+
+TEST(ScenarioFaultsTest, KindMustBeKnown) {
+  EXPECT_EQ(errors_of(with_fault({{"kind", "slow"}, {"probability", 0.5}})),
+            only(at(kFault, "/kind"),
+                 "expected one of \"timeout\", \"rate_limited\", \"overloaded\", \"server_error\", \"empty\", got "
+                 "\"slow\""));
+}
+
+TEST(ScenarioFaultsTest, ProbabilityIsRequired) {
+  EXPECT_EQ(errors_of(with_fault({{"kind", "timeout"}})), only(kFault, "missing required key \"probability\""));
+}
+
+TEST(ScenarioFaultsTest, ProbabilityMustBeAtMostOne) {
+  EXPECT_EQ(errors_of(with_fault({{"kind", "timeout"}, {"probability", 1.5}})),
+            only(at(kFault, "/probability"), "expected a number in [0, 1], got 1.5"));
+}
+
+TEST(ScenarioFaultsTest, WindowMustEndAfterItStarts) {
+  EXPECT_EQ(errors_of(with_fault({{"kind", "timeout"}, {"probability", 1}, {"from", "5m"}, {"to", "1m"}})),
+            only(at(kFault, "/to"), "expected a time after from (5m), got \"1m\""));
+}
+
+TEST(ScenarioFaultsTest, WindowEndAloneMustBeAfterTheStartOfTheRun) {
+  EXPECT_EQ(errors_of(with_fault({{"kind", "timeout"}, {"probability", 1}, {"to", "0s"}})),
+            only(at(kFault, "/to"), "expected a time after from (0s), got \"0s\""));
+}
+
+TEST(ScenarioFaultsTest, WindowMustOpenBeforeTheRunEnds) {
+  EXPECT_EQ(errors_of(with_fault({{"kind", "timeout"}, {"probability", 1}, {"from", "10m"}})),
+            only(at(kFault, "/from"), "expected a time before the end of the run (duration 10m), got \"10m\""));
+}
+
+TEST(ScenarioFaultsTest, FirstCallCountsFromOne) {
+  EXPECT_EQ(errors_of(with_fault({{"kind", "timeout"}, {"probability", 1}, {"first_call", 0}})),
+            only(at(kFault, "/first_call"), "expected an integer >= 1, got 0"));
+}
+
+TEST(ScenarioFaultsTest, LastCallMustNotPrecedeFirstCall) {
+  EXPECT_EQ(errors_of(with_fault({{"kind", "timeout"}, {"probability", 1}, {"first_call", 5}, {"last_call", 3}})),
+            only(at(kFault, "/last_call"), "expected an integer >= first_call (5), got 3"));
+}
+
+TEST(ScenarioFaultsTest, RetryAfterAppliesOnlyToRateLimited) {
+  EXPECT_EQ(errors_of(with_fault({{"kind", "server_error"}, {"probability", 1}, {"retry_after", "2s"}})),
+            only(at(kFault, "/retry_after"), "applies only to kind \"rate_limited\", not \"server_error\""));
+}
+
+TEST(ScenarioFaultsTest, RetryAfterHeaderAppliesOnlyToRateLimited) {
+  EXPECT_EQ(errors_of(with_fault({{"kind", "empty"}, {"probability", 1}, {"retry_after_header", "2"}})),
+            only(at(kFault, "/retry_after_header"), "applies only to kind \"rate_limited\", not \"empty\""));
+}
+
+TEST(ScenarioFaultsTest, RetryAfterMustBeADuration) {
+  EXPECT_EQ(errors_of(with_fault({{"kind", "rate_limited"}, {"probability", 1}, {"retry_after", 20}})),
+            only(at(kFault, "/retry_after"), "expected a duration string such as \"250ms\", got 20"));
+}
+
+TEST(ScenarioFaultsTest, RetryAfterAndItsRawHeaderAreExclusive) {
+  EXPECT_EQ(errors_of(with_fault(
+                {{"kind", "rate_limited"}, {"probability", 1}, {"retry_after", "2s"}, {"retry_after_header", "2"}})),
+            only(at(kFault, "/retry_after_header"), "retry_after and retry_after_header are mutually exclusive"));
+}
+
+TEST(ScenarioFaultsTest, RetryAfterHeaderMustBeAString) {
+  EXPECT_EQ(errors_of(with_fault({{"kind", "rate_limited"}, {"probability", 1}, {"retry_after_header", 2}})),
+            only(at(kFault, "/retry_after_header"), "expected a string, got 2"));
+}
+
+TEST(ScenarioFaultsTest, StatusAppliesOnlyToOverloadedAndServerError) {
+  EXPECT_EQ(errors_of(with_fault({{"kind", "timeout"}, {"probability", 1}, {"status", 504}})),
+            only(at(kFault, "/status"), "applies only to kind \"overloaded\" and \"server_error\", not \"timeout\""));
+}
+
+TEST(ScenarioFaultsTest, OverloadedStatusIs503Or529) {
+  EXPECT_EQ(errors_of(with_fault({{"kind", "overloaded"}, {"probability", 1}, {"status", 500}})),
+            only(at(kFault, "/status"), "expected 503 or 529, got 500"));
+}
+
+TEST(ScenarioFaultsTest, ServerErrorStatusIsA5xxOtherThan503) {
+  EXPECT_EQ(errors_of(with_fault({{"kind", "server_error"}, {"probability", 1}, {"status", 503}})),
+            only(at(kFault, "/status"),
+                 "expected an integer in [500, 599] other than 503 (503 is kind \"overloaded\"), got 503"));
+}
+
+TEST(ScenarioFaultsTest, FaultLatencyIsALatency) {
+  EXPECT_EQ(
+      errors_of(with_fault({{"kind", "timeout"}, {"probability", 1}, {"latency", {{"distribution", "constant"}}}})),
+      only(at(kFault, "/latency"), "missing required key \"value\""));
+}
+
+}  // namespace
+}  // namespace squall

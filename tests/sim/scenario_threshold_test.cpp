@@ -1,0 +1,57 @@
+// The `thresholds` block: the loader checks shapes and prefixes reports/threshold.hpp's
+// messages with the path.
+#include <gtest/gtest.h>
+
+#include "tests/sim/scenario_test_support.hpp"
+
+namespace squall {
+namespace {
+
+using test::base_scenario;
+using test::errors_of;
+using test::only;
+using test::with;
+
+TEST(ScenarioThresholdsTest, ThresholdsMustBeAnObject) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/thresholds", Json::array({"rate>=0.9"}))),
+            only("/thresholds", "expected an object, got [\"rate>=0.9\"]"));
+}
+
+TEST(ScenarioThresholdsTest, UnknownMetricIsReportedAtItsKey) {
+  const auto message = parse_metric("latency");
+  ASSERT_TRUE(std::holds_alternative<std::string>(message));
+  EXPECT_EQ(errors_of(with(base_scenario(), "/thresholds/latency", Json::array({"p(99)<1s"}))),
+            only("/thresholds/latency", std::get<std::string>(message)));
+}
+
+TEST(ScenarioThresholdsTest, ExpressionsMustBeANonEmptyArray) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/thresholds/task_success", "rate>=0.9")),
+            only("/thresholds/task_success", "expected a non-empty array, got \"rate>=0.9\""));
+}
+
+TEST(ScenarioThresholdsTest, ExpressionMustBeAString) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/thresholds/task_success", Json::array({0.9}))),
+            only("/thresholds/task_success/0", "expected a string, got 0.9"));
+}
+
+TEST(ScenarioThresholdsTest, BadExpressionIsReportedWithItsPathAndTheParsersMessage) {
+  const auto parsed = parse_threshold("task_latency", "fast");
+  ASSERT_TRUE(std::holds_alternative<std::string>(parsed));
+  EXPECT_EQ(errors_of(with(base_scenario(), "/thresholds/task_latency", Json::array({"p(99)<20s", "fast"}))),
+            only("/thresholds/task_latency/1", std::get<std::string>(parsed)));
+}
+
+TEST(ScenarioThresholdsTest, ThresholdsKeepFileOrder) {
+  Json doc = with(base_scenario(), "/thresholds/task_success", Json::array({"rate>=0.9"}));
+  doc = with(doc, "/thresholds/cost_usd", Json::array({"sum<=5", "avg<0.1"}));
+  doc = with(doc, "/thresholds/task_latency", Json::array({"p(99)<20s"}));
+  const LoadResult result = load_scenario_text(doc.dump(), test::kBaseFile);
+  ASSERT_TRUE(result.scenario.has_value());
+  std::vector<std::string> order;
+  for (const Threshold& t : result.scenario->thresholds) order.push_back(t.metric + " " + t.expression);
+  EXPECT_EQ(order, (std::vector<std::string>{"task_success rate>=0.9", "cost_usd sum<=5", "cost_usd avg<0.1",
+                                             "task_latency p(99)<20s"}));
+}
+
+}  // namespace
+}  // namespace squall

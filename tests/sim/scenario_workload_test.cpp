@@ -1,0 +1,255 @@
+// One bad-input test per rule of the scenario's top level and `workload` block.
+#include <gtest/gtest.h>
+
+#include "tests/sim/scenario_test_support.hpp"
+
+namespace squall {
+namespace {
+
+using test::base_scenario;
+using test::errors_of;
+using test::only;
+using test::with;
+using test::without;
+
+constexpr const char* kTask = "/workload/tasks/0";
+constexpr const char* kSearchStep = "/workload/tasks/0/steps/0";
+constexpr const char* kLlmStep = "/workload/tasks/0/steps/1";
+
+std::string at(std::string_view base, std::string_view rest) { return std::string(base) + std::string(rest); }
+
+TEST(ScenarioTopLevelTest, NameIsRequired) {
+  EXPECT_EQ(errors_of(without(base_scenario(), "/name")), only("", "missing required key \"name\""));
+}
+
+TEST(ScenarioTopLevelTest, NameMustBeANonEmptyString) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/name", "")), only("/name", "expected a non-empty string, got \"\""));
+}
+
+TEST(ScenarioTopLevelTest, DescriptionMustBeAString) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/description", 5)), only("/description", "expected a string, got 5"));
+}
+
+TEST(ScenarioTopLevelTest, SchemaMustBeAString) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/$schema", 1)), only("/$schema", "expected a string, got 1"));
+}
+
+TEST(ScenarioTopLevelTest, SeedMustBeANonNegativeInteger) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/seed", 2.5)),
+            only("/seed", "expected an integer in [0, 18446744073709551615], got 2.5"));
+}
+
+TEST(ScenarioTopLevelTest, DurationIsRequired) {
+  EXPECT_EQ(errors_of(without(base_scenario(), "/duration")), only("", "missing required key \"duration\""));
+}
+
+TEST(ScenarioTopLevelTest, DurationMustNotBeABareNumber) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/duration", 250)),
+            only("/duration", "expected a duration string such as \"250ms\", got 250"));
+}
+
+TEST(ScenarioTopLevelTest, DurationMustHaveAUnit) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/duration", "10 min")),
+            only("/duration", "expected a duration string such as \"250ms\", got \"10 min\""));
+}
+
+TEST(ScenarioTopLevelTest, DurationMustBePositive) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/duration", "0s")),
+            only("/duration", "expected a duration > 0, got \"0s\""));
+}
+
+TEST(ScenarioTopLevelTest, DurationMustNotBeNegative) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/duration", "-1m")),
+            only("/duration", "expected a non-negative duration, got \"-1m\""));
+}
+
+TEST(ScenarioTopLevelTest, DurationMustBeWholeNanoseconds) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/duration", "0.5ns")),
+            only("/duration", "expected a whole number of nanoseconds, got \"0.5ns\""));
+}
+
+TEST(ScenarioTopLevelTest, DurationMustFitInt64Nanoseconds) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/duration", "3000000h")),
+            only("/duration", "expected a duration shorter than 292 years, got \"3000000h\""));
+}
+
+TEST(ScenarioTopLevelTest, WorkloadIsRequired) {
+  EXPECT_EQ(errors_of(without(base_scenario(), "/workload")), only("", "missing required key \"workload\""));
+}
+
+TEST(ScenarioTopLevelTest, ProvidersAreRequired) {
+  // Without providers, the steps' tools cannot be checked, so only the missing key is reported.
+  Json doc = without(base_scenario(), "/providers");
+  doc = without(doc, "/policy");
+  EXPECT_EQ(errors_of(doc), only("", "missing required key \"providers\""));
+}
+
+TEST(ScenarioArrivalsTest, ProcessMustBeKnown) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/arrivals/process", "uniform")),
+            only("/workload/arrivals/process", "expected one of \"poisson\", \"constant\", got \"uniform\""));
+}
+
+TEST(ScenarioArrivalsTest, RateMustBePositive) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/arrivals/rate_per_s", 0)),
+            only("/workload/arrivals/rate_per_s", "expected a number > 0, got 0"));
+}
+
+TEST(ScenarioArrivalsTest, MaxTasksMustBeAPositiveInteger) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/arrivals/max_tasks", 0)),
+            only("/workload/arrivals/max_tasks", "expected an integer >= 1, got 0"));
+}
+
+TEST(ScenarioArrivalsTest, BurstMustEndAfterItStarts) {
+  const Json burst = {{"from", "6m"}, {"to", "2m"}, {"rate_per_s", 5}};
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/arrivals/bursts", Json::array({burst}))),
+            only("/workload/arrivals/bursts/0/to", "expected a time after from (6m), got \"2m\""));
+}
+
+TEST(ScenarioArrivalsTest, BurstMustStartBeforeTheRunEnds) {
+  const Json burst = {{"from", "11m"}, {"to", "12m"}, {"rate_per_s", 5}};
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/arrivals/bursts", Json::array({burst}))),
+            only("/workload/arrivals/bursts/0/from",
+                 "expected a time before the end of the run (duration 10m), got \"11m\""));
+}
+
+TEST(ScenarioArrivalsTest, BurstNeedsItsRate) {
+  const Json burst = {{"from", "1m"}, {"to", "2m"}};
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/arrivals/bursts", Json::array({burst}))),
+            only("/workload/arrivals/bursts/0", "missing required key \"rate_per_s\""));
+}
+
+TEST(ScenarioArrivalsTest, BurstNeedsItsWindow) {
+  const Json burst = {{"to", "2m"}, {"rate_per_s", 5}};
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/arrivals/bursts", Json::array({burst}))),
+            only("/workload/arrivals/bursts/0", "missing required key \"from\""));
+}
+
+TEST(ScenarioArrivalsTest, BurstsMustNotOverlap) {
+  const Json bursts = Json::array(
+      {Json{{"from", "1m"}, {"to", "3m"}, {"rate_per_s", 5}}, Json{{"from", "2m"}, {"to", "4m"}, {"rate_per_s", 5}}});
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/arrivals/bursts", bursts)),
+            only("/workload/arrivals/bursts/1", "overlaps burst 0 [1m, 3m)"));
+}
+
+TEST(ScenarioArrivalsTest, BurstsMayTouch) {
+  const Json bursts = Json::array(
+      {Json{{"from", "1m"}, {"to", "3m"}, {"rate_per_s", 5}}, Json{{"from", "3m"}, {"to", "4m"}, {"rate_per_s", 5}}});
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/arrivals/bursts", bursts)), std::vector<ValidationError>{});
+}
+
+TEST(ScenarioTasksTest, TasksAreRequired) {
+  EXPECT_EQ(errors_of(without(base_scenario(), "/workload/tasks")),
+            only("/workload", "missing required key \"tasks\""));
+}
+
+TEST(ScenarioTasksTest, TasksMustNotBeEmpty) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/tasks", Json::array())),
+            only("/workload/tasks", "expected a non-empty array, got []"));
+}
+
+TEST(ScenarioTasksTest, TaskNameIsRequired) {
+  EXPECT_EQ(errors_of(without(base_scenario(), at(kTask, "/name"))), only(kTask, "missing required key \"name\""));
+}
+
+TEST(ScenarioTasksTest, TaskNamesMustBeUnique) {
+  Json doc = base_scenario();
+  doc["workload"]["tasks"].push_back(doc["workload"]["tasks"][0]);
+  EXPECT_EQ(errors_of(doc),
+            only("/workload/tasks/1/name", "duplicate task name \"research\" (also /workload/tasks/0)"));
+}
+
+TEST(ScenarioTasksTest, TaskNameMustBeAName) {
+  EXPECT_EQ(
+      errors_of(with(base_scenario(), at(kTask, "/name"), "deep research")),
+      only(at(kTask, "/name"), "expected a task name of letters, digits, '.', '_' and '-', got \"deep research\""));
+}
+
+TEST(ScenarioTasksTest, WeightMustBePositive) {
+  EXPECT_EQ(errors_of(with(base_scenario(), at(kTask, "/weight"), -1)),
+            only(at(kTask, "/weight"), "expected a number > 0, got -1"));
+}
+
+TEST(ScenarioTasksTest, DeadlineMustBeADuration) {
+  EXPECT_EQ(errors_of(with(base_scenario(), at(kTask, "/deadline"), 30)),
+            only(at(kTask, "/deadline"), "expected a duration string such as \"250ms\", got 30"));
+}
+
+TEST(ScenarioTasksTest, DeadlineMustBePositive) {
+  EXPECT_EQ(errors_of(with(base_scenario(), at(kTask, "/deadline"), "0ms")),
+            only(at(kTask, "/deadline"), "expected a duration > 0, got \"0ms\""));
+}
+
+TEST(ScenarioTasksTest, StepsAreRequired) {
+  EXPECT_EQ(errors_of(without(base_scenario(), at(kTask, "/steps"))), only(kTask, "missing required key \"steps\""));
+}
+
+TEST(ScenarioTasksTest, StepsMustNotBeEmpty) {
+  EXPECT_EQ(errors_of(with(base_scenario(), at(kTask, "/steps"), Json::array())),
+            only(at(kTask, "/steps"), "expected a non-empty array, got []"));
+}
+
+TEST(ScenarioStepsTest, ToolIsRequired) {
+  EXPECT_EQ(errors_of(without(base_scenario(), at(kLlmStep, "/tool"))),
+            only(kLlmStep, "missing required key \"tool\""));
+}
+
+TEST(ScenarioStepsTest, ToolMustNameAProvider) {
+  EXPECT_EQ(errors_of(with(base_scenario(), at(kLlmStep, "/tool"), "bing")),
+            only(at(kLlmStep, "/tool"), "no provider named \"bing\"; providers are: gpt, search"));
+}
+
+TEST(ScenarioStepsTest, SearchStepNeedsQueryFrom) {
+  EXPECT_EQ(errors_of(without(base_scenario(), at(kSearchStep, "/query_from"))),
+            only(kSearchStep,
+                 "missing required key \"query_from\" (steps calling a web_search provider draw their "
+                 "query from a workload.queries list)"));
+}
+
+TEST(ScenarioStepsTest, QueryFromMustNameAQueryList) {
+  EXPECT_EQ(errors_of(with(base_scenario(), at(kSearchStep, "/query_from"), "people")),
+            only(at(kSearchStep, "/query_from"), "no query list named \"people\"; workload.queries has: companies"));
+}
+
+TEST(ScenarioStepsTest, QueryFromIsNotAllowedOnLlmSteps) {
+  EXPECT_EQ(errors_of(with(base_scenario(), at(kLlmStep, "/query_from"), "companies")),
+            only(at(kLlmStep, "/query_from"), "applies only to web_search steps; \"gpt\" is an llm provider"));
+}
+
+TEST(ScenarioStepsTest, TokenCountsAreNotAllowedOnSearchSteps) {
+  EXPECT_EQ(
+      errors_of(with(base_scenario(), at(kSearchStep, "/max_output_tokens"), 10)),
+      only(at(kSearchStep, "/max_output_tokens"), "applies only to llm steps; \"search\" is a web_search provider"));
+}
+
+TEST(ScenarioStepsTest, PromptTokensMustNotBeNegative) {
+  EXPECT_EQ(errors_of(with(base_scenario(), at(kLlmStep, "/prompt_tokens"), -5)),
+            only(at(kLlmStep, "/prompt_tokens"), "expected an integer >= 0, got -5"));
+}
+
+TEST(ScenarioStepsTest, StepOfAnInvalidProviderIsNotCheckedTwice) {
+  // The provider's own entry reports the bad type; the step's keys are not judged by it.
+  EXPECT_EQ(errors_of(with(base_scenario(), "/providers/gpt/type", "vector_search")),
+            only("/providers/gpt/type", "expected one of \"web_search\", \"llm\", got \"vector_search\""));
+}
+
+TEST(ScenarioQueriesTest, QueriesMustBeAnObject) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/queries", Json::array({"acme"}))),
+            (std::vector<ValidationError>{
+                {test::kBaseFile, "/workload/queries", "expected an object, got [\"acme\"]"},
+                {test::kBaseFile, at(kSearchStep, "/query_from"),
+                 "no query list named \"companies\"; workload.queries has none"},
+            }));
+}
+
+TEST(ScenarioQueriesTest, QueryListMustNotBeEmpty) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/queries/companies", Json::array())),
+            only("/workload/queries/companies", "expected a non-empty array, got []"));
+}
+
+TEST(ScenarioQueriesTest, QueriesMustBeNonEmptyStrings) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/queries/companies/0", "")),
+            only("/workload/queries/companies/0", "expected a non-empty string, got \"\""));
+}
+
+}  // namespace
+}  // namespace squall
