@@ -1,0 +1,168 @@
+// The squall command as users and CI see it: exit codes, what is printed first and last,
+// and that bad input writes nothing.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Runs `squall <args>` from the source directory, capturing stdout and stderr apart.
+Result squall(const std::string& args) {
+  const fs::path dir = fs::path(testing::TempDir()) / "squall_cli_test";
+  fs::create_directories(dir);
+  const fs::path err_file = dir / "stderr.txt";
+  const std::string cmd = std::string("cd ") + SQUALL_SOURCE_DIR + " && " + SQUALL_BINARY + " " + args + " 2>" +
+                          err_file.string();
+  Result r;
+  FILE* pipe = ::popen(cmd.c_str(), "r");
+  if (pipe == nullptr) return r;
+  char buf[4096];
+  std::size_t n = 0;
+  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
+  const int status = ::pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.err = read_file(err_file);
+  return r;
+}
+
+std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+std::string last_line(const std::string& s) {
+  const std::string trimmed = s.substr(0, s.find_last_not_of('\n') + 1);
+  return trimmed.substr(trimmed.rfind('\n') + 1);
+}
+
+fs::path temp_path(const std::string& name) {
+  const fs::path dir = fs::path(testing::TempDir()) / "squall_cli_test";
+  fs::create_directories(dir);
+  fs::remove(dir / name);
+  return dir / name;
+}
+
+constexpr const char* kFlagship = "scenarios/incidents/launch-surge-429-storm.json";
+constexpr const char* kNaive = "scenarios/policies/naive-retry.json";
+
+TEST(CliTest, QuickstartPassesAndPrintsTheSeedFirst) {
+  const Result r = squall("run scenarios/quickstart.json");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(first_line(r.out), "squall run quickstart: seed 42");
+  EXPECT_NE(r.out.find("task_success"), std::string::npos);
+}
+
+TEST(CliTest, SeedOptionOverridesTheScenarioSeed) {
+  const Result r = squall("run scenarios/quickstart.json --seed 5");
+  EXPECT_EQ(first_line(r.out), "squall run quickstart: seed 5");
+}
+
+TEST(CliTest, FlagshipHoldsItsThresholdsWithItsOwnPolicy) {
+  const Result r = squall(std::string("run ") + kFlagship);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+}
+
+TEST(CliTest, NaivePolicyFailsTheFlagshipWithAReproLine) {
+  const Result r = squall(std::string("run ") + kFlagship + " --policy " + kNaive);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("threshold failed: task_success: rate>=0.83 (observed "), std::string::npos) << r.err;
+  EXPECT_EQ(last_line(r.err), std::string("repro: squall run ") + kFlagship + " --seed 7 --policy " + kNaive);
+}
+
+TEST(CliTest, OutWritesTheJsonReportAndIsByteIdenticalAcrossRuns) {
+  const fs::path a = temp_path("a.json");
+  const fs::path b = temp_path("b.json");
+  EXPECT_EQ(squall("run scenarios/quickstart.json --out " + a.string()).exit_code, 0);
+  EXPECT_EQ(squall("run scenarios/quickstart.json --out " + b.string()).exit_code, 0);
+  const std::string text = read_file(a);
+  EXPECT_EQ(text, read_file(b));
+  const auto json = nlohmann::ordered_json::parse(text);
+  std::vector<std::string> keys;
+  for (const auto& item : json.items()) keys.push_back(item.key());
+  // The keys the issue lists come in this order (others may sit between them).
+  std::size_t at = 0;
+  for (const char* key : {"squall_report_version", "scenario", "seed", "fingerprint", "tasks", "latency_ms",
+                          "providers", "retry_amplification", "tokens", "cost_usd", "breaker_transitions",
+                          "injected_faults", "thresholds"}) {
+    const auto it = std::find(keys.begin() + static_cast<std::ptrdiff_t>(at), keys.end(), key);
+    ASSERT_NE(it, keys.end()) << key << " missing or out of order";
+    at = static_cast<std::size_t>(it - keys.begin());
+  }
+  EXPECT_EQ(keys.front(), "squall_report_version");
+}
+
+TEST(CliTest, BadScenarioExitsTwoNamingFileAndPathAndWritesNothing) {
+  const fs::path bad = temp_path("bad.json");
+  std::ofstream(bad) << R"({ "name": "bad", "duration": 15, "workload": {}, "providers": {} })";
+  const fs::path out = temp_path("never.json");
+  const Result r = squall("run " + bad.string() + " --out " + out.string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(bad.string() + ": /duration: expected a duration string such as \"250ms\", got 15"),
+            std::string::npos)
+      << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_FALSE(fs::exists(out));
+}
+
+TEST(CliTest, MissingScenarioExitsTwo) {
+  const Result r = squall("run does/not/exist.json");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("does/not/exist.json"), std::string::npos) << r.err;
+}
+
+TEST(CliTest, UnknownOptionAndMissingSubcommandExitTwo) {
+  EXPECT_EQ(squall("run scenarios/quickstart.json --frobnicate").exit_code, 2);
+  EXPECT_EQ(squall("").exit_code, 2);
+  EXPECT_EQ(squall("run scenarios/quickstart.json --seed banana").exit_code, 2);
+}
+
+TEST(CliTest, BadPolicyFileExitsTwo) {
+  const fs::path policy = temp_path("policy.json");
+  std::ofstream(policy) << R"({ "nosuchtool": [ { "retry": { "max_attempts": 0 } } ] })";
+  const Result r = squall("run scenarios/quickstart.json --policy " + policy.string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(policy.string()), std::string::npos) << r.err;
+}
+
+TEST(CliTest, UnwritableOutExitsTwoAndLeavesNoFile) {
+  const Result r = squall("run scenarios/quickstart.json --out /nonexistent-dir/report.json");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("cannot write"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists("/nonexistent-dir/report.json"));
+}
+
+TEST(CliTest, ValidateReportsEveryShippedScenarioValid) {
+  const Result r = squall(std::string("validate scenarios/quickstart.json ") + kFlagship +
+                          " bench/scenarios/retry-breaker-1m.json");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+TEST(CliTest, ValidateExitsTwoOnABadFile) {
+  const fs::path bad = temp_path("bad2.json");
+  std::ofstream(bad) << R"({ "name": "x", "duration": "1m", "retries": 3 })";
+  const Result r = squall("validate " + bad.string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("unknown key \"retries\""), std::string::npos) << r.err;
+}
+
+}  // namespace

@@ -1,0 +1,87 @@
+#include "sim/arrivals.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+namespace squall {
+namespace {
+
+std::vector<TimePoint> all_arrivals(const ArrivalConfig& config, TimePoint end, std::uint64_t seed = 1) {
+  ArrivalSchedule schedule(config, end);
+  Xoshiro256 rng(seed);
+  std::vector<TimePoint> times;
+  while (auto t = schedule.next(rng)) times.push_back(*t);
+  return times;
+}
+
+TEST(ArrivalScheduleTest, ConstantArrivalsStartAtZeroAndAreEvenlySpaced) {
+  ArrivalConfig config;
+  config.process = ArrivalProcess::constant;
+  config.rate_per_s = 4;  // one every 250 ms
+  const auto times = all_arrivals(config, seconds(1));
+  EXPECT_EQ(times, (std::vector<TimePoint>{0, millis(250), millis(500), millis(750)}));
+}
+
+TEST(ArrivalScheduleTest, ConstantBurstRestartsSpacingAtItsEdges) {
+  // 1/s outside, 10/s in [2 s, 2.5 s): arrivals at 0, 1, then 2.0..2.4 every 100 ms, then
+  // the base rate restarts at the burst's end (2.5 s) and continues at 3.5 s.
+  ArrivalConfig config;
+  config.process = ArrivalProcess::constant;
+  config.rate_per_s = 1;
+  config.bursts.push_back(Burst{seconds(2), millis(2500), 10});
+  const auto times = all_arrivals(config, seconds(4));
+  EXPECT_EQ(times, (std::vector<TimePoint>{0, seconds(1), seconds(2), millis(2100), millis(2200), millis(2300),
+                                           millis(2400), millis(2500), millis(3500)}));
+}
+
+TEST(ArrivalScheduleTest, ZeroRateWindowHasNoArrivals) {
+  ArrivalConfig config;
+  config.process = ArrivalProcess::constant;
+  config.rate_per_s = 2;
+  config.bursts.push_back(Burst{seconds(1), seconds(3), 0});
+  const auto times = all_arrivals(config, seconds(4));
+  EXPECT_EQ(times, (std::vector<TimePoint>{0, millis(500), seconds(3), millis(3500)}));
+}
+
+TEST(ArrivalScheduleTest, PoissonCountsMatchRatesInsideAndOutsideBursts) {
+  // Counts of a Poisson process over a window of length T at rate r have mean and
+  // variance rT; allow 4 standard deviations.
+  ArrivalConfig config;
+  config.rate_per_s = 5;
+  config.bursts.push_back(Burst{seconds(1000), seconds(2000), 20});
+  const auto times = all_arrivals(config, seconds(3000), 99);
+  double outside = 0;
+  double inside = 0;
+  for (TimePoint t : times) (t >= seconds(1000) && t < seconds(2000) ? inside : outside) += 1;
+  EXPECT_NEAR(outside, 10'000, 4 * std::sqrt(10'000.0));
+  EXPECT_NEAR(inside, 20'000, 4 * std::sqrt(20'000.0));
+  EXPECT_TRUE(std::is_sorted(times.begin(), times.end()));
+  EXPECT_LT(times.back(), seconds(3000));
+}
+
+TEST(ArrivalScheduleTest, LastListedBurstWinsWhereBurstsOverlap) {
+  ArrivalConfig config;
+  config.rate_per_s = 1;
+  config.bursts.push_back(Burst{seconds(0), seconds(10), 5});
+  config.bursts.push_back(Burst{seconds(5), seconds(8), 50});
+  const ArrivalSchedule schedule(config, seconds(20));
+  EXPECT_EQ(schedule.rate_at(seconds(1)), 5);
+  EXPECT_EQ(schedule.rate_at(seconds(6)), 50);
+  EXPECT_EQ(schedule.rate_at(seconds(9)), 5);
+  EXPECT_EQ(schedule.rate_at(seconds(10)), 1);
+  EXPECT_EQ(schedule.next_change(seconds(1)), seconds(5));
+  EXPECT_EQ(schedule.next_change(seconds(8)), seconds(10));
+  EXPECT_EQ(schedule.next_change(seconds(10)), kNever);
+}
+
+TEST(ArrivalScheduleTest, SameSeedSameArrivals) {
+  ArrivalConfig config;
+  config.rate_per_s = 3;
+  EXPECT_EQ(all_arrivals(config, seconds(100), 5), all_arrivals(config, seconds(100), 5));
+  EXPECT_NE(all_arrivals(config, seconds(100), 5), all_arrivals(config, seconds(100), 6));
+}
+
+}  // namespace
+}  // namespace squall

@@ -1,0 +1,105 @@
+// sim::World end to end on small inline scenarios with exact, hand-derived outcomes.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "mocks/corpus.hpp"
+#include "mocks/query_matcher.hpp"
+#include "tests/sim/world_test_support.hpp"
+
+namespace squall {
+namespace {
+
+// Ten tasks, one per second from t = 0; search (100 ms) then an LLM call whose prompt is
+// 500 tokens plus the tokens of the search hits' snippets.
+constexpr std::string_view kSearchThenLlm = R"({
+  "name": "search-then-llm",
+  "duration": "10s",
+  "workload": {
+    "arrivals": { "process": "constant", "rate_per_s": 1 },
+    "tasks": [ { "name": "t", "deadline": "30s",
+                 "steps": [ { "tool": "search", "query_from": "q" },
+                            { "tool": "llm", "prompt_tokens": 500, "max_output_tokens": 1000 } ] } ],
+    "queries": { "q": [ "Acme Corp" ] }
+  },
+  "providers": {
+    "search": { "type": "web_search", "corpus": "corpus.jsonl",
+                "latency": { "distribution": "constant", "value": "100ms" } },
+    "llm": { "type": "llm", "price_per_mtok": { "input": 1.0, "output": 2.0 },
+             "time_to_first_token": { "distribution": "constant", "value": "200ms" },
+             "tokens_per_second": 100, "mean_output_tokens": 50 }
+  }
+})";
+
+TEST(WorldTest, SearchHitsFeedTheLlmPrompt) {
+  const Scenario scenario = test::inline_scenario(kSearchThenLlm);
+  const Report report = test::run_world(scenario, 1);
+  ASSERT_EQ(report.tasks.total, 10U);
+  EXPECT_EQ(test::count(report, TaskStatus::succeeded), 10U);
+
+  // The hits' snippet tokens, computed independently from the corpus.
+  const Corpus corpus = Corpus::load(std::string(SQUALL_SOURCE_DIR) + "/tests/sim/data/corpus.jsonl");
+  QueryMatcher matcher(corpus);
+  std::vector<SearchResult> hits;
+  matcher.match("Acme Corp", 10, hits);
+  ASSERT_FALSE(hits.empty());
+  std::int64_t snippet_tokens = 0;
+  for (const SearchResult& hit : hits) snippet_tokens += hit.snippet_tokens;
+  // Search bills no tokens; each LLM call bills 500 + snippet tokens of input.
+  EXPECT_EQ(report.tokens.input, 10 * (500 + snippet_tokens));
+}
+
+TEST(WorldTest, RunEndsAfterTheDurationAndEveryTask) {
+  // With a 9.05 s duration the last task arrives at 9 s and needs 100 ms of search plus
+  // at least 200 ms to the LLM's first token: the run must go on past the duration until
+  // it has finished, so all ten tasks are reported and the run covers >= 9.3 s.
+  std::string json(kSearchThenLlm);
+  json.replace(json.find(R"("10s")"), 5, R"("9050ms")");
+  const Scenario scenario = test::inline_scenario(json);
+  const Report report = test::run_world(scenario, 1);
+  EXPECT_EQ(report.tasks.total, 10U);
+  EXPECT_GE(report.duration, millis(9300));
+}
+
+TEST(WorldTest, EmptySearchEndsAsSafeFailureNotFailure) {
+  // A query that matches nothing, without simplification: the task ends with the
+  // structured no_records_found answer, and the LLM is never called.
+  std::string json(kSearchThenLlm);
+  json.replace(json.find(R"("Acme Corp")"), 11, R"("zebra quantum")");
+  const Scenario scenario = test::inline_scenario(json);
+  const Report report = test::run_world(scenario, 1);
+  EXPECT_EQ(test::count(report, TaskStatus::safe_failed), 10U);
+  ASSERT_EQ(report.tasks.by_reason.size(), 1U);
+  EXPECT_EQ(report.tasks.by_reason[0].reason, "no_records_found");
+  EXPECT_EQ(report.tokens.input, 0);
+}
+
+TEST(WorldTest, SimplifiedQueryMakesTheTaskDegraded) {
+  // "Acme Corp annual zebra unicorn lantern" matches nothing as sent, nor after
+  // first_5_words ("... zebra unicorn"); first_3_words leaves "Acme Corp annual", which
+  // matches "Acme Corp annual report 2023": every task succeeds, degraded.
+  std::string json(kSearchThenLlm);
+  json.replace(json.find(R"("Acme Corp")"), 11, R"("Acme Corp annual zebra unicorn lantern")");
+  json.replace(json.find(R"("providers")"), 0,
+               R"("policy": { "search": [ { "simplify_query": {} } ] },
+  )");
+  const Scenario scenario = test::inline_scenario(json);
+  const Report report = test::run_world(scenario, 1);
+  EXPECT_EQ(test::count(report, TaskStatus::degraded), 10U);
+}
+
+TEST(WorldTest, BudgetExhaustionIsASafeFailure) {
+  // The LLM step projects 500 + snippets + 1000 output tokens, above a 1000-token budget.
+  std::string json(kSearchThenLlm);
+  json.replace(json.find(R"("providers")"), 0,
+               R"("policy": { "llm": [ { "budget": { "max_tokens": 1000 } } ] },
+  )");
+  const Scenario scenario = test::inline_scenario(json);
+  const Report report = test::run_world(scenario, 1);
+  EXPECT_EQ(test::count(report, TaskStatus::safe_failed), 10U);
+  ASSERT_EQ(report.tasks.by_reason.size(), 1U);
+  EXPECT_EQ(report.tasks.by_reason[0].reason, "budget_exhausted");
+}
+
+}  // namespace
+}  // namespace squall

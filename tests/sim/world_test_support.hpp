@@ -1,0 +1,46 @@
+// Helpers for the simulator's end-to-end tests: scenarios written inline as JSON, loaded
+// through the real loader, and run through sim::World.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <string_view>
+
+#include "sim/scenario_loader.hpp"
+#include "sim/world.hpp"
+
+namespace squall::test {
+
+// Loads `json` as if it were tests/sim/data/inline.json (so "corpus.jsonl" resolves to
+// tests/sim/data/corpus.jsonl); fails the test on any validation error.
+inline Scenario inline_scenario(std::string_view json) {
+  LoadResult loaded = load_scenario_text(json, std::string(SQUALL_SOURCE_DIR) + "/tests/sim/data/inline.json");
+  std::string errors;
+  for (const ValidationError& e : loaded.errors) errors += to_string(e) + "\n";
+  EXPECT_TRUE(loaded.errors.empty()) << errors;
+  return loaded.scenario ? std::move(*loaded.scenario) : Scenario{};
+}
+
+inline Scenario file_scenario(std::string_view relative_path) {
+  LoadResult loaded = load_scenario(std::string(SQUALL_SOURCE_DIR) + "/" + std::string(relative_path));
+  std::string errors;
+  for (const ValidationError& e : loaded.errors) errors += to_string(e) + "\n";
+  EXPECT_TRUE(loaded.errors.empty()) << errors;
+  return loaded.scenario ? std::move(*loaded.scenario) : Scenario{};
+}
+
+inline Report run_world(const Scenario& scenario, std::uint64_t seed) {
+  World world(scenario, seed);
+  return world.run();
+}
+
+inline std::uint64_t provider_calls(const Report& report) {
+  std::uint64_t calls = 0;
+  for (const ProviderSummary& p : report.providers) calls += p.calls;
+  return calls;
+}
+
+inline std::uint64_t count(const Report& report, TaskStatus status) { return report.tasks.by_status[index_of(status)]; }
+
+}  // namespace squall::test
