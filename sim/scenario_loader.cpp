@@ -1,5 +1,7 @@
 #include "sim/scenario_loader.hpp"
 
+#include <array>
+
 #include "sim/scenario/json_document.hpp"
 #include "sim/scenario/json_reader.hpp"
 #include "sim/scenario/policy_reader.hpp"
@@ -31,18 +33,19 @@ Scenario read_scenario(const Json& root, const std::filesystem::path& file, Diag
   if (obj.get_duration_required("duration", scenario.duration, DurationMin::positive)) run_end = scenario.duration;
 
   // Steps and policies refer to providers, so their names and types are collected first.
-  const Json* providers = obj.require("providers");
+  const Json* providers = obj.find("providers");
   const ProviderTypes types = providers != nullptr ? provider_types(*providers) : ProviderTypes{};
   const ProviderTypes* known = providers != nullptr && providers->is_object() ? &types : nullptr;
 
   if (const Json* workload = obj.require("workload")) {
     scenario.workload = read_workload(*workload, obj.path_of("workload"), WorkloadContext{known, run_end}, diag);
   }
-  if (providers != nullptr) {
+  if (obj.require("providers") != nullptr) {
     scenario.providers = read_providers(*providers, obj.path_of("providers"), file.parent_path(), run_end, diag);
   }
-  if (const Json* policy = obj.find("policy"))
+  if (const Json* policy = obj.find("policy")) {
     scenario.policy = read_policy(*policy, obj.path_of("policy"), known, diag);
+  }
   if (const Json* thresholds = obj.find("thresholds")) {
     scenario.thresholds = read_thresholds(*thresholds, obj.path_of("thresholds"), diag);
   }

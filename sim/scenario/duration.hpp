@@ -8,6 +8,7 @@
 // its decimal digits, never through floating point: "0.1s" is exactly 100000000 ns.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <variant>

@@ -1,5 +1,6 @@
 #include "sim/scenario/fault_reader.hpp"
 
+#include <algorithm>
 #include <array>
 
 #include <fmt/format.h>
@@ -84,8 +85,7 @@ std::optional<FaultConfig> read_fault(const Json& value, const std::string& path
   const std::size_t errors_before = diag.count();
 
   FaultConfig fault;
-  std::array<std::string_view, kFaultKindCount> names{};
-  for (std::size_t i = 0; i < kKinds.size(); ++i) names[i] = to_string(kKinds[i]);
+  static const auto names = names_of(kKinds);
   const bool kind_ok = obj.require("kind") != nullptr && obj.get_choice<FaultKind>("kind", fault.kind, names, kKinds);
   obj.get_number_required("probability", fault.probability, kProbability);
   read_window(obj, /*required=*/false, run_end, fault.from, fault.to);

@@ -74,7 +74,10 @@ std::string pointer_append(std::string_view path, std::size_t index) { return fm
 std::string describe(const Json& value) {
   std::string text = value.dump();
   if (text.size() > kDescribeLimit) {
-    text.resize(kDescribeLimit - 3);
+    std::size_t cut = kDescribeLimit - 3;
+    // Back up to the start of a UTF-8 sequence, so that the message stays valid UTF-8.
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+    text.resize(cut);
     text += "...";
   }
   return text;

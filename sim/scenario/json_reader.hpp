@@ -7,6 +7,7 @@
 //   `expected a number in [0, 1], got "high"`
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
@@ -88,6 +89,15 @@ std::optional<std::int64_t> read_integer(const Json& v, const std::string& path,
 std::optional<std::uint64_t> read_unsigned(const Json& v, const std::string& path, Diagnostics& diag);
 std::optional<double> read_number(const Json& v, const std::string& path, Diagnostics& diag, NumberRange range);
 std::optional<Nanos> read_duration(const Json& v, const std::string& path, Diagnostics& diag, DurationMin min);
+// The scenario-file names of enum values: each value's to_string (found by ADL), so that
+// names are defined once, next to their enum.
+template <class E, std::size_t N>
+std::array<std::string_view, N> names_of(const std::array<E, N>& values) {
+  std::array<std::string_view, N> names{};
+  for (std::size_t i = 0; i < N; ++i) names[i] = to_string(values[i]);
+  return names;
+}
+
 // One of `names`; returns its index.
 std::optional<std::size_t> read_choice(const Json& v, const std::string& path, Diagnostics& diag,
                                        std::span<const std::string_view> names);

@@ -44,7 +44,7 @@ std::optional<LatencyConfig> read_latency(const Json& value, const std::string& 
   const std::size_t errors_before = diag.count();
 
   LatencyConfig config;
-  const std::array<std::string_view, 3> names{to_string(kShapes[0]), to_string(kShapes[1]), to_string(kShapes[2])};
+  static const auto names = names_of(kShapes);
   if (obj.find("distribution") != nullptr &&
       !obj.get_choice<LatencyShape>("distribution", config.shape, names, kShapes)) {
     return std::nullopt;  // the parameters cannot be checked against an unknown shape

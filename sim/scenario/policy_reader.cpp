@@ -1,5 +1,6 @@
 #include "sim/scenario/policy_reader.hpp"
 
+#include <algorithm>
 #include <array>
 #include <utility>
 #include <variant>
@@ -58,10 +59,8 @@ void read_config(const ObjectReader& obj, TimeoutConfig& config) {
 void read_config(const ObjectReader& obj, RetryConfig& config) {
   static constexpr std::array<Backoff, 3> kBackoffs{Backoff::constant, Backoff::linear, Backoff::exponential};
   static constexpr std::array<Jitter, 3> kJitters{Jitter::none, Jitter::full, Jitter::equal};
-  static const std::array<std::string_view, 3> kBackoffNames{to_string(kBackoffs[0]), to_string(kBackoffs[1]),
-                                                             to_string(kBackoffs[2])};
-  static const std::array<std::string_view, 3> kJitterNames{to_string(kJitters[0]), to_string(kJitters[1]),
-                                                            to_string(kJitters[2])};
+  static const auto kBackoffNames = names_of(kBackoffs);
+  static const auto kJitterNames = names_of(kJitters);
   obj.get("max_attempts", config.max_attempts, kPositiveInt32);
   read_kinds(obj, "retry_on", config.retry_on);
   const bool backoff_ok =
@@ -101,8 +100,7 @@ void read_config(const ObjectReader& obj, SimplifyQueryConfig& config) {
   static constexpr std::array<SimplifyStep, 5> kSteps{SimplifyStep::drop_quotes, SimplifyStep::drop_years,
                                                       SimplifyStep::first_5_words, SimplifyStep::first_3_words,
                                                       SimplifyStep::drop_filler_words};
-  static const std::array<std::string_view, 5> kStepNames{
-      to_string(kSteps[0]), to_string(kSteps[1]), to_string(kSteps[2]), to_string(kSteps[3]), to_string(kSteps[4])};
+  static const auto kStepNames = names_of(kSteps);
   bool steps_ok = true;
   if (const Json* steps = obj.find("steps")) {
     auto list = read_choice_list<SimplifyStep>(*steps, obj.path_of("steps"), obj.diag(), kStepNames, kSteps);

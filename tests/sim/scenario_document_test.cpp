@@ -126,5 +126,15 @@ TEST(ScenarioDocumentTest, LongValuesAreShortenedInMessages) {
   EXPECT_EQ(errors, only("/description", "expected a string, got [\"" + std::string(55, 'x') + "..."));
 }
 
+TEST(ScenarioDocumentTest, ShortenedValuesStayValidUtf8) {
+  // "é" is 2 bytes: `["` and 27 of them make 56 bytes; the 28th would straddle the 57-byte cut.
+  std::string many;
+  for (int i = 0; i < 50; ++i) many += "\u00e9";
+  std::string expected = "expected a string, got [\"";
+  for (int i = 0; i < 27; ++i) expected += "\u00e9";
+  EXPECT_EQ(errors_of(with(base_scenario(), "/description", Json::array({many}))),
+            only("/description", expected + "..."));
+}
+
 }  // namespace
 }  // namespace squall
