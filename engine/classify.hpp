@@ -1,13 +1,19 @@
 // classify(): the engine's reading of a provider's Response as an OutcomeKind.
 //
-// Status codes follow RFC 9110 and the LLM vendors' documented error codes: 429 is
-// rate_limited; 503 (RFC 9110 section 15.6.4) and 529 (Anthropic's "overloaded_error")
-// are overloaded; any other 5xx is server_error; 401/403 auth_error; 400 is bad_request
-// unless the body's code says the prompt was too long ("context_length_exceeded", as
-// OpenAI reports it) or was filtered ("content_filter"). A 2xx is classified by its body:
-// a body error code makes it the matching kind (DESIGN section 4: a 200 whose body
-// carries an error is classified by the body); a truncated completion is invalid_output;
-// no search hits, or a completion without output tokens, is empty.
+// Status codes follow RFC 9110 and the LLM vendors' documented error codes:
+//   no response before the deadline -> timeout; 408 -> timeout
+//   429 -> rate_limited
+//   503 (RFC 9110 section 15.6.4), 529 (Anthropic's "overloaded_error") -> overloaded
+//   any other 5xx -> server_error
+//   401, 403 -> auth_error
+//   400, 413, 422 -> by the body's error code (below), else bad_request
+//   any other non-2xx status (404, 3xx, ...) -> bad_request
+// Body error codes: "context_length_exceeded" (OpenAI's) -> context_length,
+// "content_filter" -> content_filter, "rate_limit_exceeded" -> rate_limited,
+// "overloaded_error" -> overloaded, "invalid_output" -> invalid_output.
+// A 2xx is classified by its body (DESIGN section 4): a known error code makes it that
+// kind and an unknown one server_error; a truncated completion is invalid_output; no
+// search hits, or a completion without output tokens, is empty; anything else success.
 #pragma once
 
 #include "engine/call.hpp"

@@ -1,5 +1,7 @@
 #include "reports/text_summary.hpp"
 
+#include "reports/metric_catalogue.hpp"
+
 #include <algorithm>
 #include <vector>
 
@@ -87,6 +89,7 @@ void cost_rows(const Report& r, std::vector<Row>& rows) {
   rows.push_back({"", "breaker transitions", fmt::format("{}", r.breaker_transitions_total)});
   std::string faults;
   for (const InjectedFaultRow& f : r.injected_faults) {
+    if (f.count == 0) continue;  // the JSON report lists every kind; the summary only what happened
     if (!faults.empty()) faults += ' ';
     faults += fmt::format("{}/{}={}", f.provider, f.kind, f.count);
   }
@@ -99,7 +102,10 @@ void threshold_rows(const Report& r, bool color, std::vector<Row>& rows) {
     if (color) {
       mark = fmt::format(fmt::fg(t.passed ? fmt::terminal_color::green : fmt::terminal_color::red), "{}", mark);
     }
-    const std::string observed = t.observed ? fmt::format("{}", round_ratio(*t.observed)) : "no samples";
+    // Time metrics are observed in milliseconds; say so, since expressions may use "20s".
+    const MetricInfo* metric = find_metric(t.metric.substr(0, t.metric.find('{')));
+    const std::string unit = metric != nullptr && metric->is_time() ? " ms" : "";
+    const std::string observed = t.observed ? fmt::format("{}{}", round_ratio(*t.observed), unit) : "no samples";
     rows.push_back({mark + " ", t.metric, fmt::format("{}  observed {}", t.expression, observed)});
   }
 }
@@ -119,8 +125,8 @@ std::string text_summary(const Report& r, bool color) {
   for (std::size_t i = 0; i < rows.size(); ++i) width = std::max(width, rows[i].label.size() + (i >= thresholds_from ? 2 : 0));
   width += 4;  // at least three dots after the longest label
 
-  std::string out = fmt::format("  scenario: {}  seed: {}  duration: {} s  fingerprint: {}\n\n", r.scenario, r.seed,
-                                round_ms(r.duration) / 1000.0, fingerprint_hex(r.fingerprint));
+  std::string out = fmt::format("  scenario: {}  seed: {}  simulated: {:.1f} s  fingerprint: {}\n\n", r.scenario,
+                                r.seed, to_millis(r.duration) / 1000.0, fingerprint_hex(r.fingerprint));
   for (std::size_t i = 0; i < rows.size(); ++i) {
     if (i == thresholds_from) out += "\n  thresholds\n";
     const Row& row = rows[i];

@@ -18,8 +18,9 @@
 // honour_retry_after is set and the retried outcome's response carries a value that
 // engine/retry_after.hpp parses, the strategy waits exactly that long instead, without
 // jitter and without drawing. A value above max_retry_after makes the strategy give up on
-// this provider at once instead of sleeping (openai-python likewise ignores Retry-After
-// values above 60 s), so an outer fallback can move on. A missing or malformed value (an
+// this provider at once instead of sleeping, so an outer fallback can move on (the 60 s
+// default is openai-python's bound, above which that client stops trusting Retry-After and
+// falls back to its own backoff; squall gives up instead, as the issue specifies). A missing or malformed value (an
 // HTTP-date included, for now) falls back to the backoff, never to zero; a well-formed
 // "0" means retry at once.
 //
@@ -57,8 +58,8 @@ struct RetryConfig {
   Backoff backoff = Backoff::exponential;
   // Default 500 ms, resilience4j's waitDuration.
   Nanos base_delay = 500 * kMillisecond;
-  // Growth factor of exponential backoff, >= 1. Default 2 (doubling, as in the AWS SDKs
-  // and gRPC).
+  // Growth factor of exponential backoff, >= 1. Default 2 (doubling, as in the AWS SDKs'
+  // exponential backoff and the AWS Architecture Blog's formulas).
   double multiplier = 2.0;
   // Cap on the backoff before jitter. Default 20 s, the AWS SDKs' MAX_BACKOFF.
   Nanos max_delay = 20 * kSecond;

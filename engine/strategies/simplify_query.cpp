@@ -6,6 +6,7 @@
 #include <boost/algorithm/string/predicate.hpp>
 #include <boost/algorithm/string/split.hpp>
 #include <boost/algorithm/string/trim.hpp>
+#include <locale>
 #include <utility>
 
 namespace squall {
@@ -44,7 +45,7 @@ bool is_year(const std::string& word) {
 bool is_filler(const std::string& word, const std::vector<std::string>& filler_words) {
   const std::string core = core_of(word);
   return std::any_of(filler_words.begin(), filler_words.end(),
-                     [&](const std::string& f) { return boost::algorithm::iequals(core, f); });
+                     [&](const std::string& f) { return boost::algorithm::iequals(core, f, std::locale::classic()); });
 }
 
 Words first_words(Words words, std::size_t n) {

@@ -19,7 +19,7 @@ TEST(TextSummaryTest, RendersTheSampleRun) {
   Report rep = sample_report();
   rep.fingerprint = 0x0123456789abcdefULL;  // pinned so that the expected text is readable
   const std::string expected =
-      "  scenario: sample  seed: 7  duration: 30 s  fingerprint: 0123456789abcdef\n"
+      "  scenario: sample  seed: 7  simulated: 30.0 s  fingerprint: 0123456789abcdef\n"
       "\n"
       "  tasks ..................: 4 total, 1 succeeded, 1 degraded, 0 safe_failed, 2 failed\n"
       "  task success ...........: 50.00% (clean or degraded)\n"
@@ -38,7 +38,7 @@ TEST(TextSummaryTest, RendersTheSampleRun) {
       "\n"
       "  thresholds\n"
       "  ✓ task_success .........: rate>=0.5  observed 0.5\n"
-      "  ✗ task_latency .........: p(99)<10s  observed 10300\n";
+      "  ✗ task_latency .........: p(99)<10s  observed 10300 ms\n";
   EXPECT_EQ(text_summary(rep, false), expected);
 }
 
