@@ -121,8 +121,10 @@ std::string text_summary(const Report& r, bool color) {
   threshold_rows(r, color, rows);
 
   // Threshold labels follow a two-column mark, so they are padded two columns less.
+  // Sub-metric selectors can be long ("provider_calls{provider:...,outcome:...}"): they
+  // do not widen the column, they just go without dots.
   std::size_t width = 0;
-  for (std::size_t i = 0; i < rows.size(); ++i) width = std::max(width, rows[i].label.size() + (i >= thresholds_from ? 2 : 0));
+  for (std::size_t i = 0; i < thresholds_from; ++i) width = std::max(width, rows[i].label.size());
   width += 4;  // at least three dots after the longest label
 
   std::string out = fmt::format("  scenario: {}  seed: {}  simulated: {:.1f} s  fingerprint: {}\n\n", r.scenario,

@@ -157,6 +157,23 @@ TEST(CliTest, ValidateReportsEveryShippedScenarioValid) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
+TEST(CliTest, EveryShippedCiAndIncidentScenarioHoldsItsThresholds) {
+  // What users do in CI: `squall run scenarios/ci/*.json`. A shipped scenario whose own
+  // policy breaks its own thresholds is a broken example.
+  std::size_t ran = 0;
+  for (const char* dir : {"scenarios/ci", "scenarios/incidents", "bench/scenarios"}) {
+    for (const auto& entry : fs::directory_iterator(fs::path(SQUALL_SOURCE_DIR) / dir)) {
+      if (entry.path().extension() != ".json") continue;
+      if (entry.path().filename() == "retry-breaker-1m.json") continue;  // a benchmark: 1M tasks
+      const std::string relative = fs::relative(entry.path(), SQUALL_SOURCE_DIR).string();
+      const Result r = squall("run " + relative);
+      EXPECT_EQ(r.exit_code, 0) << relative << "\n" << r.out << r.err;
+      ++ran;
+    }
+  }
+  EXPECT_GE(ran, 3U);
+}
+
 TEST(CliTest, ValidateExitsTwoOnABadFile) {
   const fs::path bad = temp_path("bad2.json");
   std::ofstream(bad) << R"({ "name": "x", "duration": "1m", "retries": 3 })";
