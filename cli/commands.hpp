@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace squall::cli {
@@ -26,6 +27,9 @@ struct RunOptions {
 };
 
 int run_command(const RunOptions& options);
+
+// A seed as decimal digits only (no sign, no base prefix), within uint64; nullopt otherwise.
+std::optional<std::uint64_t> parse_seed(std::string_view text);
 int validate_command(const std::vector<std::filesystem::path>& files);
 
 }  // namespace squall::cli

@@ -13,12 +13,18 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "squall 0.1.0");
 
   RunOptions run;
-  std::uint64_t seed = 0;
+  std::string seed;
   std::string policy;
   std::string out;
   CLI::App* run_cmd = app.add_subcommand("run", "Run a scenario and report; exit 1 if a threshold fails");
   run_cmd->add_option("scenario", run.scenario, "Scenario file (JSON, comments allowed)")->required();
-  CLI::Option* seed_opt = run_cmd->add_option("--seed", seed, "Seed overriding the scenario's");
+  // Read as text and parsed strictly: CLI11 would wrap "-1" to 2^64-1 and read "010" as octal.
+  const CLI::Validator seed_check(
+      [](std::string& text) -> std::string {
+        return parse_seed(text) ? std::string() : "expected an integer in [0, 18446744073709551615], got \"" + text + "\"";
+      },
+      "UINT64");
+  CLI::Option* seed_opt = run_cmd->add_option("--seed", seed, "Seed overriding the scenario's")->check(seed_check);
   CLI::Option* policy_opt =
       run_cmd->add_option("--policy", policy, "Policy file replacing the scenario's policy block");
   CLI::Option* out_opt = run_cmd->add_option("--out", out, "Write the JSON report here (atomically)");
@@ -36,7 +42,7 @@ int main(int argc, char** argv) {
 
   try {
     if (*run_cmd) {
-      if (seed_opt->count() > 0) run.seed = seed;
+      if (seed_opt->count() > 0) run.seed = parse_seed(seed);
       if (policy_opt->count() > 0) run.policy = policy;
       if (out_opt->count() > 0) run.out = out;
       return run_command(run);

@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include "cli/commands.hpp"
+#include "cli/output_path.hpp"
+#include "cli/repro.hpp"
 #include "mocks/corpus.hpp"
 #include "reports/json_writer.hpp"
 #include "reports/text_summary.hpp"
@@ -17,10 +19,14 @@ void print_errors(const std::vector<ValidationError>& errors) {
   for (const ValidationError& error : errors) fmt::print(stderr, "{}\n", to_string(error));
 }
 
-std::string repro_command(const RunOptions& options, std::uint64_t seed) {
-  std::string cmd = fmt::format("squall run {} --seed {}", options.scenario.string(), seed);
-  if (options.policy) cmd += fmt::format(" --policy {}", options.policy->string());
-  return cmd;
+// Every file the run reads, which --out must not overwrite.
+std::vector<std::filesystem::path> run_inputs(const RunOptions& options, const Scenario& scenario) {
+  std::vector<std::filesystem::path> inputs{options.scenario};
+  if (options.policy) inputs.push_back(*options.policy);
+  for (const ProviderConfig& provider : scenario.providers) {
+    if (const auto* search = std::get_if<WebSearchConfig>(&provider.spec)) inputs.push_back(corpus_path(scenario, *search));
+  }
+  return inputs;
 }
 
 }  // namespace
@@ -40,6 +46,12 @@ int run_command(const RunOptions& options) {
     }
     if (!policy.errors.empty()) {
       print_errors(policy.errors);
+      return kExitBadInput;
+    }
+  }
+  if (options.out) {
+    if (const auto problem = output_problem(*options.out, run_inputs(options, scenario))) {
+      fmt::print(stderr, "squall: cannot write the report: {}\n", *problem);
       return kExitBadInput;
     }
   }
@@ -65,7 +77,7 @@ int run_command(const RunOptions& options) {
 
   if (options.out) {
     try {
-      write_json_atomic(report, *options.out);
+      write_json_atomic(report, resolve_output(*options.out));
     } catch (const std::exception& e) {
       fmt::print(stderr, "squall: cannot write report: {}\n", e.what());
       return kExitBadInput;

@@ -19,7 +19,8 @@ std::string_view trim_ows(std::string_view s) {
   return s.substr(first, last - first + 1);
 }
 
-// Parses an all-digit string; nullopt when it does not fit int64.
+// Parses an all-digit string; nullopt when it does not fit int64 (the only way it can fail,
+// since the caller has checked that every character is a digit).
 std::optional<std::int64_t> parse_digits(std::string_view digits) {
   std::int64_t value = 0;
   const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
@@ -39,9 +40,11 @@ std::optional<Nanos> parse_retry_after(std::string_view value) {
   if (!all_digits(whole)) return std::nullopt;
   if (dot != std::string_view::npos && !all_digits(fraction)) return std::nullopt;
 
+  // From here on the value is well-formed; one too large to represent saturates to kNever
+  // rather than counting as malformed, since a server asking for centuries means "not soon".
   const auto seconds = parse_digits(whole);
-  if (!seconds || *seconds > kNever / kSecond) return std::nullopt;
-  Nanos nanos = *seconds * kSecond;
+  if (!seconds || *seconds > kNever / kSecond) return kNever;
+  const Nanos nanos = *seconds * kSecond;
 
   // The first nine decimals are the nanoseconds; "5" after the dot is 500'000'000 ns.
   Nanos sub_second = 0;
@@ -49,7 +52,7 @@ std::optional<Nanos> parse_retry_after(std::string_view value) {
   for (std::size_t i = 0; i < fraction.size() && place > 0; ++i, place /= 10) {
     sub_second += (fraction[i] - '0') * place;
   }
-  if (nanos > kNever - sub_second) return std::nullopt;
+  if (nanos > kNever - sub_second) return kNever;
   return nanos + sub_second;
 }
 

@@ -4,29 +4,16 @@
 
 #include <array>
 #include <cassert>
-#include <fstream>
 #include <limits>
-#include <nlohmann/json.hpp>
 
+#include "mocks/input_file.hpp"
+#include "mocks/strict_json.hpp"
 #include "mocks/text.hpp"
 
 namespace squall {
 namespace {
 
-using nlohmann::json;
-
 constexpr std::array<std::string_view, 3> kFields{"title", "link", "snippet"};
-
-// What a JSON value is, for "got ..." in error messages: scalars verbatim (long ones cut
-// short), containers by kind, so that one bad line cannot flood the message.
-std::string describe(const json& value) {
-  if (value.is_object()) return "an object";
-  if (value.is_array()) return "an array";
-  constexpr std::size_t kMaxShown = 40;
-  std::string shown = value.dump();
-  if (shown.size() > kMaxShown) shown = shown.substr(0, kMaxShown) + "...";
-  return shown;
-}
 
 bool is_blank(std::string_view line) {
   for (const char c : line) {
@@ -35,13 +22,16 @@ bool is_blank(std::string_view line) {
   return true;
 }
 
-Document parse_line(const std::string& line, const std::string& where) {
-  json value;
-  try {
-    value = json::parse(line);
-  } catch (const json::parse_error& e) {
-    throw CorpusError(fmt::format("{}: expected a JSON object, got malformed JSON at byte {}", where, e.byte));
+// `where` is "<file>:<line>".
+Document parse_line(std::string_view line, const std::string& where) {
+  const auto reject_duplicate = [&where](const std::string& pointer, const std::string& key) {
+    throw CorpusError(fmt::format("{}: {}: duplicate key \"{}\"", where, pointer, key));
+  };
+  auto parsed = parse_strict_json(line, JsonComments::rejected, reject_duplicate);
+  if (const auto* error = std::get_if<JsonSyntaxError>(&parsed)) {
+    throw CorpusError(fmt::format("{}:{}: {}", where, error->column, error->message));
   }
+  const Json& value = std::get<Json>(parsed);
   if (!value.is_object()) throw CorpusError(fmt::format("{}: expected a JSON object, got {}", where, describe(value)));
 
   std::array<std::string, 3> fields;
@@ -55,12 +45,12 @@ Document parse_line(const std::string& line, const std::string& where) {
     }
     fields[i] = it->get<std::string>();
   }
-  // nlohmann's object is a std::map, so the first unknown key reported is the smallest:
-  // the same line always yields the same message.
+  // Keys keep their order in the line, so the first unknown key written is the one
+  // reported: the same line always yields the same message.
   for (const auto& [key, unused] : value.items()) {
     if (key != kFields[0] && key != kFields[1] && key != kFields[2]) {
-      throw CorpusError(fmt::format("{}: /{}: expected only the fields title, link and snippet, got an unknown field",
-                                    where, key));
+      throw CorpusError(fmt::format("{}: {}: expected only the fields title, link and snippet, got an unknown field",
+                                    where, (Json::json_pointer() / key).to_string()));
     }
   }
   return Document{std::move(fields[0]), std::move(fields[1]), std::move(fields[2]), 0, {}};
@@ -69,12 +59,18 @@ Document parse_line(const std::string& line, const std::string& where) {
 }  // namespace
 
 Corpus Corpus::load(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw CorpusError(fmt::format("{}: cannot open the corpus file (missing or unreadable)", path.string()));
+  auto contents = read_input_file(path);
+  if (const auto* error = std::get_if<InputFileError>(&contents)) {
+    throw CorpusError(fmt::format("{}: {}", path.string(), error->message));
+  }
+  const std::string_view text = std::get<std::string>(contents);
   std::vector<Document> documents;
-  std::string line;
-  for (std::size_t number = 1; std::getline(in, line); ++number) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();  // CRLF files
+  std::size_t number = 1;
+  for (std::size_t start = 0; start < text.size(); ++number) {
+    const std::size_t newline = std::min(text.find('\n', start), text.size());
+    std::string_view line = text.substr(start, newline - start);
+    start = newline + 1;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);  // CRLF files
     if (is_blank(line)) continue;
     documents.push_back(parse_line(line, fmt::format("{}:{}", path.string(), number)));
   }

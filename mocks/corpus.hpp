@@ -27,7 +27,13 @@ struct Document {
 // Thrown by Corpus::load with a message naming the file, the line and the problem, in the
 // form "<file>:<line>: <where>: expected <what>, got <what was found>", e.g.
 //   crm.jsonl:7: /link: expected a string, got 42
-//   crm.jsonl:9: expected a JSON object, got an array
+//   crm.jsonl:9: expected a JSON object, got [1,2]
+//   crm.jsonl:4: /title: duplicate key "title"
+// JSON syntax errors add the column (in bytes) and give mocks/strict_json.hpp's message:
+//   crm.jsonl:3:11: syntax error while parsing value - invalid literal; last read: '{"title": x'
+//   crm.jsonl:5:12: expected a number of magnitude at most 1.8e308, got 1e999
+// and a file that cannot be read gives mocks/input_file.hpp's reason:
+//   crm.jsonl: file not found | not a regular file | larger than 64 MiB | cannot be read
 class CorpusError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -35,9 +41,10 @@ class CorpusError : public std::runtime_error {
 
 class Corpus {
  public:
-  // One JSON object per non-blank line with string fields title, link and snippet and no
-  // others; lines are numbered from 1, blank lines included. Throws CorpusError on a
-  // missing file or a malformed line (the first one found).
+  // One JSON object per non-blank line (LF or CRLF) with string fields title, link and
+  // snippet, each once, and no others; lines are numbered from 1, blank lines included.
+  // The file is read as mocks/input_file.hpp says. Throws CorpusError on the first
+  // problem found.
   static Corpus load(const std::filesystem::path& path);
   // Computes every document's snippet_tokens and searchable from its title and snippet
   // (whatever they held before), and builds the word index.

@@ -91,20 +91,26 @@ void QueryMatcher::collect(std::size_t max_results) {
   }
 }
 
-void QueryMatcher::match(std::string_view query, std::size_t max_results, std::vector<SearchResult>& out) {
+const std::vector<std::uint32_t>& QueryMatcher::hits_for(std::string_view query, std::size_t max_results) {
+  if (query == hits_query_ && max_results == hits_max_results_) return hits_;
   parse(query);
   collect(max_results);
-  out.reserve(out.size() + hits_.size());
-  for (const std::uint32_t id : hits_) {
+  hits_query_.assign(query);
+  hits_max_results_ = max_results;
+  return hits_;
+}
+
+void QueryMatcher::match(std::string_view query, std::size_t max_results, std::vector<SearchResult>& out) {
+  const std::vector<std::uint32_t>& hits = hits_for(query, max_results);
+  out.reserve(out.size() + hits.size());
+  for (const std::uint32_t id : hits) {
     const Document& doc = corpus_.documents()[id];
     out.push_back(SearchResult{doc.title, doc.link, doc.snippet, doc.snippet_tokens});
   }
 }
 
 std::size_t QueryMatcher::count(std::string_view query) {
-  parse(query);
-  collect(std::numeric_limits<std::size_t>::max());
-  return hits_.size();
+  return hits_for(query, std::numeric_limits<std::size_t>::max()).size();
 }
 
 }  // namespace squall

@@ -41,6 +41,10 @@ class QueryMatcher {
   std::size_t count(std::string_view query);
 
  private:
+  // The ids of the documents matching `query`, at most `max_results`. Agents retry and
+  // re-issue the same query, and the corpus never changes, so the answer to the last
+  // query is kept and returned again when the same query comes with the same cap.
+  const std::vector<std::uint32_t>& hits_for(std::string_view query, std::size_t max_results);
   void parse(std::string_view query);
   void collect(std::size_t max_results);  // fills hits_
   bool phrases_match(const Document& doc) const;
@@ -51,6 +55,10 @@ class QueryMatcher {
   std::vector<std::string_view> phrases_;
   std::vector<std::span<const std::uint32_t>> postings_;
   std::vector<std::uint32_t> hits_;
+  // The query and cap hits_ answers. They start as the empty query with cap 0, whose
+  // answer is no hits, which is what hits_ holds then.
+  std::string hits_query_;
+  std::size_t hits_max_results_ = 0;
 };
 
 }  // namespace squall

@@ -1,12 +1,26 @@
 // Fingerprint: a 64-bit hash of the event trace, folded incrementally in arrival order.
 //
-// Each 64-bit word w is folded as h = splitmix64(h ^ w), using the splitmix64 output
-// function of engine/runtime/rng.hpp (Steele, Lea and Flood, OOPSLA 2014), the kernel's own
-// bijective mixer; text is folded as its CRC-64/XZ (Boost.CRC, as stream_seed() hashes
-// component names) followed by its length. No allocation. Doubles are folded by their bit
-// pattern, which is deterministic for one binary (DESIGN section 3: same scenario, seed and
-// binary give the same report). Two runs that differ in any folded field differ in the
-// fingerprint with probability 1 - 2^-64 per comparison.
+// Each 64-bit word w is folded as h = (rotl(h, 5) ^ w) * 0x517cc1b727220a95, the word
+// step of rustc's FxHasher (rustc-hash 1.x, itself Firefox's HashFunctions.h AddToHash
+// widened to 64 bits), and value() passes h through the splitmix64 output function of
+// engine/runtime/rng.hpp (Steele, Lea and Flood, OOPSLA 2014) so that every bit of the
+// result depends on every folded bit. The fold is cheap on purpose: every event of a run
+// is folded, tens of millions of words for a million tasks, and a fold through the full
+// splitmix64 mixer was an eighth of the simulator's run time (bench/README.md).
+//
+// Strength: for a fixed word, a fold is a bijection of h (rotation, xor, multiplication by
+// an odd constant), and for a fixed h a bijection of w; so two traces of the same length
+// that differ in one word always differ in the fingerprint (h starts at 0, which folding
+// the word 0 leaves unchanged; the recorder starts every event with a non-zero tag, so a
+// trace never starts with it). Differences in several words
+// can cancel only if they line up through the rotations and products, which accidental
+// non-determinism (the thing this guards against) does not do; it is not a defence
+// against a trace crafted to collide.
+//
+// Text is folded as its CRC-64/XZ (Boost.CRC, as stream_seed() hashes component names)
+// followed by its length. No allocation. Doubles are folded by their bit pattern, which
+// is deterministic for one binary (DESIGN section 3: same scenario, seed and binary give
+// the same report).
 #pragma once
 
 #include <bit>
@@ -20,17 +34,19 @@ namespace squall {
 
 class Fingerprint {
  public:
-  void add_u64(std::uint64_t word) {
-    std::uint64_t state = hash_ ^ word;
-    hash_ = splitmix64(state);
-  }
+  void add_u64(std::uint64_t word) { hash_ = (std::rotl(hash_, 5) ^ word) * kFxMultiplier; }
   void add_i64(std::int64_t word) { add_u64(static_cast<std::uint64_t>(word)); }
   void add_f64(double value) { add_u64(std::bit_cast<std::uint64_t>(value)); }
   void add_text(std::string_view text);
 
-  std::uint64_t value() const { return hash_; }
+  std::uint64_t value() const {
+    std::uint64_t state = hash_;
+    return splitmix64(state);
+  }
 
  private:
+  // FxHasher's multiplier: 2^64 / pi, made odd so that multiplying by it is invertible.
+  static constexpr std::uint64_t kFxMultiplier = 0x517cc1b727220a95ULL;
   std::uint64_t hash_ = 0;
 };
 

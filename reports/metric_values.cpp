@@ -1,6 +1,8 @@
 #include "reports/metric_values.hpp"
 
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "reports/trend.hpp"
@@ -19,15 +21,18 @@ std::optional<double> rate_value(std::uint64_t hits, std::uint64_t total) {
   return static_cast<double>(hits) / static_cast<double>(total);
 }
 
-std::optional<double> trend_value(std::vector<double> samples, const ThresholdExpression& e) {
+// The aggregation of integer samples in the metric's unit, `per_unit` samples' units
+// making one (kMillisecond ns per ms for latencies, 1 for counts).
+std::optional<double> trend_value(std::vector<Trend::Part> samples, const ThresholdExpression& e, double per_unit) {
   const Trend trend(std::move(samples));
   if (trend.empty()) return std::nullopt;
+  const auto scaled = [per_unit](std::int64_t x) { return static_cast<double>(x) / per_unit; };
   switch (e.aggregation) {
-    case Aggregation::percentile: return trend.percentile(e.percentile);
-    case Aggregation::med: return trend.median();
-    case Aggregation::avg: return trend.mean();
-    case Aggregation::min: return trend.min();
-    case Aggregation::max: return trend.max();
+    case Aggregation::percentile: return scaled(trend.percentile(e.percentile));
+    case Aggregation::med: return scaled(trend.median());
+    case Aggregation::avg: return trend.mean() / per_unit;
+    case Aggregation::min: return scaled(trend.min());
+    case Aggregation::max: return scaled(trend.max());
     case Aggregation::rate:
     case Aggregation::count:
     case Aggregation::sum: break;  // rejected by parse_threshold for trends
@@ -74,25 +79,23 @@ std::optional<double> task_rate(const Recorder& r, const Threshold& t, std::init
   return rate_value(hits, total);
 }
 
-std::vector<double> task_latency_ms(const Recorder& r, const Threshold& t) {
-  std::vector<double> ms;
+std::vector<Trend::Part> task_latency(const Recorder& r, const Threshold& t) {
+  std::vector<Trend::Part> parts;
   for (const TemplateStats& s : r.templates()) {
-    if (!admits(t, "template", s.name)) continue;
-    for (Nanos d : s.latency) ms.push_back(to_millis(d));
+    if (admits(t, "template", s.name)) s.latency.append_parts(parts);
   }
-  return ms;
+  return parts;
 }
 
-std::vector<double> call_latency_ms(const Recorder& r, const Threshold& t) {
-  std::vector<double> ms;
+std::vector<Trend::Part> call_latency(const Recorder& r, const Threshold& t) {
+  std::vector<Trend::Part> parts;
   for (const ProviderStats& s : r.providers()) {
     if (!admits(t, "provider", s.name)) continue;
     for (OutcomeKind kind : all_outcome_kinds()) {
-      if (!admits(t, "outcome", to_string(kind))) continue;
-      for (Nanos d : s.latency[index_of(kind)]) ms.push_back(to_millis(d));
+      if (admits(t, "outcome", to_string(kind))) s.latency[index_of(kind)].append_parts(parts);
     }
   }
-  return ms;
+  return parts;
 }
 
 double provider_calls(const Recorder& r, const Threshold& t) {
@@ -106,12 +109,12 @@ double provider_calls(const Recorder& r, const Threshold& t) {
   return static_cast<double>(n);
 }
 
-std::vector<double> attempts_per_call(const Recorder& r, const Threshold& t) {
-  std::vector<double> samples;
+std::vector<std::int64_t> attempts_per_call(const Recorder& r, const Threshold& t) {
+  std::vector<std::int64_t> samples;
   for (const ToolStats& s : r.tools()) {
     if (!admits(t, "tool", s.name)) continue;
     for (std::size_t attempts = 0; attempts < s.calls_by_attempts.size(); ++attempts) {
-      samples.insert(samples.end(), s.calls_by_attempts[attempts], static_cast<double>(attempts));
+      samples.insert(samples.end(), s.calls_by_attempts[attempts], static_cast<std::int64_t>(attempts));
     }
   }
   return samples;
@@ -169,10 +172,13 @@ std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos durat
     case MetricId::task_degraded: return task_rate(r, t, {TaskStatus::degraded});
     case MetricId::task_safe_fail: return task_rate(r, t, {TaskStatus::safe_failed});
     case MetricId::task_failed: return task_rate(r, t, {TaskStatus::failed});
-    case MetricId::task_latency: return trend_value(task_latency_ms(r, t), e);
-    case MetricId::call_latency: return trend_value(call_latency_ms(r, t), e);
+    case MetricId::task_latency: return trend_value(task_latency(r, t), e, kMillisecond);
+    case MetricId::call_latency: return trend_value(call_latency(r, t), e, kMillisecond);
     case MetricId::provider_calls: return counter_value(provider_calls(r, t), e, duration, tasks);
-    case MetricId::retry_amplification: return trend_value(attempts_per_call(r, t), e);
+    case MetricId::retry_amplification: {
+      const std::vector<std::int64_t> samples = attempts_per_call(r, t);
+      return trend_value({Trend::Part(samples)}, e, 1);
+    }
     case MetricId::tokens: return counter_value(tokens(r, t), e, duration, tasks);
     case MetricId::cost_usd: return counter_value(cost_usd(r, t), e, duration, tasks);
     case MetricId::breaker_transitions: return counter_value(breaker_transitions(r, t), e, duration, tasks);

@@ -1,6 +1,7 @@
 #include "reports/recorder.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 
 namespace squall {
@@ -20,6 +21,37 @@ enum class EventTag : std::uint64_t {
 };
 
 constexpr std::string_view kUnspecifiedReason = "unspecified";
+
+template <class Word>
+Word load(const char* p) {
+  Word w;
+  std::memcpy(&w, p, sizeof w);
+  return w;
+}
+
+// Names are a few bytes long and compared several times per event. Comparing them inline,
+// a word at a time (the last word overlapping the one before, as memcmp implementations
+// do), costs a fraction of a call to memcmp, which std::string_view's == makes.
+bool same_text(std::string_view a, std::string_view b) {
+  const std::size_t n = a.size();
+  if (n != b.size()) return false;
+  const char* p = a.data();
+  const char* q = b.data();
+  if (n >= 8) {
+    for (std::size_t i = 0; i + 8 < n; i += 8) {
+      if (load<std::uint64_t>(p + i) != load<std::uint64_t>(q + i)) return false;
+    }
+    return load<std::uint64_t>(p + n - 8) == load<std::uint64_t>(q + n - 8);
+  }
+  if (n >= 4) {
+    return load<std::uint32_t>(p) == load<std::uint32_t>(q) &&
+           load<std::uint32_t>(p + n - 4) == load<std::uint32_t>(q + n - 4);
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (p[i] != q[i]) return false;
+  }
+  return true;
+}
 
 }  // namespace
 
@@ -42,7 +74,7 @@ Recorder::Recorder(RecorderOptions options) : window_(options.window) {
 template <class Stats>
 std::size_t Recorder::intern(std::vector<Stats>& table, std::string_view name) {
   for (std::size_t i = 0; i < table.size(); ++i) {
-    if (table[i].name == name) return i;
+    if (same_text(table[i].name, name)) return i;
   }
   fingerprint_.add_u64(static_cast<std::uint64_t>(EventTag::name));
   fingerprint_.add_text(name);
@@ -51,9 +83,14 @@ std::size_t Recorder::intern(std::vector<Stats>& table, std::string_view name) {
   return table.size() - 1;
 }
 
-std::size_t Recorder::window_of(TimePoint t) const {
+std::size_t Recorder::window_of(TimePoint t) {
+  if (t >= last_window_start_ && t - last_window_start_ < window_) return last_window_;
   if (t <= 0) return 0;
-  return std::min(static_cast<std::size_t>(t / window_), kMaxWindows - 1);
+  const TimePoint w = t / window_;
+  if (w >= static_cast<TimePoint>(kMaxWindows - 1)) return kMaxWindows - 1;
+  last_window_start_ = w * window_;
+  last_window_ = static_cast<std::size_t>(w);
+  return last_window_;
 }
 
 void Recorder::saw_time(TimePoint t) { last_event_at_ = std::max(last_event_at_, t); }
@@ -107,11 +144,13 @@ void Recorder::on_backoff(const BackoffEvent& e) {
 
 void Recorder::on_give_up(const GiveUpEvent& e) {
   const std::size_t t = intern(tools_, e.tool);
+  const std::size_t strategy = intern(labels_, e.strategy);
+  const std::size_t reason = intern(labels_, e.reason);
   fingerprint_.add_u64(static_cast<std::uint64_t>(EventTag::give_up));
   fingerprint_.add_u64(e.task_id);
   fingerprint_.add_u64(t);
-  fingerprint_.add_text(e.strategy);
-  fingerprint_.add_text(e.reason);
+  fingerprint_.add_u64(strategy);
+  fingerprint_.add_u64(reason);
   fingerprint_.add_i64(e.at);
   fingerprint_.add_u64(index_of(e.last_kind));
 
@@ -135,11 +174,13 @@ void Recorder::on_breaker_transition(const BreakerTransitionEvent& e) {
 
 void Recorder::on_query_change(const QueryChangeEvent& e) {
   const std::size_t t = intern(tools_, e.tool);
+  const std::size_t strategy = intern(labels_, e.strategy);
+  const std::size_t step = intern(labels_, e.step);
   fingerprint_.add_u64(static_cast<std::uint64_t>(EventTag::query_change));
   fingerprint_.add_u64(e.task_id);
   fingerprint_.add_u64(t);
-  fingerprint_.add_text(e.strategy);
-  fingerprint_.add_text(e.step);
+  fingerprint_.add_u64(strategy);
+  fingerprint_.add_u64(step);
   fingerprint_.add_i64(e.at);
   fingerprint_.add_text(e.from);
   fingerprint_.add_text(e.to);
@@ -150,11 +191,12 @@ void Recorder::on_query_change(const QueryChangeEvent& e) {
 
 void Recorder::on_budget_exhausted(const BudgetExhaustedEvent& e) {
   const std::size_t t = intern(tools_, e.tool);
+  const std::size_t limit = intern(labels_, e.limit);
   fingerprint_.add_u64(static_cast<std::uint64_t>(EventTag::budget_exhausted));
   fingerprint_.add_u64(e.task_id);
   fingerprint_.add_u64(t);
   fingerprint_.add_i64(e.at);
-  fingerprint_.add_text(e.limit);
+  fingerprint_.add_u64(limit);
   fingerprint_.add_f64(e.spent);
   fingerprint_.add_f64(e.projected);
   fingerprint_.add_f64(e.maximum);
@@ -166,13 +208,19 @@ void Recorder::on_budget_exhausted(const BudgetExhaustedEvent& e) {
 void Recorder::on_task_finished(const TaskResult& r) {
   const std::size_t tpl = intern(templates_, r.template_name);
   const std::size_t status = index_of(r.status);
+  // The reason as its interned index + 1, and 0 for a clean success, whose reason is
+  // ignored: names are folded once, when first seen (intern).
+  std::size_t reason = 0;
+  if (r.status != TaskStatus::succeeded) {
+    reason = intern(reasons_, r.reason.empty() ? kUnspecifiedReason : r.reason) + 1;
+  }
   fingerprint_.add_u64(static_cast<std::uint64_t>(EventTag::task_finished));
   fingerprint_.add_u64(r.id);
   fingerprint_.add_u64(tpl);
   fingerprint_.add_i64(r.started);
   fingerprint_.add_i64(r.finished);
   fingerprint_.add_u64(status);
-  fingerprint_.add_text(r.reason);
+  fingerprint_.add_u64(reason);
   fingerprint_.add_i64(r.tokens);
   fingerprint_.add_f64(r.cost_usd);
 
@@ -181,10 +229,7 @@ void Recorder::on_task_finished(const TaskResult& r) {
   s.latency.push_back(r.finished - r.started);
   s.tokens += r.tokens;
   s.cost_usd += r.cost_usd;
-  if (r.status != TaskStatus::succeeded) {
-    const std::size_t reason = intern(reasons_, r.reason.empty() ? kUnspecifiedReason : r.reason);
-    ++reasons_[reason].tasks[status];
-  }
+  if (reason > 0) ++reasons_[reason - 1].tasks[status];
   const std::size_t w = window_of(r.finished);
   if (w >= tasks_by_window_.size()) tasks_by_window_.resize(w + 1);
   ++tasks_by_window_[w][status];

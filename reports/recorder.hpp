@@ -1,11 +1,13 @@
 // Recorder: streams the engine's events and the simulator's task results into the
 // aggregates the report is built from (DESIGN section 1: events --> reports::Recorder).
 //
-// Hot path: names (providers, tools, task templates, reasons) are few, so each is interned
-// on first sight into a small vector searched linearly; after that an event only bumps
+// Hot path: names (providers, tools, task templates, reasons) and the fixed identifiers
+// events carry (strategy names, give-up reasons, ladder steps, budget limits) are few, so
+// each is interned on first sight into a small vector searched linearly, and folded into
+// the fingerprint then, once; after that an event folds the name's index and only bumps
 // counters in arrays indexed by OutcomeKind or TaskStatus and appends one sample to a
-// trend. Nothing allocates except the first sight of a name, the amortised growth of the
-// sample vectors, and the first event of a new time-series window.
+// trend. Nothing allocates except the first sight of a name, a new block of samples every
+// 8192 samples (reports/sample_log.hpp), and the first event of a new time-series window.
 //
 // Determinism: the tables keep first-sight order, which is arrival order; writers sort by
 // name. No unordered container is ever iterated.
@@ -27,6 +29,7 @@
 #include "engine/outcome.hpp"
 #include "engine/runtime/time.hpp"
 #include "reports/fingerprint.hpp"
+#include "reports/sample_log.hpp"
 
 namespace squall {
 
@@ -77,8 +80,8 @@ inline constexpr std::size_t kMaxListedBreakerTransitions = 1000;
 
 struct ProviderStats {
   std::string name;
-  OutcomeCounts calls{};                                    // attempts by outcome
-  std::array<std::vector<Nanos>, kOutcomeKindCount> latency;  // attempt durations by outcome
+  OutcomeCounts calls{};                             // attempts by outcome
+  std::array<SampleLog, kOutcomeKindCount> latency;  // attempt durations (ns) by outcome
   std::int64_t input_tokens = 0;
   std::int64_t output_tokens = 0;
   double cost_usd = 0;
@@ -107,7 +110,7 @@ struct ToolStats {
 struct TemplateStats {
   std::string name;
   StatusCounts tasks{};
-  std::vector<Nanos> latency;  // end-to-end task durations
+  SampleLog latency;           // end-to-end task durations (ns)
   std::int64_t tokens = 0;     // TaskResult::tokens summed
   double cost_usd = 0;         // TaskResult::cost_usd summed
 };
@@ -169,18 +172,28 @@ class Recorder final : public EventSink {
   const std::vector<StatusCounts>& tasks_by_window() const { return tasks_by_window_; }
 
  private:
+  // A fixed identifier carried by events, interned only for the fingerprint.
+  struct Label {
+    std::string name;
+  };
   template <class Stats>
   std::size_t intern(std::vector<Stats>& table, std::string_view name);
-  std::size_t window_of(TimePoint t) const;
+  // The time-series window of time t. Events come in time order, so t is nearly always
+  // in the window of the event before: that window is checked first, which spares a
+  // 64-bit division per event.
+  std::size_t window_of(TimePoint t);
   void saw_time(TimePoint t);
 
   Nanos window_;
+  TimePoint last_window_start_ = 0;  // [start, start + window_) is window last_window_
+  std::size_t last_window_ = 0;
   Fingerprint fingerprint_;
   TimePoint last_event_at_ = 0;
   std::vector<ProviderStats> providers_;
   std::vector<ToolStats> tools_;
   std::vector<TemplateStats> templates_;
   std::vector<ReasonStats> reasons_;
+  std::vector<Label> labels_;
   std::vector<RecordedBreakerTransition> transitions_;
   std::uint64_t transitions_total_ = 0;
   InjectedFaultCounts injected_;

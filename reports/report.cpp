@@ -10,15 +10,17 @@
 namespace squall {
 namespace {
 
-LatencyStats latency_stats(std::vector<double> samples_ms) {
-  const Trend trend(std::move(samples_ms));
+LatencyStats latency_stats(std::vector<Trend::Part> samples) {
+  const Trend trend(std::move(samples));
+  static constexpr double kPercentiles[] = {50, 90, 99};
+  const std::vector<Nanos> p = trend.percentiles(kPercentiles);
   LatencyStats s;
   s.count = trend.size();
-  s.p50_ms = trend.percentile(50);
-  s.p90_ms = trend.percentile(90);
-  s.p99_ms = trend.percentile(99);
-  s.max_ms = trend.max();
-  s.mean_ms = trend.mean();
+  s.p50_ms = to_millis(p[0]);
+  s.p90_ms = to_millis(p[1]);
+  s.p99_ms = to_millis(p[2]);
+  s.max_ms = to_millis(trend.max());
+  s.mean_ms = trend.mean() / static_cast<double>(kMillisecond);
   return s;
 }
 
@@ -55,12 +57,10 @@ TaskSummary task_summary(const Recorder& r) {
   return t;
 }
 
-std::vector<double> all_task_latency_ms(const Recorder& r) {
-  std::vector<double> ms;
-  for (const TemplateStats& s : r.templates()) {
-    for (Nanos d : s.latency) ms.push_back(to_millis(d));
-  }
-  return ms;
+std::vector<Trend::Part> all_task_latency(const Recorder& r) {
+  std::vector<Trend::Part> parts;
+  for (const TemplateStats& s : r.templates()) s.latency.append_parts(parts);
+  return parts;
 }
 
 TimeSeries time_series(const Recorder& r, const std::vector<std::size_t>& provider_order, Nanos duration) {
@@ -98,7 +98,7 @@ Report build_report(const Recorder& r, const RunInfo& run, std::span<const Thres
   rep.duration = run.duration;
   rep.fingerprint = r.fingerprint();
   rep.tasks = task_summary(r);
-  rep.latency = latency_stats(all_task_latency_ms(r));
+  rep.latency = latency_stats(all_task_latency(r));
 
   const std::vector<std::size_t> provider_order = by_name(r.providers());
   for (std::size_t i : provider_order) {
@@ -107,11 +107,9 @@ Report build_report(const Recorder& r, const RunInfo& run, std::span<const Thres
     p.name = s.name;
     p.by_outcome = s.calls;
     p.calls = std::accumulate(s.calls.begin(), s.calls.end(), std::uint64_t{0});
-    std::vector<double> ms;
-    for (const std::vector<Nanos>& by_kind : s.latency) {
-      for (Nanos d : by_kind) ms.push_back(to_millis(d));
-    }
-    p.latency = latency_stats(std::move(ms));
+    std::vector<Trend::Part> parts;
+    for (const SampleLog& by_kind : s.latency) by_kind.append_parts(parts);
+    p.latency = latency_stats(std::move(parts));
     p.input_tokens = s.input_tokens;
     p.output_tokens = s.output_tokens;
     p.cost_usd = s.cost_usd;

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "engine/runtime/duration.hpp"
+
 namespace squall {
 namespace {
 
@@ -85,15 +87,9 @@ constexpr std::array<std::pair<std::string_view, Comparison>, 5> kOperators{{
     {">", Comparison::gt},
 }};
 
-// Milliseconds per unit: time values are normalised to milliseconds.
-constexpr std::array<std::pair<std::string_view, double>, 6> kUnitsMs{{
-    {"ns", 1e-6},
-    {"us", 1e-3},
-    {"ms", 1.0},
-    {"s", 1e3},
-    {"m", 60e3},
-    {"h", 3600e3},
-}};
+// Characters of a duration after its number's first digits: "1m30.5s" continues with
+// "m30.5s". What they spell is judged by parse_duration().
+bool is_duration_char(char c) { return is_lower(c) || (c >= '0' && c <= '9') || c == '.'; }
 
 struct ParsedExpression {
   ThresholdExpression expression;
@@ -162,19 +158,30 @@ std::variant<ParsedExpression, std::string> parse_expression(std::string_view te
   const std::optional<double> value = c.number();
   if (!value) return fmt::format("expected a number after \"{}\", got \"{}\"", c.consumed(), c.rest());
   e.value = *value;
+  const std::string_view number = c.slice(value_start);
 
   c.skip_space();
-  const std::string_view unit = c.take_while(is_lower);
-  if (!unit.empty()) {
+  if (is_lower(c.peek())) {
+    // A duration: the number with its unit, and any further parts of a compound ("1m30s").
+    // It is parsed exactly as scenario durations are, after dropping the whitespace that
+    // may separate the number from its first unit ("20 s").
+    const std::string_view units = c.take_while(is_duration_char);
     const std::string_view with_unit = c.slice(value_start);
-    bool known = false;
-    for (const auto& [name, ms] : kUnitsMs) {
-      if (name == unit) {
-        e.value = *value * ms;
-        known = true;
+    // Each run of letters must be a unit; `units` starts with one, and every pass of the
+    // loop consumes a run of letters and the digits after it.
+    Cursor words(units);
+    while (!words.at_end()) {
+      const std::string_view unit = words.take_while(is_lower);
+      if (!is_duration_unit(unit)) {
+        return fmt::format("unknown unit \"{}\" in \"{}\"; expected ns, us, ms, s, m or h", unit, with_unit);
       }
+      words.take_while([](char ch) { return !is_lower(ch); });
     }
-    if (!known) return fmt::format("unknown unit \"{}\" in \"{}\"; expected ns, us, ms, s, m or h", unit, with_unit);
+    const auto nanos = parse_duration(fmt::format("{}{}", number, units));
+    if (const auto* error = std::get_if<DurationError>(&nanos)) {
+      return fmt::format("expected {}, got \"{}\"", duration_expectation(*error), with_unit);
+    }
+    e.value = to_millis(std::get<Nanos>(nanos));
     out.duration = with_unit;
   }
 

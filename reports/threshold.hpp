@@ -3,10 +3,13 @@
 //
 //   aggregation: rate | p(N) | avg | min | max | med | count | sum
 //   op:          < | <= | > | >= | ==
-//   value:       a number; for time metrics also a duration with a unit: ns, us, ms, s,
-//                m or h ("20s"). Time values are normalised to milliseconds, and a bare
-//                number on a time metric is milliseconds, as in k6.
-// Whitespace may appear between any two tokens ("p( 99 ) <= 20 s").
+//   value:       a number; for time metrics also a duration as engine/runtime/duration.hpp
+//                reads scenario durations: units ns, us, ms, s, m, h, compounds in
+//                decreasing order ("20s", "1.5m", "1m30s"), exact to the nanosecond. Time
+//                values are normalised to milliseconds, and a bare number on a time metric
+//                is milliseconds, as in k6.
+// Whitespace may appear between any two tokens ("p( 99 ) <= 20 s"); a duration's number
+// and its first unit count as two tokens, the rest of a compound ("1m30s") is one.
 //
 // A metric may select a sub-metric by tags, as k6 does:
 // "provider_calls{provider:web_search,outcome:rate_limited}". Metric names, tag names,
@@ -72,6 +75,9 @@ std::variant<MetricSelector, std::string> parse_metric(std::string_view metric);
 //   expected an operator (<, <=, >, >=, ==) after "p(99)", got "=20s"
 //   expected a number after "p(99)<", got "fast"
 //   unknown unit "d" in "2d"; expected ns, us, ms, s, m or h
+//   expected <duration_expectation()>, got "<value>" for a duration that
+//     parse_duration() rejects, e.g. expected a non-negative duration, got "-5s";
+//     expected a duration string such as "250ms", got "30s1m"
 //   unexpected ")" after "rate>=0.95"
 // Applicability errors:
 //   aggregation "p(99)" does not apply to rate metric "task_success"; use rate

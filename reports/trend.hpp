@@ -1,17 +1,34 @@
 // Trend statistics over exact samples (no histogram buckets, no sampling).
 //
+// Samples are integers in the metric's own unit: nanoseconds for latencies, counts for
+// attempts per call. Callers convert the answers to the report's units (milliseconds), so
+// every percentile is a value that was observed, exactly, and the mean is the exact sum
+// divided by the count, which does not depend on the order the samples arrived in.
+//
 // Percentile definition: nearest rank. p(N) of n sorted samples x[1..n] is x[k] with
 // k = max(1, ceil(N / 100 * n)): the smallest sample such that at least N% of the samples
-// are <= it. It is always a value that was observed, and on integer nanoseconds it is
-// exact. This is the rank HdrHistogram's getValueAtPercentile computes (AbstractHistogram:
-// countAtPercentile = max(1, ceil(percentile * totalCount / 100)), with the percentile
-// first nudged down by one ulp so that floating-point error never skips a rank); we do the
-// same. Note that k6 instead interpolates linearly between the two closest ranks
-// (TrendSink.P), so on small samples squall's p(N) can differ from k6's.
+// are <= it. This is the rank HdrHistogram's getValueAtPercentile computes
+// (AbstractHistogram: countAtPercentile = max(1, ceil(percentile * totalCount / 100)), with
+// the percentile first nudged down by one ulp so that floating-point error never skips a
+// rank); we do the same. Note that k6 instead interpolates linearly between the two
+// closest ranks (TrendSink.P), so on small samples squall's p(N) can differ from k6's.
 // The median `med` is p(50) under the same rule (k6 also computes med as its P(0.5)).
+//
+// Cost. A report asks for a few ranks (p50, p90, p99) of up to millions of samples. They
+// are found by radix selection rather than by sorting (n log2 n comparisons, 20 n for a
+// million, which dominated the run time of the throughput benchmark, bench/README.md):
+// one pass counts the samples in 2048 buckets of the value range, and the search goes on
+// among the samples of the bucket each rank falls in only, one 11-bit digit further down
+// (at most 6 digits for 64 bits). The samples are read where they are, never copied or
+// reordered: a trend views them in one or more parts (per outcome kind, per template), so
+// a report over a million calls touches no new memory. Several ranks share the passes
+// (percentiles()). The answer is the k-th smallest sample whatever the algorithm, so it
+// is deterministic.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <span>
 #include <vector>
 
 namespace squall {
@@ -19,23 +36,33 @@ namespace squall {
 // The 1-based nearest rank of percentile `p` (in (0, 100]) among `n` > 0 samples.
 std::size_t nearest_rank(double p, std::size_t n);
 
-// The samples of one trend metric, sorted once at construction. Queries on an empty trend
-// return 0; callers check empty() first when "no samples" matters (thresholds do).
+// The samples of one trend metric. Queries on an empty trend return 0; callers check
+// empty() first when "no samples" matters (thresholds do).
 class Trend {
  public:
-  explicit Trend(std::vector<double> samples);
+  using Part = std::span<const std::int64_t>;
 
-  bool empty() const { return sorted_.empty(); }
-  std::size_t size() const { return sorted_.size(); }
-  double percentile(double p) const;
-  double median() const { return percentile(50); }
-  double min() const;
-  double max() const;
-  // Arithmetic mean, summed in ascending order so that it does not depend on arrival order.
-  double mean() const;
+  // The samples are the concatenation of `parts`, which must outlive the trend.
+  explicit Trend(std::vector<Part> parts);
+  explicit Trend(Part samples) : Trend(std::vector<Part>{samples}) {}
+
+  bool empty() const { return size_ == 0; }
+  std::size_t size() const { return size_; }
+  // p(N) for each N of `ps`, in the same order, in two passes over the samples for all.
+  std::vector<std::int64_t> percentiles(std::span<const double> ps) const;
+  std::int64_t percentile(double p) const;
+  std::int64_t median() const { return percentile(50); }
+  std::int64_t min() const { return min_; }
+  std::int64_t max() const { return max_; }
+  // Arithmetic mean: the exact (128-bit) sum divided by the count.
+  double mean() const { return mean_; }
 
  private:
-  std::vector<double> sorted_;
+  std::vector<Part> parts_;
+  std::size_t size_ = 0;
+  std::int64_t min_ = 0;
+  std::int64_t max_ = 0;
+  double mean_ = 0;
 };
 
 }  // namespace squall

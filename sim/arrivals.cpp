@@ -1,26 +1,44 @@
 #include "sim/arrivals.hpp"
 
+#include <algorithm>
+#include <cassert>
 #include <cmath>
 
 namespace squall {
+namespace {
 
-ArrivalSchedule::ArrivalSchedule(const ArrivalConfig& config, TimePoint end) : config_(config), end_(end) {}
+// A gap of `ns` nanoseconds (a non-negative double) after `t`: at least 1 ns so that time
+// advances, saturating at kNever.
+TimePoint after_gap(TimePoint t, double ns) {
+  if (!(ns < static_cast<double>(kNever - t))) return kNever;
+  return t + std::max<Nanos>(1, std::llround(ns));
+}
+
+}  // namespace
+
+ArrivalSchedule::ArrivalSchedule(const ArrivalConfig& config, TimePoint end)
+    : base_rate_(config.rate_per_s), bursts_(config.bursts), end_(end), process_(config.process) {
+  std::sort(bursts_.begin(), bursts_.end(), [](const Burst& a, const Burst& b) { return a.from < b.from; });
+  for (std::size_t i = 1; i < bursts_.size(); ++i) assert(bursts_[i - 1].to <= bursts_[i].from);
+}
+
+const Burst* ArrivalSchedule::burst_at(TimePoint t) const {
+  // The last burst starting at or before t is the only one that can contain it.
+  auto it = std::upper_bound(bursts_.begin(), bursts_.end(), t, [](TimePoint x, const Burst& b) { return x < b.from; });
+  if (it == bursts_.begin()) return nullptr;
+  --it;
+  return t < it->to ? &*it : nullptr;
+}
 
 double ArrivalSchedule::rate_at(TimePoint t) const {
-  double rate = config_.rate_per_s;
-  for (const Burst& b : config_.bursts) {
-    if (b.from <= t && t < b.to) rate = b.rate_per_s;
-  }
-  return rate;
+  const Burst* b = burst_at(t);
+  return b != nullptr ? b->rate_per_s : base_rate_;
 }
 
 TimePoint ArrivalSchedule::next_change(TimePoint t) const {
-  TimePoint change = kNever;
-  for (const Burst& b : config_.bursts) {
-    if (b.from > t && b.from < change) change = b.from;
-    if (b.to > t && b.to < change) change = b.to;
-  }
-  return change;
+  if (const Burst* b = burst_at(t)) return b->to;
+  const auto it = std::upper_bound(bursts_.begin(), bursts_.end(), t, [](TimePoint x, const Burst& b) { return x < b.from; });
+  return it != bursts_.end() ? it->from : kNever;
 }
 
 std::optional<TimePoint> ArrivalSchedule::next(Rng& rng) {
@@ -35,11 +53,11 @@ std::optional<TimePoint> ArrivalSchedule::next(Rng& rng) {
       continue;
     }
     const double mean_gap_ns = 1e9 / rate;
-    TimePoint candidate;
-    if (config_.process == ArrivalProcess::constant) {
-      candidate = first_ ? cursor_ : add_saturating(cursor_, std::llround(mean_gap_ns));
-    } else {
-      candidate = add_saturating(cursor_, std::llround(rng.exponential(mean_gap_ns)));
+    TimePoint candidate = cursor_;
+    if (process_ == ArrivalProcess::poisson) {
+      candidate = after_gap(cursor_, rng.exponential(mean_gap_ns));
+    } else if (!first_) {
+      candidate = after_gap(cursor_, mean_gap_ns);
     }
     if (candidate >= change) {
       cursor_ = change;

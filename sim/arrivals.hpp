@@ -1,13 +1,15 @@
 // ArrivalSchedule: the arrival times of tasks under a piecewise-constant rate.
 //
-// The rate is arrivals.rate_per_s except inside bursts, where the burst's rate applies
-// (the last listed burst wins where bursts overlap). Poisson arrivals draw exponential
-// gaps at the current rate; because the exponential is memoryless, a gap that crosses a
-// rate change is discarded and redrawn from the change at the new rate, which samples the
-// non-homogeneous Poisson process exactly (the thinning-free construction for
-// piecewise-constant rates, Lewis and Shedler 1979). Constant arrivals are 1/rate apart,
-// the first at time 0, as in k6's constant-arrival-rate executor; a rate change restarts
-// the spacing at the change. A rate of 0 means no arrivals until the next change.
+// The rate is arrivals.rate_per_s except inside bursts, where the burst's rate applies.
+// Bursts must not overlap (the scenario loader rejects overlapping bursts). Poisson
+// arrivals draw exponential gaps at the current rate; because the exponential is
+// memoryless, a gap that crosses a rate change is discarded and redrawn from the change at
+// the new rate, which samples the non-homogeneous Poisson process exactly for
+// piecewise-constant rates (no thinning needed; Lewis and Shedler 1979 treat the general
+// case). Constant arrivals are 1/rate apart, the first at time 0, as in k6's
+// constant-arrival-rate executor; a rate change restarts the spacing at the change. A rate
+// of 0 means no arrivals until the next change. Gaps are whole nanoseconds, at least 1 ns
+// (so time always advances) and saturating at kNever (so tiny rates cannot overflow).
 #pragma once
 
 #include <optional>
@@ -20,22 +22,27 @@ namespace squall {
 
 class ArrivalSchedule {
  public:
-  // Arrivals happen in [0, end).
+  // Arrivals happen in [0, end). `config.bursts` must not overlap; they may be unsorted.
   ArrivalSchedule(const ArrivalConfig& config, TimePoint end);
 
   // The next arrival time, or nullopt when no arrival happens before `end`.
   std::optional<TimePoint> next(Rng& rng);
 
   // The rate in force at time t, and the first time after t at which it changes (kNever
-  // if none).
+  // if none). O(log bursts).
   double rate_at(TimePoint t) const;
   TimePoint next_change(TimePoint t) const;
 
  private:
-  ArrivalConfig config_;
+  // The burst containing t, or nullptr.
+  const Burst* burst_at(TimePoint t) const;
+
+  double base_rate_;
+  std::vector<Burst> bursts_;  // sorted by `from`
   TimePoint end_;
   TimePoint cursor_ = 0;  // the previous arrival, or the start of the current rate segment
   bool first_ = true;     // constant process: the next arrival is at cursor_ itself
+  ArrivalProcess process_;
 };
 
 }  // namespace squall

@@ -4,10 +4,46 @@
 
 namespace squall {
 
+void EventLoop::push(const Event& e) {
+  // Sift up: move later parents down into the hole until e's place is found.
+  std::size_t hole = heap_.size();
+  heap_.push_back(e);
+  while (hole > 0) {
+    const std::size_t parent = (hole - 1) / kArity;
+    if (!earlier(e, heap_[parent])) break;
+    heap_[hole] = heap_[parent];
+    hole = parent;
+  }
+  heap_[hole] = e;
+}
+
+EventLoop::Event EventLoop::pop_earliest() {
+  const Event earliest = heap_.front();
+  const Event last = heap_.back();
+  heap_.pop_back();
+  const std::size_t n = heap_.size();
+  if (n == 0) return earliest;
+  // Sift down: move the earliest child up into the hole until `last` fits there.
+  std::size_t hole = 0;
+  for (;;) {
+    const std::size_t first = kArity * hole + 1;
+    if (first >= n) break;
+    const std::size_t end = std::min(first + kArity, n);
+    std::size_t child = first;
+    for (std::size_t c = first + 1; c < end; ++c) {
+      if (earlier(heap_[c], heap_[child])) child = c;
+    }
+    if (!earlier(heap_[child], last)) break;
+    heap_[hole] = heap_[child];
+    hole = child;
+  }
+  heap_[hole] = last;
+  return earliest;
+}
+
 TimerId EventLoop::schedule_at(TimePoint at, std::coroutine_handle<> handle) {
   const TimerId id = next_seq_++;
-  heap_.push_back(Event{std::max(at, now_), id, handle});
-  std::push_heap(heap_.begin(), heap_.end(), later);
+  push(Event{std::max(at, now_), id, handle});
   return id;
 }
 
@@ -20,44 +56,41 @@ void EventLoop::cancel(TimerId id) {
 
 bool EventLoop::pop_next(Event& out) {
   while (!heap_.empty()) {
-    std::pop_heap(heap_.begin(), heap_.end(), later);
-    out = heap_.back();
-    heap_.pop_back();
+    out = pop_earliest();
     if (!cancelled_.empty() && cancelled_.erase(out.seq) > 0) continue;
     return true;
   }
   return false;
 }
 
+void EventLoop::resume(const Event& e) {
+  now_ = e.at;
+  ++events_run_;
+  e.handle.resume();
+}
+
 std::uint64_t EventLoop::run(std::uint64_t max_events) {
   std::uint64_t ran = 0;
   Event e{};
   while (ran < max_events && pop_next(e)) {
-    now_ = e.at;
     ++ran;
-    ++events_run_;
-    e.handle.resume();
+    resume(e);
   }
   return ran;
 }
 
 std::uint64_t EventLoop::run_until(TimePoint until) {
   std::uint64_t ran = 0;
-  while (!heap_.empty()) {
-    // Skip cancelled events at the top without running anything past `until`.
-    const Event& top = heap_.front();
-    if (top.at > until) break;
-    Event e{};
-    if (!pop_next(e)) break;
-    if (e.at > until) {  // a cancelled event hid a later one: put it back
-      heap_.push_back(e);
-      std::push_heap(heap_.begin(), heap_.end(), later);
+  Event e{};
+  // The earliest event may be a cancelled one: pop_next skips it, and an event it finds
+  // past `until` goes back (with its sequence number, so its place is unchanged).
+  while (!heap_.empty() && heap_.front().at <= until && pop_next(e)) {
+    if (e.at > until) {
+      push(e);
       break;
     }
-    now_ = e.at;
     ++ran;
-    ++events_run_;
-    e.handle.resume();
+    resume(e);
   }
   now_ = std::max(now_, until);
   return ran;

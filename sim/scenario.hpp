@@ -25,4 +25,9 @@ struct Scenario {
   std::filesystem::path source;           // the file it was loaded from
 };
 
+// Where a web_search provider's corpus file is: its `corpus` path, resolved against the
+// directory of the scenario file when relative. The loader, the world and the CLI all
+// resolve it through this one function.
+std::filesystem::path corpus_path(const Scenario& scenario, const WebSearchConfig& config);
+
 }  // namespace squall

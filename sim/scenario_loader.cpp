@@ -24,8 +24,12 @@ Scenario read_scenario(const Json& root, const std::filesystem::path& file, Diag
   if (!obj.valid()) return scenario;
 
   if (const Json* schema = obj.find("$schema")) read_string(*schema, obj.path_of("$schema"), diag);
-  if (obj.require("name") != nullptr) obj.get_nonempty("name", scenario.name);
-  obj.get("description", scenario.description);
+  if (obj.require("name") != nullptr && obj.get_nonempty("name", scenario.name)) {
+    check_printable(scenario.name, obj.path_of("name"), diag);
+  }
+  if (obj.get("description", scenario.description)) {
+    check_printable(scenario.description, obj.path_of("description"), diag, AllowedControls::newline_and_tab);
+  }
   if (const Json* seed = obj.find("seed")) {
     if (const auto s = read_unsigned(*seed, obj.path_of("seed"), diag)) scenario.seed = *s;
   }
@@ -47,7 +51,10 @@ Scenario read_scenario(const Json& root, const std::filesystem::path& file, Diag
     scenario.policy = read_policy(*policy, obj.path_of("policy"), known, diag);
   }
   if (const Json* thresholds = obj.find("thresholds")) {
-    scenario.thresholds = read_thresholds(*thresholds, obj.path_of("thresholds"), diag);
+    std::vector<std::string> templates;
+    for (const TaskTemplate& task : scenario.workload.tasks) templates.push_back(task.name);
+    const ThresholdContext context{known, templates.empty() ? nullptr : &templates};
+    scenario.thresholds = read_thresholds(*thresholds, obj.path_of("thresholds"), context, diag);
   }
   return scenario;
 }

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "engine/policy.hpp"
+#include "engine/runtime/duration.hpp"
 #include "sim/scenario.hpp"
-#include "sim/scenario/duration.hpp"
 #include "sim/scenario/validation_error.hpp"
 
 namespace squall {

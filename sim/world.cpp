@@ -40,15 +40,12 @@ TaskResult classify_task_end(OutcomeKind kind) {
   return r;
 }
 
-std::shared_ptr<const Corpus> corpus_for(const ProviderConfig& config, const std::filesystem::path& scenario_dir,
+std::shared_ptr<const Corpus> corpus_for(const Scenario& scenario, const ProviderConfig& config,
                                          std::map<std::filesystem::path, std::shared_ptr<const Corpus>>& cache) {
   const auto* search = std::get_if<WebSearchConfig>(&config.spec);
   if (search == nullptr) return nullptr;
-  std::filesystem::path path = search->corpus;
-  if (path.is_relative()) path = scenario_dir / path;
-  path = path.lexically_normal();
-  auto& slot = cache[path];
-  if (!slot) slot = std::make_shared<const Corpus>(Corpus::load(path));
+  auto& slot = cache[corpus_path(scenario, *search)];
+  if (!slot) slot = std::make_shared<const Corpus>(Corpus::load(corpus_path(scenario, *search)));
   return slot;
 }
 
@@ -57,10 +54,9 @@ std::shared_ptr<const Corpus> corpus_for(const ProviderConfig& config, const std
 World::World(const Scenario& scenario, std::uint64_t seed) : scenario_(scenario), seed_(seed) {
   const RngFactory rngs = [this](std::string_view component) { return stream(component); };
   std::map<std::filesystem::path, std::shared_ptr<const Corpus>> corpora;
-  const std::filesystem::path scenario_dir = scenario.source.parent_path();
   for (const ProviderConfig& config : scenario.providers) {
     providers_.emplace(config.name,
-                       make_provider(config, corpus_for(config, scenario_dir, corpora), loop_, loop_, rngs));
+                       make_provider(config, corpus_for(scenario, config, corpora), loop_, loop_, rngs));
   }
   const EngineEnv env{loop_, loop_, recorder_};
   for (const ProviderConfig& config : scenario.providers) {
@@ -71,6 +67,16 @@ World::World(const Scenario& scenario, std::uint64_t seed) : scenario_(scenario)
     const auto& strategies = policy != scenario.policy.end() ? policy->second : kNoStrategies;
     tool->built = build_pipeline(tool->name, strategies, *providers_.at(config.name).provider, env, rngs);
     tools_.emplace(config.name, std::move(tool));
+  }
+  for (const TaskTemplate& tpl : scenario.workload.tasks) {
+    Plan& plan = plans_.emplace_back();
+    plan.tpl = &tpl;
+    for (const StepConfig& step : tpl.steps) {
+      plan.step_tools.push_back(tools_.find(step.tool)->second.get());
+      if (step.query_from && plan.queries == nullptr) {
+        plan.queries = &scenario.workload.queries.find(*step.query_from)->second;
+      }
+    }
   }
   arrival_rng_ = stream("workload/arrivals");
   task_rng_ = stream("workload/templates");
@@ -95,21 +101,18 @@ Task<void> World::arrivals() {
     const std::optional<TimePoint> at = schedule.next(*arrival_rng_);
     if (!at) break;
     co_await sleep_until(loop_, *at);
-    const TaskTemplate& tpl = workload.tasks[task_rng_->weighted_index(weights)];
+    // One template leaves nothing to choose; its stream serves only this choice, so not
+    // drawing from it changes nothing else.
+    const Plan& plan = plans_.size() == 1 ? plans_.front() : plans_[task_rng_->weighted_index(weights)];
     // The first search step's query is drawn now, from the workload's own stream.
     const std::string* query = nullptr;
-    for (const StepConfig& step : tpl.steps) {
-      if (step.query_from) {
-        const auto& list = workload.queries.find(*step.query_from)->second;
-        query = &list[query_rng_->uniform_int(list.size())];
-        break;
-      }
-    }
-    spawn(run_task(static_cast<std::uint64_t>(n), tpl, query), &error_);
+    if (plan.queries != nullptr) query = &(*plan.queries)[query_rng_->uniform_int(plan.queries->size())];
+    spawn(run_task(static_cast<std::uint64_t>(n), plan, query), &error_);
   }
 }
 
-Task<void> World::run_task(std::uint64_t id, const TaskTemplate& tpl, const std::string* query) {
+Task<void> World::run_task(std::uint64_t id, const Plan& plan, const std::string* query) {
+  const TaskTemplate& tpl = *plan.tpl;
   ++tasks_started_;
   TaskContext task;
   task.id = id;
@@ -119,8 +122,9 @@ Task<void> World::run_task(std::uint64_t id, const TaskTemplate& tpl, const std:
   std::int64_t context_tokens = 0;  // tokens of the previous step's hits, fed to an LLM step
   TaskResult result;
   result.status = TaskStatus::succeeded;
-  for (const StepConfig& step : tpl.steps) {
-    Tool& tool = *tools_.find(step.tool)->second;
+  for (std::size_t i = 0; i < tpl.steps.size(); ++i) {
+    const StepConfig& step = tpl.steps[i];
+    Tool& tool = *plan.step_tools[i];
     Request request;
     if (step.query_from && query != nullptr) request.query = *query;
     request.prompt_tokens = step.prompt_tokens + context_tokens;

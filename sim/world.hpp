@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "engine/policy.hpp"
 #include "mocks/make_provider.hpp"
@@ -42,8 +43,15 @@ class World {
 
  private:
   struct Tool;
+  // A task template with what its tasks look up resolved once, when the world is built,
+  // so that starting and running a task looks nothing up by name.
+  struct Plan {
+    const TaskTemplate* tpl = nullptr;
+    std::vector<Tool*> step_tools;                      // by step
+    const std::vector<std::string>* queries = nullptr;  // the first search step's list
+  };
   Task<void> arrivals();
-  Task<void> run_task(std::uint64_t id, const TaskTemplate& tpl, const std::string* query);
+  Task<void> run_task(std::uint64_t id, const Plan& plan, const std::string* query);
   std::unique_ptr<Rng> stream(std::string_view component) const;
 
   const Scenario& scenario_;
@@ -52,6 +60,7 @@ class World {
   Recorder recorder_;
   std::map<std::string, BuiltProvider, std::less<>> providers_;
   std::map<std::string, std::unique_ptr<Tool>, std::less<>> tools_;
+  std::vector<Plan> plans_;  // by index into workload.tasks
   std::unique_ptr<Rng> arrival_rng_;
   std::unique_ptr<Rng> task_rng_;
   std::unique_ptr<Rng> query_rng_;

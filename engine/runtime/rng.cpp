@@ -23,7 +23,10 @@ std::uint64_t Rng::uniform_int(std::uint64_t n) {
   auto low = static_cast<std::uint64_t>(m);
   if (low < n) {
     const std::uint64_t threshold = (0 - n) % n;
-    while (low < threshold) {
+    // Bounded, as every loop is (DESIGN section 9): each draw is rejected with probability
+    // threshold / 2^64 < 1/2, so a real generator reaches the bound with probability below
+    // 2^-kMaxUniformIntRejections; a constant source (FixedRng) would otherwise spin forever.
+    for (int rejections = 0; low < threshold && rejections < kMaxUniformIntRejections; ++rejections) {
       m = static_cast<u128>(next_u64()) * n;
       low = static_cast<std::uint64_t>(m);
     }

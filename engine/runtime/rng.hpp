@@ -29,7 +29,13 @@ class Rng {
   double uniform01();
   // Uniform integer in [0, n); n must be > 0. Lemire's multiply-shift with rejection
   // ("Fast random integer generation in an interval", ACM TOMACS 2019): unbiased.
+  // The rejection loop is bounded: after kMaxUniformIntRejections rejected draws in a row
+  // it returns the last draw's multiply-shift value (slightly biased, always < n). A draw
+  // is rejected with probability < 1/2, so with a real generator this happens with
+  // probability < 2^-64 per call and its results are unchanged; with a constant source
+  // (FixedRng) the call still ends, after at most 1 + kMaxUniformIntRejections draws.
   std::uint64_t uniform_int(std::uint64_t n);
+  static constexpr int kMaxUniformIntRejections = 64;
   // Uniform integer in [lo, hi], inclusive; lo <= hi.
   std::int64_t uniform_range(std::int64_t lo, std::int64_t hi);
   // True with probability p (p <= 0: never, p >= 1: always; both consume one draw).

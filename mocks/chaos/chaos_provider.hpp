@@ -11,6 +11,8 @@
 //    gets exactly its probability while the active ones sum to at most 1, and when they
 //    sum to more the later ones share what is left (0.7 then 0.6 yields 0.7 and 0.3).
 // 3. With no fault chosen the call goes to the inner provider untouched.
+// Steps 1 and 2 happen when call() is called, not when its Task is first awaited: callers
+// await at once (Pipeline's attempt does), so both are the same virtual time.
 // An injected fault is counted (injected()) and answered without calling the inner
 // provider, so the inner mock's stream is not touched:
 // - timeout: no answer. The call returns Transport::timeout at CallOptions::deadline,

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/scenario/duration.hpp"
+#include "engine/runtime/duration.hpp"
 #include "sim/scenario/latency_reader.hpp"
 #include "sim/scenario/time_window.hpp"
 

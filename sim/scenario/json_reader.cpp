@@ -5,12 +5,10 @@
 
 #include <fmt/format.h>
 
-#include "sim/scenario/duration.hpp"
+#include "engine/runtime/duration.hpp"
 
 namespace squall {
 namespace {
-
-constexpr std::size_t kDescribeLimit = 60;
 
 // Integers may be written with a zero fraction (3.0) as JSON Schema allows; below 2^53
 // every such double is an exact integer.
@@ -35,7 +33,9 @@ std::string describe_range(IntRange range) {
 }
 
 std::string describe_range(NumberRange range) {
-  if (!std::isinf(range.max)) return fmt::format("a number in [{}, {}]", range.min, range.max);
+  if (!std::isinf(range.max)) {
+    return fmt::format("a number in {}{}, {}]", range.min_exclusive ? "(" : "[", range.min, range.max);
+  }
   return fmt::format("a number {} {}", range.min_exclusive ? ">" : ">=", range.min);
 }
 
@@ -46,12 +46,27 @@ bool in_range(double d, NumberRange range) {
 
 }  // namespace
 
+void Diagnostics::add(ValidationError error) {
+  ++count_;
+  if (errors_.size() < kMaxReportedErrors) errors_.push_back(std::move(error));
+}
+
 void Diagnostics::error(std::string path, std::string message) {
-  errors_.push_back(ValidationError{file_, std::move(path), std::move(message)});
+  add(ValidationError{file_, std::move(path), std::move(message)});
 }
 
 void Diagnostics::syntax_error(std::size_t line, std::size_t column, std::string message) {
-  errors_.push_back(ValidationError{file_, "", std::move(message), line, column});
+  add(ValidationError{file_, "", std::move(message), line, column});
+}
+
+std::vector<ValidationError> Diagnostics::take() {
+  if (count_ > errors_.size()) {
+    errors_.push_back(ValidationError{file_, "", fmt::format("{} more errors not shown", count_ - errors_.size())});
+  }
+  std::vector<ValidationError> errors = std::move(errors_);
+  errors_.clear();
+  count_ = 0;
+  return errors;
 }
 
 std::string pointer_append(std::string_view path, std::string_view key) {
@@ -70,18 +85,6 @@ std::string pointer_append(std::string_view path, std::string_view key) {
 }
 
 std::string pointer_append(std::string_view path, std::size_t index) { return fmt::format("{}/{}", path, index); }
-
-std::string describe(const Json& value) {
-  std::string text = value.dump();
-  if (text.size() > kDescribeLimit) {
-    std::size_t cut = kDescribeLimit - 3;
-    // Back up to the start of a UTF-8 sequence, so that the message stays valid UTF-8.
-    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-    text.resize(cut);
-    text += "...";
-  }
-  return text;
-}
 
 std::string join(std::span<const std::string_view> items) { return fmt::format("{}", fmt::join(items, ", ")); }
 
@@ -145,25 +148,12 @@ std::optional<double> read_number(const Json& v, const std::string& path, Diagno
 
 std::optional<Nanos> read_duration(const Json& v, const std::string& path, Diagnostics& diag, DurationMin min) {
   if (!v.is_string()) {
-    diag.error(path, fmt::format("expected a duration string such as \"250ms\", got {}", describe(v)));
+    diag.error(path, fmt::format("expected {}, got {}", duration_expectation(DurationError::malformed), describe(v)));
     return std::nullopt;
   }
   const auto parsed = parse_duration(v.get_ref<const std::string&>());
   if (const auto* error = std::get_if<DurationError>(&parsed)) {
-    switch (*error) {
-      case DurationError::malformed:
-        diag.error(path, fmt::format("expected a duration string such as \"250ms\", got {}", describe(v)));
-        break;
-      case DurationError::negative:
-        diag.error(path, fmt::format("expected a non-negative duration, got {}", describe(v)));
-        break;
-      case DurationError::finer_than_nanosecond:
-        diag.error(path, fmt::format("expected a whole number of nanoseconds, got {}", describe(v)));
-        break;
-      case DurationError::too_large:
-        diag.error(path, fmt::format("expected a duration shorter than 292 years, got {}", describe(v)));
-        break;
-    }
+    diag.error(path, fmt::format("expected {}, got {}", duration_expectation(*error), describe(v)));
     return std::nullopt;
   }
   const Nanos d = std::get<Nanos>(parsed);
@@ -196,6 +186,18 @@ bool check_name(std::string_view name, std::string_view what, const std::string&
                fmt::format("expected a {} of letters, digits, '.', '_' and '-', got {}", what, describe(Json(name))));
   }
   return ok;
+}
+
+bool check_printable(std::string_view text, const std::string& path, Diagnostics& diag, AllowedControls allowed) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto code = control_character_at(text, i);
+    if (!code || (allowed == AllowedControls::newline_and_tab && (*code == U'\n' || *code == U'\t'))) continue;
+    diag.error(path, fmt::format("expected text without control characters{}, got U+{:04X} at byte {}",
+                                 allowed == AllowedControls::none ? "" : " other than newline and tab",
+                                 static_cast<std::uint32_t>(*code), i + 1));
+    return false;
+  }
+  return true;
 }
 
 ObjectReader::ObjectReader(const Json& value, std::string path, Diagnostics& diag,

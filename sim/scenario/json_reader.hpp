@@ -18,16 +18,15 @@
 #include <utility>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "engine/runtime/time.hpp"
+#include "mocks/strict_json.hpp"  // Json, describe()
 #include "sim/scenario/validation_error.hpp"
 
 namespace squall {
 
-// Objects keep their keys in file order, so errors and file-ordered lists (thresholds)
-// follow the file.
-using Json = nlohmann::ordered_json;
+// The errors kept of one file. A file of 64 MiB could otherwise hold millions of unknown
+// keys, and their messages would take gigabytes; nobody reads past the first screens.
+inline constexpr std::size_t kMaxReportedErrors = 1000;
 
 class Diagnostics {
  public:
@@ -36,46 +35,45 @@ class Diagnostics {
   // A syntax error at a 1-based line and column.
   void syntax_error(std::size_t line, std::size_t column, std::string message);
   const std::string& file() const { return file_; }
-  std::size_t count() const { return errors_.size(); }
-  std::vector<ValidationError> take() { return std::move(errors_); }
+  // Every error recorded, the ones beyond kMaxReportedErrors included, so that readers
+  // can tell whether a value had errors by comparing counts.
+  std::size_t count() const { return count_; }
+  // The first kMaxReportedErrors errors, followed, when more were recorded, by one whole-
+  // document error `<n> more errors not shown`.
+  std::vector<ValidationError> take();
 
  private:
+  void add(ValidationError error);
+
   std::string file_;
   std::vector<ValidationError> errors_;
+  std::size_t count_ = 0;
 };
 
 // JSON Pointer of a member or an element below `path` (RFC 6901: "~" -> "~0", "/" -> "~1").
 std::string pointer_append(std::string_view path, std::string_view key);
 std::string pointer_append(std::string_view path, std::size_t index);
 
-// The "got ..." part of a message: the value as JSON ("high" with its quotes, 250, null),
-// shortened to 60 characters.
-std::string describe(const Json& value);
-
 // `a, b, c`, for "expected one of" lists.
 std::string join(std::span<const std::string_view> items);
 // `"a", "b", "c"`, for lists of accepted string values.
 std::string join_quoted(std::span<const std::string_view> items);
 
-// An inclusive integer range; describe_range gives "an integer >= 1" or "an integer in [500, 599]".
+// An inclusive integer range; messages say "an integer >= 1" or "an integer in [500, 599]".
 struct IntRange {
   std::int64_t min = std::numeric_limits<std::int64_t>::min();
   std::int64_t max = std::numeric_limits<std::int64_t>::max();
 };
-inline constexpr IntRange kNonNegativeInt{0};
 inline constexpr IntRange kPositiveInt{1};
-inline constexpr IntRange kPositiveInt32{1, std::numeric_limits<std::int32_t>::max()};
 
-// A range of real numbers: min (exclusive or inclusive) up to an inclusive max.
+// A range of real numbers: min (exclusive or inclusive) up to an inclusive max; messages
+// say "a number > 0", "a number in [0, 1]" or "a number in (0, 1000000000]".
 struct NumberRange {
   double min = 0;
   bool min_exclusive = false;
   double max = std::numeric_limits<double>::infinity();
 };
-inline constexpr NumberRange kPositive{0, true};
-inline constexpr NumberRange kNonNegative{0, false};
 inline constexpr NumberRange kProbability{0, false, 1};
-inline constexpr NumberRange kAtLeastOne{1, false};
 
 // Smallest accepted duration: ">= 0" or "> 0".
 enum class DurationMin : std::uint8_t { zero, positive };
@@ -104,6 +102,16 @@ std::optional<std::size_t> read_choice(const Json& v, const std::string& path, D
 // A name usable in reports, stream names and k6-style tag selectors: letters, digits,
 // '.', '_' and '-' (e.g. "gpt-4.1", "web_search"). `what` says whose name it is.
 bool check_name(std::string_view name, std::string_view what, const std::string& path, Diagnostics& diag);
+
+// Text that squall prints (a scenario's name and description, a model's name) must not
+// hold control characters (Unicode's Cc: U+0000-U+001F, U+007F-U+009F): they would break
+// the line or, as ANSI escape sequences, rewrite the terminal. Descriptions may hold
+// newlines and tabs. The message names the first offender and its 1-based byte offset:
+//   `expected text without control characters, got U+001B at byte 5`
+//   `expected text without control characters other than newline and tab, got U+000D at byte 12`
+enum class AllowedControls : std::uint8_t { none, newline_and_tab };
+bool check_printable(std::string_view text, const std::string& path, Diagnostics& diag,
+                     AllowedControls allowed = AllowedControls::none);
 
 // An object at `path` whose keys are fixed. Construction records an error when the value
 // is not an object, and one "unknown key" error per key outside `keys` (at the key's own

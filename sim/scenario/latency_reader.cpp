@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/scenario/duration.hpp"
+#include "engine/runtime/duration.hpp"
 
 namespace squall {
 namespace {

@@ -7,12 +7,28 @@
 
 #include <fmt/format.h>
 
-#include "sim/scenario/duration.hpp"
+#include "engine/runtime/duration.hpp"
 
 namespace squall {
 namespace {
 
 constexpr std::size_t kStrategyCount = std::variant_size_v<StrategyConfig>;
+
+// Upper bounds, far beyond any real policy, that keep every count and product the
+// engine derives from them finite and cheap:
+// - max_attempts: 1000 attempts of one logical call is a retry storm by itself, and the
+//   backoff of attempt n is computed in up to n steps;
+// - multiplier: 1000 reaches any max_delay from 1 ns within 7 retries;
+// - failure_threshold, half_open_probes: a million consecutive failures or probes; more
+//   would never trip or close within a run;
+// - max_tokens: 1e15 tokens per task, beyond any budget, far from int64 overflow when
+//   the budget adds a call's tokens to it;
+// - max_cost_usd: a billion USD per task.
+constexpr IntRange kMaxAttempts{1, 1000};
+constexpr NumberRange kMultiplier{1, false, 1000};
+constexpr IntRange kBreakerCount{1, 1'000'000};
+constexpr IntRange kBudgetTokens{1, 1'000'000'000'000'000};
+constexpr NumberRange kBudgetCostUsd{0, true, 1e9};
 
 // Strategy names in StrategyConfig's alternative order, from engine/policy.hpp.
 template <std::size_t... I>
@@ -61,7 +77,7 @@ void read_config(const ObjectReader& obj, RetryConfig& config) {
   static constexpr std::array<Jitter, 3> kJitters{Jitter::none, Jitter::full, Jitter::equal};
   static const auto kBackoffNames = names_of(kBackoffs);
   static const auto kJitterNames = names_of(kJitters);
-  obj.get("max_attempts", config.max_attempts, kPositiveInt32);
+  obj.get("max_attempts", config.max_attempts, kMaxAttempts);
   read_kinds(obj, "retry_on", config.retry_on);
   const bool backoff_ok =
       obj.find("backoff") == nullptr || obj.get_choice<Backoff>("backoff", config.backoff, kBackoffNames, kBackoffs);
@@ -71,7 +87,7 @@ void read_config(const ObjectReader& obj, RetryConfig& config) {
     obj.diag().error(obj.path_of("multiplier"),
                      fmt::format("applies only to backoff \"exponential\", not \"{}\"", to_string(config.backoff)));
   } else {
-    obj.get("multiplier", config.multiplier, kAtLeastOne);
+    obj.get("multiplier", config.multiplier, kMultiplier);
   }
   if (obj.get_duration("max_delay", config.max_delay, DurationMin::zero) && base_ok &&
       config.max_delay < config.base_delay) {
@@ -90,9 +106,9 @@ void read_config(const ObjectReader& obj, RetryConfig& config) {
 }
 
 void read_config(const ObjectReader& obj, CircuitBreakerConfig& config) {
-  obj.get("failure_threshold", config.failure_threshold, kPositiveInt32);
+  obj.get("failure_threshold", config.failure_threshold, kBreakerCount);
   obj.get_duration("open_duration", config.open_duration, DurationMin::positive);
-  obj.get("half_open_probes", config.half_open_probes, kPositiveInt32);
+  obj.get("half_open_probes", config.half_open_probes, kBreakerCount);
   read_kinds(obj, "failure_on", config.failure_on);
 }
 
@@ -126,9 +142,9 @@ void read_config(const ObjectReader& obj, SimplifyQueryConfig& config) {
 
 void read_config(const ObjectReader& obj, BudgetConfig& config) {
   std::int64_t max_tokens = 0;
-  if (obj.get("max_tokens", max_tokens, kPositiveInt)) config.max_tokens = max_tokens;
+  if (obj.get("max_tokens", max_tokens, kBudgetTokens)) config.max_tokens = max_tokens;
   double max_cost_usd = 0;
-  if (obj.get("max_cost_usd", max_cost_usd, kPositive)) config.max_cost_usd = max_cost_usd;
+  if (obj.get("max_cost_usd", max_cost_usd, kBudgetCostUsd)) config.max_cost_usd = max_cost_usd;
   if (obj.find("max_tokens") == nullptr && obj.find("max_cost_usd") == nullptr) {
     obj.diag().error(obj.path(), "expected at least one of: max_tokens, max_cost_usd");
   }

@@ -14,17 +14,20 @@ namespace squall {
 
 // Reads a policy object at `path`. Config rules (defaults are the config structs'):
 //   timeout          per_attempt (> 0), total (> 0)
-//   retry            max_attempts (>= 1), retry_on (non-empty, distinct outcome kinds
-//                    other than success), backoff (constant | linear | exponential),
-//                    base_delay (>= 0), multiplier (>= 1; exponential backoff only),
+//   retry            max_attempts ([1, 1000]), retry_on (non-empty, distinct outcome
+//                    kinds other than success), backoff (constant | linear |
+//                    exponential), base_delay (>= 0), multiplier ([1, 1000];
+//                    exponential backoff only),
 //                    max_delay (>= base_delay), jitter (none | full | equal),
 //                    honour_retry_after, max_retry_after (>= 0; only when
 //                    honour_retry_after is true)
-//   circuit_breaker  failure_threshold (>= 1), open_duration (> 0), half_open_probes
-//                    (>= 1), failure_on (like retry_on)
+//   circuit_breaker  failure_threshold ([1, 1e6]), open_duration (> 0),
+//                    half_open_probes ([1, 1e6]), failure_on (like retry_on)
 //   simplify_query   steps (non-empty, distinct rung names), filler_words (non-empty
 //                    strings; only when steps include drop_filler_words)
-//   budget           max_tokens (>= 1), max_cost_usd (> 0); at least one of them
+//   budget           max_tokens ([1, 1e15]), max_cost_usd ((0, 1e9]); at least one
+//                    of them
+// The upper bounds and their reasons are in policy_reader.cpp.
 // With `providers`, the cross-checks of check_policy are applied while reading, at the
 // items' positions in the file.
 PolicyConfig read_policy(const Json& value, const std::string& path, const ProviderTypes* providers, Diagnostics& diag);

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "mocks/corpus.hpp"
 #include "sim/scenario/fault_reader.hpp"
 #include "sim/scenario/latency_reader.hpp"
 
@@ -13,6 +14,25 @@ namespace {
 
 constexpr std::array<std::string_view, 2> kTypeNames{"web_search", "llm"};
 constexpr std::array<ProviderType, 2> kTypes{ProviderType::web_search, ProviderType::llm};
+
+// Upper bounds, far beyond any real service, that keep what the mocks derive from them
+// finite:
+// - max_results: 10000 hits; search APIs return 10 to 100 per page;
+// - price_per_mtok: 1e6 USD per million tokens (today's models cost at most ~1e2); a
+//   cost is tokens * price, and 1e9 tokens * 1e6 stays far from a double's overflow
+//   (1.7e308 made costs infinite, written as null);
+// - context_window, mean_output_tokens: 1e9 tokens, a thousand times the largest
+//   context windows, so that token sums over steps and retries stay far from int64
+//   overflow;
+// - tokens_per_second: 1e9, one token per nanosecond, the clock's resolution.
+constexpr IntRange kMaxResults{0, 10'000};
+constexpr NumberRange kPriceUsd{0, false, 1e6};
+constexpr IntRange kTokens{1, 1'000'000'000};
+constexpr NumberRange kTokensPerSecond{0, true, 1e9};
+
+// Corpus files already loaded, by resolved path: providers sharing a corpus read it once,
+// and its errors are reported at each provider that names it.
+using CorpusErrors = std::map<std::filesystem::path, std::optional<std::string>>;
 
 std::optional<ProviderType> type_of(const Json& provider) {
   if (!provider.is_object()) return std::nullopt;
@@ -24,42 +44,57 @@ std::optional<ProviderType> type_of(const Json& provider) {
   return std::nullopt;
 }
 
-WebSearchConfig read_web_search(const ObjectReader& obj, const std::filesystem::path& base_dir) {
+// Loads the corpus as sim::World will (Corpus::load), so that `squall validate` finds
+// every problem `squall run` would.
+void check_corpus(const ObjectReader& obj, const std::string& corpus, const std::filesystem::path& base_dir,
+                  CorpusErrors& corpora) {
+  // Resolved the way sim::World resolves it when it loads the corpus.
+  std::filesystem::path file = corpus;
+  if (file.is_relative()) file = base_dir / file;
+  file = file.lexically_normal();
+  auto [entry, inserted] = corpora.try_emplace(file);
+  if (inserted) {
+    try {
+      Corpus::load(file);
+    } catch (const CorpusError& e) {
+      entry->second = e.what();
+    }
+  }
+  if (entry->second) obj.diag().error(obj.path_of("corpus"), *entry->second);
+}
+
+WebSearchConfig read_web_search(const ObjectReader& obj, const std::filesystem::path& base_dir,
+                                CorpusErrors& corpora) {
   WebSearchConfig config;
   if (obj.require("corpus") != nullptr && obj.get_nonempty("corpus", config.corpus)) {
-    // Resolved the way sim::World resolves it when it loads the corpus.
-    std::filesystem::path file = config.corpus;
-    if (file.is_relative()) file = base_dir / file;
-    file = file.lexically_normal();
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(file, ec)) {
-      obj.diag().error(obj.path_of("corpus"), fmt::format("no such file: \"{}\"", file.generic_string()));
-    }
+    check_corpus(obj, config.corpus, base_dir, corpora);
   }
   if (const Json* latency = obj.find("latency")) {
     if (auto parsed = read_latency(*latency, obj.path_of("latency"), obj.diag())) config.latency = *parsed;
   }
-  obj.get("max_results", config.max_results, kNonNegativeInt);
+  obj.get("max_results", config.max_results, kMaxResults);
   return config;
 }
 
 LlmConfig read_llm(const ObjectReader& obj, const std::string& name) {
   LlmConfig config;
   config.model = name;
-  obj.get_nonempty("model", config.model);
+  if (std::string model; obj.get_nonempty("model", model) && check_printable(model, obj.path_of("model"), obj.diag())) {
+    config.model = std::move(model);
+  }
   if (const Json* price = obj.find("price_per_mtok")) {
     const ObjectReader p(*price, obj.path_of("price_per_mtok"), obj.diag(), {"input", "output"});
-    p.get("input", config.price_per_mtok.input, kNonNegative);
-    p.get("output", config.price_per_mtok.output, kNonNegative);
+    p.get("input", config.price_per_mtok.input, kPriceUsd);
+    p.get("output", config.price_per_mtok.output, kPriceUsd);
   }
-  obj.get("context_window", config.context_window, kPositiveInt);
+  obj.get("context_window", config.context_window, kTokens);
   if (const Json* ttft = obj.find("time_to_first_token")) {
     if (auto parsed = read_latency(*ttft, obj.path_of("time_to_first_token"), obj.diag())) {
       config.time_to_first_token = *parsed;
     }
   }
-  obj.get("tokens_per_second", config.tokens_per_second, kPositive);
-  obj.get("mean_output_tokens", config.mean_output_tokens, kPositiveInt);
+  obj.get("tokens_per_second", config.tokens_per_second, kTokensPerSecond);
+  obj.get("mean_output_tokens", config.mean_output_tokens, kTokens);
   return config;
 }
 
@@ -112,6 +147,7 @@ std::vector<ProviderConfig> read_providers(const Json& value, const std::string&
                                            const std::filesystem::path& base_dir, std::optional<Nanos> run_end,
                                            Diagnostics& diag) {
   std::vector<ProviderConfig> providers;
+  CorpusErrors corpora;
   if (!value.is_object()) {
     diag.error(path, fmt::format("expected an object, got {}", describe(value)));
     return providers;
@@ -136,7 +172,7 @@ std::vector<ProviderConfig> read_providers(const Json& value, const std::string&
     provider.name = name;
     if (kTypes[*type_index] == ProviderType::web_search) {
       const ObjectReader obj(entry, entry_path, diag, {"type", "corpus", "latency", "max_results", "faults"});
-      provider.spec = read_web_search(obj, base_dir);
+      provider.spec = read_web_search(obj, base_dir, corpora);
       provider.faults = read_faults(obj, run_end);
     } else {
       const ObjectReader obj(entry, entry_path, diag,

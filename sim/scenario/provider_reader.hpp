@@ -32,10 +32,13 @@ std::string no_such_provider(std::string_view name, const ProviderTypes& provide
 
 // Reads `providers`, sorted by name. Provider names are names in check_name's sense.
 //   web_search: corpus (required; a path relative to `base_dir` unless absolute; the file
-//               must exist), latency, max_results (>= 0)
-//   llm:        model (default: the provider's name), price_per_mtok {input, output}
-//               (USD, >= 0), context_window (>= 1), time_to_first_token (a latency),
-//               tokens_per_second (> 0), mean_output_tokens (>= 1)
+//               must load with Corpus::load, whose CorpusError message is reported at
+//               the corpus key), latency, max_results ([0, 10000])
+//   llm:        model (default: the provider's name; printable, see check_printable),
+//               price_per_mtok {input, output} (USD, [0, 1e6]), context_window
+//               ([1, 1e9]), time_to_first_token (a latency), tokens_per_second
+//               ((0, 1e9]), mean_output_tokens ([1, 1e9])
+// The upper bounds and their reasons are in provider_reader.cpp.
 //   both:       faults, an array of fault rules (fault_reader.hpp)
 // Keys of the other type are unknown keys. `run_end` is the scenario's duration when known.
 std::vector<ProviderConfig> read_providers(const Json& value, const std::string& path,

@@ -2,17 +2,32 @@
 //   { "task_success": ["rate>=0.95"], "task_latency": ["p(99)<20s", "avg<5s"] }
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "reports/threshold.hpp"
 #include "sim/scenario/json_reader.hpp"
+#include "sim/scenario/provider_reader.hpp"
 
 namespace squall {
+
+// What the values of the open tags (reports/metric_catalogue.hpp's TagValues::any) are
+// checked against. A null member leaves its tags unchecked: the block it comes from is
+// invalid, and its own errors are reported there.
+struct ThresholdContext {
+  const ProviderTypes* providers = nullptr;           // `provider:` and `tool:` (tools are providers)
+  const std::vector<std::string>* templates = nullptr;  // `template:`: the workload's task names
+};
 
 // Thresholds in file order. Each key is checked once with parse_metric (its error is
 // reported at `/thresholds/<metric>`), each expression with parse_threshold (at
 // `/thresholds/<metric>/<i>`); their messages are reports/threshold.hpp's. A metric's
-// list must be a non-empty array of strings.
-std::vector<Threshold> read_thresholds(const Json& value, const std::string& path, Diagnostics& diag);
+// list must be a non-empty array of strings. A tag naming something the scenario does not
+// have would select nothing, so the threshold could never fail; it is reported at the
+// metric's key, one error per tag:
+//   `no provider named "web_serch"; providers are: llm, web_search`
+//   `no task template named "resarch"; templates are: research`
+std::vector<Threshold> read_thresholds(const Json& value, const std::string& path, const ThresholdContext& context,
+                                       Diagnostics& diag);
 
 }  // namespace squall

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace squall {
 
@@ -18,10 +20,16 @@ struct ValidationError {
   friend bool operator==(const ValidationError&, const ValidationError&) = default;
 };
 
-// One line in the form of compilers and linters:
+// One line in the form of compilers and linters, in which every control character
+// (control_character_at) is written as a JSON escape (\u001b), since paths hold keys as
+// written and a raw newline or ANSI escape sequence would break the line or the terminal:
 //   `scenarios/x.json: /providers/web_search/faults/2/probability: expected a number in [0, 1], got "high"`
 //   `scenarios/x.json:3:7: syntax error while parsing object key - ...` (syntax errors)
 //   `scenarios/x.json: file not found` (errors about the whole document)
 std::string to_string(const ValidationError& error);
+
+// The code point of the control character (Unicode's Cc: U+0000-U+001F, U+007F-U+009F)
+// that starts at byte `i` of UTF-8 `text`, or nullopt. C1 controls take two bytes.
+std::optional<char32_t> control_character_at(std::string_view text, std::size_t i);
 
 }  // namespace squall

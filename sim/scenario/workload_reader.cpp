@@ -1,10 +1,11 @@
 #include "sim/scenario/workload_reader.hpp"
 
+#include <algorithm>
 #include <array>
 
 #include <fmt/format.h>
 
-#include "sim/scenario/duration.hpp"
+#include "engine/runtime/duration.hpp"
 #include "sim/scenario/time_window.hpp"
 
 namespace squall {
@@ -13,32 +14,70 @@ namespace {
 constexpr std::array<std::string_view, 2> kProcessNames{"poisson", "constant"};
 constexpr std::array<ArrivalProcess, 2> kProcesses{ArrivalProcess::poisson, ArrivalProcess::constant};
 
+// Bounds, with their reasons:
+// - arrival rates: above a million tasks per simulated second a run does not end in
+//   reasonable time (1e10 per second hung the simulator); below one per 11.6 days
+//   (1e-6 per second) the mean gap, 1e15 ns, stays far from int64's 9.2e18 ns;
+// - max_tasks: 1e8 tasks is more than a run simulates in minutes; a larger cap is no cap;
+// - bursts: 10000 windows, each a phase of an incident, is far more than any scenario;
+// - weight: a mix of templates a million to one apart is not a mix, and the sum of the
+//   weights stays finite and exact enough to draw from;
+// - prompt_tokens, max_output_tokens: 1e9, as an llm provider's context_window.
+constexpr NumberRange kRatePerSecond{1e-6, false, 1e6};
+constexpr IntRange kMaxTasks{1, 100'000'000};
+constexpr std::size_t kMaxBursts = 10'000;
+constexpr NumberRange kWeight{0, true, 1e6};
+constexpr IntRange kStepTokens{0, 1'000'000'000};
+
 using QueryLists = std::map<std::string, std::vector<std::string>, std::less<>>;
+
+// A valid burst and its index in the file.
+struct PlacedBurst {
+  Burst burst;
+  std::size_t index;
+};
+
+// Overlapping bursts would leave the rate ambiguous. Sorted by start, a burst overlaps an
+// earlier-starting one exactly when it starts before the furthest end so far; it is
+// reported once, against the burst with that end, in file order.
+void check_overlaps(std::vector<PlacedBurst> bursts, const std::string& path, Diagnostics& diag) {
+  std::sort(bursts.begin(), bursts.end(), [](const PlacedBurst& a, const PlacedBurst& b) {
+    return a.burst.from != b.burst.from ? a.burst.from < b.burst.from : a.index < b.index;
+  });
+  std::vector<std::pair<std::size_t, std::string>> overlaps;  // file index, message
+  const PlacedBurst* furthest = nullptr;                       // the burst ending last so far
+  for (const PlacedBurst& b : bursts) {
+    if (furthest != nullptr && b.burst.from < furthest->burst.to) {
+      overlaps.emplace_back(b.index, fmt::format("overlaps burst {} [{}, {})", furthest->index,
+                                                 format_duration(furthest->burst.from),
+                                                 format_duration(furthest->burst.to)));
+    }
+    if (furthest == nullptr || b.burst.to > furthest->burst.to) furthest = &b;
+  }
+  std::sort(overlaps.begin(), overlaps.end());
+  for (auto& [index, message] : overlaps) diag.error(pointer_append(path, index), std::move(message));
+}
 
 void read_bursts(const ObjectReader& arrivals, const WorkloadContext& context, std::vector<Burst>& out) {
   const Json* list = arrivals.find("bursts");
   if (list == nullptr) return;
   const std::string path = arrivals.path_of("bursts");
   const auto elements = read_array(*list, path, arrivals.diag(), /*nonempty=*/false);
-  std::vector<std::size_t> indices;  // each valid burst's index in the file
+  if (elements.size() > kMaxBursts) {
+    arrivals.diag().error(path, fmt::format("expected at most {} bursts, got {}", kMaxBursts, elements.size()));
+    return;
+  }
+  std::vector<PlacedBurst> valid;
   for (std::size_t i = 0; i < elements.size(); ++i) {
     const ObjectReader obj(elements[i], pointer_append(path, i), arrivals.diag(), {"from", "to", "rate_per_s"});
     if (!obj.valid()) continue;
     Burst burst;
     const bool window_ok = read_window(obj, /*required=*/true, context.run_end, burst.from, burst.to);
-    const bool rate_ok = obj.get_number_required("rate_per_s", burst.rate_per_s, kPositive);
-    if (!window_ok || !rate_ok) continue;
-    // Overlapping bursts would leave the rate ambiguous.
-    for (std::size_t j = 0; j < out.size(); ++j) {
-      if (burst.from < out[j].to && out[j].from < burst.to) {
-        arrivals.diag().error(pointer_append(path, i),
-                              fmt::format("overlaps burst {} [{}, {})", indices[j], format_duration(out[j].from),
-                                          format_duration(out[j].to)));
-      }
-    }
-    out.push_back(burst);
-    indices.push_back(i);
+    const bool rate_ok = obj.get_number_required("rate_per_s", burst.rate_per_s, kRatePerSecond);
+    if (window_ok && rate_ok) valid.push_back(PlacedBurst{burst, i});
   }
+  for (const PlacedBurst& b : valid) out.push_back(b.burst);
+  check_overlaps(std::move(valid), path, arrivals.diag());
 }
 
 ArrivalConfig read_arrivals(const Json& value, const std::string& path, const WorkloadContext& context,
@@ -46,10 +85,10 @@ ArrivalConfig read_arrivals(const Json& value, const std::string& path, const Wo
   ArrivalConfig config;
   const ObjectReader obj(value, path, diag, {"process", "rate_per_s", "bursts", "max_tasks"});
   obj.get_choice<ArrivalProcess>("process", config.process, kProcessNames, kProcesses);
-  obj.get("rate_per_s", config.rate_per_s, kPositive);
+  obj.get("rate_per_s", config.rate_per_s, kRatePerSecond);
   read_bursts(obj, context, config.bursts);
   std::int64_t max_tasks = 0;
-  if (obj.get("max_tasks", max_tasks, kPositiveInt)) config.max_tasks = max_tasks;
+  if (obj.get("max_tasks", max_tasks, kMaxTasks)) config.max_tasks = max_tasks;
   return config;
 }
 
@@ -118,7 +157,7 @@ StepConfig read_step(const Json& value, const std::string& path, const WorkloadC
     if (type == ProviderType::web_search) {
       diag.error(obj.path_of(key), fmt::format("applies only to llm steps; {}", provider_is(step.tool, *type)));
     } else {
-      obj.get(key, *field, kNonNegativeInt);
+      obj.get(key, *field, kStepTokens);
     }
   }
   return step;
@@ -142,7 +181,7 @@ std::vector<TaskTemplate> read_tasks(const Json& value, const std::string& path,
                    fmt::format("duplicate task name \"{}\" (also {})", task.name, pointer_append(path, it->second)));
       }
     }
-    obj.get("weight", task.weight, kPositive);
+    obj.get("weight", task.weight, kWeight);
     obj.get_duration("deadline", task.deadline, DurationMin::positive);
     if (const Json* steps = obj.require("steps")) {
       const std::string steps_path = obj.path_of("steps");

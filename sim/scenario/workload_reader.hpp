@@ -18,15 +18,19 @@ struct WorkloadContext {
 };
 
 // Keys and rules:
-//   arrivals: process ("poisson" | "constant"), rate_per_s (> 0), bursts (windows
-//             [from, to) with rate_per_s > 0; from < to, from before the end of the run,
-//             no two overlapping), max_tasks (>= 1). Default: poisson at 1 per second.
+//   arrivals: process ("poisson" | "constant"), rate_per_s ([1e-6, 1e6]), bursts (at
+//             most 10000 windows [from, to) with rate_per_s in [1e-6, 1e6]; from < to,
+//             from before the end of the run, no two overlapping), max_tasks ([1, 1e8]).
+//             Default: poisson at 1 per second.
 //   tasks:    required, non-empty; each { name (required, unique, a name in check_name's
-//             sense), weight (> 0), deadline (> 0), steps (required, non-empty) }.
+//             sense), weight ((0, 1e6]), deadline (> 0), steps (required, non-empty) }.
 //   steps:    { tool (required, a provider), query_from (a key of queries: required when
 //             the tool is a web_search provider, not allowed for llm), prompt_tokens and
-//             max_output_tokens (>= 0; llm steps only) }.
+//             max_output_tokens ([0, 1e9]; llm steps only) }.
 //   queries:  name -> non-empty array of non-empty strings.
+// The bounds and their reasons are in workload_reader.cpp. An overlap is reported at the
+// burst that starts later (`overlaps burst 0 [2m, 6m)`), once, against the earlier-
+// starting burst that ends last.
 WorkloadConfig read_workload(const Json& value, const std::string& path, const WorkloadContext& context,
                              Diagnostics& diag);
 

@@ -33,7 +33,11 @@ std::string read_file(const fs::path& p) {
 Result squall(const std::string& args) {
   const fs::path dir = fs::path(testing::TempDir()) / "squall_cli_test";
   fs::create_directories(dir);
-  const fs::path err_file = dir / "stderr.txt";
+  // ctest runs tests in parallel processes: each call gets its own stderr file.
+  static int calls = 0;
+  const fs::path err_file =
+      dir / (std::string(testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
+             std::to_string(++calls) + ".stderr");
   const std::string cmd = std::string("cd ") + SQUALL_SOURCE_DIR + " && " + SQUALL_BINARY + " " + args + " 2>" +
                           err_file.string();
   Result r;
@@ -149,6 +153,58 @@ TEST(CliTest, UnwritableOutExitsTwoAndLeavesNoFile) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("cannot write"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists("/nonexistent-dir/report.json"));
+}
+
+TEST(CliTest, SeedMustBeADecimalUint64) {
+  // CLI11 alone would wrap "-1" to 2^64-1 and read "010" as octal.
+  EXPECT_EQ(squall("run scenarios/quickstart.json --seed -1").exit_code, 2);
+  EXPECT_EQ(squall("run scenarios/quickstart.json --seed 18446744073709551616").exit_code, 2);
+  EXPECT_EQ(squall("run scenarios/quickstart.json --seed 0x10").exit_code, 2);
+  EXPECT_EQ(first_line(squall("run scenarios/quickstart.json --seed 010").out), "squall run quickstart: seed 10");
+  EXPECT_EQ(first_line(squall("run scenarios/quickstart.json --seed 18446744073709551615").out),
+            "squall run quickstart: seed 18446744073709551615");
+}
+
+TEST(CliTest, OutRefusesDevicesDirectoriesAndInputs) {
+  // Renaming the report onto /dev/null would replace the device with a regular file.
+  Result r = squall("run scenarios/quickstart.json --out /dev/null");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("\"/dev/null\" exists and is not a regular file"), std::string::npos) << r.err;
+  EXPECT_EQ(squall("run scenarios/quickstart.json --out " + testing::TempDir()).exit_code, 2);
+
+  const fs::path copy = temp_path("scenario-copy.json");
+  fs::copy_file(fs::path(SQUALL_SOURCE_DIR) / "tests/sim/data/minimal.json", copy);
+  const std::string before = read_file(copy);
+  r = squall("run " + copy.string() + " --out " + copy.string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("is an input of this run"), std::string::npos) << r.err;
+  EXPECT_EQ(read_file(copy), before);
+  // The corpus is an input too.
+  EXPECT_EQ(squall("run scenarios/quickstart.json --out scenarios/corpora/crm.jsonl").exit_code, 2);
+}
+
+TEST(CliTest, OutFollowsASymbolicLink) {
+  const fs::path target = temp_path("real-report.json");
+  const fs::path link = temp_path("link-report.json");
+  fs::create_symlink(target, link);
+  EXPECT_EQ(squall("run scenarios/quickstart.json --out " + link.string()).exit_code, 0);
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_TRUE(fs::is_regular_file(target));
+}
+
+TEST(CliTest, ReproLineIsShellQuoted) {
+  const fs::path dir = fs::path(testing::TempDir()) / "squall_cli_test" / "sp ace";
+  fs::create_directories(dir);
+  const fs::path scenario = dir / "it's.json";
+  fs::remove(scenario);
+  // A copy of the naive-policy run's inputs, in a path that needs quoting.
+  std::ofstream(scenario) << R"({ "name": "q", "duration": "10s",
+    "workload": { "tasks": [ { "name": "t", "steps": [ { "tool": "llm" } ] } ] },
+    "providers": { "llm": { "type": "llm" } },
+    "thresholds": { "task_success": [ "rate>1" ] } })";
+  const Result r = squall("run '" + dir.string() + "/it'\\''s.json'");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(last_line(r.err), "repro: squall run '" + dir.string() + "/it'\\''s.json' --seed 1");
 }
 
 TEST(CliTest, ValidateReportsEveryShippedScenarioValid) {

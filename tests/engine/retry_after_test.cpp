@@ -32,10 +32,20 @@ TEST(RetryAfterTest, AcceptsUpToTheLargestRepresentableValue) {
   EXPECT_EQ(parse_retry_after("9223372036.854775807"), kNever);
 }
 
-TEST(RetryAfterTest, RejectsOverflow) {
-  EXPECT_EQ(parse_retry_after("9223372036.854775808"), std::nullopt);
-  EXPECT_EQ(parse_retry_after("9223372037"), std::nullopt);
-  EXPECT_EQ(parse_retry_after("99999999999999999999999"), std::nullopt);
+TEST(RetryAfterTest, SaturatesOverflowToNever) {
+  // One nanosecond past kNever, one second past it, and a value that does not even fit an
+  // int64 of seconds: all well-formed, all "not soon" (RFC 9111 section 1.2.2).
+  EXPECT_EQ(parse_retry_after("9223372036.854775808"), kNever);
+  EXPECT_EQ(parse_retry_after("9223372037"), kNever);
+  EXPECT_EQ(parse_retry_after("99999999999999999999999"), kNever);
+  EXPECT_EQ(parse_retry_after(" 99999999999999999999999.5 "), kNever);
+}
+
+TEST(RetryAfterTest, OverflowDoesNotExcuseMalformedText) {
+  // Saturation applies to well-formed values only: a sign or a unit is still malformed.
+  EXPECT_EQ(parse_retry_after("-99999999999999999999999"), std::nullopt);
+  EXPECT_EQ(parse_retry_after("99999999999999999999999s"), std::nullopt);
+  EXPECT_EQ(parse_retry_after("99999999999999999999999."), std::nullopt);
 }
 
 TEST(RetryAfterTest, RejectsEmptyAndBlank) {

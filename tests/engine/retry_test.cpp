@@ -103,6 +103,24 @@ TEST(RetryTest, RetryAfterAboveTheCapGivesUpAtOnce) {
   EXPECT_EQ(h.log.give_ups[0].last_kind, OutcomeKind::rate_limited);
 }
 
+TEST(RetryTest, RetryAfterTooLargeToRepresentGivesUpAsAboveTheCap) {
+  // "99999999999999999999" s overflows int64 nanoseconds and saturates to kNever, which is
+  // above the 60 s cap: one attempt, no backoff, the 429 is returned at 100 ms.
+  Harness h;
+  ScriptedProvider provider(h.loop, {{test::status(429, "99999999999999999999")}, {test::results()}});
+  FixedRng rng(0);
+  auto pipeline = retry_pipeline(h, provider, no_jitter(Backoff::constant, seconds(1)), rng);
+  Call call;
+  EXPECT_EQ(test::run(h, *pipeline, call).kind, OutcomeKind::rate_limited);
+
+  EXPECT_EQ(provider.calls().size(), 1U);
+  EXPECT_EQ(call.finished, 100 * kMs);
+  EXPECT_TRUE(h.log.backoffs.empty());
+  ASSERT_EQ(h.log.give_ups.size(), 1U);
+  EXPECT_EQ(h.log.give_ups[0].reason, "retry_after_exceeds_cap");
+  EXPECT_EQ(h.log.give_ups[0].at, 100 * kMs);
+}
+
 TEST(RetryTest, RetryAfterEqualToTheCapIsWaitedFor) {
   Harness h;
   ScriptedProvider provider(h.loop, {{test::status(429, "60")}, {test::results()}});

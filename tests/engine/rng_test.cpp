@@ -78,6 +78,45 @@ TEST(RngTest, UniformIntIsInRangeAndUnbiased) {
   EXPECT_EQ(rng.uniform_int(1), 0U);
 }
 
+// Yields `zeros` zeros, then `value` forever, and counts its draws.
+class ZerosThenValueRng final : public Rng {
+ public:
+  ZerosThenValueRng(int zeros, std::uint64_t value) : zeros_(zeros), value_(value) {}
+  std::uint64_t next_u64() override { return draws_++ < zeros_ ? 0 : value_; }
+  int draws() const { return draws_; }
+
+ private:
+  int zeros_;
+  std::uint64_t value_;
+  int draws_ = 0;
+};
+
+TEST(RngTest, UniformIntEndsWithAConstantSource) {
+  // n = 6: the rejection threshold is 2^64 mod 6 = 4, and a zero draw gives the product
+  // 0 * 6 = 0, whose low word 0 < 4 is rejected every time. The loop gives up after the
+  // first draw and kMaxUniformIntRejections more, returning the last high word, 0.
+  FixedRng fixed(0);
+  EXPECT_EQ(fixed.uniform_int(6), 0U);
+
+  ZerosThenValueRng zeros(1'000, 0);
+  EXPECT_EQ(zeros.uniform_int(6), 0U);
+  EXPECT_EQ(zeros.draws(), 1 + Rng::kMaxUniformIntRejections);
+}
+
+TEST(RngTest, UniformIntAcceptsADrawUpToTheBound) {
+  // v = 2^62 + 1: v * 6 = 1.5 * 2^64 + 6, high word 1, low word 2^63 + 6 >= 4: accepted.
+  constexpr std::uint64_t kAccepted = (1ULL << 62) + 1;
+  // 64 zeros are rejected (the first draw and 63 retries); the 65th draw, the last one the
+  // bound allows, is accepted and gives 1.
+  ZerosThenValueRng last_chance(Rng::kMaxUniformIntRejections, kAccepted);
+  EXPECT_EQ(last_chance.uniform_int(6), 1U);
+  EXPECT_EQ(last_chance.draws(), 1 + Rng::kMaxUniformIntRejections);
+  // One zero more and the bound is reached first: the fallback 0, and v is never drawn.
+  ZerosThenValueRng too_late(Rng::kMaxUniformIntRejections + 1, kAccepted);
+  EXPECT_EQ(too_late.uniform_int(6), 0U);
+  EXPECT_EQ(too_late.draws(), 1 + Rng::kMaxUniformIntRejections);
+}
+
 TEST(RngTest, UniformRangeIsInclusive) {
   Xoshiro256 rng(5);
   bool saw_lo = false;

@@ -118,5 +118,20 @@ TEST(QueryMatcherTest, MatchAppendsToExistingResults) {
   EXPECT_EQ(hits[1].title, "d1");
 }
 
+TEST(QueryMatcherTest, RepeatedQueriesGiveTheSameHitsWhateverCameBetween) {
+  // The matcher reuses the answer to its last query; the cap is part of that query.
+  const Corpus c = small_corpus();
+  QueryMatcher m(c);
+  EXPECT_EQ(titles(m, "acme corp", 2), (Titles{"d0", "d2"}));
+  EXPECT_EQ(titles(m, "acme corp", 2), (Titles{"d0", "d2"}));
+  EXPECT_EQ(titles(m, "acme corp", 3), (Titles{"d0", "d2", "d4"}));
+  EXPECT_EQ(m.count("acme corp"), 3U);
+  EXPECT_EQ(titles(m, "acme corp", 1), (Titles{"d0"}));
+  EXPECT_EQ(titles(m, "pricing", 1), (Titles{"d2"}));
+  EXPECT_EQ(titles(m, "acme corp", 1), (Titles{"d0"}));
+  EXPECT_EQ(titles(m, "", 0), Titles{});  // the state a new matcher starts in
+  EXPECT_EQ(titles(m, "acme", 0), Titles{});
+}
+
 }  // namespace
 }  // namespace squall

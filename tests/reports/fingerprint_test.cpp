@@ -5,13 +5,39 @@
 namespace squall {
 namespace {
 
-TEST(FingerprintTest, FoldsWordsThroughSplitmix64) {
+TEST(FingerprintTest, FinalisesTheFoldThroughSplitmix64) {
   Fingerprint f;
-  EXPECT_EQ(f.value(), 0U);
-  // h = splitmix64(0 ^ 0): splitmix64's first output from state 0, the published
-  // reference value 0xe220a8397b1dcdaf.
+  // Nothing folded: h = 0, and value() is splitmix64's first output from state 0, the
+  // published reference value 0xe220a8397b1dcdaf.
+  EXPECT_EQ(f.value(), 0xe220a8397b1dcdafULL);
+  // Folding 0 into 0 gives (rotl(0, 5) ^ 0) * K = 0: the same state, the same value.
   f.add_u64(0);
   EXPECT_EQ(f.value(), 0xe220a8397b1dcdafULL);
+}
+
+TEST(FingerprintTest, FoldsWordsAsFxHasher) {
+  // From h = 0, folding 1 gives h1 = (rotl(0, 5) ^ 1) * K = K; folding 3 then gives
+  // h2 = (rotl(K, 5) ^ 3) * K, and value() is splitmix64's output from state h2.
+  constexpr std::uint64_t k = 0x517cc1b727220a95ULL;
+  Fingerprint a;
+  a.add_u64(1);
+  a.add_u64(3);
+  std::uint64_t state = ((k << 5 | k >> 59) ^ 3) * k;
+  EXPECT_EQ(a.value(), splitmix64(state));
+}
+
+TEST(FingerprintTest, OneDifferentWordAlwaysChangesTheValue) {
+  // Each fold is a bijection of the state for a fixed word and of the word for a fixed
+  // state, so traces differing in exactly one word never collide, even in the high bit.
+  Fingerprint base;
+  for (std::uint64_t w : {1ULL, 2ULL, 3ULL}) base.add_u64(w);
+  for (std::uint64_t flip : {1ULL, 1ULL << 63}) {
+    Fingerprint changed;
+    changed.add_u64(1);
+    changed.add_u64(2 ^ flip);
+    changed.add_u64(3);
+    EXPECT_NE(changed.value(), base.value());
+  }
 }
 
 TEST(FingerprintTest, OrderMatters) {

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "sample_run.hpp"
 
@@ -37,8 +39,8 @@ TEST(RecorderTest, CountsAttemptsByProviderAndOutcome) {
   EXPECT_EQ(web.calls[index_of(OutcomeKind::rate_limited)], 1U);
   EXPECT_EQ(web.calls[index_of(OutcomeKind::empty)], 1U);
   // Attempt durations: rate_limited 200 ms; successes 300, 200 and 1000 ms.
-  EXPECT_EQ(web.latency[index_of(OutcomeKind::rate_limited)], std::vector<Nanos>{200 * kMillisecond});
-  EXPECT_EQ(web.latency[index_of(OutcomeKind::success)],
+  EXPECT_EQ(web.latency[index_of(OutcomeKind::rate_limited)].to_vector(), std::vector<Nanos>{200 * kMillisecond});
+  EXPECT_EQ(web.latency[index_of(OutcomeKind::success)].to_vector(),
             (std::vector<Nanos>{300 * kMillisecond, 200 * kMillisecond, 1000 * kMillisecond}));
 }
 
@@ -62,7 +64,7 @@ TEST(RecorderTest, CountsTasksByTemplateStatusAndReason) {
   EXPECT_EQ(r.templates()[0].name, "research");
   EXPECT_EQ(r.templates()[0].tasks[index_of(TaskStatus::succeeded)], 1U);
   EXPECT_EQ(r.templates()[0].tasks[index_of(TaskStatus::failed)], 1U);
-  EXPECT_EQ(r.templates()[0].latency, (std::vector<Nanos>{3500 * kMillisecond, 10'300 * kMillisecond}));
+  EXPECT_EQ(r.templates()[0].latency.to_vector(), (std::vector<Nanos>{3500 * kMillisecond, 10'300 * kMillisecond}));
   EXPECT_EQ(r.templates()[0].tokens, 2900);
   EXPECT_DOUBLE_EQ(r.templates()[0].cost_usd, 0.0088);
   EXPECT_EQ(r.templates()[1].tasks[index_of(TaskStatus::degraded)], 1U);
@@ -218,6 +220,46 @@ TEST(RecorderTest, FingerprintChangesWhenAnyEventChanges) {
   EXPECT_NE(later, other_cost);
   EXPECT_NE(later, other_name);
   EXPECT_NE(other_reason, another_reason);
+}
+
+TEST(RecorderTest, NamesThatDifferInAnyByteAreDifferentTools) {
+  // Names of every length class the comparison treats apart (under 4 bytes, 4 to 7, 8,
+  // over 8 and not a multiple of 8, 16, over 16), each next to one that differs only in its
+  // first, a middle, or its last byte.
+  const std::vector<std::string> names = {
+      "a", "b",                                                             // 1
+      "abc", "abd", "xbc",                                                  // 3
+      "abcd", "abce", "zbcd",                                               // 4
+      "search", "seArch", "searcj",                                         // 6
+      "abcdefgh", "abcdefgi", "Abcdefgh",                                   // 8
+      "abcdefghi", "abcdefghj", "abcdXfghi",                                // 9
+      "0123456789abcdef", "0123456789abcdeF", "0123456789Abcdef",           // 16
+      "0123456789abcdefghijk", "0123456789abcdefghijK", "0123456789abcdeFghijk",  // 21
+  };
+  Recorder r;
+  for (const std::string& name : names) r.on_logical_call(name, 1, OutcomeKind::success);
+  // Again, from other buffers holding the same text: each must find its own entry.
+  for (const std::string& name : names) r.on_logical_call(std::string(name), 1, OutcomeKind::success);
+  ASSERT_EQ(r.tools().size(), names.size());
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    EXPECT_EQ(r.tools()[i].name, names[i]);
+    EXPECT_EQ(r.tools()[i].logical_calls, 2U) << names[i];
+  }
+}
+
+TEST(RecorderTest, FingerprintTellsFixedIdentifiersApart) {
+  // Identifiers are folded by their index among those seen, so the first sight of each
+  // must make traces that differ only in them differ.
+  const auto give_ups = [](std::string_view first_reason, std::string_view second_reason) {
+    Recorder r;
+    r.on_give_up(GiveUpEvent{1, "llm", "retry", first_reason, 5, OutcomeKind::timeout});
+    r.on_give_up(GiveUpEvent{2, "llm", "retry", second_reason, 6, OutcomeKind::timeout});
+    return r.fingerprint();
+  };
+  EXPECT_EQ(give_ups("max_attempts", "deadline"), give_ups("max_attempts", "deadline"));
+  EXPECT_NE(give_ups("max_attempts", "deadline"), give_ups("max_attempts", "max_attempts"));
+  EXPECT_NE(give_ups("max_attempts", "deadline"), give_ups("deadline", "max_attempts"));
+  EXPECT_NE(give_ups("max_attempts", "deadline"), give_ups("max_attempts", "not_retryable"));
 }
 
 TEST(RecorderTest, FingerprintDependsOnArrivalOrder) {

@@ -55,6 +55,18 @@ TEST(ThresholdParseTest, NormalisesDurationsToMilliseconds) {
   EXPECT_DOUBLE_EQ(parsed("call_latency", "max<2h").parsed.value, 7'200'000);
 }
 
+TEST(ThresholdParseTest, ParsesCompoundDurationsExactly) {
+  // 1 min 30 s = 90000 ms; 1 h 15 min = 4500 s; 2 h 45 min 30.5 s = 9930.5 s.
+  EXPECT_DOUBLE_EQ(parsed("task_latency", "p(99)<1m30s").parsed.value, 90'000);
+  EXPECT_DOUBLE_EQ(parsed("call_latency", "max <= 1 h15m").parsed.value, 4'500'000);
+  EXPECT_DOUBLE_EQ(parsed("task_latency", "avg<2h45m30.5s").parsed.value, 9'930'500);
+  // Parsed from the digits to nanoseconds, as a scenario's durations are: "0.27m" is exactly
+  // 16200 ms, where the double product 0.27 * 60000 would be 16200.000000000002.
+  EXPECT_EQ(parsed("task_latency", "p(99)<0.27m").parsed.value, 16'200.0);
+  const Threshold t = parsed("task_latency", "p(99) < 1m30s");
+  EXPECT_EQ(t.expression, "p(99) < 1m30s");
+}
+
 TEST(ThresholdParseTest, ToleratesWhitespaceBetweenTokens) {
   const Threshold t = parsed(" task_latency ", "  p( 99 ) <=  20 s ");
   EXPECT_EQ(t.metric, "task_latency");
@@ -115,6 +127,17 @@ TEST(ThresholdParseTest, RejectsMissingNumber) {
 TEST(ThresholdParseTest, RejectsUnknownUnit) {
   EXPECT_EQ(error_of("task_latency", "p(99)<2d"), R"msg(unknown unit "d" in "2d"; expected ns, us, ms, s, m or h)msg");
   EXPECT_EQ(error_of("task_latency", "p(99)<2 sec"), R"msg(unknown unit "sec" in "2 sec"; expected ns, us, ms, s, m or h)msg");
+}
+
+TEST(ThresholdParseTest, RejectsDurationsThatScenarioFilesReject) {
+  EXPECT_EQ(error_of("task_latency", "p(99)<30s1m"), R"msg(expected a duration string such as "250ms", got "30s1m")msg");
+  EXPECT_EQ(error_of("task_latency", "p(99)<1s1s"), R"msg(expected a duration string such as "250ms", got "1s1s")msg");
+  EXPECT_EQ(error_of("task_latency", "p(99)<1e3ms"), R"msg(expected a duration string such as "250ms", got "1e3ms")msg");
+  EXPECT_EQ(error_of("task_latency", "p(99)<-5s"), R"msg(expected a non-negative duration, got "-5s")msg");
+  EXPECT_EQ(error_of("task_latency", "p(99)<0.5ns"), R"msg(expected a whole number of nanoseconds, got "0.5ns")msg");
+  EXPECT_EQ(error_of("task_latency", "p(99)<3000000h"),
+            R"msg(expected a duration shorter than 292 years, got "3000000h")msg");
+  EXPECT_EQ(error_of("task_latency", "p(99)<1m30d"), R"msg(unknown unit "d" in "1m30d"; expected ns, us, ms, s, m or h)msg");
 }
 
 TEST(ThresholdParseTest, RejectsTrailingText) {

@@ -2,29 +2,55 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
 namespace squall {
 namespace {
 
+using Samples = std::vector<std::int64_t>;
+
 // Ten samples given out of order; sorted they are 1..10, so rank k is the value k.
-Trend one_to_ten() { return Trend({7, 3, 10, 1, 9, 2, 8, 4, 6, 5}); }
+const Samples kOneToTen{7, 3, 10, 1, 9, 2, 8, 4, 6, 5};
 
 TEST(TrendTest, NearestRankOnTenSamples) {
-  const Trend t = one_to_ten();
+  const Trend t(kOneToTen);
   // rank = max(1, ceil(p / 100 * 10))
-  EXPECT_DOUBLE_EQ(t.percentile(1), 1);     // ceil(0.1) = 1
-  EXPECT_DOUBLE_EQ(t.percentile(10), 1);    // ceil(1.0) = 1
-  EXPECT_DOUBLE_EQ(t.percentile(15), 2);    // ceil(1.5) = 2
-  EXPECT_DOUBLE_EQ(t.percentile(50), 5);    // ceil(5.0) = 5
-  EXPECT_DOUBLE_EQ(t.percentile(90), 9);    // ceil(9.0) = 9
-  EXPECT_DOUBLE_EQ(t.percentile(91), 10);   // ceil(9.1) = 10
-  EXPECT_DOUBLE_EQ(t.percentile(99), 10);   // ceil(9.9) = 10
-  EXPECT_DOUBLE_EQ(t.percentile(100), 10);  // ceil(10) = 10
+  EXPECT_EQ(t.percentile(1), 1);     // ceil(0.1) = 1
+  EXPECT_EQ(t.percentile(10), 1);    // ceil(1.0) = 1
+  EXPECT_EQ(t.percentile(15), 2);    // ceil(1.5) = 2
+  EXPECT_EQ(t.percentile(50), 5);    // ceil(5.0) = 5
+  EXPECT_EQ(t.percentile(90), 9);    // ceil(9.0) = 9
+  EXPECT_EQ(t.percentile(91), 10);   // ceil(9.1) = 10
+  EXPECT_EQ(t.percentile(99), 10);   // ceil(9.9) = 10
+  EXPECT_EQ(t.percentile(100), 10);  // ceil(10) = 10
+}
+
+TEST(TrendTest, PercentilesAnswersInTheOrderAsked) {
+  const Trend t(kOneToTen);
+  const double ps[] = {99, 15, 50, 15};
+  EXPECT_EQ(t.percentiles(ps), (Samples{10, 2, 5, 2}));
+}
+
+TEST(TrendTest, PartsAreOneSequence) {
+  // 1..10 split unevenly over three parts, one of them empty.
+  const Samples a{7, 3, 10};
+  const Samples b{};
+  const Samples c{1, 9, 2, 8, 4, 6, 5};
+  const Trend t({a, b, c});
+  EXPECT_EQ(t.size(), 10U);
+  EXPECT_EQ(t.percentile(50), 5);
+  EXPECT_EQ(t.percentile(91), 10);
+  EXPECT_EQ(t.min(), 1);
+  EXPECT_DOUBLE_EQ(t.mean(), 5.5);
 }
 
 TEST(TrendTest, MedianIsTheLowerMiddleForAnEvenCount) {
   // Nearest rank: ceil(0.5 * 4) = 2, the sample 2. k6's interpolation would give 2.5.
-  EXPECT_DOUBLE_EQ(Trend({4, 1, 3, 2}).median(), 2);
-  EXPECT_DOUBLE_EQ(Trend({5, 1, 3}).median(), 3);  // ceil(1.5) = 2
+  EXPECT_EQ(Trend(Samples{4, 1, 3, 2}).median(), 2);
+  EXPECT_EQ(Trend(Samples{5, 1, 3}).median(), 3);  // ceil(1.5) = 2
 }
 
 TEST(TrendTest, NearestRankDoesNotSkipARankThroughBinaryRounding) {
@@ -38,25 +64,66 @@ TEST(TrendTest, NearestRankDoesNotSkipARankThroughBinaryRounding) {
 }
 
 TEST(TrendTest, MinMaxMeanAndSize) {
-  const Trend t = one_to_ten();
+  const Trend t(kOneToTen);
   EXPECT_EQ(t.size(), 10U);
-  EXPECT_DOUBLE_EQ(t.min(), 1);
-  EXPECT_DOUBLE_EQ(t.max(), 10);
-  EXPECT_DOUBLE_EQ(t.mean(), 5.5);
+  EXPECT_EQ(t.min(), 1);
+  EXPECT_EQ(t.max(), 10);
+  EXPECT_DOUBLE_EQ(t.mean(), 5.5);  // 55 / 10
+}
+
+TEST(TrendTest, MeanIsExactBeyondSixtyFourBits) {
+  // Four samples of 2^62 sum to 2^64, which overflows int64 but not the 128-bit sum.
+  const std::int64_t big = std::int64_t{1} << 62;
+  EXPECT_DOUBLE_EQ(Trend(Samples{big, big, big, big}).mean(), 0x1p62);
+}
+
+// Every rank of `samples`, asked all at once, must be the sorted sample of that rank.
+void expect_every_rank(const Samples& samples) {
+  Samples sorted = samples;
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t n = samples.size();
+  std::vector<double> ps;
+  // p = 100 k / n, nudged up a little so that binary rounding never lands on rank k - 1;
+  // the nearest rank of p is then k.
+  for (std::size_t k = 1; k <= n; ++k) ps.push_back(100.0 * (static_cast<double>(k) - 0.5) / static_cast<double>(n));
+  const Samples answers = Trend(samples).percentiles(ps);
+  ASSERT_EQ(answers.size(), n);
+  for (std::size_t k = 1; k <= n; ++k) ASSERT_EQ(answers[k - 1], sorted[k - 1]) << "rank " << k;
+}
+
+TEST(TrendTest, EveryRankMatchesTheSortedSamples) {
+  // 5000 samples over a range of about a second in ns, with ties, in a scrambled order
+  // (multiplication by 7919 permutes the residues modulo 5000): the radix selection
+  // needs two digits below the range's top 11 bits.
+  Samples samples;
+  for (std::int64_t i = 0; i < 5000; ++i) samples.push_back((i * 7919) % 5000 * 199'999 / 3);
+  expect_every_rank(samples);
+}
+
+TEST(TrendTest, ExtremeAndSkewedRangesStayExact) {
+  // The full int64 range with most samples packed near one end: the top digit puts
+  // nearly all of them in one bucket, and the search goes down digit by digit.
+  constexpr std::int64_t lo = std::numeric_limits<std::int64_t>::min();
+  constexpr std::int64_t hi = std::numeric_limits<std::int64_t>::max();
+  Samples samples{hi, lo, 0, -1, 1, hi - 1, lo + 1};
+  for (std::int64_t i = 0; i < 300; ++i) samples.push_back(1000 + (i * 37) % 300);
+  for (std::int64_t i = 0; i < 50; ++i) samples.push_back(42);  // ties
+  expect_every_rank(samples);
 }
 
 TEST(TrendTest, EmptyTrendAnswersZero) {
-  const Trend t({});
+  const Trend t(std::vector<Trend::Part>{});
   EXPECT_TRUE(t.empty());
-  EXPECT_DOUBLE_EQ(t.percentile(99), 0);
+  EXPECT_EQ(t.percentile(99), 0);
   EXPECT_DOUBLE_EQ(t.mean(), 0);
-  EXPECT_DOUBLE_EQ(t.max(), 0);
+  EXPECT_EQ(t.max(), 0);
+  EXPECT_EQ(t.min(), 0);
 }
 
 TEST(TrendTest, SingleSampleIsEveryPercentile) {
-  const Trend t({42});
-  EXPECT_DOUBLE_EQ(t.percentile(0.1), 42);
-  EXPECT_DOUBLE_EQ(t.percentile(100), 42);
+  const Trend t(Samples{42});
+  EXPECT_EQ(t.percentile(0.1), 42);
+  EXPECT_EQ(t.percentile(100), 42);
 }
 
 }  // namespace

@@ -61,19 +61,35 @@ TEST(ArrivalScheduleTest, PoissonCountsMatchRatesInsideAndOutsideBursts) {
   EXPECT_LT(times.back(), seconds(3000));
 }
 
-TEST(ArrivalScheduleTest, LastListedBurstWinsWhereBurstsOverlap) {
+TEST(ArrivalScheduleTest, RateAndNextChangeFollowUnsortedBursts) {
   ArrivalConfig config;
   config.rate_per_s = 1;
-  config.bursts.push_back(Burst{seconds(0), seconds(10), 5});
-  config.bursts.push_back(Burst{seconds(5), seconds(8), 50});
+  config.bursts.push_back(Burst{seconds(5), seconds(8), 50});  // listed out of order
+  config.bursts.push_back(Burst{seconds(0), seconds(2), 5});
   const ArrivalSchedule schedule(config, seconds(20));
   EXPECT_EQ(schedule.rate_at(seconds(1)), 5);
+  EXPECT_EQ(schedule.rate_at(seconds(2)), 1);  // bursts are half-open: [from, to)
   EXPECT_EQ(schedule.rate_at(seconds(6)), 50);
-  EXPECT_EQ(schedule.rate_at(seconds(9)), 5);
-  EXPECT_EQ(schedule.rate_at(seconds(10)), 1);
-  EXPECT_EQ(schedule.next_change(seconds(1)), seconds(5));
-  EXPECT_EQ(schedule.next_change(seconds(8)), seconds(10));
-  EXPECT_EQ(schedule.next_change(seconds(10)), kNever);
+  EXPECT_EQ(schedule.rate_at(seconds(9)), 1);
+  EXPECT_EQ(schedule.next_change(seconds(1)), seconds(2));
+  EXPECT_EQ(schedule.next_change(seconds(3)), seconds(5));
+  EXPECT_EQ(schedule.next_change(seconds(5)), seconds(8));
+  EXPECT_EQ(schedule.next_change(seconds(8)), kNever);
+}
+
+TEST(ArrivalScheduleTest, ExtremeRatesNeitherStallNorOverflow) {
+  // A rate so high that the mean gap rounds to 0 ns still advances time by 1 ns per
+  // arrival; a rate so low that the gap exceeds int64 saturates to "never".
+  ArrivalConfig fast;
+  fast.process = ArrivalProcess::constant;
+  fast.rate_per_s = 1e12;
+  EXPECT_EQ(all_arrivals(fast, 5), (std::vector<TimePoint>{0, 1, 2, 3, 4}));
+
+  ArrivalConfig slow;
+  slow.rate_per_s = 1e-300;
+  ArrivalSchedule schedule(slow, kNever - 1);
+  Xoshiro256 rng(1);
+  EXPECT_EQ(schedule.next(rng), std::nullopt);
 }
 
 TEST(ArrivalScheduleTest, SameSeedSameArrivals) {

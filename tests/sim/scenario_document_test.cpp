@@ -1,6 +1,13 @@
 // The loader on whole documents: files, syntax, unknown and duplicate keys, error format.
+#include <sys/stat.h>
+
+#include <filesystem>
+
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "mocks/input_file.hpp"
+#include "sim/scenario/json_document.hpp"
 #include "tests/sim/scenario_test_support.hpp"
 
 namespace squall {
@@ -39,7 +46,36 @@ TEST(ScenarioDocumentTest, MissingFileIsReported) {
 
 TEST(ScenarioDocumentTest, DirectoryIsReported) {
   const std::string dir = test::data_path("");
-  EXPECT_EQ(load_scenario(dir).errors, (std::vector{ValidationError{dir, "", "is a directory, not a file"}}));
+  EXPECT_EQ(load_scenario(dir).errors, (std::vector{ValidationError{dir, "", "not a regular file"}}));
+}
+
+TEST(ScenarioDocumentTest, FifoIsRejectedWithoutBeingOpened) {
+  // Opening a FIFO for reading blocks until a writer comes: the loader must not try.
+  const test::TempFile placeholder(".fifo", "");
+  std::filesystem::remove(placeholder.path());
+  ASSERT_EQ(mkfifo(placeholder.string().c_str(), 0600), 0);
+  EXPECT_EQ(load_scenario(placeholder.path()).errors,
+            (std::vector{ValidationError{placeholder.string(), "", "not a regular file"}}));
+}
+
+TEST(ScenarioDocumentTest, DevicesAreRejected) {
+  // /dev/zero would be read forever.
+  EXPECT_EQ(load_scenario("/dev/zero").errors, (std::vector{ValidationError{"/dev/zero", "", "not a regular file"}}));
+  EXPECT_EQ(load_policy_file("/dev/null").errors,
+            (std::vector{ValidationError{"/dev/null", "", "not a regular file"}}));
+}
+
+TEST(ScenarioDocumentTest, FilesLargerThan64MiBAreRejected) {
+  // A sparse file: its size is set without writing it. At exactly 64 MiB it is read (and
+  // its NUL bytes are a syntax error); one byte more and it is refused unread.
+  const test::TempFile file(".json", "");
+  std::filesystem::resize_file(file.path(), kMaxInputFileBytes);
+  const auto at_limit = load_scenario(file.path()).errors;
+  ASSERT_EQ(at_limit.size(), 1u);
+  EXPECT_EQ(at_limit[0].line, 1u);
+  std::filesystem::resize_file(file.path(), kMaxInputFileBytes + 1);
+  EXPECT_EQ(load_scenario(file.path()).errors,
+            (std::vector{ValidationError{file.string(), "", "larger than 64 MiB"}}));
 }
 
 TEST(ScenarioDocumentTest, SyntaxErrorHasLineColumnAndNlohmannsMessage) {
@@ -51,12 +87,71 @@ TEST(ScenarioDocumentTest, SyntaxErrorHasLineColumnAndNlohmannsMessage) {
                 3, 10}}));
 }
 
+TEST(ScenarioDocumentTest, LongTokensInSyntaxErrorsAreCutShort) {
+  // nlohmann quotes the whole token read: here a string of 100000 bytes whose end (a raw
+  // tab) is invalid. 57 bytes of it are kept: the quote and 56 'a's.
+  const std::string text = "{\"name\": \"" + std::string(100'000, 'a') + "\t\"}";
+  EXPECT_EQ(load_scenario_text(text, "x.json").errors,
+            (std::vector{ValidationError{"x.json", "",
+                                         "syntax error while parsing value - invalid string: control character "
+                                         "U+0009 (HT) must be escaped to \\u0009 or \\t; last read: '\"" +
+                                             std::string(56, 'a') + "...'",
+                                         1, 100'011}}));
+}
+
 TEST(ScenarioDocumentTest, EmptyFileIsASyntaxError) {
   const auto errors = load_scenario_text("", "x.json").errors;
   EXPECT_EQ(errors,
             (std::vector{ValidationError{
                 "x.json", "",
                 "syntax error while parsing value - unexpected end of input; expected '[', '{', or a literal", 1, 1}}));
+}
+
+TEST(ScenarioDocumentTest, NumberBeyondADoubleIsASyntaxErrorAtTheNumber) {
+  // nlohmann throws out_of_range.406 without a position for these; the loader reports
+  // the number's first character. `  "seed": ` is 10 bytes, so 1e999 starts in column 11.
+  EXPECT_EQ(load_scenario_text("{\n  \"seed\": 1e999,\n  \"name\": \"x\"\n}", "x.json").errors,
+            (std::vector{ValidationError{"x.json", "", "expected a number of magnitude at most 1.8e308, got 1e999", 2,
+                                         11}}));
+  EXPECT_EQ(load_scenario_text("[1, -1E+400]", "x.json").errors,
+            (std::vector{ValidationError{"x.json", "", "expected a number of magnitude at most 1.8e308, got -1E+400",
+                                         1, 5}}));
+}
+
+TEST(ScenarioDocumentTest, NumberBeyondADoubleAsTheWholeDocument) {
+  EXPECT_EQ(load_scenario_text("1e999", "x.json").errors,
+            (std::vector{ValidationError{"x.json", "", "expected a number of magnitude at most 1.8e308, got 1e999", 1,
+                                         1}}));
+}
+
+TEST(ScenarioDocumentTest, PolicyFilesReportNumbersBeyondADoubleToo) {
+  EXPECT_EQ(load_policy_text(R"({"llm": [{"retry": {"multiplier": 2e308}}]})", "p.json").errors,
+            (std::vector{ValidationError{"p.json", "", "expected a number of magnitude at most 1.8e308, got 2e308", 1,
+                                         35}}));
+}
+
+// `{"name": ` followed by `levels` nested arrays: the object is level 1.
+std::string nested_name(std::size_t levels) {
+  return "{\"name\": " + std::string(levels, '[') + std::string(levels, ']') + "}";
+}
+
+TEST(ScenarioDocumentTest, NestingDeeperThan256LevelsIsASyntaxError) {
+  // The 256th '[' opens level 257; `{"name": ` is 9 bytes, so it is in column 9 + 256.
+  const auto errors = load_scenario_text(nested_name(100'000), "x.json").errors;
+  EXPECT_EQ(errors, (std::vector{ValidationError{
+                        "x.json", "", "expected at most 256 levels of nested arrays and objects, got more", 1, 265}}));
+  EXPECT_EQ(load_scenario_text(nested_name(256), "x.json").errors, errors);
+}
+
+TEST(ScenarioDocumentTest, DeeplyNestedValueOfTheWrongTypeIsDescribedShortly) {
+  // 255 arrays in the object: 256 levels, accepted by the parser; the message shows 57
+  // bytes of the value, which dumping it whole would have taken 255 levels of recursion.
+  Json doc = base_scenario();
+  std::string text = doc.dump();
+  const std::string name = R"("name":"base")";
+  text.replace(text.find(name), name.size(), "\"name\":" + std::string(255, '[') + std::string(255, ']'));
+  EXPECT_EQ(load_scenario_text(text, kBaseFile).errors,
+            only("/name", "expected a non-empty string, got " + std::string(57, '[') + "..."));
 }
 
 TEST(ScenarioDocumentTest, CommentsAreAllowed) {
@@ -102,6 +197,57 @@ TEST(ScenarioDocumentTest, DuplicateKeysWithEscapedCharactersUseJsonPointerEscap
   EXPECT_EQ(errors[0], (ValidationError{"x.json", "/a~1b~0c", "duplicate key \"a/b~c\""}));
 }
 
+TEST(ScenarioDocumentTest, DuplicateKeysDeepInsideHaveTheirFullPath) {
+  // 200 nested objects {"k": ...} around {"a": 1, "a": 2}: the pointer is built once, for
+  // the duplicate, not once per key.
+  std::string text = R"({"a": 1, "a": 2})";
+  std::string pointer = "/a";
+  for (int i = 0; i < 200; ++i) {
+    text = R"({"k": )" + text + "}";
+    pointer = "/k" + pointer;
+  }
+  const auto errors = load_scenario_text(text, "x.json").errors;
+  ASSERT_FALSE(errors.empty());
+  EXPECT_EQ(errors[0], (ValidationError{"x.json", pointer, "duplicate key \"a\""}));
+}
+
+TEST(ScenarioDocumentTest, DuplicateKeyInAWideObjectIsFound) {
+  // 100000 distinct keys, then the first again. ordered_json's own insertion searched every
+  // key linearly (quadratic: tens of seconds); the parser indexes them.
+  std::string text = "{";
+  for (int i = 0; i < 100'000; ++i) text += fmt::format("\"k{}\": 0, ", i);
+  text += "\"k0\": 1}";
+  Diagnostics diag("x.json");
+  const auto doc = parse_json_document(text, diag);
+  ASSERT_TRUE(doc.has_value());
+  EXPECT_EQ(doc->size(), 100'000u);
+  EXPECT_EQ(doc->at("k0"), 1);  // the last value wins, as in nlohmann's parser
+  EXPECT_EQ(diag.take(), (std::vector{ValidationError{"x.json", "/k0", "duplicate key \"k0\""}}));
+}
+
+TEST(ScenarioDocumentTest, ErrorsBeyondAThousandAreCounted) {
+  // 1500 unknown keys and the 4 required keys missing: 1504 errors, of which 1000 are kept.
+  Json doc = Json::object();
+  for (int i = 0; i < 1500; ++i) doc[fmt::format("x{}", i)] = 0;
+  const auto errors = errors_of(doc);
+  ASSERT_EQ(errors.size(), 1001u);
+  EXPECT_EQ(errors[0].path, "/x0");
+  EXPECT_EQ(errors[1000], (ValidationError{kBaseFile, "", "504 more errors not shown"}));
+}
+
+TEST(ScenarioDocumentTest, ControlCharactersArePrintedEscaped) {
+  // Keys appear raw in paths and messages; printed raw, ESC or the one-character CSI
+  // U+009B would start an ANSI escape sequence. The key is "a", ESC, "[2J", "é" (not a
+  // control character) and U+009B.
+  const auto errors = load_scenario_text("{\"a\\u001b[2J\u00e9\u009b\": 1}", "x.json").errors;
+  ASSERT_FALSE(errors.empty());
+  EXPECT_EQ(errors[0].path, "/a\x1b[2J\u00e9\u009b");
+  const std::string key = "a\\u001b[2J\u00e9\\u009b";
+  EXPECT_EQ(to_string(errors[0]), "x.json: /" + key + ": unknown key \"" + key +
+                                      "\"; expected one of: $schema, name, description, seed, duration, workload, "
+                                      "providers, policy, thresholds");
+}
+
 TEST(ScenarioDocumentTest, EveryErrorIsReportedInReadingOrder) {
   Json doc = base_scenario();
   doc = with(doc, "/seed", -1);
@@ -115,9 +261,9 @@ TEST(ScenarioDocumentTest, EveryErrorIsReportedInReadingOrder) {
                 {kBaseFile, "", "missing required key \"name\""},
                 {kBaseFile, "/seed", "expected an integer in [0, 18446744073709551615], got -1"},
                 {kBaseFile, "/duration", "expected a duration string such as \"250ms\", got 600"},
-                {kBaseFile, "/workload/tasks/0/weight", "expected a number > 0, got 0"},
+                {kBaseFile, "/workload/tasks/0/weight", "expected a number in (0, 1000000], got 0"},
                 {kBaseFile, "/providers/search/faults/0/probability", "expected a number in [0, 1], got 2"},
-                {kBaseFile, "/policy/search/0/retry/max_attempts", "expected an integer in [1, 2147483647], got 0"},
+                {kBaseFile, "/policy/search/0/retry/max_attempts", "expected an integer in [1, 1000], got 0"},
             }));
 }
 

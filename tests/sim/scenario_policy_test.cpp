@@ -79,7 +79,13 @@ TEST(ScenarioTimeoutConfigTest, TotalMustBeADuration) {
 
 TEST(ScenarioRetryConfigTest, MaxAttemptsMustBePositive) {
   EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"max_attempts", 0}})),
-            only(at(kRetry, "/max_attempts"), "expected an integer in [1, 2147483647], got 0"));
+            only(at(kRetry, "/max_attempts"), "expected an integer in [1, 1000], got 0"));
+}
+
+TEST(ScenarioRetryConfigTest, MaxAttemptsIsAtMostAThousand) {
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"max_attempts", 1000}})), std::vector<ValidationError>{});
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"max_attempts", 1001}})),
+            only(at(kRetry, "/max_attempts"), "expected an integer in [1, 1000], got 1001"));
 }
 
 TEST(ScenarioRetryConfigTest, RetryOnNamesOutcomeKinds) {
@@ -115,7 +121,12 @@ TEST(ScenarioRetryConfigTest, BaseDelayMustNotBeNegative) {
 
 TEST(ScenarioRetryConfigTest, MultiplierMustBeAtLeastOne) {
   EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"multiplier", 0.5}})),
-            only(at(kRetry, "/multiplier"), "expected a number >= 1, got 0.5"));
+            only(at(kRetry, "/multiplier"), "expected a number in [1, 1000], got 0.5"));
+}
+
+TEST(ScenarioRetryConfigTest, MultiplierIsAtMostAThousand) {
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"multiplier", 1e308}})),
+            only(at(kRetry, "/multiplier"), "expected a number in [1, 1000], got 1e+308"));
 }
 
 TEST(ScenarioRetryConfigTest, MultiplierAppliesOnlyToExponentialBackoff) {
@@ -151,7 +162,13 @@ TEST(ScenarioRetryConfigTest, MaxRetryAfterNeedsHonourRetryAfter) {
 TEST(ScenarioCircuitBreakerConfigTest, FailureThresholdMustBePositive) {
   EXPECT_EQ(
       errors_of(with_strategy("search", "circuit_breaker", {{"failure_threshold", 0}})),
-      only("/policy/search/0/circuit_breaker/failure_threshold", "expected an integer in [1, 2147483647], got 0"));
+      only("/policy/search/0/circuit_breaker/failure_threshold", "expected an integer in [1, 1000000], got 0"));
+}
+
+TEST(ScenarioCircuitBreakerConfigTest, FailureThresholdIsAtMostAMillion) {
+  EXPECT_EQ(errors_of(with_strategy("search", "circuit_breaker", {{"failure_threshold", 1'000'001}})),
+            only("/policy/search/0/circuit_breaker/failure_threshold",
+                 "expected an integer in [1, 1000000], got 1000001"));
 }
 
 TEST(ScenarioCircuitBreakerConfigTest, OpenDurationMustBePositive) {
@@ -161,7 +178,13 @@ TEST(ScenarioCircuitBreakerConfigTest, OpenDurationMustBePositive) {
 
 TEST(ScenarioCircuitBreakerConfigTest, HalfOpenProbesMustBePositive) {
   EXPECT_EQ(errors_of(with_strategy("search", "circuit_breaker", {{"half_open_probes", 0}})),
-            only("/policy/search/0/circuit_breaker/half_open_probes", "expected an integer in [1, 2147483647], got 0"));
+            only("/policy/search/0/circuit_breaker/half_open_probes", "expected an integer in [1, 1000000], got 0"));
+}
+
+TEST(ScenarioCircuitBreakerConfigTest, HalfOpenProbesIsAtMostAMillion) {
+  EXPECT_EQ(errors_of(with_strategy("search", "circuit_breaker", {{"half_open_probes", 2'000'000}})),
+            only("/policy/search/0/circuit_breaker/half_open_probes",
+                 "expected an integer in [1, 1000000], got 2000000"));
 }
 
 TEST(ScenarioCircuitBreakerConfigTest, FailureOnNamesOutcomeKinds) {
@@ -212,12 +235,23 @@ TEST(ScenarioBudgetConfigTest, NeedsALimit) {
 
 TEST(ScenarioBudgetConfigTest, MaxTokensMustBePositive) {
   EXPECT_EQ(errors_of(with_strategy("gpt", "budget", {{"max_tokens", 0}})),
-            only("/policy/gpt/0/budget/max_tokens", "expected an integer >= 1, got 0"));
+            only("/policy/gpt/0/budget/max_tokens", "expected an integer in [1, 1000000000000000], got 0"));
+}
+
+TEST(ScenarioBudgetConfigTest, MaxTokensIsAtMost1e15) {
+  EXPECT_EQ(errors_of(with_strategy("gpt", "budget", {{"max_tokens", 1'000'000'000'000'001}})),
+            only("/policy/gpt/0/budget/max_tokens",
+                 "expected an integer in [1, 1000000000000000], got 1000000000000001"));
 }
 
 TEST(ScenarioBudgetConfigTest, MaxCostMustBePositive) {
   EXPECT_EQ(errors_of(with_strategy("gpt", "budget", {{"max_cost_usd", 0}})),
-            only("/policy/gpt/0/budget/max_cost_usd", "expected a number > 0, got 0"));
+            only("/policy/gpt/0/budget/max_cost_usd", "expected a number in (0, 1000000000], got 0"));
+}
+
+TEST(ScenarioBudgetConfigTest, MaxCostIsAtMostABillionUsd) {
+  EXPECT_EQ(errors_of(with_strategy("gpt", "budget", {{"max_cost_usd", 1e10}})),
+            only("/policy/gpt/0/budget/max_cost_usd", "expected a number in (0, 1000000000], got 10000000000.0"));
 }
 
 TEST(ScenarioPolicyFileTest, LoadsAPolicyObjectAtTheTopLevel) {
@@ -236,7 +270,7 @@ TEST(ScenarioPolicyFileTest, LoadsAPolicyObjectAtTheTopLevel) {
 TEST(ScenarioPolicyFileTest, PathsAreRelativeToThePolicyFile) {
   const auto errors = load_policy_text(R"({ "llm": [ { "retry": { "max_attempts": 0 } } ] })", "p.json").errors;
   EXPECT_EQ(errors, (std::vector{ValidationError{"p.json", "/llm/0/retry/max_attempts",
-                                                 "expected an integer in [1, 2147483647], got 0"}}));
+                                                 "expected an integer in [1, 1000], got 0"}}));
 }
 
 TEST(ScenarioPolicyFileTest, TopLevelMustBeAnObject) {

@@ -63,12 +63,56 @@ TEST(ScenarioProvidersTest, CorpusIsRequired) {
 
 TEST(ScenarioProvidersTest, CorpusMustExistRelativeToTheScenario) {
   EXPECT_EQ(errors_of(with(base_scenario(), "/providers/search/corpus", "missing.jsonl")),
-            only("/providers/search/corpus", "no such file: \"" + test::data_path("missing.jsonl") + "\""));
+            only("/providers/search/corpus", test::data_path("missing.jsonl") + ": file not found"));
+}
+
+TEST(ScenarioProvidersTest, CorpusMustBeARegularFile) {
+  // "." is the scenario's own directory; /dev/null exists but is a device.
+  const std::string dir = std::filesystem::path(test::data_path(".")).lexically_normal().string();
+  EXPECT_EQ(errors_of(with(base_scenario(), "/providers/search/corpus", ".")),
+            only("/providers/search/corpus", dir + ": not a regular file"));
+  EXPECT_EQ(errors_of(with(base_scenario(), "/providers/search/corpus", "/dev/null")),
+            only("/providers/search/corpus", "/dev/null: not a regular file"));
+}
+
+TEST(ScenarioProvidersTest, CorpusIsLoadedAndItsErrorsAreReportedAtItsKey) {
+  // The corpus's own message (mocks/corpus.hpp) follows the path.
+  const test::TempFile corpus(".jsonl", R"({"title": "A", "link": 42, "snippet": "s"})"
+                                        "\n");
+  EXPECT_EQ(errors_of(with(base_scenario(), "/providers/search/corpus", corpus.string())),
+            only("/providers/search/corpus", corpus.string() + ":1: /link: expected a string, got 42"));
+}
+
+TEST(ScenarioProvidersTest, CorpusWithADuplicateKeyIsRejected) {
+  const test::TempFile corpus(".jsonl", R"({"title": "A", "link": "l", "snippet": "s", "title": "B"})");
+  EXPECT_EQ(errors_of(with(base_scenario(), "/providers/search/corpus", corpus.string())),
+            only("/providers/search/corpus", corpus.string() + ":1: /title: duplicate key \"title\""));
+}
+
+TEST(ScenarioProvidersTest, ASharedBadCorpusIsReportedAtEachProvider) {
+  const test::TempFile corpus(".jsonl", "{\"title\": 1e999}\n");
+  Json doc = with(base_scenario(), "/providers/search/corpus", corpus.string());
+  doc = with(doc, "/providers/search2", Json{{"type", "web_search"}, {"corpus", corpus.string()}});
+  const std::string message =
+      corpus.string() + ":1:11: expected a number of magnitude at most 1.8e308, got 1e999";
+  EXPECT_EQ(errors_of(doc), (std::vector<ValidationError>{{test::kBaseFile, "/providers/search/corpus", message},
+                                                          {test::kBaseFile, "/providers/search2/corpus", message}}));
 }
 
 TEST(ScenarioProvidersTest, MaxResultsMustNotBeNegative) {
   EXPECT_EQ(errors_of(with(base_scenario(), "/providers/search/max_results", -1)),
-            only("/providers/search/max_results", "expected an integer in [0, 2147483647], got -1"));
+            only("/providers/search/max_results", "expected an integer in [0, 10000], got -1"));
+}
+
+TEST(ScenarioProvidersTest, MaxResultsIsAtMostTenThousand) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/providers/search/max_results", 10'000)), std::vector<ValidationError>{});
+  EXPECT_EQ(errors_of(with(base_scenario(), "/providers/search/max_results", 10'001)),
+            only("/providers/search/max_results", "expected an integer in [0, 10000], got 10001"));
+}
+
+TEST(ScenarioProvidersTest, ModelMustHaveNoControlCharacters) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/providers/gpt/model", "gpt\u009b31m")),
+            only("/providers/gpt/model", "expected text without control characters, got U+009B at byte 4"));
 }
 
 TEST(ScenarioProvidersTest, ModelMustNotBeEmpty) {
@@ -78,7 +122,13 @@ TEST(ScenarioProvidersTest, ModelMustNotBeEmpty) {
 
 TEST(ScenarioProvidersTest, PricesMustNotBeNegative) {
   EXPECT_EQ(errors_of(with(base_scenario(), "/providers/gpt/price_per_mtok", Json{{"input", -1}})),
-            only("/providers/gpt/price_per_mtok/input", "expected a number >= 0, got -1"));
+            only("/providers/gpt/price_per_mtok/input", "expected a number in [0, 1000000], got -1"));
+}
+
+TEST(ScenarioProvidersTest, PricesAreAtMostAMillionUsd) {
+  // 1.7e308 per million tokens made costs infinite.
+  EXPECT_EQ(errors_of(with(base_scenario(), "/providers/gpt/price_per_mtok", Json{{"output", 1.7e308}})),
+            only("/providers/gpt/price_per_mtok/output", "expected a number in [0, 1000000], got 1.7e+308"));
 }
 
 TEST(ScenarioProvidersTest, PricesHaveOnlyInputAndOutput) {
@@ -88,17 +138,33 @@ TEST(ScenarioProvidersTest, PricesHaveOnlyInputAndOutput) {
 
 TEST(ScenarioProvidersTest, ContextWindowMustBePositive) {
   EXPECT_EQ(errors_of(with(base_scenario(), "/providers/gpt/context_window", 0)),
-            only("/providers/gpt/context_window", "expected an integer >= 1, got 0"));
+            only("/providers/gpt/context_window", "expected an integer in [1, 1000000000], got 0"));
+}
+
+TEST(ScenarioProvidersTest, ContextWindowIsAtMostABillionTokens) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/providers/gpt/context_window", 9223372036854775807)),
+            only("/providers/gpt/context_window", "expected an integer in [1, 1000000000], got 9223372036854775807"));
 }
 
 TEST(ScenarioProvidersTest, TokensPerSecondMustBePositive) {
   EXPECT_EQ(errors_of(with(base_scenario(), "/providers/gpt/tokens_per_second", 0)),
-            only("/providers/gpt/tokens_per_second", "expected a number > 0, got 0"));
+            only("/providers/gpt/tokens_per_second", "expected a number in (0, 1000000000], got 0"));
+}
+
+TEST(ScenarioProvidersTest, TokensPerSecondIsAtMostABillion) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/providers/gpt/tokens_per_second", 1e9)), std::vector<ValidationError>{});
+  EXPECT_EQ(errors_of(with(base_scenario(), "/providers/gpt/tokens_per_second", 2e9)),
+            only("/providers/gpt/tokens_per_second", "expected a number in (0, 1000000000], got 2000000000.0"));
 }
 
 TEST(ScenarioProvidersTest, MeanOutputTokensMustBeAPositiveInteger) {
   EXPECT_EQ(errors_of(with(base_scenario(), "/providers/gpt/mean_output_tokens", 2.5)),
-            only("/providers/gpt/mean_output_tokens", "expected an integer >= 1, got 2.5"));
+            only("/providers/gpt/mean_output_tokens", "expected an integer in [1, 1000000000], got 2.5"));
+}
+
+TEST(ScenarioProvidersTest, MeanOutputTokensIsAtMostABillion) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/providers/gpt/mean_output_tokens", 1'000'000'001)),
+            only("/providers/gpt/mean_output_tokens", "expected an integer in [1, 1000000000], got 1000000001"));
 }
 
 TEST(ScenarioLatencyTest, DistributionMustBeKnown) {

@@ -2,6 +2,7 @@
 // and readable failure output for ValidationError.
 #pragma once
 
+#include <filesystem>
 #include <fstream>
 #include <ostream>
 #include <sstream>
@@ -73,6 +74,29 @@ inline Json without(Json doc, std::string_view pointer) {
   }
   return doc;
 }
+
+// A file in the temporary directory, named after the running test and `suffix`, holding
+// `content`; removed when it goes out of scope.
+class TempFile {
+ public:
+  TempFile(std::string_view suffix, std::string_view content) {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    path_ = std::filesystem::temp_directory_path() /
+            (std::string("squall_") + info->test_suite_name() + "_" + info->name() + std::string(suffix));
+    std::ofstream(path_, std::ios::binary) << content;
+  }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  ~TempFile() {
+    std::error_code ec;
+    std::filesystem::remove(path_, ec);
+  }
+  const std::filesystem::path& path() const { return path_; }
+  std::string string() const { return path_.string(); }
+
+ private:
+  std::filesystem::path path_;
+};
 
 inline std::vector<ValidationError> errors_of(const Json& doc) {
   return load_scenario_text(doc.dump(), kBaseFile).errors;

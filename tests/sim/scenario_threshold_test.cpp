@@ -41,6 +41,43 @@ TEST(ScenarioThresholdsTest, BadExpressionIsReportedWithItsPathAndTheParsersMess
             only("/thresholds/task_latency/1", std::get<std::string>(parsed)));
 }
 
+TEST(ScenarioThresholdsTest, ProviderTagMustNameAProvider) {
+  // A typo selects no calls, so "count<100" could never fail.
+  EXPECT_EQ(errors_of(with(base_scenario(), "/thresholds/provider_calls{provider:serch}", Json::array({"count<100"}))),
+            only("/thresholds/provider_calls{provider:serch}",
+                 "no provider named \"serch\"; providers are: gpt, search"));
+}
+
+TEST(ScenarioThresholdsTest, ToolTagMustNameAProvider) {
+  EXPECT_EQ(
+      errors_of(with(base_scenario(), "/thresholds/retry_amplification{tool:web_search}", Json::array({"avg<2"}))),
+      only("/thresholds/retry_amplification{tool:web_search}",
+           "no provider named \"web_search\"; providers are: gpt, search"));
+}
+
+TEST(ScenarioThresholdsTest, TemplateTagMustNameATask) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/thresholds/task_success{template:reserch}", Json::array({"rate>=0.9"}))),
+            only("/thresholds/task_success{template:reserch}",
+                 "no task template named \"reserch\"; templates are: research"));
+}
+
+TEST(ScenarioThresholdsTest, EveryTagNamingNothingIsReported) {
+  // Tags are checked in name order (MetricSelector::tags is a std::map).
+  EXPECT_EQ(errors_of(with(base_scenario(), "/thresholds/tokens{provider:x,kind:input}", Json::array({"sum<1"}))),
+            only("/thresholds/tokens{provider:x,kind:input}", "no provider named \"x\"; providers are: gpt, search"));
+  const std::string metric = "/thresholds/breaker_transitions{tool:x,to:open}";
+  EXPECT_EQ(errors_of(with(base_scenario(), metric, Json::array({"count<1"}))),
+            only(metric, "no provider named \"x\"; providers are: gpt, search"));
+}
+
+TEST(ScenarioThresholdsTest, TagsNamingExistingThingsAreAccepted) {
+  Json doc = with(base_scenario(), "/thresholds/provider_calls{provider:search,outcome:rate_limited}",
+                  Json::array({"count<100"}));
+  doc = with(doc, "/thresholds/task_latency{template:research}", Json::array({"p(99)<20s"}));
+  doc = with(doc, "/thresholds/retry_amplification{tool:gpt}", Json::array({"avg<2"}));
+  EXPECT_EQ(errors_of(doc), std::vector<ValidationError>{});
+}
+
 TEST(ScenarioThresholdsTest, ThresholdsKeepFileOrder) {
   Json doc = with(base_scenario(), "/thresholds/task_success", Json::array({"rate>=0.9"}));
   doc = with(doc, "/thresholds/cost_usd", Json::array({"sum<=5", "avg<0.1"}));

@@ -1,4 +1,5 @@
 // One bad-input test per rule of the scenario's top level and `workload` block.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "tests/sim/scenario_test_support.hpp"
@@ -24,6 +25,25 @@ TEST(ScenarioTopLevelTest, NameIsRequired) {
 
 TEST(ScenarioTopLevelTest, NameMustBeANonEmptyString) {
   EXPECT_EQ(errors_of(with(base_scenario(), "/name", "")), only("/name", "expected a non-empty string, got \"\""));
+}
+
+TEST(ScenarioTopLevelTest, NameMustHaveNoControlCharacters) {
+  // A newline would split the CLI's "squall run <name>: seed" line; ESC starts an ANSI
+  // escape sequence; U+009B is the one-character CSI.
+  EXPECT_EQ(errors_of(with(base_scenario(), "/name", "a\nb")),
+            only("/name", "expected text without control characters, got U+000A at byte 2"));
+  EXPECT_EQ(errors_of(with(base_scenario(), "/name", "run \x1b[2J")),
+            only("/name", "expected text without control characters, got U+001B at byte 5"));
+  EXPECT_EQ(errors_of(with(base_scenario(), "/name", "\u00e9t\u00e9\u009b2J")),
+            only("/name", "expected text without control characters, got U+009B at byte 6"));
+  EXPECT_EQ(errors_of(with(base_scenario(), "/name", "\u00e9t\u00e9 \u00a0 ok")), std::vector<ValidationError>{});
+}
+
+TEST(ScenarioTopLevelTest, DescriptionMayHaveNewlinesAndTabsButNoOtherControls) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/description", "line 1\n\tline 2")), std::vector<ValidationError>{});
+  EXPECT_EQ(errors_of(with(base_scenario(), "/description", "line 1\r\nline 2")),
+            only("/description",
+                 "expected text without control characters other than newline and tab, got U+000D at byte 7"));
 }
 
 TEST(ScenarioTopLevelTest, DescriptionMustBeAString) {
@@ -73,6 +93,18 @@ TEST(ScenarioTopLevelTest, DurationMustFitInt64Nanoseconds) {
             only("/duration", "expected a duration shorter than 292 years, got \"3000000h\""));
 }
 
+TEST(ScenarioTopLevelTest, DurationMayBeCompound) {
+  // 1 h 15 min 30.5 s = 4530.5 s, as Go's time.ParseDuration and k6 read it.
+  const LoadResult result = load_scenario_text(with(base_scenario(), "/duration", "1h15m30.5s").dump(), test::kBaseFile);
+  ASSERT_EQ(result.errors, std::vector<ValidationError>{});
+  EXPECT_EQ(result.scenario->duration, 4'530'500 * kMillisecond);
+}
+
+TEST(ScenarioTopLevelTest, DurationUnitsMustDecrease) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/duration", "30s1m")),
+            only("/duration", "expected a duration string such as \"250ms\", got \"30s1m\""));
+}
+
 TEST(ScenarioTopLevelTest, WorkloadIsRequired) {
   EXPECT_EQ(errors_of(without(base_scenario(), "/workload")), only("", "missing required key \"workload\""));
 }
@@ -91,18 +123,58 @@ TEST(ScenarioArrivalsTest, ProcessMustBeKnown) {
 
 TEST(ScenarioArrivalsTest, RateMustBePositive) {
   EXPECT_EQ(errors_of(with(base_scenario(), "/workload/arrivals/rate_per_s", 0)),
-            only("/workload/arrivals/rate_per_s", "expected a number > 0, got 0"));
+            only("/workload/arrivals/rate_per_s", "expected a number in [1e-06, 1000000], got 0"));
+}
+
+TEST(ScenarioArrivalsTest, RateIsWithinAMillionthAndAMillionPerSecond) {
+  // 1e10 per second hung the simulator; 1e-300 made the arrival gap overflow int64.
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/arrivals/rate_per_s", 1e6)), std::vector<ValidationError>{});
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/arrivals/rate_per_s", 1e-6)), std::vector<ValidationError>{});
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/arrivals/rate_per_s", 1e10)),
+            only("/workload/arrivals/rate_per_s", "expected a number in [1e-06, 1000000], got 10000000000.0"));
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/arrivals/rate_per_s", 1e-300)),
+            only("/workload/arrivals/rate_per_s", "expected a number in [1e-06, 1000000], got 1e-300"));
 }
 
 TEST(ScenarioArrivalsTest, MaxTasksMustBeAPositiveInteger) {
   EXPECT_EQ(errors_of(with(base_scenario(), "/workload/arrivals/max_tasks", 0)),
-            only("/workload/arrivals/max_tasks", "expected an integer >= 1, got 0"));
+            only("/workload/arrivals/max_tasks", "expected an integer in [1, 100000000], got 0"));
+}
+
+TEST(ScenarioArrivalsTest, MaxTasksIsAtMost1e8) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/arrivals/max_tasks", 100'000'001)),
+            only("/workload/arrivals/max_tasks", "expected an integer in [1, 100000000], got 100000001"));
+}
+
+TEST(ScenarioArrivalsTest, BurstRateIsWithinAMillionthAndAMillionPerSecond) {
+  const Json burst = {{"from", "1m"}, {"to", "2m"}, {"rate_per_s", 2e6}};
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/arrivals/bursts", Json::array({burst}))),
+            only("/workload/arrivals/bursts/0/rate_per_s", "expected a number in [1e-06, 1000000], got 2000000.0"));
+}
+
+TEST(ScenarioArrivalsTest, AtMostTenThousandBursts) {
+  // Touching one-millisecond bursts: 10000 are accepted, 10001 are not even read.
+  Json bursts = Json::array();
+  for (int i = 0; i < 10'001; ++i) {
+    bursts.push_back({{"from", fmt::format("{}ms", i)}, {"to", fmt::format("{}ms", i + 1)}, {"rate_per_s", 5}});
+  }
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/arrivals/bursts", bursts)),
+            only("/workload/arrivals/bursts", "expected at most 10000 bursts, got 10001"));
+  bursts.erase(bursts.size() - 1);
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/arrivals/bursts", bursts)), std::vector<ValidationError>{});
 }
 
 TEST(ScenarioArrivalsTest, BurstMustEndAfterItStarts) {
   const Json burst = {{"from", "6m"}, {"to", "2m"}, {"rate_per_s", 5}};
   EXPECT_EQ(errors_of(with(base_scenario(), "/workload/arrivals/bursts", Json::array({burst}))),
             only("/workload/arrivals/bursts/0/to", "expected a time after from (6m), got \"2m\""));
+}
+
+TEST(ScenarioArrivalsTest, MessagesWriteTimesAsCompoundDurations) {
+  // from "90s" is shown as the loader formats it, "1m30s", which reads back as the same time.
+  const Json burst = {{"from", "90s"}, {"to", "1m"}, {"rate_per_s", 5}};
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/arrivals/bursts", Json::array({burst}))),
+            only("/workload/arrivals/bursts/0/to", "expected a time after from (1m30s), got \"1m\""));
 }
 
 TEST(ScenarioArrivalsTest, BurstMustStartBeforeTheRunEnds) {
@@ -129,6 +201,34 @@ TEST(ScenarioArrivalsTest, BurstsMustNotOverlap) {
       {Json{{"from", "1m"}, {"to", "3m"}, {"rate_per_s", 5}}, Json{{"from", "2m"}, {"to", "4m"}, {"rate_per_s", 5}}});
   EXPECT_EQ(errors_of(with(base_scenario(), "/workload/arrivals/bursts", bursts)),
             only("/workload/arrivals/bursts/1", "overlaps burst 0 [1m, 3m)"));
+}
+
+TEST(ScenarioArrivalsTest, OverlapIsReportedAtTheLaterStartingBurst) {
+  // In file order [2m, 4m) comes first, but [1m, 3m) starts first.
+  const Json bursts = Json::array(
+      {Json{{"from", "2m"}, {"to", "4m"}, {"rate_per_s", 5}}, Json{{"from", "1m"}, {"to", "3m"}, {"rate_per_s", 5}}});
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/arrivals/bursts", bursts)),
+            only("/workload/arrivals/bursts/0", "overlaps burst 1 [1m, 3m)"));
+}
+
+TEST(ScenarioArrivalsTest, OverlapWithALongBurstIsFoundPastShortOnes) {
+  // Sorted: 0 [0s, 5m), 1 [1m, 2m), 2 [3m, 4m). Burst 2 does not overlap its neighbour 1,
+  // but it overlaps 0, the burst that ends last so far; so does burst 1.
+  const Json bursts = Json::array({Json{{"from", "0s"}, {"to", "5m"}, {"rate_per_s", 5}},
+                                   Json{{"from", "1m"}, {"to", "2m"}, {"rate_per_s", 5}},
+                                   Json{{"from", "3m"}, {"to", "4m"}, {"rate_per_s", 5}}});
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/arrivals/bursts", bursts)),
+            (std::vector<ValidationError>{
+                {test::kBaseFile, "/workload/arrivals/bursts/1", "overlaps burst 0 [0s, 5m)"},
+                {test::kBaseFile, "/workload/arrivals/bursts/2", "overlaps burst 0 [0s, 5m)"},
+            }));
+}
+
+TEST(ScenarioArrivalsTest, BurstsStartingTogetherOverlap) {
+  const Json bursts = Json::array(
+      {Json{{"from", "1m"}, {"to", "2m"}, {"rate_per_s", 5}}, Json{{"from", "1m"}, {"to", "3m"}, {"rate_per_s", 5}}});
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/arrivals/bursts", bursts)),
+            only("/workload/arrivals/bursts/1", "overlaps burst 0 [1m, 2m)"));
 }
 
 TEST(ScenarioArrivalsTest, BurstsMayTouch) {
@@ -166,7 +266,12 @@ TEST(ScenarioTasksTest, TaskNameMustBeAName) {
 
 TEST(ScenarioTasksTest, WeightMustBePositive) {
   EXPECT_EQ(errors_of(with(base_scenario(), at(kTask, "/weight"), -1)),
-            only(at(kTask, "/weight"), "expected a number > 0, got -1"));
+            only(at(kTask, "/weight"), "expected a number in (0, 1000000], got -1"));
+}
+
+TEST(ScenarioTasksTest, WeightIsAtMostAMillion) {
+  EXPECT_EQ(errors_of(with(base_scenario(), at(kTask, "/weight"), 1e308)),
+            only(at(kTask, "/weight"), "expected a number in (0, 1000000], got 1e+308"));
 }
 
 TEST(ScenarioTasksTest, DeadlineMustBeADuration) {
@@ -223,7 +328,15 @@ TEST(ScenarioStepsTest, TokenCountsAreNotAllowedOnSearchSteps) {
 
 TEST(ScenarioStepsTest, PromptTokensMustNotBeNegative) {
   EXPECT_EQ(errors_of(with(base_scenario(), at(kLlmStep, "/prompt_tokens"), -5)),
-            only(at(kLlmStep, "/prompt_tokens"), "expected an integer >= 0, got -5"));
+            only(at(kLlmStep, "/prompt_tokens"), "expected an integer in [0, 1000000000], got -5"));
+}
+
+TEST(ScenarioStepsTest, TokenCountsAreAtMostABillion) {
+  // 2^63 - 1 prompt tokens overflowed the sums of tokens over steps.
+  EXPECT_EQ(errors_of(with(base_scenario(), at(kLlmStep, "/prompt_tokens"), 9223372036854775807)),
+            only(at(kLlmStep, "/prompt_tokens"), "expected an integer in [0, 1000000000], got 9223372036854775807"));
+  EXPECT_EQ(errors_of(with(base_scenario(), at(kLlmStep, "/max_output_tokens"), 1'000'000'001)),
+            only(at(kLlmStep, "/max_output_tokens"), "expected an integer in [0, 1000000000], got 1000000001"));
 }
 
 TEST(ScenarioStepsTest, StepOfAnInvalidProviderIsNotCheckedTwice) {

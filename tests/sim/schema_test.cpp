@@ -9,11 +9,16 @@
 //     exactly the loader's unknown-key error at that path, whose list of expected keys is
 //     the schema's "properties"; every object location of the schema must be reached;
 //   - with every shipped scenario and policy file: every key is described by the schema.
+#include <cmath>
 #include <filesystem>
+#include <limits>
+#include <regex>
 #include <set>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "engine/runtime/duration.hpp"
 #include "sim/scenario/json_document.hpp"
 #include "tests/sim/scenario_test_support.hpp"
 
@@ -177,6 +182,103 @@ TEST(SchemaTest, EveryObjectLocationAgreesWithTheLoader) {
   EXPECT_EQ(reached, all) << "full.json must reach every object location of the schema";
 }
 
+// The loader's message for a number outside the schema's bounds of `property`, as
+// json_reader.cpp writes ranges: "an integer in [1, 1000]", "an integer >= 1" (no maximum
+// below int64's), "a number in (0, 1000000000]", "a number > 0".
+std::string range_message(const Json& property, const Json& value) {
+  const bool integer = property.at("type") == "integer";
+  const bool exclusive = property.contains("exclusiveMinimum");
+  const Json& min = property.at(exclusive ? "exclusiveMinimum" : "minimum");
+  const auto text = [integer](const Json& bound) {
+    return integer ? bound.dump() : fmt::format("{}", bound.get<double>());
+  };
+  std::string range;
+  if (integer && property.at("maximum") == Json(std::numeric_limits<std::int64_t>::max())) {
+    range = "an integer >= " + text(min);
+  } else {
+    range = fmt::format("{} in {}{}, {}]", integer ? "an integer" : "a number", exclusive ? "(" : "[", text(min),
+                        text(property.at("maximum")));
+  }
+  return fmt::format("expected {}, got {}", range, describe(value));
+}
+
+// The values just outside and at the bounds of `property`: {value, accepted}.
+std::vector<std::pair<Json, bool>> boundary_values(const Json& property) {
+  std::vector<std::pair<Json, bool>> values;
+  const bool integer = property.at("type") == "integer";
+  const Json& max = property.at("maximum");
+  values.emplace_back(max, true);
+  if (integer && max.is_number_unsigned() && max.get<std::uint64_t>() == std::numeric_limits<std::uint64_t>::max()) {
+    // No integer above it can be written.
+  } else if (integer && max.get<std::uint64_t>() >= std::uint64_t(std::numeric_limits<std::int64_t>::max())) {
+    values.emplace_back(max.get<std::uint64_t>() + 1, false);
+  } else if (integer) {
+    values.emplace_back(max.get<std::int64_t>() + 1, false);
+  } else {
+    values.emplace_back(std::nextafter(max.get<double>(), HUGE_VAL), false);
+  }
+  if (property.contains("exclusiveMinimum")) {
+    const double min = property.at("exclusiveMinimum").get<double>();
+    values.emplace_back(min, false);
+    values.emplace_back(std::nextafter(min, HUGE_VAL), true);
+  } else if (integer) {
+    const auto min = property.at("minimum").get<std::int64_t>();
+    values.emplace_back(min, true);
+    values.emplace_back(min - 1, false);
+  } else {
+    const double min = property.at("minimum").get<double>();
+    values.emplace_back(min, true);
+    values.emplace_back(std::nextafter(min, -HUGE_VAL), false);
+  }
+  return values;
+}
+
+TEST(SchemaTest, NumericBoundsAgreeWithTheLoader) {
+  // Every number or integer of full.json whose schema has a lower bound has an upper bound
+  // too, and the loader accepts exactly the values in between: at each bound it reports
+  // no error, just outside it reports the range the schema states.
+  const std::string file = test::data_path("full.json");
+  const Json full = parse_file(file);
+  std::vector<Visit> visits;
+  std::vector<std::string> problems;
+  walk({"", &schema_root()}, full, "", visits, problems);
+  ASSERT_EQ(problems, std::vector<std::string>{});
+  std::set<std::string> checked;
+  for (const Visit& visit : visits) {
+    for (const auto& [key, unused] : visit.schema.schema->at("properties").items()) {
+      const Json& property = *follow_refs({"", &visit.schema.schema->at("properties").at(key)}).schema;
+      if (!property.contains("minimum") && !property.contains("exclusiveMinimum")) continue;
+      const std::string path = pointer_append(visit.path, key);
+      SCOPED_TRACE(path);
+      ASSERT_TRUE(property.contains("maximum")) << "a bounded-below number needs an upper bound";
+      if (!full.contains(Json::json_pointer(path))) continue;  // e.g. a key full.json sets elsewhere only
+      checked.insert(visit.schema.pointer + "/properties/" + key);
+      for (const auto& [value, accepted] : boundary_values(property)) {
+        SCOPED_TRACE(value.dump());
+        Json doc = full;
+        doc[Json::json_pointer(path)] = value;
+        // The one cross-field bound among them: last_call >= first_call.
+        if (key == "last_call") doc[Json::json_pointer(pointer_append(visit.path, "first_call"))] = 1;
+        std::vector<std::string> at_path;
+        for (const ValidationError& e : load_scenario_text(doc.dump(), file).errors) {
+          if (e.path == path) at_path.push_back(e.message);
+        }
+        const std::string message = range_message(property, value);
+        if (accepted) {
+          EXPECT_EQ(at_path, std::vector<std::string>{});
+        } else {
+          EXPECT_EQ(at_path, std::vector<std::string>{message});
+        }
+      }
+    }
+  }
+  // seed, rate_per_s (arrivals and bursts), max_tasks, weight, prompt_tokens,
+  // max_output_tokens, max_results, input, output, context_window, tokens_per_second,
+  // mean_output_tokens, probability, first_call, last_call, max_attempts, multiplier,
+  // failure_threshold, half_open_probes, max_tokens, max_cost_usd.
+  EXPECT_EQ(checked.size(), 22u);
+}
+
 // Scenario files: scenarios/**/*.json (without schema/, corpora/ and policies/) and
 // bench/scenarios/*.json. Policy files: scenarios/policies/**/*.json.
 struct ShippedFiles {
@@ -215,6 +317,33 @@ TEST(SchemaTest, EveryKeyOfEveryShippedFileIsDescribed) {
       std::vector<std::string> problems;
       walk(schema, parse_file(file.string()), "", visits, problems);
       EXPECT_EQ(problems, std::vector<std::string>{});
+    }
+  }
+}
+
+TEST(SchemaTest, DurationPatternsAgreeWithTheParser) {
+  // JSON Schema patterns are ECMA-262 regular expressions searched (not matched) in the
+  // string, which is what std::regex's default ECMAScript grammar and regex_search do. The
+  // schema checks syntax only: it accepts exactly what parse_duration() does not call
+  // malformed or negative (values too fine or too large are the loader's to reject), and
+  // positive_duration accepts those of them that are > 0.
+  const Json& defs = schema_root().at("$defs");
+  const Json& duration = defs.at("duration");
+  const std::regex pattern(duration.at("pattern").get<std::string>());
+  const std::regex zero(defs.at("positive_duration").at("not").at("pattern").get<std::string>());
+  const auto min_length = duration.at("minLength").get<std::size_t>();
+  for (const std::string text :
+       {"250ms", "1.5s", "15m", "0.5h", "7ns", "7us", "007s", "0s", "0.000ms", "1m30s", "1h15m", "2h45m30.5s",
+        "1h1m1s1ms1us1ns", "1h30s", "1.5h30m", "1s500ms", "0m0s", "0h0.0s", "0m0.001s", "0.5ns", "2562048h", "",
+        "s", "250", "1.s", ".5s", "+1s", "-1s", "1e3ms", "1 s", "1S", "1sec", "1µs", "never", "30s1m", "1s1s",
+        "1ms1s", "1m 30s", "1m30", "1m.5s", "1m30ss", "1h1m1s1ms1us1ns1ns"}) {
+    SCOPED_TRACE(text);
+    const bool schema_accepts = text.size() >= min_length && std::regex_search(text, pattern);
+    const auto parsed = parse_duration(text);
+    const auto* error = std::get_if<DurationError>(&parsed);
+    EXPECT_EQ(schema_accepts, error == nullptr || (*error != DurationError::malformed && *error != DurationError::negative));
+    if (schema_accepts && error == nullptr) {
+      EXPECT_EQ(!std::regex_search(text, zero), std::get<Nanos>(parsed) > 0);
     }
   }
 }

@@ -1,0 +1,39 @@
+#include "cli/output_path.hpp"
+
+#include <fmt/core.h>
+
+namespace squall::cli {
+
+namespace fs = std::filesystem;
+
+fs::path resolve_output(const fs::path& out) {
+  // Follow the chain of links (even to a target that does not exist yet), at most 40
+  // deep as Linux does (ELOOP), so the report lands where the link points.
+  fs::path target = out;
+  std::error_code ec;
+  for (int depth = 0; depth < 40 && fs::is_symlink(fs::symlink_status(target, ec)); ++depth) {
+    const fs::path next = fs::read_symlink(target, ec);
+    if (ec) break;
+    target = next.is_absolute() ? next : target.parent_path() / next;
+  }
+  return target;
+}
+
+std::optional<std::string> output_problem(const fs::path& out, const std::vector<fs::path>& inputs) {
+  const fs::path target = resolve_output(out);
+  std::error_code ec;
+  const fs::file_status status = fs::status(target, ec);
+  if (fs::exists(status) && !fs::is_regular_file(status)) {
+    return fmt::format("\"{}\" exists and is not a regular file", out.string());
+  }
+  if (!fs::exists(status)) return std::nullopt;
+  for (const fs::path& input : inputs) {
+    if (fs::equivalent(target, input, ec)) {
+      return fmt::format("\"{}\" is an input of this run ({}); the report would overwrite it", out.string(),
+                         input.string());
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace squall::cli

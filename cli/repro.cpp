@@ -1,0 +1,32 @@
+#include "cli/repro.hpp"
+
+#include <algorithm>
+#include <fmt/core.h>
+
+namespace squall::cli {
+
+std::string shell_quote(std::string_view word) {
+  const auto plain = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           std::string_view("_-./:=@%+,").find(c) != std::string_view::npos;
+  };
+  if (!word.empty() && std::all_of(word.begin(), word.end(), plain)) return std::string(word);
+  std::string quoted = "'";
+  for (char c : word) {
+    if (c == '\'') {
+      quoted += "'\\''";
+    } else {
+      quoted += c;
+    }
+  }
+  quoted += '\'';
+  return quoted;
+}
+
+std::string repro_command(const RunOptions& options, std::uint64_t seed) {
+  std::string cmd = fmt::format("squall run {} --seed {}", shell_quote(options.scenario.string()), seed);
+  if (options.policy) cmd += fmt::format(" --policy {}", shell_quote(options.policy->string()));
+  return cmd;
+}
+
+}  // namespace squall::cli

@@ -1,0 +1,20 @@
+// The one-line repro command a failing run ends with (DESIGN section 3).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "cli/commands.hpp"
+
+namespace squall::cli {
+
+// `word` quoted for a POSIX shell: unchanged when it holds only characters no shell treats
+// specially, otherwise in single quotes with each ' written as '\''.
+std::string shell_quote(std::string_view word);
+
+// "squall run <scenario> --seed <seed> [--policy <file>]", every path shell-quoted, so the
+// line can be pasted into a terminal as it is.
+std::string repro_command(const RunOptions& options, std::uint64_t seed);
+
+}  // namespace squall::cli

@@ -1,0 +1,32 @@
+// Reading an input file (a scenario, a policy file, a corpus) whole, defensively.
+//
+// Input files are regular files of bounded size. A FIFO would block the reader forever,
+// /dev/zero would fill memory, and a directory reads as nothing. So these are refused
+// before anything is read, and no more than kMaxInputFileBytes + 1 bytes are ever read.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <variant>
+
+namespace squall {
+
+// 64 MiB: far above any real scenario (a few KiB) or corpus (a few MiB), and low enough
+// that the parsed document (about 8 to 16 times the text for many small values) still
+// fits in memory.
+inline constexpr std::uintmax_t kMaxInputFileBytes = std::uintmax_t{64} * 1024 * 1024;
+
+// Why a file could not be read, without the file's name (callers prefix it):
+//   "file not found"          nothing at that path (a dangling symbolic link included)
+//   "not a regular file"      a directory, FIFO, socket or device such as /dev/null
+//   "larger than 64 MiB"      more than kMaxInputFileBytes bytes
+//   "cannot be read"          any other failure (permissions, I/O error)
+struct InputFileError {
+  std::string message;
+};
+
+// The file's bytes, or why they were not read. Symbolic links are followed.
+std::variant<std::string, InputFileError> read_input_file(const std::filesystem::path& file);
+
+}  // namespace squall
