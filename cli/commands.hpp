@@ -20,6 +20,7 @@ inline constexpr int kExitBadInput = 2;
 inline constexpr int kExitInternalError = 3;
 
 struct RunOptions {
+  std::string program = "squall";           // how squall was invoked (argv[0]), for the repro line
   std::filesystem::path scenario;
   std::optional<std::uint64_t> seed;         // overrides the scenario's seed
   std::optional<std::filesystem::path> policy;  // replaces the scenario's policy block

@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "squall 0.1.0");
 
   RunOptions run;
+  run.program = argv[0];
   std::string seed;
   std::string policy;
   std::string out;

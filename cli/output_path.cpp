@@ -26,7 +26,11 @@ std::optional<std::string> output_problem(const fs::path& out, const std::vector
   if (fs::exists(status) && !fs::is_regular_file(status)) {
     return fmt::format("\"{}\" exists and is not a regular file", out.string());
   }
-  if (!fs::exists(status)) return std::nullopt;
+  if (!fs::exists(status)) {
+    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    if (!fs::is_directory(dir, ec)) return fmt::format("directory \"{}\" does not exist", dir.string());
+    return std::nullopt;
+  }
   for (const fs::path& input : inputs) {
     if (fs::equivalent(target, input, ec)) {
       return fmt::format("\"{}\" is an input of this run ({}); the report would overwrite it", out.string(),

@@ -13,7 +13,8 @@ namespace squall::cli {
 // `out` points to (so the link survives and its target gets the report).
 std::filesystem::path resolve_output(const std::filesystem::path& out);
 
-// Why `out` must not receive the report, or nullopt when it may: an existing target that
+// Why `out` must not receive the report, or nullopt when it may: a target in a directory
+// that does not exist, an existing target that
 // is not a regular file (a directory, a device such as /dev/null, a FIFO: renaming onto
 // it would replace it), or a target that is one of the run's inputs (the scenario, the
 // policy file, a corpus), which the report would destroy.

@@ -24,7 +24,8 @@ std::string shell_quote(std::string_view word) {
 }
 
 std::string repro_command(const RunOptions& options, std::uint64_t seed) {
-  std::string cmd = fmt::format("squall run {} --seed {}", shell_quote(options.scenario.string()), seed);
+  std::string cmd =
+      fmt::format("{} run {} --seed {}", shell_quote(options.program), shell_quote(options.scenario.string()), seed);
   if (options.policy) cmd += fmt::format(" --policy {}", shell_quote(options.policy->string()));
   return cmd;
 }

@@ -13,8 +13,9 @@ namespace squall::cli {
 // specially, otherwise in single quotes with each ' written as '\''.
 std::string shell_quote(std::string_view word);
 
-// "squall run <scenario> --seed <seed> [--policy <file>]", every path shell-quoted, so the
-// line can be pasted into a terminal as it is.
+// "<program> run <scenario> --seed <seed> [--policy <file>]", with the program as it was
+// invoked (e.g. build/release/squall) and every word shell-quoted, so the line can be pasted
+// into a terminal as it is.
 std::string repro_command(const RunOptions& options, std::uint64_t seed);
 
 }  // namespace squall::cli

@@ -72,7 +72,8 @@ int run_command(const RunOptions& options) {
   const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - wall_start;
 
   fmt::print("{}", text_summary(report, isatty(fileno(stdout)) != 0));
-  fmt::print("simulated {:.1f} s of virtual time in {:.2f} s of wall time\n", to_millis(report.duration) / 1e3,
+  // Wall time varies between runs, so it goes to stderr: stdout stays byte-identical.
+  fmt::print(stderr, "simulated {:.1f} s of virtual time in {:.2f} s of wall time\n", to_millis(report.duration) / 1e3,
              wall.count());
 
   if (options.out) {
@@ -88,8 +89,7 @@ int run_command(const RunOptions& options) {
   if (!report.all_thresholds_passed()) {
     for (const ThresholdResult& t : report.thresholds) {
       if (t.passed) continue;
-      const std::string observed = t.observed ? fmt::format("{:g}", *t.observed) : std::string("no samples");
-      fmt::print(stderr, "threshold failed: {}: {} (observed {})\n", t.metric, t.expression, observed);
+      fmt::print(stderr, "threshold failed: {}: {} (observed {})\n", t.metric, t.expression, format_observed(t));
     }
     fmt::print(stderr, "repro: {}\n", repro_command(options, seed));
     return kExitThresholdFailed;

@@ -102,15 +102,19 @@ void threshold_rows(const Report& r, bool color, std::vector<Row>& rows) {
     if (color) {
       mark = fmt::format(fmt::fg(t.passed ? fmt::terminal_color::green : fmt::terminal_color::red), "{}", mark);
     }
-    // Time metrics are observed in milliseconds; say so, since expressions may use "20s".
-    const MetricInfo* metric = find_metric(t.metric.substr(0, t.metric.find('{')));
-    const std::string unit = metric != nullptr && metric->is_time() ? " ms" : "";
-    const std::string observed = t.observed ? fmt::format("{}{}", round_ratio(*t.observed), unit) : "no samples";
-    rows.push_back({mark + " ", t.metric, fmt::format("{}  observed {}", t.expression, observed)});
+    rows.push_back({mark + " ", t.metric, fmt::format("{}  observed {}", t.expression, format_observed(t))});
   }
 }
 
 }  // namespace
+
+std::string format_observed(const ThresholdResult& t) {
+  if (!t.observed) return "no samples";
+  // Time metrics are observed in milliseconds; say so, since expressions may use "20s".
+  const MetricInfo* metric = find_metric(t.metric.substr(0, t.metric.find('{')));
+  const std::string_view unit = metric != nullptr && metric->is_time() ? " ms" : "";
+  return fmt::format("{}{}", round_ratio(*t.observed), unit);
+}
 
 std::string text_summary(const Report& r, bool color) {
   std::vector<Row> rows;

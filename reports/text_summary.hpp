@@ -13,4 +13,8 @@ namespace squall {
 // marks (green ✓, red ✗); the CLI passes true only when stdout is a terminal.
 std::string text_summary(const Report& report, bool color);
 
+// A threshold's observed value as the summary shows it: rounded to 6 decimals, " ms" after
+// time metrics, "no samples" when there were none.
+std::string format_observed(const ThresholdResult& threshold);
+
 }  // namespace squall
