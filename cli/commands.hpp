@@ -31,6 +31,9 @@ int run_command(const RunOptions& options);
 
 // A seed as decimal digits only (no sign, no base prefix), within uint64; nullopt otherwise.
 std::optional<std::uint64_t> parse_seed(std::string_view text);
-int validate_command(const std::vector<std::filesystem::path>& files);
+// Checks scenario files and policy files (the files `run --policy` takes); every error of
+// every file is printed.
+int validate_command(const std::vector<std::filesystem::path>& scenarios,
+                     const std::vector<std::filesystem::path>& policies);
 
 }  // namespace squall::cli

@@ -31,8 +31,10 @@ int main(int argc, char** argv) {
   CLI::Option* out_opt = run_cmd->add_option("--out", out, "Write the JSON report here (atomically)");
 
   std::vector<std::filesystem::path> files;
-  CLI::App* validate_cmd = app.add_subcommand("validate", "Check scenario files; report every error");
-  validate_cmd->add_option("files", files, "Scenario files")->required();
+  std::vector<std::filesystem::path> policies;
+  CLI::App* validate_cmd = app.add_subcommand("validate", "Check scenario and policy files; report every error");
+  validate_cmd->add_option("files", files, "Scenario files");
+  validate_cmd->add_option("--policy", policies, "Policy files (as `run --policy` takes them)");
 
   try {
     app.parse(argc, argv);
@@ -48,7 +50,11 @@ int main(int argc, char** argv) {
       if (out_opt->count() > 0) run.out = out;
       return run_command(run);
     }
-    return validate_command(files);
+    if (files.empty() && policies.empty()) {
+      fmt::print(stderr, "validate: give at least one scenario file or --policy file\n");
+      return kExitBadInput;
+    }
+    return validate_command(files, policies);
   } catch (const std::exception& e) {
     fmt::print(stderr, "squall: internal error: {}\n", e.what());
     return kExitInternalError;

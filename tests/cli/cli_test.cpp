@@ -232,6 +232,17 @@ TEST(CliTest, EveryShippedCiAndIncidentScenarioHoldsItsThresholds) {
   EXPECT_GE(ran, 3U);
 }
 
+TEST(CliTest, ValidateChecksPolicyFiles) {
+  EXPECT_EQ(squall(std::string("validate --policy ") + kNaive).exit_code, 0);
+  const fs::path bad = temp_path("bad-policy.json");
+  std::ofstream(bad) << R"({ "web_search": [ { "retry": { "max_attempts": 0 } } ] })";
+  const Result r = squall("validate scenarios/quickstart.json --policy " + bad.string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.out.find("scenarios/quickstart.json: ok"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find(bad.string() + ": /web_search/0/retry/max_attempts: "), std::string::npos) << r.err;
+  EXPECT_EQ(squall("validate").exit_code, 2);
+}
+
 TEST(CliTest, ValidateExitsTwoOnABadFile) {
   const fs::path bad = temp_path("bad2.json");
   std::ofstream(bad) << R"({ "name": "x", "duration": "1m", "retries": 3 })";
