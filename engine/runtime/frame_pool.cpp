@@ -1,57 +1,38 @@
 #include "engine/runtime/frame_pool.hpp"
 
-#include <array>
 #include <new>
 
-namespace squall::frame_pool {
+namespace squall::frame_pool::detail {
 namespace {
 
-struct FreeNode {
-  FreeNode* next;
-};
-
-constexpr std::size_t kClasses = kMaxPooledBytes / kGranule;
-
-// The lists own their nodes until the thread exits; freeing them then keeps leak checkers
+// Frees the nodes on this thread's lists when the thread exits, which keeps leak checkers
 // quiet and returns the memory of finished sweep workers.
-struct FreeLists {
-  std::array<FreeNode*, kClasses> heads{};
-  ~FreeLists() {
-    for (FreeNode* head : heads) {
+struct Cleanup {
+  ~Cleanup() {
+    for (FreeNode*& head : free_lists) {
       while (head != nullptr) {
         FreeNode* next = head->next;
         ::operator delete(head);
         head = next;
       }
     }
+    cleanup_armed = false;
   }
 };
 
-thread_local FreeLists lists;
-
-constexpr std::size_t class_of(std::size_t bytes) { return (bytes + kGranule - 1) / kGranule - 1; }
-
 }  // namespace
 
-void* allocate(std::size_t bytes) {
-  if (bytes == 0 || bytes > kMaxPooledBytes) return ::operator new(bytes);
-  const std::size_t c = class_of(bytes);
-  if (FreeNode* node = lists.heads[c]) {
-    lists.heads[c] = node->next;
-    return node;
-  }
-  return ::operator new((c + 1) * kGranule);
+void* allocate_fresh(std::size_t bytes) {
+  if (!pooled(bytes)) return ::operator new(bytes);
+  return ::operator new((class_of(bytes) + 1) * kGranule);
 }
 
-void deallocate(void* p, std::size_t bytes) noexcept {
-  if (bytes == 0 || bytes > kMaxPooledBytes) {
-    ::operator delete(p);
-    return;
-  }
-  const std::size_t c = class_of(bytes);
-  auto* node = static_cast<FreeNode*>(p);
-  node->next = lists.heads[c];
-  lists.heads[c] = node;
+void deallocate_unpooled(void* p) noexcept { ::operator delete(p); }
+
+void arm_cleanup() noexcept {
+  // Constructed on first use, which registers its destructor for this thread's exit.
+  thread_local Cleanup cleanup;
+  cleanup_armed = true;
 }
 
-}  // namespace squall::frame_pool
+}  // namespace squall::frame_pool::detail

@@ -5,6 +5,12 @@
 // per-thread free lists in 64-byte size classes. One simulation runs on one thread
 // (DESIGN section 3), so thread-local lists need no locks; a sweep's worker threads each
 // keep their own. Frames larger than kMaxPooledBytes go to operator new directly.
+//
+// The common case, a frame of a size class whose list is not empty, is inline: every
+// coroutine call takes a frame and gives it back. The list heads are a constinit array of
+// plain pointers, so reaching them needs no per-access initialisation check; the nodes a
+// thread still holds when it exits are freed by a cleanup object that the thread arms the
+// first time it puts a node on a list.
 #pragma once
 
 #include <cstddef>
@@ -14,7 +20,48 @@ namespace squall::frame_pool {
 inline constexpr std::size_t kGranule = 64;
 inline constexpr std::size_t kMaxPooledBytes = 2048;
 
-void* allocate(std::size_t bytes);
-void deallocate(void* p, std::size_t bytes) noexcept;
+namespace detail {
+
+struct FreeNode {
+  FreeNode* next;
+};
+
+inline constexpr std::size_t kClasses = kMaxPooledBytes / kGranule;
+inline constinit thread_local FreeNode* free_lists[kClasses] = {};
+inline constinit thread_local bool cleanup_armed = false;
+
+// Sizes 1 to kMaxPooledBytes are pooled (0 wraps around and is not).
+constexpr bool pooled(std::size_t bytes) { return bytes - 1 < kMaxPooledBytes; }
+// Size class c holds blocks of (c + 1) * kGranule bytes.
+constexpr std::size_t class_of(std::size_t bytes) { return (bytes - 1) / kGranule; }
+
+void* allocate_fresh(std::size_t bytes);
+void deallocate_unpooled(void* p) noexcept;
+void arm_cleanup() noexcept;
+
+}  // namespace detail
+
+inline void* allocate(std::size_t bytes) {
+  if (detail::pooled(bytes)) {
+    detail::FreeNode*& head = detail::free_lists[detail::class_of(bytes)];
+    if (detail::FreeNode* node = head) {
+      head = node->next;
+      return node;
+    }
+  }
+  return detail::allocate_fresh(bytes);
+}
+
+inline void deallocate(void* p, std::size_t bytes) noexcept {
+  if (!detail::pooled(bytes)) {
+    detail::deallocate_unpooled(p);
+    return;
+  }
+  if (!detail::cleanup_armed) detail::arm_cleanup();
+  auto* node = static_cast<detail::FreeNode*>(p);
+  detail::FreeNode*& head = detail::free_lists[detail::class_of(bytes)];
+  node->next = head;
+  head = node;
+}
 
 }  // namespace squall::frame_pool

@@ -27,12 +27,19 @@ struct PooledFrame {
 struct PromiseBase : PooledFrame {
   std::coroutine_handle<> continuation = std::noop_coroutine();
   std::exception_ptr exception;
+  // Set by spawn(): the task has no awaiter, and frees its own frame when it finishes.
+  bool detached = false;
+  std::exception_ptr* detached_error = nullptr;  // where a spawned task reports an exception
 
   struct FinalAwaiter {
     bool await_ready() const noexcept { return false; }
     template <class P>
     std::coroutine_handle<> await_suspend(std::coroutine_handle<P> h) const noexcept {
-      return h.promise().continuation;
+      PromiseBase& p = h.promise();
+      if (!p.detached) return p.continuation;
+      if (p.exception && p.detached_error != nullptr && !*p.detached_error) *p.detached_error = p.exception;
+      h.destroy();  // allowed: the coroutine is suspended at its final point
+      return std::noop_coroutine();
     }
     void await_resume() const noexcept {}
   };
@@ -117,6 +124,7 @@ class [[nodiscard]] Task<void> {
   }
 
  private:
+  friend void spawn(Task<void> task, std::exception_ptr* error);
   explicit Task(std::coroutine_handle<promise_type> h) : handle_(h) {}
   void destroy() {
     if (handle_) handle_.destroy();
@@ -124,35 +132,17 @@ class [[nodiscard]] Task<void> {
   std::coroutine_handle<promise_type> handle_;
 };
 
-namespace detail {
-
-// A root coroutine that starts at once and frees its own frame when it finishes.
-struct Detached {
-  struct promise_type : PooledFrame {
-    Detached get_return_object() const noexcept { return {}; }
-    std::suspend_never initial_suspend() const noexcept { return {}; }
-    std::suspend_never final_suspend() const noexcept { return {}; }
-    void return_void() const noexcept {}
-    // run_detached catches everything, so this is unreachable.
-    [[noreturn]] void unhandled_exception() const noexcept { std::terminate(); }
-  };
-};
-
-inline Detached run_detached(Task<void> task, std::exception_ptr* error) {
-  try {
-    co_await task;
-  } catch (...) {
-    if (error != nullptr && !*error) *error = std::current_exception();
-  }
-}
-
-}  // namespace detail
-
 // Starts `task` now and lets it run to completion on its own; it runs until its first
 // suspension before spawn() returns. An exception escaping the task (a programmer error)
 // is stored in `*error` if that is still empty, so the owner of the run can rethrow it.
+// The task is marked detached and resumed directly: when it finishes, its final awaiter
+// reports the exception and frees the frame, so a spawned task costs no wrapper coroutine
+// (the simulator spawns one per simulated task).
 inline void spawn(Task<void> task, std::exception_ptr* error) {
-  detail::run_detached(std::move(task), error);
+  const std::coroutine_handle<Task<void>::promise_type> h = std::exchange(task.handle_, {});
+  h.promise().detached = true;
+  h.promise().detached_error = error;
+  h.resume();
 }
 
 }  // namespace squall

@@ -1,0 +1,46 @@
+#include "engine/runtime/frame_pool.hpp"
+
+#include <gtest/gtest.h>
+
+namespace squall {
+namespace {
+
+TEST(FramePoolTest, AFreedFrameIsReusedForTheSameSizeClass) {
+  // 100 and 120 bytes share the class of 128-byte blocks; the list is last in, first out.
+  void* a = frame_pool::allocate(100);
+  frame_pool::deallocate(a, 100);
+  void* b = frame_pool::allocate(120);
+  EXPECT_EQ(b, a);
+  frame_pool::deallocate(b, 120);
+}
+
+TEST(FramePoolTest, SizeClassesAreKeptApart) {
+  void* small = frame_pool::allocate(64);
+  frame_pool::deallocate(small, 64);
+  void* larger = frame_pool::allocate(65);  // the next class: 128-byte blocks
+  EXPECT_NE(larger, small);
+  void* again = frame_pool::allocate(64);
+  EXPECT_EQ(again, small);
+  frame_pool::deallocate(again, 64);
+  frame_pool::deallocate(larger, 65);
+}
+
+TEST(FramePoolTest, LargeAndEmptyFramesBypassThePool) {
+  // Beyond kMaxPooledBytes, and for 0 bytes, memory comes from operator new and goes back
+  // to it: the pooled block waiting on its list is neither handed out for them nor
+  // displaced by them.
+  void* pooled = frame_pool::allocate(frame_pool::kMaxPooledBytes);
+  frame_pool::deallocate(pooled, frame_pool::kMaxPooledBytes);
+  void* big = frame_pool::allocate(frame_pool::kMaxPooledBytes + 1);
+  void* empty = frame_pool::allocate(0);
+  EXPECT_NE(big, pooled);
+  EXPECT_NE(empty, pooled);
+  frame_pool::deallocate(big, frame_pool::kMaxPooledBytes + 1);
+  frame_pool::deallocate(empty, 0);
+  void* again = frame_pool::allocate(frame_pool::kMaxPooledBytes);
+  EXPECT_EQ(again, pooled);
+  frame_pool::deallocate(again, frame_pool::kMaxPooledBytes);
+}
+
+}  // namespace
+}  // namespace squall

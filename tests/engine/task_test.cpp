@@ -1,0 +1,106 @@
+#include "engine/runtime/task.hpp"
+
+#include <gtest/gtest.h>
+
+#include <exception>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "engine/runtime/clock.hpp"
+#include "sim/event_loop.hpp"
+
+namespace squall {
+namespace {
+
+// Appends "+name" when built and "-name" when destroyed, so a test sees when a
+// coroutine's frame (which holds it) goes away.
+struct Witness {
+  Witness(std::vector<std::string>& log, std::string name) : log_(log), name_(std::move(name)) {
+    log_.push_back("+" + name_);
+  }
+  Witness(const Witness&) = delete;
+  Witness& operator=(const Witness&) = delete;
+  ~Witness() { log_.push_back("-" + name_); }
+
+ private:
+  std::vector<std::string>& log_;
+  std::string name_;
+};
+
+Task<int> answer(EventLoop& loop, std::vector<std::string>& log) {
+  Witness w(log, "answer");
+  co_await sleep_until(loop, 10);
+  co_return 42;
+}
+
+Task<void> root(EventLoop& loop, std::vector<std::string>& log) {
+  Witness w(log, "root");
+  log.push_back("started");
+  const int x = co_await answer(loop, log);
+  log.push_back("got " + std::to_string(x));
+}
+
+Task<void> fail_after(EventLoop& loop, TimePoint at, std::string message) {
+  co_await sleep_until(loop, at);
+  throw std::runtime_error(message);
+}
+
+Task<void> fail_at_once() {
+  throw std::logic_error("at once");
+  co_return;
+}
+
+TEST(TaskTest, SpawnRunsToTheFirstSuspensionThenFreesTheFrameWhenDone) {
+  EventLoop loop;
+  std::vector<std::string> log;
+  std::exception_ptr error;
+  spawn(root(loop, log), &error);
+  // Until answer's sleep: both frames are alive.
+  EXPECT_EQ(log, (std::vector<std::string>{"+root", "started", "+answer"}));
+  loop.run();
+  // The awaited task's frame goes when its awaiter resumes; the spawned one at its end.
+  EXPECT_EQ(log, (std::vector<std::string>{"+root", "started", "+answer", "-answer", "got 42", "-root"}));
+  EXPECT_FALSE(error);
+}
+
+TEST(TaskTest, SpawnKeepsTheFirstEscapingException) {
+  EventLoop loop;
+  std::exception_ptr error;
+  spawn(fail_after(loop, 20, "second"), &error);
+  spawn(fail_after(loop, 10, "first"), &error);
+  loop.run();
+  ASSERT_TRUE(error);
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "first");
+  }
+}
+
+TEST(TaskTest, SpawnReportsAnExceptionThrownBeforeAnySuspension) {
+  std::exception_ptr error;
+  spawn(fail_at_once(), &error);
+  EXPECT_TRUE(error);
+  spawn(fail_at_once(), nullptr);  // no place to report: the exception is dropped
+}
+
+TEST(TaskTest, AnAwaitedTaskPassesItsExceptionToItsAwaiter) {
+  EventLoop loop;
+  std::exception_ptr error;
+  std::string caught;
+  const auto awaiter = [](EventLoop& l, std::string& out) -> Task<void> {
+    try {
+      co_await fail_after(l, 5, "inner");
+    } catch (const std::runtime_error& e) {
+      out = e.what();
+    }
+  };
+  spawn(awaiter(loop, caught), &error);
+  loop.run();
+  EXPECT_EQ(caught, "inner");
+  EXPECT_FALSE(error);
+}
+
+}  // namespace
+}  // namespace squall
