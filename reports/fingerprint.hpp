@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "engine/runtime/rng.hpp"
 
@@ -39,12 +40,33 @@ class Fingerprint {
   void add_f64(double value) { add_u64(std::bit_cast<std::uint64_t>(value)); }
   void add_text(std::string_view text);
 
+  // Folds each value in order by its type: enums and integers as 64-bit words (signed ones
+  // sign-extended, bool as 0 or 1), doubles by bit pattern, text through add_text. One
+  // call per event keeps the recorder's trace schema readable at a glance.
+  template <class... Ts>
+  void fold(const Ts&... values) {
+    (fold_one(values), ...);
+  }
+
   std::uint64_t value() const {
     std::uint64_t state = hash_;
     return splitmix64(state);
   }
 
  private:
+  template <class T>
+  void fold_one(const T& value) {
+    if constexpr (std::is_enum_v<T> || std::is_same_v<T, bool>) {
+      add_u64(static_cast<std::uint64_t>(value));
+    } else if constexpr (std::is_floating_point_v<T>) {
+      add_f64(value);
+    } else if constexpr (std::is_integral_v<T>) {
+      add_u64(static_cast<std::uint64_t>(static_cast<std::int64_t>(value)));
+    } else {
+      add_text(std::string_view(value));
+    }
+  }
+
   // FxHasher's multiplier: 2^64 / pi, made odd so that multiplying by it is invertible.
   static constexpr std::uint64_t kFxMultiplier = 0x517cc1b727220a95ULL;
   std::uint64_t hash_ = 0;

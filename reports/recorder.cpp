@@ -76,8 +76,7 @@ std::size_t Recorder::intern(std::vector<Stats>& table, std::string_view name) {
   for (std::size_t i = 0; i < table.size(); ++i) {
     if (same_text(table[i].name, name)) return i;
   }
-  fingerprint_.add_u64(static_cast<std::uint64_t>(EventTag::name));
-  fingerprint_.add_text(name);
+  fingerprint_.fold(EventTag::name, name);
   table.emplace_back();
   table.back().name = std::string(name);
   return table.size() - 1;
@@ -98,17 +97,8 @@ void Recorder::saw_time(TimePoint t) { last_event_at_ = std::max(last_event_at_,
 void Recorder::on_attempt(const AttemptEvent& e) {
   const std::size_t p = intern(providers_, e.tool);
   const std::size_t kind = index_of(e.kind);
-  fingerprint_.add_u64(static_cast<std::uint64_t>(EventTag::attempt));
-  fingerprint_.add_u64(e.task_id);
-  fingerprint_.add_u64(p);
-  fingerprint_.add_i64(e.attempt);
-  fingerprint_.add_i64(e.started);
-  fingerprint_.add_i64(e.finished);
-  fingerprint_.add_u64(kind);
-  fingerprint_.add_i64(e.status);
-  fingerprint_.add_i64(e.input_tokens);
-  fingerprint_.add_i64(e.output_tokens);
-  fingerprint_.add_f64(e.cost_usd);
+  fingerprint_.fold(EventTag::attempt, e.task_id, p, e.attempt, e.started, e.finished, kind, e.status,
+                    e.input_tokens, e.output_tokens, e.cost_usd);
 
   ProviderStats& s = providers_[p];
   ++s.calls[kind];
@@ -129,13 +119,7 @@ void Recorder::on_attempt(const AttemptEvent& e) {
 
 void Recorder::on_backoff(const BackoffEvent& e) {
   const std::size_t t = intern(tools_, e.tool);
-  fingerprint_.add_u64(static_cast<std::uint64_t>(EventTag::backoff));
-  fingerprint_.add_u64(e.task_id);
-  fingerprint_.add_u64(t);
-  fingerprint_.add_i64(e.after_attempt);
-  fingerprint_.add_i64(e.at);
-  fingerprint_.add_i64(e.delay);
-  fingerprint_.add_u64(e.from_retry_after ? 1 : 0);
+  fingerprint_.fold(EventTag::backoff, e.task_id, t, e.after_attempt, e.at, e.delay, e.from_retry_after);
 
   ++tools_[t].backoffs;
   tools_[t].backoff_wait += e.delay;
@@ -146,13 +130,7 @@ void Recorder::on_give_up(const GiveUpEvent& e) {
   const std::size_t t = intern(tools_, e.tool);
   const std::size_t strategy = intern(labels_, e.strategy);
   const std::size_t reason = intern(labels_, e.reason);
-  fingerprint_.add_u64(static_cast<std::uint64_t>(EventTag::give_up));
-  fingerprint_.add_u64(e.task_id);
-  fingerprint_.add_u64(t);
-  fingerprint_.add_u64(strategy);
-  fingerprint_.add_u64(reason);
-  fingerprint_.add_i64(e.at);
-  fingerprint_.add_u64(index_of(e.last_kind));
+  fingerprint_.fold(EventTag::give_up, e.task_id, t, strategy, reason, e.at, index_of(e.last_kind));
 
   ++tools_[t].give_ups;
   saw_time(e.at);
@@ -160,11 +138,7 @@ void Recorder::on_give_up(const GiveUpEvent& e) {
 
 void Recorder::on_breaker_transition(const BreakerTransitionEvent& e) {
   const std::size_t t = intern(tools_, e.tool);
-  fingerprint_.add_u64(static_cast<std::uint64_t>(EventTag::breaker_transition));
-  fingerprint_.add_u64(t);
-  fingerprint_.add_i64(e.at);
-  fingerprint_.add_u64(static_cast<std::uint64_t>(e.from));
-  fingerprint_.add_u64(static_cast<std::uint64_t>(e.to));
+  fingerprint_.fold(EventTag::breaker_transition, t, e.at, e.from, e.to);
 
   ++tools_[t].breaker_transitions_to[static_cast<std::size_t>(e.to)];
   ++transitions_total_;
@@ -176,14 +150,7 @@ void Recorder::on_query_change(const QueryChangeEvent& e) {
   const std::size_t t = intern(tools_, e.tool);
   const std::size_t strategy = intern(labels_, e.strategy);
   const std::size_t step = intern(labels_, e.step);
-  fingerprint_.add_u64(static_cast<std::uint64_t>(EventTag::query_change));
-  fingerprint_.add_u64(e.task_id);
-  fingerprint_.add_u64(t);
-  fingerprint_.add_u64(strategy);
-  fingerprint_.add_u64(step);
-  fingerprint_.add_i64(e.at);
-  fingerprint_.add_text(e.from);
-  fingerprint_.add_text(e.to);
+  fingerprint_.fold(EventTag::query_change, e.task_id, t, strategy, step, e.at, e.from, e.to);
 
   ++tools_[t].query_changes;
   saw_time(e.at);
@@ -192,14 +159,7 @@ void Recorder::on_query_change(const QueryChangeEvent& e) {
 void Recorder::on_budget_exhausted(const BudgetExhaustedEvent& e) {
   const std::size_t t = intern(tools_, e.tool);
   const std::size_t limit = intern(labels_, e.limit);
-  fingerprint_.add_u64(static_cast<std::uint64_t>(EventTag::budget_exhausted));
-  fingerprint_.add_u64(e.task_id);
-  fingerprint_.add_u64(t);
-  fingerprint_.add_i64(e.at);
-  fingerprint_.add_u64(limit);
-  fingerprint_.add_f64(e.spent);
-  fingerprint_.add_f64(e.projected);
-  fingerprint_.add_f64(e.maximum);
+  fingerprint_.fold(EventTag::budget_exhausted, e.task_id, t, e.at, limit, e.spent, e.projected, e.maximum);
 
   ++tools_[t].budget_refusals;
   saw_time(e.at);
@@ -214,15 +174,7 @@ void Recorder::on_task_finished(const TaskResult& r) {
   if (r.status != TaskStatus::succeeded) {
     reason = intern(reasons_, r.reason.empty() ? kUnspecifiedReason : r.reason) + 1;
   }
-  fingerprint_.add_u64(static_cast<std::uint64_t>(EventTag::task_finished));
-  fingerprint_.add_u64(r.id);
-  fingerprint_.add_u64(tpl);
-  fingerprint_.add_i64(r.started);
-  fingerprint_.add_i64(r.finished);
-  fingerprint_.add_u64(status);
-  fingerprint_.add_u64(reason);
-  fingerprint_.add_i64(r.tokens);
-  fingerprint_.add_f64(r.cost_usd);
+  fingerprint_.fold(EventTag::task_finished, r.id, tpl, r.started, r.finished, status, reason, r.tokens, r.cost_usd);
 
   TemplateStats& s = templates_[tpl];
   ++s.tasks[status];
@@ -238,10 +190,7 @@ void Recorder::on_task_finished(const TaskResult& r) {
 
 void Recorder::on_logical_call(std::string_view tool, std::int32_t attempts, OutcomeKind final_kind) {
   const std::size_t t = intern(tools_, tool);
-  fingerprint_.add_u64(static_cast<std::uint64_t>(EventTag::logical_call));
-  fingerprint_.add_u64(t);
-  fingerprint_.add_i64(attempts);
-  fingerprint_.add_u64(index_of(final_kind));
+  fingerprint_.fold(EventTag::logical_call, t, attempts, index_of(final_kind));
 
   ToolStats& s = tools_[t];
   const auto n = static_cast<std::size_t>(std::max(attempts, 0));

@@ -46,7 +46,7 @@ class SleepUntil {
 };
 
 inline SleepUntil sleep_until(Scheduler& scheduler, TimePoint at) { return {scheduler, at}; }
-inline SleepUntil sleep_for(Clock& clock, Scheduler& scheduler, Nanos d) {
+inline SleepUntil resume_after(Clock& clock, Scheduler& scheduler, Nanos d) {
   return {scheduler, add_saturating(clock.now(), d)};
 }
 

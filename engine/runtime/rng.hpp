@@ -1,8 +1,8 @@
 // Rng: the project's own pseudo-random generator and distributions.
 //
-// std::*_distribution, std::random_device and rand() are banned (DESIGN section 3): their
-// output differs between standard libraries, so a seed would not reproduce a run across
-// machines. Rng is an interface so that tests can substitute a fixed source (FixedRng) and
+// The standard library's random engines, distributions and the C library's generator are
+// banned (DESIGN section 3): their output differs between standard libraries, so a seed
+// would not reproduce a run across machines. Rng is an interface so that tests can substitute a fixed source (FixedRng) and
 // derive exact timelines; the distributions are non-virtual and built on next_u64().
 //
 // Generator: xoshiro256** 1.0 (Blackman and Vigna, "Scrambled linear pseudorandom number

@@ -67,7 +67,7 @@ class FakeProvider final : public Provider {
   std::string_view name() const override { return "fake"; }
   Task<Response> call(const Request& /*request*/, const CallOptions& /*options*/) override {
     ++calls_;
-    co_await sleep_for(clock_, scheduler_, latency_);
+    co_await resume_after(clock_, scheduler_, latency_);
     Response r;
     r.body = Body::completion;
     r.output_tokens = 7;  // marks an answer of the inner provider
