@@ -27,7 +27,8 @@ struct Scenario {
 
 // Where a web_search provider's corpus file is: its `corpus` path, resolved against the
 // directory of the scenario file when relative. The loader, the world and the CLI all
-// resolve it through this one function.
+// resolve it through these functions.
+std::filesystem::path corpus_path(const std::filesystem::path& scenario_dir, const std::string& corpus);
 std::filesystem::path corpus_path(const Scenario& scenario, const WebSearchConfig& config);
 
 }  // namespace squall

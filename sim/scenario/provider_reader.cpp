@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "mocks/corpus.hpp"
+#include "sim/scenario.hpp"
 #include "sim/scenario/fault_reader.hpp"
 #include "sim/scenario/latency_reader.hpp"
 
@@ -48,10 +49,7 @@ std::optional<ProviderType> type_of(const Json& provider) {
 // every problem `squall run` would.
 void check_corpus(const ObjectReader& obj, const std::string& corpus, const std::filesystem::path& base_dir,
                   CorpusErrors& corpora) {
-  // Resolved the way sim::World resolves it when it loads the corpus.
-  std::filesystem::path file = corpus;
-  if (file.is_relative()) file = base_dir / file;
-  file = file.lexically_normal();
+  const std::filesystem::path file = corpus_path(base_dir, corpus);
   auto [entry, inserted] = corpora.try_emplace(file);
   if (inserted) {
     try {
