@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/outcome.hpp"
+#include "engine/provider_descriptor.hpp"
 #include "engine/runtime/time.hpp"
 
 namespace squall {
@@ -27,6 +28,12 @@ struct Request {
   std::string query;
   std::int64_t prompt_tokens = 0;      // input tokens of an LLM request
   std::int64_t max_output_tokens = 0;  // the request's cap on output tokens (0: the model's)
+  // What a provider must be able to do to serve this request (the step's `requires`);
+  // fallback skips candidates without them.
+  Capabilities required;
+  // A tool request's arguments are malformed (the agent got them wrong); a reflection
+  // may correct them (engine/strategies/reflect.hpp).
+  bool arguments_invalid = false;
 };
 
 // How the exchange ended at the transport level.
@@ -63,10 +70,44 @@ struct Outcome {
 };
 
 // Ways in which a successful answer is worse than the one asked for; a task that needed
-// any of them is reported as degraded rather than clean.
+// any of them is reported as degraded rather than clean. X(name, when) — the names are the
+// report's reasons, and a task's reason lists its degradations in this order.
+#define SQUALL_DEGRADATIONS(X)                                            \
+  X(simplified_query, "a search succeeded only with a simplified query")  \
+  X(fallback_provider, "a call succeeded only on a non-primary provider") \
+  X(optional_step_failed, "an optional step failed and was left out")
+
 enum class Degradation : std::uint32_t {
-  simplified_query = 1U << 0,
+#define SQUALL_X(name, doc) name,
+  SQUALL_DEGRADATIONS(SQUALL_X)
+#undef SQUALL_X
 };
+#define SQUALL_COUNT(name, doc) +1
+inline constexpr std::size_t kDegradationCount = 0 SQUALL_DEGRADATIONS(SQUALL_COUNT);
+#undef SQUALL_COUNT
+std::string_view to_string(Degradation d);
+
+// A task's attempt history, compact (a few words per task in flight), which escalation
+// rules read: counts saturate at their type's maximum instead of wrapping.
+struct TaskHistory {
+  std::uint32_t attempts = 0;         // provider attempts started, every step
+  std::uint32_t failed_attempts = 0;  // of which ended in anything but success
+  std::uint32_t fallbacks = 0;        // moves to another provider (fallback strategy)
+  std::uint32_t failure_kinds = 0;    // bit index_of(kind): kinds failed attempts ended in
+  bool fallbacks_exhausted = false;   // a fallback chain ran out of candidates
+
+  void saw_attempt(OutcomeKind kind) {
+    if (attempts != UINT32_MAX) ++attempts;
+    if (kind == OutcomeKind::success) return;
+    if (failed_attempts != UINT32_MAX) ++failed_attempts;
+    failure_kinds |= std::uint32_t{1} << index_of(kind);
+  }
+  bool saw_failure(OutcomeKind kind) const { return (failure_kinds & (std::uint32_t{1} << index_of(kind))) != 0; }
+};
+
+// Identifies a provider in the run's ProviderRegistry (engine/provider_registry.hpp).
+using ProviderId = std::uint32_t;
+inline constexpr ProviderId kNoProvider = UINT32_MAX;
 
 // Per task state shared by every logical call the task makes.
 struct TaskContext {
@@ -76,18 +117,26 @@ struct TaskContext {
   std::int64_t tokens_spent = 0;  // input + output tokens of every attempt, failed included
   double cost_spent_usd = 0;      // USD of every attempt, failed included
   std::uint32_t degradations = 0;  // bitmask of Degradation
+  TaskHistory history;
 
-  void mark(Degradation d) { degradations |= static_cast<std::uint32_t>(d); }
-  bool has(Degradation d) const { return (degradations & static_cast<std::uint32_t>(d)) != 0; }
+  void mark(Degradation d) { degradations |= bit(d); }
+  bool has(Degradation d) const { return (degradations & bit(d)) != 0; }
+
+ private:
+  static std::uint32_t bit(Degradation d) { return std::uint32_t{1} << static_cast<std::uint32_t>(d); }
 };
 
 // Per logical call state: one tool call of one task step, across all its attempts.
 struct CallContext {
   TaskContext& task;
-  std::string_view tool;         // the tool (provider) name, as in the scenario
-  TimePoint deadline = kNever;   // no attempt starts at or after it, none outlives it
+  std::string_view tool;           // the tool the step calls, as in the scenario
+  ProviderId provider = kNoProvider;  // the provider the next attempt goes to
+  TimePoint deadline = kNever;     // no attempt starts at or after it, none outlives it
   Nanos attempt_timeout = kNever;  // each attempt's own timeout (the timeout strategy)
-  std::int32_t attempts = 0;     // provider attempts started so far
+  std::int32_t attempts = 0;       // provider attempts started so far
+  // Recovery rounds of this call so far: entries into the budget strategy (each retry,
+  // fallback candidate or simplification rung is one); the budget's iteration cap.
+  std::int32_t iterations = 0;
 };
 
 }  // namespace squall

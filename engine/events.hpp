@@ -8,13 +8,15 @@
 
 #include "engine/outcome.hpp"
 #include "engine/runtime/time.hpp"
+#include "engine/task_result.hpp"
 
 namespace squall {
 
 // One provider attempt, emitted when it ends.
 struct AttemptEvent {
   std::uint64_t task_id = 0;
-  std::string_view tool;
+  std::string_view tool;      // the tool the task's step called
+  std::string_view provider;  // the provider the attempt reached
   std::int32_t attempt = 0;  // 1-based within the logical call
   TimePoint started = 0;
   TimePoint finished = 0;
@@ -50,7 +52,8 @@ enum class BreakerState : std::uint8_t { closed, open, half_open };
 std::string_view to_string(BreakerState state);
 
 struct BreakerTransitionEvent {
-  std::string_view tool;
+  std::string_view tool;      // the tool or provider whose pipeline holds the breaker
+  std::string_view provider;  // the provider the breaker judges; empty without a registry
   TimePoint at = 0;
   BreakerState from = BreakerState::closed;
   BreakerState to = BreakerState::closed;
@@ -72,10 +75,41 @@ struct BudgetExhaustedEvent {
   std::uint64_t task_id = 0;
   std::string_view tool;
   TimePoint at = 0;
-  std::string_view limit;  // "max_tokens" or "max_cost_usd"
+  std::string_view limit;  // "max_tokens", "max_cost_usd" or "max_iterations"
   double spent = 0;        // what the task had spent, in the limit's unit
   double projected = 0;    // spent plus the refused request's worst case
   double maximum = 0;      // the limit
+};
+
+// The fallback strategy moved a logical call from one provider to another, or passed a
+// candidate over without calling it.
+enum class FallbackAction : std::uint8_t {
+  switched,            // `to` is called next because `from` ended in `trigger`
+  skipped_context,     // `to` cannot hold the prompt plus the requested output
+  skipped_capability,  // `to` lacks a capability the step requires
+  skipped_budget,      // `to`'s worst-case cost exceeds what the task's budget has left
+  exhausted,           // no candidate is left; the call ends with `trigger`
+};
+std::string_view to_string(FallbackAction action);
+
+struct FallbackEvent {
+  std::uint64_t task_id = 0;
+  std::string_view tool;
+  FallbackAction action = FallbackAction::switched;
+  std::string_view from;  // the provider whose outcome triggered the fallback
+  std::string_view to;    // the candidate concerned (empty when exhausted)
+  OutcomeKind trigger = OutcomeKind::success;  // from's outcome
+  TimePoint at = 0;
+};
+
+// A logical call (one step's tool call, across all its attempts) ended.
+struct LogicalCallEvent {
+  std::uint64_t task_id = 0;
+  std::string_view tool;
+  std::string_view provider;  // the provider that gave the final outcome (last tried)
+  std::int32_t attempts = 0;  // provider attempts; 0 when refused before any
+  OutcomeKind kind = OutcomeKind::success;
+  TimePoint at = 0;
 };
 
 class EventSink {
@@ -87,6 +121,9 @@ class EventSink {
   virtual void on_breaker_transition(const BreakerTransitionEvent&) {}
   virtual void on_query_change(const QueryChangeEvent&) {}
   virtual void on_budget_exhausted(const BudgetExhaustedEvent&) {}
+  virtual void on_fallback(const FallbackEvent&) {}
+  virtual void on_logical_call(const LogicalCallEvent&) {}
+  virtual void on_task_finished(const TaskResult&) {}
 };
 
 }  // namespace squall

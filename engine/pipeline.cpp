@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/classify.hpp"
+#include "engine/provider_registry.hpp"
 
 namespace squall {
 
@@ -10,8 +11,17 @@ Task<Outcome> Next::operator()(CallContext& ctx, Request& request) const {
   return pipeline_->run_from(index_, ctx, request);
 }
 
+bool Next::refuses(const CallContext& ctx, const Request& request) const {
+  return pipeline_->refuses_from(index_, ctx, request);
+}
+
+Pipeline::Pipeline(Terminal& terminal, std::vector<std::unique_ptr<Strategy>> strategies)
+    : terminal_(terminal), strategies_(std::move(strategies)) {}
+
 Pipeline::Pipeline(Provider& provider, EngineEnv env, std::vector<std::unique_ptr<Strategy>> strategies)
-    : provider_(provider), env_(env), strategies_(std::move(strategies)) {}
+    : own_terminal_(std::make_unique<ProviderAttempt>(provider, env)),
+      terminal_(*own_terminal_),
+      strategies_(std::move(strategies)) {}
 
 Task<Outcome> Pipeline::execute(CallContext& ctx, Request& request) const {
   ctx.deadline = std::min(ctx.deadline, ctx.task.deadline);
@@ -20,10 +30,15 @@ Task<Outcome> Pipeline::execute(CallContext& ctx, Request& request) const {
 
 Task<Outcome> Pipeline::run_from(std::size_t index, CallContext& ctx, Request& request) const {
   if (index < strategies_.size()) return strategies_[index]->execute(ctx, request, Next(this, index + 1));
-  return attempt(ctx, request);
+  return terminal_.run(ctx, request);
 }
 
-Task<Outcome> Pipeline::attempt(CallContext& ctx, Request& request) const {
+bool Pipeline::refuses_from(std::size_t index, const CallContext& ctx, const Request& request) const {
+  if (index < strategies_.size()) return strategies_[index]->refuses(ctx, request, Next(this, index + 1));
+  return terminal_.refuses(ctx, request);
+}
+
+Task<Outcome> ProviderAttempt::run(CallContext& ctx, Request& request) {
   const TimePoint started = env_.clock.now();
   // No attempt starts at or after the call's deadline: what is left is a timeout that
   // the provider never sees.
@@ -42,8 +57,11 @@ Task<Outcome> Pipeline::attempt(CallContext& ctx, Request& request) const {
   const Response& r = outcome.response;
   ctx.task.tokens_spent += r.input_tokens + r.output_tokens;
   ctx.task.cost_spent_usd += r.cost_usd;
-  env_.events.on_attempt(AttemptEvent{ctx.task.id, ctx.tool, ctx.attempts, started, env_.clock.now(),
-                                      outcome.kind, r.status, r.input_tokens, r.output_tokens, r.cost_usd});
+  ctx.task.history.saw_attempt(outcome.kind);
+  if (observed_ != nullptr && outcome.kind == OutcomeKind::success) observed_->add(env_.clock.now() - started);
+  env_.events.on_attempt(AttemptEvent{ctx.task.id, ctx.tool, provider_.name(), ctx.attempts, started,
+                                      env_.clock.now(), outcome.kind, r.status, r.input_tokens, r.output_tokens,
+                                      r.cost_usd});
   co_return outcome;
 }
 

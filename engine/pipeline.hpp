@@ -1,12 +1,16 @@
-// Pipeline: the ordered strategies of one tool, outermost first (Polly v8's resilience
-// pipeline), ending in a single provider attempt.
+// Pipeline: an ordered list of strategies, outermost first (Polly v8's resilience
+// pipeline), ending in a Terminal.
 //
 // A strategy receives the logical call's context, the request (which it may change, as
 // simplify_query does) and `next`, the rest of the pipeline; it may call `next` any number
 // of times (retry), zero times (an open breaker), or change the context first (timeout).
-// The innermost step, attempt(), is not a strategy: it starts one provider call bounded
-// by the context's deadlines, classifies the response, charges the task's spend and emits
-// the AttemptEvent.
+//
+// Two pipelines make one call (DESIGN section 1b): a tool's pipeline (what the agent's
+// policy says for the tool) ends in the ProviderRegistry, which sends the call on to the
+// stack of the provider named by CallContext::provider; that provider's stack (its SDK
+// retries, strategies shared by every caller of the provider) ends in a ProviderAttempt,
+// which starts one provider call bounded by the context's deadlines, classifies the
+// response, charges the task's spend and emits the AttemptEvent.
 #pragma once
 
 #include <cstddef>
@@ -23,51 +27,95 @@
 namespace squall {
 
 class Pipeline;
+class ProviderRegistry;
 
 // The rest of the pipeline after the current strategy. Cheap to copy; valid while the
 // pipeline lives.
 class Next {
  public:
   Task<Outcome> operator()(CallContext& ctx, Request& request) const;
+  // Whether the rest of the pipeline would refuse `request` now without calling anyone
+  // (a spent budget): a strategy that is about to wait before calling next asks first, so
+  // it does not sleep for a refusal it could know already. False when unsure.
+  bool refuses(const CallContext& ctx, const Request& request) const;
 
  private:
   friend class Pipeline;
   Next(const Pipeline* pipeline, std::size_t index) : pipeline_(pipeline), index_(index) {}
   const Pipeline* pipeline_;
-  std::size_t index_;  // the strategy to run next; == size() means the provider attempt
+  std::size_t index_;  // the strategy to run next; == size() means the terminal
 };
 
 class Strategy {
  public:
   virtual ~Strategy() = default;
   virtual Task<Outcome> execute(CallContext& ctx, Request& request, Next next) = 0;
+  // See Next::refuses. Strategies that refuse without calling (budget) override it; the
+  // others pass the question on.
+  virtual bool refuses(const CallContext& ctx, const Request& request, Next next) const {
+    return next.refuses(ctx, request);
+  }
 };
 
-// The engine's seams, passed by reference to everything that needs them.
+// Where a pipeline's innermost strategy sends the call.
+class Terminal {
+ public:
+  virtual ~Terminal() = default;
+  virtual Task<Outcome> run(CallContext& ctx, Request& request) = 0;
+  virtual bool refuses(const CallContext&, const Request&) const { return false; }
+};
+
+// The engine's seams, passed by reference to everything that needs them. `providers` is
+// the run's registry: strategies that reach other providers (fallback, reflect) use it,
+// the others may leave it unset.
 struct EngineEnv {
   Clock& clock;
   Scheduler& scheduler;
   EventSink& events;
+  ProviderRegistry* providers = nullptr;
+};
+
+class LatencyWindow;
+
+// One attempt on one provider: the innermost step of every call. With `observed`, the
+// latency of each successful attempt is added to it (the registry's routing data).
+class ProviderAttempt final : public Terminal {
+ public:
+  ProviderAttempt(Provider& provider, EngineEnv env, LatencyWindow* observed = nullptr)
+      : provider_(provider), env_(env), observed_(observed) {}
+  Task<Outcome> run(CallContext& ctx, Request& request) override;
+  Provider& provider() const { return provider_; }
+
+ private:
+  Provider& provider_;
+  EngineEnv env_;
+  LatencyWindow* observed_;
 };
 
 class Pipeline {
  public:
+  // Ends in `terminal`, which must outlive the pipeline.
+  Pipeline(Terminal& terminal, std::vector<std::unique_ptr<Strategy>> strategies);
+  // Ends in an attempt on `provider` (a provider's stack, or a test's single provider).
   Pipeline(Provider& provider, EngineEnv env, std::vector<std::unique_ptr<Strategy>> strategies);
 
   // Runs one logical call through every strategy. The context's deadline is tightened
   // to the task's deadline first, so no call outlives its task.
   Task<Outcome> execute(CallContext& ctx, Request& request) const;
+  // Runs the strategies without touching the deadline: for a stack entered from another
+  // pipeline, whose deadline is already set.
+  Task<Outcome> run(CallContext& ctx, Request& request) const { return run_from(0, ctx, request); }
+  bool refuses(const CallContext& ctx, const Request& request) const { return refuses_from(0, ctx, request); }
 
-  Provider& provider() const { return provider_; }
   std::size_t size() const { return strategies_.size(); }
 
  private:
   friend class Next;
   Task<Outcome> run_from(std::size_t index, CallContext& ctx, Request& request) const;
-  Task<Outcome> attempt(CallContext& ctx, Request& request) const;
+  bool refuses_from(std::size_t index, const CallContext& ctx, const Request& request) const;
 
-  Provider& provider_;
-  EngineEnv env_;
+  std::unique_ptr<ProviderAttempt> own_terminal_;  // set by the Provider& constructor
+  Terminal& terminal_;
   std::vector<std::unique_ptr<Strategy>> strategies_;
 };
 

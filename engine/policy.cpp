@@ -19,20 +19,22 @@ std::string_view strategy_name(const StrategyConfig& config) {
                         [](const CircuitBreakerConfig&) { return std::string_view("circuit_breaker"); },
                         [](const SimplifyQueryConfig&) { return std::string_view("simplify_query"); },
                         [](const BudgetConfig&) { return std::string_view("budget"); },
+                        [](const FallbackConfig&) { return std::string_view("fallback"); },
                     },
                     config);
 }
 
-BuiltPipeline build_pipeline(std::string_view tool, const std::vector<StrategyConfig>& strategies,
-                             Provider& provider, EngineEnv env, const RngFactory& rngs) {
-  BuiltPipeline built;
+std::vector<std::unique_ptr<Strategy>> build_strategies(std::string_view owner,
+                                                        const std::vector<StrategyConfig>& strategies,
+                                                        EngineEnv env, const RngFactory& rngs,
+                                                        std::vector<std::unique_ptr<Rng>>& rngs_out) {
   std::vector<std::unique_ptr<Strategy>> chain;
   chain.reserve(strategies.size());
   for (std::size_t i = 0; i < strategies.size(); ++i) {
     const StrategyConfig& config = strategies[i];
     auto stream = [&]() -> Rng& {
-      built.rngs.push_back(rngs(fmt::format("policy/{}/{}/{}", tool, i, strategy_name(config))));
-      return *built.rngs.back();
+      rngs_out.push_back(rngs(fmt::format("policy/{}/{}/{}", owner, i, strategy_name(config))));
+      return *rngs_out.back();
     };
     chain.push_back(std::visit(
         Overloaded{
@@ -43,7 +45,7 @@ BuiltPipeline build_pipeline(std::string_view tool, const std::vector<StrategyCo
               return std::make_unique<RetryStrategy>(c, env, stream());
             },
             [&](const CircuitBreakerConfig& c) -> std::unique_ptr<Strategy> {
-              return std::make_unique<CircuitBreakerStrategy>(c, env, std::string(tool));
+              return std::make_unique<CircuitBreakerStrategy>(c, env, std::string(owner));
             },
             [&](const SimplifyQueryConfig& c) -> std::unique_ptr<Strategy> {
               return std::make_unique<SimplifyQueryStrategy>(c, env);
@@ -51,10 +53,28 @@ BuiltPipeline build_pipeline(std::string_view tool, const std::vector<StrategyCo
             [&](const BudgetConfig& c) -> std::unique_ptr<Strategy> {
               return std::make_unique<BudgetStrategy>(c, env);
             },
+            [&](const FallbackConfig& c) -> std::unique_ptr<Strategy> {
+              return std::make_unique<FallbackStrategy>(c, env);
+            },
         },
         config));
   }
+  return chain;
+}
+
+BuiltPipeline build_pipeline(std::string_view owner, const std::vector<StrategyConfig>& strategies,
+                             Provider& provider, EngineEnv env, const RngFactory& rngs) {
+  BuiltPipeline built;
+  auto chain = build_strategies(owner, strategies, env, rngs, built.rngs);
   built.pipeline = std::make_unique<Pipeline>(provider, env, std::move(chain));
+  return built;
+}
+
+BuiltPipeline build_pipeline(std::string_view owner, const std::vector<StrategyConfig>& strategies,
+                             Terminal& terminal, EngineEnv env, const RngFactory& rngs) {
+  BuiltPipeline built;
+  auto chain = build_strategies(owner, strategies, env, rngs, built.rngs);
+  built.pipeline = std::make_unique<Pipeline>(terminal, std::move(chain));
   return built;
 }
 

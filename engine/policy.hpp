@@ -14,20 +14,23 @@
 #include "engine/runtime/rng.hpp"
 #include "engine/strategies/budget.hpp"
 #include "engine/strategies/circuit_breaker.hpp"
+#include "engine/strategies/fallback.hpp"
 #include "engine/strategies/retry.hpp"
 #include "engine/strategies/simplify_query.hpp"
 #include "engine/strategies/timeout.hpp"
 
 namespace squall {
 
-using StrategyConfig =
-    std::variant<TimeoutConfig, RetryConfig, CircuitBreakerConfig, SimplifyQueryConfig, BudgetConfig>;
+using StrategyConfig = std::variant<TimeoutConfig, RetryConfig, CircuitBreakerConfig, SimplifyQueryConfig,
+                                    BudgetConfig, FallbackConfig>;
 
 // The key a strategy has in scenario files ("timeout", "retry", ...).
 std::string_view strategy_name(const StrategyConfig& config);
 
-// Tool name -> its strategies, outermost first. A tool without an entry calls its
-// provider directly.
+// Tool or provider name -> its strategies, outermost first. A tool's entry is its
+// pipeline; a provider's entry (a name that is a provider and not a tool) is that
+// provider's own stack, shared by every tool that reaches it. A tool without an entry
+// calls its provider directly.
 using PolicyConfig = std::map<std::string, std::vector<StrategyConfig>, std::less<>>;
 
 // Supplies the random stream of a component by name; the simulator derives it from the
@@ -40,8 +43,19 @@ struct BuiltPipeline {
   std::unique_ptr<Pipeline> pipeline;
 };
 
-// Builds the pipeline of `tool`. Strategy i's stream is named "policy/<tool>/<i>/<name>".
-BuiltPipeline build_pipeline(std::string_view tool, const std::vector<StrategyConfig>& strategies,
+// Builds the strategies of `owner` (a tool or a provider), outermost first. Strategy i's
+// stream is named "policy/<owner>/<i>/<name>"; the streams are appended to `rngs_out`.
+// Strategies that reach other providers (fallback) need env.providers.
+std::vector<std::unique_ptr<Strategy>> build_strategies(std::string_view owner,
+                                                        const std::vector<StrategyConfig>& strategies,
+                                                        EngineEnv env, const RngFactory& rngs,
+                                                        std::vector<std::unique_ptr<Rng>>& rngs_out);
+
+// Builds the pipeline of `owner` ending in an attempt on `provider`.
+BuiltPipeline build_pipeline(std::string_view owner, const std::vector<StrategyConfig>& strategies,
                              Provider& provider, EngineEnv env, const RngFactory& rngs);
+// Builds the pipeline of `owner` ending in `terminal` (a tool's, ending in the registry).
+BuiltPipeline build_pipeline(std::string_view owner, const std::vector<StrategyConfig>& strategies,
+                             Terminal& terminal, EngineEnv env, const RngFactory& rngs);
 
 }  // namespace squall

@@ -43,7 +43,7 @@ void LlmMock::bill(Response& response) const {
 
 Task<Response> LlmMock::call(const Request& request, const CallOptions& options) {
   const TimePoint start = clock_.now();
-  if (request.prompt_tokens > config_.context_window) {
+  if (request.prompt_tokens + request.max_output_tokens > config_.context_window) {
     if (!co_await await_answer(scheduler_, add_saturating(start, kContextRejectLatency), options.deadline)) {
       co_return timeout_response(Body::completion);
     }
@@ -60,8 +60,10 @@ Task<Response> LlmMock::call(const Request& request, const CallOptions& options)
   std::int64_t tokens =
       std::max<std::int64_t>(1, std::llround(rng_.exponential(static_cast<double>(config_.mean_output_tokens))));
   bool truncated = false;
-  if (request.max_output_tokens > 0 && tokens > request.max_output_tokens) {
-    tokens = request.max_output_tokens;
+  std::int64_t cap = config_.max_output_tokens;
+  if (request.max_output_tokens > 0 && request.max_output_tokens < cap) cap = request.max_output_tokens;
+  if (tokens > cap) {
+    tokens = cap;
     truncated = true;
   }
   const TimePoint first_token_at = add_saturating(start, ttft);

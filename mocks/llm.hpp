@@ -8,9 +8,13 @@
 // of "length"). Per call the mock draws the TTFT (time_to_first_token's draws) and then
 // the output length (one draw), always in that order.
 //
-// A prompt longer than the context window is refused with 400 and error_code
-// "context_length_exceeded", as OpenAI does, after kContextRejectLatency and without any
-// draw, and nothing is billed (OpenAI does not bill requests it rejects).
+// Output is also capped by the model's own max_output_tokens (a request that sets none is
+// bounded by it alone), truncated the same way.
+//
+// A prompt plus requested output (max_output_tokens, 0 when unset) longer than the
+// context window is refused with 400 and error_code "context_length_exceeded", as OpenAI
+// does, after kContextRejectLatency and without any draw, and nothing is billed (OpenAI
+// does not bill requests it rejects).
 //
 // Cost is (input * price.input + output * price.output) / 1e6 USD. If the attempt's
 // deadline passes mid-generation the call ends at the deadline as a timeout, and the
@@ -24,6 +28,7 @@
 #include <string>
 
 #include "engine/provider.hpp"
+#include "engine/provider_descriptor.hpp"
 #include "engine/runtime/clock.hpp"
 #include "mocks/latency.hpp"
 
@@ -34,17 +39,15 @@ namespace squall {
 // a cloud region from the same continent (an assumption, not a published figure).
 inline constexpr Nanos kContextRejectLatency = 50 * kMillisecond;
 
-struct PricePerMTok {
-  double input = 0;   // USD per million input tokens
-  double output = 0;  // USD per million output tokens
-};
-
 struct LlmConfig {
   // The model's name, for reports. Default: the provider's name.
   std::string model;
   PricePerMTok price_per_mtok;
   // Default 128000 tokens (GPT-4.1 mini and GPT-4o class models).
   std::int64_t context_window = 128'000;
+  // The model's cap on output tokens per request, which also bounds a request that sets
+  // none. Default 16384 (GPT-4o's documented maximum output).
+  std::int64_t max_output_tokens = 16'384;
   // Default lognormal with median 500 ms and p99 3 s.
   LatencyConfig time_to_first_token{LatencyShape::lognormal, 0, 0, 500 * kMillisecond, 3 * kSecond};
   // Output tokens generated per second once streaming; > 0. Default 80.

@@ -8,6 +8,30 @@
 
 namespace squall {
 
+ProviderDescriptor describe(const ProviderConfig& config) {
+  ProviderDescriptor d;
+  d.name = config.name;
+  d.model = config.name;
+  d.capabilities = config.capabilities;
+  d.idempotent = config.idempotent;
+  std::visit(
+      [&](const auto& spec) {
+        using Spec = std::decay_t<decltype(spec)>;
+        if constexpr (std::is_same_v<Spec, WebSearchConfig>) {
+          d.kind = ProviderKind::web_search;
+        } else {
+          static_assert(std::is_same_v<Spec, LlmConfig>, "a ProviderSpec alternative without a descriptor");
+          d.kind = ProviderKind::llm;
+          if (!spec.model.empty()) d.model = spec.model;
+          d.context_window = spec.context_window;
+          d.max_output_tokens = spec.max_output_tokens;
+          d.price_per_mtok = spec.price_per_mtok;
+        }
+      },
+      config.spec);
+  return d;
+}
+
 BuiltProvider make_provider(const ProviderConfig& config, std::shared_ptr<const Corpus> corpus, Clock& clock,
                             Scheduler& scheduler, const RngFactory& rngs) {
   BuiltProvider built;

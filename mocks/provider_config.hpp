@@ -1,9 +1,13 @@
 // A provider entry of a scenario: what it is, and the faults injected into it.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
+
+#include "engine/provider_descriptor.hpp"
+#include "engine/strategies/retry.hpp"
 
 #include "mocks/chaos/fault.hpp"
 #include "mocks/llm.hpp"
@@ -17,6 +21,18 @@ struct ProviderConfig {
   std::string name;  // the key in `providers`
   ProviderSpec spec;
   std::vector<FaultConfig> faults;  // in file order; see chaos_provider.hpp for semantics
+  // What the provider can do, for fallback's capability routing. Default: none.
+  Capabilities capabilities;
+  // Whether a request may be re-sent after it may have reached the provider
+  // (engine/retry_safety.hpp). Default true.
+  bool idempotent = true;
+  // The retries of the client SDK in front of the provider: the innermost strategy of
+  // the provider's stack, under every tool's own retries, so that retry amplification
+  // multiplies the way it does in production. Default: none (sdk_retry.hpp for presets).
+  std::optional<RetryConfig> sdk_retry;
 };
+
+// The descriptor the engine routes by (engine/provider_descriptor.hpp).
+ProviderDescriptor describe(const ProviderConfig& config);
 
 }  // namespace squall

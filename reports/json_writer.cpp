@@ -122,9 +122,24 @@ ordered_json breaker_transitions(const Report& r) {
   for (const BreakerTransitionRow& b : r.breaker_transitions) {
     ordered_json o = ordered_json::object();
     o["tool"] = b.tool;
+    o["provider"] = b.provider;
     o["at_ms"] = ms(b.at);
     o["from"] = to_string(b.from);
     o["to"] = to_string(b.to);
+    j.push_back(std::move(o));
+  }
+  return j;
+}
+
+ordered_json fallbacks(const Report& r) {
+  ordered_json j = ordered_json::array();
+  for (const FallbackRow& f : r.fallbacks) {
+    ordered_json o = ordered_json::object();
+    o["tool"] = f.tool;
+    o["action"] = to_string(f.action);
+    o["from"] = f.from;
+    o["to"] = f.to;
+    o["count"] = f.count;
     j.push_back(std::move(o));
   }
   return j;
@@ -193,6 +208,7 @@ ordered_json to_json(const Report& r) {
   j["cost_usd"] = cost(r.cost);
   j["breaker_transitions"] = breaker_transitions(r);
   j["breaker_transitions_total"] = r.breaker_transitions_total;
+  j["fallbacks"] = fallbacks(r);
   j["injected_faults"] = injected_faults(r);
   j["thresholds"] = thresholds(r);
   j["thresholds_passed"] = r.all_thresholds_passed();

@@ -18,6 +18,7 @@ enum class EventTag : std::uint64_t {
   task_finished,
   logical_call,
   name,
+  fallback,
 };
 
 constexpr std::string_view kUnspecifiedReason = "unspecified";
@@ -55,16 +56,6 @@ bool same_text(std::string_view a, std::string_view b) {
 
 }  // namespace
 
-std::string_view to_string(TaskStatus status) {
-  switch (status) {
-    case TaskStatus::succeeded: return "succeeded";
-    case TaskStatus::degraded: return "degraded";
-    case TaskStatus::safe_failed: return "safe_failed";
-    case TaskStatus::failed: return "failed";
-  }
-  return "failed";
-}
-
 Recorder::Recorder(RecorderOptions options) : window_(options.window) {
   if (window_ <= 0) throw std::invalid_argument("the time-series window must be positive");
 }
@@ -95,9 +86,10 @@ std::size_t Recorder::window_of(TimePoint t) {
 void Recorder::saw_time(TimePoint t) { last_event_at_ = std::max(last_event_at_, t); }
 
 void Recorder::on_attempt(const AttemptEvent& e) {
-  const std::size_t p = intern(providers_, e.tool);
+  const std::size_t p = intern(providers_, e.provider);
+  const std::size_t t = intern(tools_, e.tool);
   const std::size_t kind = index_of(e.kind);
-  fingerprint_.fold(EventTag::attempt, e.task_id, p, e.attempt, e.started, e.finished, kind, e.status,
+  fingerprint_.fold(EventTag::attempt, e.task_id, p, t, e.attempt, e.started, e.finished, kind, e.status,
                     e.input_tokens, e.output_tokens, e.cost_usd);
 
   ProviderStats& s = providers_[p];
@@ -138,11 +130,12 @@ void Recorder::on_give_up(const GiveUpEvent& e) {
 
 void Recorder::on_breaker_transition(const BreakerTransitionEvent& e) {
   const std::size_t t = intern(tools_, e.tool);
-  fingerprint_.fold(EventTag::breaker_transition, t, e.at, e.from, e.to);
+  const std::size_t p = e.provider.empty() ? kNoIndex : intern(providers_, e.provider);
+  fingerprint_.fold(EventTag::breaker_transition, t, p, e.at, e.from, e.to);
 
   ++tools_[t].breaker_transitions_to[static_cast<std::size_t>(e.to)];
   ++transitions_total_;
-  if (transitions_.size() < kMaxListedBreakerTransitions) transitions_.push_back({t, e.at, e.from, e.to});
+  if (transitions_.size() < kMaxListedBreakerTransitions) transitions_.push_back({t, p, e.at, e.from, e.to});
   saw_time(e.at);
 }
 
@@ -162,6 +155,22 @@ void Recorder::on_budget_exhausted(const BudgetExhaustedEvent& e) {
   fingerprint_.fold(EventTag::budget_exhausted, e.task_id, t, e.at, limit, e.spent, e.projected, e.maximum);
 
   ++tools_[t].budget_refusals;
+  saw_time(e.at);
+}
+
+void Recorder::on_fallback(const FallbackEvent& e) {
+  const std::size_t t = intern(tools_, e.tool);
+  const std::size_t from = e.from.empty() ? kNoIndex : intern(providers_, e.from);
+  const std::size_t to = e.to.empty() ? kNoIndex : intern(providers_, e.to);
+  fingerprint_.fold(EventTag::fallback, e.task_id, t, e.action, from, to, index_of(e.trigger), e.at);
+
+  std::size_t i = 0;
+  while (i < fallbacks_.size() && !(fallbacks_[i].tool == t && fallbacks_[i].action == e.action &&
+                                    fallbacks_[i].from == from && fallbacks_[i].to == to)) {
+    ++i;
+  }
+  if (i == fallbacks_.size()) fallbacks_.push_back(FallbackStats{t, e.action, from, to, 0});
+  ++fallbacks_[i].count;
   saw_time(e.at);
 }
 
@@ -188,9 +197,11 @@ void Recorder::on_task_finished(const TaskResult& r) {
   saw_time(r.finished);
 }
 
-void Recorder::on_logical_call(std::string_view tool, std::int32_t attempts, OutcomeKind final_kind) {
-  const std::size_t t = intern(tools_, tool);
-  fingerprint_.fold(EventTag::logical_call, t, attempts, index_of(final_kind));
+void Recorder::on_logical_call(const LogicalCallEvent& e) {
+  const std::size_t t = intern(tools_, e.tool);
+  const std::int32_t attempts = e.attempts;
+  const OutcomeKind final_kind = e.kind;
+  fingerprint_.fold(EventTag::logical_call, e.task_id, t, attempts, index_of(final_kind), e.at);
 
   ToolStats& s = tools_[t];
   const auto n = static_cast<std::size_t>(std::max(attempts, 0));

@@ -12,9 +12,10 @@
 // Determinism: the tables keep first-sight order, which is arrival order; writers sort by
 // name. No unordered container is ever iterated.
 //
-// Provider vs tool: AttemptEvent::tool is the provider the attempt reached (the pipeline
-// passes CallContext::tool, "the tool (provider) name"), so attempts are aggregated per
-// provider; logical calls, backoffs, give-ups and breaker transitions per tool.
+// Provider vs tool: attempts are aggregated per provider (AttemptEvent::provider, the
+// provider the attempt reached); logical calls, backoffs, give-ups, fallbacks and breaker
+// transitions per tool (or per provider, for a provider stack's own strategies, whose
+// events name the provider as their owner).
 #pragma once
 
 #include <array>
@@ -26,6 +27,7 @@
 #include <vector>
 
 #include "engine/events.hpp"
+#include "engine/task_result.hpp"
 #include "engine/outcome.hpp"
 #include "engine/runtime/time.hpp"
 #include "reports/fingerprint.hpp"
@@ -33,36 +35,8 @@
 
 namespace squall {
 
-enum class TaskStatus : std::uint8_t {
-  succeeded,    // clean success
-  degraded,     // success that needed a Degradation (engine/call.hpp)
-  safe_failed,  // a deterministic safe-fail result instead of a guess
-  failed,       // the task's answer is an error
-};
-inline constexpr std::size_t kTaskStatusCount = 4;
-std::string_view to_string(TaskStatus status);
-constexpr std::size_t index_of(TaskStatus status) { return static_cast<std::size_t>(status); }
-
 using OutcomeCounts = std::array<std::uint64_t, kOutcomeKindCount>;
 using StatusCounts = std::array<std::uint64_t, kTaskStatusCount>;
-
-// One finished task, reported by the simulator. Views are read during the call only.
-struct TaskResult {
-  std::uint64_t id = 0;
-  std::string_view template_name;  // the workload task's name
-  TimePoint started = 0;
-  TimePoint finished = 0;
-  TaskStatus status = TaskStatus::succeeded;
-  // Why, as a fixed identifier: safe_failed: "budget_exhausted", "no_records_found";
-  // failed: the OutcomeKind name of the failing call ("rate_limited", "timeout", ...);
-  // degraded: the Degradation ("simplified_query"). Empty for succeeded (ignored);
-  // empty for another status is recorded as "unspecified".
-  std::string_view reason;
-  // What the task spent over all its attempts, failed ones included
-  // (TaskContext::tokens_spent and cost_spent_usd).
-  std::int64_t tokens = 0;
-  double cost_usd = 0;
-};
 
 struct RecorderOptions {
   // Width of a time-series window. Default 10 s: an hour-long incident is 360 windows,
@@ -124,8 +98,22 @@ struct ReasonStats {
 using InjectedFaultCounts =
     std::map<std::string, std::map<std::string, std::uint64_t, std::less<>>, std::less<>>;
 
+// An index that refers to nothing (a fallback without a `from`, a breaker without a
+// provider).
+inline constexpr std::size_t kNoIndex = SIZE_MAX;
+
+// Fallback events of one kind between two providers of one tool.
+struct FallbackStats {
+  std::size_t tool = 0;               // index into tools()
+  FallbackAction action = FallbackAction::switched;
+  std::size_t from = kNoIndex;        // index into providers()
+  std::size_t to = kNoIndex;          // index into providers()
+  std::uint64_t count = 0;
+};
+
 struct RecordedBreakerTransition {
   std::size_t tool = 0;  // index into tools()
+  std::size_t provider = kNoIndex;  // index into providers()
   TimePoint at = 0;
   BreakerState from = BreakerState::closed;
   BreakerState to = BreakerState::closed;
@@ -143,12 +131,12 @@ class Recorder final : public EventSink {
   void on_breaker_transition(const BreakerTransitionEvent& e) override;
   void on_query_change(const QueryChangeEvent& e) override;
   void on_budget_exhausted(const BudgetExhaustedEvent& e) override;
-
-  // From the simulator: a task ended (folded into the fingerprint).
-  void on_task_finished(const TaskResult& result);
-  // From the simulator: a logical tool call ended after `attempts` provider attempts
-  // (0 when rejected before any, e.g. by an open breaker) with `final_kind` (folded).
-  void on_logical_call(std::string_view tool, std::int32_t attempts, OutcomeKind final_kind);
+  void on_fallback(const FallbackEvent& e) override;
+  // From the task runner: a task ended.
+  void on_task_finished(const TaskResult& result) override;
+  // From the task runner: a logical tool call ended after `attempts` provider attempts
+  // (0 when rejected before any, e.g. by an open breaker).
+  void on_logical_call(const LogicalCallEvent& e) override;
   // At the end of the run: how many faults of `kind` the chaos layer injected into
   // `provider`. Sets (does not add to) the count. Not part of the event trace, so not
   // folded into the fingerprint.
@@ -164,6 +152,7 @@ class Recorder final : public EventSink {
   const std::vector<ToolStats>& tools() const { return tools_; }
   const std::vector<TemplateStats>& templates() const { return templates_; }
   const std::vector<ReasonStats>& reasons() const { return reasons_; }
+  const std::vector<FallbackStats>& fallbacks() const { return fallbacks_; }
   // The first kMaxListedBreakerTransitions transitions, and how many there were in all.
   const std::vector<RecordedBreakerTransition>& breaker_transitions() const { return transitions_; }
   std::uint64_t breaker_transitions_total() const { return transitions_total_; }
@@ -193,6 +182,7 @@ class Recorder final : public EventSink {
   std::vector<ToolStats> tools_;
   std::vector<TemplateStats> templates_;
   std::vector<ReasonStats> reasons_;
+  std::vector<FallbackStats> fallbacks_;
   std::vector<Label> labels_;
   std::vector<RecordedBreakerTransition> transitions_;
   std::uint64_t transitions_total_ = 0;

@@ -145,10 +145,17 @@ Report build_report(const Recorder& r, const RunInfo& run, std::span<const Thres
   }
   rep.retry_amplification = ratio(all_attempts, all_calls);
 
+  const auto provider_name = [&r](std::size_t i) { return i == kNoIndex ? std::string() : r.providers()[i].name; };
   for (const RecordedBreakerTransition& b : r.breaker_transitions()) {
-    rep.breaker_transitions.push_back({r.tools()[b.tool].name, b.at, b.from, b.to});
+    rep.breaker_transitions.push_back({r.tools()[b.tool].name, provider_name(b.provider), b.at, b.from, b.to});
   }
   rep.breaker_transitions_total = r.breaker_transitions_total();
+  for (const FallbackStats& f : r.fallbacks()) {
+    rep.fallbacks.push_back({r.tools()[f.tool].name, f.action, provider_name(f.from), provider_name(f.to), f.count});
+  }
+  std::sort(rep.fallbacks.begin(), rep.fallbacks.end(), [](const FallbackRow& a, const FallbackRow& b) {
+    return std::tie(a.tool, a.action, a.from, a.to) < std::tie(b.tool, b.action, b.from, b.to);
+  });
 
   for (const auto& [provider, kinds] : r.injected_faults()) {
     for (const auto& [kind, count] : kinds) rep.injected_faults.push_back({provider, kind, count});

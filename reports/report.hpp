@@ -99,10 +99,21 @@ struct CostSummary {
 };
 
 struct BreakerTransitionRow {
-  std::string tool;
+  std::string tool;      // the tool or provider whose pipeline holds the breaker
+  std::string provider;  // the provider it judges; empty when unknown
   TimePoint at = 0;
   BreakerState from = BreakerState::closed;
   BreakerState to = BreakerState::closed;
+};
+
+// How often a tool's calls moved between providers (FallbackAction::switched) or passed a
+// provider over, and how often a chain ran out (exhausted).
+struct FallbackRow {
+  std::string tool;
+  FallbackAction action = FallbackAction::switched;
+  std::string from;  // empty: nothing had failed yet (the primary was passed over)
+  std::string to;    // empty for exhausted
+  std::uint64_t count = 0;
 };
 
 struct InjectedFaultRow {
@@ -143,6 +154,7 @@ struct Report {
   CostSummary cost;
   std::vector<BreakerTransitionRow> breaker_transitions;  // the first 1000, in time order
   std::uint64_t breaker_transitions_total = 0;
+  std::vector<FallbackRow> fallbacks;  // sorted by tool, action, from, to
   std::vector<InjectedFaultRow> injected_faults;  // sorted by provider, then kind
   std::vector<ThresholdResult> thresholds;        // in the given order
   TimeSeries time_series;

@@ -87,6 +87,16 @@ void cost_rows(const Report& r, std::vector<Row>& rows) {
                   fmt::format("total={:.6f} burned_by_failed_attempts={:.6f} per_task={}", round_usd(r.cost.total_usd),
                               round_usd(r.cost.burned_by_failed_attempts_usd), per_task)});
   rows.push_back({"", "breaker transitions", fmt::format("{}", r.breaker_transitions_total)});
+  std::string fallbacks;
+  for (const FallbackRow& f : r.fallbacks) {
+    if (!fallbacks.empty()) fallbacks += ' ';
+    if (f.action == FallbackAction::switched) {
+      fallbacks += fmt::format("{}:{}->{}={}", f.tool, f.from.empty() ? "-" : f.from, f.to, f.count);
+    } else {
+      fallbacks += fmt::format("{}:{}:{}={}", f.tool, to_string(f.action), f.to.empty() ? f.from : f.to, f.count);
+    }
+  }
+  if (!fallbacks.empty()) rows.push_back({"", "fallbacks", fallbacks});
   std::string faults;
   for (const InjectedFaultRow& f : r.injected_faults) {
     if (f.count == 0) continue;  // the JSON report lists every kind; the summary only what happened

@@ -13,6 +13,12 @@
 
 namespace squall {
 
+// A tool: what a task step calls, served by a provider (DESIGN section 1b).
+struct ToolConfig {
+  std::string name;      // the key in `tools`, or the provider's name for an implicit tool
+  std::string provider;  // its primary provider
+};
+
 struct Scenario {
   std::string name;
   std::string description;
@@ -20,6 +26,9 @@ struct Scenario {
   Nanos duration = 0;      // required: arrivals stop after it
   WorkloadConfig workload;
   std::vector<ProviderConfig> providers;  // sorted by name
+  // Sorted by name. Without a `tools` block, one per provider, of the same name.
+  std::vector<ToolConfig> tools;
+  bool explicit_tools = false;  // the file has a `tools` block
   PolicyConfig policy;
   std::vector<Threshold> thresholds;      // in file order
   std::filesystem::path source;           // the file it was loaded from

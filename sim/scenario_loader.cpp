@@ -7,6 +7,7 @@
 #include "sim/scenario/policy_reader.hpp"
 #include "sim/scenario/provider_reader.hpp"
 #include "sim/scenario/threshold_reader.hpp"
+#include "sim/scenario/tool_reader.hpp"
 #include "sim/scenario/workload_reader.hpp"
 
 namespace squall {
@@ -14,8 +15,37 @@ namespace {
 
 // "$schema" lets editors find scenarios/schema/scenario.schema.json; the loader ignores
 // its value.
-constexpr std::array<std::string_view, 9> kScenarioKeys{"$schema",  "name",      "description", "seed",      "duration",
-                                                        "workload", "providers", "policy",      "thresholds"};
+constexpr std::array<std::string_view, 10> kScenarioKeys{"$schema",   "name",  "description", "seed",
+                                                         "duration",  "workload", "providers",  "tools",
+                                                         "policy",    "thresholds"};
+
+// The names the scenario's blocks refer to, read from the JSON before the blocks
+// themselves, so that a reference to an entry whose own content has an error is not
+// reported a second time as a reference to nothing.
+ScenarioNames names_from_json(const Json& providers, const Json* tools) {
+  ScenarioNames names;
+  names.providers = provider_types(providers);
+  if (tools == nullptr || !tools->is_object()) {
+    names.tools = names.providers;
+    for (const auto& [name, type] : names.providers) names.tool_provider.emplace(name, name);
+    names.explicit_tools = tools != nullptr;
+    return names;
+  }
+  names.explicit_tools = true;
+  for (const auto& [name, entry] : tools->items()) {
+    std::optional<ProviderType> type;
+    if (entry.is_object()) {
+      const auto provider = entry.find("provider");
+      if (provider != entry.end() && provider->is_string()) {
+        const auto& provider_name = provider->get_ref<const std::string&>();
+        names.tool_provider.emplace(name, provider_name);
+        if (const auto it = names.providers.find(provider_name); it != names.providers.end()) type = it->second;
+      }
+    }
+    names.tools.emplace(name, type);
+  }
+  return names;
+}
 
 Scenario read_scenario(const Json& root, const std::filesystem::path& file, Diagnostics& diag) {
   Scenario scenario;
@@ -36,10 +66,17 @@ Scenario read_scenario(const Json& root, const std::filesystem::path& file, Diag
   std::optional<Nanos> run_end;
   if (obj.get_duration_required("duration", scenario.duration, DurationMin::positive)) run_end = scenario.duration;
 
-  // Steps and policies refer to providers, so their names and types are collected first.
+  // Steps and policies refer to tools and providers, so their names and types are
+  // collected first.
   const Json* providers = obj.find("providers");
-  const ProviderTypes types = providers != nullptr ? provider_types(*providers) : ProviderTypes{};
-  const ProviderTypes* known = providers != nullptr && providers->is_object() ? &types : nullptr;
+  const Json* tools = obj.find("tools");
+  const bool providers_valid = providers != nullptr && providers->is_object();
+  const ScenarioNames names = providers_valid ? names_from_json(*providers, tools) : ScenarioNames{};
+  const ScenarioNames* known = providers_valid ? &names : nullptr;
+  // Threshold tags name tools (`tool:`) and providers (`provider:`); both are checked
+  // against their union.
+  ProviderTypes taggable = names.providers;
+  taggable.insert(names.tools.begin(), names.tools.end());
 
   if (const Json* workload = obj.require("workload")) {
     scenario.workload = read_workload(*workload, obj.path_of("workload"), WorkloadContext{known, run_end}, diag);
@@ -47,13 +84,19 @@ Scenario read_scenario(const Json& root, const std::filesystem::path& file, Diag
   if (obj.require("providers") != nullptr) {
     scenario.providers = read_providers(*providers, obj.path_of("providers"), file.parent_path(), run_end, diag);
   }
+  if (tools != nullptr) {
+    scenario.tools = read_tools(*tools, obj.path_of("tools"), providers_valid ? &names.providers : nullptr, diag);
+    scenario.explicit_tools = true;
+  } else {
+    scenario.tools = implicit_tools(scenario.providers);
+  }
   if (const Json* policy = obj.find("policy")) {
     scenario.policy = read_policy(*policy, obj.path_of("policy"), known, diag);
   }
   if (const Json* thresholds = obj.find("thresholds")) {
     std::vector<std::string> templates;
     for (const TaskTemplate& task : scenario.workload.tasks) templates.push_back(task.name);
-    const ThresholdContext context{known, templates.empty() ? nullptr : &templates};
+    const ThresholdContext context{providers_valid ? &taggable : nullptr, templates.empty() ? nullptr : &templates};
     scenario.thresholds = read_thresholds(*thresholds, obj.path_of("thresholds"), context, diag);
   }
   return scenario;
@@ -95,7 +138,7 @@ PolicyLoadResult load_policy_text(std::string_view text, const std::filesystem::
 
 std::vector<ValidationError> check_policy(const Scenario& scenario, const std::filesystem::path& policy_file) {
   Diagnostics diag(policy_file.string());
-  check_policy(scenario.policy, provider_types(scenario.providers), "", diag);
+  check_policy(scenario.policy, scenario_names(scenario), "", diag);
   return diag.take();
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/provider_descriptor.hpp"
 #include "engine/runtime/time.hpp"
 
 namespace squall {
@@ -34,10 +35,12 @@ struct ArrivalConfig {
 // One step of a task: a logical call of a tool. Search steps draw their query from a
 // named list; LLM steps send prompt_tokens plus the tokens of the previous step's hits.
 struct StepConfig {
-  std::string tool;                       // a key of `providers`
+  std::string tool;                       // a tool (scenario.tools)
   std::optional<std::string> query_from;  // a key of workload.queries
   std::int64_t prompt_tokens = 0;
   std::int64_t max_output_tokens = 0;     // 0: the model decides
+  bool optional = false;  // a failure degrades the task instead of ending it
+  Capabilities required;  // what the serving provider must be able to do; default none
 };
 
 struct TaskTemplate {

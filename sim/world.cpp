@@ -9,36 +9,7 @@
 #include "mocks/corpus.hpp"
 
 namespace squall {
-
-struct World::Tool {
-  std::string name;  // owns the storage CallContext::tool points into
-  BuiltPipeline built;
-};
-
 namespace {
-
-// A task ends at its first step that does not succeed; this maps that step's outcome to
-// the task's status and reason. An empty search that the policy could not repair, and a
-// spent budget, end the task with a structured "no answer" (seed 000, seed 001): the
-// agent reports it instead of guessing, which is a safe failure, not a failure.
-TaskResult classify_task_end(OutcomeKind kind) {
-  TaskResult r;
-  switch (kind) {
-    case OutcomeKind::empty:
-      r.status = TaskStatus::safe_failed;
-      r.reason = "no_records_found";
-      break;
-    case OutcomeKind::budget_exhausted:
-      r.status = TaskStatus::safe_failed;
-      r.reason = "budget_exhausted";
-      break;
-    default:
-      r.status = TaskStatus::failed;
-      r.reason = to_string(kind);
-      break;
-  }
-  return r;
-}
 
 std::shared_ptr<const Corpus> corpus_for(const Scenario& scenario, const ProviderConfig& config,
                                          std::map<std::filesystem::path, std::shared_ptr<const Corpus>>& cache) {
@@ -49,41 +20,65 @@ std::shared_ptr<const Corpus> corpus_for(const Scenario& scenario, const Provide
   return slot;
 }
 
+const std::vector<StrategyConfig>& policy_of(const Scenario& scenario, std::string_view name) {
+  static const std::vector<StrategyConfig> kNoStrategies;
+  const auto it = scenario.policy.find(name);
+  return it != scenario.policy.end() ? it->second : kNoStrategies;
+}
+
 }  // namespace
 
 World::World(const Scenario& scenario, std::uint64_t seed) : scenario_(scenario), seed_(seed) {
   const RngFactory rngs = [this](std::string_view component) { return stream(component); };
-  std::map<std::filesystem::path, std::shared_ptr<const Corpus>> corpora;
-  for (const ProviderConfig& config : scenario.providers) {
-    providers_.emplace(config.name,
-                       make_provider(config, corpus_for(scenario, config, corpora), loop_, loop_, rngs));
-  }
-  const EngineEnv env{loop_, loop_, recorder_};
-  for (const ProviderConfig& config : scenario.providers) {
-    auto tool = std::make_unique<Tool>();
-    tool->name = config.name;
-    const auto policy = scenario.policy.find(config.name);
-    static const std::vector<StrategyConfig> kNoStrategies;
-    const auto& strategies = policy != scenario.policy.end() ? policy->second : kNoStrategies;
-    tool->built = build_pipeline(tool->name, strategies, *providers_.at(config.name).provider, env, rngs);
-    tools_.emplace(config.name, std::move(tool));
-  }
-  for (const TaskTemplate& tpl : scenario.workload.tasks) {
-    Plan& plan = plans_.emplace_back();
-    plan.tpl = &tpl;
-    for (const StepConfig& step : tpl.steps) {
-      plan.step_tools.push_back(tools_.find(step.tool)->second.get());
-      if (step.query_from && plan.queries == nullptr) {
-        plan.queries = &scenario.workload.queries.find(*step.query_from)->second;
-      }
-    }
-  }
+  build_providers(rngs);
+  build_tools(rngs);
+  build_plans();
   arrival_rng_ = stream("workload/arrivals");
   task_rng_ = stream("workload/templates");
   query_rng_ = stream("workload/queries");
 }
 
 World::~World() = default;
+
+void World::build_providers(const RngFactory& rngs) {
+  std::map<std::filesystem::path, std::shared_ptr<const Corpus>> corpora;
+  for (const ProviderConfig& config : scenario_.providers) {
+    BuiltProvider& built = providers_.emplace(config.name, make_provider(config, corpus_for(scenario_, config, corpora),
+                                                                         loop_, loop_, rngs))
+                               .first->second;
+    // The provider's stack: its own policy entry (only a scenario with a `tools` block
+    // gives providers entries of their own), then the SDK's retries innermost.
+    std::vector<StrategyConfig> stack;
+    if (scenario_.explicit_tools) stack = policy_of(scenario_, config.name);
+    if (config.sdk_retry) stack.emplace_back(*config.sdk_retry);
+    auto strategies = build_strategies(config.name, stack, registry_.env(), rngs, policy_rngs_);
+    registry_.add(describe(config), *built.provider, std::move(strategies));
+  }
+}
+
+void World::build_tools(const RngFactory& rngs) {
+  tools_.reserve(scenario_.tools.size());  // plans point into it
+  for (const ToolConfig& tool : scenario_.tools) {
+    BuiltPipeline& built = pipelines_.emplace_back(
+        build_pipeline(tool.name, policy_of(scenario_, tool.name), registry_, registry_.env(), rngs));
+    tools_.push_back(ToolPlan{tool.name, *registry_.find(tool.provider), built.pipeline.get()});
+  }
+}
+
+void World::build_plans() {
+  for (const TaskTemplate& tpl : scenario_.workload.tasks) {
+    TaskPlan& plan = plans_.emplace_back();
+    const std::vector<std::string>*& queries = plan_queries_.emplace_back(nullptr);
+    plan.name = tpl.name;
+    plan.deadline = tpl.deadline;
+    for (const StepConfig& step : tpl.steps) {
+      const auto tool = std::find_if(tools_.begin(), tools_.end(), [&](const ToolPlan& t) { return t.name == step.tool; });
+      plan.steps.push_back(StepPlan{&*tool, step.optional, step.query_from.has_value(), step.prompt_tokens,
+                                    step.max_output_tokens, step.required});
+      if (step.query_from && queries == nullptr) queries = &scenario_.workload.queries.find(*step.query_from)->second;
+    }
+  }
+}
 
 std::unique_ptr<Rng> World::stream(std::string_view component) const {
   return std::make_unique<Xoshiro256>(stream_seed(seed_, component));
@@ -103,53 +98,17 @@ Task<void> World::arrivals() {
     co_await sleep_until(loop_, *at);
     // One template leaves nothing to choose; its stream serves only this choice, so not
     // drawing from it changes nothing else.
-    const Plan& plan = plans_.size() == 1 ? plans_.front() : plans_[task_rng_->weighted_index(weights)];
+    const std::size_t index = plans_.size() == 1 ? 0 : task_rng_->weighted_index(weights);
     // The first search step's query is drawn now, from the workload's own stream.
-    const std::string* query = nullptr;
-    if (plan.queries != nullptr) query = &(*plan.queries)[query_rng_->uniform_int(plan.queries->size())];
-    spawn(run_task(static_cast<std::uint64_t>(n), plan, query), &error_);
+    const std::vector<std::string>* queries = plan_queries_[index];
+    const std::string* query = queries != nullptr ? &(*queries)[query_rng_->uniform_int(queries->size())] : nullptr;
+    spawn(run_task(static_cast<std::uint64_t>(n), plans_[index], query), &error_);
   }
 }
 
-Task<void> World::run_task(std::uint64_t id, const Plan& plan, const std::string* query) {
-  const TaskTemplate& tpl = *plan.tpl;
+Task<void> World::run_task(std::uint64_t id, const TaskPlan& plan, const std::string* query) {
   ++tasks_started_;
-  TaskContext task;
-  task.id = id;
-  task.started = loop_.now();
-  task.deadline = add_saturating(task.started, tpl.deadline);
-
-  std::int64_t context_tokens = 0;  // tokens of the previous step's hits, fed to an LLM step
-  TaskResult result;
-  result.status = TaskStatus::succeeded;
-  for (std::size_t i = 0; i < tpl.steps.size(); ++i) {
-    const StepConfig& step = tpl.steps[i];
-    Tool& tool = *plan.step_tools[i];
-    Request request;
-    if (step.query_from && query != nullptr) request.query = *query;
-    request.prompt_tokens = step.prompt_tokens + context_tokens;
-    request.max_output_tokens = step.max_output_tokens;
-    CallContext ctx{task, tool.name};
-    const Outcome outcome = co_await tool.built.pipeline->execute(ctx, request);
-    recorder_.on_logical_call(tool.name, ctx.attempts, outcome.kind);
-    if (outcome.kind != OutcomeKind::success) {
-      result = classify_task_end(outcome.kind);
-      break;
-    }
-    context_tokens = 0;
-    for (const SearchResult& hit : outcome.response.results) context_tokens += hit.snippet_tokens;
-  }
-  if (result.status == TaskStatus::succeeded && task.has(Degradation::simplified_query)) {
-    result.status = TaskStatus::degraded;
-    result.reason = "simplified_query";
-  }
-  result.id = id;
-  result.template_name = tpl.name;
-  result.started = task.started;
-  result.finished = loop_.now();
-  result.tokens = task.tokens_spent;
-  result.cost_usd = task.cost_spent_usd;
-  recorder_.on_task_finished(result);
+  co_await runner_.run(id, plan, query);
   ++tasks_finished_;
 }
 

@@ -1,9 +1,10 @@
 // World: one simulation of one scenario under one seed.
 //
 // Wires the scenario into the kernel: an EventLoop, a random stream per component
-// (stream_seed(seed, name)), the mock providers wrapped in their chaos decorators, one
-// engine pipeline per tool, the workload that starts tasks, and the Recorder that sees
-// every event. run() advances virtual time until the scenario's duration has passed and
+// (stream_seed(seed, name)), the mock providers wrapped in their chaos decorators, the
+// engine's ProviderRegistry (each provider with its own stack: its policy entry, then its
+// SDK retries innermost), one pipeline per tool ending in the registry, the TaskRunner,
+// the workload that starts tasks, and the Recorder that sees every event. run() advances virtual time until the scenario's duration has passed and
 // every started task has finished, then returns the report.
 //
 // Everything a task draws at random (its template, its query) is drawn when it arrives,
@@ -19,6 +20,8 @@
 #include <vector>
 
 #include "engine/policy.hpp"
+#include "engine/provider_registry.hpp"
+#include "engine/task_runner.hpp"
 #include "mocks/make_provider.hpp"
 #include "reports/recorder.hpp"
 #include "reports/report.hpp"
@@ -42,25 +45,26 @@ class World {
   const EventLoop& loop() const { return loop_; }
 
  private:
-  struct Tool;
-  // A task template with what its tasks look up resolved once, when the world is built,
-  // so that starting and running a task looks nothing up by name.
-  struct Plan {
-    const TaskTemplate* tpl = nullptr;
-    std::vector<Tool*> step_tools;                      // by step
-    const std::vector<std::string>* queries = nullptr;  // the first search step's list
-  };
   Task<void> arrivals();
-  Task<void> run_task(std::uint64_t id, const Plan& plan, const std::string* query);
+  Task<void> run_task(std::uint64_t id, const TaskPlan& plan, const std::string* query);
   std::unique_ptr<Rng> stream(std::string_view component) const;
+  void build_providers(const RngFactory& rngs);
+  void build_tools(const RngFactory& rngs);
+  void build_plans();
 
   const Scenario& scenario_;
   std::uint64_t seed_;
   EventLoop loop_;
   Recorder recorder_;
-  std::map<std::string, BuiltProvider, std::less<>> providers_;
-  std::map<std::string, std::unique_ptr<Tool>, std::less<>> tools_;
-  std::vector<Plan> plans_;  // by index into workload.tasks
+  std::map<std::string, BuiltProvider, std::less<>> providers_;  // the mocks
+  ProviderRegistry registry_{EngineEnv{loop_, loop_, recorder_}};
+  std::vector<std::unique_ptr<Rng>> policy_rngs_;  // the streams of every strategy
+  std::vector<BuiltPipeline> pipelines_;           // the tools' pipelines
+  std::vector<ToolPlan> tools_;                    // sorted by name, as scenario.tools
+  std::vector<TaskPlan> plans_;                    // by index into workload.tasks
+  // Per plan: the first search step's query list, drawn from when a task arrives.
+  std::vector<const std::vector<std::string>*> plan_queries_;
+  TaskRunner runner_{registry_.env()};
   std::unique_ptr<Rng> arrival_rng_;
   std::unique_ptr<Rng> task_rng_;
   std::unique_ptr<Rng> query_rng_;

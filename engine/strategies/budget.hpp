@@ -1,18 +1,32 @@
-// budget: per-task token and USD limits that count failed attempts too.
+// budget: per-task token and USD limits that count failed attempts too, and an iteration
+// cap on the recovery rounds of one logical call (seed 001).
 //
-// Each time the strategy is entered it compares the task's spend so far (every attempt of
-// every step, failed ones included: TaskContext::tokens_spent and cost_spent_usd, charged
-// by the pipeline's attempt()) with the limits, and refuses the call when
-//   max_tokens:    tokens_spent + prompt_tokens + max_output_tokens > max_tokens
-//                  (the request's worst case; a request with max_output_tokens = 0, "the
-//                  model's cap", is projected on its prompt alone)
-//   max_cost_usd:  cost_spent_usd >= max_cost_usd
-//                  (no projection: the price is the provider's, unknown to the engine, so
-//                  the USD limit can be overshot by the one attempt that crosses it)
+// Each time the strategy is entered (one round: a retry attempt, a fallback candidate, a
+// simplified query) it counts the round (CallContext::iterations) and admits the request
+// only if its worst case fits what the task has left. The task's spend so far is every
+// attempt of every step, failed ones included (TaskContext::tokens_spent and
+// cost_spent_usd, charged by the provider attempt). The request's worst case on the
+// provider it goes to (CallContext::provider's descriptor) is
+//   tokens:  prompt_tokens + output cap, where the output cap is the request's
+//            max_output_tokens, bounded by the model's own max_output_tokens, or the
+//            model's when the request sets none (ProviderDescriptor::output_cap)
+//   USD:     prompt_tokens * input price + output cap * output price, per million
+// and the strategy refuses when
+//   max_iterations:  iterations > max_iterations
+//   max_tokens:      tokens_spent + worst-case tokens > max_tokens
+//   max_cost_usd:    cost_spent_usd + worst-case USD > max_cost_usd
+// checked in that order. Without a registry (engine tests) the descriptor is unknown: the
+// output cap is the request's max_output_tokens and the USD projection is 0 (the spend
+// alone is compared, with >=). Admission by worst case is what makes the limits hold:
+// admitting on the prompt alone let one uncapped completion spend four times the budget.
+//
 // A refused call does not reach the provider: it returns budget_exhausted (status 0) and
 // emits a BudgetExhaustedEvent, which ends the task as a structured safe-fail instead of
-// a guess (seed 001). The token limit is checked first. Place budget inside retry so that
-// every attempt is checked; retry does not retry budget_exhausted by default.
+// a guess (seed 001). refuses() answers the same question without counting a round or
+// emitting, so retry does not sleep a backoff whose next attempt would be refused, and
+// fallback passes over a candidate the budget cannot afford. Place budget inside retry
+// and fallback so that every attempt and candidate is checked; retry does not retry
+// budget_exhausted by default.
 #pragma once
 
 #include <optional>
@@ -26,17 +40,25 @@ struct BudgetConfig {
   std::optional<std::int64_t> max_tokens;
   // USD limit per task. Default: none.
   std::optional<double> max_cost_usd;
+  // Rounds per logical call. Default: none.
+  std::optional<std::int32_t> max_iterations;
 };
 
 class BudgetStrategy final : public Strategy {
  public:
   BudgetStrategy(BudgetConfig config, EngineEnv env) : config_(config), env_(env) {}
   Task<Outcome> execute(CallContext& ctx, Request& request, Next next) override;
+  bool refuses(const CallContext& ctx, const Request& request, Next next) const override;
 
  private:
-  // Emits the event and builds the refusal.
-  Outcome refuse(const CallContext& ctx, std::string_view limit, double spent, double projected,
-                 double maximum) const;
+  // The limit the request would break in round `iteration`, with its figures.
+  struct Breach {
+    std::string_view limit;
+    double spent = 0;
+    double projected = 0;
+    double maximum = 0;
+  };
+  std::optional<Breach> breach(const CallContext& ctx, const Request& request, std::int32_t iteration) const;
 
   BudgetConfig config_;
   EngineEnv env_;

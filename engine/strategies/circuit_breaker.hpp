@@ -5,7 +5,7 @@
 // open_duration. Half-open: the first half_open_probes calls pass as probes and every
 // other call fails fast; the first probe to finish decides: success closes the breaker,
 // failure re-opens it for another open_duration. The breaker is shared by every task
-// calling the tool, and it always recovers: open always leads to half-open after
+// calling through this pipeline, and it always recovers: open always leads to half-open after
 // open_duration, and a probe that decides nothing gives its slot back.
 //
 // What counts. A failure is an outcome whose kind is in failure_on; every other outcome
@@ -27,6 +27,12 @@
 // Time. State changes are read lazily from the Clock when calls arrive, so the breaker
 // needs no timers; the open -> half_open transition is emitted (BreakerTransitionEvent,
 // like every transition) when the first call after open_duration arrives, at that time.
+//
+// One breaker per provider. A tool's pipeline can reach several providers (fallback moves
+// CallContext::provider), so the strategy keeps one state per provider id and judges each
+// provider by its own results, as a client keeps a breaker per backend (resilience4j's
+// CircuitBreakerRegistry by name, Envoy's per-cluster circuit breakers). In a provider's
+// own stack there is one provider, and the state is shared by every tool reaching it.
 //
 // Defaults follow Envoy's outlier detection (consecutive_5xx = 5, base_ejection_time =
 // 30 s) and Polly's single half-open trial call.
@@ -56,31 +62,38 @@ struct CircuitBreakerConfig {
 
 class CircuitBreakerStrategy final : public Strategy {
  public:
-  // `tool` names the breaker in its BreakerTransitionEvents.
-  CircuitBreakerStrategy(CircuitBreakerConfig config, EngineEnv env, std::string tool);
+  // `owner` (the tool or provider whose pipeline holds it) names the breaker in its
+  // BreakerTransitionEvents.
+  CircuitBreakerStrategy(CircuitBreakerConfig config, EngineEnv env, std::string owner);
   Task<Outcome> execute(CallContext& ctx, Request& request, Next next) override;
 
-  // The state as of now: an open breaker whose open_duration has passed reads as
-  // half_open, although its transition event waits for the next call.
-  BreakerState state() const;
+  // The state of `provider`'s breaker as of now: an open breaker whose open_duration has
+  // passed reads as half_open, although its transition event waits for the next call.
+  BreakerState state(ProviderId provider = kNoProvider) const;
 
  private:
+  struct Breaker {
+    BreakerState state = BreakerState::closed;
+    std::uint64_t epoch = 0;  // incremented on every transition
+    std::int32_t consecutive_failures = 0;
+    TimePoint open_until = 0;
+    std::int32_t probes_admitted = 0;  // probes admitted in the current half-open period
+  };
+  Breaker& breaker_of(ProviderId provider);
   // open -> half_open once open_duration has passed.
-  void refresh();
+  void refresh(Breaker& b, ProviderId provider);
   // Records the result of a call admitted in `epoch`; `probe` if it used a probe slot.
-  void record(OutcomeKind kind, bool reached_provider, std::uint64_t epoch, bool probe);
-  void open();
-  void transition(BreakerState to);
+  void record(Breaker& b, ProviderId provider, OutcomeKind kind, bool reached_provider, std::uint64_t epoch,
+              bool probe);
+  void open(Breaker& b, ProviderId provider);
+  void transition(Breaker& b, ProviderId provider, BreakerState to);
 
   CircuitBreakerConfig config_;
   EngineEnv env_;
-  std::string tool_;
+  std::string owner_;
   OutcomeMask failure_on_;
-  BreakerState state_ = BreakerState::closed;
-  std::uint64_t epoch_ = 0;  // incremented on every transition
-  std::int32_t consecutive_failures_ = 0;
-  TimePoint open_until_ = 0;
-  std::int32_t probes_admitted_ = 0;  // probes admitted in the current half-open period
+  // By provider id; index 0 also serves calls without one (kNoProvider, engine tests).
+  std::vector<Breaker> breakers_;
 };
 
 }  // namespace squall

@@ -5,7 +5,9 @@
 #include <cmath>
 #include <optional>
 
+#include "engine/provider_registry.hpp"
 #include "engine/retry_after.hpp"
+#include "engine/retry_safety.hpp"
 
 namespace squall {
 
@@ -84,6 +86,11 @@ Task<Outcome> RetryStrategy::execute(CallContext& ctx, Request& request, Next ne
       give_up(ctx, "max_attempts", outcome.kind);
       co_return outcome;
     }
+    if (env_.providers != nullptr && ctx.provider < env_.providers->size() &&
+        !may_resend(env_.providers->descriptor(ctx.provider), outcome.kind)) {
+      give_up(ctx, "not_idempotent", outcome.kind);
+      co_return outcome;
+    }
 
     std::optional<Nanos> retry_after;
     if (config_.honour_retry_after) retry_after = parse_retry_after(outcome.response.retry_after);
@@ -91,6 +98,9 @@ Task<Outcome> RetryStrategy::execute(CallContext& ctx, Request& request, Next ne
       give_up(ctx, "retry_after_exceeds_cap", outcome.kind);
       co_return outcome;
     }
+    // A next attempt that would be refused without a call (a spent budget) is made at
+    // once: sleeping first would only delay the same refusal.
+    if (next.refuses(ctx, request)) continue;
     // The Rng is drawn only when the backoff is actually used, so the stream's position
     // depends only on the backoffs taken.
     const Nanos wait = retry_after ? *retry_after : backoff_delay(attempt);

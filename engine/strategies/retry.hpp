@@ -29,8 +29,12 @@
 //   success                                       returned, no event
 //   kind not in retry_on (empty, auth_error, ...)  GiveUpEvent "not_retryable"
 //   max_attempts reached                           GiveUpEvent "max_attempts"
+//   the provider is not idempotent and the outcome
+//   may have reached it (engine/retry_safety.hpp)  GiveUpEvent "not_idempotent"
 //   Retry-After above max_retry_after              GiveUpEvent "retry_after_exceeds_cap"
 //   now + wait >= ctx.deadline                     GiveUpEvent "deadline"
+//   the next attempt would be refused without a
+//   call (Next::refuses: a spent budget)           next attempt at once, no sleep
 //   otherwise                                      BackoffEvent, sleep, next attempt
 // No attempt starts at or after the call's deadline: when the wait would reach it the
 // strategy gives up at once (rather than sleeping in vain) and returns the last failure.

@@ -24,7 +24,7 @@ constexpr std::size_t kStrategyCount = std::variant_size_v<StrategyConfig>;
 // - max_tokens: 1e15 tokens per task, beyond any budget, far from int64 overflow when
 //   the budget adds a call's tokens to it;
 // - max_cost_usd: a billion USD per task.
-constexpr IntRange kMaxAttempts{1, 1000};
+constexpr IntRange kMaxAttempts{1, 1000};  // also budget.max_iterations
 constexpr NumberRange kMultiplier{1, false, 1000};
 constexpr IntRange kBreakerCount{1, 1'000'000};
 constexpr IntRange kBudgetTokens{1, 1'000'000'000'000'000};
@@ -145,9 +145,36 @@ void read_config(const ObjectReader& obj, BudgetConfig& config) {
   if (obj.get("max_tokens", max_tokens, kBudgetTokens)) config.max_tokens = max_tokens;
   double max_cost_usd = 0;
   if (obj.get("max_cost_usd", max_cost_usd, kBudgetCostUsd)) config.max_cost_usd = max_cost_usd;
-  if (obj.find("max_tokens") == nullptr && obj.find("max_cost_usd") == nullptr) {
-    obj.diag().error(obj.path(), "expected at least one of: max_tokens, max_cost_usd");
+  std::int32_t max_iterations = 0;
+  if (obj.get("max_iterations", max_iterations, kMaxAttempts)) config.max_iterations = max_iterations;
+  if (obj.find("max_tokens") == nullptr && obj.find("max_cost_usd") == nullptr &&
+      obj.find("max_iterations") == nullptr) {
+    obj.diag().error(obj.path(), "expected at least one of: max_tokens, max_cost_usd, max_iterations");
   }
+}
+
+void read_config(const ObjectReader& obj, FallbackConfig& config) {
+  static constexpr std::array<FallbackRouting, 3> kRoutings{FallbackRouting::in_order, FallbackRouting::cheapest,
+                                                            FallbackRouting::fastest};
+  static const auto kRoutingNames = names_of(kRoutings);
+  if (const Json* list = obj.require("providers")) {
+    const std::string path = obj.path_of("providers");
+    const auto elements = read_array(*list, path, obj.diag(), /*nonempty=*/true);
+    for (std::size_t i = 0; i < elements.size(); ++i) {
+      const std::string item = pointer_append(path, i);
+      auto name = read_nonempty_string(elements[i], item, obj.diag());
+      if (!name) continue;
+      const auto seen = std::find(config.providers.begin(), config.providers.end(), *name);
+      if (seen != config.providers.end()) {
+        obj.diag().error(item, fmt::format("duplicate \"{}\" (also {})", *name,
+                                           pointer_append(path, static_cast<std::size_t>(seen - config.providers.begin()))));
+        continue;
+      }
+      config.providers.push_back(std::move(*name));
+    }
+  }
+  read_kinds(obj, "on", config.on);
+  obj.get_choice<FallbackRouting>("routing", config.routing, kRoutingNames, kRoutings);
 }
 
 // The keys of each config object, in the order the documentation lists them.
@@ -158,13 +185,15 @@ constexpr std::array<std::string_view, 9> kRetryKeys{"max_attempts", "retry_on",
 constexpr std::array<std::string_view, 4> kCircuitBreakerKeys{"failure_threshold", "open_duration", "half_open_probes",
                                                               "failure_on"};
 constexpr std::array<std::string_view, 2> kSimplifyQueryKeys{"steps", "filler_words"};
-constexpr std::array<std::string_view, 2> kBudgetKeys{"max_tokens", "max_cost_usd"};
+constexpr std::array<std::string_view, 3> kBudgetKeys{"max_tokens", "max_cost_usd", "max_iterations"};
+constexpr std::array<std::string_view, 3> kFallbackKeys{"providers", "on", "routing"};
 
 std::span<const std::string_view> config_keys(const TimeoutConfig&) { return kTimeoutKeys; }
 std::span<const std::string_view> config_keys(const RetryConfig&) { return kRetryKeys; }
 std::span<const std::string_view> config_keys(const CircuitBreakerConfig&) { return kCircuitBreakerKeys; }
 std::span<const std::string_view> config_keys(const SimplifyQueryConfig&) { return kSimplifyQueryKeys; }
 std::span<const std::string_view> config_keys(const BudgetConfig&) { return kBudgetKeys; }
+std::span<const std::string_view> config_keys(const FallbackConfig&) { return kFallbackKeys; }
 
 // Reads the config of the strategy with alternative index `index`.
 template <std::size_t I = 0>
@@ -184,18 +213,61 @@ std::optional<StrategyConfig> read_strategy(std::size_t index, const Json& value
 }
 
 // The cross-check rules, shared by read_policy (file positions) and check_policy (list
-// positions, equal to the file's for a complete policy).
-void check_tool(std::string_view tool, const ProviderTypes& providers, const std::string& path, Diagnostics& diag) {
-  if (!providers.contains(tool)) diag.error(path, no_such_provider(tool, providers));
+// positions, equal to the file's for a complete policy). A key names a tool (its
+// pipeline) or, in a scenario with a `tools` block, a provider (its own stack).
+void check_owner(std::string_view owner, const ScenarioNames& names, const std::string& path, Diagnostics& diag) {
+  if (names.tools.contains(owner)) return;
+  if (names.explicit_tools && names.providers.contains(owner)) return;
+  if (!names.explicit_tools) {
+    diag.error(path, no_such_provider(owner, names.providers));
+    return;
+  }
+  diag.error(path, fmt::format("{}; nor is it a provider", names.no_such_tool(owner)));
 }
 
-void check_strategy(const StrategyConfig& config, std::string_view tool, const ProviderTypes& providers,
+void check_fallback(const FallbackConfig& config, std::string_view owner, const ScenarioNames& names,
                     const std::string& path, Diagnostics& diag) {
-  const auto provider = providers.find(tool);
-  if (provider == providers.end() || !provider->second) return;
-  if (std::holds_alternative<SimplifyQueryConfig>(config) && *provider->second != ProviderType::web_search) {
+  const auto tool = names.tool_provider.find(owner);
+  if (tool == names.tool_provider.end()) {
+    if (names.providers.contains(owner)) {
+      diag.error(path, fmt::format("fallback applies only to a tool's pipeline; \"{}\" is a provider, whose stack "
+                                   "serves one provider",
+                                   owner));
+    }
+    return;
+  }
+  const std::string& primary = tool->second;
+  const auto primary_type = names.providers.find(primary);
+  for (std::size_t i = 0; i < config.providers.size(); ++i) {
+    const std::string& name = config.providers[i];
+    const std::string item = pointer_append(pointer_append(path, "providers"), i);
+    const auto candidate = names.providers.find(name);
+    if (candidate == names.providers.end()) {
+      diag.error(item, no_such_provider(name, names.providers));
+    } else if (name == primary) {
+      diag.error(item, fmt::format("\"{}\" is the tool's own provider; fallback lists the providers to try after it",
+                                   name));
+    } else if (candidate->second && primary_type != names.providers.end() && primary_type->second &&
+               *candidate->second != *primary_type->second) {
+      diag.error(item, fmt::format("{}; the tool's provider \"{}\" is {} {} provider", provider_is(name, *candidate->second),
+                                   primary, *primary_type->second == ProviderType::llm ? "an" : "a",
+                                   to_string(*primary_type->second)));
+    }
+  }
+}
+
+void check_strategy(const StrategyConfig& config, std::string_view owner, const ScenarioNames& names,
+                    const std::string& path, Diagnostics& diag) {
+  if (const auto* fallback = std::get_if<FallbackConfig>(&config)) {
+    check_fallback(*fallback, owner, names, path, diag);
+    return;
+  }
+  auto type = names.tools.find(owner);
+  if (type == names.tools.end()) type = names.providers.find(owner);
+  if (type == names.providers.end() || !type->second) return;
+  if (std::holds_alternative<SimplifyQueryConfig>(config) && *type->second != ProviderType::web_search) {
     diag.error(path, fmt::format("simplify_query applies only to web_search providers; {}",
-                                 provider_is(tool, *provider->second)));
+                                 provider_is(owner, *type->second)));
   }
 }
 
@@ -224,7 +296,15 @@ std::optional<StrategyConfig> read_item(const Json& item, const std::string& pat
 
 }  // namespace
 
-PolicyConfig read_policy(const Json& value, const std::string& path, const ProviderTypes* providers,
+std::optional<StrategyConfig> read_strategy_config(std::string_view name, const Json& value, const std::string& path,
+                                                  Diagnostics& diag) {
+  const auto& names = strategy_names();
+  const auto it = std::find(names.begin(), names.end(), name);
+  if (it == names.end()) return std::nullopt;
+  return read_strategy(static_cast<std::size_t>(it - names.begin()), value, path, diag);
+}
+
+PolicyConfig read_policy(const Json& value, const std::string& path, const ScenarioNames* names,
                          Diagnostics& diag) {
   PolicyConfig policy;
   if (!value.is_object()) {
@@ -233,15 +313,15 @@ PolicyConfig read_policy(const Json& value, const std::string& path, const Provi
   }
   for (const auto& [tool, list] : value.items()) {
     const std::string tool_path = pointer_append(path, tool);
-    if (providers != nullptr) check_tool(tool, *providers, tool_path, diag);
+    if (names != nullptr) check_owner(tool, *names, tool_path, diag);
     std::vector<StrategyConfig> strategies;
     const auto items = read_array(list, tool_path, diag, /*nonempty=*/false);
     for (std::size_t i = 0; i < items.size(); ++i) {
       const std::string item_path = pointer_append(tool_path, i);
       auto strategy = read_item(items[i], item_path, diag);
       if (!strategy) continue;
-      if (providers != nullptr) {
-        check_strategy(*strategy, tool, *providers, pointer_append(item_path, strategy_name(*strategy)), diag);
+      if (names != nullptr) {
+        check_strategy(*strategy, tool, *names, pointer_append(item_path, strategy_name(*strategy)), diag);
       }
       strategies.push_back(std::move(*strategy));
     }
@@ -250,13 +330,13 @@ PolicyConfig read_policy(const Json& value, const std::string& path, const Provi
   return policy;
 }
 
-void check_policy(const PolicyConfig& policy, const ProviderTypes& providers, const std::string& path,
+void check_policy(const PolicyConfig& policy, const ScenarioNames& names, const std::string& path,
                   Diagnostics& diag) {
   for (const auto& [tool, strategies] : policy) {
     const std::string tool_path = pointer_append(path, tool);
-    check_tool(tool, providers, tool_path, diag);
+    check_owner(tool, names, tool_path, diag);
     for (std::size_t i = 0; i < strategies.size(); ++i) {
-      check_strategy(strategies[i], tool, providers,
+      check_strategy(strategies[i], tool, names,
                      pointer_append(pointer_append(tool_path, i), strategy_name(strategies[i])), diag);
     }
   }

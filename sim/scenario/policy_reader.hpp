@@ -25,17 +25,30 @@ namespace squall {
 //                    half_open_probes ([1, 1e6]), failure_on (like retry_on)
 //   simplify_query   steps (non-empty, distinct rung names), filler_words (non-empty
 //                    strings; only when steps include drop_filler_words)
-//   budget           max_tokens ([1, 1e15]), max_cost_usd ((0, 1e9]); at least one
-//                    of them
+//   budget           max_tokens ([1, 1e15]), max_cost_usd ((0, 1e9]),
+//                    max_iterations ([1, 1000]); at least one of them
+//   fallback         providers (required, non-empty, distinct provider names),
+//                    on (like retry_on), routing (in_order | cheapest | fastest)
 // The upper bounds and their reasons are in policy_reader.cpp.
-// With `providers`, the cross-checks of check_policy are applied while reading, at the
+// With `names`, the cross-checks of check_policy are applied while reading, at the
 // items' positions in the file.
-PolicyConfig read_policy(const Json& value, const std::string& path, const ProviderTypes* providers, Diagnostics& diag);
+PolicyConfig read_policy(const Json& value, const std::string& path, const ScenarioNames* names, Diagnostics& diag);
 
-// Cross-checks of a complete policy against the providers of a scenario: every tool
-// must name a provider (`/<tool>`), and simplify_query applies only to web_search
-// providers (`/<tool>/<i>/simplify_query`). Paths start with `path`.
-void check_policy(const PolicyConfig& policy, const ProviderTypes& providers, const std::string& path,
+// Reads the config object of the strategy called `name` ("retry", ...) at `path`: for
+// configs written outside a policy (a provider's sdk_retry). Nullopt on any error.
+std::optional<StrategyConfig> read_strategy_config(std::string_view name, const Json& value, const std::string& path,
+                                                  Diagnostics& diag);
+
+// Cross-checks of a complete policy against the tools and providers of a scenario:
+//   - every key names a tool, or, in a scenario with a `tools` block, a provider (whose
+//     list is that provider's own stack) (`/<key>`);
+//   - simplify_query applies only to tools served by web_search providers
+//     (`/<key>/<i>/simplify_query`);
+//   - fallback applies only to tools; each of its providers exists, is not the tool's
+//     own provider, and is of the same type as it (`/<key>/<i>/fallback/providers/<j>`).
+// A chain cannot loop: fallback only lives in tools' pipelines and only names providers,
+// whose stacks cannot fall back. Paths start with `path`.
+void check_policy(const PolicyConfig& policy, const ScenarioNames& names, const std::string& path,
                   Diagnostics& diag);
 
 }  // namespace squall

@@ -24,11 +24,26 @@ using ProviderTypes = std::map<std::string, std::optional<ProviderType>, std::le
 ProviderTypes provider_types(const Json& providers);
 ProviderTypes provider_types(const std::vector<ProviderConfig>& providers);
 
+// The names that steps, policies and thresholds refer to. A scenario without a `tools`
+// block has one tool per provider, of the same name, served by it.
+struct ScenarioNames {
+  ProviderTypes providers;  // provider -> its type
+  ProviderTypes tools;      // tool -> the type of its provider
+  std::map<std::string, std::string, std::less<>> tool_provider;  // tool -> its provider
+  bool explicit_tools = false;  // the scenario has a `tools` block
+
+  // `no tool named "x"; tools are: a, b` (with implicit tools, no_such_provider's words).
+  std::string no_such_tool(std::string_view name) const;
+};
+
 // `"gpt-4.1" is an llm provider`, for messages about what applies to which type.
 std::string provider_is(std::string_view name, ProviderType type);
 
 // `no provider named "x"; providers are: a, b`.
 std::string no_such_provider(std::string_view name, const ProviderTypes& providers);
+
+// A non-empty list of distinct capability names (engine/provider_descriptor.hpp).
+std::optional<Capabilities> read_capabilities(const Json& value, const std::string& path, Diagnostics& diag);
 
 // Reads `providers`, sorted by name. Provider names are names in check_name's sense.
 //   web_search: corpus (required; a path relative to `base_dir` unless absolute; the file
@@ -36,10 +51,13 @@ std::string no_such_provider(std::string_view name, const ProviderTypes& provide
 //               the corpus key), latency, max_results ([0, 10000])
 //   llm:        model (default: the provider's name; printable, see check_printable),
 //               price_per_mtok {input, output} (USD, [0, 1e6]), context_window
-//               ([1, 1e9]), time_to_first_token (a latency), tokens_per_second
-//               ((0, 1e9]), mean_output_tokens ([1, 1e9])
+//               ([1, 1e9]), max_output_tokens ([1, 1e9]), time_to_first_token (a
+//               latency), tokens_per_second ((0, 1e9]), mean_output_tokens ([1, 1e9])
 // The upper bounds and their reasons are in provider_reader.cpp.
-//   both:       faults, an array of fault rules (fault_reader.hpp)
+//   both:       faults, an array of fault rules (fault_reader.hpp); capabilities (a
+//               capability list, read_capabilities); idempotent (boolean); sdk_retry
+//               ("openai" | "anthropic": those SDKs' documented retries; "none"; or a
+//               retry object with the policy's retry rules)
 // Keys of the other type are unknown keys. `run_end` is the scenario's duration when known.
 std::vector<ProviderConfig> read_providers(const Json& value, const std::string& path,
                                            const std::filesystem::path& base_dir, std::optional<Nanos> run_end,

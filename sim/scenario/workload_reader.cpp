@@ -123,15 +123,16 @@ std::string no_such_query_list(std::string_view name, const QueryLists& lists) {
 StepConfig read_step(const Json& value, const std::string& path, const WorkloadContext& context,
                      const QueryLists& queries, Diagnostics& diag) {
   StepConfig step;
-  const ObjectReader obj(value, path, diag, {"tool", "query_from", "prompt_tokens", "max_output_tokens"});
+  const ObjectReader obj(value, path, diag,
+                         {"tool", "query_from", "prompt_tokens", "max_output_tokens", "optional", "requires"});
   if (!obj.valid()) return step;
   // The tool's type decides which other keys the step needs; it stays unknown when the
   // provider's own entry is invalid (that entry reports it).
   std::optional<ProviderType> type;
-  if (obj.require("tool") != nullptr && obj.get_nonempty("tool", step.tool) && context.providers != nullptr) {
-    const auto provider = context.providers->find(step.tool);
-    if (provider == context.providers->end()) {
-      diag.error(obj.path_of("tool"), no_such_provider(step.tool, *context.providers));
+  if (obj.require("tool") != nullptr && obj.get_nonempty("tool", step.tool) && context.names != nullptr) {
+    const auto provider = context.names->tools.find(step.tool);
+    if (provider == context.names->tools.end()) {
+      diag.error(obj.path_of("tool"), context.names->no_such_tool(step.tool));
     } else {
       type = provider->second;
     }
@@ -159,6 +160,10 @@ StepConfig read_step(const Json& value, const std::string& path, const WorkloadC
     } else {
       obj.get(key, *field, kStepTokens);
     }
+  }
+  obj.get("optional", step.optional);
+  if (const Json* list = obj.find("requires")) {
+    if (auto caps = read_capabilities(*list, obj.path_of("requires"), diag)) step.required = *caps;
   }
   return step;
 }

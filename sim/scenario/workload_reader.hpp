@@ -13,7 +13,7 @@ namespace squall {
 // scenario has no valid `providers` object, so references cannot be checked) and the
 // scenario's duration when valid.
 struct WorkloadContext {
-  const ProviderTypes* providers = nullptr;
+  const ScenarioNames* names = nullptr;
   std::optional<Nanos> run_end;
 };
 
@@ -24,9 +24,13 @@ struct WorkloadContext {
 //             Default: poisson at 1 per second.
 //   tasks:    required, non-empty; each { name (required, unique, a name in check_name's
 //             sense), weight ((0, 1e6]), deadline (> 0), steps (required, non-empty) }.
-//   steps:    { tool (required, a provider), query_from (a key of queries: required when
-//             the tool is a web_search provider, not allowed for llm), prompt_tokens and
-//             max_output_tokens ([0, 1e9]; llm steps only) }.
+//   steps:    { tool (required, a tool: a key of `tools`, or of `providers` when the
+//             scenario has no tools block), query_from (a key of queries: required when
+//             the tool is served by a web_search provider, not allowed for llm),
+//             prompt_tokens and max_output_tokens ([0, 1e9]; llm steps only), optional
+//             (boolean, default false: a failure degrades the task instead of ending it),
+//             requires (a non-empty list of distinct capabilities the serving provider
+//             must have; default none) }.
 //   queries:  name -> non-empty array of non-empty strings.
 // The bounds and their reasons are in workload_reader.cpp. An overlap is reported at the
 // burst that starts later (`overlaps burst 0 [2m, 6m)`), once, against the earlier-

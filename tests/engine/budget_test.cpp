@@ -63,8 +63,10 @@ TEST(BudgetTest, RefusesWhenTheProjectedTokensExceedTheLimit) {
 TEST(BudgetTest, FailedAttemptsCountAgainstTheTokenLimit) {
   // Retry around budget (max_tokens 1000); each attempt sends 300 prompt tokens and the
   // provider bills 400 tokens for a 500. Attempt 1: 0 + 300 <= 1000, spent 400; attempt 2:
-  // 400 + 300 <= 1000, spent 800; attempt 3: 800 + 300 > 1000, refused. budget_exhausted
-  // is not retried, so the call ends there, at 0.1 + 1 + 0.1 + 1 = 2.2 s.
+  // 400 + 300 <= 1000, spent 800; attempt 3: 800 + 300 > 1000, refused. Retry knows the
+  // refusal before its second backoff (Next::refuses), so it makes the refused attempt at
+  // once instead of sleeping first; budget_exhausted is not retried, so the call ends
+  // there, at 0.1 + 1 + 0.1 = 1.2 s.
   Harness h;
   ScriptedProvider provider(h.loop, {billed_failure(400, 0.0)});
   FixedRng rng(0);
@@ -78,8 +80,10 @@ TEST(BudgetTest, FailedAttemptsCountAgainstTheTokenLimit) {
   EXPECT_EQ(test::run(h, *pipeline, call).kind, OutcomeKind::budget_exhausted);
   EXPECT_EQ(provider.calls().size(), 2U);
   EXPECT_EQ(call.task.tokens_spent, 800);
-  EXPECT_EQ(call.finished, 2200 * kMillisecond);
+  EXPECT_EQ(call.finished, 1200 * kMillisecond);
+  EXPECT_EQ(h.log.backoffs.size(), 1U);
   ASSERT_EQ(h.log.budgets.size(), 1U);
+  EXPECT_EQ(h.log.budgets[0].at, 1200 * kMillisecond);
   EXPECT_EQ(h.log.budgets[0].spent, 800.0);
   EXPECT_EQ(h.log.budgets[0].projected, 1100.0);
   EXPECT_EQ(h.log.give_ups.at(0).reason, "not_retryable");

@@ -30,7 +30,11 @@ std::shared_ptr<const Corpus> corpus() {
 ProviderConfig web(std::vector<FaultConfig> faults = {}) {
   WebSearchConfig spec;
   spec.latency = {LatencyShape::constant, 80 * kMillisecond, 0, 0, 0};
-  return ProviderConfig{"web_search", spec, std::move(faults)};
+  ProviderConfig config;
+  config.name = "web_search";
+  config.spec = spec;
+  config.faults = std::move(faults);
+  return config;
 }
 
 TEST(MakeProviderTest, WebSearchWithoutFaultsIsTheBareMock) {
@@ -79,7 +83,11 @@ TEST(MakeProviderTest, LlmFaultsAnswerWithCompletionsAfterTheTtft) {
   FaultConfig f;
   f.kind = FaultKind::server_error;
   f.probability = 1.0;
-  BuiltProvider built = make_provider(ProviderConfig{"gpt-4.1", spec, {f}}, nullptr, loop, loop, rngs.factory());
+  ProviderConfig config;
+  config.name = "gpt-4.1";
+  config.spec = spec;
+  config.faults = {f};
+  BuiltProvider built = make_provider(config, nullptr, loop, loop, rngs.factory());
   EXPECT_NE(dynamic_cast<LlmMock*>(&built.chaos->inner()), nullptr);
   const auto done = testing::run_call(loop, *built.provider);
   EXPECT_EQ(done.at, 400 * kMillisecond);

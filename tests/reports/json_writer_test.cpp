@@ -31,7 +31,7 @@ TEST(JsonWriterTest, TopLevelKeysAreInTheirFixedOrder) {
       "squall_report_version", "scenario",        "seed",          "duration_ms",       "fingerprint",
       "tasks",                 "latency_ms",      "providers",     "logical_calls",     "retry_amplification",
       "tokens",                "cost_usd",        "breaker_transitions", "breaker_transitions_total",
-      "injected_faults",       "thresholds",      "thresholds_passed",   "time_series"};
+      "fallbacks",             "injected_faults", "thresholds",    "thresholds_passed", "time_series"};
   EXPECT_EQ(keys(to_json(sample_report())), expected);
 }
 
@@ -46,7 +46,7 @@ TEST(JsonWriterTest, NestedKeysAreInTheirFixedOrder) {
   EXPECT_EQ(keys(j["tokens"]), (std::vector<std::string>{"input", "output", "burned_by_failed_attempts"}));
   EXPECT_EQ(keys(j["cost_usd"]), (std::vector<std::string>{"total", "burned_by_failed_attempts", "per_task", "per_provider"}));
   EXPECT_EQ(keys(j["thresholds"][0]), (std::vector<std::string>{"metric", "expression", "observed", "passed"}));
-  EXPECT_EQ(keys(j["breaker_transitions"][0]), (std::vector<std::string>{"tool", "at_ms", "from", "to"}));
+  EXPECT_EQ(keys(j["breaker_transitions"][0]), (std::vector<std::string>{"tool", "provider", "at_ms", "from", "to"}));
 }
 
 TEST(JsonWriterTest, WritesTheFiguresOfTheRun) {
@@ -92,11 +92,11 @@ TEST(JsonWriterTest, SameEventsGiveByteIdenticalText) {
 TEST(JsonWriterTest, ProvidersSeenInAnotherOrderGiveTheSameSections) {
   // Names are sorted, so only the fingerprint (the trace order) differs.
   Recorder a;
-  a.on_attempt(AttemptEvent{1, "b", 1, 0, 5, OutcomeKind::success, 200, 0, 0, 0});
-  a.on_attempt(AttemptEvent{1, "a", 1, 0, 5, OutcomeKind::success, 200, 0, 0, 0});
+  a.on_attempt(AttemptEvent{1, "b", "b", 1, 0, 5, OutcomeKind::success, 200, 0, 0, 0});
+  a.on_attempt(AttemptEvent{1, "a", "a", 1, 0, 5, OutcomeKind::success, 200, 0, 0, 0});
   Recorder b;
-  b.on_attempt(AttemptEvent{1, "a", 1, 0, 5, OutcomeKind::success, 200, 0, 0, 0});
-  b.on_attempt(AttemptEvent{1, "b", 1, 0, 5, OutcomeKind::success, 200, 0, 0, 0});
+  b.on_attempt(AttemptEvent{1, "a", "a", 1, 0, 5, OutcomeKind::success, 200, 0, 0, 0});
+  b.on_attempt(AttemptEvent{1, "b", "b", 1, 0, 5, OutcomeKind::success, 200, 0, 0, 0});
   nlohmann::ordered_json ja = to_json(build_report(a, RunInfo{"x", 1, kSecond}, {}));
   nlohmann::ordered_json jb = to_json(build_report(b, RunInfo{"x", 1, kSecond}, {}));
   EXPECT_NE(ja["fingerprint"], jb["fingerprint"]);

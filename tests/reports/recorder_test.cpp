@@ -118,7 +118,7 @@ TEST(RecorderTest, ListsTheFirstThousandBreakerTransitionsAndCountsAll) {
   Recorder r;
   for (int i = 0; i < 1005; ++i) {
     const bool opening = i % 2 == 0;
-    r.on_breaker_transition(BreakerTransitionEvent{"t", i * kSecond, opening ? BreakerState::closed : BreakerState::open,
+    r.on_breaker_transition(BreakerTransitionEvent{"t", "", i * kSecond, opening ? BreakerState::closed : BreakerState::open,
                                                    opening ? BreakerState::open : BreakerState::closed});
   }
   EXPECT_EQ(r.breaker_transitions().size(), kMaxListedBreakerTransitions);
@@ -237,9 +237,9 @@ TEST(RecorderTest, NamesThatDifferInAnyByteAreDifferentTools) {
       "0123456789abcdefghijk", "0123456789abcdefghijK", "0123456789abcdeFghijk",  // 21
   };
   Recorder r;
-  for (const std::string& name : names) r.on_logical_call(name, 1, OutcomeKind::success);
+  for (const std::string& name : names) r.on_logical_call(test_support::logical(name, 1, OutcomeKind::success));
   // Again, from other buffers holding the same text: each must find its own entry.
-  for (const std::string& name : names) r.on_logical_call(std::string(name), 1, OutcomeKind::success);
+  for (const std::string& name : names) r.on_logical_call(test_support::logical(std::string(name), 1, OutcomeKind::success));
   ASSERT_EQ(r.tools().size(), names.size());
   for (std::size_t i = 0; i < names.size(); ++i) {
     EXPECT_EQ(r.tools()[i].name, names[i]);
@@ -264,11 +264,11 @@ TEST(RecorderTest, FingerprintTellsFixedIdentifiersApart) {
 
 TEST(RecorderTest, FingerprintDependsOnArrivalOrder) {
   Recorder a;
-  a.on_logical_call("x", 1, OutcomeKind::success);
-  a.on_logical_call("x", 2, OutcomeKind::success);
+  a.on_logical_call(test_support::logical("x", 1, OutcomeKind::success));
+  a.on_logical_call(test_support::logical("x", 2, OutcomeKind::success));
   Recorder b;
-  b.on_logical_call("x", 2, OutcomeKind::success);
-  b.on_logical_call("x", 1, OutcomeKind::success);
+  b.on_logical_call(test_support::logical("x", 2, OutcomeKind::success));
+  b.on_logical_call(test_support::logical("x", 1, OutcomeKind::success));
   EXPECT_NE(a.fingerprint(), b.fingerprint());
 }
 

@@ -23,7 +23,12 @@ namespace squall::test_support {
 inline AttemptEvent attempt(std::uint64_t task, std::string_view tool, std::int32_t n, Nanos from, Nanos to,
                             OutcomeKind kind, int status, std::int64_t in = 0, std::int64_t out = 0,
                             double usd = 0) {
-  return AttemptEvent{task, tool, n, from, to, kind, status, in, out, usd};
+  return AttemptEvent{task, tool, tool, n, from, to, kind, status, in, out, usd};
+}
+
+// A logical call of `tool`, served by the provider of the same name.
+inline LogicalCallEvent logical(std::string_view tool, std::int32_t attempts, OutcomeKind kind) {
+  return LogicalCallEvent{0, tool, tool, attempts, kind, 0};
 }
 
 inline void feed_sample_run(Recorder& r) {
@@ -31,26 +36,26 @@ inline void feed_sample_run(Recorder& r) {
   r.on_attempt(attempt(1, "web_search", 1, 0, 200 * ms, OutcomeKind::rate_limited, 429));
   r.on_backoff(BackoffEvent{1, "web_search", 1, 200 * ms, 1000 * ms, false});
   r.on_attempt(attempt(1, "web_search", 2, 1200 * ms, 1500 * ms, OutcomeKind::success, 200));
-  r.on_logical_call("web_search", 2, OutcomeKind::success);
+  r.on_logical_call(logical("web_search", 2, OutcomeKind::success));
   r.on_attempt(attempt(1, "llm", 1, 1500 * ms, 3500 * ms, OutcomeKind::success, 200, 1200, 400, 0.0056));
-  r.on_logical_call("llm", 1, OutcomeKind::success);
+  r.on_logical_call(logical("llm", 1, OutcomeKind::success));
   r.on_task_finished(TaskResult{1, "research", 0, 3500 * ms, TaskStatus::succeeded, "", 1600, 0.0056});
 
   r.on_attempt(attempt(2, "web_search", 1, 12'000 * ms, 12'100 * ms, OutcomeKind::empty, 200));
   r.on_query_change(QueryChangeEvent{2, "web_search", "simplify_query", "drop_quotes", 12'100 * ms,
                                      "\"acme\" 2024", "acme 2024"});
   r.on_attempt(attempt(2, "web_search", 2, 12'100 * ms, 12'300 * ms, OutcomeKind::success, 200));
-  r.on_logical_call("web_search", 2, OutcomeKind::success);
+  r.on_logical_call(logical("web_search", 2, OutcomeKind::success));
   r.on_attempt(attempt(2, "llm", 1, 12'300 * ms, 22'300 * ms, OutcomeKind::timeout, 0, 1200, 100, 0.0032));
-  r.on_logical_call("llm", 1, OutcomeKind::timeout);
+  r.on_logical_call(logical("llm", 1, OutcomeKind::timeout));
   r.on_task_finished(TaskResult{2, "research", 12'000 * ms, 22'300 * ms, TaskStatus::failed, "timeout", 1300, 0.0032});
 
-  r.on_breaker_transition(BreakerTransitionEvent{"llm", 22'300 * ms, BreakerState::closed, BreakerState::open});
-  r.on_logical_call("llm", 0, OutcomeKind::circuit_open);
+  r.on_breaker_transition(BreakerTransitionEvent{"llm", "llm", 22'300 * ms, BreakerState::closed, BreakerState::open});
+  r.on_logical_call(logical("llm", 0, OutcomeKind::circuit_open));
   r.on_task_finished(TaskResult{3, "lookup", 23'000 * ms, 23'000 * ms, TaskStatus::failed, "circuit_open"});
 
   r.on_attempt(attempt(4, "web_search", 1, 25'000 * ms, 26'000 * ms, OutcomeKind::success, 200));
-  r.on_logical_call("web_search", 1, OutcomeKind::success);
+  r.on_logical_call(logical("web_search", 1, OutcomeKind::success));
   r.on_task_finished(TaskResult{4, "lookup", 25'000 * ms, 26'000 * ms, TaskStatus::degraded, "simplified_query"});
 
   r.set_injected_faults("web_search", "rate_limited", 1);

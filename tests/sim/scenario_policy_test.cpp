@@ -48,13 +48,13 @@ TEST(ScenarioPolicyTest, ItemMustNameAStrategy) {
   EXPECT_EQ(errors_of(with(base_scenario(), "/policy/search/0", Json::object())),
             only("/policy/search/0",
                  "expected an object with one key naming a strategy (timeout, retry, "
-                 "circuit_breaker, simplify_query, budget), got {}"));
+                 "circuit_breaker, simplify_query, budget, fallback), got {}"));
 }
 
 TEST(ScenarioPolicyTest, UnknownStrategyIsAnUnknownKey) {
   EXPECT_EQ(errors_of(with(base_scenario(), "/policy/search/0", Json{{"retries", Json::object()}})),
             only("/policy/search/0/retries",
-                 "unknown key \"retries\"; expected one of: timeout, retry, circuit_breaker, simplify_query, budget"));
+                 "unknown key \"retries\"; expected one of: timeout, retry, circuit_breaker, simplify_query, budget, fallback"));
 }
 
 TEST(ScenarioPolicyTest, ItemHoldsOneStrategy) {
@@ -230,7 +230,7 @@ TEST(ScenarioSimplifyQueryConfigTest, FillerWordsMustBeNonEmptyStrings) {
 
 TEST(ScenarioBudgetConfigTest, NeedsALimit) {
   EXPECT_EQ(errors_of(with_strategy("gpt", "budget", Json::object())),
-            only("/policy/gpt/0/budget", "expected at least one of: max_tokens, max_cost_usd"));
+            only("/policy/gpt/0/budget", "expected at least one of: max_tokens, max_cost_usd, max_iterations"));
 }
 
 TEST(ScenarioBudgetConfigTest, MaxTokensMustBePositive) {

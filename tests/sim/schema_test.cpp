@@ -60,7 +60,8 @@ Located follow_refs(Located s) {
   return s;
 }
 
-// The branch of a oneOf whose "const" properties match the instance (providers by type).
+// The branch of a oneOf whose "const" properties match the instance (providers by type),
+// or whose "enum" holds it (a preset name beside an object, as sdk_retry's).
 std::optional<Located> choose(Located s, const Json& instance) {
   s = follow_refs(s);
   if (!s.schema->contains("oneOf")) return s;
@@ -68,6 +69,13 @@ std::optional<Located> choose(Located s, const Json& instance) {
   const Json& branches = s.schema->at("oneOf");
   for (std::size_t i = 0; i < branches.size(); ++i) {
     const Located branch = follow_refs({s.pointer + "/oneOf/" + std::to_string(i), &branches[i]});
+    if (branch.schema->contains("enum")) {
+      const Json& values = branch.schema->at("enum");
+      if (std::find(values.begin(), values.end(), instance) == values.end()) continue;
+      if (match) return std::nullopt;  // ambiguous
+      match = branch;
+      continue;
+    }
     bool matches = instance.is_object();
     const Json properties = branch.schema->value("properties", Json::object());
     for (const auto& [key, property] : properties.items()) {
@@ -148,8 +156,11 @@ TEST(SchemaTest, DeclaresDraft2020_12) {
   EXPECT_EQ(schema_root().at("$schema"), "https://json-schema.org/draft/2020-12/schema");
 }
 
-TEST(SchemaTest, EveryObjectLocationAgreesWithTheLoader) {
-  const std::string file = test::data_path("full.json");
+// Walks `name` (a scenario under tests/sim/data) against the schema, checks each object
+// location's keys against the loader's, and adds the locations reached to `reached`.
+void check_object_locations(const std::string& name, std::set<std::string>& reached) {
+  SCOPED_TRACE(name);
+  const std::string file = test::data_path(name);
   const Json full = parse_file(file);
   ASSERT_EQ(load_scenario_text(full.dump(), file).errors, std::vector<ValidationError>{});
 
@@ -158,7 +169,6 @@ TEST(SchemaTest, EveryObjectLocationAgreesWithTheLoader) {
   walk({"", &schema_root()}, full, "", visits, problems);
   EXPECT_EQ(problems, std::vector<std::string>{});
 
-  std::set<std::string> reached;
   for (const Visit& visit : visits) {
     SCOPED_TRACE(visit.path + " (" + visit.schema.pointer + ")");
     reached.insert(visit.schema.pointer);
@@ -176,10 +186,15 @@ TEST(SchemaTest, EveryObjectLocationAgreesWithTheLoader) {
     for (const auto& [key, property] : visit.schema.schema->at("properties").items()) schema_keys.insert(key);
     EXPECT_EQ(split_list(std::string_view(errors[0].message).substr(prefix.size())), schema_keys);
   }
+}
 
+TEST(SchemaTest, EveryObjectLocationAgreesWithTheLoader) {
+  std::set<std::string> reached;
+  check_object_locations("full.json", reached);
+  check_object_locations("full-tools.json", reached);
   std::set<std::string> all;
   collect_object_locations(schema_root(), "", all);
-  EXPECT_EQ(reached, all) << "full.json must reach every object location of the schema";
+  EXPECT_EQ(reached, all) << "full.json and full-tools.json must reach every object location of the schema";
 }
 
 // The loader's message for a number outside the schema's bounds of `property`, as

@@ -1,0 +1,43 @@
+#include "engine/provider_registry.hpp"
+
+#include <cassert>
+
+namespace squall {
+
+void LatencyWindow::add(Nanos latency) {
+  samples_[next_] = latency;
+  next_ = (next_ + 1) % kSize;
+  if (count_ < kSize) ++count_;
+}
+
+std::optional<Nanos> LatencyWindow::mean() const {
+  if (count_ == 0) return std::nullopt;
+  Nanos sum = 0;  // at most 10 latencies, each far below 2^63 / 10
+  for (std::size_t i = 0; i < count_; ++i) sum += samples_[i];
+  return sum / static_cast<Nanos>(count_);
+}
+
+ProviderId ProviderRegistry::add(ProviderDescriptor descriptor, Provider& provider,
+                                 std::vector<std::unique_ptr<Strategy>> stack) {
+  assert(!find(descriptor.name));
+  entries_.push_back(std::make_unique<Entry>(std::move(descriptor), provider, env_, std::move(stack)));
+  return static_cast<ProviderId>(entries_.size() - 1);
+}
+
+std::optional<ProviderId> ProviderRegistry::find(std::string_view name) const {
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    if (entries_[i]->descriptor.name == name) return static_cast<ProviderId>(i);
+  }
+  return std::nullopt;
+}
+
+Task<Outcome> ProviderRegistry::run(CallContext& ctx, Request& request) {
+  assert(ctx.provider < entries_.size());
+  return entries_[ctx.provider]->pipeline.run(ctx, request);
+}
+
+bool ProviderRegistry::refuses(const CallContext& ctx, const Request& request) const {
+  return ctx.provider < entries_.size() && entries_[ctx.provider]->pipeline.refuses(ctx, request);
+}
+
+}  // namespace squall

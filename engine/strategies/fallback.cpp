@@ -1,0 +1,126 @@
+#include "engine/strategies/fallback.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cassert>
+
+#include "engine/provider_registry.hpp"
+#include "engine/retry_safety.hpp"
+
+namespace squall {
+
+std::string_view to_string(FallbackRouting routing) {
+  static constexpr std::array<std::string_view, 3> kNames{
+#define SQUALL_X(name, doc) #name,
+      SQUALL_FALLBACK_ROUTINGS(SQUALL_X)
+#undef SQUALL_X
+  };
+  return kNames[static_cast<std::size_t>(routing)];
+}
+
+std::vector<OutcomeKind> FallbackConfig::default_on() {
+  return {OutcomeKind::timeout,        OutcomeKind::rate_limited,   OutcomeKind::overloaded,
+          OutcomeKind::server_error,   OutcomeKind::auth_error,     OutcomeKind::context_length,
+          OutcomeKind::content_filter, OutcomeKind::invalid_output, OutcomeKind::circuit_open,
+          OutcomeKind::budget_exhausted};
+}
+
+FallbackStrategy::FallbackStrategy(FallbackConfig config, EngineEnv env)
+    : config_(std::move(config)), env_(env), on_(config_.on) {
+  assert(env_.providers != nullptr && !config_.providers.empty());
+  for (const std::string& name : config_.providers) {
+    const auto id = env_.providers->find(name);
+    assert(id.has_value());
+    backups_.push_back(*id);
+  }
+}
+
+std::vector<ProviderId> FallbackStrategy::order(const Request& request) const {
+  std::vector<ProviderId> ordered = backups_;
+  const ProviderRegistry& registry = *env_.providers;
+  switch (config_.routing) {
+    case FallbackRouting::in_order: break;
+    case FallbackRouting::cheapest:
+      std::stable_sort(ordered.begin(), ordered.end(), [&](ProviderId a, ProviderId b) {
+        return registry.descriptor(a).worst_case_cost_usd(request.prompt_tokens, request.max_output_tokens) <
+               registry.descriptor(b).worst_case_cost_usd(request.prompt_tokens, request.max_output_tokens);
+      });
+      break;
+    case FallbackRouting::fastest:
+      // An unobserved provider sorts as latency -1, before every measured one.
+      std::stable_sort(ordered.begin(), ordered.end(), [&](ProviderId a, ProviderId b) {
+        return registry.latency(a).mean().value_or(-1) < registry.latency(b).mean().value_or(-1);
+      });
+      break;
+  }
+  return ordered;
+}
+
+std::optional<FallbackAction> FallbackStrategy::pass_over(ProviderId candidate, const CallContext& ctx,
+                                                          const Request& request, const Next& next) const {
+  const ProviderDescriptor& d = env_.providers->descriptor(candidate);
+  if (!d.fits(request.prompt_tokens, request.max_output_tokens)) return FallbackAction::skipped_context;
+  if (!d.capabilities.covers(request.required)) return FallbackAction::skipped_capability;
+  CallContext probe = ctx;  // the question is asked for the candidate, without moving the call
+  probe.provider = candidate;
+  if (next.refuses(probe, request)) return FallbackAction::skipped_budget;
+  return std::nullopt;
+}
+
+void FallbackStrategy::emit(const CallContext& ctx, FallbackAction action, ProviderId from, ProviderId to,
+                            OutcomeKind trigger) const {
+  const auto name = [this](ProviderId id) -> std::string_view {
+    return id == kNoProvider ? std::string_view() : std::string_view(env_.providers->descriptor(id).name);
+  };
+  env_.events.on_fallback(FallbackEvent{ctx.task.id, ctx.tool, action, name(from), name(to), trigger,
+                                        env_.clock.now()});
+}
+
+Task<Outcome> FallbackStrategy::execute(CallContext& ctx, Request& request, Next next) {
+  const ProviderId primary = ctx.provider;
+  ProviderId from = kNoProvider;  // the last provider called, whose failure moves the call on
+  OutcomeKind trigger = OutcomeKind::success;
+  std::optional<Outcome> last;  // that provider's outcome
+  bool passed_for_budget = false;
+  bool passed_for_context = false;
+
+  // The backups are ordered only once the primary has failed or been passed over, so a
+  // call its primary serves pays nothing for routing.
+  std::vector<ProviderId> backups;
+  for (std::size_t i = 0; i <= backups_.size(); ++i) {
+    if (i == 1) backups = order(request);
+    const ProviderId candidate = i == 0 ? primary : backups[i - 1];
+    if (i > 0 && candidate == primary) continue;
+    if (const auto why = pass_over(candidate, ctx, request, next)) {
+      emit(ctx, *why, from, candidate, trigger);
+      passed_for_budget = passed_for_budget || *why == FallbackAction::skipped_budget;
+      passed_for_context = passed_for_context || *why == FallbackAction::skipped_context;
+      continue;
+    }
+    if (candidate != primary) {
+      emit(ctx, FallbackAction::switched, from, candidate, trigger);
+      if (ctx.task.history.fallbacks != UINT32_MAX) ++ctx.task.history.fallbacks;
+    }
+    ctx.provider = candidate;
+    Outcome outcome = co_await next(ctx, request);
+    if (!on_.contains(outcome.kind) || !may_resend(env_.providers->descriptor(candidate), outcome.kind)) {
+      if (outcome.kind == OutcomeKind::success && candidate != primary) ctx.task.mark(Degradation::fallback_provider);
+      co_return outcome;
+    }
+    from = candidate;
+    trigger = outcome.kind;
+    last = std::move(outcome);
+  }
+
+  emit(ctx, FallbackAction::exhausted, from, kNoProvider, trigger);
+  ctx.task.history.fallbacks_exhausted = true;
+  if (last) co_return std::move(*last);
+  Outcome none;  // no provider was called
+  none.response.status = 0;
+  none.kind = passed_for_budget    ? OutcomeKind::budget_exhausted
+              : passed_for_context ? OutcomeKind::context_length
+                                   : OutcomeKind::bad_request;
+  co_return none;
+}
+
+}  // namespace squall

@@ -1,0 +1,100 @@
+// fallback: an ordered chain of providers for one tool (seeds 001 and 004; LiteLLM's
+// fallbacks, Portkey's fallback targets).
+//
+// The chain is the call's provider (the tool's primary, CallContext::provider on entry)
+// followed by `providers`, ordered by `routing`:
+//   in_order   as listed (the list is the priority order)
+//   cheapest   by the worst-case USD of this request on each candidate (prompt in full
+//              plus the output cap, ProviderDescriptor::worst_case_cost_usd), cheapest
+//              first; ties keep list order
+//   fastest    by the mean latency of each candidate's last 10 successful attempts in
+//              this run (LatencyWindow, as LiteLLM's latency-based routing); candidates
+//              not yet observed come first, so each gets measured; ties keep list order
+// The primary is always first: routing orders the backups.
+//
+// Walking the chain, a provider is passed over without a call, with a FallbackEvent, when
+//   - its context window cannot hold the prompt plus the requested output
+//     (skipped_context): no prompt is sent to a model it cannot fit;
+//   - it lacks a capability the request requires (Request::required, the step's
+//     `requires`) (skipped_capability);
+//   - the rest of the pipeline would refuse it now (skipped_budget): a budget strategy
+//     inside the fallback projects the request's worst case on that provider and it does
+//     not fit what the task has left (Next::refuses).
+// Otherwise the rest of the pipeline (retry, breaker, budget, ...) runs against it. Its
+// outcome ends the chain unless its kind is in `on`; then the next provider is tried at
+// once (switched event). A Retry-After above retry's cap and an open breaker therefore
+// move on without waiting: retry gives up at once on the first, the breaker answers
+// circuit_open on the second, and both kinds are in the default `on`.
+//
+// A non-idempotent provider's request is not sent elsewhere after an outcome that may
+// have reached it (engine/retry_safety.hpp): the chain ends with that outcome.
+//
+// Result. The first outcome not in `on` is returned; a success from any provider but the
+// primary marks the task degraded (Degradation::fallback_provider). When the chain runs
+// out (exhausted event, TaskHistory::fallbacks_exhausted) the call ends with the last
+// outcome of a provider that was called: the most informative error, never a context
+// error invented for a candidate that was only passed over. When no provider was called
+// at all the call ends with budget_exhausted if one was passed over for the budget (a
+// safe-fail), else context_length, else bad_request (nothing can serve the request).
+// CallContext::provider is left at the last provider tried.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/pipeline.hpp"
+#include "engine/strategies/outcome_mask.hpp"
+
+namespace squall {
+
+// X(name, doc)
+#define SQUALL_FALLBACK_ROUTINGS(X)                                   \
+  X(in_order, "backups in the order listed")                          \
+  X(cheapest, "backups by worst-case cost of this request")           \
+  X(fastest, "backups by mean latency of recent successes in the run")
+
+enum class FallbackRouting : std::uint8_t {
+#define SQUALL_X(name, doc) name,
+  SQUALL_FALLBACK_ROUTINGS(SQUALL_X)
+#undef SQUALL_X
+};
+std::string_view to_string(FallbackRouting routing);
+
+struct FallbackConfig {
+  // Backup providers, by name, in priority order; at least one. Required.
+  std::vector<std::string> providers;
+  // Outcome kinds that move the call to the next provider. Default: every failure a
+  // different provider may not share: timeout, rate_limited, overloaded, server_error,
+  // auth_error, context_length, content_filter, invalid_output, circuit_open,
+  // budget_exhausted (LiteLLM falls back on any error after its retries, with separate
+  // lists for context-window and content-policy errors; `empty` is not included: an
+  // empty search is usually the query's fault, which simplify_query repairs).
+  std::vector<OutcomeKind> on = default_on();
+  FallbackRouting routing = FallbackRouting::in_order;
+
+  static std::vector<OutcomeKind> default_on();
+};
+
+class FallbackStrategy final : public Strategy {
+ public:
+  // `env.providers` must be set and hold every name of config.providers (the loader
+  // checks them).
+  FallbackStrategy(FallbackConfig config, EngineEnv env);
+  Task<Outcome> execute(CallContext& ctx, Request& request, Next next) override;
+
+  // The backups in the order `routing` gives for this request now. Exposed for tests.
+  std::vector<ProviderId> order(const Request& request) const;
+
+ private:
+  // Why `candidate` is passed over for `request`, or nullopt when it may be called.
+  std::optional<FallbackAction> pass_over(ProviderId candidate, const CallContext& ctx, const Request& request,
+                                          const Next& next) const;
+  void emit(const CallContext& ctx, FallbackAction action, ProviderId from, ProviderId to, OutcomeKind trigger) const;
+
+  FallbackConfig config_;
+  EngineEnv env_;
+  std::vector<ProviderId> backups_;  // config_.providers resolved, in list order
+  OutcomeMask on_;
+};
+
+}  // namespace squall

@@ -1,0 +1,49 @@
+// How a task ended (DESIGN section 1b): the closed vocabulary of task statuses and the
+// result the task runner hands to the event sink.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "engine/runtime/time.hpp"
+
+namespace squall {
+
+// X(name, meaning)
+#define SQUALL_TASK_STATUSES(X)                                             \
+  X(succeeded, "clean success")                                             \
+  X(degraded, "success that needed a Degradation (engine/call.hpp)")        \
+  X(safe_failed, "a deterministic safe-fail result instead of a guess")     \
+  X(failed, "the task's answer is an error")
+
+enum class TaskStatus : std::uint8_t {
+#define SQUALL_X(name, doc) name,
+  SQUALL_TASK_STATUSES(SQUALL_X)
+#undef SQUALL_X
+};
+#define SQUALL_COUNT(name, doc) +1
+inline constexpr std::size_t kTaskStatusCount = 0 SQUALL_TASK_STATUSES(SQUALL_COUNT);
+#undef SQUALL_COUNT
+std::string_view to_string(TaskStatus status);
+constexpr std::size_t index_of(TaskStatus status) { return static_cast<std::size_t>(status); }
+
+// One finished task. Views are read during the event only.
+struct TaskResult {
+  std::uint64_t id = 0;
+  std::string_view template_name;  // the workload task's name
+  TimePoint started = 0;
+  TimePoint finished = 0;
+  TaskStatus status = TaskStatus::succeeded;
+  // Why, as a fixed identifier: safe_failed: "budget_exhausted", "no_records_found";
+  // failed: the OutcomeKind name of the failing call ("rate_limited", "timeout", ...);
+  // degraded: its Degradations joined by "+" in declaration order
+  // ("simplified_query", "fallback_provider+simplified_query"). Empty for succeeded
+  // (ignored); empty for another status is recorded as "unspecified".
+  std::string_view reason;
+  // What the task spent over all its attempts, failed ones included
+  // (TaskContext::tokens_spent and cost_spent_usd).
+  std::int64_t tokens = 0;
+  double cost_usd = 0;
+};
+
+}  // namespace squall

@@ -1,0 +1,90 @@
+#include "engine/task_runner.hpp"
+
+#include "engine/provider_registry.hpp"
+
+namespace squall {
+namespace {
+
+// How a required step's final outcome ends the task (the header's table).
+TaskResult end_of_task(OutcomeKind kind) {
+  TaskResult r;
+  switch (kind) {
+    case OutcomeKind::empty:
+      r.status = TaskStatus::safe_failed;
+      r.reason = "no_records_found";
+      break;
+    case OutcomeKind::budget_exhausted:
+      r.status = TaskStatus::safe_failed;
+      r.reason = "budget_exhausted";
+      break;
+    default:
+      r.status = TaskStatus::failed;
+      r.reason = to_string(kind);
+      break;
+  }
+  return r;
+}
+
+}  // namespace
+
+TaskRunner::TaskRunner(EngineEnv env) : env_(env), degraded_reasons_(std::size_t{1} << kDegradationCount) {
+  for (std::size_t mask = 0; mask < degraded_reasons_.size(); ++mask) {
+    std::string& reason = degraded_reasons_[mask];
+    for (std::size_t i = 0; i < kDegradationCount; ++i) {
+      if ((mask & (std::size_t{1} << i)) == 0) continue;
+      if (!reason.empty()) reason += '+';
+      reason += to_string(static_cast<Degradation>(i));
+    }
+  }
+}
+
+Task<TaskResult> TaskRunner::run(std::uint64_t id, const TaskPlan& plan, const std::string* query) const {
+  TaskContext task;
+  task.id = id;
+  task.started = env_.clock.now();
+  task.deadline = add_saturating(task.started, plan.deadline);
+
+  std::int64_t context_tokens = 0;  // tokens of the previous step's hits, fed to an LLM step
+  TaskResult result;
+  result.status = TaskStatus::succeeded;
+  for (const StepPlan& step : plan.steps) {
+    const ToolPlan& tool = *step.tool;
+    Request request;
+    if (step.sends_query && query != nullptr) request.query = *query;
+    request.prompt_tokens = step.prompt_tokens + context_tokens;
+    request.max_output_tokens = step.max_output_tokens;
+    request.required = step.required;
+    CallContext ctx{task, tool.name, tool.primary};
+    const Outcome outcome = co_await tool.pipeline->execute(ctx, request);
+    std::string_view provider;
+    if (env_.providers != nullptr && ctx.provider < env_.providers->size()) {
+      provider = env_.providers->descriptor(ctx.provider).name;
+    }
+    env_.events.on_logical_call(LogicalCallEvent{id, tool.name, provider, ctx.attempts, outcome.kind, env_.clock.now()});
+    context_tokens = 0;
+    if (outcome.kind == OutcomeKind::success) {
+      for (const SearchResult& hit : outcome.response.results) context_tokens += hit.snippet_tokens;
+      continue;
+    }
+    if (step.optional) {
+      task.mark(Degradation::optional_step_failed);
+      continue;
+    }
+    result = end_of_task(outcome.kind);
+    break;
+  }
+  if (result.status == TaskStatus::succeeded && task.degradations != 0) {
+    result.status = TaskStatus::degraded;
+    result.reason = degraded_reasons_[task.degradations];
+  }
+  result.id = id;
+  result.template_name = plan.name;
+  result.started = task.started;
+  result.finished = env_.clock.now();
+  result.tokens = task.tokens_spent;
+  result.cost_usd = task.cost_spent_usd;
+  env_.events.on_task_finished(result);
+  co_return result;
+}
+
+}  // namespace squall

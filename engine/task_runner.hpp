@@ -1,0 +1,70 @@
+// TaskRunner: runs one agent task, step by step, and decides how it ended (DESIGN
+// section 1b, REVIEW change 3). The simulator only wires: it builds the plans and starts
+// run() when a task arrives.
+//
+// A task is an ordered list of steps under one end-to-end deadline. Each step is one
+// logical call of a tool through the tool's pipeline, starting at the tool's primary
+// provider. A search step sends the task's query; an LLM step sends its prompt_tokens
+// plus the snippet tokens of the previous step's hits. The task ends at the first
+// required step that does not succeed; an optional step's failure marks the task
+// degraded (optional_step_failed) and the next step runs without its results.
+//
+// Outcome rules (TaskResult::status and reason):
+//   every required step succeeded, no Degradation     succeeded
+//   ... with Degradations                               degraded, reasons joined by "+"
+//   a required step ended empty                         safe_failed "no_records_found"
+//     (an empty search the policy could not repair: a structured "no answer", seed 000)
+//   a required step ended budget_exhausted              safe_failed "budget_exhausted"
+//     (the budget's deterministic refusal instead of a guess, seed 001)
+//   a required step ended in any other kind            failed, the kind's name
+// Every logical call emits a LogicalCallEvent and the task a TaskResult (EventSink).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/call.hpp"
+#include "engine/pipeline.hpp"
+#include "engine/task_result.hpp"
+
+namespace squall {
+
+// A tool as the task runner sees it: its pipeline and its primary provider.
+struct ToolPlan {
+  std::string name;
+  ProviderId primary = kNoProvider;
+  const Pipeline* pipeline = nullptr;  // ends in the ProviderRegistry
+};
+
+struct StepPlan {
+  const ToolPlan* tool = nullptr;
+  bool optional = false;   // a failure degrades the task instead of ending it
+  bool sends_query = false;  // a search step: the task's query is its request's query
+  std::int64_t prompt_tokens = 0;
+  std::int64_t max_output_tokens = 0;  // 0: the model's own cap
+  Capabilities required;               // what the serving provider must be able to do
+};
+
+struct TaskPlan {
+  std::string name;  // the workload template's name
+  Nanos deadline = kNever;
+  std::vector<StepPlan> steps;
+};
+
+class TaskRunner {
+ public:
+  // The plans, tools and pipelines must outlive every task run.
+  explicit TaskRunner(EngineEnv env);
+
+  // Runs task `id` of `plan` from now; `query` (may be null) is the task's search query.
+  Task<TaskResult> run(std::uint64_t id, const TaskPlan& plan, const std::string* query) const;
+
+ private:
+  EngineEnv env_;
+  // The reason of a degraded task by Degradation bitmask: its names joined by "+" in
+  // declaration order, built once for every combination (there are 2^kDegradationCount).
+  std::vector<std::string> degraded_reasons_;
+};
+
+}  // namespace squall

@@ -1,0 +1,33 @@
+// The string tables of the engine's closed vocabularies declared by X-macro in their headers
+// (Degradation in call.hpp, TaskStatus in task_result.hpp).
+#include <array>
+
+#include "engine/call.hpp"
+
+namespace squall {
+
+std::string_view to_string(Degradation d) {
+  static constexpr std::array<std::string_view, kDegradationCount> kNames{
+#define SQUALL_X(name, doc) #name,
+      SQUALL_DEGRADATIONS(SQUALL_X)
+#undef SQUALL_X
+  };
+  return kNames[static_cast<std::size_t>(d)];
+}
+
+}  // namespace squall
+
+#include "engine/task_result.hpp"
+
+namespace squall {
+
+std::string_view to_string(TaskStatus status) {
+  static constexpr std::array<std::string_view, kTaskStatusCount> kNames{
+#define SQUALL_X(name, doc) #name,
+      SQUALL_TASK_STATUSES(SQUALL_X)
+#undef SQUALL_X
+  };
+  return kNames[index_of(status)];
+}
+
+}  // namespace squall
