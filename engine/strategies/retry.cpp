@@ -24,6 +24,7 @@ RetryStrategy::RetryStrategy(RetryConfig config, EngineEnv env, Rng& rng)
   assert(config_.max_attempts >= 1);
   assert(config_.base_delay >= 0 && config_.max_delay >= 0 && config_.max_retry_after >= 0);
   assert(config_.multiplier >= 1.0);
+  assert(config_.jitter_range.min > 0 && config_.jitter_range.min <= config_.jitter_range.max);
 }
 
 Nanos RetryStrategy::capped_backoff(std::int32_t n) const {
@@ -47,27 +48,66 @@ Nanos RetryStrategy::capped_backoff(std::int32_t n) const {
       }
       return d;
     }
+    case Backoff::fibonacci: {
+      // (a, b) = (F(i) base, F(i+1) base), capped. b > max_delay - a exactly when a + b >
+      // max_delay; testing it this way cannot overflow. The loop ends at the cap, after at
+      // most ~90 steps from a base of 1 ns (F(92) > 2^63).
+      if (base == 0) return 0;
+      Nanos a = base;
+      Nanos b = base;
+      for (std::int32_t i = 1; i < n && a < config_.max_delay; ++i) {
+        const Nanos next = b > config_.max_delay - a ? config_.max_delay : a + b;
+        a = b;
+        b = next;
+      }
+      return a;
+    }
   }
   return base;
 }
 
-Nanos RetryStrategy::backoff_delay(std::int32_t n) {
+Nanos RetryStrategy::backoff_delay(std::int32_t n, BackoffState& state) {
   assert(n >= 1);
+  // round(x) clamped to max_delay. Products of factors and delays are computed in double
+  // (correctly rounded, so deterministic on every IEEE 754 platform) and compared with the
+  // cap before the conversion, which therefore never overflows. Delays are far below 2^53
+  // ns (104 days) in any sensible policy, so the double holds them exactly.
+  const auto rounded_capped = [this](double x) {
+    return x >= static_cast<double>(config_.max_delay) ? config_.max_delay : static_cast<Nanos>(std::llround(x));
+  };
+  if (config_.jitter == Jitter::decorrelated) {
+    // AWS 2015: sleep = min(cap, random_between(base, sleep * 3)), sleep starting at base.
+    const Nanos base = std::min(config_.base_delay, config_.max_delay);
+    const Nanos previous = std::max(state.previous, base);
+    const double lo = static_cast<double>(base);
+    const double hi = 3.0 * static_cast<double>(previous);
+    state.previous = rounded_capped(lo + rng_.uniform01() * (hi - lo));
+    return state.previous;
+  }
   const Nanos d = capped_backoff(n);
-  // round(u * x) with u in [0, 1) stays within [0, x]; d is far below 2^53 ns (104 days)
-  // in any sensible policy, so the double holds it exactly.
+  // round(u * x) with u in [0, 1) stays within [0, x].
   const auto scaled = [this](Nanos x) {
     return static_cast<Nanos>(std::llround(rng_.uniform01() * static_cast<double>(x)));
   };
+  Nanos delay = d;
   switch (config_.jitter) {
-    case Jitter::none: return d;
-    case Jitter::full: return scaled(d);
+    case Jitter::none: break;
+    case Jitter::full: delay = scaled(d); break;
     case Jitter::equal: {
       const Nanos half = d / 2;
-      return half + scaled(d - half);
+      delay = half + scaled(d - half);
+      break;
     }
+    case Jitter::proportional: {
+      const JitterRange& r = config_.jitter_range;
+      const double factor = r.min + rng_.uniform01() * (r.max - r.min);
+      delay = rounded_capped(factor * static_cast<double>(d));
+      break;
+    }
+    case Jitter::decorrelated: break;  // handled above
   }
-  return d;
+  state.previous = delay;
+  return delay;
 }
 
 void RetryStrategy::give_up(const CallContext& ctx, std::string_view reason, OutcomeKind last_kind) const {
@@ -75,6 +115,7 @@ void RetryStrategy::give_up(const CallContext& ctx, std::string_view reason, Out
 }
 
 Task<Outcome> RetryStrategy::execute(CallContext& ctx, Request& request, Next next) {
+  BackoffState backoff_state;  // this logical call's, never shared with another call
   for (std::int32_t attempt = 1;; ++attempt) {
     Outcome outcome = co_await next(ctx, request);
     if (outcome.kind == OutcomeKind::success) co_return outcome;
@@ -103,7 +144,7 @@ Task<Outcome> RetryStrategy::execute(CallContext& ctx, Request& request, Next ne
     if (next.refuses(ctx, request)) continue;
     // The Rng is drawn only when the backoff is actually used, so the stream's position
     // depends only on the backoffs taken.
-    const Nanos wait = retry_after ? *retry_after : backoff_delay(attempt);
+    const Nanos wait = retry_after ? *retry_after : backoff_delay(attempt, backoff_state);
     const TimePoint now = env_.clock.now();
     const TimePoint resume = add_saturating(now, wait);
     if (resume >= ctx.deadline) {
@@ -120,6 +161,7 @@ std::string_view to_string(Backoff b) {
     case Backoff::constant: return "constant";
     case Backoff::linear: return "linear";
     case Backoff::exponential: return "exponential";
+    case Backoff::fibonacci: return "fibonacci";
   }
   return "exponential";
 }
@@ -129,6 +171,8 @@ std::string_view to_string(Jitter j) {
     case Jitter::none: return "none";
     case Jitter::full: return "full";
     case Jitter::equal: return "equal";
+    case Jitter::proportional: return "proportional";
+    case Jitter::decorrelated: return "decorrelated";
   }
   return "full";
 }

@@ -9,11 +9,28 @@
 //   linear:       base_delay * n
 //   exponential:  base_delay * multiplier^(n-1), multiplied step by step and rounded to
 //                 the nanosecond at each step (exact for the usual multiplier 2)
-// capped at max_delay, then jittered ("Exponential Backoff And Jitter", AWS Architecture
-// Blog, 2015) with u = rng.uniform01() in [0, 1), one draw per backoff:
-//   none:   d
-//   full:   round(u * d), in [0, d]
-//   equal:  d/2 + round(u * (d - d/2)), in [d/2, d] (d/2 rounds down)
+//   fibonacci:    base_delay * F(n) with F(1) = F(2) = 1, F(n) = F(n-1) + F(n-2): base,
+//                 base, 2 base, 3 base, 5 base, ... (the sequence of tokio-retry's
+//                 FibonacciBackoff and of seed 004's issue text; see docs/strategies/retry.md)
+// capped at max_delay (d below), then jittered with u = rng.uniform01() in [0, 1), one
+// draw per backoff for every jitter but none:
+//   none:          d
+//   full:          round(u * d), in [0, d]                      (AWS Architecture Blog 2015)
+//   equal:         d/2 + round(u * (d - d/2)), in [d/2, d] (d/2 rounds down)    (idem)
+//   proportional:  min(max_delay, round(f * d)) with f = lo + u * (hi - lo), the factor
+//                  range jitter_range = [lo, hi] (seed 004's [0.75, 1.25], which is also
+//                  Polly v8's +-25% jitter of constant and linear backoff; resilience4j's
+//                  randomizationFactor r is the range [1 - r, 1 + r])
+//   decorrelated:  min(max_delay, round(base + u * (3 * prev - base))), uniform between
+//                  base and three times the previous delay prev of the same logical call
+//                  (prev = base before the first retry), AWS Architecture Blog 2015's
+//                  "decorrelated jitter". It replaces the backoff formula: `backoff` and
+//                  `multiplier` do not apply (the loader rejects them), and d is not used.
+//                  The previous delay belongs to the logical call (BackoffState, a local
+//                  of execute()), never to the strategy, so concurrent calls do not share
+//                  it; a Retry-After wait does not change it.
+// Every result is a whole number of nanoseconds (llround), at most max_delay.
+//
 // Retry-After (RFC 9110 section 10.2.3; servers send it with 429 and 503): when
 // honour_retry_after is set and the retried outcome's response carries a value that
 // engine/retry_after.hpp parses, the strategy waits exactly that long instead, without
@@ -51,8 +68,22 @@
 
 namespace squall {
 
-enum class Backoff : std::uint8_t { constant, linear, exponential };
-enum class Jitter : std::uint8_t { none, full, equal };
+enum class Backoff : std::uint8_t { constant, linear, exponential, fibonacci };
+enum class Jitter : std::uint8_t { none, full, equal, proportional, decorrelated };
+
+// The factor range of proportional jitter: the delay is multiplied by a factor drawn
+// uniformly in [min, max]; 0 < min <= max.
+struct JitterRange {
+  double min = 0.75;
+  double max = 1.25;
+  friend bool operator==(const JitterRange&, const JitterRange&) = default;
+};
+
+// What one logical call remembers between its backoffs: the delay of its previous backoff
+// (0 before the first), from which decorrelated jitter draws the next one.
+struct BackoffState {
+  Nanos previous = 0;
+};
 
 struct RetryConfig {
   // Attempts in all, the first included; >= 1. Default 3 (resilience4j RetryConfig).
@@ -70,6 +101,9 @@ struct RetryConfig {
   Nanos max_delay = 20 * kSecond;
   // Default full jitter, the AWS Architecture Blog's recommendation.
   Jitter jitter = Jitter::full;
+  // Factor range of proportional jitter (only used by it). Default [0.75, 1.25], seed
+  // 004's "a random factor between 0.75 and 1.25" and Polly v8's +-25% jitter.
+  JitterRange jitter_range;
   bool honour_retry_after = true;
   // Longest Retry-After that is waited for (a value equal to it is waited for). Default
   // 60 s (openai-python's limit).
@@ -84,9 +118,10 @@ class RetryStrategy final : public Strategy {
   RetryStrategy(RetryConfig config, EngineEnv env, Rng& rng);
   Task<Outcome> execute(CallContext& ctx, Request& request, Next next) override;
 
-  // The backoff before retry n (n >= 1), after cap and jitter; draws once from the Rng
-  // unless jitter is none. Exposed for tests.
-  Nanos backoff_delay(std::int32_t n);
+  // The backoff before retry n (n >= 1) of the logical call whose state is `state`,
+  // after cap and jitter; draws once from the Rng unless jitter is none. Records the
+  // delay in `state` (decorrelated jitter's previous delay). Exposed for tests.
+  Nanos backoff_delay(std::int32_t n, BackoffState& state);
 
  private:
   // The exact pre-jitter backoff before retry n, capped at max_delay.

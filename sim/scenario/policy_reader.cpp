@@ -19,6 +19,8 @@ constexpr std::size_t kStrategyCount = std::variant_size_v<StrategyConfig>;
 // - max_attempts: 1000 attempts of one logical call is a retry storm by itself, and the
 //   backoff of attempt n is computed in up to n steps;
 // - multiplier: 1000 reaches any max_delay from 1 ns within 7 retries;
+// - jitter_range factors: 1000 times a delay is far beyond any real policy's spread
+//   (seed 004's is [0.75, 1.25]); the product is capped at max_delay anyway;
 // - failure_threshold, half_open_probes: a million consecutive failures or probes; more
 //   would never trip or close within a run;
 // - max_tokens: 1e15 tokens per task, beyond any budget, far from int64 overflow when
@@ -26,6 +28,7 @@ constexpr std::size_t kStrategyCount = std::variant_size_v<StrategyConfig>;
 // - max_cost_usd: a billion USD per task.
 constexpr IntRange kMaxAttempts{1, 1000};  // also budget.max_iterations
 constexpr NumberRange kMultiplier{1, false, 1000};
+constexpr NumberRange kJitterFactor{0, true, 1000};
 constexpr IntRange kBreakerCount{1, 1'000'000};
 constexpr IntRange kBudgetTokens{1, 1'000'000'000'000'000};
 constexpr NumberRange kBudgetCostUsd{0, true, 1e9};
@@ -72,18 +75,53 @@ void read_config(const ObjectReader& obj, TimeoutConfig& config) {
   obj.get_duration("total", config.total, DurationMin::positive);
 }
 
+// jitter_range: [min, max], two factors in (0, 1000] with min <= max.
+void read_jitter_range(const ObjectReader& obj, JitterRange& out) {
+  const Json& v = *obj.find("jitter_range");
+  const std::string path = obj.path_of("jitter_range");
+  if (!v.is_array() || v.size() != 2) {
+    obj.diag().error(path, fmt::format("expected an array of two numbers [min, max], got {}", describe(v)));
+    return;
+  }
+  const auto min = read_number(v[0], pointer_append(path, 0), obj.diag(), kJitterFactor);
+  const auto max = read_number(v[1], pointer_append(path, 1), obj.diag(), kJitterFactor);
+  if (!min || !max) return;
+  if (*min > *max) {
+    obj.diag().error(path, fmt::format("expected [min, max] with min <= max, got {}", describe(v)));
+    return;
+  }
+  out = JitterRange{*min, *max};
+}
+
 void read_config(const ObjectReader& obj, RetryConfig& config) {
-  static constexpr std::array<Backoff, 3> kBackoffs{Backoff::constant, Backoff::linear, Backoff::exponential};
-  static constexpr std::array<Jitter, 3> kJitters{Jitter::none, Jitter::full, Jitter::equal};
+  static constexpr std::array<Backoff, 4> kBackoffs{Backoff::constant, Backoff::linear, Backoff::exponential,
+                                                    Backoff::fibonacci};
+  static constexpr std::array<Jitter, 5> kJitters{Jitter::none, Jitter::full, Jitter::equal, Jitter::proportional,
+                                                  Jitter::decorrelated};
   static const auto kBackoffNames = names_of(kBackoffs);
   static const auto kJitterNames = names_of(kJitters);
+  // Decorrelated jitter replaces the backoff formula (engine/strategies/retry.hpp), so
+  // the keys that shape that formula do not apply to it. The jitter itself is read (and
+  // its errors reported) at its own place below.
+  const Json* jitter = obj.find("jitter");
+  const bool decorrelated =
+      jitter != nullptr && jitter->is_string() && jitter->get_ref<const std::string&>() == to_string(Jitter::decorrelated);
+  const auto replaced_by_decorrelated = [&obj](std::string_view key) {
+    obj.diag().error(obj.path_of(key), "does not apply to jitter \"decorrelated\", which replaces the backoff formula");
+  };
   obj.get("max_attempts", config.max_attempts, kMaxAttempts);
   read_kinds(obj, "retry_on", config.retry_on);
-  const bool backoff_ok =
-      obj.find("backoff") == nullptr || obj.get_choice<Backoff>("backoff", config.backoff, kBackoffNames, kBackoffs);
+  bool backoff_ok = obj.find("backoff") == nullptr;
+  if (!backoff_ok && decorrelated) {
+    replaced_by_decorrelated("backoff");
+  } else if (!backoff_ok) {
+    backoff_ok = obj.get_choice<Backoff>("backoff", config.backoff, kBackoffNames, kBackoffs);
+  }
   const bool base_ok =
       obj.find("base_delay") == nullptr || obj.get_duration("base_delay", config.base_delay, DurationMin::zero);
-  if (obj.find("multiplier") != nullptr && backoff_ok && config.backoff != Backoff::exponential) {
+  if (obj.find("multiplier") != nullptr && decorrelated) {
+    replaced_by_decorrelated("multiplier");
+  } else if (obj.find("multiplier") != nullptr && backoff_ok && config.backoff != Backoff::exponential) {
     obj.diag().error(obj.path_of("multiplier"),
                      fmt::format("applies only to backoff \"exponential\", not \"{}\"", to_string(config.backoff)));
   } else {
@@ -95,7 +133,18 @@ void read_config(const ObjectReader& obj, RetryConfig& config) {
                      fmt::format("expected a duration >= base_delay ({}), got {}", format_duration(config.base_delay),
                                  describe(*obj.find("max_delay"))));
   }
-  obj.get_choice<Jitter>("jitter", config.jitter, kJitterNames, kJitters);
+  const bool jitter_ok =
+      jitter == nullptr || obj.get_choice<Jitter>("jitter", config.jitter, kJitterNames, kJitters);
+  if (obj.find("jitter_range") != nullptr) {
+    if (!jitter_ok) {
+      // The jitter's own error says enough; whether the range applies is unknown.
+    } else if (config.jitter != Jitter::proportional) {
+      obj.diag().error(obj.path_of("jitter_range"),
+                       fmt::format("applies only to jitter \"proportional\", not \"{}\"", to_string(config.jitter)));
+    } else {
+      read_jitter_range(obj, config.jitter_range);
+    }
+  }
   const bool honour_ok =
       obj.find("honour_retry_after") == nullptr || obj.get("honour_retry_after", config.honour_retry_after);
   if (obj.find("max_retry_after") != nullptr && honour_ok && !config.honour_retry_after) {
@@ -179,9 +228,10 @@ void read_config(const ObjectReader& obj, FallbackConfig& config) {
 
 // The keys of each config object, in the order the documentation lists them.
 constexpr std::array<std::string_view, 2> kTimeoutKeys{"per_attempt", "total"};
-constexpr std::array<std::string_view, 9> kRetryKeys{"max_attempts", "retry_on",           "backoff",
-                                                     "base_delay",   "multiplier",         "max_delay",
-                                                     "jitter",       "honour_retry_after", "max_retry_after"};
+constexpr std::array<std::string_view, 10> kRetryKeys{"max_attempts", "retry_on",           "backoff",
+                                                      "base_delay",   "multiplier",         "max_delay",
+                                                      "jitter",       "jitter_range",       "honour_retry_after",
+                                                      "max_retry_after"};
 constexpr std::array<std::string_view, 4> kCircuitBreakerKeys{"failure_threshold", "open_duration", "half_open_probes",
                                                               "failure_on"};
 constexpr std::array<std::string_view, 2> kSimplifyQueryKeys{"steps", "filler_words"};

@@ -16,9 +16,12 @@ namespace squall {
 //   timeout          per_attempt (> 0), total (> 0)
 //   retry            max_attempts ([1, 1000]), retry_on (non-empty, distinct outcome
 //                    kinds other than success), backoff (constant | linear |
-//                    exponential), base_delay (>= 0), multiplier ([1, 1000];
-//                    exponential backoff only),
-//                    max_delay (>= base_delay), jitter (none | full | equal),
+//                    exponential | fibonacci; not with jitter decorrelated),
+//                    base_delay (>= 0), multiplier ([1, 1000]; exponential backoff
+//                    only, not with jitter decorrelated),
+//                    max_delay (>= base_delay), jitter (none | full | equal |
+//                    proportional | decorrelated), jitter_range ([min, max], each in
+//                    (0, 1000], min <= max; jitter proportional only),
 //                    honour_retry_after, max_retry_after (>= 0; only when
 //                    honour_retry_after is true)
 //   circuit_breaker  failure_threshold ([1, 1e6]), open_duration (> 0),

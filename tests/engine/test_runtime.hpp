@@ -20,6 +20,7 @@
 #include "engine/pipeline.hpp"
 #include "engine/provider.hpp"
 #include "engine/runtime/clock.hpp"
+#include "engine/runtime/rng.hpp"
 #include "engine/runtime/task.hpp"
 #include "sim/event_loop.hpp"
 
@@ -107,6 +108,24 @@ class ScriptedProvider final : public Provider {
   EventLoop& loop_;
   Responder responder_;
   std::vector<ReceivedCall> calls_;
+};
+
+// An Rng whose uniform01() returns `fractions` in order (each as FixedRng::at_fraction
+// gives it, exact for dyadic fractions such as 0.25), repeating the last one once the
+// script runs out, and counts its draws: exact timelines of jittered backoff.
+class ScriptedRng final : public Rng {
+ public:
+  explicit ScriptedRng(std::vector<double> fractions) : fractions_(std::move(fractions)) {}
+  std::uint64_t next_u64() override {
+    const double u = fractions_.at(std::min(draws_, fractions_.size() - 1));
+    ++draws_;
+    return FixedRng::at_fraction(u).next_u64();
+  }
+  std::size_t draws() const { return draws_; }
+
+ private:
+  std::vector<double> fractions_;
+  std::size_t draws_ = 0;
 };
 
 // Owned copies of the events (the engine's events carry views valid during the call only).

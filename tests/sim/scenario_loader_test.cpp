@@ -172,6 +172,10 @@ TEST(ScenarioLoaderTest, FullScenarioSetsEveryField) {
   const auto& budget = std::get<BudgetConfig>(s.policy.at("gpt").at(0));
   EXPECT_EQ(budget.max_tokens, 20'000);
   EXPECT_EQ(budget.max_cost_usd, 0.25);
+  const auto& fibonacci = std::get<RetryConfig>(s.policy.at("gpt").at(1));
+  EXPECT_EQ(fibonacci.backoff, Backoff::fibonacci);
+  EXPECT_EQ(fibonacci.jitter, Jitter::proportional);
+  EXPECT_EQ(fibonacci.jitter_range, (JitterRange{0.5, 1.5}));
 
   ASSERT_EQ(s.thresholds.size(), 4u);
   EXPECT_EQ(s.thresholds[1].metric, "task_latency");

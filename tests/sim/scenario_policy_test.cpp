@@ -25,6 +25,14 @@ Json with_strategy(std::string_view tool, std::string_view name, const Json& con
   return with(base_scenario(), "/policy/" + std::string(tool), Json::array({Json{{std::string(name), config}}}));
 }
 
+// The retry config of `search` in a document that must load without errors.
+RetryConfig loaded_retry(const Json& doc) {
+  LoadResult loaded = load_scenario_text(doc.dump(), test::kBaseFile);
+  EXPECT_EQ(loaded.errors, std::vector<ValidationError>{});
+  if (!loaded.scenario) return {};
+  return std::get<RetryConfig>(loaded.scenario->policy.at("search").at(0));
+}
+
 TEST(ScenarioPolicyTest, PolicyMustBeAnObject) {
   EXPECT_EQ(errors_of(with(base_scenario(), "/policy", Json::array())), only("/policy", "expected an object, got []"));
 }
@@ -109,9 +117,16 @@ TEST(ScenarioRetryConfigTest, RetryOnMustNotBeEmpty) {
 }
 
 TEST(ScenarioRetryConfigTest, BackoffMustBeKnown) {
-  EXPECT_EQ(
-      errors_of(with_strategy("search", "retry", {{"backoff", "fibonacci"}})),
-      only(at(kRetry, "/backoff"), "expected one of \"constant\", \"linear\", \"exponential\", got \"fibonacci\""));
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"backoff", "polynomial"}})),
+            only(at(kRetry, "/backoff"),
+                 "expected one of \"constant\", \"linear\", \"exponential\", \"fibonacci\", got \"polynomial\""));
+}
+
+TEST(ScenarioRetryConfigTest, FibonacciBackoffIsRead) {
+  const RetryConfig retry =
+      loaded_retry(with_strategy("search", "retry", {{"backoff", "fibonacci"}, {"base_delay", "1s"}}));
+  EXPECT_EQ(retry.backoff, Backoff::fibonacci);
+  EXPECT_EQ(retry.base_delay, kSecond);
 }
 
 TEST(ScenarioRetryConfigTest, BaseDelayMustNotBeNegative) {
@@ -134,6 +149,11 @@ TEST(ScenarioRetryConfigTest, MultiplierAppliesOnlyToExponentialBackoff) {
             only(at(kRetry, "/multiplier"), "applies only to backoff \"exponential\", not \"constant\""));
 }
 
+TEST(ScenarioRetryConfigTest, MultiplierDoesNotApplyToFibonacciBackoff) {
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"backoff", "fibonacci"}, {"multiplier", 2}})),
+            only(at(kRetry, "/multiplier"), "applies only to backoff \"exponential\", not \"fibonacci\""));
+}
+
 TEST(ScenarioRetryConfigTest, MaxDelayMustNotBeBelowBaseDelay) {
   EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"base_delay", "5s"}, {"max_delay", "1s"}})),
             only(at(kRetry, "/max_delay"), "expected a duration >= base_delay (5s), got \"1s\""));
@@ -145,8 +165,85 @@ TEST(ScenarioRetryConfigTest, MaxDelayIsComparedWithTheDefaultBaseDelay) {
 }
 
 TEST(ScenarioRetryConfigTest, JitterMustBeKnown) {
-  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"jitter", "decorrelated"}})),
-            only(at(kRetry, "/jitter"), "expected one of \"none\", \"full\", \"equal\", got \"decorrelated\""));
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"jitter", "gaussian"}})),
+            only(at(kRetry, "/jitter"),
+                 "expected one of \"none\", \"full\", \"equal\", \"proportional\", \"decorrelated\", got "
+                 "\"gaussian\""));
+}
+
+TEST(ScenarioRetryConfigTest, ProportionalJitterReadsItsRange) {
+  const RetryConfig retry =
+      loaded_retry(with_strategy("search", "retry", {{"jitter", "proportional"}, {"jitter_range", {0.5, 1.5}}}));
+  EXPECT_EQ(retry.jitter, Jitter::proportional);
+  EXPECT_EQ(retry.jitter_range, (JitterRange{0.5, 1.5}));
+}
+
+TEST(ScenarioRetryConfigTest, ProportionalJitterRangeDefaultsToSeed004s) {
+  EXPECT_EQ(loaded_retry(with_strategy("search", "retry", {{"jitter", "proportional"}})).jitter_range,
+            (JitterRange{0.75, 1.25}));
+}
+
+TEST(ScenarioRetryConfigTest, JitterRangeMayBeASinglePoint) {
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"jitter", "proportional"}, {"jitter_range", {1, 1}}})),
+            std::vector<ValidationError>{});
+}
+
+TEST(ScenarioRetryConfigTest, JitterRangeMustBeTwoNumbers) {
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"jitter", "proportional"}, {"jitter_range", {0.75}}})),
+            only(at(kRetry, "/jitter_range"), "expected an array of two numbers [min, max], got [0.75]"));
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"jitter", "proportional"}, {"jitter_range", 0.25}})),
+            only(at(kRetry, "/jitter_range"), "expected an array of two numbers [min, max], got 0.25"));
+}
+
+TEST(ScenarioRetryConfigTest, JitterRangeFactorsMustBeNumbers) {
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"jitter", "proportional"}, {"jitter_range", {"75%", 1.25}}})),
+            only(at(kRetry, "/jitter_range/0"), "expected a number in (0, 1000], got \"75%\""));
+}
+
+TEST(ScenarioRetryConfigTest, JitterRangeFactorsMustBePositive) {
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"jitter", "proportional"}, {"jitter_range", {0, 1.25}}})),
+            only(at(kRetry, "/jitter_range/0"), "expected a number in (0, 1000], got 0"));
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"jitter", "proportional"}, {"jitter_range", {-1, -0.5}}})),
+            (std::vector<ValidationError>{
+                {test::kBaseFile, at(kRetry, "/jitter_range/0"), "expected a number in (0, 1000], got -1"},
+                {test::kBaseFile, at(kRetry, "/jitter_range/1"), "expected a number in (0, 1000], got -0.5"}}));
+}
+
+TEST(ScenarioRetryConfigTest, JitterRangeFactorsAreAtMostAThousand) {
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"jitter", "proportional"}, {"jitter_range", {0.75, 1001}}})),
+            only(at(kRetry, "/jitter_range/1"), "expected a number in (0, 1000], got 1001"));
+}
+
+TEST(ScenarioRetryConfigTest, JitterRangeMustNotBeInverted) {
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"jitter", "proportional"}, {"jitter_range", {1.25, 0.75}}})),
+            only(at(kRetry, "/jitter_range"), "expected [min, max] with min <= max, got [1.25,0.75]"));
+}
+
+TEST(ScenarioRetryConfigTest, JitterRangeAppliesOnlyToProportionalJitter) {
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"jitter", "decorrelated"}, {"jitter_range", {0.5, 1.5}}})),
+            only(at(kRetry, "/jitter_range"), "applies only to jitter \"proportional\", not \"decorrelated\""));
+  // The default jitter is full.
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"jitter_range", {0.5, 1.5}}})),
+            only(at(kRetry, "/jitter_range"), "applies only to jitter \"proportional\", not \"full\""));
+}
+
+TEST(ScenarioRetryConfigTest, DecorrelatedJitterIsReadWithBaseAndCap) {
+  const RetryConfig retry = loaded_retry(
+      with_strategy("search", "retry", {{"jitter", "decorrelated"}, {"base_delay", "1s"}, {"max_delay", "10s"}}));
+  EXPECT_EQ(retry.jitter, Jitter::decorrelated);
+  EXPECT_EQ(retry.base_delay, kSecond);
+  EXPECT_EQ(retry.max_delay, 10 * kSecond);
+}
+
+TEST(ScenarioRetryConfigTest, BackoffDoesNotApplyToDecorrelatedJitter) {
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"backoff", "exponential"}, {"jitter", "decorrelated"}})),
+            only(at(kRetry, "/backoff"), "does not apply to jitter \"decorrelated\", which replaces the backoff formula"));
+}
+
+TEST(ScenarioRetryConfigTest, MultiplierDoesNotApplyToDecorrelatedJitter) {
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"multiplier", 3}, {"jitter", "decorrelated"}})),
+            only(at(kRetry, "/multiplier"),
+                 "does not apply to jitter \"decorrelated\", which replaces the backoff formula"));
 }
 
 TEST(ScenarioRetryConfigTest, HonourRetryAfterIsABoolean) {

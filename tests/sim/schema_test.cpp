@@ -251,7 +251,8 @@ std::vector<std::pair<Json, bool>> boundary_values(const Json& property) {
 TEST(SchemaTest, NumericBoundsAgreeWithTheLoader) {
   // Every number or integer of full.json whose schema has a lower bound has an upper bound
   // too, and the loader accepts exactly the values in between: at each bound it reports
-  // no error, just outside it reports the range the schema states.
+  // no error, just outside it reports the range the schema states. The elements of an
+  // array whose "items" are bounded numbers (jitter_range) are checked one by one.
   const std::string file = test::data_path("full.json");
   const Json full = parse_file(file);
   std::vector<Visit> visits;
@@ -261,28 +262,41 @@ TEST(SchemaTest, NumericBoundsAgreeWithTheLoader) {
   std::set<std::string> checked;
   for (const Visit& visit : visits) {
     for (const auto& [key, unused] : visit.schema.schema->at("properties").items()) {
-      const Json& property = *follow_refs({"", &visit.schema.schema->at("properties").at(key)}).schema;
+      const Json& declared = *follow_refs({"", &visit.schema.schema->at("properties").at(key)}).schema;
+      const bool array = declared.value("type", Json()) == "array" && declared.contains("items");
+      const Json& property = array ? *follow_refs({"", &declared.at("items")}).schema : declared;
       if (!property.contains("minimum") && !property.contains("exclusiveMinimum")) continue;
-      const std::string path = pointer_append(visit.path, key);
-      SCOPED_TRACE(path);
+      const std::string key_path = pointer_append(visit.path, key);
+      SCOPED_TRACE(key_path);
       ASSERT_TRUE(property.contains("maximum")) << "a bounded-below number needs an upper bound";
-      if (!full.contains(Json::json_pointer(path))) continue;  // e.g. a key full.json sets elsewhere only
-      checked.insert(visit.schema.pointer + "/properties/" + key);
-      for (const auto& [value, accepted] : boundary_values(property)) {
-        SCOPED_TRACE(value.dump());
-        Json doc = full;
-        doc[Json::json_pointer(path)] = value;
-        // The one cross-field bound among them: last_call >= first_call.
-        if (key == "last_call") doc[Json::json_pointer(pointer_append(visit.path, "first_call"))] = 1;
-        std::vector<std::string> at_path;
-        for (const ValidationError& e : load_scenario_text(doc.dump(), file).errors) {
-          if (e.path == path) at_path.push_back(e.message);
+      if (!full.contains(Json::json_pointer(key_path))) continue;  // e.g. a key full.json sets elsewhere only
+      checked.insert(visit.schema.pointer + "/properties/" + key + (array ? "/items" : ""));
+      std::vector<std::string> paths{key_path};
+      if (array) {
+        paths.clear();
+        for (std::size_t i = 0; i < full.at(Json::json_pointer(key_path)).size(); ++i) {
+          paths.push_back(pointer_append(key_path, i));
         }
-        const std::string message = range_message(property, value);
-        if (accepted) {
-          EXPECT_EQ(at_path, std::vector<std::string>{});
-        } else {
-          EXPECT_EQ(at_path, std::vector<std::string>{message});
+      }
+      for (const std::string& path : paths) {
+        SCOPED_TRACE(path);
+        for (const auto& [value, accepted] : boundary_values(property)) {
+          SCOPED_TRACE(value.dump());
+          Json doc = full;
+          doc[Json::json_pointer(path)] = value;
+          // The one cross-field bound among them: last_call >= first_call. (jitter_range's
+          // min <= max is reported at the array's own path, which is not looked at here.)
+          if (key == "last_call") doc[Json::json_pointer(pointer_append(visit.path, "first_call"))] = 1;
+          std::vector<std::string> at_path;
+          for (const ValidationError& e : load_scenario_text(doc.dump(), file).errors) {
+            if (e.path == path) at_path.push_back(e.message);
+          }
+          const std::string message = range_message(property, value);
+          if (accepted) {
+            EXPECT_EQ(at_path, std::vector<std::string>{});
+          } else {
+            EXPECT_EQ(at_path, std::vector<std::string>{message});
+          }
         }
       }
     }
@@ -290,8 +304,8 @@ TEST(SchemaTest, NumericBoundsAgreeWithTheLoader) {
   // seed, rate_per_s (arrivals and bursts), max_tasks, weight, prompt_tokens,
   // max_output_tokens, max_results, input, output, context_window, tokens_per_second,
   // mean_output_tokens, probability, first_call, last_call, max_attempts, multiplier,
-  // failure_threshold, half_open_probes, max_tokens, max_cost_usd.
-  EXPECT_EQ(checked.size(), 22u);
+  // jitter_range's items, failure_threshold, half_open_probes, max_tokens, max_cost_usd.
+  EXPECT_EQ(checked.size(), 23u);
 }
 
 // Scenario files: scenarios/**/*.json (without schema/, corpora/ and policies/) and
