@@ -1,0 +1,73 @@
+#include "engine/runtime/cancellation.hpp"
+
+namespace squall {
+
+void CancellationCallback::arm(CancellationToken token, Fn fn, void* context) {
+  disarm();
+  CancellationSource* source = token.source_;
+  if (source == nullptr) return;
+  if (source->cancelled()) {
+    fn(context);
+    return;
+  }
+  fn_ = fn;
+  context_ = context;
+  source->link(*this);
+}
+
+void CancellationCallback::disarm() noexcept {
+  if (source_ != nullptr) source_->unlink(*this);
+}
+
+CancellationSource::CancellationSource(CancellationToken parent) {
+  parent_link_.arm(parent, &CancellationSource::on_parent_cancelled, this);
+}
+
+CancellationSource::~CancellationSource() {
+  // Detach what is still registered: those callbacks can no longer fire.
+  while (head_ != nullptr) unlink(*head_);
+}
+
+void CancellationSource::on_parent_cancelled(void* self) { static_cast<CancellationSource*>(self)->cancel(); }
+
+void CancellationSource::link(CancellationCallback& node) {
+  node.source_ = this;
+  node.prev_ = tail_;
+  node.next_ = nullptr;
+  if (tail_ != nullptr) {
+    tail_->next_ = &node;
+  } else {
+    head_ = &node;
+  }
+  tail_ = &node;
+}
+
+void CancellationSource::unlink(CancellationCallback& node) noexcept {
+  if (node.prev_ != nullptr) {
+    node.prev_->next_ = node.next_;
+  } else {
+    head_ = node.next_;
+  }
+  if (node.next_ != nullptr) {
+    node.next_->prev_ = node.prev_;
+  } else {
+    tail_ = node.prev_;
+  }
+  node.source_ = nullptr;
+  node.prev_ = nullptr;
+  node.next_ = nullptr;
+}
+
+void CancellationSource::cancel() {
+  if (cancelled_) return;
+  cancelled_ = true;
+  // Each node is unlinked before its callback runs, so the callback may destroy it, and
+  // taking the head each time stays correct when a callback unregisters other nodes.
+  while (head_ != nullptr) {
+    CancellationCallback& node = *head_;
+    unlink(node);
+    node.fn_(node.context_);
+  }
+}
+
+}  // namespace squall
