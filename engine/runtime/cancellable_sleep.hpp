@@ -58,8 +58,7 @@ class CancellableSleep {
     auto& s = *static_cast<CancellableSleep*>(self);
     s.cancelled_ = true;
     s.scheduler_.cancel(s.timer_);
-    // Time 0 is the start of the run, never in the future: the scheduler runs it now.
-    s.timer_ = s.scheduler_.schedule_at(TimePoint{0}, s.handle_);
+    s.timer_ = schedule_now(s.scheduler_, s.handle_);
   }
 
   Scheduler& scheduler_;

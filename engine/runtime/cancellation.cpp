@@ -25,37 +25,19 @@ CancellationSource::CancellationSource(CancellationToken parent) {
 
 CancellationSource::~CancellationSource() {
   // Detach what is still registered: those callbacks can no longer fire.
-  while (head_ != nullptr) unlink(*head_);
+  while (!callbacks_.empty()) unlink(*callbacks_.front());
 }
 
 void CancellationSource::on_parent_cancelled(void* self) { static_cast<CancellationSource*>(self)->cancel(); }
 
 void CancellationSource::link(CancellationCallback& node) {
   node.source_ = this;
-  node.prev_ = tail_;
-  node.next_ = nullptr;
-  if (tail_ != nullptr) {
-    tail_->next_ = &node;
-  } else {
-    head_ = &node;
-  }
-  tail_ = &node;
+  callbacks_.push_back(node);
 }
 
 void CancellationSource::unlink(CancellationCallback& node) noexcept {
-  if (node.prev_ != nullptr) {
-    node.prev_->next_ = node.next_;
-  } else {
-    head_ = node.next_;
-  }
-  if (node.next_ != nullptr) {
-    node.next_->prev_ = node.prev_;
-  } else {
-    tail_ = node.prev_;
-  }
+  callbacks_.remove(node);
   node.source_ = nullptr;
-  node.prev_ = nullptr;
-  node.next_ = nullptr;
 }
 
 void CancellationSource::cancel() {
@@ -63,8 +45,8 @@ void CancellationSource::cancel() {
   cancelled_ = true;
   // Each node is unlinked before its callback runs, so the callback may destroy it, and
   // taking the head each time stays correct when a callback unregisters other nodes.
-  while (head_ != nullptr) {
-    CancellationCallback& node = *head_;
+  while (!callbacks_.empty()) {
+    CancellationCallback& node = *callbacks_.front();
     unlink(node);
     node.fn_(node.context_);
   }

@@ -27,6 +27,8 @@
 // destroying a source with callbacks still registered detaches them (they never run).
 #pragma once
 
+#include "engine/runtime/intrusive_list.hpp"
+
 namespace squall {
 
 class CancellationSource;
@@ -51,7 +53,7 @@ class CancellationToken {
   CancellationSource* source_ = nullptr;
 };
 
-class CancellationCallback {
+class CancellationCallback : public IntrusiveListNode<CancellationCallback> {
  public:
   using Fn = void (*)(void* context);
 
@@ -74,8 +76,6 @@ class CancellationCallback {
  private:
   friend class CancellationSource;
   CancellationSource* source_ = nullptr;  // set while linked into the source's list
-  CancellationCallback* prev_ = nullptr;
-  CancellationCallback* next_ = nullptr;
   Fn fn_ = nullptr;
   void* context_ = nullptr;
 };
@@ -96,7 +96,7 @@ class CancellationSource {
   // order. Later calls do nothing.
   void cancel();
   // Registered callbacks not yet run (for tests and assertions).
-  bool has_callbacks() const noexcept { return head_ != nullptr; }
+  bool has_callbacks() const noexcept { return !callbacks_.empty(); }
 
  private:
   friend class CancellationCallback;
@@ -104,8 +104,7 @@ class CancellationSource {
   void link(CancellationCallback& node);
   void unlink(CancellationCallback& node) noexcept;
 
-  CancellationCallback* head_ = nullptr;
-  CancellationCallback* tail_ = nullptr;
+  IntrusiveList<CancellationCallback> callbacks_;  // in registration order
   bool cancelled_ = false;
   CancellationCallback parent_link_;  // registered on the parent token, if any
 };

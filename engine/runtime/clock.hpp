@@ -36,6 +36,13 @@ class Scheduler {
   virtual void cancel(TimerId id) = 0;
 };
 
+// Resumes `handle` at the current time, after the resumptions already queued for it: how
+// a cancelled or admitted waiter is woken from the event loop rather than from inside the
+// code that cancelled or admitted it. Time 0, the start of the run, is never in the future.
+inline TimerId schedule_now(Scheduler& scheduler, std::coroutine_handle<> handle) {
+  return scheduler.schedule_at(TimePoint{0}, handle);
+}
+
 // `co_await sleep_until(scheduler, t)` suspends the calling coroutine until time t.
 class SleepUntil {
  public:

@@ -3,38 +3,18 @@
 namespace squall {
 
 void WaitQueue::push_back(Waiter& w) noexcept {
-  w.prev_ = tail_;
-  w.next_ = nullptr;
-  if (tail_ != nullptr) {
-    tail_->next_ = &w;
-  } else {
-    head_ = &w;
-  }
-  tail_ = &w;
-  w.queued_ = true;
+  waiters_.push_back(w);
   ++size_;
 }
 
 void WaitQueue::remove(Waiter& w) noexcept {
-  if (w.prev_ != nullptr) {
-    w.prev_->next_ = w.next_;
-  } else {
-    head_ = w.next_;
-  }
-  if (w.next_ != nullptr) {
-    w.next_->prev_ = w.prev_;
-  } else {
-    tail_ = w.prev_;
-  }
-  w.prev_ = nullptr;
-  w.next_ = nullptr;
-  w.queued_ = false;
+  waiters_.remove(w);
   --size_;
 }
 
 bool WaitQueue::notify_one() {
-  if (head_ == nullptr) return false;
-  head_->finish_now(WaitResult::admitted);
+  if (waiters_.empty()) return false;
+  waiters_.front()->finish_now(WaitResult::admitted);
   return true;
 }
 
@@ -47,7 +27,7 @@ std::size_t WaitQueue::notify_all() {
 }
 
 WaitQueue::Waiter::~Waiter() {
-  if (queued_) queue_.remove(*this);
+  if (linked()) queue_.remove(*this);
   if (timer_pending_) queue_.scheduler_.cancel(timer_);
 }
 
@@ -78,7 +58,7 @@ void WaitQueue::Waiter::await_suspend(std::coroutine_handle<> h) {
 
 WaitResult WaitQueue::Waiter::await_resume() noexcept {
   // Still queued means the deadline's timer resumed us: a timeout (result_'s default).
-  if (queued_) queue_.remove(*this);
+  if (linked()) queue_.remove(*this);
   timer_pending_ = false;
   callback_.disarm();
   return result_;
@@ -91,8 +71,7 @@ void WaitQueue::Waiter::finish_now(WaitResult result) {
   callback_.disarm();
   if (timer_pending_) queue_.scheduler_.cancel(timer_);
   result_ = result;
-  // Time 0 is the start of the run, never in the future: the scheduler runs it now.
-  timer_ = queue_.scheduler_.schedule_at(TimePoint{0}, handle_);
+  timer_ = schedule_now(queue_.scheduler_, handle_);
   timer_pending_ = true;
 }
 

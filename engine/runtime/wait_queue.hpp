@@ -34,6 +34,7 @@
 
 #include "engine/runtime/cancellation.hpp"
 #include "engine/runtime/clock.hpp"
+#include "engine/runtime/intrusive_list.hpp"
 
 namespace squall {
 
@@ -73,11 +74,10 @@ class WaitQueue {
   Scheduler& scheduler_;
   std::size_t max_waiters_;
   std::size_t size_ = 0;
-  Waiter* head_ = nullptr;
-  Waiter* tail_ = nullptr;
+  IntrusiveList<Waiter> waiters_;  // in arrival order
 };
 
-class WaitQueue::Waiter {
+class WaitQueue::Waiter : public IntrusiveListNode<Waiter> {
  public:
   Waiter(WaitQueue& queue, TimePoint deadline, CancellationToken token)
       : queue_(queue), deadline_(deadline), token_(token) {}
@@ -101,12 +101,9 @@ class WaitQueue::Waiter {
   std::coroutine_handle<> handle_;
   TimerId timer_ = 0;
   bool timer_pending_ = false;
-  bool queued_ = false;
   // What await_resume reports; timed_out while queued, since the deadline's timer resumes
   // the coroutine directly.
   WaitResult result_ = WaitResult::timed_out;
-  Waiter* prev_ = nullptr;
-  Waiter* next_ = nullptr;
   CancellationCallback callback_;
 };
 
