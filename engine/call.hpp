@@ -38,8 +38,9 @@ struct Request {
 
 // How the exchange ended at the transport level.
 enum class Transport : std::uint8_t {
-  ok,       // a response arrived (its status may still be an error)
-  timeout,  // no response before the attempt's deadline
+  ok,         // a response arrived (its status may still be an error)
+  timeout,    // no response before the attempt's deadline
+  cancelled,  // the caller cancelled the call (CallOptions::cancellation) before a response
 };
 
 // What kind of body a successful response carries.

@@ -16,6 +16,7 @@ OutcomeKind from_error_code(std::string_view code, OutcomeKind otherwise) {
 
 OutcomeKind classify(const Response& response) {
   if (response.transport == Transport::timeout) return OutcomeKind::timeout;
+  if (response.transport == Transport::cancelled) return OutcomeKind::cancelled;
   const int s = response.status;
   if (s >= 200 && s < 300) {
     if (!response.error_code.empty()) return from_error_code(response.error_code, OutcomeKind::server_error);

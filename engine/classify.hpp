@@ -2,6 +2,7 @@
 //
 // Status codes follow RFC 9110 and the LLM vendors' documented error codes:
 //   no response before the deadline -> timeout; 408 -> timeout
+//   the caller cancelled before a response (Transport::cancelled) -> cancelled
 //   429 -> rate_limited
 //   503 (RFC 9110 section 15.6.4), 529 (Anthropic's "overloaded_error") -> overloaded
 //   any other 5xx -> server_error

@@ -26,8 +26,8 @@ enum class OutcomeKind : std::uint8_t {
   invalid_output,    // failed validation: malformed or truncated output
   circuit_open,      // rejected by an open circuit breaker without calling
   budget_exhausted,  // rejected because the task's token or USD budget is spent
-  cancelled,         // abandoned by the caller; reserved for hedging and task cancellation
-                     // (a passed deadline is a timeout, never cancelled)
+  cancelled,         // abandoned by the caller (Transport::cancelled): a race's loser, a
+                     // cancelled task (a passed deadline is a timeout, never cancelled)
 };
 
 inline constexpr std::size_t kOutcomeKindCount = 14;

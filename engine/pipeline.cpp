@@ -49,7 +49,9 @@ Task<Outcome> ProviderAttempt::run(CallContext& ctx, Request& request) {
     co_return late;
   }
   ++ctx.attempts;
-  const CallOptions options{std::min(ctx.deadline, add_saturating(started, ctx.attempt_timeout)), ctx.task.id};
+  CallOptions options;
+  options.deadline = std::min(ctx.deadline, add_saturating(started, ctx.attempt_timeout));
+  options.task_id = ctx.task.id;
   Outcome outcome;
   outcome.response = co_await provider_.call(request, options);
   outcome.kind = classify(outcome.response);

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "engine/call.hpp"
+#include "engine/runtime/cancellation.hpp"
 #include "engine/runtime/task.hpp"
 
 namespace squall {
@@ -16,6 +17,13 @@ struct CallOptions {
   // whatever usage it billed by then (an LLM bills the tokens it generated).
   TimePoint deadline = kNever;
   std::uint64_t task_id = 0;  // for trace attribution only; must not change behaviour
+  // The caller's cancellation (default: never cancelled). When it fires before the answer,
+  // the provider returns at once, at the time of the cancel, with Transport::cancelled
+  // and the usage it billed by then: an LLM bills the prompt in full and the output
+  // tokens complete at the cancel, the same rule as a deadline (mocks/llm.hpp). A call
+  // whose token is already cancelled returns at once without being sent. The token's
+  // source must outlive the call.
+  CancellationToken cancellation;
 };
 
 class Provider {

@@ -43,10 +43,11 @@ void LlmMock::bill(Response& response) const {
 
 Task<Response> LlmMock::call(const Request& request, const CallOptions& options) {
   const TimePoint start = clock_.now();
+  // A call cancelled before it is sent reaches no API: no draw, nothing billed.
+  if (options.cancellation.cancelled()) co_return cancelled_response(Body::completion);
   if (request.prompt_tokens + request.max_output_tokens > config_.context_window) {
-    if (!co_await await_answer(scheduler_, add_saturating(start, kContextRejectLatency), options.deadline)) {
-      co_return timeout_response(Body::completion);
-    }
+    const Answer answer = co_await await_answer(scheduler_, add_saturating(start, kContextRejectLatency), options);
+    if (answer != Answer::arrived) co_return no_answer_response(answer, Body::completion);
     Response rejected;
     rejected.status = 400;
     rejected.body = Body::completion;
@@ -71,14 +72,17 @@ Task<Response> LlmMock::call(const Request& request, const CallOptions& options)
 
   Response response;
   response.body = Body::completion;
-  if (co_await await_answer(scheduler_, answer_at, options.deadline)) {
+  const Answer answer = co_await await_answer(scheduler_, answer_at, options);
+  if (answer == Answer::arrived) {
     response.output_tokens = tokens;
     response.truncated = truncated;
   } else {
-    response = timeout_response(Body::completion);
-    // The last token completes at answer_at, after the deadline, so at most tokens - 1
-    // are done; the clamp keeps rounding in generation_time from granting the last one.
-    const std::int64_t generated = tokens_generated_in(options.deadline - first_token_at);
+    response = no_answer_response(answer, Body::completion);
+    // Generation stopped at the deadline, or at the cancel (now). The last token would
+    // complete at answer_at, not before the stop, so at most tokens - 1 are done; the
+    // clamp keeps rounding in generation_time from granting the last one.
+    const TimePoint stopped = answer == Answer::cancelled ? clock_.now() : options.deadline;
+    const std::int64_t generated = tokens_generated_in(stopped - first_token_at);
     response.output_tokens = std::clamp<std::int64_t>(generated, 0, tokens - 1);
   }
   response.input_tokens = request.prompt_tokens;

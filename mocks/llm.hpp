@@ -23,6 +23,12 @@
 // the tokens generated (the prompt is processed before the first token), and a budget
 // that undercounts would let a retry storm overspend, so the mock errs toward charging;
 // the prompt is billed even when the deadline comes before the first token.
+//
+// Cancellation (CallOptions::cancellation) follows the same billing rule: a call cancelled
+// mid-flight returns at the time of the cancel with Transport::cancelled, billed the
+// prompt in full and the output tokens complete by then. A call whose token is already
+// cancelled when it is made is never sent: it returns at once, draws nothing and bills
+// nothing.
 #pragma once
 
 #include <string>

@@ -19,13 +19,16 @@ WebSearchMock::WebSearchMock(std::string name, WebSearchConfig config, std::shar
       matcher_(*corpus_) {}
 
 Task<Response> WebSearchMock::call(const Request& request, const CallOptions& options) {
+  // A call cancelled before it is sent reaches no service: no draw.
+  if (options.cancellation.cancelled()) co_return cancelled_response(Body::search_results);
   const TimePoint answer_at = add_saturating(clock_.now(), latency_.sample(rng_));
   // Matched before the first suspension: the matcher's scratch buffers are shared by all
   // calls of this mock, and no other call can run until this one suspends.
   Response response;
   response.body = Body::search_results;
   matcher_.match(request.query, static_cast<std::size_t>(std::max(config_.max_results, 0)), response.results);
-  if (!co_await await_answer(scheduler_, answer_at, options.deadline)) co_return timeout_response(Body::search_results);
+  const Answer answer = co_await await_answer(scheduler_, answer_at, options);
+  if (answer != Answer::arrived) co_return no_answer_response(answer, Body::search_results);
   co_return response;
 }
 

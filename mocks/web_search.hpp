@@ -11,7 +11,9 @@
 // Each call draws one latency sample (before matching, so the stream does not depend on
 // the query) and answers 200 after it, with or without hits; when the answer would come
 // after CallOptions::deadline the call returns at the deadline with Transport::timeout
-// (mocks/answer_time.hpp). Nothing is billed: search APIs price per request, not per token.
+// (mocks/answer_time.hpp); when CallOptions::cancellation fires first it returns at once
+// with Transport::cancelled, and a call already cancelled when made draws nothing.
+// Nothing is billed: search APIs price per request, not per token.
 #pragma once
 
 #include <memory>

@@ -1,13 +1,27 @@
 #include "sim/event_loop.hpp"
 
 #include <algorithm>
+#include <cassert>
 
 namespace squall {
+namespace {
+
+// A TimerId is the slot's generation in the high half and the slot index in the low half.
+TimerId make_id(std::uint32_t slot, std::uint32_t generation) {
+  return (static_cast<TimerId>(generation) << 32) | slot;
+}
+std::uint32_t slot_of(TimerId id) { return static_cast<std::uint32_t>(id); }
+std::uint32_t generation_of(TimerId id) { return static_cast<std::uint32_t>(id >> 32); }
+
+}  // namespace
 
 void EventLoop::push(const Event& e) {
-  // Sift up: move later parents down into the hole until e's place is found.
-  std::size_t hole = heap_.size();
   heap_.push_back(e);
+  sift_up(heap_.size() - 1, e);
+}
+
+void EventLoop::sift_up(std::size_t hole, const Event& e) {
+  // Move later parents down into the hole until e's place is found.
   while (hole > 0) {
     const std::size_t parent = (hole - 1) / kArity;
     if (!earlier(e, heap_[parent])) break;
@@ -41,56 +55,100 @@ EventLoop::Event EventLoop::pop_earliest() {
   return earliest;
 }
 
+std::uint32_t EventLoop::take_slot() {
+  if (free_head_ != kNoSlot) {
+    const std::uint32_t slot = free_head_;
+    free_head_ = slots_[slot].next_free;
+    return slot;
+  }
+  assert(slots_.size() < kNoSlot && "more than 2^32 - 1 events queued at once");
+  slots_.emplace_back();
+  return static_cast<std::uint32_t>(slots_.size() - 1);
+}
+
+void EventLoop::free_slot(std::uint32_t slot) {
+  Slot& s = slots_[slot];
+  s.handle = nullptr;
+  // A generation that wrapped to 0 would hand out an id that was issued before; the slot
+  // is retired instead (16 bytes after 2^32 uses of one slot), so ids are never reused.
+  if (s.generation == 0) return;
+  s.next_free = free_head_;
+  free_head_ = slot;
+}
+
 TimerId EventLoop::schedule_at(TimePoint at, std::coroutine_handle<> handle) {
-  const TimerId id = next_seq_++;
-  push(Event{std::max(at, now_), id, handle});
-  return id;
+  assert(handle && "a null handle would read as a cancelled event");
+  const std::uint32_t slot = take_slot();
+  slots_[slot].handle = handle;
+  push(Event{std::max(at, now_), next_seq_++, slot});
+  ++live_;
+  return make_id(slot, slots_[slot].generation);
 }
 
 void EventLoop::cancel(TimerId id) {
-  // Only ids that may still be queued are recorded, so the set stays bounded by the heap.
-  if (id >= next_seq_) return;
-  const bool queued = std::any_of(heap_.begin(), heap_.end(), [id](const Event& e) { return e.seq == id; });
-  if (queued) cancelled_.insert(id);
+  const std::uint32_t slot = slot_of(id);
+  if (slot >= slots_.size()) return;
+  Slot& s = slots_[slot];
+  if (s.generation != generation_of(id) || !s.handle) return;  // ran, cancelled, or recycled
+  s.handle = nullptr;
+  ++s.generation;
+  --live_;
+  // Tombstones of far-future timers (a deadline minutes away, cancelled because the answer
+  // came first) would pile up until their time; once they are most of the heap, it is
+  // rebuilt without them. O(n) per n/2 cancels: amortised O(1), and (time, seq) order is a
+  // total order, so the rebuilt heap pops in the same order.
+  if (heap_.size() > kCompactMin && heap_.size() > 2 * live_) compact();
 }
 
-bool EventLoop::pop_next(Event& out) {
-  while (!heap_.empty()) {
-    out = pop_earliest();
-    if (!cancelled_.empty() && cancelled_.erase(out.seq) > 0) continue;
-    return true;
+void EventLoop::compact() {
+  // In place: live entries move to the front, each sifted up into the heap growing there.
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < heap_.size(); ++i) {
+    const Event e = heap_[i];
+    if (!slots_[e.slot].handle) {
+      free_slot(e.slot);
+      continue;
+    }
+    sift_up(n++, e);
   }
-  return false;
+  heap_.resize(n);
 }
 
-void EventLoop::resume(const Event& e) {
+void EventLoop::skip_cancelled() {
+  while (!heap_.empty() && !slots_[heap_.front().slot].handle) free_slot(pop_earliest().slot);
+}
+
+void EventLoop::run_front() {
+  const Event e = pop_earliest();
+  Slot& s = slots_[e.slot];
+  const std::coroutine_handle<> handle = s.handle;
+  ++s.generation;  // the id is spent before the handle runs, so cancelling it there is a no-op
+  free_slot(e.slot);
+  --live_;
   now_ = e.at;
   ++events_run_;
-  e.handle.resume();
+  handle.resume();
 }
 
 std::uint64_t EventLoop::run(std::uint64_t max_events) {
   std::uint64_t ran = 0;
-  Event e{};
-  while (ran < max_events && pop_next(e)) {
+  while (ran < max_events) {
+    skip_cancelled();
+    if (heap_.empty()) break;
     ++ran;
-    resume(e);
+    run_front();
   }
   return ran;
 }
 
 std::uint64_t EventLoop::run_until(TimePoint until) {
   std::uint64_t ran = 0;
-  Event e{};
-  // The earliest event may be a cancelled one: pop_next skips it, and an event it finds
-  // past `until` goes back (with its sequence number, so its place is unchanged).
-  while (!heap_.empty() && heap_.front().at <= until && pop_next(e)) {
-    if (e.at > until) {
-      push(e);
-      break;
-    }
+  for (;;) {
+    // A cancelled earliest event must not hide a live one behind it, nor stop the loop.
+    skip_cancelled();
+    if (heap_.empty() || heap_.front().at > until) break;
     ++ran;
-    resume(e);
+    run_front();
   }
   now_ = std::max(now_, until);
   return ran;

@@ -10,13 +10,20 @@
 // heaps", 1996): half the depth of a binary heap, and a node's four children share a cache
 // line or two, so a pop, the loop's commonest operation, touches fewer lines. Every
 // simulated provider call costs two or three events, so the queue is on the hot path of
-// every run (bench/README.md). Cancellation is lazy: a cancelled event stays in the heap
-// and is skipped when popped.
+// every run (bench/README.md).
+//
+// Cancellation is O(1) with a tombstone. Each queued event owns a slot in a side table
+// that holds its coroutine handle and a generation count; a TimerId names (slot,
+// generation). cancel() checks the generation, clears the handle (the tombstone) and bumps
+// the generation, so a second cancel, or a cancel of an event that already ran, finds a
+// different generation and does nothing. The heap entry stays where it is and is dropped
+// when it reaches the top (or when tombstones are most of the heap, which is then
+// rebuilt without them); its slot is then recycled. Timed-out waits cancel their timers
+// on every provider call that answers in time, so this is on the hot path too.
 #pragma once
 
 #include <coroutine>
 #include <cstdint>
-#include <unordered_set>
 #include <vector>
 
 #include "engine/runtime/clock.hpp"
@@ -27,39 +34,59 @@ class EventLoop final : public Clock, public Scheduler {
  public:
   TimePoint now() const override { return now_; }
   TimerId schedule_at(TimePoint at, std::coroutine_handle<> handle) override;
-  // O(pending events): it checks that the id is still queued, so that cancelling an event
-  // that already ran records nothing.
+  // O(1). Cancelling an event that ran, was cancelled, or was never scheduled is a no-op.
   void cancel(TimerId id) override;
 
   // Runs events in order until none is left or `max_events` have run. Returns the number
-  // of events run. Bounded so that a runaway model cannot hang the process.
+  // of events run (cancelled events are skipped, not counted). Bounded so that a runaway
+  // model cannot hang the process.
   std::uint64_t run(std::uint64_t max_events = UINT64_MAX);
   // Runs events whose time is <= `until`, then sets the clock to `until` if it is later.
   std::uint64_t run_until(TimePoint until);
 
-  bool empty() const { return heap_.size() == cancelled_.size(); }
-  std::size_t pending() const { return heap_.size() - cancelled_.size(); }
+  bool empty() const { return live_ == 0; }
+  // Events scheduled and neither run nor cancelled.
+  std::size_t pending() const { return live_; }
   std::uint64_t events_run() const { return events_run_; }
 
  private:
+  // A heap entry: 24 bytes, the handle lives in the slot so the entry need not grow.
   struct Event {
     TimePoint at;
     std::uint64_t seq;
+    std::uint32_t slot;
+  };
+  // The per-event tombstone. `handle` is null once the event is cancelled; `generation`
+  // changes whenever the TimerId that names the slot stops being valid (run or cancel).
+  struct Slot {
     std::coroutine_handle<> handle;
+    std::uint32_t generation = 0;
+    std::uint32_t next_free = 0;  // the free list's link while the slot is unused
   };
   static constexpr std::size_t kArity = 4;
+  static constexpr std::uint32_t kNoSlot = UINT32_MAX;
+  // Below this many entries the heap is never compacted: tombstones are cheap to skip.
+  static constexpr std::size_t kCompactMin = 1024;
   static bool earlier(const Event& a, const Event& b) { return a.at != b.at ? a.at < b.at : a.seq < b.seq; }
 
   void push(const Event& e);
+  // Places `e` at `hole` or above it; heap_[0 .. hole) must be a heap.
+  void sift_up(std::size_t hole, const Event& e);
   // Removes and returns the earliest event; the heap must not be empty.
   Event pop_earliest();
-  // Pops the earliest event that is not cancelled; false when none is left.
-  bool pop_next(Event& out);
-  // Runs `e` as the current event.
-  void resume(const Event& e);
+  // Drops cancelled events off the top of the heap, so that heap_.front(), if any, is live.
+  void skip_cancelled();
+  // Rebuilds the heap from its live entries and recycles the tombstoned slots.
+  void compact();
+  std::uint32_t take_slot();
+  void free_slot(std::uint32_t slot);
+  // Runs the live event at the top of the heap.
+  void run_front();
 
   std::vector<Event> heap_;  // heap_[0] is the earliest; the children of i are 4i+1 .. 4i+4
-  std::unordered_set<TimerId> cancelled_;  // ids still in the heap that must not run
+  std::vector<Slot> slots_;  // one per queued event, live or tombstoned; recycled LIFO
+  std::uint32_t free_head_ = kNoSlot;
+  std::size_t live_ = 0;
   TimePoint now_ = 0;
   std::uint64_t next_seq_ = 0;
   std::uint64_t events_run_ = 0;

@@ -19,7 +19,8 @@ class Clock {
   virtual TimePoint now() const = 0;
 };
 
-// Identifies one scheduled resumption, for cancel(). Ids are never reused within a run.
+// Identifies one scheduled resumption, for cancel(). Ids are never reused within a run,
+// so cancelling an id that already ran or was cancelled never hits another resumption.
 using TimerId = std::uint64_t;
 
 class Scheduler {
@@ -29,8 +30,18 @@ class Scheduler {
   // Resumptions at equal times run in the order they were scheduled.
   virtual TimerId schedule_at(TimePoint at, std::coroutine_handle<> handle) = 0;
   // Cancels a resumption that has not run yet; cancelling one that ran is a no-op.
+  // O(log n) or better (the simulator's is O(1)): every answered call cancels the
+  // timer of its deadline. A wait cut short by a CancellationToken uses it, see
+  // cancellable_sleep.hpp.
   virtual void cancel(TimerId id) = 0;
 };
+
+// Resumes `handle` at the current time, after the resumptions already queued for it: how
+// a cancelled or admitted waiter is woken from the event loop rather than from inside the
+// code that cancelled or admitted it. Time 0, the start of the run, is never in the future.
+inline TimerId schedule_now(Scheduler& scheduler, std::coroutine_handle<> handle) {
+  return scheduler.schedule_at(TimePoint{0}, handle);
+}
 
 // `co_await sleep_until(scheduler, t)` suspends the calling coroutine until time t.
 class SleepUntil {

@@ -66,19 +66,22 @@ Response ChaosProvider::faulty_answer(const FaultConfig& fault) const {
 
 Task<Response> ChaosProvider::inject(const FaultConfig& fault, TimePoint now, const CallOptions& options) {
   if (fault.kind == FaultKind::timeout) {
-    co_await sleep_until(scheduler_, std::min(options.deadline, add_saturating(now, hang_cap_)));
-    co_return timeout_response(body_);
+    const TimePoint give_up = std::min(options.deadline, add_saturating(now, hang_cap_));
+    const Wake wake = co_await sleep_until(scheduler_, give_up, options.cancellation);
+    co_return wake == Wake::cancelled ? cancelled_response(body_) : timeout_response(body_);
   }
   const Nanos latency = fault.latency ? LatencyModel(*fault.latency).sample(rng_) : latency_.sample(rng_);
-  if (!co_await await_answer(scheduler_, add_saturating(now, latency), options.deadline)) {
-    co_return timeout_response(body_);
-  }
+  const Answer answer = co_await await_answer(scheduler_, add_saturating(now, latency), options);
+  if (answer != Answer::arrived) co_return no_answer_response(answer, body_);
   co_return faulty_answer(fault);
 }
 
 // Not a coroutine: it decides at once and hands back the inner provider's Task or the
 // fault's, so a clean call costs no frame of its own and no extra move of the Response.
 Task<Response> ChaosProvider::call(const Request& request, const CallOptions& options) {
+  // A call cancelled before it is sent is not a call: no number, no draw. The inner
+  // provider answers it as cancelled at once.
+  if (options.cancellation.cancelled()) return inner_->call(request, options);
   const std::uint64_t call = ++calls_;
   const TimePoint now = clock_.now();
   const double u = rng_.uniform01();

@@ -29,6 +29,10 @@
 //   to the constructor), drawn from the decorator's stream after u, and are bound by the
 //   deadline like any answer (mocks/answer_time.hpp): past it, the caller sees a timeout,
 //   and the fault still counts as injected.
+// Cancellation (CallOptions::cancellation): a faulty answer or an injected hang that is
+// cancelled returns at once with Transport::cancelled (the fault still counts as injected).
+// A call whose token is already cancelled is passed to the inner provider untouched,
+// without a call number or a draw: it is never sent, and the inner mock says so.
 // Faulty answers bill nothing: the decorator does not know the provider's prices, and
 // rejected requests (429, 5xx) are not billed by real APIs.
 #pragma once

@@ -32,6 +32,17 @@ TEST(ClassifyTest, TransportTimeoutWinsOverStatus) {
   EXPECT_EQ(classify(r), OutcomeKind::timeout);
 }
 
+TEST(ClassifyTest, TransportCancelledIsCancelledWhateverTheBody) {
+  // A cancelled LLM call carries the usage it billed; that must not make it a success.
+  Response r = completion(50);
+  r.transport = Transport::cancelled;
+  r.status = 0;
+  EXPECT_EQ(classify(r), OutcomeKind::cancelled);
+  Response hits = search_hits(2);
+  hits.transport = Transport::cancelled;
+  EXPECT_EQ(classify(hits), OutcomeKind::cancelled);
+}
+
 TEST(ClassifyTest, SuccessfulBodies) {
   EXPECT_EQ(classify(search_hits(1)), OutcomeKind::success);
   EXPECT_EQ(classify(completion(42)), OutcomeKind::success);

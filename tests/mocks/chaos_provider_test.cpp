@@ -241,5 +241,45 @@ TEST(ChaosProviderTest, OneDrawPerCallEvenWithoutActiveFaults) {
   for (int i = 1; i < 40; ++i) EXPECT_EQ(calls_c[i].response.status, calls_b[i].response.status) << i;
 }
 
+TEST(ChaosProviderTest, CancelledHangReturnsAtTheCancelTime) {
+  // An injected hang would last until the deadline at 10 s; the caller cancels at 3 s.
+  FixedRng rng = FixedRng::at_fraction(0.0);
+  Fixture f({fault(FaultKind::timeout, 1.0)}, rng);
+  CallOptions options;
+  options.deadline = 10 * kSecond;
+  const auto done = testing::run_call_cancelled_at(f.loop, *f.chaos, 3 * kSecond, {}, options);
+  EXPECT_EQ(done.at, 3 * kSecond);
+  EXPECT_EQ(done.response.transport, Transport::cancelled);
+  EXPECT_EQ(classify(done.response), OutcomeKind::cancelled);
+  EXPECT_EQ(f.chaos->injected()[index_of(FaultKind::timeout)], 1U);
+  EXPECT_TRUE(f.loop.empty());
+}
+
+TEST(ChaosProviderTest, CancelledFaultyAnswerReturnsAtTheCancelTime) {
+  // The 500 would come after the fault latency, 100 ms; the caller cancels at 40 ms.
+  FixedRng rng = FixedRng::at_fraction(0.0);
+  Fixture f({fault(FaultKind::server_error, 1.0)}, rng);
+  const auto done = testing::run_call_cancelled_at(f.loop, *f.chaos, 40 * kMillisecond);
+  EXPECT_EQ(done.at, 40 * kMillisecond);
+  EXPECT_EQ(done.response.transport, Transport::cancelled);
+  EXPECT_EQ(done.response.status, 0);
+  EXPECT_EQ(f.chaos->injected()[index_of(FaultKind::server_error)], 1U);
+}
+
+TEST(ChaosProviderTest, CallAlreadyCancelledIsPassedOnWithoutANumberOrADraw) {
+  Xoshiro256 rng(3);
+  Xoshiro256 twin(3);
+  Fixture f({fault(FaultKind::server_error, 1.0)}, rng);
+  CancellationSource source;
+  source.cancel();
+  CallOptions options;
+  options.cancellation = source.token();
+  run_call(f.loop, *f.chaos, {}, options);
+  EXPECT_EQ(f.chaos->calls(), 0U);
+  EXPECT_EQ(f.chaos->injected()[index_of(FaultKind::server_error)], 0U);
+  EXPECT_EQ(f.inner->calls(), 1);  // the inner provider says it was never sent
+  EXPECT_EQ(rng.next_u64(), twin.next_u64());
+}
+
 }  // namespace
 }  // namespace squall

@@ -153,6 +153,76 @@ TEST(LlmMockTest, DeadlineBeforeTheFirstTokenBillsThePromptOnly) {
   EXPECT_DOUBLE_EQ(done.response.cost_usd, 0.002);
 }
 
+TEST(LlmMockTest, CancelMidGenerationReturnsAtOnceAndBillsTokensGeneratedSoFar) {
+  // The same rule as a deadline: the answer would come at 2.2 s, the caller cancels at
+  // 1.2 s. Streaming ran 1.0 s after the first token at 200 ms: 50 tokens. The prompt is
+  // billed in full: (1000 * 2 + 50 * 8) / 1e6 = 0.0024 USD. The call returns at 1.2 s.
+  EventLoop loop;
+  FixedRng rng = hundred_tokens();
+  LlmMock mock("m", config(), loop, loop, rng);
+  const auto done = testing::run_call_cancelled_at(loop, mock, 1200 * kMillisecond, prompt(1000));
+  EXPECT_EQ(done.at, 1200 * kMillisecond);
+  EXPECT_EQ(done.response.transport, Transport::cancelled);
+  EXPECT_EQ(done.response.status, 0);
+  EXPECT_EQ(done.response.body, Body::completion);
+  EXPECT_EQ(done.response.input_tokens, 1000);
+  EXPECT_EQ(done.response.output_tokens, 50);
+  EXPECT_DOUBLE_EQ(done.response.cost_usd, 0.0024);
+  EXPECT_EQ(classify(done.response), OutcomeKind::cancelled);
+  EXPECT_TRUE(loop.empty());  // the 2.2 s answer timer was removed
+}
+
+TEST(LlmMockTest, CancelBeforeTheFirstTokenBillsThePromptOnly) {
+  // Cancelled at 150 ms, before the first token at 200 ms: (1000 * 2) / 1e6 = 0.002 USD.
+  EventLoop loop;
+  FixedRng rng = hundred_tokens();
+  LlmMock mock("m", config(), loop, loop, rng);
+  const auto done = testing::run_call_cancelled_at(loop, mock, 150 * kMillisecond, prompt(1000));
+  EXPECT_EQ(done.at, 150 * kMillisecond);
+  EXPECT_EQ(done.response.transport, Transport::cancelled);
+  EXPECT_EQ(done.response.output_tokens, 0);
+  EXPECT_EQ(done.response.input_tokens, 1000);
+  EXPECT_DOUBLE_EQ(done.response.cost_usd, 0.002);
+}
+
+TEST(LlmMockTest, CancelAfterTheAnswerChangesNothing) {
+  EventLoop loop;
+  FixedRng rng = hundred_tokens();
+  LlmMock mock("m", config(), loop, loop, rng);
+  const auto done = testing::run_call_cancelled_at(loop, mock, 3 * kSecond, prompt(1000));
+  EXPECT_EQ(done.at, 2200 * kMillisecond);
+  EXPECT_EQ(done.response.transport, Transport::ok);
+  EXPECT_EQ(done.response.output_tokens, 100);
+}
+
+TEST(LlmMockTest, CallAlreadyCancelledIsNeverSentDrawsNothingAndBillsNothing) {
+  EventLoop loop;
+  Xoshiro256 rng(5);
+  Xoshiro256 twin(5);
+  LlmMock mock("m", config(), loop, loop, rng);
+  CancellationSource source;
+  source.cancel();
+  CallOptions options;
+  options.cancellation = source.token();
+  const auto done = run_call(loop, mock, prompt(1000), options);
+  EXPECT_EQ(done.at, 0);
+  EXPECT_EQ(done.response.transport, Transport::cancelled);
+  EXPECT_EQ(done.response.input_tokens, 0);
+  EXPECT_EQ(done.response.cost_usd, 0);
+  EXPECT_EQ(rng.next_u64(), twin.next_u64());
+}
+
+TEST(LlmMockTest, CancelDuringAContextRejectionIsCancelled) {
+  // The 400 would come at 50 ms; the caller cancels at 20 ms. Nothing is billed.
+  EventLoop loop;
+  FixedRng rng = hundred_tokens();
+  LlmMock mock("m", config(), loop, loop, rng);
+  const auto done = testing::run_call_cancelled_at(loop, mock, 20 * kMillisecond, prompt(200'000));
+  EXPECT_EQ(done.at, 20 * kMillisecond);
+  EXPECT_EQ(done.response.transport, Transport::cancelled);
+  EXPECT_EQ(done.response.cost_usd, 0);
+}
+
 TEST(LlmMockTest, OutputLengthIsExponentialAtLeastOne) {
   // Rounded exponential with mean 300: the sample mean of n = 20000 lies within four
   // standard errors (300 / sqrt(20000) = 2.1 tokens) of 300; rounding shifts it by < 0.01.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/provider.hpp"
+#include "engine/runtime/cancellation.hpp"
 #include "engine/runtime/task.hpp"
 #include "sim/event_loop.hpp"
 
@@ -30,6 +31,27 @@ inline Finished run_call(EventLoop& loop, Provider& provider, Request request = 
   std::vector<Finished> out;
   std::exception_ptr error;
   spawn(call_into(provider, std::move(request), options, loop, out), &error);
+  loop.run();
+  if (error) std::rethrow_exception(error);
+  EXPECT_EQ(out.size(), 1U) << "the call never returned";
+  return out.empty() ? Finished{} : out.front();
+}
+
+// Starts one call at the loop's current time with a token that its caller cancels at
+// `cancel_at` (a no-op if the call is back by then), runs the loop dry and returns the
+// result. `options.cancellation` is replaced by that token.
+inline Finished run_call_cancelled_at(EventLoop& loop, Provider& provider, TimePoint cancel_at, Request request = {},
+                                      CallOptions options = {}) {
+  CancellationSource source;
+  options.cancellation = source.token();
+  std::vector<Finished> out;
+  std::exception_ptr error;
+  const auto canceller = [](EventLoop& l, TimePoint at, CancellationSource& s) -> Task<void> {
+    co_await sleep_until(l, at);
+    s.cancel();
+  };
+  spawn(call_into(provider, std::move(request), options, loop, out), &error);
+  spawn(canceller(loop, cancel_at, source), &error);
   loop.run();
   if (error) std::rethrow_exception(error);
   EXPECT_EQ(out.size(), 1U) << "the call never returned";

@@ -111,5 +111,19 @@ TEST(WebSearchMockTest, LatencyDrawsDoNotDependOnTheQuery) {
   EXPECT_GT(hits.back().at, hits.front().at);
 }
 
+TEST(WebSearchMockTest, CancelReturnsAtTheCancelTimeWithoutHits) {
+  // The answer is due at 180 ms; the caller cancels at 50 ms.
+  EventLoop loop;
+  Xoshiro256 rng(1);
+  WebSearchMock mock("web_search", config(180 * kMillisecond), corpus(), loop, loop, rng);
+  const auto done = testing::run_call_cancelled_at(loop, mock, 50 * kMillisecond, query("acme corp"));
+  EXPECT_EQ(done.at, 50 * kMillisecond);
+  EXPECT_EQ(done.response.transport, Transport::cancelled);
+  EXPECT_EQ(done.response.body, Body::search_results);
+  EXPECT_TRUE(done.response.results.empty());
+  EXPECT_EQ(classify(done.response), OutcomeKind::cancelled);
+  EXPECT_TRUE(loop.empty());
+}
+
 }  // namespace
 }  // namespace squall

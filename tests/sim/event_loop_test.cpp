@@ -117,5 +117,128 @@ TEST(EventLoopTest, RunUntilLooksPastACancelledEarliestEvent) {
   EXPECT_EQ(loop.now(), 50);
 }
 
+// Sets a flag when resumed: an event that must (or must not) run.
+struct Flag {
+  bool set = false;
+};
+Task<void> raise_flag_at(EventLoop& loop, TimePoint at, Flag& flag, TimerId& id) {
+  struct Capture {
+    EventLoop& loop;
+    TimePoint at;
+    TimerId& id;
+    bool await_ready() const noexcept { return false; }
+    void await_suspend(std::coroutine_handle<> h) { id = loop.schedule_at(at, h); }
+    void await_resume() const noexcept {}
+  };
+  co_await Capture{loop, at, id};
+  flag.set = true;
+}
+
+TEST(EventLoopTest, CancelledPendingEventNeverResumes) {
+  EventLoop loop;
+  Flag flag;
+  TimerId id = 0;
+  std::exception_ptr error;
+  spawn(raise_flag_at(loop, 10, flag, id), &error);
+  EXPECT_EQ(loop.pending(), 1U);
+  loop.cancel(id);
+  EXPECT_EQ(loop.pending(), 0U);
+  EXPECT_TRUE(loop.empty());
+  EXPECT_EQ(loop.run(), 0U);
+  EXPECT_FALSE(flag.set);
+  EXPECT_EQ(loop.events_run(), 0U);
+}
+
+TEST(EventLoopTest, CancellingARunIdNeverHitsTheEventThatReusedItsSlot) {
+  // The first event's slot is recycled for the second: the stale id must not cancel it.
+  EventLoop loop;
+  const TimerId ran = loop.schedule_at(10, std::noop_coroutine());
+  EXPECT_EQ(loop.run(), 1U);
+  Flag flag;
+  TimerId id = 0;
+  std::exception_ptr error;
+  spawn(raise_flag_at(loop, 20, flag, id), &error);
+  EXPECT_NE(id, ran);
+  loop.cancel(ran);
+  EXPECT_EQ(loop.pending(), 1U);
+  EXPECT_EQ(loop.run(), 1U);
+  EXPECT_TRUE(flag.set);
+}
+
+TEST(EventLoopTest, StaleIdOfACancelledEventNeverHitsItsSlotsNextEvent) {
+  EventLoop loop;
+  const TimerId cancelled = loop.schedule_at(10, std::noop_coroutine());
+  loop.cancel(cancelled);
+  EXPECT_EQ(loop.run(), 0U);  // drops the tombstone and frees the slot
+  const TimerId next = loop.schedule_at(20, std::noop_coroutine());
+  EXPECT_NE(next, cancelled);
+  loop.cancel(cancelled);
+  EXPECT_EQ(loop.pending(), 1U);
+  EXPECT_EQ(loop.run(), 1U);
+  EXPECT_EQ(loop.now(), 20);
+}
+
+TEST(EventLoopTest, RunUntilRunsPastACancelledEarliestEventWithinTheBound) {
+  // 10 (cancelled), 20 and 30 are queued; run_until(25) runs only 20.
+  EventLoop loop;
+  const TimerId earliest = loop.schedule_at(10, std::noop_coroutine());
+  loop.schedule_at(20, std::noop_coroutine());
+  loop.schedule_at(30, std::noop_coroutine());
+  loop.cancel(earliest);
+  EXPECT_EQ(loop.run_until(25), 1U);
+  EXPECT_EQ(loop.now(), 25);
+  EXPECT_EQ(loop.pending(), 1U);
+}
+
+TEST(EventLoopTest, AnEventMayCancelALaterOneAtTheSameTime) {
+  // Two events at 10: the first cancels the second, which then never runs.
+  EventLoop loop;
+  Flag second;
+  TimerId second_id = 0;
+  std::exception_ptr error;
+  bool first_ran = false;
+  const auto canceller = [](EventLoop& l, TimerId& victim, bool& ran) -> Task<void> {
+    co_await sleep_until(l, 10);
+    l.cancel(victim);
+    ran = true;
+  };
+  spawn(canceller(loop, second_id, first_ran), &error);
+  spawn(raise_flag_at(loop, 10, second, second_id), &error);
+  EXPECT_EQ(loop.run(), 1U);
+  EXPECT_TRUE(first_ran);
+  EXPECT_FALSE(second.set);
+}
+
+TEST(EventLoopTest, ManyCancellationsCompactTheHeapWithoutChangingTheOrder) {
+  // 6000 events over times 0..199 ns. Those whose tag is a multiple of 3 are sleepers that
+  // log; the other 4000 are cancelled before the run, so tombstones become most of the
+  // heap and it is rebuilt once they pass two thirds of it (live < half the entries). The
+  // survivors must run in (time, scheduling order): the stable sort of their spawns by
+  // time, and none of the cancelled ones may run (the count would show it).
+  EventLoop loop;
+  std::vector<Woken> log;
+  std::vector<Woken> expected;
+  std::vector<TimerId> cancelled;
+  std::exception_ptr error;
+  Xoshiro256 rng(11);
+  for (int tag = 0; tag < 6000; ++tag) {
+    const TimePoint at = rng.uniform_range(0, 199);
+    if (tag % 3 == 0) {
+      spawn(sleeper(loop, at, tag, log), &error);
+      expected.push_back({tag, at});
+    } else {
+      cancelled.push_back(loop.schedule_at(at, std::noop_coroutine()));
+    }
+  }
+  for (const TimerId id : cancelled) loop.cancel(id);
+  EXPECT_EQ(loop.pending(), 2000U);
+  std::stable_sort(expected.begin(), expected.end(), [](const Woken& a, const Woken& b) { return a.at < b.at; });
+  EXPECT_EQ(loop.run(), 2000U);
+  EXPECT_EQ(log, expected);
+  for (const TimerId id : cancelled) loop.cancel(id);  // all stale: no-ops
+  EXPECT_TRUE(loop.empty());
+  EXPECT_FALSE(error);
+}
+
 }  // namespace
 }  // namespace squall
