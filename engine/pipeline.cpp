@@ -61,7 +61,7 @@ Task<Outcome> ProviderAttempt::run(CallContext& ctx, Request& request) {
   ctx.task.cost_spent_usd += r.cost_usd;
   ctx.task.history.saw_attempt(outcome.kind);
   if (observed_ != nullptr && outcome.kind == OutcomeKind::success) observed_->add(env_.clock.now() - started);
-  env_.events.on_attempt(AttemptEvent{ctx.task.id, ctx.tool, provider_.name(), ctx.attempts, started,
+  env_.events.on_attempt(AttemptEvent{ctx.task.id, ctx.tool, name_, ctx.attempts, started,
                                       env_.clock.now(), outcome.kind, r.status, r.input_tokens, r.output_tokens,
                                       r.cost_usd});
   co_return outcome;

@@ -79,10 +79,12 @@ class LatencyWindow;
 
 // One attempt on one provider: the innermost step of every call. With `observed`, the
 // latency of each successful attempt is added to it (the registry's routing data).
+// Attempt events name the provider `name` (the registry's name for it), or, when empty,
+// what Provider::name() says.
 class ProviderAttempt final : public Terminal {
  public:
-  ProviderAttempt(Provider& provider, EngineEnv env, LatencyWindow* observed = nullptr)
-      : provider_(provider), env_(env), observed_(observed) {}
+  ProviderAttempt(Provider& provider, EngineEnv env, LatencyWindow* observed = nullptr, std::string_view name = {})
+      : provider_(provider), env_(env), observed_(observed), name_(name.empty() ? provider.name() : name) {}
   Task<Outcome> run(CallContext& ctx, Request& request) override;
   Provider& provider() const { return provider_; }
 
@@ -90,6 +92,7 @@ class ProviderAttempt final : public Terminal {
   Provider& provider_;
   EngineEnv env_;
   LatencyWindow* observed_;
+  std::string_view name_;
 };
 
 class Pipeline {

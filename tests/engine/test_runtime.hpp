@@ -166,6 +166,10 @@ class EventLog final : public EventSink {
   void on_budget_exhausted(const BudgetExhaustedEvent& e) override {
     budgets.push_back(RecordedBudget{std::string(e.limit), e.at, e.spent, e.projected, e.maximum});
   }
+  void on_fallback(const FallbackEvent& e) override {
+    fallbacks.push_back(fmt::format("{}ms {} {}->{} on {}", e.at / kMillisecond, to_string(e.action), e.from, e.to,
+                                    to_string(e.trigger)));
+  }
 
   std::vector<AttemptEvent> attempts;  // `tool` views the CallContext's tool, a literal in tests
   std::vector<BackoffEvent> backoffs;
@@ -173,6 +177,7 @@ class EventLog final : public EventSink {
   std::vector<std::string> transitions;  // "<at in ms>ms <from>-><to>"
   std::vector<RecordedQueryChange> query_changes;
   std::vector<RecordedBudget> budgets;
+  std::vector<std::string> fallbacks;  // "<at in ms>ms <action> <from>-><to> on <trigger>"
 };
 
 // The virtual clock and scheduler, the event log, and the EngineEnv over both.
