@@ -3,6 +3,7 @@
 // only calls it. Events carry views that are valid for the duration of the call only.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string_view>
 
@@ -91,6 +92,9 @@ enum class FallbackAction : std::uint8_t {
   exhausted,           // no candidate is left; the call ends with `trigger`
 };
 std::string_view to_string(FallbackAction action);
+inline constexpr std::array<FallbackAction, 5> kFallbackActions{
+    FallbackAction::switched, FallbackAction::skipped_context, FallbackAction::skipped_capability,
+    FallbackAction::skipped_budget, FallbackAction::exhausted};
 
 struct FallbackEvent {
   std::uint64_t task_id = 0;

@@ -37,7 +37,7 @@ struct TaskResult {
   // Why, as a fixed identifier: safe_failed: "budget_exhausted", "no_records_found";
   // failed: the OutcomeKind name of the failing call ("rate_limited", "timeout", ...);
   // degraded: its Degradations joined by "+" in declaration order
-  // ("simplified_query", "fallback_provider+simplified_query"). Empty for succeeded
+  // ("fallback_provider", "simplified_query+fallback_provider"). Empty for succeeded
   // (ignored); empty for another status is recorded as "unspecified".
   std::string_view reason;
   // What the task spent over all its attempts, failed ones included

@@ -28,7 +28,8 @@ struct ProviderConfig {
   bool idempotent = true;
   // The retries of the client SDK in front of the provider: the innermost strategy of
   // the provider's stack, under every tool's own retries, so that retry amplification
-  // multiplies the way it does in production. Default: none (sdk_retry.hpp for presets).
+  // multiplies the way it does in production. Default: none (the presets "openai" and "anthropic" are
+  // sdk_retry_preset() in sim/scenario/provider_reader.cpp).
   std::optional<RetryConfig> sdk_retry;
 };
 

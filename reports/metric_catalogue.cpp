@@ -16,7 +16,12 @@ constexpr std::array<TagInfo, 2> kBreakerTags{{{"tool", TagValues::any}, {"to", 
 // Fault kinds are the chaos layer's vocabulary (mocks/), which reports/ does not link.
 constexpr std::array<TagInfo, 2> kFaultTags{{{"provider", TagValues::any}, {"kind", TagValues::any}}};
 
-constexpr std::array<MetricInfo, 12> kCatalogue{{
+constexpr std::array<TagInfo, 4> kFallbackTags{{{"tool", TagValues::any},
+                                                {"from", TagValues::any},
+                                                {"to", TagValues::any},
+                                                {"action", TagValues::fallback_action}}};
+
+constexpr std::array<MetricInfo, 13> kCatalogue{{
     {MetricId::task_success, "task_success", MetricType::rate, "", kTaskTags,
      "fraction of tasks that succeeded, clean or degraded"},
     {MetricId::task_degraded, "task_degraded", MetricType::rate, "", kTaskTags,
@@ -38,6 +43,8 @@ constexpr std::array<MetricInfo, 12> kCatalogue{{
      "circuit-breaker state changes"},
     {MetricId::injected_faults, "injected_faults", MetricType::counter, "", kFaultTags,
      "faults injected by the chaos layer"},
+    {MetricId::fallbacks, "fallbacks", MetricType::counter, "", kFallbackTags,
+     "fallback events: a call moved between providers (action switched), a provider passed over, a chain exhausted"},
 }};
 
 constexpr bool catalogue_in_id_order() {
@@ -87,6 +94,11 @@ bool tag_value_known(TagValues values, std::string_view value) {
       }
       return false;
     case TagValues::token_kind: return value == "input" || value == "output";
+    case TagValues::fallback_action:
+      for (FallbackAction a : kFallbackActions) {
+        if (to_string(a) == value) return true;
+      }
+      return false;
   }
   return false;
 }
@@ -108,6 +120,12 @@ std::string tag_value_list(TagValues values) {
       }
       break;
     case TagValues::token_kind: list = "input, output"; break;
+    case TagValues::fallback_action:
+      for (FallbackAction a : kFallbackActions) {
+        if (!list.empty()) list += ", ";
+        list += to_string(a);
+      }
+      break;
   }
   return list;
 }

@@ -46,6 +46,7 @@ enum class MetricId : std::uint8_t {
   cost_usd,             // counter: billed USD, failed attempts included
   breaker_transitions,  // counter: circuit-breaker state changes
   injected_faults,      // counter: faults the chaos layer injected
+  fallbacks,            // counter: fallback events (switches, passed-over providers, exhaustion)
 };
 
 // What values a tag accepts; closed vocabularies are checked at parse time.
@@ -54,6 +55,7 @@ enum class TagValues : std::uint8_t {
   outcome_kind,   // engine/outcome.hpp names: success, empty, timeout, ...
   breaker_state,  // closed, open, half_open
   token_kind,     // input, output
+  fallback_action,  // switched, skipped_context, skipped_capability, skipped_budget, exhausted
 };
 
 struct TagInfo {

@@ -160,6 +160,20 @@ double injected_faults(const Recorder& r, const Threshold& t) {
   return static_cast<double>(n);
 }
 
+double fallbacks(const Recorder& r, const Threshold& t) {
+  std::uint64_t n = 0;
+  const auto name = [&r](std::size_t i) {
+    return i == kNoIndex ? std::string_view() : std::string_view(r.providers()[i].name);
+  };
+  for (const FallbackStats& f : r.fallbacks()) {
+    if (admits(t, "tool", r.tools()[f.tool].name) && admits(t, "from", name(f.from)) && admits(t, "to", name(f.to)) &&
+        admits(t, "action", to_string(f.action))) {
+      n += f.count;
+    }
+  }
+  return static_cast<double>(n);
+}
+
 }  // namespace
 
 std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos duration) {
@@ -183,6 +197,7 @@ std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos durat
     case MetricId::cost_usd: return counter_value(cost_usd(r, t), e, duration, tasks);
     case MetricId::breaker_transitions: return counter_value(breaker_transitions(r, t), e, duration, tasks);
     case MetricId::injected_faults: return counter_value(injected_faults(r, t), e, duration, tasks);
+    case MetricId::fallbacks: return counter_value(fallbacks(r, t), e, duration, tasks);
   }
   return std::nullopt;
 }

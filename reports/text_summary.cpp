@@ -91,7 +91,7 @@ void cost_rows(const Report& r, std::vector<Row>& rows) {
   for (const FallbackRow& f : r.fallbacks) {
     if (!fallbacks.empty()) fallbacks += ' ';
     if (f.action == FallbackAction::switched) {
-      fallbacks += fmt::format("{}:{}->{}={}", f.tool, f.from.empty() ? "-" : f.from, f.to, f.count);
+      fallbacks += fmt::format("{}:{}->{}={}", f.tool, f.from, f.to, f.count);
     } else {
       fallbacks += fmt::format("{}:{}:{}={}", f.tool, to_string(f.action), f.to.empty() ? f.from : f.to, f.count);
     }

@@ -52,9 +52,9 @@ PolicyLoadResult load_policy_file(const std::filesystem::path& file);
 PolicyLoadResult load_policy_text(std::string_view text, const std::filesystem::path& file);
 
 // The cross-checks of a policy that replaced a scenario's own (scenario.policy), against
-// scenario.providers: every tool names a provider (`/<tool>`), and simplify_query applies
-// only to web_search providers (`/<tool>/<i>/simplify_query`). Errors name `policy_file`
-// and use the policy file's paths.
+// the scenario's tools and providers (sim/scenario/policy_reader.hpp check_policy: keys
+// naming tools or provider stacks, simplify_query's and fallback's rules). Errors name
+// `policy_file` and use the policy file's paths.
 std::vector<ValidationError> check_policy(const Scenario& scenario, const std::filesystem::path& policy_file);
 
 }  // namespace squall

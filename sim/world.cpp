@@ -47,11 +47,18 @@ void World::build_providers(const RngFactory& rngs) {
                                                                          loop_, loop_, rngs))
                                .first->second;
     // The provider's stack: its own policy entry (only a scenario with a `tools` block
-    // gives providers entries of their own), then the SDK's retries innermost.
-    std::vector<StrategyConfig> stack;
-    if (scenario_.explicit_tools) stack = policy_of(scenario_, config.name);
-    if (config.sdk_retry) stack.emplace_back(*config.sdk_retry);
-    auto strategies = build_strategies(config.name, stack, registry_.env(), rngs, policy_rngs_);
+    // gives providers entries of their own), then the SDK's retries innermost. The SDK
+    // retry's stream is "policy/<provider>/sdk/0/retry", apart from any tool's of the
+    // same name.
+    std::vector<std::unique_ptr<Strategy>> strategies;
+    if (scenario_.explicit_tools) {
+      strategies = build_strategies(config.name, policy_of(scenario_, config.name), registry_.env(), rngs, policy_rngs_);
+    }
+    if (config.sdk_retry) {
+      auto sdk = build_strategies(config.name + "/sdk", {StrategyConfig(*config.sdk_retry)}, registry_.env(), rngs,
+                                  policy_rngs_);
+      strategies.push_back(std::move(sdk.front()));
+    }
     registry_.add(describe(config), *built.provider, std::move(strategies));
   }
 }

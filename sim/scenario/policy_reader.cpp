@@ -312,12 +312,16 @@ void check_strategy(const StrategyConfig& config, std::string_view owner, const 
     check_fallback(*fallback, owner, names, path, diag);
     return;
   }
-  auto type = names.tools.find(owner);
-  if (type == names.tools.end()) type = names.providers.find(owner);
-  if (type == names.providers.end() || !type->second) return;
-  if (std::holds_alternative<SimplifyQueryConfig>(config) && *type->second != ProviderType::web_search) {
-    diag.error(path, fmt::format("simplify_query applies only to web_search providers; {}",
-                                 provider_is(owner, *type->second)));
+  std::optional<ProviderType> type;
+  if (const auto tool = names.tools.find(owner); tool != names.tools.end()) {
+    type = tool->second;
+  } else if (const auto provider = names.providers.find(owner); provider != names.providers.end()) {
+    type = provider->second;
+  }
+  if (!type) return;
+  if (std::holds_alternative<SimplifyQueryConfig>(config) && *type != ProviderType::web_search) {
+    diag.error(path,
+               fmt::format("simplify_query applies only to web_search providers; {}", provider_is(owner, *type)));
   }
 }
 

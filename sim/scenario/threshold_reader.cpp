@@ -11,12 +11,16 @@ std::string no_such_template(std::string_view name, const std::vector<std::strin
   return fmt::format("no task template named \"{}\"; templates are: {}", name, fmt::join(templates, ", "));
 }
 
-// The scenario-bound tags of `selector`: providers and tools name providers, templates
+// The scenario-bound tags of `selector`: provider, tool, from and to name tools or
+// providers (fallbacks' from and to), templates
 // name tasks.
 void check_tags(const MetricSelector& selector, const ThresholdContext& context, const std::string& path,
                 Diagnostics& diag) {
   for (const auto& [tag, value] : selector.tags) {
-    if ((tag == "provider" || tag == "tool") && context.providers != nullptr &&
+    // `to` is a breaker state for breaker_transitions and a provider for fallbacks.
+    const bool names_one = tag == "provider" || tag == "tool" ||
+                           (selector.metric_name == "fallbacks" && (tag == "from" || tag == "to"));
+    if (names_one && context.providers != nullptr &&
         !context.providers->contains(value)) {
       diag.error(path, no_such_provider(value, *context.providers));
     } else if (tag == "template" && context.templates != nullptr &&
