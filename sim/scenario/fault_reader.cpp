@@ -70,8 +70,9 @@ void read_calls(const ObjectReader& obj, FaultConfig& fault) {
   if (first_ok) fault.first_call = static_cast<std::uint64_t>(first);
   if (!obj.get("last_call", last, kPositiveInt)) return;
   if (first_ok && last < first) {
-    obj.diag().error(obj.path_of("last_call"), fmt::format("expected an integer in [{}, {}] (at least first_call), got {}", first,
-                                                           kPositiveInt.max, describe(*obj.find("last_call"))));
+    obj.diag().error(obj.path_of("last_call"),
+                     fmt::format("expected an integer in [{}, {}] (at least first_call), got {}", first,
+                                 kPositiveInt.max, describe(*obj.find("last_call"))));
     return;
   }
   fault.last_call = static_cast<std::uint64_t>(last);
@@ -147,11 +148,12 @@ std::string overlap_message(std::span<const FaultConfig> faults, std::span<const
 }
 
 // The sets of `candidates` (indices into `faults`, all active at one time) active together
-// at some call index whose probabilities sum to more than 1, in call-index order. The set
-// is checked wherever it changes, shrinking included: a subset of a set reported may
-// exceed 1 too, where the rest is not active.
-void overlaps_by_call(std::span<const FaultConfig> faults, const std::set<std::size_t>& candidates,
-                      std::vector<std::vector<std::size_t>>& out) {
+// at some call index in [lo, hi] whose probabilities sum to more than 1, in call-index
+// order. Every candidate active at a call index in [lo, hi] must be among `candidates`.
+// The set is checked at lo and wherever it changes, shrinking included: a subset of a set
+// reported may exceed 1 too, where the rest is not active.
+void overlaps_by_call(std::span<const FaultConfig> faults, const std::vector<std::size_t>& candidates,
+                      std::uint64_t lo, std::uint64_t hi, std::vector<std::vector<std::size_t>>& out) {
   // Events at call indices: a rule starts at first_call and stops after last_call.
   std::vector<std::pair<std::uint64_t, std::size_t>> starts;
   std::vector<std::pair<std::uint64_t, std::size_t>> stops;
@@ -162,16 +164,26 @@ void overlaps_by_call(std::span<const FaultConfig> faults, const std::set<std::s
   std::sort(starts.begin(), starts.end());
   std::sort(stops.begin(), stops.end());
   std::set<std::size_t> active;
-  std::size_t a = 0;
-  std::size_t b = 0;
+  const auto check = [&] {
+    std::vector<std::size_t> set(active.begin(), active.end());
+    if (sum_of(faults, set) > 1 + kSumTolerance) out.push_back(std::move(set));
+  };
+  // The set at lo, then the events after it.
+  const auto up_to_lo = [lo](const std::pair<std::uint64_t, std::size_t>& e) { return e.first <= lo; };
+  auto a = static_cast<std::size_t>(std::partition_point(starts.begin(), starts.end(), up_to_lo) - starts.begin());
+  auto b = static_cast<std::size_t>(std::partition_point(stops.begin(), stops.end(), up_to_lo) - stops.begin());
+  for (const std::size_t i : candidates) {
+    if (faults[i].first_call <= lo && lo <= faults[i].last_call) active.insert(i);
+  }
+  check();
   while (a < starts.size() || b < stops.size()) {
     // The next index at which the active set changes, and every change there.
     std::uint64_t at = a < starts.size() ? starts[a].first : UINT64_MAX;
     if (b < stops.size()) at = std::min(at, stops[b].first);
+    if (at > hi) break;
     for (; b < stops.size() && stops[b].first == at; ++b) active.erase(stops[b].second);
     for (; a < starts.size() && starts[a].first == at; ++a) active.insert(starts[a].second);
-    std::vector<std::size_t> set(active.begin(), active.end());
-    if (sum_of(faults, set) > 1 + kSumTolerance) out.push_back(std::move(set));
+    check();
   }
 }
 
@@ -191,8 +203,11 @@ void check_fault_overlaps(std::span<const FaultConfig> faults, std::span<const s
   if (total <= 1 + kSumTolerance) return;
 
   // Sweep the time windows [from, to): at each time a rule starts or stops, the rules
-  // active then are checked by call index. The work is O(n log n) plus, per change, the
-  // rules active at that time, so many short windows (flapping) stay cheap.
+  // active then whose call ranges meet the changed rule's are checked by call index. The
+  // work per change is the number of rules active at that time, so many short windows
+  // (flapping) stay cheap; it grows quadratically only when thousands of rules are active
+  // across every window change (4000 such rules take about a second). A segment tree over
+  // call indices would make that O(n log n) too.
   std::vector<std::pair<TimePoint, std::size_t>> starts;
   std::vector<std::pair<TimePoint, std::size_t>> stops;
   for (const std::size_t i : live) {
@@ -208,10 +223,32 @@ void check_fault_overlaps(std::span<const FaultConfig> faults, std::span<const s
   while (a < starts.size() || b < stops.size()) {
     TimePoint at = a < starts.size() ? starts[a].first : kNever;
     if (b < stops.size()) at = std::min(at, stops[b].first);
-    for (; b < stops.size() && stops[b].first == at; ++b) active.erase(stops[b].second);
-    for (; a < starts.size() && starts[a].first == at; ++a) active.insert(starts[a].second);
+    std::vector<std::size_t> changed;
+    for (; b < stops.size() && stops[b].first == at; ++b) {
+      active.erase(stops[b].second);
+      changed.push_back(stops[b].second);
+    }
+    for (; a < starts.size() && starts[a].first == at; ++a) {
+      active.insert(starts[a].second);
+      changed.push_back(starts[a].second);
+    }
+    // Only the call ranges of the rules that changed hold new sets. When many changed
+    // (every rule starting at 0), one sweep over all call indices is cheaper.
     std::vector<std::vector<std::size_t>> sets;
-    overlaps_by_call(faults, active, sets);
+    const std::vector<std::size_t> all(active.begin(), active.end());
+    if (changed.size() * 4 >= all.size()) {
+      overlaps_by_call(faults, all, 1, UINT64_MAX, sets);
+    } else {
+      for (const std::size_t r : changed) {
+        const std::uint64_t lo = faults[r].first_call;
+        const std::uint64_t hi = faults[r].last_call;
+        std::vector<std::size_t> candidates;
+        for (const std::size_t i : all) {
+          if (faults[i].first_call <= hi && lo <= faults[i].last_call) candidates.push_back(i);
+        }
+        overlaps_by_call(faults, candidates, lo, hi, sets);
+      }
+    }
     for (auto& set : sets) {
       if (!reported.insert(set).second) continue;
       diag.error(path, overlap_message(faults, positions, path, set));
