@@ -32,7 +32,8 @@ int run_command(const RunOptions& options);
 // A seed as decimal digits only (no sign, no base prefix), within uint64; nullopt otherwise.
 std::optional<std::uint64_t> parse_seed(std::string_view text);
 // Checks scenario files and policy files (the files `run --policy` takes); every error of
-// every file is printed.
+// every file is printed. A policy file is also checked against every valid scenario given
+// with it, exactly as `run SCENARIO --policy FILE` checks it (sim::check_policy).
 int validate_command(const std::vector<std::filesystem::path>& scenarios,
                      const std::vector<std::filesystem::path>& policies);
 

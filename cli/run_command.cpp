@@ -39,13 +39,9 @@ int run_command(const RunOptions& options) {
   }
   Scenario scenario = std::move(*loaded.scenario);
   if (options.policy) {
-    PolicyLoadResult policy = load_policy_file(*options.policy);
-    if (policy.errors.empty()) {
-      scenario.policy = std::move(*policy.policy);
-      policy.errors = check_policy(scenario, options.policy->string());
-    }
-    if (!policy.errors.empty()) {
-      print_errors(policy.errors);
+    // The same checks as `squall validate SCENARIO --policy FILE`.
+    if (const auto errors = apply_policy_file(scenario, *options.policy); !errors.empty()) {
+      print_errors(errors);
       return kExitBadInput;
     }
   }

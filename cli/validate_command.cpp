@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include <fmt/core.h>
 
 #include "cli/commands.hpp"
@@ -22,8 +24,27 @@ bool report(const std::filesystem::path& file, const std::vector<ValidationError
 int validate_command(const std::vector<std::filesystem::path>& scenarios,
                      const std::vector<std::filesystem::path>& policies) {
   bool all_valid = true;
-  for (const auto& file : scenarios) all_valid = report(file, load_scenario(file).errors) && all_valid;
-  for (const auto& file : policies) all_valid = report(file, load_policy_file(file).errors) && all_valid;
+  std::vector<Scenario> valid_scenarios;
+  for (const auto& file : scenarios) {
+    LoadResult loaded = load_scenario(file);
+    all_valid = report(file, loaded.errors) && all_valid;
+    if (loaded.scenario) valid_scenarios.push_back(std::move(*loaded.scenario));
+  }
+  // A policy file given with scenarios is checked against each of them, as `squall run
+  // SCENARIO --policy FILE` checks it (check_policy), so that validate accepts exactly
+  // the pairs run accepts. An error found with several scenarios is printed once.
+  for (const auto& file : policies) {
+    PolicyLoadResult loaded = load_policy_file(file);
+    std::vector<ValidationError> errors = std::move(loaded.errors);
+    if (loaded.policy) {
+      for (const Scenario& scenario : valid_scenarios) {
+        for (ValidationError& error : check_policy(scenario, *loaded.policy, file)) {
+          if (std::find(errors.begin(), errors.end(), error) == errors.end()) errors.push_back(std::move(error));
+        }
+      }
+    }
+    all_valid = report(file, errors) && all_valid;
+  }
   return all_valid ? kExitOk : kExitBadInput;
 }
 

@@ -94,6 +94,7 @@ bool is_duration_char(char c) { return is_lower(c) || (c >= '0' && c <= '9') || 
 struct ParsedExpression {
   ThresholdExpression expression;
   std::string_view duration;  // the value as written when it carried a unit, else empty
+  std::string_view number;    // the value's number as written
 };
 
 std::variant<ParsedExpression, std::string> parse_expression(std::string_view text) {
@@ -159,6 +160,7 @@ std::variant<ParsedExpression, std::string> parse_expression(std::string_view te
   if (!value) return fmt::format("expected a number after \"{}\", got \"{}\"", c.consumed(), c.rest());
   e.value = *value;
   const std::string_view number = c.slice(value_start);
+  out.number = number;
 
   c.skip_space();
   if (is_lower(c.peek())) {
@@ -306,6 +308,14 @@ std::variant<Threshold, std::string> parse_threshold(std::string_view metric, st
   if (!p.duration.empty() && !info.is_time()) {
     return fmt::format("a duration (\"{}\") applies only to time metrics ({}); \"{}\" is not one", p.duration,
                        time_metric_list(), info.name);
+  }
+  if (p.duration.empty() && info.is_time()) {
+    // Durations carry their unit everywhere in a scenario; a bare number read as
+    // milliseconds (k6's reading) would let "p(99)<25" mean 25 ms to one reader and 25 s
+    // to another.
+    return fmt::format("expected a duration with a unit for time metric \"{}\", such as \"{}{}{}ms\", got \"{}\"",
+                       info.name, aggregation_name(p.expression), to_string(p.expression.op), p.number,
+                       trim(expression));
   }
   if (info.type == MetricType::rate && !(p.expression.value >= 0 && p.expression.value <= 1)) {
     return fmt::format("rate is a fraction in [0, 1], got {}", p.expression.value);

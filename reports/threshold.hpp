@@ -3,11 +3,11 @@
 //
 //   aggregation: rate | p(N) | avg | min | max | med | count | sum
 //   op:          < | <= | > | >= | ==
-//   value:       a number; for time metrics also a duration as engine/runtime/duration.hpp
+//   value:       a number; for time metrics a duration as engine/runtime/duration.hpp
 //                reads scenario durations: units ns, us, ms, s, m, h, compounds in
 //                decreasing order ("20s", "1.5m", "1m30s"), exact to the nanosecond. Time
-//                values are normalised to milliseconds, and a bare number on a time metric
-//                is milliseconds, as in k6.
+//                values are normalised to milliseconds. Unlike k6, a bare number on a time
+//                metric is an error: durations carry their unit everywhere in a scenario.
 // Whitespace may appear between any two tokens ("p( 99 ) <= 20 s"); a duration's number
 // and its first unit count as two tokens, the rest of a compound ("1m30s") is one.
 //
@@ -84,6 +84,8 @@ std::variant<MetricSelector, std::string> parse_metric(std::string_view metric);
 //   a duration ("20s") applies only to time metrics (task_latency, call_latency);
 //     "cost_usd" is not one
 //   rate is a fraction in [0, 1], got 95
+//   expected a duration with a unit for time metric "task_latency", such as
+//     "p(99)<25ms", got "p(99)<25"
 std::variant<Threshold, std::string> parse_threshold(std::string_view metric, std::string_view expression);
 
 // The aggregation as written canonically: "rate", "p(99)", "p(99.9)", "avg", ...

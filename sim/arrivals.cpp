@@ -7,11 +7,13 @@
 namespace squall {
 namespace {
 
-// A gap of `ns` nanoseconds (a non-negative double) after `t`: at least 1 ns so that time
-// advances, saturating at kNever.
-TimePoint after_gap(TimePoint t, double ns) {
-  if (!(ns < static_cast<double>(kNever - t))) return kNever;
-  return t + std::max<Nanos>(1, std::llround(ns));
+// The time `ns` nanoseconds (a non-negative double) after `start`, rounded to a whole
+// nanosecond, saturating at kNever.
+TimePoint at_offset(TimePoint start, double ns) {
+  constexpr double kMaxOffset = 9.2e18;  // below 2^63, so llround cannot overflow
+  if (!(ns < kMaxOffset)) return kNever;
+  const Nanos rounded = std::llround(ns);
+  return rounded >= kNever - start ? kNever : start + rounded;
 }
 
 }  // namespace
@@ -41,35 +43,44 @@ TimePoint ArrivalSchedule::next_change(TimePoint t) const {
   return it != bursts_.end() ? it->from : kNever;
 }
 
+void ArrivalSchedule::start_segment(TimePoint start) {
+  segment_start_ = start;
+  index_ = 0;
+  offset_ns_ = 0;
+}
+
 std::optional<TimePoint> ArrivalSchedule::next(Rng& rng) {
-  // Each pass either returns an arrival or moves the cursor to the next rate change, so
-  // the loop is bounded by the number of burst boundaries before `end_`.
-  while (cursor_ < end_) {
-    const double rate = rate_at(cursor_);
-    const TimePoint change = next_change(cursor_);
+  // Each pass either returns an arrival or moves to the next rate change, so the loop is
+  // bounded by the number of burst boundaries before `end_`.
+  while (segment_start_ < end_) {
+    const double rate = rate_at(segment_start_);
+    const TimePoint change = next_change(segment_start_);
     if (rate <= 0) {
-      cursor_ = change;
-      first_ = true;
+      start_segment(change);
       continue;
     }
-    const double mean_gap_ns = 1e9 / rate;
-    TimePoint candidate = cursor_;
+    // The arrival's exact offset in the segment, rounded once (see the header).
+    TimePoint candidate = 0;
+    double offset = 0;
     if (process_ == ArrivalProcess::poisson) {
-      candidate = after_gap(cursor_, rng.exponential(mean_gap_ns));
-    } else if (!first_) {
-      candidate = after_gap(cursor_, mean_gap_ns);
+      offset = offset_ns_ + rng.exponential(1e9 / rate);
+    } else {
+      offset = static_cast<double>(index_) * 1e9 / rate;
     }
+    candidate = at_offset(segment_start_, offset);
+    // At least 1 ns after the previous arrival, so that time always advances.
+    if (candidate <= last_) candidate = last_ + 1;
     if (candidate >= change) {
-      cursor_ = change;
-      first_ = true;
+      start_segment(change);
       continue;
     }
-    first_ = false;
-    cursor_ = candidate;
     if (candidate >= end_) break;
+    offset_ns_ = offset;
+    ++index_;
+    last_ = candidate;
     return candidate;
   }
-  cursor_ = end_;
+  segment_start_ = end_;
   return std::nullopt;
 }
 

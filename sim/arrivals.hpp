@@ -8,8 +8,14 @@
 // piecewise-constant rates (no thinning needed; Lewis and Shedler 1979 treat the general
 // case). Constant arrivals are 1/rate apart, the first at time 0, as in k6's
 // constant-arrival-rate executor; a rate change restarts the spacing at the change. A rate
-// of 0 means no arrivals until the next change. Gaps are whole nanoseconds, at least 1 ns
-// (so time always advances) and saturating at kNever (so tiny rates cannot overflow).
+// of 0 means no arrivals until the next change.
+//
+// Times are kept exact within a rate segment and rounded once per arrival: the k-th
+// constant arrival of a segment starting at s is at s + round(k * 1e9 / rate) ns, and a
+// Poisson arrival at s + round(sum of its segment's exponential gaps), so rounding errors
+// never accumulate (9 per second for 10 s is 90 arrivals, not 91 from 111,111,111 ns
+// gaps). Arrivals are at least 1 ns apart (so time always advances) and saturate at
+// kNever (so tiny rates cannot overflow).
 #pragma once
 
 #include <optional>
@@ -40,8 +46,13 @@ class ArrivalSchedule {
   double base_rate_;
   std::vector<Burst> bursts_;  // sorted by `from`
   TimePoint end_;
-  TimePoint cursor_ = 0;  // the previous arrival, or the start of the current rate segment
-  bool first_ = true;     // constant process: the next arrival is at cursor_ itself
+  // Moves to the segment starting at `start` (a rate change, or 0).
+  void start_segment(TimePoint start);
+
+  TimePoint segment_start_ = 0;  // where the current rate segment began
+  std::int64_t index_ = 0;       // constant process: arrivals of the segment so far
+  double offset_ns_ = 0;         // poisson process: the previous arrival, exact, since segment_start_
+  TimePoint last_ = -1;          // the previous arrival (-1: none yet)
   ArrivalProcess process_;
 };
 

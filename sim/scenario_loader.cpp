@@ -1,6 +1,9 @@
 #include "sim/scenario_loader.hpp"
 
 #include <array>
+#include <set>
+
+#include <fmt/format.h>
 
 #include "sim/scenario/json_document.hpp"
 #include "sim/scenario/json_reader.hpp"
@@ -136,10 +139,34 @@ PolicyLoadResult load_policy_text(std::string_view text, const std::filesystem::
   return PolicyLoadResult{std::move(policy), {}};
 }
 
-std::vector<ValidationError> check_policy(const Scenario& scenario, const std::filesystem::path& policy_file) {
+std::vector<ValidationError> check_policy(const Scenario& scenario, const PolicyConfig& policy,
+                                          const std::filesystem::path& policy_file) {
   Diagnostics diag(policy_file.string());
-  check_policy(scenario.policy, scenario_names(scenario), "", diag);
+  check_policy(policy, scenario_names(scenario), "", diag);
+  // The scenario's tools, sorted: those its steps call and those its own policy configures.
+  std::set<std::string_view> tools;
+  for (const TaskTemplate& task : scenario.workload.tasks) {
+    for (const StepConfig& step : task.steps) tools.insert(step.tool);
+  }
+  for (const auto& [tool, strategies] : scenario.policy) tools.insert(tool);
+  std::vector<std::string_view> missing;
+  for (const std::string_view tool : tools) {
+    if (!policy.contains(tool)) missing.push_back(tool);
+  }
+  if (!missing.empty()) {
+    diag.error("", fmt::format("expected every tool of the scenario, missing {} (write \"{}\": [] for a tool without "
+                               "strategies)",
+                               join_quoted(missing), missing.front()));
+  }
   return diag.take();
+}
+
+std::vector<ValidationError> apply_policy_file(Scenario& scenario, const std::filesystem::path& policy_file) {
+  PolicyLoadResult loaded = load_policy_file(policy_file);
+  if (!loaded.ok()) return std::move(loaded.errors);
+  auto errors = check_policy(scenario, *loaded.policy, policy_file);
+  if (errors.empty()) scenario.policy = std::move(*loaded.policy);
+  return errors;
 }
 
 }  // namespace squall

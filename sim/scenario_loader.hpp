@@ -46,15 +46,27 @@ LoadResult load_scenario_text(std::string_view text, const std::filesystem::path
 // Reads a policy file for `squall run --policy FILE`: its top level is a policy object
 // (tool -> strategies), with the same rules as a scenario's `policy` block. Paths in
 // errors are relative to the policy file's own root (`/web_search/1/retry/max_attempts`),
-// since they point into that file. Tool names cannot be checked without a scenario:
-// install the policy as scenario.policy, then call check_policy.
+// since they point into that file. Tool names cannot be checked without a scenario: see
+// check_policy.
 PolicyLoadResult load_policy_file(const std::filesystem::path& file);
 PolicyLoadResult load_policy_text(std::string_view text, const std::filesystem::path& file);
 
-// The cross-checks of a policy that replaced a scenario's own (scenario.policy), against
-// the scenario's tools and providers (sim/scenario/policy_reader.hpp check_policy: keys
-// naming tools or provider stacks, simplify_query's and fallback's rules). Errors name
-// `policy_file` and use the policy file's paths.
-std::vector<ValidationError> check_policy(const Scenario& scenario, const std::filesystem::path& policy_file);
+// The cross-checks of `policy`, read from `policy_file`, as the replacement of
+// scenario.policy: the rules of sim/scenario/policy_reader.hpp check_policy against the
+// scenario's tools and providers (`/<tool>`: `no provider named "pinecone"; providers
+// are: llm, search`; simplify_query's and fallback's rules), and it names every tool of
+// the scenario (and every provider stack the scenario's policy block gives), the
+// tools its steps call and the tools its own policy block configures (at the root: `expected
+// every tool of the scenario, missing "search" (write "search": [] for a tool without
+// strategies)`), since a tool left out would silently lose the strategies the scenario
+// gives it. Errors name `policy_file` and use the policy file's paths. `squall run
+// --policy` and `squall validate SCENARIO --policy FILE` both check with this function.
+std::vector<ValidationError> check_policy(const Scenario& scenario, const PolicyConfig& policy,
+                                          const std::filesystem::path& policy_file);
+
+// What `squall run --policy FILE` does: load_policy_file, then check_policy against
+// `scenario`; when both find nothing, scenario.policy becomes the file's policy. Returns
+// the errors (the scenario is unchanged when there are any).
+std::vector<ValidationError> apply_policy_file(Scenario& scenario, const std::filesystem::path& policy_file);
 
 }  // namespace squall

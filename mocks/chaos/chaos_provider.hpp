@@ -7,9 +7,11 @@
 //    n do not depend on windows.
 // 2. The faults active for it (from <= now < to, and first_call <= n <= last_call) are
 //    walked in file order, accumulating their probabilities; the first whose cumulative
-//    sum exceeds u is injected. Faults are therefore mutually exclusive per call: each
-//    gets exactly its probability while the active ones sum to at most 1, and when they
-//    sum to more the later ones share what is left (0.7 then 0.6 yields 0.7 and 0.3).
+//    sum exceeds u is injected. Faults are therefore mutually exclusive per call, and each
+//    gets exactly its probability because the active ones sum to at most 1: the scenario
+//    loader rejects rules whose probabilities sum to more wherever they overlap
+//    (sim/scenario/fault_reader.hpp, check_fault_overlaps), so no rule is silently
+//    shrunk. (Given such rules anyway, the walk would give the later ones what is left.)
 // 3. With no fault chosen the call goes to the inner provider untouched.
 // Steps 1 and 2 happen when call() is called, not when its Task is first awaited: callers
 // await at once (Pipeline's attempt does), so both are the same virtual time.

@@ -33,8 +33,8 @@ using FaultCounts = std::array<std::uint64_t, kFaultKindCount>;
 
 struct FaultConfig {
   FaultKind kind = FaultKind::server_error;
-  // Chance that a call inside the window gets this fault, in [0, 1]. Exact while the
-  // faults active together sum to at most 1; past that, later faults get what is left
+  // Chance that a call inside the window gets this fault, in [0, 1]. Exact because the
+  // faults active together sum to at most 1, which the scenario loader checks
   // (chaos_provider.hpp).
   double probability = 0;
   // The window [from, to) in simulated time. Default: the whole run.

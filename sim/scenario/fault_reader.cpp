@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <set>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -67,8 +70,9 @@ void read_calls(const ObjectReader& obj, FaultConfig& fault) {
   if (first_ok) fault.first_call = static_cast<std::uint64_t>(first);
   if (!obj.get("last_call", last, kPositiveInt)) return;
   if (first_ok && last < first) {
-    obj.diag().error(obj.path_of("last_call"), fmt::format("expected an integer >= first_call ({}), got {}", first,
-                                                           describe(*obj.find("last_call"))));
+    obj.diag().error(obj.path_of("last_call"),
+                     fmt::format("expected an integer in [{}, {}] (at least first_call), got {}", first,
+                                 kPositiveInt.max, describe(*obj.find("last_call"))));
     return;
   }
   fault.last_call = static_cast<std::uint64_t>(last);
@@ -100,6 +104,156 @@ std::optional<FaultConfig> read_fault(const Json& value, const std::string& path
   if (const Json* latency = obj.find("latency")) fault.latency = read_latency(*latency, obj.path_of("latency"), diag);
   if (diag.count() != errors_before) return std::nullopt;
   return fault;
+}
+
+namespace {
+
+// Sums within this of 1 are accepted: decimal probabilities such as 0.1 + 0.2 + 0.7 add
+// up to 1.0000000000000002 in binary floating point.
+constexpr double kSumTolerance = 1e-9;
+
+// The sum of the probabilities of `set` (indices into `faults`), in file order.
+double sum_of(std::span<const FaultConfig> faults, const std::vector<std::size_t>& set) {
+  double sum = 0;
+  for (const std::size_t i : set) sum += faults[i].probability;
+  return sum;
+}
+
+std::string overlap_message(std::span<const FaultConfig> faults, std::span<const std::size_t> positions,
+                            const std::string& path, const std::vector<std::size_t>& set) {
+  TimePoint from = 0;
+  TimePoint to = kNever;
+  std::uint64_t first = 1;
+  std::uint64_t last = UINT64_MAX;
+  std::string rules;
+  for (std::size_t k = 0; k < set.size(); ++k) {
+    const FaultConfig& f = faults[set[k]];
+    from = std::max(from, f.from);
+    to = std::min(to, f.to);
+    first = std::max(first, f.first_call);
+    last = std::min(last, f.last_call);
+    if (k > 0) rules += k + 1 == set.size() ? " and " : ", ";
+    rules += fmt::format("{} ({})", pointer_append(path, positions[set[k]]), f.probability);
+  }
+  std::string where = fmt::format("from {} to {}", format_duration(from),
+                                  to == kNever ? std::string("the end of the run") : format_duration(to));
+  if (last != UINT64_MAX) {
+    where += fmt::format(", calls {} to {}", first, last);
+  } else if (first > 1) {
+    where += fmt::format(", calls {} onwards", first);
+  }
+  return fmt::format("expected the probabilities of faults active at the same time to sum to at most 1, got {:.12g}: "
+                     "{} overlap {}",
+                     sum_of(faults, set), rules, where);
+}
+
+// The sets of `candidates` (indices into `faults`, all active at one time) active together
+// at some call index in [lo, hi] whose probabilities sum to more than 1, in call-index
+// order. Every candidate active at a call index in [lo, hi] must be among `candidates`.
+// The set is checked at lo and wherever it changes, shrinking included: a subset of a set
+// reported may exceed 1 too, where the rest is not active.
+void overlaps_by_call(std::span<const FaultConfig> faults, const std::vector<std::size_t>& candidates,
+                      std::uint64_t lo, std::uint64_t hi, std::vector<std::vector<std::size_t>>& out) {
+  // Events at call indices: a rule starts at first_call and stops after last_call.
+  std::vector<std::pair<std::uint64_t, std::size_t>> starts;
+  std::vector<std::pair<std::uint64_t, std::size_t>> stops;
+  for (const std::size_t i : candidates) {
+    starts.emplace_back(faults[i].first_call, i);
+    if (faults[i].last_call != UINT64_MAX) stops.emplace_back(faults[i].last_call + 1, i);
+  }
+  std::sort(starts.begin(), starts.end());
+  std::sort(stops.begin(), stops.end());
+  std::set<std::size_t> active;
+  const auto check = [&] {
+    std::vector<std::size_t> set(active.begin(), active.end());
+    if (sum_of(faults, set) > 1 + kSumTolerance) out.push_back(std::move(set));
+  };
+  // The set at lo, then the events after it.
+  const auto up_to_lo = [lo](const std::pair<std::uint64_t, std::size_t>& e) { return e.first <= lo; };
+  auto a = static_cast<std::size_t>(std::partition_point(starts.begin(), starts.end(), up_to_lo) - starts.begin());
+  auto b = static_cast<std::size_t>(std::partition_point(stops.begin(), stops.end(), up_to_lo) - stops.begin());
+  for (const std::size_t i : candidates) {
+    if (faults[i].first_call <= lo && lo <= faults[i].last_call) active.insert(i);
+  }
+  check();
+  while (a < starts.size() || b < stops.size()) {
+    // The next index at which the active set changes, and every change there.
+    std::uint64_t at = a < starts.size() ? starts[a].first : UINT64_MAX;
+    if (b < stops.size()) at = std::min(at, stops[b].first);
+    if (at > hi) break;
+    for (; b < stops.size() && stops[b].first == at; ++b) active.erase(stops[b].second);
+    for (; a < starts.size() && starts[a].first == at; ++a) active.insert(starts[a].second);
+    check();
+  }
+}
+
+}  // namespace
+
+void check_fault_overlaps(std::span<const FaultConfig> faults, std::span<const std::size_t> positions,
+                          const std::string& path, Diagnostics& diag) {
+  // Rules of probability 0 never fire; without more than 1 in all, no set can exceed it.
+  std::vector<std::size_t> live;
+  double total = 0;
+  for (std::size_t i = 0; i < faults.size(); ++i) {
+    if (faults[i].probability > 0) {
+      live.push_back(i);
+      total += faults[i].probability;
+    }
+  }
+  if (total <= 1 + kSumTolerance) return;
+
+  // Sweep the time windows [from, to): at each time a rule starts or stops, the rules
+  // active then whose call ranges meet the changed rule's are checked by call index. The
+  // work per change is the number of rules active at that time, so many short windows
+  // (flapping) stay cheap; it grows quadratically only when thousands of rules are active
+  // across every window change (4000 such rules take about a second). A segment tree over
+  // call indices would make that O(n log n) too.
+  std::vector<std::pair<TimePoint, std::size_t>> starts;
+  std::vector<std::pair<TimePoint, std::size_t>> stops;
+  for (const std::size_t i : live) {
+    starts.emplace_back(faults[i].from, i);
+    if (faults[i].to != kNever) stops.emplace_back(faults[i].to, i);
+  }
+  std::sort(starts.begin(), starts.end());
+  std::sort(stops.begin(), stops.end());
+  std::set<std::size_t> active;
+  std::set<std::vector<std::size_t>> reported;
+  std::size_t a = 0;
+  std::size_t b = 0;
+  while (a < starts.size() || b < stops.size()) {
+    TimePoint at = a < starts.size() ? starts[a].first : kNever;
+    if (b < stops.size()) at = std::min(at, stops[b].first);
+    std::vector<std::size_t> changed;
+    for (; b < stops.size() && stops[b].first == at; ++b) {
+      active.erase(stops[b].second);
+      changed.push_back(stops[b].second);
+    }
+    for (; a < starts.size() && starts[a].first == at; ++a) {
+      active.insert(starts[a].second);
+      changed.push_back(starts[a].second);
+    }
+    // Only the call ranges of the rules that changed hold new sets. When many changed
+    // (every rule starting at 0), one sweep over all call indices is cheaper.
+    std::vector<std::vector<std::size_t>> sets;
+    const std::vector<std::size_t> all(active.begin(), active.end());
+    if (changed.size() * 4 >= all.size()) {
+      overlaps_by_call(faults, all, 1, UINT64_MAX, sets);
+    } else {
+      for (const std::size_t r : changed) {
+        const std::uint64_t lo = faults[r].first_call;
+        const std::uint64_t hi = faults[r].last_call;
+        std::vector<std::size_t> candidates;
+        for (const std::size_t i : all) {
+          if (faults[i].first_call <= hi && lo <= faults[i].last_call) candidates.push_back(i);
+        }
+        overlaps_by_call(faults, candidates, lo, hi, sets);
+      }
+    }
+    for (auto& set : sets) {
+      if (!reported.insert(set).second) continue;
+      diag.error(path, overlap_message(faults, positions, path, set));
+    }
+  }
 }
 
 }  // namespace squall

@@ -10,8 +10,9 @@
 namespace squall {
 namespace {
 
-// Integers may be written with a zero fraction (3.0) as JSON Schema allows; below 2^53
-// every such double is an exact integer.
+// Integers may be written with a zero fraction (3.0, 1e3) as JSON Schema allows. Every
+// double of magnitude 2^53 or more is an integer, and each below 2^63 in magnitude is an
+// exact int64, so those convert without loss.
 std::optional<std::int64_t> as_integer(const Json& v) {
   if (v.is_number_integer()) {
     if (v.is_number_unsigned() && v.get<std::uint64_t>() > std::uint64_t(std::numeric_limits<std::int64_t>::max())) {
@@ -21,16 +22,15 @@ std::optional<std::int64_t> as_integer(const Json& v) {
   }
   if (v.is_number_float()) {
     const double d = v.get<double>();
-    constexpr double kExact = 9007199254740992.0;  // 2^53
-    if (std::trunc(d) == d && std::fabs(d) < kExact) return static_cast<std::int64_t>(d);
+    constexpr double kTwoTo63 = 9223372036854775808.0;
+    if (std::trunc(d) == d && d >= -kTwoTo63 && d < kTwoTo63) return static_cast<std::int64_t>(d);
   }
   return std::nullopt;
 }
 
-std::string describe_range(IntRange range) {
-  if (range.max == std::numeric_limits<std::int64_t>::max()) return fmt::format("an integer >= {}", range.min);
-  return fmt::format("an integer in [{}, {}]", range.min, range.max);
-}
+// Every integer field's message states its whole range, the upper bound included, so that
+// a value rejected for being too large (such as 2^63) is not told it should be >= 1.
+std::string describe_range(IntRange range) { return fmt::format("an integer in [{}, {}]", range.min, range.max); }
 
 std::string describe_range(NumberRange range) {
   if (!std::isinf(range.max)) {
@@ -133,6 +133,12 @@ std::optional<std::int64_t> read_integer(const Json& v, const std::string& path,
 std::optional<std::uint64_t> read_unsigned(const Json& v, const std::string& path, Diagnostics& diag) {
   if (v.is_number_unsigned()) return v.get<std::uint64_t>();
   if (const auto i = as_integer(v); i && *i >= 0) return static_cast<std::uint64_t>(*i);
+  if (v.is_number_float()) {
+    // An integral double in [2^63, 2^64), such as 1e19, is an exact uint64.
+    const double d = v.get<double>();
+    constexpr double kTwoTo64 = 18446744073709551616.0;
+    if (std::trunc(d) == d && d >= 0 && d < kTwoTo64) return static_cast<std::uint64_t>(d);
+  }
   diag.error(path, fmt::format("expected an integer in [0, {}], got {}", std::numeric_limits<std::uint64_t>::max(),
                                describe(v)));
   return std::nullopt;

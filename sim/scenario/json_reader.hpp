@@ -59,7 +59,8 @@ std::string join(std::span<const std::string_view> items);
 // `"a", "b", "c"`, for lists of accepted string values.
 std::string join_quoted(std::span<const std::string_view> items);
 
-// An inclusive integer range; messages say "an integer >= 1" or "an integer in [500, 599]".
+// An inclusive integer range; messages state both bounds, "an integer in [500, 599]" or
+// "an integer in [1, 9223372036854775807]".
 struct IntRange {
   std::int64_t min = std::numeric_limits<std::int64_t>::min();
   std::int64_t max = std::numeric_limits<std::int64_t>::max();

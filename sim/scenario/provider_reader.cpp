@@ -151,11 +151,14 @@ std::vector<FaultConfig> read_faults(const ObjectReader& obj, std::optional<Nano
   if (list == nullptr) return faults;
   const std::string path = obj.path_of("faults");
   const auto elements = read_array(*list, path, obj.diag(), /*nonempty=*/false);
+  std::vector<std::size_t> positions;  // each read fault's index in the list
   for (std::size_t i = 0; i < elements.size(); ++i) {
     if (auto fault = read_fault(elements[i], pointer_append(path, i), run_end, obj.diag())) {
       faults.push_back(std::move(*fault));
+      positions.push_back(i);
     }
   }
+  check_fault_overlaps(faults, positions, path, obj.diag());
   return faults;
 }
 

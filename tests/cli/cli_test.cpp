@@ -243,6 +243,41 @@ TEST(CliTest, ValidateChecksPolicyFiles) {
   EXPECT_EQ(squall("validate").exit_code, 2);
 }
 
+TEST(CliTest, ValidateAndRunRejectAPolicyNamingAnUnknownToolAlike) {
+  // validate used to check a policy file on its own and say ok; run then exited 2.
+  const fs::path policy = temp_path("unknown-tool.policy.json");
+  std::ofstream(policy) << R"({ "llm": [ { "retry": { "max_attempts": 2 } } ], "pinecone": [ { "retry": {} } ] })";
+  const std::string expected = policy.string() + ": /pinecone: no provider named \"pinecone\"; providers are: llm\n";
+  const Result validate = squall("validate tests/sim/data/minimal.json --policy " + policy.string());
+  EXPECT_EQ(validate.exit_code, 2);
+  EXPECT_EQ(validate.out, "tests/sim/data/minimal.json: ok\n");
+  EXPECT_EQ(validate.err, expected);
+  const Result run = squall("run tests/sim/data/minimal.json --policy " + policy.string());
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(run.err, expected);
+  EXPECT_TRUE(run.out.empty()) << run.out;
+}
+
+TEST(CliTest, PolicyFileMustNameEveryToolOfTheScenario) {
+  // Left out, a tool would silently lose the strategies the scenario gives it.
+  const fs::path policy = temp_path("omits-a-tool.policy.json");
+  std::ofstream(policy) << R"({ "llm": [ { "retry": { "max_attempts": 5 } } ] })";
+  const std::string expected = policy.string() +
+                               ": expected every tool of the scenario, missing \"web_search\" (write "
+                               "\"web_search\": [] for a tool without strategies)\n";
+  const Result validate = squall(std::string("validate ") + kFlagship + " --policy " + policy.string());
+  EXPECT_EQ(validate.exit_code, 2);
+  EXPECT_EQ(validate.err, expected);
+  const Result run = squall(std::string("run ") + kFlagship + " --policy " + policy.string());
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(run.err, expected);
+}
+
+TEST(CliTest, ShippedPoliciesNameEveryToolOfTheFlagship) {
+  const Result r = squall(std::string("validate ") + kFlagship + " --policy " + kNaive);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
 TEST(CliTest, ValidateExitsTwoOnABadFile) {
   const fs::path bad = temp_path("bad2.json");
   std::ofstream(bad) << R"({ "name": "x", "duration": "1m", "retries": 3 })";

@@ -34,21 +34,21 @@ TEST(MetricValuesTest, TaskRates) {
 
 TEST(MetricValuesTest, TaskLatencyAggregations) {
   // Task durations, sorted: 0, 1000, 3500, 10300 ms.
-  EXPECT_EQ(observed("task_latency", "min<1"), 0.0);
-  EXPECT_EQ(observed("task_latency", "max<1"), 10'300.0);
-  EXPECT_EQ(observed("task_latency", "avg<1"), 3700.0);    // 14800 / 4
-  EXPECT_EQ(observed("task_latency", "med<1"), 1000.0);    // rank ceil(2) = 2
-  EXPECT_EQ(observed("task_latency", "p(75)<1"), 3500.0);  // rank ceil(3) = 3
-  EXPECT_EQ(observed("task_latency", "p(76)<1"), 10'300.0);
-  EXPECT_EQ(observed("task_latency{template:research}", "min<1"), 3500.0);
+  EXPECT_EQ(observed("task_latency", "min<1ms"), 0.0);
+  EXPECT_EQ(observed("task_latency", "max<1ms"), 10'300.0);
+  EXPECT_EQ(observed("task_latency", "avg<1ms"), 3700.0);    // 14800 / 4
+  EXPECT_EQ(observed("task_latency", "med<1ms"), 1000.0);    // rank ceil(2) = 2
+  EXPECT_EQ(observed("task_latency", "p(75)<1ms"), 3500.0);  // rank ceil(3) = 3
+  EXPECT_EQ(observed("task_latency", "p(76)<1ms"), 10'300.0);
+  EXPECT_EQ(observed("task_latency{template:research}", "min<1ms"), 3500.0);
 }
 
 TEST(MetricValuesTest, CallLatencyBySubMetric) {
   // web_search attempts: 200 (rate_limited), 300, 100 (empty), 200, 1000 ms.
-  EXPECT_EQ(observed("call_latency{provider:web_search}", "max<1"), 1000.0);
-  EXPECT_EQ(observed("call_latency{provider:web_search}", "med<1"), 200.0);  // 100 200 200 300 1000
-  EXPECT_EQ(observed("call_latency{provider:web_search,outcome:success}", "avg<1"), 500.0);  // 1500 / 3
-  EXPECT_EQ(observed("call_latency{outcome:timeout}", "p(99)<1"), 10'000.0);
+  EXPECT_EQ(observed("call_latency{provider:web_search}", "max<1ms"), 1000.0);
+  EXPECT_EQ(observed("call_latency{provider:web_search}", "med<1ms"), 200.0);  // 100 200 200 300 1000
+  EXPECT_EQ(observed("call_latency{provider:web_search,outcome:success}", "avg<1ms"), 500.0);  // 1500 / 3
+  EXPECT_EQ(observed("call_latency{outcome:timeout}", "p(99)<1ms"), 10'000.0);
 }
 
 TEST(MetricValuesTest, CounterAggregations) {
@@ -79,7 +79,7 @@ TEST(MetricValuesTest, RetryAmplificationIsAttemptsPerLogicalCall) {
 
 TEST(MetricValuesTest, UndefinedValuesHaveNoObservation) {
   EXPECT_EQ(observed("task_success{template:nope}", "rate>0"), std::nullopt);      // no tasks
-  EXPECT_EQ(observed("call_latency{outcome:overloaded}", "p(99)<1"), std::nullopt);  // no samples
+  EXPECT_EQ(observed("call_latency{outcome:overloaded}", "p(99)<1ms"), std::nullopt);  // no samples
   EXPECT_EQ(observed("provider_calls", "rate<1", 0), std::nullopt);                 // zero duration
   EXPECT_EQ(observed("provider_calls{provider:nope}", "count<1"), 0.0);             // a counter is 0
 }

@@ -24,13 +24,13 @@ std::string error_of(std::string_view metric, std::string_view expression) {
 
 TEST(ThresholdParseTest, ParsesEveryAggregation) {
   EXPECT_EQ(parsed("task_success", "rate>=0.95").parsed.aggregation, Aggregation::rate);
-  const Threshold p = parsed("task_latency", "p(99.9)<20");
+  const Threshold p = parsed("task_latency", "p(99.9)<20ms");
   EXPECT_EQ(p.parsed.aggregation, Aggregation::percentile);
   EXPECT_DOUBLE_EQ(p.parsed.percentile, 99.9);
-  EXPECT_EQ(parsed("task_latency", "avg<1").parsed.aggregation, Aggregation::avg);
-  EXPECT_EQ(parsed("task_latency", "min<1").parsed.aggregation, Aggregation::min);
-  EXPECT_EQ(parsed("task_latency", "max<1").parsed.aggregation, Aggregation::max);
-  EXPECT_EQ(parsed("task_latency", "med<1").parsed.aggregation, Aggregation::med);
+  EXPECT_EQ(parsed("task_latency", "avg<1ms").parsed.aggregation, Aggregation::avg);
+  EXPECT_EQ(parsed("task_latency", "min<1ms").parsed.aggregation, Aggregation::min);
+  EXPECT_EQ(parsed("task_latency", "max<1ms").parsed.aggregation, Aggregation::max);
+  EXPECT_EQ(parsed("task_latency", "med<1ms").parsed.aggregation, Aggregation::med);
   EXPECT_EQ(parsed("provider_calls", "count<1").parsed.aggregation, Aggregation::count);
   EXPECT_EQ(parsed("cost_usd", "sum<=5").parsed.aggregation, Aggregation::sum);
   EXPECT_EQ(parsed("cost_usd", "avg<=0.01").parsed.aggregation, Aggregation::avg);
@@ -46,7 +46,7 @@ TEST(ThresholdParseTest, ParsesEveryOperator) {
 }
 
 TEST(ThresholdParseTest, NormalisesDurationsToMilliseconds) {
-  EXPECT_DOUBLE_EQ(parsed("task_latency", "p(99)<20").parsed.value, 20);  // bare number: ms, as k6
+  EXPECT_DOUBLE_EQ(parsed("task_latency", "p(99)<20ms").parsed.value, 20);
   EXPECT_DOUBLE_EQ(parsed("task_latency", "p(99)<1500000ns").parsed.value, 1.5);
   EXPECT_DOUBLE_EQ(parsed("task_latency", "p(99)<250us").parsed.value, 0.25);
   EXPECT_DOUBLE_EQ(parsed("task_latency", "p(99)<250ms").parsed.value, 250);
@@ -159,6 +159,14 @@ TEST(ThresholdParseTest, RejectsDurationOnMetricThatIsNotATime) {
             R"msg(a duration ("5 s") applies only to time metrics (task_latency, call_latency); "cost_usd" is not one)msg");
 }
 
+TEST(ThresholdParseTest, TimeMetricNeedsAUnit) {
+  // k6 reads a bare number as milliseconds; squall's durations carry their unit everywhere.
+  EXPECT_EQ(error_of("task_latency", "p(99)<25"),
+            R"msg(expected a duration with a unit for time metric "task_latency", such as "p(99)<25ms", got "p(99)<25")msg");
+  EXPECT_EQ(error_of("call_latency{provider:web_search}", " avg >= 0.5 "),
+            R"msg(expected a duration with a unit for time metric "call_latency", such as "avg>=0.5ms", got "avg >= 0.5")msg");
+}
+
 TEST(ThresholdParseTest, RejectsRateOutsideZeroToOne) {
   EXPECT_EQ(error_of("task_success", "rate>=95"), "rate is a fraction in [0, 1], got 95");
   EXPECT_EQ(error_of("task_failed", "rate<-0.5"), "rate is a fraction in [0, 1], got -0.5");
@@ -237,8 +245,8 @@ TEST(ThresholdHoldsTest, EveryOperatorAtItsBoundary) {
 }
 
 TEST(ThresholdHoldsTest, NamesAreCanonical) {
-  EXPECT_EQ(aggregation_name(parsed("task_latency", "p( 99 )<1").parsed), "p(99)");
-  EXPECT_EQ(aggregation_name(parsed("task_latency", "p(99.9)<1").parsed), "p(99.9)");
+  EXPECT_EQ(aggregation_name(parsed("task_latency", "p( 99 )<1ms").parsed), "p(99)");
+  EXPECT_EQ(aggregation_name(parsed("task_latency", "p(99.9)<1ms").parsed), "p(99.9)");
   EXPECT_EQ(aggregation_name(parsed("cost_usd", "sum<1").parsed), "sum");
   EXPECT_EQ(to_string(Comparison::ge), ">=");
   EXPECT_EQ(to_string(Comparison::eq), "==");

@@ -24,6 +24,47 @@ TEST(ArrivalScheduleTest, ConstantArrivalsStartAtZeroAndAreEvenlySpaced) {
   EXPECT_EQ(times, (std::vector<TimePoint>{0, millis(250), millis(500), millis(750)}));
 }
 
+TEST(ArrivalScheduleTest, ConstantArrivalsRoundEachTimeOnceWithoutAccumulating) {
+  // 9 per second for 10 s: arrivals at k/9 s for k = 0..89, so 90 of them. Adding a gap
+  // rounded to 111,111,111 ns each time would drift 1 ns early per arrival and fit a 91st.
+  ArrivalConfig config;
+  config.process = ArrivalProcess::constant;
+  config.rate_per_s = 9;
+  const auto times = all_arrivals(config, seconds(10));
+  ASSERT_EQ(times.size(), 90u);
+  for (std::size_t k = 0; k < times.size(); ++k) {
+    EXPECT_EQ(times[k], std::llround(static_cast<double>(k) * 1e9 / 9)) << k;
+  }
+  EXPECT_EQ(times[9], seconds(1));
+  EXPECT_EQ(times.back(), 9'888'888'889);  // 89/9 s, rounded once
+}
+
+TEST(ArrivalScheduleTest, ConstantBurstCountsFromItsOwnStart) {
+  // 3 per second inside [1 s, 2 s): 1 s + k/3 s, rounded once per arrival; the base rate
+  // restarts exactly at the burst's end.
+  ArrivalConfig config;
+  config.process = ArrivalProcess::constant;
+  config.rate_per_s = 1;
+  config.bursts.push_back(Burst{seconds(1), seconds(2), 3});
+  EXPECT_EQ(all_arrivals(config, seconds(3)),
+            (std::vector<TimePoint>{0, seconds(1), 1'333'333'333, 1'666'666'667, seconds(2)}));
+}
+
+TEST(ArrivalScheduleTest, PoissonArrivalsAreExactSumsOfGapsRoundedOnce) {
+  // The same draws as the schedule's: each arrival is the exact sum of the exponential
+  // gaps since the start, rounded once, not a sum of rounded gaps.
+  ArrivalConfig config;
+  config.rate_per_s = 7;
+  const auto times = all_arrivals(config, seconds(1000), 3);
+  Xoshiro256 rng(3);
+  double exact = 0;
+  for (std::size_t k = 0; k < times.size(); ++k) {
+    exact += rng.exponential(1e9 / 7);
+    ASSERT_EQ(times[k], std::llround(exact)) << k;
+  }
+  EXPECT_GT(times.size(), 6000u);
+}
+
 TEST(ArrivalScheduleTest, ConstantBurstRestartsSpacingAtItsEdges) {
   // 1/s outside, 10/s in [2 s, 2.5 s): arrivals at 0, 1, then 2.0..2.4 every 100 ms, then
   // the base rate restarts at the burst's end (2.5 s) and continues at 3.5 s.

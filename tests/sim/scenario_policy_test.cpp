@@ -380,15 +380,14 @@ TEST(ScenarioPolicyFileTest, MissingFileIsReported) {
   EXPECT_EQ(load_policy_file(file).errors, (std::vector{ValidationError{file, "", "file not found"}}));
 }
 
-TEST(ScenarioPolicyFileTest, CrossChecksApplyAfterTheOverride) {
+TEST(ScenarioPolicyFileTest, CrossChecksApplyToTheReplacement) {
   LoadResult loaded = load_scenario_text(base_scenario().dump(), test::kBaseFile);
   ASSERT_TRUE(loaded.scenario.has_value());
-  Scenario scenario = std::move(*loaded.scenario);
   const auto policy =
-      load_policy_text(R"({ "bing": [], "gpt": [ { "timeout": {} }, { "simplify_query": {} } ] })", "p.json");
+      load_policy_text(R"({ "bing": [], "search": [], "gpt": [ { "timeout": {} }, { "simplify_query": {} } ] })",
+                       "p.json");
   ASSERT_TRUE(policy.policy.has_value());
-  scenario.policy = *policy.policy;
-  EXPECT_EQ(check_policy(scenario, "p.json"),
+  EXPECT_EQ(check_policy(*loaded.scenario, *policy.policy, "p.json"),
             (std::vector<ValidationError>{
                 {"p.json", "/bing", "no provider named \"bing\"; providers are: gpt, search"},
                 {"p.json", "/gpt/1/simplify_query",
@@ -396,13 +395,53 @@ TEST(ScenarioPolicyFileTest, CrossChecksApplyAfterTheOverride) {
             }));
 }
 
-TEST(ScenarioPolicyFileTest, ValidOverridePassesTheCrossChecks) {
+TEST(ScenarioPolicyFileTest, ReplacementMustNameEveryToolOfTheScenario) {
+  // Left out, the search tool would silently lose the retry the scenario gives it.
+  LoadResult loaded = load_scenario_text(base_scenario().dump(), test::kBaseFile);
+  ASSERT_TRUE(loaded.scenario.has_value());
+  const auto policy = load_policy_text(R"({ "gpt": [ { "retry": { "max_attempts": 5 } } ] })", "p.json");
+  ASSERT_TRUE(policy.policy.has_value());
+  EXPECT_EQ(check_policy(*loaded.scenario, *policy.policy, "p.json"),
+            (std::vector<ValidationError>{{"p.json", "",
+                                           "expected every tool of the scenario, missing \"search\" (write "
+                                           "\"search\": [] for a tool without strategies)"}}));
+  const auto none = load_policy_text("{}", "p.json");
+  ASSERT_TRUE(none.policy.has_value());
+  EXPECT_EQ(check_policy(*loaded.scenario, *none.policy, "p.json"),
+            (std::vector<ValidationError>{{"p.json", "",
+                                           "expected every tool of the scenario, missing \"gpt\", \"search\" "
+                                           "(write \"gpt\": [] for a tool without strategies)"}}));
+}
+
+TEST(ScenarioPolicyFileTest, ToolsOfTheScenariosOwnPolicyCountToo) {
+  // "extra" is in no step, but the scenario's policy configures it.
+  Json doc = with(base_scenario(), "/providers/extra", Json{{"type", "llm"}});
+  doc = with(doc, "/policy/extra", Json::array({Json{{"timeout", Json::object()}}}));
+  LoadResult loaded = load_scenario_text(doc.dump(), test::kBaseFile);
+  ASSERT_TRUE(loaded.scenario.has_value());
+  const auto policy = load_policy_text(R"({ "gpt": [], "search": [] })", "p.json");
+  ASSERT_TRUE(policy.policy.has_value());
+  EXPECT_EQ(check_policy(*loaded.scenario, *policy.policy, "p.json"),
+            (std::vector<ValidationError>{{"p.json", "",
+                                           "expected every tool of the scenario, missing \"extra\" (write "
+                                           "\"extra\": [] for a tool without strategies)"}}));
+}
+
+TEST(ScenarioPolicyFileTest, ApplyInstallsAValidPolicyFile) {
   LoadResult loaded = load_scenario(test::data_path("minimal.json"));
   ASSERT_TRUE(loaded.scenario.has_value());
-  const PolicyLoadResult policy = load_policy_file(test::data_path("policy.json"));
-  ASSERT_TRUE(policy.policy.has_value());
-  loaded.scenario->policy = *policy.policy;
-  EXPECT_EQ(check_policy(*loaded.scenario, test::data_path("policy.json")), std::vector<ValidationError>{});
+  EXPECT_EQ(apply_policy_file(*loaded.scenario, test::data_path("policy.json")), std::vector<ValidationError>{});
+  ASSERT_EQ(loaded.scenario->policy.at("llm").size(), 2u);
+}
+
+TEST(ScenarioPolicyFileTest, ApplyLeavesTheScenarioAloneOnErrors) {
+  LoadResult loaded = load_scenario_text(base_scenario().dump(), test::kBaseFile);
+  ASSERT_TRUE(loaded.scenario.has_value());
+  const test::TempFile file(".json", R"({ "gpt": [], "search": [], "pinecone": [] })");
+  EXPECT_EQ(apply_policy_file(*loaded.scenario, file.path()),
+            (std::vector<ValidationError>{
+                {file.string(), "/pinecone", "no provider named \"pinecone\"; providers are: gpt, search"}}));
+  EXPECT_EQ(loaded.scenario->policy.at("search").size(), 1u);
 }
 
 }  // namespace

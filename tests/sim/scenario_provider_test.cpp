@@ -252,12 +252,27 @@ TEST(ScenarioFaultsTest, WindowMustOpenBeforeTheRunEnds) {
 
 TEST(ScenarioFaultsTest, FirstCallCountsFromOne) {
   EXPECT_EQ(errors_of(with_fault({{"kind", "timeout"}, {"probability", 1}, {"first_call", 0}})),
-            only(at(kFault, "/first_call"), "expected an integer >= 1, got 0"));
+            only(at(kFault, "/first_call"), "expected an integer in [1, 9223372036854775807], got 0"));
+}
+
+TEST(ScenarioFaultsTest, LastCallStatesItsUpperBound) {
+  // 2^63, one more than the largest int64: the message says the value is too large, not
+  // that it should be >= 1.
+  EXPECT_EQ(errors_of(with_fault({{"kind", "timeout"}, {"probability", 1}, {"last_call", 9223372036854775808ULL}})),
+            only(at(kFault, "/last_call"), "expected an integer in [1, 9223372036854775807], got 9223372036854775808"));
+}
+
+TEST(ScenarioFaultsTest, IntegralDoublesWithinTheRangeAreIntegers) {
+  // 1e18 is an integer in JSON Schema's sense, and an exact int64.
+  EXPECT_EQ(errors_of(with_fault({{"kind", "timeout"}, {"probability", 1}, {"last_call", 1e18}})),
+            std::vector<ValidationError>{});
+  EXPECT_EQ(errors_of(with_fault({{"kind", "timeout"}, {"probability", 1}, {"last_call", 1e19}})),
+            only(at(kFault, "/last_call"), "expected an integer in [1, 9223372036854775807], got 1e+19"));
 }
 
 TEST(ScenarioFaultsTest, LastCallMustNotPrecedeFirstCall) {
   EXPECT_EQ(errors_of(with_fault({{"kind", "timeout"}, {"probability", 1}, {"first_call", 5}, {"last_call", 3}})),
-            only(at(kFault, "/last_call"), "expected an integer >= first_call (5), got 3"));
+            only(at(kFault, "/last_call"), "expected an integer in [5, 9223372036854775807] (at least first_call), got 3"));
 }
 
 TEST(ScenarioFaultsTest, RetryAfterAppliesOnlyToRateLimited) {
@@ -306,6 +321,74 @@ TEST(ScenarioFaultsTest, FaultLatencyIsALatency) {
   EXPECT_EQ(
       errors_of(with_fault({{"kind", "timeout"}, {"probability", 1}, {"latency", {{"distribution", "constant"}}}})),
       only(at(kFault, "/latency"), "missing required key \"value\""));
+}
+
+// Faults with the base scenario's search fault replaced by `faults`.
+Json with_faults(const Json& faults) { return with(base_scenario(), "/providers/search/faults", faults); }
+
+constexpr const char* kOverlap =
+    "expected the probabilities of faults active at the same time to sum to at most 1, got ";
+
+TEST(ScenarioFaultOverlapTest, RulesActiveTogetherMustSumToAtMostOne) {
+  // Today's silent shrink: 0.7 then 0.6 would give the second rule 0.3.
+  EXPECT_EQ(errors_of(with_faults(Json::array({{{"kind", "overloaded"}, {"status", 529}, {"probability", 0.7}},
+                                   {{"kind", "server_error"}, {"probability", 0.6}}}))),
+            only("/providers/search/faults",
+                 std::string(kOverlap) + "1.3: /providers/search/faults/0 (0.7) and /providers/search/faults/1 "
+                                         "(0.6) overlap from 0s to the end of the run"));
+}
+
+TEST(ScenarioFaultOverlapTest, DisjointWindowsOrCallRangesDoNotOverlap) {
+  EXPECT_EQ(errors_of(with_faults(Json::array({{{"kind", "timeout"}, {"probability", 0.9}, {"to", "2m"}},
+                                   {{"kind", "timeout"}, {"probability", 0.9}, {"from", "2m"}, {"to", "5m"}},
+                                   {{"kind", "empty"}, {"probability", 1}, {"from", "5m"}, {"to", "6m"},
+                                    {"first_call", 1}, {"last_call", 10}},
+                                   {{"kind", "empty"}, {"probability", 0.1}, {"first_call", 11}}}))),
+            std::vector<ValidationError>{});
+}
+
+TEST(ScenarioFaultOverlapTest, DecimalSumsOfOneAreAccepted) {
+  // 0.1 + 0.2 + 0.7 is 1.0000000000000002 in binary floating point.
+  EXPECT_EQ(errors_of(with_faults(Json::array({{{"kind", "timeout"}, {"probability", 0.1}},
+                                   {{"kind", "empty"}, {"probability", 0.2}},
+                                   {{"kind", "server_error"}, {"probability", 0.7}}}))),
+            std::vector<ValidationError>{});
+}
+
+TEST(ScenarioFaultOverlapTest, OnlyRulesActiveAtTheSameTimeCount) {
+  // Three rules overlapping pairwise in different windows, each pair at 1.0: valid.
+  const Json pairwise = Json::array({{{"kind", "timeout"}, {"probability", 0.5}, {"to", "2m"}},
+                         {{"kind", "empty"}, {"probability", 0.5}, {"from", "1m"}, {"to", "4m"}},
+                         {{"kind", "server_error"}, {"probability", 0.5}, {"from", "3m"}}});
+  EXPECT_EQ(errors_of(with_faults(pairwise)), std::vector<ValidationError>{});
+  // The third rule at 0.6 exceeds 1 with the second only, from 3m to 4m, calls 5 to 9.
+  Json over = pairwise;
+  over[2]["probability"] = 0.6;
+  over[2]["first_call"] = 5;
+  over[2]["last_call"] = 9;
+  EXPECT_EQ(errors_of(with_faults(over)),
+            only("/providers/search/faults",
+                 std::string(kOverlap) + "1.1: /providers/search/faults/1 (0.5) and /providers/search/faults/2 "
+                                         "(0.6) overlap from 3m to 4m, calls 5 to 9"));
+}
+
+TEST(ScenarioFaultOverlapTest, EachSetActiveTogetherIsReportedOnce) {
+  // a (whole run) with b (first minute) and with c (calls from 3): {a, b} for calls 1-2,
+  // {a, b, c} from call 3 in the first minute, {a, c} after it.
+  EXPECT_EQ(errors_of(with_faults(Json::array({{{"kind", "timeout"}, {"probability", 0.6}},
+                                   {{"kind", "empty"}, {"probability", 0.5}, {"to", "1m"}},
+                                   {{"kind", "server_error"}, {"probability", 0.5}, {"first_call", 3}}}))),
+            (std::vector<ValidationError>{
+                {test::kBaseFile, "/providers/search/faults",
+                 std::string(kOverlap) + "1.1: /providers/search/faults/0 (0.6) and /providers/search/faults/1 "
+                                         "(0.5) overlap from 0s to 1m"},
+                {test::kBaseFile, "/providers/search/faults",
+                 std::string(kOverlap) + "1.6: /providers/search/faults/0 (0.6), /providers/search/faults/1 (0.5) "
+                                         "and /providers/search/faults/2 (0.5) overlap from 0s to 1m, calls 3 onwards"},
+                {test::kBaseFile, "/providers/search/faults",
+                 std::string(kOverlap) + "1.1: /providers/search/faults/0 (0.6) and /providers/search/faults/2 "
+                                         "(0.5) overlap from 0s to the end of the run, calls 3 onwards"},
+            }));
 }
 
 }  // namespace

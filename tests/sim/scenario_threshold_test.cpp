@@ -24,6 +24,14 @@ TEST(ScenarioThresholdsTest, UnknownMetricIsReportedAtItsKey) {
             only("/thresholds/latency", std::get<std::string>(message)));
 }
 
+TEST(ScenarioThresholdsTest, TimeThresholdNeedsAUnit) {
+  // From the cases of a user who wrote "p(99)<25" and had it read as 25 ms.
+  EXPECT_EQ(errors_of(with(base_scenario(), "/thresholds/task_latency", Json::array({"p(99)<25"}))),
+            only("/thresholds/task_latency/0",
+                 "expected a duration with a unit for time metric \"task_latency\", such as \"p(99)<25ms\", got "
+                 "\"p(99)<25\""));
+}
+
 TEST(ScenarioThresholdsTest, ExpressionsMustBeANonEmptyArray) {
   EXPECT_EQ(errors_of(with(base_scenario(), "/thresholds/task_success", "rate>=0.9")),
             only("/thresholds/task_success", "expected a non-empty array, got \"rate>=0.9\""));

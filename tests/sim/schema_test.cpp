@@ -198,8 +198,8 @@ TEST(SchemaTest, EveryObjectLocationAgreesWithTheLoader) {
 }
 
 // The loader's message for a number outside the schema's bounds of `property`, as
-// json_reader.cpp writes ranges: "an integer in [1, 1000]", "an integer >= 1" (no maximum
-// below int64's), "a number in (0, 1000000000]", "a number > 0".
+// json_reader.cpp writes ranges: "an integer in [1, 1000]", "an integer in [1,
+// 9223372036854775807]" (both bounds always), "a number in (0, 1000000000]", "a number > 0".
 std::string range_message(const Json& property, const Json& value) {
   const bool integer = property.at("type") == "integer";
   const bool exclusive = property.contains("exclusiveMinimum");
@@ -207,13 +207,8 @@ std::string range_message(const Json& property, const Json& value) {
   const auto text = [integer](const Json& bound) {
     return integer ? bound.dump() : fmt::format("{}", bound.get<double>());
   };
-  std::string range;
-  if (integer && property.at("maximum") == Json(std::numeric_limits<std::int64_t>::max())) {
-    range = "an integer >= " + text(min);
-  } else {
-    range = fmt::format("{} in {}{}, {}]", integer ? "an integer" : "a number", exclusive ? "(" : "[", text(min),
-                        text(property.at("maximum")));
-  }
+  const std::string range = fmt::format("{} in {}{}, {}]", integer ? "an integer" : "a number", exclusive ? "(" : "[",
+                                        text(min), text(property.at("maximum")));
   return fmt::format("expected {}, got {}", range, describe(value));
 }
 
