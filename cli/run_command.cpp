@@ -10,7 +10,7 @@
 #include "reports/json_writer.hpp"
 #include "reports/text_summary.hpp"
 #include "sim/scenario_loader.hpp"
-#include "sim/world.hpp"
+#include "sim/run.hpp"
 
 namespace squall::cli {
 namespace {
@@ -59,8 +59,12 @@ int run_command(const RunOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
   Report report;
   try {
-    World world(scenario, seed);
-    report = world.run();
+    const PreparedScenario prepared(std::move(scenario));
+    Provenance provenance;
+    provenance.scenario_file = options.scenario.string();
+    if (options.policy) provenance.policy_file = options.policy->string();
+    provenance.repro = repro_command(options, seed);
+    report = prepared.run(seed, std::move(provenance));
   } catch (const CorpusError& e) {
     fmt::print(stderr, "{}\n", e.what());
     return kExitBadInput;

@@ -193,6 +193,10 @@ ordered_json time_series(const Report& r) {
 ordered_json to_json(const Report& r) {
   ordered_json j = ordered_json::object();
   j["squall_report_version"] = kReportVersion;
+  j["produced_by"] = {{"squall_version", r.produced_by.squall_version},
+                      {"scenario_file", r.produced_by.scenario_file},
+                      {"policy_file", r.produced_by.policy_file ? ordered_json(*r.produced_by.policy_file) : ordered_json()},
+                      {"repro", r.produced_by.repro}};
   j["scenario"] = r.scenario;
   j["seed"] = r.seed;
   j["duration_ms"] = ms(r.duration);

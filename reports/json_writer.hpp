@@ -1,7 +1,9 @@
 // The JSON report (squall_report_version 1). Keys are in a fixed order (ordered_json) and
 // numbers are rounded before serialisation, so the same Report always gives the same
 // bytes (DESIGN section 3). Top-level keys, in order:
-//   squall_report_version, scenario, seed, duration_ms, fingerprint (16 hex digits),
+//   squall_report_version,
+//   produced_by {squall_version, scenario_file, policy_file (null without --policy), repro},
+//   scenario, seed, duration_ms, fingerprint (16 hex digits),
 //   tasks {total, succeeded, degraded, safe_failed, failed, by_reason {status: {reason: n}},
 //          by_template {name: {total, succeeded, ..., tokens, cost_usd}}},
 //   latency_ms {count, p50, p90, p99, max, mean}      end to end per task, virtual time

@@ -31,6 +31,16 @@ struct RunInfo {
   Nanos duration = 0;
 };
 
+// What produced a report (DESIGN section 7): enough to run it again. Set by whoever runs
+// the simulation (sim/run.hpp); none of it is wall-clock time, a host name or a pointer,
+// so the same command still gives the same bytes.
+struct Provenance {
+  std::string squall_version;             // the binary's version (CMake's PROJECT_VERSION)
+  std::string scenario_file;              // as given on the command line
+  std::optional<std::string> policy_file;  // --policy, when given
+  std::string repro;                      // the command that reruns exactly this run
+};
+
 // Nearest-rank percentiles (reports/trend.hpp) of a trend in milliseconds. All zero when
 // count is 0; writers show "no samples" then.
 struct LatencyStats {
@@ -141,6 +151,7 @@ struct TimeSeries {
 };
 
 struct Report {
+  Provenance produced_by;
   std::string scenario;
   std::uint64_t seed = 0;
   Nanos duration = 0;

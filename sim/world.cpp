@@ -6,29 +6,33 @@
 #include <vector>
 
 #include "engine/runtime/clock.hpp"
-#include "mocks/corpus.hpp"
 
 namespace squall {
 namespace {
 
-std::shared_ptr<const Corpus> corpus_for(const Scenario& scenario, const ProviderConfig& config,
-                                         std::map<std::filesystem::path, std::shared_ptr<const Corpus>>& cache) {
-  const auto* search = std::get_if<WebSearchConfig>(&config.spec);
-  if (search == nullptr) return nullptr;
-  auto& slot = cache[corpus_path(scenario, *search)];
-  if (!slot) slot = std::make_shared<const Corpus>(Corpus::load(corpus_path(scenario, *search)));
-  return slot;
-}
-
-const std::vector<StrategyConfig>& policy_of(const Scenario& scenario, std::string_view name) {
+const std::vector<StrategyConfig>& policy_of(const PolicyConfig& policy, std::string_view name) {
   static const std::vector<StrategyConfig> kNoStrategies;
-  const auto it = scenario.policy.find(name);
-  return it != scenario.policy.end() ? it->second : kNoStrategies;
+  const auto it = policy.find(name);
+  return it != policy.end() ? it->second : kNoStrategies;
 }
 
 }  // namespace
 
-World::World(const Scenario& scenario, std::uint64_t seed) : scenario_(scenario), seed_(seed) {
+World::World(const Scenario& scenario, std::uint64_t seed)
+    : own_corpora_(load_corpora(scenario)),
+      scenario_(scenario),
+      policy_(scenario.policy),
+      corpora_(own_corpora_),
+      seed_(seed) {
+  build();
+}
+
+World::World(const Scenario& scenario, const PolicyConfig& policy, const Corpora& corpora, std::uint64_t seed)
+    : scenario_(scenario), policy_(policy), corpora_(corpora), seed_(seed) {
+  build();
+}
+
+void World::build() {
   const RngFactory rngs = [this](std::string_view component) { return stream(component); };
   build_providers(rngs);
   build_tools(rngs);
@@ -41,18 +45,17 @@ World::World(const Scenario& scenario, std::uint64_t seed) : scenario_(scenario)
 World::~World() = default;
 
 void World::build_providers(const RngFactory& rngs) {
-  std::map<std::filesystem::path, std::shared_ptr<const Corpus>> corpora;
   for (const ProviderConfig& config : scenario_.providers) {
-    BuiltProvider& built = providers_.emplace(config.name, make_provider(config, corpus_for(scenario_, config, corpora),
-                                                                         loop_, loop_, rngs))
-                               .first->second;
+    BuiltProvider& built =
+        providers_.emplace(config.name, make_provider(config, corpus_of(scenario_, corpora_, config), loop_, loop_, rngs))
+            .first->second;
     // The provider's stack: its own policy entry (only a scenario with a `tools` block
     // gives providers entries of their own), then the SDK's retries innermost. The SDK
     // retry's stream is "policy/<provider>/sdk/0/retry", apart from any tool's of the
     // same name.
     std::vector<std::unique_ptr<Strategy>> strategies;
     if (scenario_.explicit_tools) {
-      strategies = build_strategies(config.name, policy_of(scenario_, config.name), registry_.env(), rngs, policy_rngs_);
+      strategies = build_strategies(config.name, policy_of(policy_, config.name), registry_.env(), rngs, policy_rngs_);
     }
     if (config.sdk_retry) {
       auto sdk = build_strategies(config.name + "/sdk", {StrategyConfig(*config.sdk_retry)}, registry_.env(), rngs,
@@ -67,7 +70,7 @@ void World::build_tools(const RngFactory& rngs) {
   tools_.reserve(scenario_.tools.size());  // plans point into it
   for (const ToolConfig& tool : scenario_.tools) {
     BuiltPipeline& built = pipelines_.emplace_back(
-        build_pipeline(tool.name, policy_of(scenario_, tool.name), registry_, registry_.env(), rngs));
+        build_pipeline(tool.name, policy_of(policy_, tool.name), registry_, registry_.env(), rngs));
     tools_.push_back(ToolPlan{tool.name, *registry_.find(tool.provider), built.pipeline.get()});
   }
 }

@@ -26,6 +26,7 @@
 #include "reports/recorder.hpp"
 #include "reports/report.hpp"
 #include "sim/arrivals.hpp"
+#include "sim/corpora.hpp"
 #include "sim/event_loop.hpp"
 #include "sim/scenario.hpp"
 
@@ -33,7 +34,11 @@ namespace squall {
 
 class World {
  public:
-  // Builds every component. Throws CorpusError when a corpus cannot be loaded.
+  // Builds every component with `policy` (the scenario's own, or a replacement checked
+  // against it) and the scenario's corpora, loaded once (sim/corpora.hpp). The scenario,
+  // policy and corpora must outlive the world.
+  World(const Scenario& scenario, const PolicyConfig& policy, const Corpora& corpora, std::uint64_t seed);
+  // The same with the scenario's own policy, loading its corpora. Throws CorpusError.
   World(const Scenario& scenario, std::uint64_t seed);
   World(const World&) = delete;
   World& operator=(const World&) = delete;
@@ -45,6 +50,7 @@ class World {
   const EventLoop& loop() const { return loop_; }
 
  private:
+  void build();
   Task<void> arrivals();
   Task<void> run_task(std::uint64_t id, const TaskPlan& plan, const std::string* query);
   std::unique_ptr<Rng> stream(std::string_view component) const;
@@ -52,7 +58,10 @@ class World {
   void build_tools(const RngFactory& rngs);
   void build_plans();
 
+  Corpora own_corpora_;  // loaded by the second constructor only
   const Scenario& scenario_;
+  const PolicyConfig& policy_;
+  const Corpora& corpora_;
   std::uint64_t seed_;
   EventLoop loop_;
   Recorder recorder_;

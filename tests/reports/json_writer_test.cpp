@@ -28,7 +28,7 @@ std::vector<std::string> keys(const nlohmann::ordered_json& j) {
 
 TEST(JsonWriterTest, TopLevelKeysAreInTheirFixedOrder) {
   const std::vector<std::string> expected{
-      "squall_report_version", "scenario",        "seed",          "duration_ms",       "fingerprint",
+      "squall_report_version", "produced_by", "scenario",        "seed",          "duration_ms",       "fingerprint",
       "tasks",                 "latency_ms",      "providers",     "logical_calls",     "retry_amplification",
       "tokens",                "cost_usd",        "breaker_transitions", "breaker_transitions_total",
       "fallbacks",             "injected_faults", "thresholds",    "thresholds_passed", "time_series"};

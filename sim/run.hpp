@@ -1,0 +1,42 @@
+// Run orchestration (REVIEW change 7): a scenario prepared once, run for any (policy,
+// seed) into a Report. The CLI's `run` calls it; sweeps, `ci`, compare and replay will too.
+//
+// Preparing loads every corpus the scenario's providers name, once, and shares it
+// read-only between runs, so a sweep of many seeds or policies reads each file once. A
+// run builds a fresh sim::World, so runs share nothing mutable: the same (policy, seed)
+// gives the same report whatever ran before it, and runs may go to separate threads.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "engine/policy.hpp"
+#include "reports/report.hpp"
+#include "sim/corpora.hpp"
+#include "sim/scenario.hpp"
+
+namespace squall {
+
+// squall's version (CMake's PROJECT_VERSION), as reports record it.
+std::string_view squall_version();
+
+class PreparedScenario {
+ public:
+  // Takes a validated scenario (sim/scenario_loader.hpp). Throws CorpusError when a
+  // corpus cannot be loaded (the loader checked it, but the file may have changed since).
+  explicit PreparedScenario(Scenario scenario);
+
+  const Scenario& scenario() const { return scenario_; }
+
+  // Simulates the scenario under `seed` with `policy` (the scenario's own policy block, or
+  // a policy file's that check_policy accepted for it). The report records `provenance`
+  // with squall_version filled in.
+  Report run(const PolicyConfig& policy, std::uint64_t seed, Provenance provenance) const;
+  Report run(std::uint64_t seed, Provenance provenance) const { return run(scenario_.policy, seed, std::move(provenance)); }
+
+ private:
+  Scenario scenario_;
+  Corpora corpora_;
+};
+
+}  // namespace squall
