@@ -56,6 +56,7 @@ struct Response {
   int status = 200;             // HTTP status code
   Body body = Body::search_results;
   std::string error_code;       // error code from the body, e.g. "context_length_exceeded"
+  std::string error_message;    // the body's human-readable error message, if any
   std::string retry_after;      // raw Retry-After header value; empty when absent
   std::vector<SearchResult> results;  // search hits (empty for LLM responses)
   std::int64_t input_tokens = 0;      // billed input tokens, failed attempts included

@@ -1,11 +1,37 @@
 #include "engine/classify.hpp"
 
+#include <array>
+#include <span>
+
+#include <boost/algorithm/string/find.hpp>
+
 namespace squall {
 namespace {
 
+// How the common providers word a prompt too long for the model, when their error code
+// does not say it (LiteLLM's exception mapping matches the same phrases):
+//   OpenAI, Azure OpenAI   "This model's maximum context length is 128000 tokens. ..."
+//   Anthropic              "prompt is too long: 208310 tokens > 200000 maximum"
+//   Google Gemini          "The input token count (1050000) exceeds the maximum number of
+//                           tokens allowed (1048576)."
+//   AWS Bedrock            "Input is too long for requested model."
+//   Mistral, vLLM          "... is too large for model with 32768 maximum context length"
+constexpr std::array<std::string_view, 5> kContextLengthWordings{
+    "maximum context length", "prompt is too long", "exceeds the maximum number of tokens",
+    "input is too long", "context length exceeded"};
+// Refusals by a safety filter: OpenAI's and Azure's codes, and their wordings.
+constexpr std::array<std::string_view, 2> kContentFilterWordings{"content management policy", "safety system"};
+
+bool mentions(std::string_view message, std::span<const std::string_view> phrases) {
+  for (const std::string_view phrase : phrases) {
+    if (!boost::algorithm::ifind_first(message, phrase).empty()) return true;
+  }
+  return false;
+}
+
 OutcomeKind from_error_code(std::string_view code, OutcomeKind otherwise) {
   if (code == "context_length_exceeded") return OutcomeKind::context_length;
-  if (code == "content_filter") return OutcomeKind::content_filter;
+  if (code == "content_filter" || code == "content_policy_violation") return OutcomeKind::content_filter;
   if (code == "rate_limit_exceeded") return OutcomeKind::rate_limited;
   if (code == "overloaded_error") return OutcomeKind::overloaded;
   if (code == "invalid_output") return OutcomeKind::invalid_output;
@@ -31,7 +57,13 @@ OutcomeKind classify(const Response& response) {
   if (s >= 500) return OutcomeKind::server_error;
   if (s == 401 || s == 403) return OutcomeKind::auth_error;
   if (s == 408) return OutcomeKind::timeout;
-  if (s == 400 || s == 413 || s == 422) return from_error_code(response.error_code, OutcomeKind::bad_request);
+  if (s == 400 || s == 413 || s == 422) {
+    const OutcomeKind by_code = from_error_code(response.error_code, OutcomeKind::bad_request);
+    if (by_code != OutcomeKind::bad_request) return by_code;
+    if (mentions(response.error_message, kContextLengthWordings)) return OutcomeKind::context_length;
+    if (mentions(response.error_message, kContentFilterWordings)) return OutcomeKind::content_filter;
+    return OutcomeKind::bad_request;
+  }
   return OutcomeKind::bad_request;
 }
 

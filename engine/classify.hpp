@@ -10,8 +10,13 @@
 //   400, 413, 422 -> by the body's error code (below), else bad_request
 //   any other non-2xx status (404, 3xx, ...) -> bad_request
 // Body error codes: "context_length_exceeded" (OpenAI's) -> context_length,
-// "content_filter" -> content_filter, "rate_limit_exceeded" -> rate_limited,
+// "content_filter" and "content_policy_violation" -> content_filter, "rate_limit_exceeded" -> rate_limited,
 // "overloaded_error" -> overloaded, "invalid_output" -> invalid_output.
+// A 400/413/422 whose code says nothing known is classified by the error message: the
+// common providers' wordings of a too-long prompt make it context_length (classify.cpp
+// lists them: OpenAI, Anthropic, Gemini, Bedrock, Mistral), a safety filter's make it
+// content_filter; any other is bad_request. Neither context_length nor bad_request nor
+// auth_error is in any default retry_on: sent again as it is, the request fails again.
 // A 2xx is classified by its body (DESIGN section 4): a known error code makes it that
 // kind and an unknown one server_error; a truncated completion is invalid_output; no
 // search hits, or a completion without output tokens, is empty; anything else success.

@@ -4,6 +4,8 @@
 #include <cassert>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "mocks/answer_time.hpp"
 
 namespace squall {
@@ -52,6 +54,11 @@ Task<Response> LlmMock::call(const Request& request, const CallOptions& options)
     rejected.status = 400;
     rejected.body = Body::completion;
     rejected.error_code = "context_length_exceeded";
+    rejected.error_message = fmt::format(
+        "This model's maximum context length is {} tokens. However, you requested {} tokens ({} in the messages, {} "
+        "in the completion).",
+        config_.context_window, request.prompt_tokens + request.max_output_tokens, request.prompt_tokens,
+        request.max_output_tokens);
     co_return rejected;
   }
 

@@ -100,5 +100,40 @@ TEST(OutcomeTest, NamesRoundTrip) {
   EXPECT_EQ(to_string(OutcomeKind::rate_limited), "rate_limited");
 }
 
+Response bad_request_saying(std::string code, std::string message) {
+  Response r = with_status(400, std::move(code));
+  r.error_message = std::move(message);
+  return r;
+}
+
+TEST(ClassifyTest, CommonProvidersWordingsOfATooLongPromptAreContextLength) {
+  EXPECT_EQ(classify(bad_request_saying("invalid_request_error", "prompt is too long: 208310 tokens > 200000 maximum")),
+            OutcomeKind::context_length);  // Anthropic
+  EXPECT_EQ(classify(bad_request_saying("", "This model's maximum context length is 128000 tokens. However, your "
+                                            "messages resulted in 130000 tokens.")),
+            OutcomeKind::context_length);  // OpenAI without its code
+  EXPECT_EQ(classify(bad_request_saying("INVALID_ARGUMENT", "The input token count (1050000) exceeds the maximum "
+                                                            "number of tokens allowed (1048576).")),
+            OutcomeKind::context_length);  // Gemini
+  EXPECT_EQ(classify(bad_request_saying("ValidationException", "Input is too long for requested model.")),
+            OutcomeKind::context_length);  // Bedrock
+}
+
+TEST(ClassifyTest, ContentPolicyRefusalsAreContentFilter) {
+  EXPECT_EQ(classify(with_status(400, "content_policy_violation")), OutcomeKind::content_filter);
+  EXPECT_EQ(classify(bad_request_saying("", "The response was filtered due to the prompt triggering Azure OpenAI's "
+                                            "content management policy.")),
+            OutcomeKind::content_filter);
+}
+
+TEST(ClassifyTest, OtherBadRequestsStayBadRequest) {
+  EXPECT_EQ(classify(bad_request_saying("invalid_request_error", "messages: field required")),
+            OutcomeKind::bad_request);
+  EXPECT_EQ(classify(with_status(401)), OutcomeKind::auth_error);
+  EXPECT_EQ(retry_class(OutcomeKind::context_length), RetryClass::permanent);
+  EXPECT_EQ(retry_class(OutcomeKind::bad_request), RetryClass::permanent);
+  EXPECT_EQ(retry_class(OutcomeKind::auth_error), RetryClass::permanent);
+}
+
 }  // namespace
 }  // namespace squall

@@ -306,5 +306,29 @@ TEST(FallbackTest, AnOpenBreakerOnThePrimaryMovesOnWithoutWaiting) {
   EXPECT_EQ(h.log.transitions, (std::vector<std::string>{"100ms closed->open"}));
 }
 
+TEST(FallbackTest, AContextErrorInAnotherProvidersWordingRoutesToALargerWindow) {
+  // The primary's descriptor claims a window the request fits, but the API answers 400 in
+  // Anthropic's wording: classified context_length, never retried (not in retry_on), and
+  // moved at once to the backup.
+  Harness h;
+  Response too_long = test::status(400);
+  too_long.error_code = "invalid_request_error";
+  too_long.error_message = "prompt is too long: 208310 tokens > 200000 maximum";
+  ScriptedProvider primary(h.loop, {{too_long, 50 * ms}});
+  ScriptedProvider backup(h.loop, {{completion(), 100 * ms}});
+  Agent a(h);
+  const ProviderId sonnet = a.add(llm("sonnet", 200'000), primary);
+  a.add(llm("gemini", 1'000'000), backup);
+  FixedRng rng(0);
+  a.tool(std::make_unique<FallbackStrategy>(backups({"gemini"}), a.env()),
+         std::make_unique<RetryStrategy>(three_attempts(), a.env(), rng));
+  Call call;
+  call.ctx.provider = sonnet;
+  EXPECT_EQ(test::run(h, *a.pipeline, call).kind, OutcomeKind::success);
+  EXPECT_EQ(primary.calls().size(), 1U);
+  EXPECT_EQ(backup.start_times(), (std::vector<TimePoint>{50 * ms}));
+  EXPECT_EQ(fallback_log(h.log), (std::vector<std::string>{"50ms switched sonnet->gemini on context_length"}));
+}
+
 }  // namespace
 }  // namespace squall
