@@ -79,14 +79,8 @@ struct Outcome {
   X(fallback_provider, "a call succeeded only on a non-primary provider") \
   X(optional_step_failed, "an optional step failed and was left out")
 
-enum class Degradation : std::uint32_t {
-#define SQUALL_X(name, doc) name,
-  SQUALL_DEGRADATIONS(SQUALL_X)
-#undef SQUALL_X
-};
-#define SQUALL_COUNT(name, doc) +1
+enum class Degradation : std::uint32_t { SQUALL_DEGRADATIONS(SQUALL_ENUMERATOR) };
 inline constexpr std::size_t kDegradationCount = 0 SQUALL_DEGRADATIONS(SQUALL_COUNT);
-#undef SQUALL_COUNT
 std::string_view to_string(Degradation d);
 
 // A task's attempt history, compact (a few words per task in flight), which escalation

@@ -9,6 +9,7 @@
 
 #include "engine/outcome.hpp"
 #include "engine/runtime/time.hpp"
+#include "engine/vocabulary.hpp"
 #include "engine/task_result.hpp"
 
 namespace squall {
@@ -49,7 +50,12 @@ struct GiveUpEvent {
   OutcomeKind last_kind = OutcomeKind::success;
 };
 
-enum class BreakerState : std::uint8_t { closed, open, half_open };
+#define SQUALL_BREAKER_STATES(X)                          \
+  X(closed, "calls pass; failures are counted")          \
+  X(open, "calls fail fast as circuit_open")             \
+  X(half_open, "a limited number of probes pass")
+
+enum class BreakerState : std::uint8_t { SQUALL_BREAKER_STATES(SQUALL_ENUMERATOR) };
 std::string_view to_string(BreakerState state);
 
 struct BreakerTransitionEvent {
@@ -84,17 +90,17 @@ struct BudgetExhaustedEvent {
 
 // The fallback strategy moved a logical call from one provider to another, or passed a
 // candidate over without calling it.
-enum class FallbackAction : std::uint8_t {
-  switched,            // `to` is called next because `from` ended in `trigger`
-  skipped_context,     // `to` cannot hold the prompt plus the requested output
-  skipped_capability,  // `to` lacks a capability the step requires
-  skipped_budget,      // `to`'s worst-case cost exceeds what the task's budget has left
-  exhausted,           // no candidate is left; the call ends with `trigger`
-};
+#define SQUALL_FALLBACK_ACTIONS(X)                                                     \
+  X(switched, "`to` is called next because `from` ended in `trigger`")                \
+  X(skipped_context, "`to` cannot hold the prompt plus the requested output")         \
+  X(skipped_capability, "`to` lacks a capability the step requires")                  \
+  X(skipped_budget, "`to`'s worst-case cost exceeds what the task's budget has left") \
+  X(exhausted, "no candidate is left; the call ends with `trigger`")
+
+enum class FallbackAction : std::uint8_t { SQUALL_FALLBACK_ACTIONS(SQUALL_ENUMERATOR) };
+inline constexpr std::size_t kFallbackActionCount = 0 SQUALL_FALLBACK_ACTIONS(SQUALL_COUNT);
+inline constexpr auto kFallbackActions = all_values<FallbackAction, kFallbackActionCount>();
 std::string_view to_string(FallbackAction action);
-inline constexpr std::array<FallbackAction, 5> kFallbackActions{
-    FallbackAction::switched, FallbackAction::skipped_context, FallbackAction::skipped_capability,
-    FallbackAction::skipped_budget, FallbackAction::exhausted};
 
 struct FallbackEvent {
   std::uint64_t task_id = 0;

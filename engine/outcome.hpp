@@ -10,27 +10,32 @@
 #include <optional>
 #include <string_view>
 
+#include "engine/vocabulary.hpp"
+
 namespace squall {
 
-enum class OutcomeKind : std::uint8_t {
-  success,           // 2xx with a usable body
-  empty,             // 2xx with no results (search) or no content
-  timeout,           // no answer before the attempt's deadline
-  rate_limited,      // 429, possibly with Retry-After
-  overloaded,        // 529 (Anthropic) or 503 (service unavailable)
-  server_error,      // any other 5xx
-  auth_error,        // 401, 403
-  bad_request,       // 400, invalid tool arguments
-  context_length,    // the prompt does not fit the model's context window
-  content_filter,    // refused by a safety filter
-  invalid_output,    // failed validation: malformed or truncated output
-  circuit_open,      // rejected by an open circuit breaker without calling
-  budget_exhausted,  // rejected because the task's token or USD budget is spent
-  cancelled,         // abandoned by the caller (Transport::cancelled): a race's loser, a
-                     // cancelled task (a passed deadline is a timeout, never cancelled)
-};
+// X(name, retry class, meaning). The retry class is how the retry strategy treats the
+// kind by default (RetryClass below).
+#define SQUALL_OUTCOME_KINDS(X)                                                                  \
+  X(success, done, "2xx with a usable body")                                                     \
+  X(empty, degrade, "2xx with no results (search) or no content")                                \
+  X(timeout, transient, "no answer before the attempt's deadline")                               \
+  X(rate_limited, transient, "429, possibly with Retry-After")                                   \
+  X(overloaded, transient, "529 (Anthropic) or 503 (service unavailable)")                       \
+  X(server_error, transient, "any other 5xx")                                                    \
+  X(auth_error, permanent, "401, 403")                                                           \
+  X(bad_request, permanent, "400, invalid tool arguments")                                       \
+  X(context_length, permanent, "the prompt does not fit the model's context window")             \
+  X(content_filter, permanent, "refused by a safety filter")                                     \
+  X(invalid_output, transient, "failed validation: malformed or truncated output")               \
+  X(circuit_open, local, "rejected by an open circuit breaker without calling")                  \
+  X(budget_exhausted, local, "rejected because the task's token or USD budget is spent")         \
+  X(cancelled, local, "abandoned by the caller (hedging, task cancellation); a passed deadline " \
+                      "is a timeout, never cancelled")
 
-inline constexpr std::size_t kOutcomeKindCount = 14;
+enum class OutcomeKind : std::uint8_t { SQUALL_OUTCOME_KINDS(SQUALL_ENUMERATOR) };
+
+inline constexpr std::size_t kOutcomeKindCount = 0 SQUALL_OUTCOME_KINDS(SQUALL_COUNT);
 
 // How the retry strategy treats a kind by default (its `retry_on` default is every kind
 // whose class is `transient`; rate_limited additionally honours Retry-After).

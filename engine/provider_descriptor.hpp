@@ -13,6 +13,8 @@
 #include <string>
 #include <string_view>
 
+#include "engine/vocabulary.hpp"
+
 namespace squall {
 
 // X(enumerator, what it is)
@@ -21,11 +23,7 @@ namespace squall {
   X(llm, "a chat-completion model billed per token")                     \
   X(tool, "a generic tool or API the agent calls with arguments")
 
-enum class ProviderKind : std::uint8_t {
-#define SQUALL_X(name, doc) name,
-  SQUALL_PROVIDER_KINDS(SQUALL_X)
-#undef SQUALL_X
-};
+enum class ProviderKind : std::uint8_t { SQUALL_PROVIDER_KINDS(SQUALL_ENUMERATOR) };
 
 // X(enumerator, what a provider with it can do). The names are LiteLLM's and OpenAI's
 // capability words (`supports_vision`, `response_format` json_mode, tool calling).
@@ -36,16 +34,10 @@ enum class ProviderKind : std::uint8_t {
   X(streaming, "streams output token by token")                  \
   X(reasoning, "spends hidden reasoning tokens before answering")
 
-enum class Capability : std::uint8_t {
-#define SQUALL_X(name, doc) name,
-  SQUALL_CAPABILITIES(SQUALL_X)
-#undef SQUALL_X
-};
+enum class Capability : std::uint8_t { SQUALL_CAPABILITIES(SQUALL_ENUMERATOR) };
 
-#define SQUALL_COUNT(name, doc) +1
 inline constexpr std::size_t kProviderKindCount = 0 SQUALL_PROVIDER_KINDS(SQUALL_COUNT);
 inline constexpr std::size_t kCapabilityCount = 0 SQUALL_CAPABILITIES(SQUALL_COUNT);
-#undef SQUALL_COUNT
 
 std::string_view to_string(ProviderKind kind);
 std::optional<ProviderKind> parse_provider_kind(std::string_view name);

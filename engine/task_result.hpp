@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "engine/runtime/time.hpp"
+#include "engine/vocabulary.hpp"
 
 namespace squall {
 
@@ -16,14 +17,8 @@ namespace squall {
   X(safe_failed, "a deterministic safe-fail result instead of a guess")     \
   X(failed, "the task's answer is an error")
 
-enum class TaskStatus : std::uint8_t {
-#define SQUALL_X(name, doc) name,
-  SQUALL_TASK_STATUSES(SQUALL_X)
-#undef SQUALL_X
-};
-#define SQUALL_COUNT(name, doc) +1
+enum class TaskStatus : std::uint8_t { SQUALL_TASK_STATUSES(SQUALL_ENUMERATOR) };
 inline constexpr std::size_t kTaskStatusCount = 0 SQUALL_TASK_STATUSES(SQUALL_COUNT);
-#undef SQUALL_COUNT
 std::string_view to_string(TaskStatus status);
 constexpr std::size_t index_of(TaskStatus status) { return static_cast<std::size_t>(status); }
 

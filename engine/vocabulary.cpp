@@ -7,11 +7,7 @@
 namespace squall {
 
 std::string_view to_string(Degradation d) {
-  static constexpr std::array<std::string_view, kDegradationCount> kNames{
-#define SQUALL_X(name, doc) #name,
-      SQUALL_DEGRADATIONS(SQUALL_X)
-#undef SQUALL_X
-  };
+  static constexpr std::array<std::string_view, kDegradationCount> kNames{SQUALL_DEGRADATIONS(SQUALL_NAME)};
   return kNames[static_cast<std::size_t>(d)];
 }
 
@@ -22,11 +18,7 @@ std::string_view to_string(Degradation d) {
 namespace squall {
 
 std::string_view to_string(TaskStatus status) {
-  static constexpr std::array<std::string_view, kTaskStatusCount> kNames{
-#define SQUALL_X(name, doc) #name,
-      SQUALL_TASK_STATUSES(SQUALL_X)
-#undef SQUALL_X
-  };
+  static constexpr std::array<std::string_view, kTaskStatusCount> kNames{SQUALL_TASK_STATUSES(SQUALL_NAME)};
   return kNames[index_of(status)];
 }
 

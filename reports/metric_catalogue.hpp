@@ -26,8 +26,7 @@
 namespace squall {
 
 // The values of the breaker_state tag vocabulary, in BreakerState order.
-inline constexpr std::array<BreakerState, 3> kBreakerStates{BreakerState::closed, BreakerState::open,
-                                                           BreakerState::half_open};
+inline constexpr auto kBreakerStates = all_values<BreakerState, 3>();
 
 enum class MetricType : std::uint8_t { rate, trend, counter };
 std::string_view to_string(MetricType type);

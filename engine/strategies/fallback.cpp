@@ -10,11 +10,7 @@
 namespace squall {
 
 std::string_view to_string(FallbackRouting routing) {
-  static constexpr std::array<std::string_view, 3> kNames{
-#define SQUALL_X(name, doc) #name,
-      SQUALL_FALLBACK_ROUTINGS(SQUALL_X)
-#undef SQUALL_X
-  };
+  static constexpr std::array<std::string_view, kFallbackRoutingCount> kNames{SQUALL_FALLBACK_ROUTINGS(SQUALL_NAME)};
   return kNames[static_cast<std::size_t>(routing)];
 }
 

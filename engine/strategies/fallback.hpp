@@ -53,11 +53,8 @@ namespace squall {
   X(cheapest, "backups by worst-case cost of this request")           \
   X(fastest, "backups by mean latency of recent successes in the run")
 
-enum class FallbackRouting : std::uint8_t {
-#define SQUALL_X(name, doc) name,
-  SQUALL_FALLBACK_ROUTINGS(SQUALL_X)
-#undef SQUALL_X
-};
+enum class FallbackRouting : std::uint8_t { SQUALL_FALLBACK_ROUTINGS(SQUALL_ENUMERATOR) };
+inline constexpr std::size_t kFallbackRoutingCount = 0 SQUALL_FALLBACK_ROUTINGS(SQUALL_COUNT);
 std::string_view to_string(FallbackRouting routing);
 
 struct FallbackConfig {

@@ -1,6 +1,7 @@
 #include "engine/strategies/retry.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <cmath>
 #include <optional>
@@ -157,24 +158,13 @@ Task<Outcome> RetryStrategy::execute(CallContext& ctx, Request& request, Next ne
 }
 
 std::string_view to_string(Backoff b) {
-  switch (b) {
-    case Backoff::constant: return "constant";
-    case Backoff::linear: return "linear";
-    case Backoff::exponential: return "exponential";
-    case Backoff::fibonacci: return "fibonacci";
-  }
-  return "exponential";
+  static constexpr std::array<std::string_view, kBackoffCount> kNames{SQUALL_BACKOFFS(SQUALL_NAME)};
+  return kNames[static_cast<std::size_t>(b)];
 }
 
 std::string_view to_string(Jitter j) {
-  switch (j) {
-    case Jitter::none: return "none";
-    case Jitter::full: return "full";
-    case Jitter::equal: return "equal";
-    case Jitter::proportional: return "proportional";
-    case Jitter::decorrelated: return "decorrelated";
-  }
-  return "full";
+  static constexpr std::array<std::string_view, kJitterCount> kNames{SQUALL_JITTERS(SQUALL_NAME)};
+  return kNames[static_cast<std::size_t>(j)];
 }
 
 }  // namespace squall

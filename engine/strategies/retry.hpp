@@ -68,8 +68,22 @@
 
 namespace squall {
 
-enum class Backoff : std::uint8_t { constant, linear, exponential, fibonacci };
-enum class Jitter : std::uint8_t { none, full, equal, proportional, decorrelated };
+#define SQUALL_BACKOFFS(X)                   \
+  X(constant, "base_delay")                 \
+  X(linear, "base_delay * n")               \
+  X(exponential, "base_delay * multiplier^(n-1)") \
+  X(fibonacci, "base_delay * F(n), F = 1, 1, 2, 3, 5, ...")
+#define SQUALL_JITTERS(X)                                   \
+  X(none, "the backoff as computed")                       \
+  X(full, "uniform in [0, d]")                             \
+  X(equal, "d/2 plus uniform in [0, d/2]")                 \
+  X(proportional, "d times a factor uniform in jitter_range") \
+  X(decorrelated, "uniform in [base, 3 * previous delay]")
+
+enum class Backoff : std::uint8_t { SQUALL_BACKOFFS(SQUALL_ENUMERATOR) };
+enum class Jitter : std::uint8_t { SQUALL_JITTERS(SQUALL_ENUMERATOR) };
+inline constexpr std::size_t kBackoffCount = 0 SQUALL_BACKOFFS(SQUALL_COUNT);
+inline constexpr std::size_t kJitterCount = 0 SQUALL_JITTERS(SQUALL_COUNT);
 
 // The factor range of proportional jitter: the delay is multiplied by a factor drawn
 // uniformly in [min, max]; 0 < min <= max.

@@ -8,19 +8,22 @@
 #include <string_view>
 
 #include "engine/runtime/time.hpp"
+#include "engine/vocabulary.hpp"
 #include "mocks/latency.hpp"
 
 namespace squall {
 
-enum class FaultKind : std::uint8_t {
-  timeout,       // no answer before the caller gives up
-  rate_limited,  // 429, with a Retry-After header when retry_after is set
-  overloaded,    // 529 by default, or 503
-  server_error,  // a 5xx status, 500 by default
-  empty,         // 200 with no results
-};
+// X(name, what the decorator answers)
+#define SQUALL_FAULT_KINDS(X)                                     \
+  X(timeout, "no answer before the caller gives up")              \
+  X(rate_limited, "429, with a Retry-After header when retry_after is set") \
+  X(overloaded, "529 by default, or 503")                         \
+  X(server_error, "a 5xx status, 500 by default")                 \
+  X(empty, "200 with no results")
 
-inline constexpr std::size_t kFaultKindCount = 5;
+enum class FaultKind : std::uint8_t { SQUALL_FAULT_KINDS(SQUALL_ENUMERATOR) };
+
+inline constexpr std::size_t kFaultKindCount = 0 SQUALL_FAULT_KINDS(SQUALL_COUNT);
 constexpr std::size_t index_of(FaultKind kind) { return static_cast<std::size_t>(kind); }
 
 // The scenario files' names ("timeout", "rate_limited", "overloaded", "server_error",

@@ -94,10 +94,8 @@ void read_jitter_range(const ObjectReader& obj, JitterRange& out) {
 }
 
 void read_config(const ObjectReader& obj, RetryConfig& config) {
-  static constexpr std::array<Backoff, 4> kBackoffs{Backoff::constant, Backoff::linear, Backoff::exponential,
-                                                    Backoff::fibonacci};
-  static constexpr std::array<Jitter, 5> kJitters{Jitter::none, Jitter::full, Jitter::equal, Jitter::proportional,
-                                                  Jitter::decorrelated};
+  static constexpr auto kBackoffs = all_values<Backoff, kBackoffCount>();
+  static constexpr auto kJitters = all_values<Jitter, kJitterCount>();
   static const auto kBackoffNames = names_of(kBackoffs);
   static const auto kJitterNames = names_of(kJitters);
   // Decorrelated jitter replaces the backoff formula (engine/strategies/retry.hpp), so
@@ -203,8 +201,7 @@ void read_config(const ObjectReader& obj, BudgetConfig& config) {
 }
 
 void read_config(const ObjectReader& obj, FallbackConfig& config) {
-  static constexpr std::array<FallbackRouting, 3> kRoutings{FallbackRouting::in_order, FallbackRouting::cheapest,
-                                                            FallbackRouting::fastest};
+  static constexpr auto kRoutings = all_values<FallbackRouting, kFallbackRoutingCount>();
   static const auto kRoutingNames = names_of(kRoutings);
   if (const Json* list = obj.require("providers")) {
     const std::string path = obj.path_of("providers");
