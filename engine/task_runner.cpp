@@ -38,7 +38,7 @@ TaskRunner::TaskRunner(EngineEnv env) : env_(env), degraded_reasons_(std::size_t
   }
 }
 
-Task<TaskResult> TaskRunner::run(std::uint64_t id, const TaskPlan& plan, const std::string* query) const {
+Task<void> TaskRunner::run(std::uint64_t id, const TaskPlan& plan, const std::string* query) const {
   TaskContext task;
   task.id = id;
   task.started = env_.clock.now();
@@ -84,7 +84,6 @@ Task<TaskResult> TaskRunner::run(std::uint64_t id, const TaskPlan& plan, const s
   result.tokens = task.tokens_spent;
   result.cost_usd = task.cost_spent_usd;
   env_.events.on_task_finished(result);
-  co_return result;
 }
 
 }  // namespace squall

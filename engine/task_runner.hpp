@@ -58,7 +58,9 @@ class TaskRunner {
   explicit TaskRunner(EngineEnv env);
 
   // Runs task `id` of `plan` from now; `query` (may be null) is the task's search query.
-  Task<TaskResult> run(std::uint64_t id, const TaskPlan& plan, const std::string* query) const;
+  // The result goes to the event sink (EventSink::on_task_finished), so the simulator can
+  // spawn the task itself: one coroutine frame per task, not two.
+  Task<void> run(std::uint64_t id, const TaskPlan& plan, const std::string* query) const;
 
  private:
   EngineEnv env_;

@@ -86,10 +86,11 @@ std::size_t Recorder::window_of(TimePoint t) {
 void Recorder::saw_time(TimePoint t) { last_event_at_ = std::max(last_event_at_, t); }
 
 void Recorder::on_attempt(const AttemptEvent& e) {
+  // The tool is not folded: the task's logical-call event names it, and interning it here
+  // would search a second table on the hottest event.
   const std::size_t p = intern(providers_, e.provider);
-  const std::size_t t = intern(tools_, e.tool);
   const std::size_t kind = index_of(e.kind);
-  fingerprint_.fold(EventTag::attempt, e.task_id, p, t, e.attempt, e.started, e.finished, kind, e.status,
+  fingerprint_.fold(EventTag::attempt, e.task_id, p, e.attempt, e.started, e.finished, kind, e.status,
                     e.input_tokens, e.output_tokens, e.cost_usd);
 
   ProviderStats& s = providers_[p];

@@ -112,21 +112,20 @@ Task<void> World::arrivals() {
     // The first search step's query is drawn now, from the workload's own stream.
     const std::vector<std::string>* queries = plan_queries_[index];
     const std::string* query = queries != nullptr ? &(*queries)[query_rng_->uniform_int(queries->size())] : nullptr;
-    spawn(run_task(static_cast<std::uint64_t>(n), plans_[index], query), &error_);
+    ++tasks_started_;
+    spawn(runner_.run(static_cast<std::uint64_t>(n), plans_[index], query), &error_);
   }
-}
-
-Task<void> World::run_task(std::uint64_t id, const TaskPlan& plan, const std::string* query) {
-  ++tasks_started_;
-  co_await runner_.run(id, plan, query);
-  ++tasks_finished_;
 }
 
 Report World::run() {
   spawn(arrivals(), &error_);
   loop_.run();
   if (error_) std::rethrow_exception(error_);
-  if (tasks_started_ != tasks_finished_) {
+  std::uint64_t tasks_finished = 0;
+  for (const TemplateStats& t : recorder_.templates()) {
+    for (const std::uint64_t n : t.tasks) tasks_finished += n;
+  }
+  if (tasks_started_ != tasks_finished) {
     throw std::logic_error("simulation ended with unfinished tasks: a coroutine was never resumed");
   }
   for (const auto& [name, built] : providers_) {

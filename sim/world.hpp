@@ -52,7 +52,6 @@ class World {
  private:
   void build();
   Task<void> arrivals();
-  Task<void> run_task(std::uint64_t id, const TaskPlan& plan, const std::string* query);
   std::unique_ptr<Rng> stream(std::string_view component) const;
   void build_providers(const RngFactory& rngs);
   void build_tools(const RngFactory& rngs);
@@ -79,7 +78,6 @@ class World {
   std::unique_ptr<Rng> query_rng_;
   std::exception_ptr error_;
   std::uint64_t tasks_started_ = 0;
-  std::uint64_t tasks_finished_ = 0;
 };
 
 }  // namespace squall
