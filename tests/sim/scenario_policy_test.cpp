@@ -444,24 +444,21 @@ TEST(ScenarioPolicyFileTest, ApplyLeavesTheScenarioAloneOnErrors) {
   EXPECT_EQ(loaded.scenario->policy.at("search").size(), 1u);
 }
 
-// reflect and validate. A scenario with a tool provider "crm" reached by the tool
-// "crm_lookup", beside the base's providers.
+// reflect and validate. The base scenario with a tool provider "crm" (without a tools
+// block, also the tool "crm") called by a third step.
 Json with_crm(Json reflect) {
   Json doc = base_scenario();
   doc["providers"]["crm"] = Json{{"type", "tool"}, {"argument_error_rate", 0.3}};
-  doc["tools"] = Json{{"search", {{"provider", "search"}}},
-                      {"gpt", {{"provider", "gpt"}}},
-                      {"crm_lookup", {{"provider", "crm"}}}};
-  doc["workload"]["tasks"][0]["steps"].push_back(Json{{"tool", "crm_lookup"}});
-  doc["policy"]["crm_lookup"] = Json::array({Json{{"reflect", std::move(reflect)}}});
+  doc["workload"]["tasks"][0]["steps"].push_back(Json{{"tool", "crm"}});
+  doc["policy"]["crm"] = Json::array({Json{{"reflect", std::move(reflect)}}});
   return doc;
 }
-constexpr const char* kReflect = "/policy/crm_lookup/0/reflect";
+constexpr const char* kReflect = "/policy/crm/0/reflect";
 
 TEST(ScenarioPolicyTest, ReflectLoadsWithItsDefaults) {
   LoadResult loaded = load_scenario_text(with_crm(Json{{"provider", "gpt"}}).dump(), test::kBaseFile);
   ASSERT_EQ(loaded.errors, std::vector<ValidationError>{});
-  const auto& c = std::get<ReflectConfig>(loaded.scenario->policy.at("crm_lookup").at(0));
+  const auto& c = std::get<ReflectConfig>(loaded.scenario->policy.at("crm").at(0));
   EXPECT_EQ(c.provider, "gpt");
   EXPECT_EQ(c.on, std::vector<OutcomeKind>{OutcomeKind::bad_request});
   EXPECT_EQ(c.prompt_tokens, 150);
@@ -486,14 +483,14 @@ TEST(ScenarioPolicyTest, ReflectProviderMustBeAnLlm) {
 
 TEST(ScenarioPolicyTest, ReflectTakesIncludeOrExcludeNotBoth) {
   EXPECT_EQ(errors_of(with_crm(Json{{"provider", "gpt"},
-                                    {"include_tools", {"crm_lookup"}},
+                                    {"include_tools", {"crm"}},
                                     {"exclude_tools", {"gpt"}}})),
             only(kReflect, "expected at most one of include_tools and exclude_tools, got both"));
 }
 
 TEST(ScenarioPolicyTest, ReflectToolListsNameTools) {
-  EXPECT_EQ(errors_of(with_crm(Json{{"provider", "gpt"}, {"exclude_tools", {"crm"}}})),
-            only(at(kReflect, "/exclude_tools/0"), "no tool named \"crm\"; tools are: crm_lookup, gpt, search"));
+  EXPECT_EQ(errors_of(with_crm(Json{{"provider", "gpt"}, {"exclude_tools", {"crm_lookup"}}})),
+            only(at(kReflect, "/exclude_tools/0"), "no provider named \"crm_lookup\"; providers are: crm, gpt, search"));
 }
 
 TEST(ScenarioPolicyTest, ReflectAppliesOnlyToToolsServedByToolProviders) {
@@ -521,16 +518,16 @@ TEST(ScenarioProviderRatesTest, RatesMustBeProbabilities) {
   doc["providers"]["gpt"]["malformed_output_rate"] = 2;
   EXPECT_EQ(errors_of(doc),
             (std::vector<ValidationError>{
+                {test::kBaseFile, "/providers/gpt/malformed_output_rate", "expected a number in [0, 1], got 2"},
                 {test::kBaseFile, "/providers/crm/argument_error_rate", "expected a number in [0, 1], got 1.5"},
-                {test::kBaseFile, "/providers/crm/reflection_fix_rate", "expected a number in [0, 1], got -0.1"},
-                {test::kBaseFile, "/providers/gpt/malformed_output_rate", "expected a number in [0, 1], got 2"}}));
+                {test::kBaseFile, "/providers/crm/reflection_fix_rate", "expected a number in [0, 1], got -0.1"}}));
 }
 
 TEST(ScenarioProviderRatesTest, ToolStepsTakeNoTokens) {
   Json doc = with_crm(Json{{"provider", "gpt"}});
   doc["workload"]["tasks"][0]["steps"][2]["prompt_tokens"] = 10;
   EXPECT_EQ(errors_of(doc), only("/workload/tasks/0/steps/2/prompt_tokens",
-                                 "applies only to llm steps; \"crm_lookup\" is a tool provider"));
+                                 "applies only to llm steps; \"crm\" is a tool provider"));
 }
 
 }  // namespace
