@@ -31,9 +31,11 @@ struct Request {
   // What a provider must be able to do to serve this request (the step's `requires`);
   // fallback skips candidates without them.
   Capabilities required;
-  // A tool request's arguments are malformed (the agent got them wrong); a reflection
-  // may correct them (engine/strategies/reflect.hpp).
-  bool arguments_invalid = false;
+  // Which version of the agent's arguments a tool request carries: 0 for the agent's
+  // first arguments, incremented by each reflection that corrects them
+  // (engine/strategies/reflect.hpp). A tool mock decides whether the arguments are valid
+  // per (task, tool, revision), so the same arguments fail the same way when re-sent.
+  std::uint32_t argument_revision = 0;
 };
 
 // How the exchange ended at the transport level.
@@ -47,6 +49,7 @@ enum class Transport : std::uint8_t {
 enum class Body : std::uint8_t {
   search_results,  // a list of hits (web or vector search)
   completion,      // generated text, counted in output tokens (LLM)
+  tool_result,     // a tool's or API's small structured result (Response::tool_result)
 };
 
 // What a provider answered, before the engine classifies it (engine/classify.hpp). Mocks
@@ -63,6 +66,17 @@ struct Response {
   std::int64_t output_tokens = 0;     // billed output tokens
   double cost_usd = 0;                // billed cost of this exchange
   bool truncated = false;             // LLM output stopped at max_output_tokens
+  // The completion does not parse as the output format asked for (a JSON object): only a
+  // client that parses it can tell, so classify() does not look at it; the validate
+  // strategy's "json" check does (engine/strategies/validate.hpp).
+  bool malformed = false;
+  // The error's human-readable message from the body (a tool's "invalid arguments: ..."),
+  // which a reflection quotes to the model; empty when absent. A view into storage the
+  // provider owns for the whole run.
+  std::string_view error_message;
+  // A tool's result body; empty when the tool answered 200 with nothing (an `empty`
+  // outcome). A view into storage the provider owns for the whole run.
+  std::string_view tool_result;
 };
 
 // A response together with the engine's classification of it.

@@ -47,8 +47,12 @@ OutcomeKind classify(const Response& response) {
   if (s >= 200 && s < 300) {
     if (!response.error_code.empty()) return from_error_code(response.error_code, OutcomeKind::server_error);
     if (response.truncated) return OutcomeKind::invalid_output;
-    const bool empty = response.body == Body::search_results ? response.results.empty()
-                                                             : response.output_tokens == 0;
+    bool empty = false;
+    switch (response.body) {
+      case Body::search_results: empty = response.results.empty(); break;
+      case Body::completion: empty = response.output_tokens == 0; break;
+      case Body::tool_result: empty = response.tool_result.empty(); break;
+    }
     if (empty) return OutcomeKind::empty;
     return OutcomeKind::success;
   }

@@ -112,6 +112,23 @@ struct FallbackEvent {
   TimePoint at = 0;
 };
 
+// The reflect strategy asked an LLM to correct a tool call's arguments after the tool
+// answered `trigger`; emitted when the reflection call ends. The reflection's own
+// provider attempt is an AttemptEvent of `provider` as well.
+struct ReflectionEvent {
+  std::uint64_t task_id = 0;
+  std::string_view tool;      // the tool whose call failed
+  std::string_view provider;  // the LLM provider that reflected
+  std::int32_t reflection = 0;  // 1-based within the logical call
+  TimePoint started = 0;
+  TimePoint finished = 0;
+  OutcomeKind trigger = OutcomeKind::bad_request;  // the tool's outcome that asked for it
+  OutcomeKind kind = OutcomeKind::success;          // the reflection call's own outcome
+  std::int64_t input_tokens = 0;
+  std::int64_t output_tokens = 0;
+  double cost_usd = 0;
+};
+
 // A logical call (one step's tool call, across all its attempts) ended.
 struct LogicalCallEvent {
   std::uint64_t task_id = 0;
@@ -132,6 +149,7 @@ class EventSink {
   virtual void on_query_change(const QueryChangeEvent&) {}
   virtual void on_budget_exhausted(const BudgetExhaustedEvent&) {}
   virtual void on_fallback(const FallbackEvent&) {}
+  virtual void on_reflection(const ReflectionEvent&) {}
   virtual void on_logical_call(const LogicalCallEvent&) {}
   virtual void on_task_finished(const TaskResult&) {}
 };

@@ -20,6 +20,8 @@ std::string_view strategy_name(const StrategyConfig& config) {
                         [](const SimplifyQueryConfig&) { return std::string_view("simplify_query"); },
                         [](const BudgetConfig&) { return std::string_view("budget"); },
                         [](const FallbackConfig&) { return std::string_view("fallback"); },
+                        [](const ValidateConfig&) { return std::string_view("validate"); },
+                        [](const ReflectConfig&) { return std::string_view("reflect"); },
                     },
                     config);
 }
@@ -55,6 +57,12 @@ std::vector<std::unique_ptr<Strategy>> build_strategies(std::string_view owner,
             },
             [&](const FallbackConfig& c) -> std::unique_ptr<Strategy> {
               return std::make_unique<FallbackStrategy>(c, env);
+            },
+            [&](const ValidateConfig& c) -> std::unique_ptr<Strategy> {
+              return std::make_unique<ValidateStrategy>(c);
+            },
+            [&](const ReflectConfig& c) -> std::unique_ptr<Strategy> {
+              return std::make_unique<ReflectStrategy>(c, env);
             },
         },
         config));

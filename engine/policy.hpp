@@ -15,14 +15,16 @@
 #include "engine/strategies/budget.hpp"
 #include "engine/strategies/circuit_breaker.hpp"
 #include "engine/strategies/fallback.hpp"
+#include "engine/strategies/reflect.hpp"
 #include "engine/strategies/retry.hpp"
 #include "engine/strategies/simplify_query.hpp"
 #include "engine/strategies/timeout.hpp"
+#include "engine/strategies/validate.hpp"
 
 namespace squall {
 
 using StrategyConfig = std::variant<TimeoutConfig, RetryConfig, CircuitBreakerConfig, SimplifyQueryConfig,
-                                    BudgetConfig, FallbackConfig>;
+                                    BudgetConfig, FallbackConfig, ValidateConfig, ReflectConfig>;
 
 // The key a strategy has in scenario files ("timeout", "retry", ...).
 std::string_view strategy_name(const StrategyConfig& config);
@@ -45,7 +47,7 @@ struct BuiltPipeline {
 
 // Builds the strategies of `owner` (a tool or a provider), outermost first. Strategy i's
 // stream is named "policy/<owner>/<i>/<name>"; the streams are appended to `rngs_out`.
-// Strategies that reach other providers (fallback) need env.providers.
+// Strategies that reach other providers (fallback, reflect) need env.providers.
 std::vector<std::unique_ptr<Strategy>> build_strategies(std::string_view owner,
                                                         const std::vector<StrategyConfig>& strategies,
                                                         EngineEnv env, const RngFactory& rngs,

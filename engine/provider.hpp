@@ -16,7 +16,12 @@ struct CallOptions {
   // its answer would arrive later it returns at `deadline` with Transport::timeout, with
   // whatever usage it billed by then (an LLM bills the tokens it generated).
   TimePoint deadline = kNever;
-  std::uint64_t task_id = 0;  // for trace attribution only; must not change behaviour
+  // The task and the tool whose call this is. A tool mock keys its argument errors by
+  // them (with Request::argument_revision): whether an agent got a tool's arguments wrong
+  // is a property of that task's call, not of the provider's call count (DESIGN section
+  // 3). Other providers use them for trace attribution only.
+  std::uint64_t task_id = 0;
+  std::string_view tool;
   // The caller's cancellation (default: never cancelled). When it fires before the answer,
   // the provider returns at once, at the time of the cancel, with Transport::cancelled
   // and the usage it billed by then: an LLM bills the prompt in full and the output

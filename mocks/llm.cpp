@@ -83,6 +83,7 @@ Task<Response> LlmMock::call(const Request& request, const CallOptions& options)
   if (answer == Answer::arrived) {
     response.output_tokens = tokens;
     response.truncated = truncated;
+    if (config_.malformed_output_rate > 0) response.malformed = rng_.bernoulli(config_.malformed_output_rate);
   } else {
     response = no_answer_response(answer, Body::completion);
     // Generation stopped at the deadline, or at the cancel (now). The last token would

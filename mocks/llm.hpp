@@ -5,8 +5,12 @@
 // arrives with the last one. Output length is exponential with mean mean_output_tokens,
 // rounded to the nearest integer, at least 1, and capped at the request's
 // max_output_tokens when that is > 0 (then the response is truncated, as a finish_reason
-// of "length"). Per call the mock draws the TTFT (time_to_first_token's draws) and then
-// the output length (one draw), always in that order.
+// of "length"). Per call the mock draws the TTFT (time_to_first_token's draws), then
+// the output length (one draw), then, for a call whose answer arrives, whether the
+// output is malformed (one draw, with probability malformed_output_rate; only when that
+// rate is > 0, so a model without malformed output keeps its stream), always in that
+// order. A malformed completion is billed in full like any other and is marked
+// Response::malformed: it fails the validate strategy's "json" check.
 //
 // Output is also capped by the model's own max_output_tokens (a request that sets none is
 // bounded by it alone), truncated the same way.
@@ -60,6 +64,9 @@ struct LlmConfig {
   double tokens_per_second = 80;
   // Mean output length in tokens; >= 1. Default 300.
   std::int64_t mean_output_tokens = 300;
+  // The probability, in [0, 1], that a completed answer does not parse as the JSON the
+  // agent asked for (seed 004 validates the model's output shape). Default 0.
+  double malformed_output_rate = 0;
 };
 
 class LlmMock final : public Provider {

@@ -19,6 +19,8 @@ ProviderDescriptor describe(const ProviderConfig& config) {
         using Spec = std::decay_t<decltype(spec)>;
         if constexpr (std::is_same_v<Spec, WebSearchConfig>) {
           d.kind = ProviderKind::web_search;
+        } else if constexpr (std::is_same_v<Spec, ToolMockConfig>) {
+          d.kind = ProviderKind::tool;
         } else {
           static_assert(std::is_same_v<Spec, LlmConfig>, "a ProviderSpec alternative without a descriptor");
           d.kind = ProviderKind::llm;
@@ -51,6 +53,10 @@ BuiltProvider make_provider(const ProviderConfig& config, std::shared_ptr<const 
           }
           built.provider = std::make_unique<WebSearchMock>(config.name, spec, std::move(corpus), clock, scheduler, rng);
           body = Body::search_results;
+          latency = spec.latency;
+        } else if constexpr (std::is_same_v<Spec, ToolMockConfig>) {
+          built.provider = std::make_unique<ToolMock>(config.name, spec, clock, scheduler, rng);
+          body = Body::tool_result;
           latency = spec.latency;
         } else {
           static_assert(std::is_same_v<Spec, LlmConfig>, "a ProviderSpec alternative without a mock");

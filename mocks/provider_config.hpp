@@ -11,11 +11,12 @@
 
 #include "mocks/chaos/fault.hpp"
 #include "mocks/llm.hpp"
+#include "mocks/tool.hpp"
 #include "mocks/web_search.hpp"
 
 namespace squall {
 
-using ProviderSpec = std::variant<WebSearchConfig, LlmConfig>;
+using ProviderSpec = std::variant<WebSearchConfig, LlmConfig, ToolMockConfig>;
 
 struct ProviderConfig {
   std::string name;  // the key in `providers`

@@ -93,6 +93,7 @@ ordered_json logical_calls(const Report& r) {
     o["give_ups"] = t.give_ups;
     o["query_changes"] = t.query_changes;
     o["budget_refusals"] = t.budget_refusals;
+    o["reflections"] = t.reflections;
   }
   return j;
 }

@@ -10,7 +10,7 @@
 //   providers {name: {calls, by_outcome {kind: n, every kind}, latency_ms {...},
 //              tokens {input, output}, cost_usd}},
 //   logical_calls {tool: {total, attempts, by_outcome {...}, backoffs, backoff_wait_ms,
-//                  give_ups, query_changes, budget_refusals}},
+//                  give_ups, query_changes, budget_refusals, reflections}},
 //   retry_amplification {overall, per_tool {tool: x}},
 //   tokens {input, output, burned_by_failed_attempts},
 //   cost_usd {total, burned_by_failed_attempts, per_task, per_provider {name: usd}},

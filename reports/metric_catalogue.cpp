@@ -21,7 +21,7 @@ constexpr std::array<TagInfo, 4> kFallbackTags{{{"tool", TagValues::any},
                                                 {"to", TagValues::any},
                                                 {"action", TagValues::fallback_action}}};
 
-constexpr std::array<MetricInfo, 13> kCatalogue{{
+constexpr std::array<MetricInfo, 14> kCatalogue{{
     {MetricId::task_success, "task_success", MetricType::rate, "", kTaskTags,
      "fraction of tasks that succeeded, clean or degraded"},
     {MetricId::task_degraded, "task_degraded", MetricType::rate, "", kTaskTags,
@@ -45,6 +45,8 @@ constexpr std::array<MetricInfo, 13> kCatalogue{{
      "faults injected by the chaos layer"},
     {MetricId::fallbacks, "fallbacks", MetricType::counter, "", kFallbackTags,
      "fallback events: a call moved between providers (action switched), a provider passed over, a chain exhausted"},
+    {MetricId::reflections, "reflections", MetricType::counter, "", kToolTags,
+     "reflection calls an LLM made to correct a tool call's arguments after a tool error"},
 }};
 
 constexpr bool catalogue_in_id_order() {

@@ -46,6 +46,7 @@ enum class MetricId : std::uint8_t {
   breaker_transitions,  // counter: circuit-breaker state changes
   injected_faults,      // counter: faults the chaos layer injected
   fallbacks,            // counter: fallback events (switches, passed-over providers, exhaustion)
+  reflections,          // counter: reflection calls after tool errors (reflect strategy)
 };
 
 // What values a tag accepts; closed vocabularies are checked at parse time.

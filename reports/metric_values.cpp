@@ -174,6 +174,14 @@ double fallbacks(const Recorder& r, const Threshold& t) {
   return static_cast<double>(n);
 }
 
+double reflections(const Recorder& r, const Threshold& t) {
+  std::uint64_t n = 0;
+  for (const ToolStats& s : r.tools()) {
+    if (admits(t, "tool", s.name)) n += s.reflections;
+  }
+  return static_cast<double>(n);
+}
+
 }  // namespace
 
 std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos duration) {
@@ -198,6 +206,7 @@ std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos durat
     case MetricId::breaker_transitions: return counter_value(breaker_transitions(r, t), e, duration, tasks);
     case MetricId::injected_faults: return counter_value(injected_faults(r, t), e, duration, tasks);
     case MetricId::fallbacks: return counter_value(fallbacks(r, t), e, duration, tasks);
+    case MetricId::reflections: return counter_value(reflections(r, t), e, duration, tasks);
   }
   return std::nullopt;
 }

@@ -19,6 +19,7 @@ enum class EventTag : std::uint64_t {
   logical_call,
   name,
   fallback,
+  reflection,
 };
 
 constexpr std::string_view kUnspecifiedReason = "unspecified";
@@ -173,6 +174,16 @@ void Recorder::on_fallback(const FallbackEvent& e) {
   if (i == fallbacks_.size()) fallbacks_.push_back(FallbackStats{t, e.action, from, to, 0});
   ++fallbacks_[i].count;
   saw_time(e.at);
+}
+
+void Recorder::on_reflection(const ReflectionEvent& e) {
+  const std::size_t t = intern(tools_, e.tool);
+  const std::size_t p = intern(providers_, e.provider);
+  fingerprint_.fold(EventTag::reflection, e.task_id, t, p, e.reflection, e.started, e.finished, index_of(e.trigger),
+                    index_of(e.kind), e.input_tokens, e.output_tokens, e.cost_usd);
+
+  ++tools_[t].reflections;
+  saw_time(e.finished);
 }
 
 void Recorder::on_task_finished(const TaskResult& r) {

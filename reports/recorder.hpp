@@ -78,6 +78,7 @@ struct ToolStats {
   std::uint64_t give_ups = 0;
   std::uint64_t query_changes = 0;
   std::uint64_t budget_refusals = 0;
+  std::uint64_t reflections = 0;  // reflection calls made for this tool's calls
   std::array<std::uint64_t, 3> breaker_transitions_to{};  // by BreakerState entered
 };
 
@@ -132,6 +133,7 @@ class Recorder final : public EventSink {
   void on_query_change(const QueryChangeEvent& e) override;
   void on_budget_exhausted(const BudgetExhaustedEvent& e) override;
   void on_fallback(const FallbackEvent& e) override;
+  void on_reflection(const ReflectionEvent& e) override;
   // From the task runner: a task ended.
   void on_task_finished(const TaskResult& result) override;
   // From the task runner: a logical tool call ended after `attempts` provider attempts

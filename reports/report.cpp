@@ -139,6 +139,7 @@ Report build_report(const Recorder& r, const RunInfo& run, std::span<const Thres
     t.give_ups = s.give_ups;
     t.query_changes = s.query_changes;
     t.budget_refusals = s.budget_refusals;
+    t.reflections = s.reflections;
     rep.tools.push_back(std::move(t));
     all_calls += s.logical_calls;
     all_attempts += s.attempts;

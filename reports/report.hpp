@@ -93,6 +93,7 @@ struct ToolSummary {
   std::uint64_t give_ups = 0;
   std::uint64_t query_changes = 0;
   std::uint64_t budget_refusals = 0;
+  std::uint64_t reflections = 0;  // reflection calls made after this tool's errors
 };
 
 struct TokenSummary {

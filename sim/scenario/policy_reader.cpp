@@ -32,6 +32,10 @@ constexpr NumberRange kJitterFactor{0, true, 1000};
 constexpr IntRange kBreakerCount{1, 1'000'000};
 constexpr IntRange kBudgetTokens{1, 1'000'000'000'000'000};
 constexpr NumberRange kBudgetCostUsd{0, true, 1e9};
+// - reflect's prompt_tokens and max_output_tokens: 1e9 tokens, the providers' bound;
+// - max_reflections: 100 reflections of one logical call, each an LLM call.
+constexpr IntRange kReflectTokens{1, 1'000'000'000};
+constexpr IntRange kMaxReflections{1, 100};
 
 // Strategy names in StrategyConfig's alternative order, from engine/policy.hpp.
 template <std::size_t... I>
@@ -223,6 +227,50 @@ void read_config(const ObjectReader& obj, FallbackConfig& config) {
   obj.get_choice<FallbackRouting>("routing", config.routing, kRoutingNames, kRoutings);
 }
 
+void read_config(const ObjectReader& obj, ValidateConfig& config) {
+  static constexpr std::array<ValidateCheck, 2> kChecks{ValidateCheck::json, ValidateCheck::non_empty};
+  static const auto kCheckNames = names_of(kChecks);
+  if (const Json* list = obj.find("require")) {
+    if (auto checks = read_choice_list<ValidateCheck>(*list, obj.path_of("require"), obj.diag(), kCheckNames, kChecks)) {
+      config.require = std::move(*checks);
+    }
+  }
+}
+
+// A non-empty list of distinct non-empty names at `key`.
+void read_name_list(const ObjectReader& obj, std::string_view key, std::vector<std::string>& out) {
+  const Json* list = obj.find(key);
+  if (list == nullptr) return;
+  const std::string path = obj.path_of(key);
+  const auto elements = read_array(*list, path, obj.diag(), /*nonempty=*/true);
+  for (std::size_t i = 0; i < elements.size(); ++i) {
+    const std::string item = pointer_append(path, i);
+    auto name = read_nonempty_string(elements[i], item, obj.diag());
+    if (!name) continue;
+    const auto seen = std::find(out.begin(), out.end(), *name);
+    if (seen != out.end()) {
+      obj.diag().error(item, fmt::format("duplicate \"{}\" (also {})", *name,
+                                         pointer_append(path, static_cast<std::size_t>(seen - out.begin()))));
+      continue;
+    }
+    out.push_back(std::move(*name));
+  }
+}
+
+void read_config(const ObjectReader& obj, ReflectConfig& config) {
+  if (obj.require("provider") != nullptr) obj.get_nonempty("provider", config.provider);
+  read_kinds(obj, "on", config.on);
+  obj.get("prompt_tokens", config.prompt_tokens, kReflectTokens);
+  obj.get("max_output_tokens", config.max_output_tokens, kReflectTokens);
+  obj.get("max_reflections", config.max_reflections, kMaxReflections);
+  if (obj.find("include_tools") != nullptr && obj.find("exclude_tools") != nullptr) {
+    obj.diag().error(obj.path(), "expected at most one of include_tools and exclude_tools, got both");
+    return;
+  }
+  read_name_list(obj, "include_tools", config.include_tools);
+  read_name_list(obj, "exclude_tools", config.exclude_tools);
+}
+
 // The keys of each config object, in the order the documentation lists them.
 constexpr std::array<std::string_view, 2> kTimeoutKeys{"per_attempt", "total"};
 constexpr std::array<std::string_view, 10> kRetryKeys{"max_attempts", "retry_on",           "backoff",
@@ -234,6 +282,10 @@ constexpr std::array<std::string_view, 4> kCircuitBreakerKeys{"failure_threshold
 constexpr std::array<std::string_view, 2> kSimplifyQueryKeys{"steps", "filler_words"};
 constexpr std::array<std::string_view, 3> kBudgetKeys{"max_tokens", "max_cost_usd", "max_iterations"};
 constexpr std::array<std::string_view, 3> kFallbackKeys{"providers", "on", "routing"};
+constexpr std::array<std::string_view, 1> kValidateKeys{"require"};
+constexpr std::array<std::string_view, 7> kReflectKeys{"provider",        "on",           "prompt_tokens",
+                                                       "max_output_tokens", "max_reflections", "include_tools",
+                                                       "exclude_tools"};
 
 std::span<const std::string_view> config_keys(const TimeoutConfig&) { return kTimeoutKeys; }
 std::span<const std::string_view> config_keys(const RetryConfig&) { return kRetryKeys; }
@@ -241,6 +293,8 @@ std::span<const std::string_view> config_keys(const CircuitBreakerConfig&) { ret
 std::span<const std::string_view> config_keys(const SimplifyQueryConfig&) { return kSimplifyQueryKeys; }
 std::span<const std::string_view> config_keys(const BudgetConfig&) { return kBudgetKeys; }
 std::span<const std::string_view> config_keys(const FallbackConfig&) { return kFallbackKeys; }
+std::span<const std::string_view> config_keys(const ValidateConfig&) { return kValidateKeys; }
+std::span<const std::string_view> config_keys(const ReflectConfig&) { return kReflectKeys; }
 
 // Reads the config of the strategy with alternative index `index`.
 template <std::size_t I = 0>
@@ -303,10 +357,48 @@ void check_fallback(const FallbackConfig& config, std::string_view owner, const 
   }
 }
 
+void check_reflect(const ReflectConfig& config, std::string_view owner, const ScenarioNames& names,
+                   const std::string& path, Diagnostics& diag) {
+  const auto tool = names.tools.find(owner);
+  if (tool == names.tools.end()) {
+    if (names.providers.contains(owner)) {
+      diag.error(path, fmt::format("reflect applies only to a tool's pipeline; \"{}\" is a provider, whose stack "
+                                   "serves one provider",
+                                   owner));
+    }
+    return;
+  }
+  if (tool->second && *tool->second != ProviderType::tool) {
+    const auto served = names.tool_provider.find(owner);
+    const std::string& provider = served != names.tool_provider.end() ? served->second : tool->first;
+    diag.error(path, fmt::format("reflect applies only to tools served by tool providers; {}",
+                                 provider_is(provider, *tool->second)));
+  }
+  const std::string provider_path = pointer_append(path, "provider");
+  if (const auto llm = names.providers.find(config.provider); llm == names.providers.end()) {
+    diag.error(provider_path, no_such_provider(config.provider, names.providers));
+  } else if (llm->second && *llm->second != ProviderType::llm) {
+    diag.error(provider_path,
+               fmt::format("expected an llm provider to reflect; {}", provider_is(config.provider, *llm->second)));
+  }
+  for (const auto& [key, list] : {std::pair{"include_tools", &config.include_tools},
+                                  std::pair{"exclude_tools", &config.exclude_tools}}) {
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      if (!names.tools.contains((*list)[i])) {
+        diag.error(pointer_append(pointer_append(path, key), i), names.no_such_tool((*list)[i]));
+      }
+    }
+  }
+}
+
 void check_strategy(const StrategyConfig& config, std::string_view owner, const ScenarioNames& names,
                     const std::string& path, Diagnostics& diag) {
   if (const auto* fallback = std::get_if<FallbackConfig>(&config)) {
     check_fallback(*fallback, owner, names, path, diag);
+    return;
+  }
+  if (const auto* reflect = std::get_if<ReflectConfig>(&config)) {
+    check_reflect(*reflect, owner, names, path, diag);
     return;
   }
   std::optional<ProviderType> type;

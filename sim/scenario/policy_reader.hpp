@@ -32,6 +32,11 @@ namespace squall {
 //                    max_iterations ([1, 1000]); at least one of them
 //   fallback         providers (required, non-empty, distinct provider names),
 //                    on (like retry_on), routing (in_order | cheapest | fastest)
+//   validate         require (non-empty, distinct check names: json | non_empty)
+//   reflect          provider (required, non-empty), on (like retry_on),
+//                    prompt_tokens ([1, 1e9]), max_output_tokens ([1, 1e9]),
+//                    max_reflections ([1, 100]), include_tools or exclude_tools (not
+//                    both; non-empty, distinct tool names)
 // The upper bounds and their reasons are in policy_reader.cpp.
 // With `names`, the cross-checks of check_policy are applied while reading, at the
 // items' positions in the file.
@@ -48,7 +53,10 @@ std::optional<StrategyConfig> read_strategy_config(std::string_view name, const 
 //   - simplify_query applies only to tools served by web_search providers
 //     (`/<key>/<i>/simplify_query`);
 //   - fallback applies only to tools; each of its providers exists, is not the tool's
-//     own provider, and is of the same type as it (`/<key>/<i>/fallback/providers/<j>`).
+//     own provider, and is of the same type as it (`/<key>/<i>/fallback/providers/<j>`);
+//   - reflect applies only to tools served by tool providers (`/<key>/<i>/reflect`); its
+//     provider exists and is an llm provider (`/<key>/<i>/reflect/provider`); its
+//     include_tools and exclude_tools name tools (`/<key>/<i>/reflect/include_tools/<j>`).
 // A chain cannot loop: fallback only lives in tools' pipelines and only names providers,
 // whose stacks cannot fall back. Paths start with `path`.
 void check_policy(const PolicyConfig& policy, const ScenarioNames& names, const std::string& path,

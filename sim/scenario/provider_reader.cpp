@@ -14,8 +14,9 @@
 namespace squall {
 namespace {
 
-constexpr std::array<std::string_view, 2> kTypeNames{"web_search", "llm"};
-constexpr std::array<ProviderType, 2> kTypes{ProviderType::web_search, ProviderType::llm};
+constexpr std::array<std::string_view, 3> kTypeNames{"web_search", "llm", "tool"};
+constexpr std::array<ProviderType, 3> kTypes{ProviderType::web_search, ProviderType::llm, ProviderType::tool};
+static_assert(kTypes.size() == std::variant_size_v<ProviderSpec>, "one provider type per ProviderSpec alternative");
 
 // Upper bounds, far beyond any real service, that keep what the mocks derive from them
 // finite:
@@ -95,6 +96,17 @@ LlmConfig read_llm(const ObjectReader& obj, const std::string& name) {
   obj.get("max_output_tokens", config.max_output_tokens, kTokens);
   obj.get("tokens_per_second", config.tokens_per_second, kTokensPerSecond);
   obj.get("mean_output_tokens", config.mean_output_tokens, kTokens);
+  obj.get("malformed_output_rate", config.malformed_output_rate, kProbability);
+  return config;
+}
+
+ToolMockConfig read_tool(const ObjectReader& obj) {
+  ToolMockConfig config;
+  if (const Json* latency = obj.find("latency")) {
+    if (auto parsed = read_latency(*latency, obj.path_of("latency"), obj.diag())) config.latency = *parsed;
+  }
+  obj.get("argument_error_rate", config.argument_error_rate, kProbability);
+  obj.get("reflection_fix_rate", config.reflection_fix_rate, kProbability);
   return config;
 }
 
@@ -176,8 +188,7 @@ ProviderTypes provider_types(const Json& providers) {
 ProviderTypes provider_types(const std::vector<ProviderConfig>& providers) {
   ProviderTypes types;
   for (const ProviderConfig& p : providers) {
-    types.emplace(p.name,
-                  std::holds_alternative<WebSearchConfig>(p.spec) ? ProviderType::web_search : ProviderType::llm);
+    types.emplace(p.name, kTypes[p.spec.index()]);
   }
   return types;
 }
@@ -248,11 +259,18 @@ std::vector<ProviderConfig> read_providers(const Json& value, const std::string&
       provider.spec = read_web_search(obj, base_dir, corpora);
       provider.faults = read_faults(obj, run_end);
       read_common(obj, provider);
+    } else if (kTypes[*type_index] == ProviderType::tool) {
+      const ObjectReader obj(entry, entry_path, diag,
+                             {"type", "latency", "argument_error_rate", "reflection_fix_rate", "faults", "capabilities",
+                              "idempotent", "sdk_retry"});
+      provider.spec = read_tool(obj);
+      provider.faults = read_faults(obj, run_end);
+      read_common(obj, provider);
     } else {
       const ObjectReader obj(entry, entry_path, diag,
                              {"type", "model", "price_per_mtok", "context_window", "max_output_tokens",
-                              "time_to_first_token", "tokens_per_second", "mean_output_tokens", "faults",
-                              "capabilities", "idempotent", "sdk_retry"});
+                              "time_to_first_token", "tokens_per_second", "mean_output_tokens",
+                              "malformed_output_rate", "faults", "capabilities", "idempotent", "sdk_retry"});
       provider.spec = read_llm(obj, name);
       provider.faults = read_faults(obj, run_end);
       read_common(obj, provider);

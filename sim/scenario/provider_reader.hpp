@@ -14,7 +14,7 @@
 namespace squall {
 
 // The `type` of a provider, in ProviderSpec's alternative order.
-enum class ProviderType : std::uint8_t { web_search, llm };
+enum class ProviderType : std::uint8_t { web_search, llm, tool };
 std::string_view to_string(ProviderType type);
 
 // Every provider name of a scenario, with its type when the type is valid. Cross-checks
@@ -52,9 +52,11 @@ std::optional<Capabilities> read_capabilities(const Json& value, const std::stri
 //   llm:        model (default: the provider's name; printable, see check_printable),
 //               price_per_mtok {input, output} (USD, [0, 1e6]), context_window
 //               ([1, 1e9]), max_output_tokens ([1, 1e9]), time_to_first_token (a
-//               latency), tokens_per_second ((0, 1e9]), mean_output_tokens ([1, 1e9])
+//               latency), tokens_per_second ((0, 1e9]), mean_output_tokens ([1, 1e9]),
+//               malformed_output_rate ([0, 1])
+//   tool:       latency, argument_error_rate ([0, 1]), reflection_fix_rate ([0, 1])
 // The upper bounds and their reasons are in provider_reader.cpp.
-//   both:       faults, an array of fault rules (fault_reader.hpp); capabilities (a
+//   all types:  faults, an array of fault rules (fault_reader.hpp); capabilities (a
 //               capability list, read_capabilities); idempotent (boolean); sdk_retry
 //               ("openai" | "anthropic": those SDKs' documented retries; "none"; or a
 //               retry object with the policy's retry rules)

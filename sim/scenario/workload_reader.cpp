@@ -139,7 +139,7 @@ StepConfig read_step(const Json& value, const std::string& path, const WorkloadC
   }
 
   if (obj.find("query_from") != nullptr) {
-    if (type == ProviderType::llm) {
+    if (type && *type != ProviderType::web_search) {
       diag.error(obj.path_of("query_from"),
                  fmt::format("applies only to web_search steps; {}", provider_is(step.tool, *type)));
     } else if (std::string list; obj.get_nonempty("query_from", list)) {
@@ -155,7 +155,7 @@ StepConfig read_step(const Json& value, const std::string& path, const WorkloadC
   for (const auto& [key, field] :
        {std::pair{"prompt_tokens", &step.prompt_tokens}, std::pair{"max_output_tokens", &step.max_output_tokens}}) {
     if (obj.find(key) == nullptr) continue;
-    if (type == ProviderType::web_search) {
+    if (type && *type != ProviderType::llm) {
       diag.error(obj.path_of(key), fmt::format("applies only to llm steps; {}", provider_is(step.tool, *type)));
     } else {
       obj.get(key, *field, kStepTokens);

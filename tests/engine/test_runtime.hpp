@@ -171,6 +171,12 @@ class EventLog final : public EventSink {
                                     to_string(e.trigger)));
   }
 
+  void on_reflection(const ReflectionEvent& e) override {
+    reflections.push_back(fmt::format("{}ms-{}ms {} #{} on {}: {}", e.started / kMillisecond, e.finished / kMillisecond,
+                                      e.provider, e.reflection, to_string(e.trigger), to_string(e.kind)));
+  }
+
+  std::vector<std::string> reflections;  // "<started>ms-<finished>ms <provider> #<n> on <trigger>: <kind>"
   std::vector<AttemptEvent> attempts;  // `tool` views the CallContext's tool, a literal in tests
   std::vector<BackoffEvent> backoffs;
   std::vector<RecordedGiveUp> give_ups;

@@ -255,3 +255,42 @@ TEST(LlmMockTest, ModelNameDefaultsToTheProviderName) {
 
 }  // namespace
 }  // namespace squall
+
+namespace squall {
+namespace {
+
+TEST(LlmMockTest, MalformedOutputComesAtItsRateAndIsBilledInFull) {
+  // With malformed_output_rate 0.2, the malformed share of n = 20000 completions lies
+  // within four standard errors (sqrt(0.2 * 0.8 / 20000) = 0.0028) of 0.2. Each is a
+  // 200 billed for its prompt and output like any other.
+  EventLoop loop;
+  Xoshiro256 rng(17);
+  LlmConfig c = config();
+  c.malformed_output_rate = 0.2;
+  c.tokens_per_second = 1e6;
+  LlmMock mock("m", c, loop, loop, rng);
+  constexpr int n = 20'000;
+  const auto calls = testing::run_calls(loop, mock, n, 0, 0, kNever, prompt(10));
+  int malformed = 0;
+  for (const auto& call : calls) {
+    if (!call.response.malformed) continue;
+    ++malformed;
+    EXPECT_EQ(call.response.status, 200);
+    EXPECT_EQ(call.response.input_tokens, 10);
+    EXPECT_GT(call.response.cost_usd, 0);
+  }
+  EXPECT_NEAR(static_cast<double>(malformed) / n, 0.2, 4 * std::sqrt(0.2 * 0.8 / n));
+}
+
+TEST(LlmMockTest, NoMalformedOutputDrawsNothingExtra) {
+  // A rate of 0 takes no draw, so the stream (and every output length) is unchanged.
+  EventLoop loop;
+  FixedRng rng = hundred_tokens();
+  LlmMock mock("m", config(), loop, loop, rng);
+  const auto r = run_call(loop, mock, prompt(10));
+  EXPECT_EQ(r.response.output_tokens, 100);
+  EXPECT_FALSE(r.response.malformed);
+}
+
+}  // namespace
+}  // namespace squall

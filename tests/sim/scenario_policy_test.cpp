@@ -56,13 +56,13 @@ TEST(ScenarioPolicyTest, ItemMustNameAStrategy) {
   EXPECT_EQ(errors_of(with(base_scenario(), "/policy/search/0", Json::object())),
             only("/policy/search/0",
                  "expected an object with one key naming a strategy (timeout, retry, "
-                 "circuit_breaker, simplify_query, budget, fallback), got {}"));
+                 "circuit_breaker, simplify_query, budget, fallback, validate, reflect), got {}"));
 }
 
 TEST(ScenarioPolicyTest, UnknownStrategyIsAnUnknownKey) {
   EXPECT_EQ(errors_of(with(base_scenario(), "/policy/search/0", Json{{"retries", Json::object()}})),
             only("/policy/search/0/retries",
-                 "unknown key \"retries\"; expected one of: timeout, retry, circuit_breaker, simplify_query, budget, fallback"));
+                 "unknown key \"retries\"; expected one of: timeout, retry, circuit_breaker, simplify_query, budget, fallback, validate, reflect"));
 }
 
 TEST(ScenarioPolicyTest, ItemHoldsOneStrategy) {
@@ -442,6 +442,92 @@ TEST(ScenarioPolicyFileTest, ApplyLeavesTheScenarioAloneOnErrors) {
             (std::vector<ValidationError>{
                 {file.string(), "/pinecone", "no provider named \"pinecone\"; providers are: gpt, search"}}));
   EXPECT_EQ(loaded.scenario->policy.at("search").size(), 1u);
+}
+
+// reflect and validate. The base scenario with a tool provider "crm" (without a tools
+// block, also the tool "crm") called by a third step.
+Json with_crm(Json reflect) {
+  Json doc = base_scenario();
+  doc["providers"]["crm"] = Json{{"type", "tool"}, {"argument_error_rate", 0.3}};
+  doc["workload"]["tasks"][0]["steps"].push_back(Json{{"tool", "crm"}});
+  doc["policy"]["crm"] = Json::array({Json{{"reflect", std::move(reflect)}}});
+  return doc;
+}
+constexpr const char* kReflect = "/policy/crm/0/reflect";
+
+TEST(ScenarioPolicyTest, ReflectLoadsWithItsDefaults) {
+  LoadResult loaded = load_scenario_text(with_crm(Json{{"provider", "gpt"}}).dump(), test::kBaseFile);
+  ASSERT_EQ(loaded.errors, std::vector<ValidationError>{});
+  const auto& c = std::get<ReflectConfig>(loaded.scenario->policy.at("crm").at(0));
+  EXPECT_EQ(c.provider, "gpt");
+  EXPECT_EQ(c.on, std::vector<OutcomeKind>{OutcomeKind::bad_request});
+  EXPECT_EQ(c.prompt_tokens, 150);
+  EXPECT_EQ(c.max_output_tokens, 200);
+  EXPECT_EQ(c.max_reflections, 2);
+}
+
+TEST(ScenarioPolicyTest, ReflectNeedsAProvider) {
+  EXPECT_EQ(errors_of(with_crm(Json::object())), only(kReflect, "missing required key \"provider\""));
+}
+
+TEST(ScenarioPolicyTest, ReflectProviderMustExist) {
+  EXPECT_EQ(errors_of(with_crm(Json{{"provider", "gpt-5"}})),
+            only(at(kReflect, "/provider"), "no provider named \"gpt-5\"; providers are: crm, gpt, search"));
+}
+
+TEST(ScenarioPolicyTest, ReflectProviderMustBeAnLlm) {
+  EXPECT_EQ(errors_of(with_crm(Json{{"provider", "search"}})),
+            only(at(kReflect, "/provider"),
+                 "expected an llm provider to reflect; \"search\" is a web_search provider"));
+}
+
+TEST(ScenarioPolicyTest, ReflectTakesIncludeOrExcludeNotBoth) {
+  EXPECT_EQ(errors_of(with_crm(Json{{"provider", "gpt"},
+                                    {"include_tools", {"crm"}},
+                                    {"exclude_tools", {"gpt"}}})),
+            only(kReflect, "expected at most one of include_tools and exclude_tools, got both"));
+}
+
+TEST(ScenarioPolicyTest, ReflectToolListsNameTools) {
+  EXPECT_EQ(errors_of(with_crm(Json{{"provider", "gpt"}, {"exclude_tools", {"crm_lookup"}}})),
+            only(at(kReflect, "/exclude_tools/0"), "no provider named \"crm_lookup\"; providers are: crm, gpt, search"));
+}
+
+TEST(ScenarioPolicyTest, ReflectAppliesOnlyToToolsServedByToolProviders) {
+  Json doc = with_crm(Json{{"provider", "gpt"}});
+  doc["policy"]["search"] = Json::array({Json{{"reflect", {{"provider", "gpt"}}}}});
+  EXPECT_EQ(errors_of(doc), only("/policy/search/0/reflect",
+                                 "reflect applies only to tools served by tool providers; \"search\" is a "
+                                 "web_search provider"));
+}
+
+TEST(ScenarioPolicyTest, ReflectBoundsMaxReflections) {
+  EXPECT_EQ(errors_of(with_crm(Json{{"provider", "gpt"}, {"max_reflections", 0}})),
+            only(at(kReflect, "/max_reflections"), "expected an integer in [1, 100], got 0"));
+}
+
+TEST(ScenarioPolicyTest, ValidateChecksAreAClosedSet) {
+  EXPECT_EQ(errors_of(with_strategy("gpt", "validate", Json{{"require", {"json", "schema"}}})),
+            only("/policy/gpt/0/validate/require/1", "expected one of \"json\", \"non_empty\", got \"schema\""));
+}
+
+TEST(ScenarioProviderRatesTest, RatesMustBeProbabilities) {
+  Json doc = with_crm(Json{{"provider", "gpt"}});
+  doc["providers"]["crm"]["argument_error_rate"] = 1.5;
+  doc["providers"]["crm"]["reflection_fix_rate"] = -0.1;
+  doc["providers"]["gpt"]["malformed_output_rate"] = 2;
+  EXPECT_EQ(errors_of(doc),
+            (std::vector<ValidationError>{
+                {test::kBaseFile, "/providers/gpt/malformed_output_rate", "expected a number in [0, 1], got 2"},
+                {test::kBaseFile, "/providers/crm/argument_error_rate", "expected a number in [0, 1], got 1.5"},
+                {test::kBaseFile, "/providers/crm/reflection_fix_rate", "expected a number in [0, 1], got -0.1"}}));
+}
+
+TEST(ScenarioProviderRatesTest, ToolStepsTakeNoTokens) {
+  Json doc = with_crm(Json{{"provider", "gpt"}});
+  doc["workload"]["tasks"][0]["steps"][2]["prompt_tokens"] = 10;
+  EXPECT_EQ(errors_of(doc), only("/workload/tasks/0/steps/2/prompt_tokens",
+                                 "applies only to llm steps; \"crm\" is a tool provider"));
 }
 
 }  // namespace

@@ -47,7 +47,7 @@ TEST(ScenarioProvidersTest, TypeIsRequired) {
 
 TEST(ScenarioProvidersTest, TypeMustBeKnown) {
   EXPECT_EQ(errors_of(with(base_scenario(), "/providers/gpt/type", "vector_search")),
-            only("/providers/gpt/type", "expected one of \"web_search\", \"llm\", got \"vector_search\""));
+            only("/providers/gpt/type", "expected one of \"web_search\", \"llm\", \"tool\", got \"vector_search\""));
 }
 
 TEST(ScenarioProvidersTest, KeysOfTheOtherTypeAreUnknown) {

@@ -342,7 +342,7 @@ TEST(ScenarioStepsTest, TokenCountsAreAtMostABillion) {
 TEST(ScenarioStepsTest, StepOfAnInvalidProviderIsNotCheckedTwice) {
   // The provider's own entry reports the bad type; the step's keys are not judged by it.
   EXPECT_EQ(errors_of(with(base_scenario(), "/providers/gpt/type", "vector_search")),
-            only("/providers/gpt/type", "expected one of \"web_search\", \"llm\", got \"vector_search\""));
+            only("/providers/gpt/type", "expected one of \"web_search\", \"llm\", \"tool\", got \"vector_search\""));
 }
 
 TEST(ScenarioQueriesTest, QueriesMustBeAnObject) {

@@ -1,0 +1,88 @@
+// reflect: on a tool error, ask an LLM what went wrong and retry the tool call with
+// corrected arguments (seed 003's reflection on tool errors; Reflexion, Shinn et al.
+// 2023, applied to a single tool call).
+//
+//   reflections = 0
+//   loop:
+//     outcome = next(request)                        # the tool call (with retries inside)
+//     if outcome.kind not in `on`, or the tool is not covered (include/exclude),
+//        or reflections == max_reflections,
+//        or the tool's provider may not be re-sent after outcome (retry_safety.hpp):
+//       return outcome
+//     reflection = registry.run(provider, prompt_tokens + error_tokens, max_output_tokens)
+//     emit ReflectionEvent
+//     if reflection is not success: return outcome   # no corrected arguments to send
+//     reflections += 1; request.argument_revision += 1
+//
+// The reflection call goes through the named LLM provider's own stack in the registry
+// (its SDK retries, its breaker), from a copy of the call's context: it shares the task
+// (its tokens and USD are charged to the task's spend like any attempt, and the attempt
+// is an AttemptEvent of that provider) and the call's deadline, but not the tool's
+// per-attempt timeout (a timeout strategy's per_attempt is the tool's, not the model's)
+// nor the tool call's attempt count (the logical call's attempts and retry amplification
+// stay the tool's).
+//
+// The reflection prompt is the template (`prompt_tokens`, the instructions with
+// `{tool_name}` and `{error}` filled in) plus the error's tokens, estimated from the
+// error message as ceil(length in bytes / 4): OpenAI's rule of thumb of about four
+// characters per token of English text. An error without a message adds its error code's
+// tokens the same way.
+//
+// Non-idempotent tools: a corrected call is a new send of the operation, so a tool whose
+// provider is not idempotent is re-sent only after an outcome that proves it was not
+// processed (a 400 proves it; a timeout or 5xx does not: may_resend).
+//
+// Outcome: the tool's final outcome. A call that succeeded only after a reflection is
+// not degraded (the agent recovered as designed, with the arguments it meant to send);
+// reflections are counted per tool in the report instead.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/pipeline.hpp"
+#include "engine/strategies/outcome_mask.hpp"
+
+namespace squall {
+
+struct ReflectConfig {
+  // The LLM provider that reflects, by name. Required.
+  std::string provider;
+  // Tool outcomes that start a reflection. Default: bad_request (invalid tool arguments,
+  // the error a reflection can fix; DESIGN section 4).
+  std::vector<OutcomeKind> on{OutcomeKind::bad_request};
+  // Tokens of the reflection prompt's template, before the error is added. Default 150
+  // (an assumption: a few sentences of instructions plus the tool's name and schema).
+  std::int64_t prompt_tokens = 150;
+  // The reflection's cap on output tokens (corrected arguments are short). Default 200.
+  std::int64_t max_output_tokens = 200;
+  // Reflections per logical call at most; >= 1. Default 2 (an assumption: seed 003
+  // retries a tool call with corrected arguments a small fixed number of times).
+  std::int32_t max_reflections = 2;
+  // Only these tools reflect (empty: every tool whose pipeline holds the strategy).
+  std::vector<std::string> include_tools;
+  // These tools never reflect. At most one of include_tools and exclude_tools is set.
+  std::vector<std::string> exclude_tools;
+};
+
+// The error's tokens in a reflection prompt: ceil(bytes / 4) of the error message, or of
+// the error code when there is no message.
+std::int64_t error_tokens(const Response& response);
+
+class ReflectStrategy final : public Strategy {
+ public:
+  // `env.providers` must be set and hold config.provider (the loader checks it).
+  ReflectStrategy(ReflectConfig config, EngineEnv env);
+  Task<Outcome> execute(CallContext& ctx, Request& request, Next next) override;
+
+  // Whether calls of `tool` reflect (include_tools / exclude_tools).
+  bool covers(std::string_view tool) const;
+
+ private:
+  ReflectConfig config_;
+  EngineEnv env_;
+  ProviderId llm_;
+  OutcomeMask on_;
+};
+
+}  // namespace squall

@@ -1,0 +1,48 @@
+#include "engine/strategies/validate.hpp"
+
+#include <array>
+#include <cassert>
+
+namespace squall {
+
+std::string_view to_string(ValidateCheck check) {
+  static constexpr std::array<std::string_view, 2> kNames{
+#define SQUALL_X(name, doc) #name,
+      SQUALL_VALIDATE_CHECKS(SQUALL_X)
+#undef SQUALL_X
+  };
+  return kNames[static_cast<std::size_t>(check)];
+}
+
+ValidateStrategy::ValidateStrategy(ValidateConfig config) : config_(std::move(config)) {
+  assert(!config_.require.empty());
+}
+
+std::optional<ValidateCheck> ValidateStrategy::failed_check(const Outcome& outcome) const {
+  if (outcome.kind != OutcomeKind::success && outcome.kind != OutcomeKind::empty) return std::nullopt;
+  const Response& r = outcome.response;
+  for (const ValidateCheck check : config_.require) {
+    switch (check) {
+      case ValidateCheck::json:
+        if (outcome.kind == OutcomeKind::success && r.body == Body::completion && r.malformed) return check;
+        break;
+      case ValidateCheck::non_empty:
+        if (outcome.kind == OutcomeKind::empty) return check;
+        break;
+    }
+  }
+  return std::nullopt;
+}
+
+Task<Outcome> ValidateStrategy::execute(CallContext& ctx, Request& request, Next next) {
+  Outcome outcome = co_await next(ctx, request);
+  if (!failed_check(outcome)) co_return outcome;
+  // The attempt was recorded as its classified kind; it is a failure of another kind now.
+  TaskHistory& h = ctx.task.history;
+  if (outcome.kind == OutcomeKind::success && h.failed_attempts != UINT32_MAX) ++h.failed_attempts;
+  h.failure_kinds |= std::uint32_t{1} << index_of(OutcomeKind::invalid_output);
+  outcome.kind = OutcomeKind::invalid_output;
+  co_return outcome;
+}
+
+}  // namespace squall

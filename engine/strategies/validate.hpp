@@ -1,0 +1,66 @@
+// validate: a check of a response's shape, placed inside retry or fallback (seed 004
+// validates the model's output before using it; DESIGN section 4).
+//
+// The strategy calls the rest of the pipeline once and checks a `success` outcome
+// against each check of `require`, in order; the first that fails turns the outcome into
+// `invalid_output` (the response is kept, so its billed usage still counts), which retry
+// retries (invalid_output is transient) and fallback falls back on (it is in fallback's
+// default `on`) as the policy says. Outcomes other than success pass through untouched.
+//
+// Checks (a closed set; each reads fields the providers fill):
+//   json       a completion parses as the JSON object the agent asked for
+//              (Response::malformed is false; an LLM mock's malformed_output_rate).
+//              Search hits and tool results pass: they are structured already.
+//   non_empty  the answer has content: at least one search hit, one output token or a
+//              tool result body. classify() already calls such a 200 `empty`; this check
+//              makes it invalid_output instead, for a step where emptiness is a fault of
+//              the provider rather than a true "no records" (an LLM that returned
+//              nothing), so retry and fallback treat it as one. It therefore also
+//              applies to `empty` outcomes, the only non-success outcome it changes.
+// A truncated completion (finish_reason "length") is already invalid_output by
+// classify(): the API says so in every response, so no check is needed.
+//
+// When validation fails, the task's attempt history is corrected (the attempt counted as
+// a success becomes a failure of kind invalid_output) so that rules over the history see
+// it. A response that failed validation may have been processed: a non-idempotent
+// provider is not re-sent after it (engine/retry_safety.hpp).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/pipeline.hpp"
+
+namespace squall {
+
+// X(name, doc)
+#define SQUALL_VALIDATE_CHECKS(X)                                      \
+  X(json, "a completion parses as the JSON object asked for")         \
+  X(non_empty, "the answer has content (a hit, a token, a tool result)")
+
+enum class ValidateCheck : std::uint8_t {
+#define SQUALL_X(name, doc) name,
+  SQUALL_VALIDATE_CHECKS(SQUALL_X)
+#undef SQUALL_X
+};
+std::string_view to_string(ValidateCheck check);
+
+struct ValidateConfig {
+  // The checks, in order; at least one, each once. Default: ["json"].
+  std::vector<ValidateCheck> require{ValidateCheck::json};
+};
+
+class ValidateStrategy final : public Strategy {
+ public:
+  explicit ValidateStrategy(ValidateConfig config);
+  Task<Outcome> execute(CallContext& ctx, Request& request, Next next) override;
+
+  // The first check of `require` that `outcome` fails, or nullopt when it passes (or is
+  // neither success nor, for non_empty, empty). Exposed for tests.
+  std::optional<ValidateCheck> failed_check(const Outcome& outcome) const;
+
+ private:
+  ValidateConfig config_;
+};
+
+}  // namespace squall

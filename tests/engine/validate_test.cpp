@@ -1,0 +1,89 @@
+#include "engine/strategies/validate.hpp"
+
+#include <gtest/gtest.h>
+
+#include "engine/strategies/retry.hpp"
+#include "test_runtime.hpp"
+
+namespace squall {
+namespace {
+
+using test::Call;
+using test::Harness;
+using test::Reply;
+using test::ScriptedProvider;
+
+constexpr Nanos ms = kMillisecond;
+
+Response completion(bool malformed, std::int64_t tokens = 10) {
+  Response r;
+  r.body = Body::completion;
+  r.output_tokens = tokens;
+  r.malformed = malformed;
+  return r;
+}
+
+ValidateConfig requiring(std::vector<ValidateCheck> checks) {
+  ValidateConfig c;
+  c.require = std::move(checks);
+  return c;
+}
+
+TEST(ValidateTest, AMalformedCompletionIsInvalidOutputAndRetried) {
+  // The first completion is malformed (it arrives at 100 ms): validate makes it
+  // invalid_output, which retry retries after its 1 s constant backoff; the second parses.
+  Harness h;
+  ScriptedProvider p(h.loop, {{completion(true), 100 * ms}, {completion(false), 100 * ms}});
+  RetryConfig retry;
+  retry.backoff = Backoff::constant;
+  retry.base_delay = 1000 * ms;
+  retry.jitter = Jitter::none;
+  FixedRng rng(0);
+  auto pipeline = test::make_pipeline(p, h.env, std::make_unique<RetryStrategy>(retry, h.env, rng),
+                                      std::make_unique<ValidateStrategy>(ValidateConfig{}));
+  Call call;
+  EXPECT_EQ(test::run(h, *pipeline, call).kind, OutcomeKind::success);
+  EXPECT_EQ(p.start_times(), (std::vector<TimePoint>{0, 1100 * ms}));
+  EXPECT_EQ(call.finished, 1200 * ms);
+  // The history sees the malformed answer as a failed attempt.
+  EXPECT_EQ(call.task.history.attempts, 2U);
+  EXPECT_EQ(call.task.history.failed_attempts, 1U);
+  EXPECT_TRUE(call.task.history.saw_failure(OutcomeKind::invalid_output));
+}
+
+TEST(ValidateTest, WithoutValidateAMalformedCompletionIsASuccess) {
+  Harness h;
+  ScriptedProvider p(h.loop, {{completion(true), 100 * ms}});
+  auto pipeline = test::make_pipeline(p, h.env);
+  Call call;
+  EXPECT_EQ(test::run(h, *pipeline, call).kind, OutcomeKind::success);
+}
+
+TEST(ValidateTest, ChecksApplyToTheirBodiesOnly) {
+  const ValidateStrategy json(requiring({ValidateCheck::json}));
+  const ValidateStrategy both(requiring({ValidateCheck::non_empty, ValidateCheck::json}));
+  Outcome malformed{OutcomeKind::success, completion(true)};
+  Outcome good{OutcomeKind::success, completion(false)};
+  Outcome hits{OutcomeKind::success, test::results(2)};
+  Outcome empty{OutcomeKind::empty, test::no_results()};
+  Outcome failed{OutcomeKind::server_error, test::status(500)};
+  EXPECT_EQ(json.failed_check(malformed), ValidateCheck::json);
+  EXPECT_EQ(json.failed_check(good), std::nullopt);
+  EXPECT_EQ(json.failed_check(hits), std::nullopt);
+  EXPECT_EQ(json.failed_check(empty), std::nullopt);  // json alone leaves empty as it is
+  EXPECT_EQ(both.failed_check(empty), ValidateCheck::non_empty);
+  EXPECT_EQ(both.failed_check(malformed), ValidateCheck::json);
+  EXPECT_EQ(both.failed_check(failed), std::nullopt);
+}
+
+TEST(ValidateTest, NonEmptyTurnsAnEmptyAnswerIntoInvalidOutput) {
+  Harness h;
+  ScriptedProvider p(h.loop, {{completion(false, 0), 100 * ms}});
+  auto pipeline =
+      test::make_pipeline(p, h.env, std::make_unique<ValidateStrategy>(requiring({ValidateCheck::non_empty})));
+  Call call;
+  EXPECT_EQ(test::run(h, *pipeline, call).kind, OutcomeKind::invalid_output);
+}
+
+}  // namespace
+}  // namespace squall
