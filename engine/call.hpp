@@ -10,6 +10,7 @@
 #include "engine/outcome.hpp"
 #include "engine/provider_descriptor.hpp"
 #include "engine/runtime/time.hpp"
+#include "engine/strategies/escalation.hpp"
 
 namespace squall {
 
@@ -119,6 +120,7 @@ struct TaskContext {
   double cost_spent_usd = 0;      // USD of every attempt, failed included
   std::uint32_t degradations = 0;  // bitmask of Degradation
   TaskHistory history;
+  EscalationState escalation;  // the task's rules and the level reached (strategies/escalation.hpp)
 
   void mark(Degradation d) { degradations |= bit(d); }
   bool has(Degradation d) const { return (degradations & bit(d)) != 0; }

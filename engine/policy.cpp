@@ -20,8 +20,16 @@ std::string_view strategy_name(const StrategyConfig& config) {
                         [](const SimplifyQueryConfig&) { return std::string_view("simplify_query"); },
                         [](const BudgetConfig&) { return std::string_view("budget"); },
                         [](const FallbackConfig&) { return std::string_view("fallback"); },
+                        [](const EscalationConfig&) { return std::string_view("escalation"); },
                     },
                     config);
+}
+
+const EscalationConfig* find_escalation(const std::vector<StrategyConfig>& strategies) {
+  for (const StrategyConfig& config : strategies) {
+    if (const auto* escalation = std::get_if<EscalationConfig>(&config)) return escalation;
+  }
+  return nullptr;
 }
 
 std::vector<std::unique_ptr<Strategy>> build_strategies(std::string_view owner,
@@ -36,7 +44,7 @@ std::vector<std::unique_ptr<Strategy>> build_strategies(std::string_view owner,
       rngs_out.push_back(rngs(fmt::format("policy/{}/{}/{}", owner, i, strategy_name(config))));
       return *rngs_out.back();
     };
-    chain.push_back(std::visit(
+    std::unique_ptr<Strategy> strategy = std::visit(
         Overloaded{
             [&](const TimeoutConfig& c) -> std::unique_ptr<Strategy> {
               return std::make_unique<TimeoutStrategy>(c, env.clock);
@@ -56,8 +64,12 @@ std::vector<std::unique_ptr<Strategy>> build_strategies(std::string_view owner,
             [&](const FallbackConfig& c) -> std::unique_ptr<Strategy> {
               return std::make_unique<FallbackStrategy>(c, env);
             },
+            [&](const EscalationConfig&) -> std::unique_ptr<Strategy> {
+              return nullptr;  // applied by the task runner (find_escalation), not in the call path
+            },
         },
-        config));
+        config);
+    if (strategy != nullptr) chain.push_back(std::move(strategy));
   }
   return chain;
 }

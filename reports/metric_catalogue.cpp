@@ -21,7 +21,10 @@ constexpr std::array<TagInfo, 4> kFallbackTags{{{"tool", TagValues::any},
                                                 {"to", TagValues::any},
                                                 {"action", TagValues::fallback_action}}};
 
-constexpr std::array<MetricInfo, 13> kCatalogue{{
+constexpr std::array<TagInfo, 2> kEscalationTags{{{"level", TagValues::escalation_level},
+                                                  {"reason", TagValues::escalation_reason}}};
+
+constexpr std::array<MetricInfo, 14> kCatalogue{{
     {MetricId::task_success, "task_success", MetricType::rate, "", kTaskTags,
      "fraction of tasks that succeeded, clean or degraded"},
     {MetricId::task_degraded, "task_degraded", MetricType::rate, "", kTaskTags,
@@ -45,6 +48,8 @@ constexpr std::array<MetricInfo, 13> kCatalogue{{
      "faults injected by the chaos layer"},
     {MetricId::fallbacks, "fallbacks", MetricType::counter, "", kFallbackTags,
      "fallback events: a call moved between providers (action switched), a provider passed over, a chain exhausted"},
+    {MetricId::escalations, "escalations", MetricType::counter, "", kEscalationTags,
+     "escalation tickets, at most one per task, at the highest level it reached (avg: per finished task)"},
 }};
 
 constexpr bool catalogue_in_id_order() {
@@ -99,6 +104,16 @@ bool tag_value_known(TagValues values, std::string_view value) {
         if (to_string(a) == value) return true;
       }
       return false;
+    case TagValues::escalation_level:
+      for (EscalationLevel l : all_escalation_levels()) {
+        if (to_string(l) == value) return true;
+      }
+      return false;
+    case TagValues::escalation_reason:
+      for (EscalationCondition c : all_escalation_conditions()) {
+        if (to_string(c) == value) return true;
+      }
+      return false;
   }
   return false;
 }
@@ -124,6 +139,18 @@ std::string tag_value_list(TagValues values) {
       for (FallbackAction a : kFallbackActions) {
         if (!list.empty()) list += ", ";
         list += to_string(a);
+      }
+      break;
+    case TagValues::escalation_level:
+      for (EscalationLevel l : all_escalation_levels()) {
+        if (!list.empty()) list += ", ";
+        list += to_string(l);
+      }
+      break;
+    case TagValues::escalation_reason:
+      for (EscalationCondition c : all_escalation_conditions()) {
+        if (!list.empty()) list += ", ";
+        list += to_string(c);
       }
       break;
   }

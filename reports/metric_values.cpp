@@ -174,6 +174,17 @@ double fallbacks(const Recorder& r, const Threshold& t) {
   return static_cast<double>(n);
 }
 
+double escalations(const Recorder& r, const Threshold& t) {
+  std::uint64_t n = 0;
+  for (EscalationLevel level : all_escalation_levels()) {
+    if (!admits(t, "level", to_string(level))) continue;
+    for (EscalationCondition reason : all_escalation_conditions()) {
+      if (admits(t, "reason", to_string(reason))) n += r.escalations()[index_of(level)][index_of(reason)];
+    }
+  }
+  return static_cast<double>(n);
+}
+
 }  // namespace
 
 std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos duration) {
@@ -198,6 +209,7 @@ std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos durat
     case MetricId::breaker_transitions: return counter_value(breaker_transitions(r, t), e, duration, tasks);
     case MetricId::injected_faults: return counter_value(injected_faults(r, t), e, duration, tasks);
     case MetricId::fallbacks: return counter_value(fallbacks(r, t), e, duration, tasks);
+    case MetricId::escalations: return counter_value(escalations(r, t), e, duration, tasks);
   }
   return std::nullopt;
 }

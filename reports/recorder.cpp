@@ -19,6 +19,7 @@ enum class EventTag : std::uint64_t {
   logical_call,
   name,
   fallback,
+  escalation,
 };
 
 constexpr std::string_view kUnspecifiedReason = "unspecified";
@@ -171,6 +172,14 @@ void Recorder::on_fallback(const FallbackEvent& e) {
   }
   if (i == fallbacks_.size()) fallbacks_.push_back(FallbackStats{t, e.action, from, to, 0});
   ++fallbacks_[i].count;
+  saw_time(e.at);
+}
+
+void Recorder::on_escalation(const EscalationEvent& e) {
+  const std::size_t tpl = intern(templates_, e.template_name);
+  fingerprint_.fold(EventTag::escalation, e.task_id, tpl, index_of(e.level), index_of(e.reason), e.at);
+
+  ++escalations_[index_of(e.level)][index_of(e.reason)];
   saw_time(e.at);
 }
 

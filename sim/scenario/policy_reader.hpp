@@ -32,6 +32,11 @@ namespace squall {
 //                    max_iterations ([1, 1000]); at least one of them
 //   fallback         providers (required, non-empty, distinct provider names),
 //                    on (like retry_on), routing (in_order | cheapest | fastest)
+//   escalation       rules (non-empty; each {when, at_least, level}: when a condition
+//                    name, level a level name, at_least an integer in [1, 1e9] for
+//                    count conditions, a number in (0, 1e9] for cost_usd, absent for
+//                    flags; no two rules with the same when and at_least); at most one
+//                    escalation item per list
 // The upper bounds and their reasons are in policy_reader.cpp.
 // With `names`, the cross-checks of check_policy are applied while reading, at the
 // items' positions in the file.
@@ -48,7 +53,8 @@ std::optional<StrategyConfig> read_strategy_config(std::string_view name, const 
 //   - simplify_query applies only to tools served by web_search providers
 //     (`/<key>/<i>/simplify_query`);
 //   - fallback applies only to tools; each of its providers exists, is not the tool's
-//     own provider, and is of the same type as it (`/<key>/<i>/fallback/providers/<j>`).
+//     own provider, and is of the same type as it (`/<key>/<i>/fallback/providers/<j>`);
+//   - escalation applies only to tools (`/<key>/<i>/escalation`).
 // A chain cannot loop: fallback only lives in tools' pipelines and only names providers,
 // whose stacks cannot fall back. Paths start with `path`.
 void check_policy(const PolicyConfig& policy, const ScenarioNames& names, const std::string& path,
