@@ -304,10 +304,11 @@ TEST(EscalationRunnerTest, ThePlansRulesAreThoseOfTheFirstStepWhoseToolHasAny) {
   ToolPlan one{"b", kNoProvider, nullptr, &first};
   ToolPlan two{"c", kNoProvider, nullptr, &second};
   TaskPlan plan;
-  plan.steps = {StepPlan{&none}, StepPlan{&one}, StepPlan{&two}};
+  const auto step = [](const ToolPlan& tool) { return StepPlan{&tool, false, false, 0, 0, {}}; };
+  plan.steps = {step(none), step(one), step(two)};
   plan.resolve_escalation();
   EXPECT_EQ(plan.escalation, &first);
-  plan.steps = {StepPlan{&none}};
+  plan.steps = {step(none)};
   plan.resolve_escalation();
   EXPECT_EQ(plan.escalation, nullptr);
 }
