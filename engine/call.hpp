@@ -10,6 +10,7 @@
 #include "engine/outcome.hpp"
 #include "engine/provider_descriptor.hpp"
 #include "engine/runtime/time.hpp"
+#include "engine/strategies/escalation.hpp"
 
 namespace squall {
 
@@ -59,7 +60,6 @@ struct Response {
   int status = 200;             // HTTP status code
   Body body = Body::search_results;
   std::string error_code;       // error code from the body, e.g. "context_length_exceeded"
-  std::string error_message;    // the body's human-readable error message, if any
   std::string retry_after;      // raw Retry-After header value; empty when absent
   std::vector<SearchResult> results;  // search hits (empty for LLM responses)
   std::int64_t input_tokens = 0;      // billed input tokens, failed attempts included
@@ -128,6 +128,7 @@ struct TaskContext {
   double cost_spent_usd = 0;      // USD of every attempt, failed included
   std::uint32_t degradations = 0;  // bitmask of Degradation
   TaskHistory history;
+  EscalationState escalation;  // the task's rules and the level reached (strategies/escalation.hpp)
 
   void mark(Degradation d) { degradations |= bit(d); }
   bool has(Degradation d) const { return (degradations & bit(d)) != 0; }

@@ -10,6 +10,7 @@
 #include "engine/outcome.hpp"
 #include "engine/runtime/time.hpp"
 #include "engine/vocabulary.hpp"
+#include "engine/strategies/escalation.hpp"
 #include "engine/task_result.hpp"
 
 namespace squall {
@@ -139,6 +140,17 @@ struct LogicalCallEvent {
   TimePoint at = 0;
 };
 
+// A task's escalation ticket (engine/strategies/escalation.hpp): at most one per task,
+// emitted by the task runner when the task ends, just before its TaskResult, at the
+// highest level the task reached and with the condition that raised it there.
+struct EscalationEvent {
+  std::uint64_t task_id = 0;
+  std::string_view template_name;  // the workload task's name
+  EscalationLevel level = EscalationLevel::auto_retry;
+  EscalationCondition reason = EscalationCondition::failed_attempts;
+  TimePoint at = 0;  // the task's end
+};
+
 class EventSink {
  public:
   virtual ~EventSink() = default;
@@ -151,6 +163,7 @@ class EventSink {
   virtual void on_fallback(const FallbackEvent&) {}
   virtual void on_reflection(const ReflectionEvent&) {}
   virtual void on_logical_call(const LogicalCallEvent&) {}
+  virtual void on_escalation(const EscalationEvent&) {}
   virtual void on_task_finished(const TaskResult&) {}
 };
 

@@ -22,8 +22,16 @@ std::string_view strategy_name(const StrategyConfig& config) {
                         [](const FallbackConfig&) { return std::string_view("fallback"); },
                         [](const ValidateConfig&) { return std::string_view("validate"); },
                         [](const ReflectConfig&) { return std::string_view("reflect"); },
+                        [](const EscalationConfig&) { return std::string_view("escalation"); },
                     },
                     config);
+}
+
+const EscalationConfig* find_escalation(const std::vector<StrategyConfig>& strategies) {
+  for (const StrategyConfig& config : strategies) {
+    if (const auto* escalation = std::get_if<EscalationConfig>(&config)) return escalation;
+  }
+  return nullptr;
 }
 
 std::vector<std::unique_ptr<Strategy>> build_strategies(std::string_view owner,
@@ -38,7 +46,7 @@ std::vector<std::unique_ptr<Strategy>> build_strategies(std::string_view owner,
       rngs_out.push_back(rngs(fmt::format("policy/{}/{}/{}", owner, i, strategy_name(config))));
       return *rngs_out.back();
     };
-    chain.push_back(std::visit(
+    std::unique_ptr<Strategy> strategy = std::visit(
         Overloaded{
             [&](const TimeoutConfig& c) -> std::unique_ptr<Strategy> {
               return std::make_unique<TimeoutStrategy>(c, env.clock);
@@ -64,8 +72,12 @@ std::vector<std::unique_ptr<Strategy>> build_strategies(std::string_view owner,
             [&](const ReflectConfig& c) -> std::unique_ptr<Strategy> {
               return std::make_unique<ReflectStrategy>(c, env);
             },
+            [&](const EscalationConfig&) -> std::unique_ptr<Strategy> {
+              return nullptr;  // applied by the task runner (find_escalation), not in the call path
+            },
         },
-        config));
+        config);
+    if (strategy != nullptr) chain.push_back(std::move(strategy));
   }
   return chain;
 }

@@ -14,6 +14,7 @@
 #include "engine/runtime/rng.hpp"
 #include "engine/strategies/budget.hpp"
 #include "engine/strategies/circuit_breaker.hpp"
+#include "engine/strategies/escalation.hpp"
 #include "engine/strategies/fallback.hpp"
 #include "engine/strategies/reflect.hpp"
 #include "engine/strategies/retry.hpp"
@@ -24,7 +25,7 @@
 namespace squall {
 
 using StrategyConfig = std::variant<TimeoutConfig, RetryConfig, CircuitBreakerConfig, SimplifyQueryConfig,
-                                    BudgetConfig, FallbackConfig, ValidateConfig, ReflectConfig>;
+                                    BudgetConfig, FallbackConfig, ValidateConfig, ReflectConfig, EscalationConfig>;
 
 // The key a strategy has in scenario files ("timeout", "retry", ...).
 std::string_view strategy_name(const StrategyConfig& config);
@@ -34,6 +35,11 @@ std::string_view strategy_name(const StrategyConfig& config);
 // provider's own stack, shared by every tool that reaches it. A tool without an entry
 // calls its provider directly.
 using PolicyConfig = std::map<std::string, std::vector<StrategyConfig>, std::less<>>;
+
+// The escalation item of a tool's list (the first, if several), or nullptr. Escalation
+// is a task-level decision the task runner applies (engine/strategies/escalation.hpp);
+// build_strategies puts no strategy in the call path for it.
+const EscalationConfig* find_escalation(const std::vector<StrategyConfig>& strategies);
 
 // Supplies the random stream of a component by name; the simulator derives it from the
 // run's seed (stream_seed), so each strategy's draws are independent of all others.

@@ -38,11 +38,22 @@ TaskRunner::TaskRunner(EngineEnv env) : env_(env), degraded_reasons_(std::size_t
   }
 }
 
+void TaskPlan::resolve_escalation() {
+  escalation = nullptr;
+  for (const StepPlan& step : steps) {
+    if (step.tool != nullptr && step.tool->escalation != nullptr) {
+      escalation = step.tool->escalation;
+      return;
+    }
+  }
+}
+
 Task<void> TaskRunner::run(std::uint64_t id, const TaskPlan& plan, const std::string* query) const {
   TaskContext task;
   task.id = id;
   task.started = env_.clock.now();
   task.deadline = add_saturating(task.started, plan.deadline);
+  task.escalation.config = plan.escalation;
 
   std::int64_t context_tokens = 0;  // tokens of the previous step's hits, fed to an LLM step
   TaskResult result;
@@ -61,6 +72,7 @@ Task<void> TaskRunner::run(std::uint64_t id, const TaskPlan& plan, const std::st
       provider = env_.providers->descriptor(ctx.provider).name;
     }
     env_.events.on_logical_call(LogicalCallEvent{id, tool.name, provider, ctx.attempts, outcome.kind, env_.clock.now()});
+    escalate(task, std::nullopt);
     context_tokens = 0;
     if (outcome.kind == OutcomeKind::success) {
       for (const SearchResult& hit : outcome.response.results) context_tokens += hit.snippet_tokens;
@@ -83,6 +95,11 @@ Task<void> TaskRunner::run(std::uint64_t id, const TaskPlan& plan, const std::st
   result.finished = env_.clock.now();
   result.tokens = task.tokens_spent;
   result.cost_usd = task.cost_spent_usd;
+  escalate(task, result.status);
+  if (task.escalation.raised) {
+    env_.events.on_escalation(
+        EscalationEvent{id, plan.name, task.escalation.level, task.escalation.reason, result.finished});
+  }
   env_.events.on_task_finished(result);
 }
 

@@ -18,6 +18,11 @@
 //     (the budget's deterministic refusal instead of a guess, seed 001)
 //   a required step ended in any other kind            failed, the kind's name
 // Every logical call emits a LogicalCallEvent and the task a TaskResult (EventSink).
+//
+// Escalation (engine/strategies/escalation.hpp): with TaskPlan::escalation set, the rules
+// are evaluated over the task's history after each logical call and once more at task end
+// with the status; a task that reached a level emits one EscalationEvent, just before its
+// TaskResult.
 #pragma once
 
 #include <cstdint>
@@ -35,6 +40,8 @@ struct ToolPlan {
   std::string name;
   ProviderId primary = kNoProvider;
   const Pipeline* pipeline = nullptr;  // ends in the ProviderRegistry
+  // The escalation item of the tool's policy list, if any (find_escalation).
+  const EscalationConfig* escalation = nullptr;
 };
 
 struct StepPlan {
@@ -50,6 +57,12 @@ struct TaskPlan {
   std::string name;  // the workload template's name
   Nanos deadline = kNever;
   std::vector<StepPlan> steps;
+  // The task's escalation rules: those of the first step's tool, in step order, that has
+  // any (ToolPlan::escalation); none: the task never escalates. Must outlive the runs.
+  const EscalationConfig* escalation = nullptr;
+
+  // Sets `escalation` from the steps' tools.
+  void resolve_escalation();
 };
 
 class TaskRunner {

@@ -24,6 +24,9 @@ LlmMock::LlmMock(std::string name, LlmConfig config, Clock& clock, Scheduler& sc
       rng_(rng) {
   assert(config_.tokens_per_second > 0 && config_.mean_output_tokens >= 1);
   if (config_.model.empty()) config_.model = name_;
+  context_message_ = fmt::format(
+      "This model's maximum context length is {} tokens. Please reduce the length of the messages or completion.",
+      config_.context_window);
 }
 
 Nanos LlmMock::generation_time(std::int64_t tokens) const {
@@ -54,11 +57,7 @@ Task<Response> LlmMock::call(const Request& request, const CallOptions& options)
     rejected.status = 400;
     rejected.body = Body::completion;
     rejected.error_code = "context_length_exceeded";
-    rejected.error_message = fmt::format(
-        "This model's maximum context length is {} tokens. However, you requested {} tokens ({} in the messages, {} "
-        "in the completion).",
-        config_.context_window, request.prompt_tokens + request.max_output_tokens, request.prompt_tokens,
-        request.max_output_tokens);
+    rejected.error_message = context_message_;
     co_return rejected;
   }
 

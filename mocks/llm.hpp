@@ -85,6 +85,9 @@ class LlmMock final : public Provider {
 
   std::string name_;
   LlmConfig config_;
+  // The body of a context-length rejection, in OpenAI's wording (Response::error_message
+  // views it, so it lives as long as the mock).
+  std::string context_message_;
   LatencyModel ttft_;
   Clock& clock_;
   Scheduler& scheduler_;

@@ -146,6 +146,28 @@ ordered_json fallbacks(const Report& r) {
   return j;
 }
 
+// Every level, in order of severity; reasons only where non-zero, in condition order.
+ordered_json escalations(const Report& r) {
+  ordered_json j = ordered_json::object();
+  for (EscalationLevel level : all_escalation_levels()) {
+    j[std::string(to_string(level))] = r.escalations.by_level[index_of(level)];
+  }
+  return j;
+}
+
+ordered_json escalation_reasons(const Report& r) {
+  ordered_json j = ordered_json::object();
+  for (EscalationLevel level : all_escalation_levels()) {
+    ordered_json reasons = ordered_json::object();
+    for (EscalationCondition reason : all_escalation_conditions()) {
+      const std::uint64_t n = r.escalations.by_level_and_reason[index_of(level)][index_of(reason)];
+      if (n != 0) reasons[std::string(to_string(reason))] = n;
+    }
+    if (!reasons.empty()) j[std::string(to_string(level))] = std::move(reasons);
+  }
+  return j;
+}
+
 ordered_json injected_faults(const Report& r) {
   ordered_json j = ordered_json::object();
   for (const InjectedFaultRow& f : r.injected_faults) j[f.provider][f.kind] = f.count;
@@ -214,6 +236,8 @@ ordered_json to_json(const Report& r) {
   j["breaker_transitions"] = breaker_transitions(r);
   j["breaker_transitions_total"] = r.breaker_transitions_total;
   j["fallbacks"] = fallbacks(r);
+  j["escalations"] = escalations(r);
+  j["escalation_reasons"] = escalation_reasons(r);
   j["injected_faults"] = injected_faults(r);
   j["thresholds"] = thresholds(r);
   j["thresholds_passed"] = r.all_thresholds_passed();

@@ -18,6 +18,10 @@
 //   breaker_transitions_total,
 //   fallbacks [{tool, action, from, to, count}]  sorted; action is switched,
 //             skipped_context, skipped_capability, skipped_budget or exhausted,
+//   escalations {level: n}  tickets by level, every level in order of severity
+//               (auto_retry, model_switch, human_review, urgent_action, critical_failure),
+//   escalation_reasons {level: {reason: n}}  non-zero only, levels and reasons in
+//               declaration order (engine/strategies/escalation.hpp),
 //   injected_faults {provider: {kind: n}},
 //   thresholds [{metric, expression, observed, passed}], thresholds_passed,
 //   time_series {window_ms, windows [{start_ms, tasks {succeeded, ...},

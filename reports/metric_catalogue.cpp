@@ -21,7 +21,10 @@ constexpr std::array<TagInfo, 4> kFallbackTags{{{"tool", TagValues::any},
                                                 {"to", TagValues::any},
                                                 {"action", TagValues::fallback_action}}};
 
-constexpr std::array<MetricInfo, 14> kCatalogue{{
+constexpr std::array<TagInfo, 2> kEscalationTags{{{"level", TagValues::escalation_level},
+                                                  {"reason", TagValues::escalation_reason}}};
+
+constexpr std::array<MetricInfo, 15> kCatalogue{{
     {MetricId::task_success, "task_success", MetricType::rate, "", kTaskTags,
      "fraction of tasks that succeeded, clean or degraded"},
     {MetricId::task_degraded, "task_degraded", MetricType::rate, "", kTaskTags,
@@ -47,6 +50,8 @@ constexpr std::array<MetricInfo, 14> kCatalogue{{
      "fallback events: a call moved between providers (action switched), a provider passed over, a chain exhausted"},
     {MetricId::reflections, "reflections", MetricType::counter, "", kToolTags,
      "reflection calls an LLM made to correct a tool call's arguments after a tool error"},
+    {MetricId::escalations, "escalations", MetricType::counter, "", kEscalationTags,
+     "escalation tickets, at most one per task, at the highest level it reached (avg: per finished task)"},
 }};
 
 constexpr bool catalogue_in_id_order() {
@@ -101,6 +106,16 @@ bool tag_value_known(TagValues values, std::string_view value) {
         if (to_string(a) == value) return true;
       }
       return false;
+    case TagValues::escalation_level:
+      for (EscalationLevel l : all_escalation_levels()) {
+        if (to_string(l) == value) return true;
+      }
+      return false;
+    case TagValues::escalation_reason:
+      for (EscalationCondition c : all_escalation_conditions()) {
+        if (to_string(c) == value) return true;
+      }
+      return false;
   }
   return false;
 }
@@ -126,6 +141,18 @@ std::string tag_value_list(TagValues values) {
       for (FallbackAction a : kFallbackActions) {
         if (!list.empty()) list += ", ";
         list += to_string(a);
+      }
+      break;
+    case TagValues::escalation_level:
+      for (EscalationLevel l : all_escalation_levels()) {
+        if (!list.empty()) list += ", ";
+        list += to_string(l);
+      }
+      break;
+    case TagValues::escalation_reason:
+      for (EscalationCondition c : all_escalation_conditions()) {
+        if (!list.empty()) list += ", ";
+        list += to_string(c);
       }
       break;
   }

@@ -47,6 +47,7 @@ enum class MetricId : std::uint8_t {
   injected_faults,      // counter: faults the chaos layer injected
   fallbacks,            // counter: fallback events (switches, passed-over providers, exhaustion)
   reflections,          // counter: reflection calls after tool errors (reflect strategy)
+  escalations,          // counter: escalation tickets (at most one per task)
 };
 
 // What values a tag accepts; closed vocabularies are checked at parse time.
@@ -56,6 +57,8 @@ enum class TagValues : std::uint8_t {
   breaker_state,  // closed, open, half_open
   token_kind,     // input, output
   fallback_action,  // switched, skipped_context, skipped_capability, skipped_budget, exhausted
+  escalation_level,   // auto_retry, model_switch, human_review, urgent_action, critical_failure
+  escalation_reason,  // the escalation rule conditions: failed_attempts, fallbacks, ...
 };
 
 struct TagInfo {

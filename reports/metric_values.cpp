@@ -182,6 +182,17 @@ double reflections(const Recorder& r, const Threshold& t) {
   return static_cast<double>(n);
 }
 
+double escalations(const Recorder& r, const Threshold& t) {
+  std::uint64_t n = 0;
+  for (EscalationLevel level : all_escalation_levels()) {
+    if (!admits(t, "level", to_string(level))) continue;
+    for (EscalationCondition reason : all_escalation_conditions()) {
+      if (admits(t, "reason", to_string(reason))) n += r.escalations()[index_of(level)][index_of(reason)];
+    }
+  }
+  return static_cast<double>(n);
+}
+
 }  // namespace
 
 std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos duration) {
@@ -207,6 +218,7 @@ std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos durat
     case MetricId::injected_faults: return counter_value(injected_faults(r, t), e, duration, tasks);
     case MetricId::fallbacks: return counter_value(fallbacks(r, t), e, duration, tasks);
     case MetricId::reflections: return counter_value(reflections(r, t), e, duration, tasks);
+    case MetricId::escalations: return counter_value(escalations(r, t), e, duration, tasks);
   }
   return std::nullopt;
 }

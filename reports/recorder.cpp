@@ -20,6 +20,7 @@ enum class EventTag : std::uint64_t {
   name,
   fallback,
   reflection,
+  escalation,
 };
 
 constexpr std::string_view kUnspecifiedReason = "unspecified";
@@ -184,6 +185,14 @@ void Recorder::on_reflection(const ReflectionEvent& e) {
 
   ++tools_[t].reflections;
   saw_time(e.finished);
+}
+
+void Recorder::on_escalation(const EscalationEvent& e) {
+  const std::size_t tpl = intern(templates_, e.template_name);
+  fingerprint_.fold(EventTag::escalation, e.task_id, tpl, index_of(e.level), index_of(e.reason), e.at);
+
+  ++escalations_[index_of(e.level)][index_of(e.reason)];
+  saw_time(e.at);
 }
 
 void Recorder::on_task_finished(const TaskResult& r) {

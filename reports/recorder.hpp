@@ -37,6 +37,8 @@ namespace squall {
 
 using OutcomeCounts = std::array<std::uint64_t, kOutcomeKindCount>;
 using StatusCounts = std::array<std::uint64_t, kTaskStatusCount>;
+// Escalation tickets by level, then by reason (EscalationLevel, EscalationCondition).
+using EscalationCounts = std::array<std::array<std::uint64_t, kEscalationConditionCount>, kEscalationLevelCount>;
 
 struct RecorderOptions {
   // Width of a time-series window. Default 10 s: an hour-long incident is 360 windows,
@@ -134,6 +136,8 @@ class Recorder final : public EventSink {
   void on_budget_exhausted(const BudgetExhaustedEvent& e) override;
   void on_fallback(const FallbackEvent& e) override;
   void on_reflection(const ReflectionEvent& e) override;
+  // From the task runner: a task's escalation ticket (at most one per task).
+  void on_escalation(const EscalationEvent& e) override;
   // From the task runner: a task ended.
   void on_task_finished(const TaskResult& result) override;
   // From the task runner: a logical tool call ended after `attempts` provider attempts
@@ -155,6 +159,7 @@ class Recorder final : public EventSink {
   const std::vector<TemplateStats>& templates() const { return templates_; }
   const std::vector<ReasonStats>& reasons() const { return reasons_; }
   const std::vector<FallbackStats>& fallbacks() const { return fallbacks_; }
+  const EscalationCounts& escalations() const { return escalations_; }
   // The first kMaxListedBreakerTransitions transitions, and how many there were in all.
   const std::vector<RecordedBreakerTransition>& breaker_transitions() const { return transitions_; }
   std::uint64_t breaker_transitions_total() const { return transitions_total_; }
@@ -185,6 +190,7 @@ class Recorder final : public EventSink {
   std::vector<TemplateStats> templates_;
   std::vector<ReasonStats> reasons_;
   std::vector<FallbackStats> fallbacks_;
+  EscalationCounts escalations_{};
   std::vector<Label> labels_;
   std::vector<RecordedBreakerTransition> transitions_;
   std::uint64_t transitions_total_ = 0;

@@ -158,6 +158,12 @@ Report build_report(const Recorder& r, const RunInfo& run, std::span<const Thres
     return std::tie(a.tool, a.action, a.from, a.to) < std::tie(b.tool, b.action, b.from, b.to);
   });
 
+  rep.escalations.by_level_and_reason = r.escalations();
+  for (std::size_t level = 0; level < kEscalationLevelCount; ++level) {
+    for (std::uint64_t n : r.escalations()[level]) rep.escalations.by_level[level] += n;
+    rep.escalations.total += rep.escalations.by_level[level];
+  }
+
   for (const auto& [provider, kinds] : r.injected_faults()) {
     for (const auto& [kind, count] : kinds) rep.injected_faults.push_back({provider, kind, count});
   }

@@ -7,6 +7,7 @@
 // attempts whose outcome is not `success` (empty results included).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -127,6 +128,13 @@ struct FallbackRow {
   std::uint64_t count = 0;
 };
 
+// Escalation tickets (at most one per task) by level, and by level and reason.
+struct EscalationSummary {
+  std::uint64_t total = 0;
+  std::array<std::uint64_t, kEscalationLevelCount> by_level{};
+  EscalationCounts by_level_and_reason{};  // [level][condition]
+};
+
 struct InjectedFaultRow {
   std::string provider;
   std::string kind;
@@ -167,6 +175,7 @@ struct Report {
   std::vector<BreakerTransitionRow> breaker_transitions;  // the first 1000, in time order
   std::uint64_t breaker_transitions_total = 0;
   std::vector<FallbackRow> fallbacks;  // sorted by tool, action, from, to
+  EscalationSummary escalations;
   std::vector<InjectedFaultRow> injected_faults;  // sorted by provider, then kind
   std::vector<ThresholdResult> thresholds;        // in the given order
   TimeSeries time_series;

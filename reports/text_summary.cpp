@@ -97,6 +97,22 @@ void cost_rows(const Report& r, std::vector<Row>& rows) {
     }
   }
   if (!fallbacks.empty()) rows.push_back({"", "fallbacks", fallbacks});
+  // Tickets by level, non-zero only, each with its reasons: "human_review=3 (safe_failed=3)".
+  std::string escalations;
+  for (EscalationLevel level : all_escalation_levels()) {
+    const std::uint64_t n = r.escalations.by_level[index_of(level)];
+    if (n == 0) continue;
+    std::string reasons;
+    for (EscalationCondition reason : all_escalation_conditions()) {
+      const std::uint64_t m = r.escalations.by_level_and_reason[index_of(level)][index_of(reason)];
+      if (m == 0) continue;
+      if (!reasons.empty()) reasons += ' ';
+      reasons += fmt::format("{}={}", to_string(reason), m);
+    }
+    if (!escalations.empty()) escalations += ' ';
+    escalations += fmt::format("{}={} ({})", to_string(level), n, reasons);
+  }
+  rows.push_back({"", "escalations", escalations.empty() ? std::string("none") : escalations});
   std::string faults;
   for (const InjectedFaultRow& f : r.injected_faults) {
     if (f.count == 0) continue;  // the JSON report lists every kind; the summary only what happened

@@ -71,7 +71,8 @@ void World::build_tools(const RngFactory& rngs) {
   for (const ToolConfig& tool : scenario_.tools) {
     BuiltPipeline& built = pipelines_.emplace_back(
         build_pipeline(tool.name, policy_of(policy_, tool.name), registry_, registry_.env(), rngs));
-    tools_.push_back(ToolPlan{tool.name, *registry_.find(tool.provider), built.pipeline.get()});
+    tools_.push_back(ToolPlan{tool.name, *registry_.find(tool.provider), built.pipeline.get(),
+                              find_escalation(policy_of(policy_, tool.name))});
   }
 }
 
@@ -87,6 +88,7 @@ void World::build_plans() {
                                     step.max_output_tokens, step.required});
       if (step.query_from && queries == nullptr) queries = &scenario_.workload.queries.find(*step.query_from)->second;
     }
+    plan.resolve_escalation();
   }
 }
 

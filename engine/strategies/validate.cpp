@@ -6,11 +6,7 @@
 namespace squall {
 
 std::string_view to_string(ValidateCheck check) {
-  static constexpr std::array<std::string_view, 2> kNames{
-#define SQUALL_X(name, doc) #name,
-      SQUALL_VALIDATE_CHECKS(SQUALL_X)
-#undef SQUALL_X
-  };
+  static constexpr std::array<std::string_view, kValidateCheckCount> kNames{SQUALL_VALIDATE_CHECKS(SQUALL_NAME)};
   return kNames[static_cast<std::size_t>(check)];
 }
 

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "engine/pipeline.hpp"
+#include "engine/vocabulary.hpp"
 
 namespace squall {
 
@@ -38,11 +39,8 @@ namespace squall {
   X(json, "a completion parses as the JSON object asked for")         \
   X(non_empty, "the answer has content (a hit, a token, a tool result)")
 
-enum class ValidateCheck : std::uint8_t {
-#define SQUALL_X(name, doc) name,
-  SQUALL_VALIDATE_CHECKS(SQUALL_X)
-#undef SQUALL_X
-};
+enum class ValidateCheck : std::uint8_t { SQUALL_VALIDATE_CHECKS(SQUALL_ENUMERATOR) };
+inline constexpr std::size_t kValidateCheckCount = 0 SQUALL_VALIDATE_CHECKS(SQUALL_COUNT);
 std::string_view to_string(ValidateCheck check);
 
 struct ValidateConfig {

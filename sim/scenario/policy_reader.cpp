@@ -36,6 +36,10 @@ constexpr NumberRange kBudgetCostUsd{0, true, 1e9};
 // - max_reflections: 100 reflections of one logical call, each an LLM call.
 constexpr IntRange kReflectTokens{1, 1'000'000'000};
 constexpr IntRange kMaxReflections{1, 100};
+// - escalation at_least: a billion failed attempts, fallbacks or tokens, or USD, per task:
+//   far beyond any real task, and exact in the double the rule keeps.
+constexpr IntRange kEscalationCount{1, 1'000'000'000};
+constexpr NumberRange kEscalationAmount{0, true, 1e9};
 
 // Strategy names in StrategyConfig's alternative order, from engine/policy.hpp.
 template <std::size_t... I>
@@ -228,7 +232,7 @@ void read_config(const ObjectReader& obj, FallbackConfig& config) {
 }
 
 void read_config(const ObjectReader& obj, ValidateConfig& config) {
-  static constexpr std::array<ValidateCheck, 2> kChecks{ValidateCheck::json, ValidateCheck::non_empty};
+  static constexpr auto kChecks = all_values<ValidateCheck, kValidateCheckCount>();
   static const auto kCheckNames = names_of(kChecks);
   if (const Json* list = obj.find("require")) {
     if (auto checks = read_choice_list<ValidateCheck>(*list, obj.path_of("require"), obj.diag(), kCheckNames, kChecks)) {
@@ -271,6 +275,72 @@ void read_config(const ObjectReader& obj, ReflectConfig& config) {
   read_name_list(obj, "exclude_tools", config.exclude_tools);
 }
 
+// A rule: {"when": condition, "at_least": threshold (count and amount conditions only),
+// "level": level}.
+std::optional<EscalationRule> read_escalation_rule(const Json& value, const std::string& path, Diagnostics& diag) {
+  static const auto kConditionNames = names_of(all_escalation_conditions());
+  static const auto kLevelNames = names_of(all_escalation_levels());
+  const std::size_t errors_before = diag.count();
+  const ObjectReader obj(value, path, diag, {"when", "at_least", "level"});
+  if (!obj.valid()) return std::nullopt;
+  EscalationRule rule;
+  const bool when_ok = obj.require("when") != nullptr &&
+                       obj.get_choice<EscalationCondition>("when", rule.when, kConditionNames,
+                                                           std::span(all_escalation_conditions()));
+  if (obj.require("level") != nullptr) {
+    obj.get_choice<EscalationLevel>("level", rule.level, kLevelNames, std::span(all_escalation_levels()));
+  }
+  if (when_ok) {
+    const ConditionArgument argument = argument_of(rule.when);
+    if (argument == ConditionArgument::flag) {
+      if (obj.find("at_least") != nullptr) {
+        std::vector<std::string_view> thresholds;
+        for (EscalationCondition c : all_escalation_conditions()) {
+          if (argument_of(c) != ConditionArgument::flag) thresholds.push_back(to_string(c));
+        }
+        diag.error(obj.path_of("at_least"), fmt::format("applies only to conditions with a threshold ({}), not \"{}\"",
+                                                        join(thresholds), to_string(rule.when)));
+      }
+    } else if (obj.find("at_least") == nullptr) {
+      diag.error(path, fmt::format("missing required key \"at_least\", which \"{}\" needs", to_string(rule.when)));
+    } else if (argument == ConditionArgument::count) {
+      std::int64_t at_least = 0;
+      if (obj.get("at_least", at_least, kEscalationCount)) rule.at_least = static_cast<double>(at_least);
+    } else {
+      obj.get("at_least", rule.at_least, kEscalationAmount);
+    }
+  }
+  if (diag.count() != errors_before) return std::nullopt;
+  return rule;
+}
+
+void read_config(const ObjectReader& obj, EscalationConfig& config) {
+  const Json* list = obj.find("rules");
+  if (list == nullptr) return;
+  const std::string path = obj.path_of("rules");
+  config.rules.clear();
+  std::vector<std::size_t> positions;  // each accepted rule's index in the array
+  const auto elements = read_array(*list, path, obj.diag(), /*nonempty=*/true);
+  for (std::size_t i = 0; i < elements.size(); ++i) {
+    const std::string item = pointer_append(path, i);
+    auto rule = read_escalation_rule(elements[i], item, obj.diag());
+    if (!rule) continue;
+    const bool flag = argument_of(rule->when) == ConditionArgument::flag;
+    bool repeated = false;
+    for (std::size_t j = 0; j < config.rules.size() && !repeated; ++j) {
+      const EscalationRule& seen = config.rules[j];
+      if (seen.when != rule->when || (!flag && seen.at_least != rule->at_least)) continue;
+      const std::string what = flag ? fmt::format("\"{}\"", to_string(rule->when))
+                                    : fmt::format("\"{}\" at_least {}", to_string(rule->when), rule->at_least);
+      obj.diag().error(item, fmt::format("duplicate rule {} (also {})", what, pointer_append(path, positions[j])));
+      repeated = true;
+    }
+    if (repeated) continue;
+    config.rules.push_back(*rule);
+    positions.push_back(i);
+  }
+}
+
 // The keys of each config object, in the order the documentation lists them.
 constexpr std::array<std::string_view, 2> kTimeoutKeys{"per_attempt", "total"};
 constexpr std::array<std::string_view, 10> kRetryKeys{"max_attempts", "retry_on",           "backoff",
@@ -286,6 +356,7 @@ constexpr std::array<std::string_view, 1> kValidateKeys{"require"};
 constexpr std::array<std::string_view, 7> kReflectKeys{"provider",        "on",           "prompt_tokens",
                                                        "max_output_tokens", "max_reflections", "include_tools",
                                                        "exclude_tools"};
+constexpr std::array<std::string_view, 1> kEscalationKeys{"rules"};
 
 std::span<const std::string_view> config_keys(const TimeoutConfig&) { return kTimeoutKeys; }
 std::span<const std::string_view> config_keys(const RetryConfig&) { return kRetryKeys; }
@@ -295,6 +366,7 @@ std::span<const std::string_view> config_keys(const BudgetConfig&) { return kBud
 std::span<const std::string_view> config_keys(const FallbackConfig&) { return kFallbackKeys; }
 std::span<const std::string_view> config_keys(const ValidateConfig&) { return kValidateKeys; }
 std::span<const std::string_view> config_keys(const ReflectConfig&) { return kReflectKeys; }
+std::span<const std::string_view> config_keys(const EscalationConfig&) { return kEscalationKeys; }
 
 // Reads the config of the strategy with alternative index `index`.
 template <std::size_t I = 0>
@@ -393,6 +465,14 @@ void check_reflect(const ReflectConfig& config, std::string_view owner, const Sc
 
 void check_strategy(const StrategyConfig& config, std::string_view owner, const ScenarioNames& names,
                     const std::string& path, Diagnostics& diag) {
+  if (std::holds_alternative<EscalationConfig>(config)) {
+    if (!names.tools.contains(owner) && names.providers.contains(owner)) {
+      diag.error(path, fmt::format("escalation applies only to a tool's list; \"{}\" is a provider, whose stack "
+                                   "serves calls, not tasks",
+                                   owner));
+    }
+    return;
+  }
   if (const auto* fallback = std::get_if<FallbackConfig>(&config)) {
     check_fallback(*fallback, owner, names, path, diag);
     return;
@@ -411,6 +491,18 @@ void check_strategy(const StrategyConfig& config, std::string_view owner, const 
   if (std::holds_alternative<SimplifyQueryConfig>(config) && *type != ProviderType::web_search) {
     diag.error(path,
                fmt::format("simplify_query applies only to web_search providers; {}", provider_is(owner, *type)));
+  }
+}
+
+// A list holds at most one escalation item: a second would be silently ignored
+// (find_escalation takes the first). `first` is the path of the first one seen.
+void check_single_escalation(const StrategyConfig& config, const std::string& item_path, std::string& first,
+                             Diagnostics& diag) {
+  if (!std::holds_alternative<EscalationConfig>(config)) return;
+  if (first.empty()) {
+    first = item_path;
+  } else {
+    diag.error(item_path, fmt::format("duplicate \"escalation\" (also {}); a list holds at most one", first));
   }
 }
 
@@ -458,11 +550,13 @@ PolicyConfig read_policy(const Json& value, const std::string& path, const Scena
     const std::string tool_path = pointer_append(path, tool);
     if (names != nullptr) check_owner(tool, *names, tool_path, diag);
     std::vector<StrategyConfig> strategies;
+    std::string first_escalation;
     const auto items = read_array(list, tool_path, diag, /*nonempty=*/false);
     for (std::size_t i = 0; i < items.size(); ++i) {
       const std::string item_path = pointer_append(tool_path, i);
       auto strategy = read_item(items[i], item_path, diag);
       if (!strategy) continue;
+      check_single_escalation(*strategy, item_path, first_escalation, diag);
       if (names != nullptr) {
         check_strategy(*strategy, tool, *names, pointer_append(item_path, strategy_name(*strategy)), diag);
       }

@@ -37,6 +37,11 @@ namespace squall {
 //                    prompt_tokens ([1, 1e9]), max_output_tokens ([1, 1e9]),
 //                    max_reflections ([1, 100]), include_tools or exclude_tools (not
 //                    both; non-empty, distinct tool names)
+//   escalation       rules (non-empty; each {when, at_least, level}: when a condition
+//                    name, level a level name, at_least an integer in [1, 1e9] for
+//                    count conditions, a number in (0, 1e9] for cost_usd, absent for
+//                    flags; no two rules with the same when and at_least); at most one
+//                    escalation item per list
 // The upper bounds and their reasons are in policy_reader.cpp.
 // With `names`, the cross-checks of check_policy are applied while reading, at the
 // items' positions in the file.
@@ -57,6 +62,7 @@ std::optional<StrategyConfig> read_strategy_config(std::string_view name, const 
 //   - reflect applies only to tools served by tool providers (`/<key>/<i>/reflect`); its
 //     provider exists and is an llm provider (`/<key>/<i>/reflect/provider`); its
 //     include_tools and exclude_tools name tools (`/<key>/<i>/reflect/include_tools/<j>`).
+//   - escalation applies only to tools (`/<key>/<i>/escalation`).
 // A chain cannot loop: fallback only lives in tools' pipelines and only names providers,
 // whose stacks cannot fall back. Paths start with `path`.
 void check_policy(const PolicyConfig& policy, const ScenarioNames& names, const std::string& path,

@@ -31,7 +31,8 @@ TEST(JsonWriterTest, TopLevelKeysAreInTheirFixedOrder) {
       "squall_report_version", "produced_by", "scenario",        "seed",          "duration_ms",       "fingerprint",
       "tasks",                 "latency_ms",      "providers",     "logical_calls",     "retry_amplification",
       "tokens",                "cost_usd",        "breaker_transitions", "breaker_transitions_total",
-      "fallbacks",             "injected_faults", "thresholds",    "thresholds_passed", "time_series"};
+      "fallbacks",             "escalations",     "escalation_reasons",
+      "injected_faults",       "thresholds",      "thresholds_passed", "time_series"};
   EXPECT_EQ(keys(to_json(sample_report())), expected);
 }
 
@@ -47,6 +48,25 @@ TEST(JsonWriterTest, NestedKeysAreInTheirFixedOrder) {
   EXPECT_EQ(keys(j["cost_usd"]), (std::vector<std::string>{"total", "burned_by_failed_attempts", "per_task", "per_provider"}));
   EXPECT_EQ(keys(j["thresholds"][0]), (std::vector<std::string>{"metric", "expression", "observed", "passed"}));
   EXPECT_EQ(keys(j["breaker_transitions"][0]), (std::vector<std::string>{"tool", "provider", "at_ms", "from", "to"}));
+}
+
+TEST(JsonWriterTest, EscalationsListEveryLevelAndNonZeroReasons) {
+  const nlohmann::ordered_json none = to_json(sample_report());
+  EXPECT_EQ(none["escalations"].dump(),
+            R"msg({"auto_retry":0,"model_switch":0,"human_review":0,"urgent_action":0,"critical_failure":0})msg");
+  EXPECT_EQ(none["escalation_reasons"], nlohmann::ordered_json::object());
+
+  Recorder r;
+  test_support::feed_sample_run(r);
+  r.on_escalation(EscalationEvent{1, "research", EscalationLevel::critical_failure, EscalationCondition::failed, 0});
+  r.on_escalation(EscalationEvent{2, "research", EscalationLevel::auto_retry, EscalationCondition::failed_attempts, 0});
+  r.on_escalation(EscalationEvent{3, "lookup", EscalationLevel::critical_failure, EscalationCondition::tokens, 0});
+  const nlohmann::ordered_json j = to_json(build_report(r, RunInfo{"sample", 7, 30 * kSecond}, {}));
+  EXPECT_EQ(j["escalations"].dump(),
+            R"msg({"auto_retry":1,"model_switch":0,"human_review":0,"urgent_action":0,"critical_failure":2})msg");
+  // Levels in order of severity, reasons in condition order (tokens before failed).
+  EXPECT_EQ(j["escalation_reasons"].dump(),
+            R"msg({"auto_retry":{"failed_attempts":1},"critical_failure":{"tokens":1,"failed":1}})msg");
 }
 
 TEST(JsonWriterTest, WritesTheFiguresOfTheRun) {

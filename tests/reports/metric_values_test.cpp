@@ -69,6 +69,23 @@ TEST(MetricValuesTest, CounterAggregations) {
   EXPECT_EQ(observed("injected_faults{provider:llm,kind:timeout}", "count<1"), 1.0);
 }
 
+TEST(MetricValuesTest, EscalationsByLevelAndReason) {
+  Recorder r;
+  test_support::feed_sample_run(r);
+  r.on_escalation(EscalationEvent{1, "research", EscalationLevel::human_review, EscalationCondition::safe_failed, 0});
+  r.on_escalation(EscalationEvent{2, "research", EscalationLevel::critical_failure, EscalationCondition::failed, 0});
+  r.on_escalation(EscalationEvent{3, "lookup", EscalationLevel::human_review, EscalationCondition::cost_usd, 0});
+  const auto value = [&r](std::string_view metric, std::string_view expression) {
+    return observe(r, std::get<Threshold>(parse_threshold(metric, expression)), kDuration);
+  };
+  EXPECT_EQ(value("escalations", "count<=10"), 3.0);
+  EXPECT_EQ(value("escalations{level:human_review}", "count<=10"), 2.0);
+  EXPECT_EQ(value("escalations{level:human_review,reason:cost_usd}", "count<=10"), 1.0);
+  EXPECT_EQ(value("escalations{level:urgent_action}", "count==0"), 0.0);  // a count, not "no samples"
+  EXPECT_EQ(value("escalations{reason:failed}", "rate<1"), 1.0 / 30.0);  // per second of 30 s
+  EXPECT_EQ(value("escalations", "avg<1"), 3.0 / 4.0);                   // per finished task (4)
+}
+
 TEST(MetricValuesTest, RetryAmplificationIsAttemptsPerLogicalCall) {
   // web_search calls made 2, 2, 1 attempts; llm 1, 1, 0.
   EXPECT_EQ(observed("retry_amplification{tool:web_search}", "avg<1"), 5.0 / 3.0);

@@ -34,12 +34,26 @@ TEST(TextSummaryTest, RendersTheSampleRun) {
       "  tokens .................: input=2400 output=500 burned_by_failed_attempts=1300\n"
       "  cost (USD) .............: total=0.008800 burned_by_failed_attempts=0.003200 per_task=0.002200\n"
       "  breaker transitions ....: 1\n"
+      "  escalations ............: none\n"
       "  injected faults ........: llm/timeout=1 web_search/rate_limited=1\n"
       "\n"
       "  thresholds\n"
       "  ✓ task_success .........: rate>=0.5  observed 0.5\n"
       "  ✗ task_latency .........: p(99)<10s  observed 10300 ms\n";
   EXPECT_EQ(text_summary(rep, false), expected);
+}
+
+TEST(TextSummaryTest, EscalationsByLevelWithTheirReasons) {
+  Recorder r;
+  test_support::feed_sample_run(r);
+  r.on_escalation(EscalationEvent{1, "research", EscalationLevel::human_review, EscalationCondition::safe_failed, 0});
+  r.on_escalation(EscalationEvent{2, "research", EscalationLevel::critical_failure, EscalationCondition::failed, 0});
+  r.on_escalation(EscalationEvent{3, "lookup", EscalationLevel::human_review, EscalationCondition::cost_usd, 0});
+  r.on_escalation(EscalationEvent{4, "lookup", EscalationLevel::human_review, EscalationCondition::safe_failed, 0});
+  const std::string text = text_summary(build_report(r, RunInfo{"sample", 7, 30 * kSecond}, {}), false);
+  EXPECT_NE(text.find(".: human_review=3 (cost_usd=1 safe_failed=2) critical_failure=1 (failed=1)\n"),
+            std::string::npos)
+      << text;
 }
 
 TEST(TextSummaryTest, ColourOnlyWhenAsked) {

@@ -187,7 +187,7 @@ TEST(MetricParseTest, RejectsUnknownMetric) {
   EXPECT_EQ(error_of("foo", "rate>0"),
             "unknown metric \"foo\"; known: task_success, task_degraded, task_safe_fail, task_failed, task_latency, "
             "call_latency, provider_calls, retry_amplification, tokens, cost_usd, breaker_transitions, "
-            "injected_faults, fallbacks, reflections");
+            "injected_faults, fallbacks, reflections, escalations");
 }
 
 TEST(MetricParseTest, RejectsUnknownTag) {
@@ -209,6 +209,14 @@ TEST(MetricParseTest, RejectsValueOutsideTagVocabulary) {
             R"msg(unknown value "opened" for tag "to" of metric "breaker_transitions"; known: closed, open, half_open)msg");
   EXPECT_EQ(error_of("tokens{kind:cached}", "sum<1"),
             R"msg(unknown value "cached" for tag "kind" of metric "tokens"; known: input, output)msg");
+  EXPECT_EQ(error_of("escalations{level:page}", "count<1"),
+            "unknown value \"page\" for tag \"level\" of metric \"escalations\"; known: auto_retry, model_switch, "
+            "human_review, urgent_action, critical_failure");
+  EXPECT_EQ(error_of("escalations{reason:retries}", "count<1"),
+            "unknown value \"retries\" for tag \"reason\" of metric \"escalations\"; known: failed_attempts, "
+            "fallbacks, fallbacks_exhausted, cost_usd, tokens, degraded, safe_failed, failed");
+  EXPECT_EQ(error_of("escalations{template:research}", "count<1"),
+            R"msg(unknown tag "template" for metric "escalations"; known: level, reason)msg");
 }
 
 TEST(MetricParseTest, MetricErrorsComeBeforeExpressionErrors) {

@@ -56,13 +56,14 @@ TEST(ScenarioPolicyTest, ItemMustNameAStrategy) {
   EXPECT_EQ(errors_of(with(base_scenario(), "/policy/search/0", Json::object())),
             only("/policy/search/0",
                  "expected an object with one key naming a strategy (timeout, retry, "
-                 "circuit_breaker, simplify_query, budget, fallback, validate, reflect), got {}"));
+                 "circuit_breaker, simplify_query, budget, fallback, validate, reflect, escalation), got {}"));
 }
 
 TEST(ScenarioPolicyTest, UnknownStrategyIsAnUnknownKey) {
   EXPECT_EQ(errors_of(with(base_scenario(), "/policy/search/0", Json{{"retries", Json::object()}})),
             only("/policy/search/0/retries",
-                 "unknown key \"retries\"; expected one of: timeout, retry, circuit_breaker, simplify_query, budget, fallback, validate, reflect"));
+                 "unknown key \"retries\"; expected one of: timeout, retry, circuit_breaker, simplify_query, budget, fallback, "
+                 "validate, reflect, escalation"));
 }
 
 TEST(ScenarioPolicyTest, ItemHoldsOneStrategy) {
@@ -349,6 +350,132 @@ TEST(ScenarioBudgetConfigTest, MaxCostMustBePositive) {
 TEST(ScenarioBudgetConfigTest, MaxCostIsAtMostABillionUsd) {
   EXPECT_EQ(errors_of(with_strategy("gpt", "budget", {{"max_cost_usd", 1e10}})),
             only("/policy/gpt/0/budget/max_cost_usd", "expected a number in (0, 1000000000], got 10000000000.0"));
+}
+
+constexpr const char* kEscalation = "/policy/search/0/escalation";
+
+// The base scenario whose `search` list is one escalation item with `rules`.
+Json with_rules(const Json& rules) { return with_strategy("search", "escalation", Json{{"rules", rules}}); }
+
+TEST(ScenarioEscalationConfigTest, DefaultsWithoutRules) {
+  LoadResult loaded = load_scenario_text(with_strategy("search", "escalation", Json::object()).dump(), test::kBaseFile);
+  ASSERT_EQ(loaded.errors, std::vector<ValidationError>{});
+  const auto& config = std::get<EscalationConfig>(loaded.scenario->policy.at("search").at(0));
+  ASSERT_EQ(config.rules.size(), EscalationConfig::default_rules().size());
+  EXPECT_EQ(config.rules[4].when, EscalationCondition::failed);
+  EXPECT_EQ(config.rules[4].level, EscalationLevel::critical_failure);
+}
+
+TEST(ScenarioEscalationConfigTest, RulesAreReadInOrder) {
+  LoadResult loaded = load_scenario_text(
+      with_rules(Json::parse(R"([ { "when": "failed_attempts", "at_least": 3, "level": "human_review" },
+                                  { "when": "cost_usd", "at_least": 0.25, "level": "urgent_action" },
+                                  { "when": "failed", "level": "critical_failure" } ])"))
+          .dump(),
+      test::kBaseFile);
+  ASSERT_EQ(loaded.errors, std::vector<ValidationError>{});
+  const auto& rules = std::get<EscalationConfig>(loaded.scenario->policy.at("search").at(0)).rules;
+  ASSERT_EQ(rules.size(), 3U);
+  EXPECT_EQ(rules[0].when, EscalationCondition::failed_attempts);
+  EXPECT_EQ(rules[0].at_least, 3);
+  EXPECT_EQ(rules[0].level, EscalationLevel::human_review);
+  EXPECT_EQ(rules[1].when, EscalationCondition::cost_usd);
+  EXPECT_EQ(rules[1].at_least, 0.25);
+  EXPECT_EQ(rules[2].when, EscalationCondition::failed);
+}
+
+TEST(ScenarioEscalationConfigTest, RulesMustNotBeEmpty) {
+  EXPECT_EQ(errors_of(with_rules(Json::array())), only(at(kEscalation, "/rules"), "expected a non-empty array, got []"));
+}
+
+TEST(ScenarioEscalationConfigTest, RuleHasOnlyItsKeys) {
+  EXPECT_EQ(errors_of(with_rules(Json::parse(R"([ { "when": "failed", "level": "human_review", "after": 2 } ])"))),
+            only(at(kEscalation, "/rules/0/after"), "unknown key \"after\"; expected one of: when, at_least, level"));
+}
+
+TEST(ScenarioEscalationConfigTest, WhenIsRequired) {
+  EXPECT_EQ(errors_of(with_rules(Json::parse(R"([ { "level": "human_review" } ])"))),
+            only(at(kEscalation, "/rules/0"), "missing required key \"when\""));
+}
+
+TEST(ScenarioEscalationConfigTest, WhenMustBeACondition) {
+  EXPECT_EQ(errors_of(with_rules(Json::parse(R"([ { "when": "retries", "level": "human_review" } ])"))),
+            only(at(kEscalation, "/rules/0/when"),
+                 "expected one of \"failed_attempts\", \"fallbacks\", \"fallbacks_exhausted\", \"cost_usd\", "
+                 "\"tokens\", \"degraded\", \"safe_failed\", \"failed\", got \"retries\""));
+}
+
+TEST(ScenarioEscalationConfigTest, LevelIsRequired) {
+  EXPECT_EQ(errors_of(with_rules(Json::parse(R"([ { "when": "failed" } ])"))),
+            only(at(kEscalation, "/rules/0"), "missing required key \"level\""));
+}
+
+TEST(ScenarioEscalationConfigTest, LevelMustBeALevel) {
+  EXPECT_EQ(errors_of(with_rules(Json::parse(R"([ { "when": "failed", "level": "page_oncall" } ])"))),
+            only(at(kEscalation, "/rules/0/level"),
+                 "expected one of \"auto_retry\", \"model_switch\", \"human_review\", \"urgent_action\", "
+                 "\"critical_failure\", got \"page_oncall\""));
+}
+
+TEST(ScenarioEscalationConfigTest, CountConditionsNeedAtLeast) {
+  EXPECT_EQ(errors_of(with_rules(Json::parse(R"([ { "when": "failed_attempts", "level": "human_review" } ])"))),
+            only(at(kEscalation, "/rules/0"), "missing required key \"at_least\", which \"failed_attempts\" needs"));
+}
+
+TEST(ScenarioEscalationConfigTest, CostNeedsAtLeast) {
+  EXPECT_EQ(errors_of(with_rules(Json::parse(R"([ { "when": "cost_usd", "level": "human_review" } ])"))),
+            only(at(kEscalation, "/rules/0"), "missing required key \"at_least\", which \"cost_usd\" needs"));
+}
+
+TEST(ScenarioEscalationConfigTest, FlagsTakeNoAtLeast) {
+  EXPECT_EQ(errors_of(with_rules(Json::parse(R"([ { "when": "failed", "at_least": 1, "level": "human_review" } ])"))),
+            only(at(kEscalation, "/rules/0/at_least"),
+                 "applies only to conditions with a threshold (failed_attempts, fallbacks, cost_usd, tokens), "
+                 "not \"failed\""));
+}
+
+TEST(ScenarioEscalationConfigTest, CountsAreIntegersFromOne) {
+  EXPECT_EQ(errors_of(with_rules(Json::parse(R"([ { "when": "fallbacks", "at_least": 0, "level": "model_switch" } ])"))),
+            only(at(kEscalation, "/rules/0/at_least"), "expected an integer in [1, 1000000000], got 0"));
+  EXPECT_EQ(errors_of(with_rules(Json::parse(R"([ { "when": "tokens", "at_least": 2.5, "level": "model_switch" } ])"))),
+            only(at(kEscalation, "/rules/0/at_least"), "expected an integer in [1, 1000000000], got 2.5"));
+}
+
+TEST(ScenarioEscalationConfigTest, CostIsPositive) {
+  EXPECT_EQ(errors_of(with_rules(Json::parse(R"([ { "when": "cost_usd", "at_least": 0, "level": "human_review" } ])"))),
+            only(at(kEscalation, "/rules/0/at_least"), "expected a number in (0, 1000000000], got 0"));
+}
+
+TEST(ScenarioEscalationConfigTest, RulesMustNotRepeat) {
+  EXPECT_EQ(errors_of(with_rules(Json::parse(R"([ { "when": "failed_attempts", "at_least": 3, "level": "auto_retry" },
+                                                  { "when": "failed_attempts", "at_least": 5, "level": "human_review" },
+                                                  { "when": "failed_attempts", "at_least": 3, "level": "urgent_action" },
+                                                  { "when": "failed", "level": "urgent_action" },
+                                                  { "when": "failed", "level": "critical_failure" } ])"))),
+            (std::vector<ValidationError>{
+                {test::kBaseFile, at(kEscalation, "/rules/2"),
+                 "duplicate rule \"failed_attempts\" at_least 3 (also /policy/search/0/escalation/rules/0)"},
+                {test::kBaseFile, at(kEscalation, "/rules/4"),
+                 "duplicate rule \"failed\" (also /policy/search/0/escalation/rules/3)"}}));
+}
+
+TEST(ScenarioEscalationConfigTest, AListHoldsOneEscalation) {
+  const Json doc = with(base_scenario(), "/policy/search",
+                        Json::parse(R"([ { "escalation": {} }, { "retry": {} }, { "escalation": {} } ])"));
+  EXPECT_EQ(errors_of(doc), only("/policy/search/2",
+                                 "duplicate \"escalation\" (also /policy/search/0); a list holds at most one"));
+}
+
+TEST(ScenarioEscalationConfigTest, AppliesOnlyToTools) {
+  Json doc = with(base_scenario(), "/tools", Json::parse(R"({ "web": { "provider": "search" },
+                                                             "answer": { "provider": "gpt" } })"));
+  doc = with(doc, "/workload/tasks/0/steps/0/tool", "web");
+  doc = with(doc, "/workload/tasks/0/steps/1/tool", "answer");
+  doc = with(doc, "/policy", Json::parse(R"({ "web": [], "answer": [ { "escalation": {} } ],
+                                             "gpt": [ { "escalation": {} } ] })"));
+  EXPECT_EQ(errors_of(doc), only("/policy/gpt/0/escalation",
+                                 "escalation applies only to a tool's list; \"gpt\" is a provider, whose stack "
+                                 "serves calls, not tasks"));
 }
 
 TEST(ScenarioPolicyFileTest, LoadsAPolicyObjectAtTheTopLevel) {
