@@ -72,7 +72,7 @@ Task<void> TaskRunner::run(std::uint64_t id, const TaskPlan& plan, const std::st
       provider = env_.providers->descriptor(ctx.provider).name;
     }
     env_.events.on_logical_call(LogicalCallEvent{id, tool.name, provider, ctx.attempts, outcome.kind, env_.clock.now()});
-    escalate(task, std::nullopt);
+    if (plan.escalation != nullptr) escalate(task, std::nullopt);
     context_tokens = 0;
     if (outcome.kind == OutcomeKind::success) {
       for (const SearchResult& hit : outcome.response.results) context_tokens += hit.snippet_tokens;
@@ -95,7 +95,7 @@ Task<void> TaskRunner::run(std::uint64_t id, const TaskPlan& plan, const std::st
   result.finished = env_.clock.now();
   result.tokens = task.tokens_spent;
   result.cost_usd = task.cost_spent_usd;
-  escalate(task, result.status);
+  if (plan.escalation != nullptr) escalate(task, result.status);
   if (task.escalation.raised) {
     env_.events.on_escalation(
         EscalationEvent{id, plan.name, task.escalation.level, task.escalation.reason, result.finished});

@@ -18,12 +18,6 @@ CircuitBreakerStrategy::CircuitBreakerStrategy(CircuitBreakerConfig config, Engi
   breakers_.resize(env_.providers != nullptr && env_.providers->size() > 0 ? env_.providers->size() : 1);
 }
 
-CircuitBreakerStrategy::Breaker& CircuitBreakerStrategy::breaker_of(ProviderId provider) {
-  if (provider == kNoProvider) return breakers_.front();
-  if (provider >= breakers_.size()) breakers_.resize(std::size_t{provider} + 1);
-  return breakers_[provider];
-}
-
 BreakerState CircuitBreakerStrategy::state(ProviderId provider) const {
   const std::size_t i = provider == kNoProvider || provider >= breakers_.size() ? 0 : provider;
   const Breaker& b = breakers_[i];
@@ -80,8 +74,8 @@ void CircuitBreakerStrategy::record(Breaker& b, ProviderId provider, OutcomeKind
 
 Task<Outcome> CircuitBreakerStrategy::execute(CallContext& ctx, Request& request, Next next) {
   const ProviderId provider = ctx.provider;
-  // The vector never grows after construction for a registry's ids, so the reference
-  // stays valid across the await; the index is taken again after it all the same.
+  // The vector only grows for ids beyond the registry's (engine tests), never across this
+  // call's await for its own id, but the index is taken again after it all the same.
   Breaker& b = breaker_of(provider);
   refresh(b, provider);
   const bool probe = b.state == BreakerState::half_open;

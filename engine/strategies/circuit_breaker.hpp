@@ -79,7 +79,12 @@ class CircuitBreakerStrategy final : public Strategy {
     TimePoint open_until = 0;
     std::int32_t probes_admitted = 0;  // probes admitted in the current half-open period
   };
-  Breaker& breaker_of(ProviderId provider);
+  Breaker& breaker_of(ProviderId provider) {
+    if (provider < breakers_.size()) return breakers_[provider];  // the hot path: a registry id
+    if (provider == kNoProvider) return breakers_.front();
+    breakers_.resize(std::size_t{provider} + 1);
+    return breakers_[provider];
+  }
   // open -> half_open once open_duration has passed.
   void refresh(Breaker& b, ProviderId provider);
   // Records the result of a call admitted in `epoch`; `probe` if it used a probe slot.

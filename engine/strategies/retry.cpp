@@ -128,7 +128,7 @@ Task<Outcome> RetryStrategy::execute(CallContext& ctx, Request& request, Next ne
       give_up(ctx, "max_attempts", outcome.kind);
       co_return outcome;
     }
-    if (env_.providers != nullptr && ctx.provider < env_.providers->size() &&
+    if (!proves_unprocessed(outcome.kind) && env_.providers != nullptr && ctx.provider < env_.providers->size() &&
         !may_resend(env_.providers->descriptor(ctx.provider), outcome.kind)) {
       give_up(ctx, "not_idempotent", outcome.kind);
       co_return outcome;
