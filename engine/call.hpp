@@ -59,8 +59,12 @@ struct Response {
   Transport transport = Transport::ok;
   int status = 200;             // HTTP status code
   Body body = Body::search_results;
-  std::string error_code;       // error code from the body, e.g. "context_length_exceeded"
-  std::string retry_after;      // raw Retry-After header value; empty when absent
+  // The body's error code, e.g. "context_length_exceeded", and the raw Retry-After header
+  // value; empty when absent. Like every view in a Response, they point into storage the
+  // provider owns for the whole run (a literal, the fault rule's configured value), so a
+  // Response moves as cheaply as plain data through every layer of the pipeline.
+  std::string_view error_code;
+  std::string_view retry_after;
   std::vector<SearchResult> results;  // search hits (empty for LLM responses)
   std::int64_t input_tokens = 0;      // billed input tokens, failed attempts included
   std::int64_t output_tokens = 0;     // billed output tokens

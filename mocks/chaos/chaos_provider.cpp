@@ -46,7 +46,7 @@ Response ChaosProvider::faulty_answer(const FaultConfig& fault) const {
   switch (fault.kind) {
     case FaultKind::rate_limited:
       r.status = kTooManyRequests;
-      r.retry_after = fault.retry_after.value_or("");
+      if (fault.retry_after) r.retry_after = *fault.retry_after;  // faults_ live as long as the decorator
       break;
     case FaultKind::overloaded:
       r.status = fault.status.value_or(kDefaultOverloadedStatus);

@@ -5,10 +5,11 @@
 namespace squall {
 namespace {
 
-Response with_status(int status, std::string error_code = {}) {
+// `error_code` must outlive the response (a literal).
+Response with_status(int status, std::string_view error_code = {}) {
   Response r;
   r.status = status;
-  r.error_code = std::move(error_code);
+  r.error_code = error_code;
   return r;
 }
 
@@ -100,9 +101,10 @@ TEST(OutcomeTest, NamesRoundTrip) {
   EXPECT_EQ(to_string(OutcomeKind::rate_limited), "rate_limited");
 }
 
-Response bad_request_saying(std::string code, std::string message) {
-  Response r = with_status(400, std::move(code));
-  r.error_message = std::move(message);
+// The views must outlive the response (literals).
+Response bad_request_saying(std::string_view code, std::string_view message) {
+  Response r = with_status(400, code);
+  r.error_message = message;
   return r;
 }
 

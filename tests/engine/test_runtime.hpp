@@ -44,10 +44,11 @@ inline Response results(int hits = 1) {
 inline Response no_results() { return Response{}; }
 
 // An error status, with an optional raw Retry-After header value.
-inline Response status(int code, std::string retry_after = {}) {
+// `retry_after` must outlive the response (a literal).
+inline Response status(int code, std::string_view retry_after = {}) {
   Response r;
   r.status = code;
-  r.retry_after = std::move(retry_after);
+  r.retry_after = retry_after;
   return r;
 }
 
