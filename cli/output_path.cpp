@@ -1,5 +1,7 @@
 #include "cli/output_path.hpp"
 
+#include <unistd.h>
+
 #include <fmt/core.h>
 
 namespace squall::cli {
@@ -20,17 +22,19 @@ fs::path resolve_output(const fs::path& out) {
 }
 
 std::optional<std::string> output_problem(const fs::path& out, const std::vector<fs::path>& inputs) {
+  if (out.empty()) return "the path is empty";
   const fs::path target = resolve_output(out);
   std::error_code ec;
   const fs::file_status status = fs::status(target, ec);
   if (fs::exists(status) && !fs::is_regular_file(status)) {
     return fmt::format("\"{}\" exists and is not a regular file", out.string());
   }
-  if (!fs::exists(status)) {
-    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    if (!fs::is_directory(dir, ec)) return fmt::format("directory \"{}\" does not exist", dir.string());
-    return std::nullopt;
-  }
+  // The report is written to a temporary file in the target's directory, then renamed
+  // over the target, so that directory must exist and be writable.
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  if (!fs::is_directory(dir, ec)) return fmt::format("directory \"{}\" does not exist", dir.string());
+  if (::access(dir.c_str(), W_OK) != 0) return fmt::format("directory \"{}\" is not writable", dir.string());
+  if (!fs::exists(status)) return std::nullopt;
   for (const fs::path& input : inputs) {
     if (fs::equivalent(target, input, ec)) {
       return fmt::format("\"{}\" is an input of this run ({}); the report would overwrite it", out.string(),

@@ -9,7 +9,7 @@
 //   latency_ms {count, p50, p90, p99, max, mean}      end to end per task, virtual time
 //   providers {name: {calls, by_outcome {kind: n, every kind}, latency_ms {...},
 //              tokens {input, output}, cost_usd}},
-//   logical_calls {tool: {total, attempts, by_outcome {...}, backoffs, backoff_wait_ms,
+//   logical_calls {tool: {total, attempts, by_outcome {...}, backoffs, backoff_wait_ms,   (tools with calls)
 //                  give_ups, query_changes, budget_refusals, reflections}},
 //   retry_amplification {overall, per_tool {tool: x}},
 //   tokens {input, output, burned_by_failed_attempts},

@@ -128,6 +128,9 @@ Report build_report(const Recorder& r, const RunInfo& run, std::span<const Thres
   std::uint64_t all_attempts = 0;
   for (std::size_t i : by_name(r.tools())) {
     const ToolStats& s = r.tools()[i];
+    // A name with no logical call is a provider whose own stack emitted events (a breaker's
+    // transitions), or a tool no task reached: nothing to summarise per call.
+    if (s.logical_calls == 0) continue;
     ToolSummary t;
     t.name = s.name;
     t.logical_calls = s.logical_calls;

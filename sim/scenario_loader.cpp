@@ -76,10 +76,6 @@ Scenario read_scenario(const Json& root, const std::filesystem::path& file, Diag
   const bool providers_valid = providers != nullptr && providers->is_object();
   const ScenarioNames names = providers_valid ? names_from_json(*providers, tools) : ScenarioNames{};
   const ScenarioNames* known = providers_valid ? &names : nullptr;
-  // Threshold tags name tools (`tool:`) and providers (`provider:`); both are checked
-  // against their union.
-  ProviderTypes taggable = names.providers;
-  taggable.insert(names.tools.begin(), names.tools.end());
 
   if (const Json* workload = obj.require("workload")) {
     scenario.workload = read_workload(*workload, obj.path_of("workload"), WorkloadContext{known, run_end}, diag);
@@ -99,7 +95,7 @@ Scenario read_scenario(const Json& root, const std::filesystem::path& file, Diag
   if (const Json* thresholds = obj.find("thresholds")) {
     std::vector<std::string> templates;
     for (const TaskTemplate& task : scenario.workload.tasks) templates.push_back(task.name);
-    const ThresholdContext context{providers_valid ? &taggable : nullptr, templates.empty() ? nullptr : &templates};
+    const ThresholdContext context{known, templates.empty() ? nullptr : &templates};
     scenario.thresholds = read_thresholds(*thresholds, obj.path_of("thresholds"), context, diag);
   }
   return scenario;
@@ -143,19 +139,37 @@ std::vector<ValidationError> check_policy(const Scenario& scenario, const Policy
                                           const std::filesystem::path& policy_file) {
   Diagnostics diag(policy_file.string());
   check_policy(policy, scenario_names(scenario), "", diag);
-  // The scenario's tools, sorted: those its steps call and those its own policy configures.
+  // What the file must name, sorted: the scenario's tools (those its steps call and those
+  // its own policy configures) and the provider stacks its own policy gives, reported
+  // apart since each is left out in its own way.
+  const ScenarioNames names = scenario_names(scenario);
   std::set<std::string_view> tools;
+  std::set<std::string_view> stacks;
   for (const TaskTemplate& task : scenario.workload.tasks) {
     for (const StepConfig& step : task.steps) tools.insert(step.tool);
   }
-  for (const auto& [tool, strategies] : scenario.policy) tools.insert(tool);
-  std::vector<std::string_view> missing;
-  for (const std::string_view tool : tools) {
-    if (!policy.contains(tool)) missing.push_back(tool);
+  for (const auto& [key, strategies] : scenario.policy) {
+    if (names.tools.contains(key)) {
+      tools.insert(key);
+    } else {
+      stacks.insert(key);
+    }
   }
-  if (!missing.empty()) {
+  const auto missing_of = [&policy](const std::set<std::string_view>& keys) {
+    std::vector<std::string_view> missing;
+    for (const std::string_view key : keys) {
+      if (!policy.contains(key)) missing.push_back(key);
+    }
+    return missing;
+  };
+  if (const auto missing = missing_of(tools); !missing.empty()) {
     diag.error("", fmt::format("expected every tool of the scenario, missing {} (write \"{}\": [] for a tool without "
                                "strategies)",
+                               join_quoted(missing), missing.front()));
+  }
+  if (const auto missing = missing_of(stacks); !missing.empty()) {
+    diag.error("", fmt::format("expected every provider stack of the scenario's policy, missing {} (write \"{}\": [] "
+                               "for a provider without strategies of its own)",
                                join_quoted(missing), missing.front()));
   }
   return diag.take();

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "mocks/chaos/fault.hpp"
+
 namespace squall {
 namespace {
 
@@ -11,21 +13,27 @@ std::string no_such_template(std::string_view name, const std::vector<std::strin
   return fmt::format("no task template named \"{}\"; templates are: {}", name, fmt::join(templates, ", "));
 }
 
-// The scenario-bound tags of `selector`: provider, tool, from and to name tools or
-// providers (fallbacks' from and to), templates
-// name tasks.
+// The scenario-bound tags of `selector`: provider names (provider:, and fallbacks' from:
+// and to:), tool names (tool:; a breaker's owner may also be a provider), task names
+// (template:), and fault kinds (injected_faults' kind:, the chaos layer's vocabulary,
+// which reports/ does not link).
 void check_tags(const MetricSelector& selector, const ThresholdContext& context, const std::string& path,
                 Diagnostics& diag) {
+  const bool fallbacks = selector.metric_name == "fallbacks";
   for (const auto& [tag, value] : selector.tags) {
-    // `to` is a breaker state for breaker_transitions and a provider for fallbacks.
-    const bool names_one = tag == "provider" || tag == "tool" ||
-                           (selector.metric_name == "fallbacks" && (tag == "from" || tag == "to"));
-    if (names_one && context.providers != nullptr &&
-        !context.providers->contains(value)) {
-      diag.error(path, no_such_provider(value, *context.providers));
+    if (context.names != nullptr && (tag == "provider" || (fallbacks && (tag == "from" || tag == "to")))) {
+      if (!context.names->providers.contains(value)) diag.error(path, no_such_provider(value, context.names->providers));
+    } else if (context.names != nullptr && tag == "tool") {
+      const bool owner = selector.metric_name == "breaker_transitions" && context.names->providers.contains(value);
+      if (!context.names->tools.contains(value) && !owner) diag.error(path, context.names->no_such_tool(value));
     } else if (tag == "template" && context.templates != nullptr &&
                std::find(context.templates->begin(), context.templates->end(), value) == context.templates->end()) {
       diag.error(path, no_such_template(value, *context.templates));
+    } else if (tag == "kind" && selector.metric_name == "injected_faults" && !parse_fault_kind(value)) {
+      std::vector<std::string_view> kinds;
+      for (std::size_t i = 0; i < kFaultKindCount; ++i) kinds.push_back(to_string(static_cast<FaultKind>(i)));
+      diag.error(path, fmt::format("unknown value \"{}\" for tag \"kind\" of metric \"injected_faults\"; known: {}", value,
+                                   fmt::join(kinds, ", ")));
     }
   }
 }

@@ -15,7 +15,9 @@ namespace squall {
 // checked against. A null member leaves its tags unchecked: the block it comes from is
 // invalid, and its own errors are reported there.
 struct ThresholdContext {
-  const ProviderTypes* providers = nullptr;           // `provider:` and `tool:` (tools are providers)
+  // `provider:`, and fallbacks' `from:` and `to:`, name providers; `tool:` names tools
+  // (breaker_transitions' also providers, whose stacks hold breakers too).
+  const ScenarioNames* names = nullptr;
   const std::vector<std::string>* templates = nullptr;  // `template:`: the workload's task names
 };
 
@@ -26,6 +28,8 @@ struct ThresholdContext {
 // have would select nothing, so the threshold could never fail; it is reported at the
 // metric's key, one error per tag:
 //   `no provider named "web_serch"; providers are: llm, web_search`
+//   `no tool named "answr"; tools are: answer, web`
+//   `unknown value "blah" for tag "kind" of metric "injected_faults"; known: timeout, ...`
 //   `no task template named "resarch"; templates are: research`
 std::vector<Threshold> read_thresholds(const Json& value, const std::string& path, const ThresholdContext& context,
                                        Diagnostics& diag);

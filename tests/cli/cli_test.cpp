@@ -173,6 +173,11 @@ TEST(CliTest, OutRefusesDevicesDirectoriesAndInputs) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("\"/dev/null\" exists and is not a regular file"), std::string::npos) << r.err;
   EXPECT_EQ(squall("run scenarios/quickstart.json --out " + testing::TempDir()).exit_code, 2);
+  // An empty path is refused before the run, not after it.
+  r = squall("run scenarios/quickstart.json --out ''");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("cannot write the report: the path is empty"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("scenario:"), std::string::npos) << r.out;
 
   const fs::path copy = temp_path("scenario-copy.json");
   fs::copy_file(fs::path(SQUALL_SOURCE_DIR) / "tests/sim/data/minimal.json", copy);

@@ -1,0 +1,143 @@
+// The `tools` block and what refers to tools and providers once a scenario has one:
+// steps name tools, policy keys name tools or provider stacks, threshold tags name the
+// right kind of thing.
+#include <gtest/gtest.h>
+
+#include "tests/sim/scenario_test_support.hpp"
+
+namespace squall {
+namespace {
+
+using test::base_scenario;
+using test::errors_of;
+using test::only;
+using test::with;
+
+// base_scenario() with a tools block: `web` served by `search`, `answer` by `gpt`.
+Json with_tools() {
+  Json doc = base_scenario();
+  doc["tools"] = Json::parse(R"({ "web": { "provider": "search" }, "answer": { "provider": "gpt" } })");
+  doc["workload"]["tasks"][0]["steps"][0]["tool"] = "web";
+  doc["workload"]["tasks"][0]["steps"][1]["tool"] = "answer";
+  doc["policy"] = Json::parse(R"({ "web": [ { "retry": {} } ], "answer": [], "gpt": [ { "circuit_breaker": {} } ] })");
+  return doc;
+}
+
+TEST(ScenarioToolsTest, AScenarioWithToolsLoads) { EXPECT_EQ(errors_of(with_tools()), std::vector<ValidationError>{}); }
+
+TEST(ScenarioToolsTest, AToolNeedsANameOfItsOwn) {
+  EXPECT_EQ(errors_of(with(with_tools(), "/tools/gpt", Json::parse(R"({ "provider": "gpt" })"))),
+            only("/tools/gpt", "\"gpt\" is a provider; a tool needs a name of its own"));
+}
+
+TEST(ScenarioToolsTest, AToolNamesAProvider) {
+  EXPECT_EQ(errors_of(with(with_tools(), "/tools/web/provider", "bing")),
+            only("/tools/web/provider", "no provider named \"bing\"; providers are: gpt, search"));
+}
+
+TEST(ScenarioToolsTest, StepsNameTools) {
+  EXPECT_EQ(errors_of(with(with_tools(), "/workload/tasks/0/steps/1/tool", "gpt")),
+            only("/workload/tasks/0/steps/1/tool", "no tool named \"gpt\"; tools are: answer, web"));
+}
+
+TEST(ScenarioToolsTest, PolicyKeysNameToolsOrProviderStacks) {
+  EXPECT_EQ(errors_of(with(with_tools(), "/policy/bing", Json::array())),
+            only("/policy/bing", "no tool named \"bing\"; tools are: answer, web; nor is it a provider"));
+}
+
+TEST(ScenarioToolsTest, ProviderTagsNameProvidersOnly) {
+  // A tool's name in a provider tag would select nothing, so the threshold could never fail.
+  EXPECT_EQ(errors_of(with(with_tools(), "/thresholds/provider_calls{provider:web}", Json::array({"count<=0"}))),
+            only("/thresholds/provider_calls{provider:web}", "no provider named \"web\"; providers are: gpt, search"));
+  EXPECT_EQ(errors_of(with(with_tools(), "/thresholds/fallbacks{to:answer}", Json::array({"count<=0"}))),
+            only("/thresholds/fallbacks{to:answer}", "no provider named \"answer\"; providers are: gpt, search"));
+}
+
+TEST(ScenarioToolsTest, ToolTagsNameToolsOnly) {
+  EXPECT_EQ(errors_of(with(with_tools(), "/thresholds/fallbacks{tool:gpt}", Json::array({"count<=0"}))),
+            only("/thresholds/fallbacks{tool:gpt}", "no tool named \"gpt\"; tools are: answer, web"));
+  // A breaker's owner may be a provider stack.
+  EXPECT_EQ(errors_of(with(with_tools(), "/thresholds/breaker_transitions{tool:gpt}", Json::array({"count<=9"}))),
+            std::vector<ValidationError>{});
+}
+
+TEST(ScenarioToolsTest, FaultKindTagsAreTheChaosLayersKinds) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/thresholds/injected_faults{kind:blah}", Json::array({"count<=2"}))),
+            only("/thresholds/injected_faults{kind:blah}",
+                 "unknown value \"blah\" for tag \"kind\" of metric \"injected_faults\"; known: timeout, rate_limited, "
+                 "overloaded, server_error, empty"));
+}
+
+// base_scenario() with a second llm provider and `answer`'s policy `items`.
+Json with_answer_policy(Json items) {
+  Json doc = with_tools();
+  doc["providers"]["claude"] = Json::parse(R"({ "type": "llm" })");
+  doc["policy"]["answer"] = std::move(items);
+  return doc;
+}
+
+TEST(ScenarioFallbackTest, ProvidersMustExist) {
+  EXPECT_EQ(errors_of(with_answer_policy(Json::parse(R"([ { "fallback": { "providers": ["opus"] } } ])"))),
+            only("/policy/answer/0/fallback/providers/0", "no provider named \"opus\"; providers are: claude, gpt, search"));
+}
+
+TEST(ScenarioFallbackTest, AChainCannotNameTheToolsOwnProvider) {
+  // Naming the primary would make the chain call it twice: the one way a chain could loop.
+  EXPECT_EQ(errors_of(with_answer_policy(Json::parse(R"([ { "fallback": { "providers": ["claude", "gpt"] } } ])"))),
+            only("/policy/answer/0/fallback/providers/1",
+                 "\"gpt\" is the tool's own provider; fallback lists the providers to try after it"));
+}
+
+TEST(ScenarioFallbackTest, ProvidersAreListedOnce) {
+  EXPECT_EQ(errors_of(with_answer_policy(Json::parse(R"([ { "fallback": { "providers": ["claude", "claude"] } } ])"))),
+            only("/policy/answer/0/fallback/providers/1", "duplicate \"claude\" (also /policy/answer/0/fallback/providers/0)"));
+}
+
+TEST(ScenarioFallbackTest, ProvidersHaveTheToolsType) {
+  EXPECT_EQ(errors_of(with_answer_policy(Json::parse(R"([ { "fallback": { "providers": ["search"] } } ])"))),
+            only("/policy/answer/0/fallback/providers/0",
+                 "\"search\" is a web_search provider; the tool's provider \"gpt\" is an llm provider"));
+}
+
+TEST(ScenarioFallbackTest, OnlyInAToolsPipeline) {
+  Json doc = with_answer_policy(Json::array());
+  doc["policy"]["gpt"] = Json::parse(R"([ { "fallback": { "providers": ["claude"] } } ])");
+  EXPECT_EQ(errors_of(doc), only("/policy/gpt/0/fallback",
+                                 "fallback applies only to a tool's pipeline; \"gpt\" is a provider, whose stack serves "
+                                 "one provider"));
+}
+
+TEST(ScenarioFallbackTest, RoutingIsKnown) {
+  EXPECT_EQ(errors_of(with_answer_policy(
+                Json::parse(R"([ { "fallback": { "providers": ["claude"], "routing": "random" } } ])"))),
+            only("/policy/answer/0/fallback/routing",
+                 "expected one of \"in_order\", \"cheapest\", \"fastest\", got \"random\""));
+}
+
+TEST(ScenarioFallbackTest, CapabilitiesAreKnown) {
+  EXPECT_EQ(errors_of(with(with_tools(), "/workload/tasks/0/steps/1/requires", Json::array({"telepathy"}))),
+            only("/workload/tasks/0/steps/1/requires/0",
+                 "expected one of \"json_mode\", \"tools\", \"vision\", \"streaming\", \"reasoning\", got "
+                 "\"telepathy\""));
+}
+
+TEST(ScenarioFallbackTest, SdkRetryIsAPresetOrARetryObject) {
+  EXPECT_EQ(errors_of(with(with_tools(), "/providers/gpt/sdk_retry", "OpenAI")),
+            only("/providers/gpt/sdk_retry", "expected one of \"openai\", \"anthropic\", \"none\", got \"OpenAI\""));
+  EXPECT_EQ(errors_of(with(with_tools(), "/providers/gpt/sdk_retry", 3)),
+            only("/providers/gpt/sdk_retry", "expected \"openai\", \"anthropic\", \"none\" or a retry object, got 3"));
+}
+
+TEST(ScenarioToolsTest, APolicyFileNamesEveryToolAndEveryProviderStack) {
+  LoadResult scenario = load_scenario_text(with_tools().dump(), test::kBaseFile);
+  ASSERT_TRUE(scenario.ok());
+  PolicyLoadResult policy = load_policy_text(R"({ "web": [], "answer": [] })", "p.json");
+  ASSERT_TRUE(policy.ok());
+  EXPECT_EQ(check_policy(*scenario.scenario, *policy.policy, "p.json"),
+            (std::vector<ValidationError>{{"p.json", "",
+                                           "expected every provider stack of the scenario's policy, missing \"gpt\" "
+                                           "(write \"gpt\": [] for a provider without strategies of its own)"}}));
+}
+
+}  // namespace
+}  // namespace squall
