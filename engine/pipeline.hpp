@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@
 #include "engine/events.hpp"
 #include "engine/provider.hpp"
 #include "engine/runtime/clock.hpp"
+#include "engine/runtime/rng.hpp"
 #include "engine/runtime/task.hpp"
 
 namespace squall {
@@ -76,6 +78,15 @@ struct EngineEnv {
 };
 
 class LatencyWindow;
+
+// What a strategy's factory (make_strategy, declared beside each strategy) gets.
+struct StrategyBuild {
+  std::string_view owner;  // the tool or provider whose pipeline the strategy joins
+  EngineEnv env;
+  // The strategy's own random stream, "policy/<owner>/<i>/<name>", made on first call;
+  // only strategies that draw ask for it, so a stream exists only where it is used.
+  std::function<Rng&()> stream;
+};
 
 // One attempt on one provider: the innermost step of every call. With `observed`, the
 // latency of each successful attempt is added to it (the registry's routing data).

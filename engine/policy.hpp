@@ -12,20 +12,10 @@
 
 #include "engine/pipeline.hpp"
 #include "engine/runtime/rng.hpp"
-#include "engine/strategies/budget.hpp"
-#include "engine/strategies/circuit_breaker.hpp"
-#include "engine/strategies/escalation.hpp"
-#include "engine/strategies/fallback.hpp"
-#include "engine/strategies/reflect.hpp"
-#include "engine/strategies/retry.hpp"
-#include "engine/strategies/simplify_query.hpp"
-#include "engine/strategies/timeout.hpp"
-#include "engine/strategies/validate.hpp"
+#include "engine/strategies/strategy_list.hpp"
 
 namespace squall {
 
-using StrategyConfig = std::variant<TimeoutConfig, RetryConfig, CircuitBreakerConfig, SimplifyQueryConfig,
-                                    BudgetConfig, FallbackConfig, ValidateConfig, ReflectConfig, EscalationConfig>;
 
 // The key a strategy has in scenario files ("timeout", "retry", ...).
 std::string_view strategy_name(const StrategyConfig& config);

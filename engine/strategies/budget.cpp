@@ -51,4 +51,8 @@ Task<Outcome> BudgetStrategy::execute(CallContext& ctx, Request& request, Next n
   co_return co_await next(ctx, request);
 }
 
+std::unique_ptr<Strategy> make_strategy(const BudgetConfig& config, const StrategyBuild& build) {
+  return std::make_unique<BudgetStrategy>(config, build.env);
+}
+
 }  // namespace squall

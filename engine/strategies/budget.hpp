@@ -29,6 +29,8 @@
 // budget_exhausted by default.
 #pragma once
 
+#include <array>
+
 #include <optional>
 
 #include "engine/pipeline.hpp"
@@ -36,6 +38,11 @@
 namespace squall {
 
 struct BudgetConfig {
+  // The strategy's name in policies and its config keys, in the order the documentation
+  // lists them (the loader's unknown-key messages list them so).
+  static constexpr std::string_view kName = "budget";
+  static constexpr std::array<std::string_view, 3> kKeys{"max_tokens", "max_cost_usd", "max_iterations"};
+
   // Token limit per task, input and output together. Default: none.
   std::optional<std::int64_t> max_tokens;
   // USD limit per task. Default: none.
@@ -63,5 +70,8 @@ class BudgetStrategy final : public Strategy {
   BudgetConfig config_;
   EngineEnv env_;
 };
+
+// Builds the strategy for a pipeline (engine/policy.hpp's one list of strategies).
+std::unique_ptr<Strategy> make_strategy(const BudgetConfig& config, const StrategyBuild& build);
 
 }  // namespace squall

@@ -93,4 +93,8 @@ Task<Outcome> CircuitBreakerStrategy::execute(CallContext& ctx, Request& request
   co_return outcome;
 }
 
+std::unique_ptr<Strategy> make_strategy(const CircuitBreakerConfig& config, const StrategyBuild& build) {
+  return std::make_unique<CircuitBreakerStrategy>(config, build.env, std::string(build.owner));
+}
+
 }  // namespace squall

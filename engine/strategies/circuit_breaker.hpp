@@ -38,6 +38,8 @@
 // 30 s) and Polly's single half-open trial call.
 #pragma once
 
+#include <array>
+
 #include <string>
 #include <vector>
 
@@ -47,6 +49,11 @@
 namespace squall {
 
 struct CircuitBreakerConfig {
+  // The strategy's name in policies and its config keys, in the order the documentation
+  // lists them (the loader's unknown-key messages list them so).
+  static constexpr std::string_view kName = "circuit_breaker";
+  static constexpr std::array<std::string_view, 4> kKeys{"failure_threshold", "open_duration", "half_open_probes", "failure_on"};
+
   // Consecutive failures that open the breaker; >= 1. Default 5 (Envoy consecutive_5xx).
   std::int32_t failure_threshold = 5;
   // How long the breaker stays open; > 0. Default 30 s (Envoy base_ejection_time).
@@ -100,5 +107,8 @@ class CircuitBreakerStrategy final : public Strategy {
   // By provider id; index 0 also serves calls without one (kNoProvider, engine tests).
   std::vector<Breaker> breakers_;
 };
+
+// Builds the strategy for a pipeline (engine/policy.hpp's one list of strategies).
+std::unique_ptr<Strategy> make_strategy(const CircuitBreakerConfig& config, const StrategyBuild& build);
 
 }  // namespace squall

@@ -92,6 +92,11 @@ struct EscalationRule {
 };
 
 struct EscalationConfig {
+  // The strategy's name in policies and its config keys, in the order the documentation
+  // lists them (the loader's unknown-key messages list them so).
+  static constexpr std::string_view kName = "escalation";
+  static constexpr std::array<std::string_view, 1> kKeys{"rules"};
+
   // Evaluated in order; see the header comment. Default: default_rules().
   std::vector<EscalationRule> rules = default_rules();
 

@@ -119,4 +119,8 @@ Task<Outcome> FallbackStrategy::execute(CallContext& ctx, Request& request, Next
   co_return none;
 }
 
+std::unique_ptr<Strategy> make_strategy(const FallbackConfig& config, const StrategyBuild& build) {
+  return std::make_unique<FallbackStrategy>(config, build.env);
+}
+
 }  // namespace squall

@@ -39,6 +39,8 @@
 // CallContext::provider is left at the last provider tried.
 #pragma once
 
+#include <array>
+
 #include <string>
 #include <vector>
 
@@ -58,6 +60,11 @@ inline constexpr std::size_t kFallbackRoutingCount = 0 SQUALL_FALLBACK_ROUTINGS(
 std::string_view to_string(FallbackRouting routing);
 
 struct FallbackConfig {
+  // The strategy's name in policies and its config keys, in the order the documentation
+  // lists them (the loader's unknown-key messages list them so).
+  static constexpr std::string_view kName = "fallback";
+  static constexpr std::array<std::string_view, 3> kKeys{"providers", "on", "routing"};
+
   // Backup providers, by name, in priority order; at least one. Required.
   std::vector<std::string> providers;
   // Outcome kinds that move the call to the next provider. Default: every failure a
@@ -93,5 +100,8 @@ class FallbackStrategy final : public Strategy {
   std::vector<ProviderId> backups_;  // config_.providers resolved, in list order
   OutcomeMask on_;
 };
+
+// Builds the strategy for a pipeline (engine/policy.hpp's one list of strategies).
+std::unique_ptr<Strategy> make_strategy(const FallbackConfig& config, const StrategyBuild& build);
 
 }  // namespace squall

@@ -57,4 +57,8 @@ Task<Outcome> ReflectStrategy::execute(CallContext& ctx, Request& request, Next 
   }
 }
 
+std::unique_ptr<Strategy> make_strategy(const ReflectConfig& config, const StrategyBuild& build) {
+  return std::make_unique<ReflectStrategy>(config, build.env);
+}
+
 }  // namespace squall

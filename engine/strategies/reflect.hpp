@@ -37,6 +37,8 @@
 // reflections are counted per tool in the report instead.
 #pragma once
 
+#include <array>
+
 #include <string>
 #include <vector>
 
@@ -46,6 +48,11 @@
 namespace squall {
 
 struct ReflectConfig {
+  // The strategy's name in policies and its config keys, in the order the documentation
+  // lists them (the loader's unknown-key messages list them so).
+  static constexpr std::string_view kName = "reflect";
+  static constexpr std::array<std::string_view, 7> kKeys{"provider", "on", "prompt_tokens", "max_output_tokens", "max_reflections", "include_tools", "exclude_tools"};
+
   // The LLM provider that reflects, by name. Required.
   std::string provider;
   // Tool outcomes that start a reflection. Default: bad_request (invalid tool arguments,
@@ -84,5 +91,8 @@ class ReflectStrategy final : public Strategy {
   ProviderId llm_;
   OutcomeMask on_;
 };
+
+// Builds the strategy for a pipeline (engine/policy.hpp's one list of strategies).
+std::unique_ptr<Strategy> make_strategy(const ReflectConfig& config, const StrategyBuild& build);
 
 }  // namespace squall

@@ -167,4 +167,8 @@ std::string_view to_string(Jitter j) {
   return kNames[static_cast<std::size_t>(j)];
 }
 
+std::unique_ptr<Strategy> make_strategy(const RetryConfig& config, const StrategyBuild& build) {
+  return std::make_unique<RetryStrategy>(config, build.env, build.stream());
+}
+
 }  // namespace squall

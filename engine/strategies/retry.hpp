@@ -60,6 +60,8 @@
 // sits directly above the provider and nothing outside it re-runs it.
 #pragma once
 
+#include <array>
+
 #include <vector>
 
 #include "engine/pipeline.hpp"
@@ -100,6 +102,11 @@ struct BackoffState {
 };
 
 struct RetryConfig {
+  // The strategy's name in policies and its config keys, in the order the documentation
+  // lists them (the loader's unknown-key messages list them so).
+  static constexpr std::string_view kName = "retry";
+  static constexpr std::array<std::string_view, 10> kKeys{"max_attempts", "retry_on", "backoff", "base_delay", "multiplier", "max_delay", "jitter", "jitter_range", "honour_retry_after", "max_retry_after"};
+
   // Attempts in all, the first included; >= 1. Default 3 (resilience4j RetryConfig).
   std::int32_t max_attempts = 3;
   // Outcome kinds that are retried. Default: the kinds whose retry class is transient:
@@ -150,5 +157,8 @@ class RetryStrategy final : public Strategy {
 
 std::string_view to_string(Backoff b);
 std::string_view to_string(Jitter j);
+
+// Builds the strategy for a pipeline (engine/policy.hpp's one list of strategies).
+std::unique_ptr<Strategy> make_strategy(const RetryConfig& config, const StrategyBuild& build);
 
 }  // namespace squall

@@ -132,4 +132,8 @@ Task<Outcome> SimplifyQueryStrategy::execute(CallContext& ctx, Request& request,
   co_return outcome;
 }
 
+std::unique_ptr<Strategy> make_strategy(const SimplifyQueryConfig& config, const StrategyBuild& build) {
+  return std::make_unique<SimplifyQueryStrategy>(config, build.env);
+}
+
 }  // namespace squall

@@ -24,6 +24,8 @@
 // see what was actually sent.
 #pragma once
 
+#include <array>
+
 #include <string>
 #include <vector>
 
@@ -40,6 +42,11 @@ enum class SimplifyStep : std::uint8_t {
 };
 
 struct SimplifyQueryConfig {
+  // The strategy's name in policies and its config keys, in the order the documentation
+  // lists them (the loader's unknown-key messages list them so).
+  static constexpr std::string_view kName = "simplify_query";
+  static constexpr std::array<std::string_view, 2> kKeys{"steps", "filler_words"};
+
   // The rungs in order. Default: all five, in the order above.
   std::vector<SimplifyStep> steps = {SimplifyStep::drop_quotes, SimplifyStep::drop_years,
                                      SimplifyStep::first_5_words, SimplifyStep::first_3_words,
@@ -68,5 +75,8 @@ class SimplifyQueryStrategy final : public Strategy {
   SimplifyQueryConfig config_;
   EngineEnv env_;
 };
+
+// Builds the strategy for a pipeline (engine/policy.hpp's one list of strategies).
+std::unique_ptr<Strategy> make_strategy(const SimplifyQueryConfig& config, const StrategyBuild& build);
 
 }  // namespace squall

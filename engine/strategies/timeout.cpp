@@ -20,4 +20,8 @@ Task<Outcome> TimeoutStrategy::execute(CallContext& ctx, Request& request, Next 
   co_return outcome;
 }
 
+std::unique_ptr<Strategy> make_strategy(const TimeoutConfig& config, const StrategyBuild& build) {
+  return std::make_unique<TimeoutStrategy>(config, build.env.clock);
+}
+
 }  // namespace squall

@@ -16,11 +16,18 @@
 // that attempt.
 #pragma once
 
+#include <array>
+
 #include "engine/pipeline.hpp"
 
 namespace squall {
 
 struct TimeoutConfig {
+  // The strategy's name in policies and its config keys, in the order the documentation
+  // lists them (the loader's unknown-key messages list them so).
+  static constexpr std::string_view kName = "timeout";
+  static constexpr std::array<std::string_view, 2> kKeys{"per_attempt", "total"};
+
   // Each attempt's timeout. Default 30 s, Polly v8's TimeoutStrategyOptions.Timeout.
   Nanos per_attempt = 30 * kSecond;
   // The whole call's deadline across attempts and backoff, measured from entering the
@@ -38,5 +45,8 @@ class TimeoutStrategy final : public Strategy {
   TimeoutConfig config_;
   Clock& clock_;
 };
+
+// Builds the strategy for a pipeline (engine/policy.hpp's one list of strategies).
+std::unique_ptr<Strategy> make_strategy(const TimeoutConfig& config, const StrategyBuild& build);
 
 }  // namespace squall

@@ -41,4 +41,8 @@ Task<Outcome> ValidateStrategy::execute(CallContext& ctx, Request& request, Next
   co_return outcome;
 }
 
+std::unique_ptr<Strategy> make_strategy(const ValidateConfig& config, const StrategyBuild& /*build*/) {
+  return std::make_unique<ValidateStrategy>(config);
+}
+
 }  // namespace squall

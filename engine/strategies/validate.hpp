@@ -26,6 +26,8 @@
 // provider is not re-sent after it (engine/retry_safety.hpp).
 #pragma once
 
+#include <array>
+
 #include <cstdint>
 #include <vector>
 
@@ -44,6 +46,11 @@ inline constexpr std::size_t kValidateCheckCount = 0 SQUALL_VALIDATE_CHECKS(SQUA
 std::string_view to_string(ValidateCheck check);
 
 struct ValidateConfig {
+  // The strategy's name in policies and its config keys, in the order the documentation
+  // lists them (the loader's unknown-key messages list them so).
+  static constexpr std::string_view kName = "validate";
+  static constexpr std::array<std::string_view, 1> kKeys{"require"};
+
   // The checks, in order; at least one, each once. Default: ["json"].
   std::vector<ValidateCheck> require{ValidateCheck::json};
 };
@@ -60,5 +67,8 @@ class ValidateStrategy final : public Strategy {
  private:
   ValidateConfig config_;
 };
+
+// Builds the strategy for a pipeline (engine/policy.hpp's one list of strategies).
+std::unique_ptr<Strategy> make_strategy(const ValidateConfig& config, const StrategyBuild& build);
 
 }  // namespace squall

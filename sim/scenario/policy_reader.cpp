@@ -41,15 +41,13 @@ constexpr IntRange kMaxReflections{1, 100};
 constexpr IntRange kEscalationCount{1, 1'000'000'000};
 constexpr NumberRange kEscalationAmount{0, true, 1e9};
 
-// Strategy names in StrategyConfig's alternative order, from engine/policy.hpp.
+// Strategy names in StrategyConfig's alternative order (engine/strategies/strategy_list.hpp).
 template <std::size_t... I>
-std::array<std::string_view, kStrategyCount> make_strategy_names(std::index_sequence<I...>) {
-  return {strategy_name(StrategyConfig(std::in_place_index<I>))...};
+constexpr std::array<std::string_view, kStrategyCount> make_strategy_names(std::index_sequence<I...>) {
+  return {std::variant_alternative_t<I, StrategyConfig>::kName...};
 }
-const std::array<std::string_view, kStrategyCount>& strategy_names() {
-  static const auto names = make_strategy_names(std::make_index_sequence<kStrategyCount>());
-  return names;
-}
+constexpr auto kStrategyNames = make_strategy_names(std::make_index_sequence<kStrategyCount>());
+const std::array<std::string_view, kStrategyCount>& strategy_names() { return kStrategyNames; }
 
 // Outcome kinds a retry_on or failure_on list may name: every kind but success.
 struct KindChoices {
@@ -341,33 +339,6 @@ void read_config(const ObjectReader& obj, EscalationConfig& config) {
   }
 }
 
-// The keys of each config object, in the order the documentation lists them.
-constexpr std::array<std::string_view, 2> kTimeoutKeys{"per_attempt", "total"};
-constexpr std::array<std::string_view, 10> kRetryKeys{"max_attempts", "retry_on",           "backoff",
-                                                      "base_delay",   "multiplier",         "max_delay",
-                                                      "jitter",       "jitter_range",       "honour_retry_after",
-                                                      "max_retry_after"};
-constexpr std::array<std::string_view, 4> kCircuitBreakerKeys{"failure_threshold", "open_duration", "half_open_probes",
-                                                              "failure_on"};
-constexpr std::array<std::string_view, 2> kSimplifyQueryKeys{"steps", "filler_words"};
-constexpr std::array<std::string_view, 3> kBudgetKeys{"max_tokens", "max_cost_usd", "max_iterations"};
-constexpr std::array<std::string_view, 3> kFallbackKeys{"providers", "on", "routing"};
-constexpr std::array<std::string_view, 1> kValidateKeys{"require"};
-constexpr std::array<std::string_view, 7> kReflectKeys{"provider",        "on",           "prompt_tokens",
-                                                       "max_output_tokens", "max_reflections", "include_tools",
-                                                       "exclude_tools"};
-constexpr std::array<std::string_view, 1> kEscalationKeys{"rules"};
-
-std::span<const std::string_view> config_keys(const TimeoutConfig&) { return kTimeoutKeys; }
-std::span<const std::string_view> config_keys(const RetryConfig&) { return kRetryKeys; }
-std::span<const std::string_view> config_keys(const CircuitBreakerConfig&) { return kCircuitBreakerKeys; }
-std::span<const std::string_view> config_keys(const SimplifyQueryConfig&) { return kSimplifyQueryKeys; }
-std::span<const std::string_view> config_keys(const BudgetConfig&) { return kBudgetKeys; }
-std::span<const std::string_view> config_keys(const FallbackConfig&) { return kFallbackKeys; }
-std::span<const std::string_view> config_keys(const ValidateConfig&) { return kValidateKeys; }
-std::span<const std::string_view> config_keys(const ReflectConfig&) { return kReflectKeys; }
-std::span<const std::string_view> config_keys(const EscalationConfig&) { return kEscalationKeys; }
-
 // Reads the config of the strategy with alternative index `index`.
 template <std::size_t I = 0>
 std::optional<StrategyConfig> read_strategy(std::size_t index, const Json& value, const std::string& path,
@@ -378,7 +349,7 @@ std::optional<StrategyConfig> read_strategy(std::size_t index, const Json& value
     if (index != I) return read_strategy<I + 1>(index, value, path, diag);
     std::variant_alternative_t<I, StrategyConfig> config;
     const std::size_t errors_before = diag.count();
-    const ObjectReader obj(value, path, diag, config_keys(config));
+    const ObjectReader obj(value, path, diag, decltype(config)::kKeys);
     if (obj.valid()) read_config(obj, config);
     if (diag.count() != errors_before) return std::nullopt;
     return StrategyConfig(std::move(config));

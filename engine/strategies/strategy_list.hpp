@@ -1,0 +1,27 @@
+// The one list of strategies (REVIEW change 6). A strategy is its header/source pair in
+// this folder: its config struct (with its defaults, kName and kKeys), its class, and its
+// factory make_strategy(config, build). Adding one means adding it here, its reader in
+// sim/scenario/policy_reader.cpp, its schema entry and its note in docs/strategies/; the
+// names, factories and key lists everywhere else follow from this list.
+#pragma once
+
+#include <variant>
+
+#include "engine/strategies/budget.hpp"
+#include "engine/strategies/circuit_breaker.hpp"
+#include "engine/strategies/escalation.hpp"
+#include "engine/strategies/fallback.hpp"
+#include "engine/strategies/reflect.hpp"
+#include "engine/strategies/retry.hpp"
+#include "engine/strategies/simplify_query.hpp"
+#include "engine/strategies/timeout.hpp"
+#include "engine/strategies/validate.hpp"
+
+namespace squall {
+
+// In the order the documentation lists them; a config's index is its strategy's identity
+// in scenario files' error messages ("expected one of: timeout, retry, ...").
+using StrategyConfig = std::variant<TimeoutConfig, RetryConfig, CircuitBreakerConfig, SimplifyQueryConfig,
+                                    BudgetConfig, FallbackConfig, ValidateConfig, ReflectConfig, EscalationConfig>;
+
+}  // namespace squall
