@@ -117,20 +117,32 @@ TEST(EventLoopTest, RunUntilLooksPastACancelledEarliestEvent) {
   EXPECT_EQ(loop.now(), 50);
 }
 
-// Sets a flag when resumed: an event that must (or must not) run.
+// Sets a flag when resumed: an event that must (or must not) run. A coroutine whose event
+// was cancelled is never resumed, so the flag destroys it (its frame would leak otherwise).
 struct Flag {
+  Flag() = default;
+  Flag(const Flag&) = delete;
+  Flag& operator=(const Flag&) = delete;
+  ~Flag() {
+    if (!set && parked) parked.destroy();
+  }
   bool set = false;
+  std::coroutine_handle<> parked;  // the suspended coroutine, until it runs
 };
 Task<void> raise_flag_at(EventLoop& loop, TimePoint at, Flag& flag, TimerId& id) {
   struct Capture {
     EventLoop& loop;
     TimePoint at;
     TimerId& id;
+    Flag& flag;
     bool await_ready() const noexcept { return false; }
-    void await_suspend(std::coroutine_handle<> h) { id = loop.schedule_at(at, h); }
+    void await_suspend(std::coroutine_handle<> h) {
+      flag.parked = h;
+      id = loop.schedule_at(at, h);
+    }
     void await_resume() const noexcept {}
   };
-  co_await Capture{loop, at, id};
+  co_await Capture{loop, at, id, flag};
   flag.set = true;
 }
 
