@@ -97,4 +97,15 @@ Task<Response> LlmMock::call(const Request& request, const CallOptions& options)
   co_return response;
 }
 
+std::unique_ptr<Provider> make_mock(const LlmConfig& config, const MockBuild& build) {
+  return std::make_unique<LlmMock>(std::string(build.name), config, build.clock, build.scheduler, build.rng);
+}
+
+void describe_into(const LlmConfig& config, ProviderDescriptor& d) {
+  if (!config.model.empty()) d.model = config.model;
+  d.context_window = config.context_window;
+  d.max_output_tokens = config.max_output_tokens;
+  d.price_per_mtok = config.price_per_mtok;
+}
+
 }  // namespace squall

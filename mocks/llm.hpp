@@ -35,12 +35,15 @@
 // nothing.
 #pragma once
 
+#include <array>
+
 #include <string>
 
 #include "engine/provider.hpp"
 #include "engine/provider_descriptor.hpp"
 #include "engine/runtime/clock.hpp"
 #include "mocks/latency.hpp"
+#include "mocks/mock_build.hpp"
 
 namespace squall {
 
@@ -50,6 +53,13 @@ namespace squall {
 inline constexpr Nanos kContextRejectLatency = 50 * kMillisecond;
 
 struct LlmConfig {
+  // The provider type's scenario `type`, its own keys (documentation order), the body it
+  // answers with, and the latency its faulty answers borrow (mocks/mock_build.hpp).
+  static constexpr ProviderKind kKind = ProviderKind::llm;
+  static constexpr std::array<std::string_view, 8> kKeys{"model", "price_per_mtok", "context_window", "max_output_tokens", "time_to_first_token", "tokens_per_second", "mean_output_tokens", "malformed_output_rate"};
+  static constexpr Body kBody = Body::completion;
+  const LatencyConfig& fault_latency() const { return time_to_first_token; }
+
   // The model's name, for reports. Default: the provider's name.
   std::string model;
   PricePerMTok price_per_mtok;
@@ -93,5 +103,9 @@ class LlmMock final : public Provider {
   Scheduler& scheduler_;
   Rng& rng_;
 };
+
+// This provider type's factory and its part of the routing descriptor (mocks/mock_build.hpp).
+std::unique_ptr<Provider> make_mock(const LlmConfig& config, const MockBuild& build);
+void describe_into(const LlmConfig& config, ProviderDescriptor& descriptor);
 
 }  // namespace squall

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <stdexcept>
 #include <type_traits>
 #include <variant>
 
@@ -16,19 +15,8 @@ ProviderDescriptor describe(const ProviderConfig& config) {
   d.idempotent = config.idempotent;
   std::visit(
       [&](const auto& spec) {
-        using Spec = std::decay_t<decltype(spec)>;
-        if constexpr (std::is_same_v<Spec, WebSearchConfig>) {
-          d.kind = ProviderKind::web_search;
-        } else if constexpr (std::is_same_v<Spec, ToolMockConfig>) {
-          d.kind = ProviderKind::tool;
-        } else {
-          static_assert(std::is_same_v<Spec, LlmConfig>, "a ProviderSpec alternative without a descriptor");
-          d.kind = ProviderKind::llm;
-          if (!spec.model.empty()) d.model = spec.model;
-          d.context_window = spec.context_window;
-          d.max_output_tokens = spec.max_output_tokens;
-          d.price_per_mtok = spec.price_per_mtok;
-        }
+        d.kind = std::decay_t<decltype(spec)>::kKind;
+        describe_into(spec, d);
       },
       config.spec);
   return d;
@@ -38,32 +26,16 @@ BuiltProvider make_provider(const ProviderConfig& config, std::shared_ptr<const 
                             Scheduler& scheduler, const RngFactory& rngs) {
   BuiltProvider built;
   built.provider_rng = rngs(fmt::format("provider/{}", config.name));
-  Rng& rng = *built.provider_rng;
+  const MockBuild build{config.name, clock, scheduler, *built.provider_rng, std::move(corpus)};
   // What the chaos decorator needs to know about the mock: its body kind and the latency
   // its faulty answers borrow (an LLM's errors come before the first token).
   Body body = Body::search_results;
   LatencyConfig latency;
   std::visit(
       [&](const auto& spec) {
-        using Spec = std::decay_t<decltype(spec)>;
-        if constexpr (std::is_same_v<Spec, WebSearchConfig>) {
-          if (corpus == nullptr) {
-            throw std::invalid_argument(
-                fmt::format("provider \"{}\": a web_search provider needs a loaded corpus", config.name));
-          }
-          built.provider = std::make_unique<WebSearchMock>(config.name, spec, std::move(corpus), clock, scheduler, rng);
-          body = Body::search_results;
-          latency = spec.latency;
-        } else if constexpr (std::is_same_v<Spec, ToolMockConfig>) {
-          built.provider = std::make_unique<ToolMock>(config.name, spec, clock, scheduler, rng);
-          body = Body::tool_result;
-          latency = spec.latency;
-        } else {
-          static_assert(std::is_same_v<Spec, LlmConfig>, "a ProviderSpec alternative without a mock");
-          built.provider = std::make_unique<LlmMock>(config.name, spec, clock, scheduler, rng);
-          body = Body::completion;
-          latency = spec.time_to_first_token;
-        }
+        built.provider = make_mock(spec, build);
+        body = std::decay_t<decltype(spec)>::kBody;
+        latency = spec.fault_latency();
       },
       config.spec);
   if (!config.faults.empty()) {

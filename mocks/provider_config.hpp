@@ -16,6 +16,10 @@
 
 namespace squall {
 
+// The one list of provider types. A type is its mock's header/source pair (the config with
+// kKind, kKeys, kBody and fault_latency(); make_mock; describe_into: mocks/mock_build.hpp)
+// plus its reader in sim/scenario/provider_reader.cpp, its schema entry and its section of
+// docs/scenario-format.md. Its scenario `type` is its ProviderKind's name.
 using ProviderSpec = std::variant<WebSearchConfig, LlmConfig, ToolMockConfig>;
 
 struct ProviderConfig {

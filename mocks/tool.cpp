@@ -56,4 +56,10 @@ Task<Response> ToolMock::call(const Request& request, const CallOptions& options
   co_return response;
 }
 
+std::unique_ptr<Provider> make_mock(const ToolMockConfig& config, const MockBuild& build) {
+  return std::make_unique<ToolMock>(std::string(build.name), config, build.clock, build.scheduler, build.rng);
+}
+
+void describe_into(const ToolMockConfig&, ProviderDescriptor&) {}
+
 }  // namespace squall

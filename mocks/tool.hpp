@@ -25,16 +25,27 @@
 // a call already cancelled when made draws nothing.
 #pragma once
 
+#include <array>
+
 #include <cstdint>
 #include <string>
 
 #include "engine/provider.hpp"
+#include "engine/provider_descriptor.hpp"
 #include "engine/runtime/clock.hpp"
 #include "mocks/latency.hpp"
+#include "mocks/mock_build.hpp"
 
 namespace squall {
 
 struct ToolMockConfig {
+  // The provider type's scenario `type`, its own keys (documentation order), the body it
+  // answers with, and the latency its faulty answers borrow (mocks/mock_build.hpp).
+  static constexpr ProviderKind kKind = ProviderKind::tool;
+  static constexpr std::array<std::string_view, 3> kKeys{"latency", "argument_error_rate", "reflection_fix_rate"};
+  static constexpr Body kBody = Body::tool_result;
+  const LatencyConfig& fault_latency() const { return latency; }
+
   // Default lognormal with median 100 ms and p99 1 s (LatencyConfig's defaults).
   LatencyConfig latency;
   // The probability, in [0, 1], that the agent's first arguments for a task's call of a
@@ -68,5 +79,9 @@ class ToolMock final : public Provider {
   std::uint64_t key_;             // the first draw of rng_
   std::string invalid_message_;   // the 400's message, naming the provider
 };
+
+// This provider type's factory and its part of the routing descriptor (mocks/mock_build.hpp).
+std::unique_ptr<Provider> make_mock(const ToolMockConfig& config, const MockBuild& build);
+void describe_into(const ToolMockConfig& config, ProviderDescriptor& descriptor);
 
 }  // namespace squall

@@ -1,5 +1,9 @@
 #include "mocks/web_search.hpp"
 
+#include <fmt/format.h>
+
+#include <stdexcept>
+
 #include <algorithm>
 #include <cassert>
 
@@ -31,5 +35,15 @@ Task<Response> WebSearchMock::call(const Request& request, const CallOptions& op
   if (answer != Answer::arrived) co_return no_answer_response(answer, Body::search_results);
   co_return response;
 }
+
+std::unique_ptr<Provider> make_mock(const WebSearchConfig& config, const MockBuild& build) {
+  if (build.corpus == nullptr) {
+    throw std::invalid_argument(fmt::format("provider \"{}\": a web_search provider needs a loaded corpus", build.name));
+  }
+  return std::make_unique<WebSearchMock>(std::string(build.name), config, build.corpus, build.clock, build.scheduler,
+                                         build.rng);
+}
+
+void describe_into(const WebSearchConfig&, ProviderDescriptor&) {}
 
 }  // namespace squall

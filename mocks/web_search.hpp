@@ -16,18 +16,29 @@
 // Nothing is billed: search APIs price per request, not per token.
 #pragma once
 
+#include <array>
+
 #include <memory>
 #include <string>
 
 #include "engine/provider.hpp"
+#include "engine/provider_descriptor.hpp"
 #include "engine/runtime/clock.hpp"
 #include "mocks/corpus.hpp"
 #include "mocks/latency.hpp"
+#include "mocks/mock_build.hpp"
 #include "mocks/query_matcher.hpp"
 
 namespace squall {
 
 struct WebSearchConfig {
+  // The provider type's scenario `type`, its own keys (documentation order), the body it
+  // answers with, and the latency its faulty answers borrow (mocks/mock_build.hpp).
+  static constexpr ProviderKind kKind = ProviderKind::web_search;
+  static constexpr std::array<std::string_view, 3> kKeys{"corpus", "latency", "max_results"};
+  static constexpr Body kBody = Body::search_results;
+  const LatencyConfig& fault_latency() const { return latency; }
+
   // Path of a JSONL corpus, one {"title", "link", "snippet"} object per line; relative
   // paths are resolved against the scenario file's directory.
   std::string corpus;
@@ -55,5 +66,9 @@ class WebSearchMock final : public Provider {
   Rng& rng_;
   QueryMatcher matcher_;  // reads *corpus_; declared after it
 };
+
+// This provider type's factory and its part of the routing descriptor (mocks/mock_build.hpp).
+std::unique_ptr<Provider> make_mock(const WebSearchConfig& config, const MockBuild& build);
+void describe_into(const WebSearchConfig& config, ProviderDescriptor& descriptor);
 
 }  // namespace squall

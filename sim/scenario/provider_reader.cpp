@@ -14,9 +14,32 @@
 namespace squall {
 namespace {
 
-constexpr std::array<std::string_view, 3> kTypeNames{"web_search", "llm", "tool"};
-constexpr std::array<ProviderType, 3> kTypes{ProviderType::web_search, ProviderType::llm, ProviderType::tool};
-static_assert(kTypes.size() == std::variant_size_v<ProviderSpec>, "one provider type per ProviderSpec alternative");
+constexpr std::size_t kTypeCount = std::variant_size_v<ProviderSpec>;
+
+// The types in ProviderSpec's alternative order (mocks/provider_config.hpp), and their names.
+template <std::size_t... I>
+constexpr std::array<ProviderType, kTypeCount> make_types(std::index_sequence<I...>) {
+  return {std::variant_alternative_t<I, ProviderSpec>::kKind...};
+}
+constexpr auto kTypes = make_types(std::make_index_sequence<kTypeCount>());
+const std::array<std::string_view, kTypeCount> kTypeNames = [] {
+  std::array<std::string_view, kTypeCount> names{};
+  for (std::size_t i = 0; i < kTypeCount; ++i) names[i] = to_string(kTypes[i]);
+  return names;
+}();
+
+// The keys of a provider entry of type Config: its type, its own keys, then the keys every
+// type has.
+template <class Config>
+const std::vector<std::string_view>& entry_keys() {
+  static const std::vector<std::string_view> keys = [] {
+    std::vector<std::string_view> all{"type"};
+    all.insert(all.end(), Config::kKeys.begin(), Config::kKeys.end());
+    all.insert(all.end(), {"faults", "capabilities", "idempotent", "sdk_retry"});
+    return all;
+  }();
+  return keys;
+}
 
 // Upper bounds, far beyond any real service, that keep what the mocks derive from them
 // finite:
@@ -176,8 +199,6 @@ std::vector<FaultConfig> read_faults(const ObjectReader& obj, std::optional<Nano
 
 }  // namespace
 
-std::string_view to_string(ProviderType type) { return kTypeNames[static_cast<std::size_t>(type)]; }
-
 ProviderTypes provider_types(const Json& providers) {
   ProviderTypes types;
   if (!providers.is_object()) return types;
@@ -188,7 +209,7 @@ ProviderTypes provider_types(const Json& providers) {
 ProviderTypes provider_types(const std::vector<ProviderConfig>& providers) {
   ProviderTypes types;
   for (const ProviderConfig& p : providers) {
-    types.emplace(p.name, kTypes[p.spec.index()]);
+    types.emplace(p.name, std::visit([](const auto& spec) { return std::decay_t<decltype(spec)>::kKind; }, p.spec));
   }
   return types;
 }
@@ -253,24 +274,17 @@ std::vector<ProviderConfig> read_providers(const Json& value, const std::string&
     ProviderConfig provider;
     provider.name = name;
     if (kTypes[*type_index] == ProviderType::web_search) {
-      const ObjectReader obj(entry, entry_path, diag,
-                             {"type", "corpus", "latency", "max_results", "faults", "capabilities", "idempotent",
-                              "sdk_retry"});
+      const ObjectReader obj(entry, entry_path, diag, entry_keys<WebSearchConfig>());
       provider.spec = read_web_search(obj, base_dir, corpora);
       provider.faults = read_faults(obj, run_end);
       read_common(obj, provider);
     } else if (kTypes[*type_index] == ProviderType::tool) {
-      const ObjectReader obj(entry, entry_path, diag,
-                             {"type", "latency", "argument_error_rate", "reflection_fix_rate", "faults", "capabilities",
-                              "idempotent", "sdk_retry"});
+      const ObjectReader obj(entry, entry_path, diag, entry_keys<ToolMockConfig>());
       provider.spec = read_tool(obj);
       provider.faults = read_faults(obj, run_end);
       read_common(obj, provider);
     } else {
-      const ObjectReader obj(entry, entry_path, diag,
-                             {"type", "model", "price_per_mtok", "context_window", "max_output_tokens",
-                              "time_to_first_token", "tokens_per_second", "mean_output_tokens",
-                              "malformed_output_rate", "faults", "capabilities", "idempotent", "sdk_retry"});
+      const ObjectReader obj(entry, entry_path, diag, entry_keys<LlmConfig>());
       provider.spec = read_llm(obj, name);
       provider.faults = read_faults(obj, run_end);
       read_common(obj, provider);

@@ -13,9 +13,9 @@
 
 namespace squall {
 
-// The `type` of a provider, in ProviderSpec's alternative order.
-enum class ProviderType : std::uint8_t { web_search, llm, tool };
-std::string_view to_string(ProviderType type);
+// The `type` of a provider: its ProviderKind (engine/provider_descriptor.hpp), whose names
+// are the scenario files' type names.
+using ProviderType = ProviderKind;
 
 // Every provider name of a scenario, with its type when the type is valid. Cross-checks
 // use it so that a reference to a provider whose own entry has an error is not reported

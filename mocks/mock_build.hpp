@@ -1,0 +1,27 @@
+// What a mock's factory gets (make_mock, declared beside each mock): one entry of the list
+// of provider types in mocks/provider_config.hpp (ProviderSpec).
+//
+// A provider type is its mock's header/source pair: the config struct carries the type's
+// kind (kKind, its scenario `type`), its own keys (kKeys), the kind of body it answers
+// with (kBody) and the latency its faulty answers borrow (fault_latency()); the mock
+// provides make_mock() and describe_into(), which fills the routing descriptor.
+#pragma once
+
+#include <memory>
+#include <string_view>
+
+#include "engine/runtime/clock.hpp"
+#include "engine/runtime/rng.hpp"
+#include "mocks/corpus.hpp"
+
+namespace squall {
+
+struct MockBuild {
+  std::string_view name;  // the provider's name in the scenario
+  Clock& clock;
+  Scheduler& scheduler;
+  Rng& rng;  // the mock's own stream, "provider/<name>"
+  std::shared_ptr<const Corpus> corpus;  // the loaded corpus of a search provider, else null
+};
+
+}  // namespace squall
