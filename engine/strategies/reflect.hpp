@@ -61,8 +61,10 @@ struct ReflectConfig {
   // Tokens of the reflection prompt's template, before the error is added. Default 150
   // (an assumption: a few sentences of instructions plus the tool's name and schema).
   std::int64_t prompt_tokens = 150;
-  // The reflection's cap on output tokens (corrected arguments are short). Default 200.
-  std::int64_t max_output_tokens = 200;
+  // The reflection's cap on output tokens. Default 1000: corrected arguments are short, but
+  // a reflection that reasons before answering is not, and a cap the answer runs into
+  // truncates it (invalid_output), which would fail the reflection for the cap's sake.
+  std::int64_t max_output_tokens = 1000;
   // Reflections per logical call at most; >= 1. Default 2 (an assumption: seed 003
   // retries a tool call with corrected arguments a small fixed number of times).
   std::int32_t max_reflections = 2;

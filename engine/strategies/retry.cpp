@@ -137,8 +137,11 @@ Task<Outcome> RetryStrategy::execute(CallContext& ctx, Request& request, Next ne
     std::optional<Nanos> retry_after;
     if (config_.honour_retry_after) retry_after = parse_retry_after(outcome.response.retry_after);
     if (retry_after && *retry_after > config_.max_retry_after) {
-      give_up(ctx, "retry_after_exceeds_cap", outcome.kind);
-      co_return outcome;
+      if (config_.over_max_retry_after == RetryAfterOverMax::give_up) {
+        give_up(ctx, "retry_after_exceeds_cap", outcome.kind);
+        co_return outcome;
+      }
+      retry_after.reset();  // not trusted: the backoff below is waited instead
     }
     // A next attempt that would be refused without a call (a spent budget) is made at
     // once: sleeping first would only delay the same refusal.
@@ -160,6 +163,12 @@ Task<Outcome> RetryStrategy::execute(CallContext& ctx, Request& request, Next ne
 std::string_view to_string(Backoff b) {
   static constexpr std::array<std::string_view, kBackoffCount> kNames{SQUALL_BACKOFFS(SQUALL_NAME)};
   return kNames[static_cast<std::size_t>(b)];
+}
+
+std::string_view to_string(RetryAfterOverMax r) {
+  static constexpr std::array<std::string_view, kRetryAfterOverMaxCount> kNames{
+      SQUALL_RETRY_AFTER_OVER_MAX(SQUALL_NAME)};
+  return kNames[static_cast<std::size_t>(r)];
 }
 
 std::string_view to_string(Jitter j) {

@@ -48,7 +48,9 @@
 //   max_attempts reached                           GiveUpEvent "max_attempts"
 //   the provider is not idempotent and the outcome
 //   may have reached it (engine/retry_safety.hpp)  GiveUpEvent "not_idempotent"
-//   Retry-After above max_retry_after              GiveUpEvent "retry_after_exceeds_cap"
+//   Retry-After above max_retry_after and
+//   over_max_retry_after give_up                   GiveUpEvent "retry_after_exceeds_cap"
+//   (with backoff, the header is dropped and the backoff below is waited instead)
 //   now + wait >= ctx.deadline                     GiveUpEvent "deadline"
 //   the next attempt would be refused without a
 //   call (Next::refuses: a spent budget)           next attempt at once, no sleep
@@ -82,7 +84,13 @@ namespace squall {
   X(proportional, "d times a factor uniform in jitter_range") \
   X(decorrelated, "uniform in [base, 3 * previous delay]")
 
+#define SQUALL_RETRY_AFTER_OVER_MAX(X)                                       \
+  X(give_up, "end the call at once with the outcome")                        \
+  X(backoff, "ignore the header and wait the strategy's own backoff")
+
 enum class Backoff : std::uint8_t { SQUALL_BACKOFFS(SQUALL_ENUMERATOR) };
+enum class RetryAfterOverMax : std::uint8_t { SQUALL_RETRY_AFTER_OVER_MAX(SQUALL_ENUMERATOR) };
+inline constexpr std::size_t kRetryAfterOverMaxCount = 0 SQUALL_RETRY_AFTER_OVER_MAX(SQUALL_COUNT);
 enum class Jitter : std::uint8_t { SQUALL_JITTERS(SQUALL_ENUMERATOR) };
 inline constexpr std::size_t kBackoffCount = 0 SQUALL_BACKOFFS(SQUALL_COUNT);
 inline constexpr std::size_t kJitterCount = 0 SQUALL_JITTERS(SQUALL_COUNT);
@@ -105,7 +113,7 @@ struct RetryConfig {
   // The strategy's name in policies and its config keys, in the order the documentation
   // lists them (the loader's unknown-key messages list them so).
   static constexpr std::string_view kName = "retry";
-  static constexpr std::array<std::string_view, 10> kKeys{"max_attempts", "retry_on", "backoff", "base_delay", "multiplier", "max_delay", "jitter", "jitter_range", "honour_retry_after", "max_retry_after"};
+  static constexpr std::array<std::string_view, 11> kKeys{"max_attempts", "retry_on", "backoff", "base_delay", "multiplier", "max_delay", "jitter", "jitter_range", "honour_retry_after", "max_retry_after", "over_max_retry_after"};
 
   // Attempts in all, the first included; >= 1. Default 3 (resilience4j RetryConfig).
   std::int32_t max_attempts = 3;
@@ -129,6 +137,10 @@ struct RetryConfig {
   // Longest Retry-After that is waited for (a value equal to it is waited for). Default
   // 60 s (openai-python's limit).
   Nanos max_retry_after = 60 * kSecond;
+  // What a Retry-After above max_retry_after does: give_up (default: the call ends at once,
+  // so an outer fallback moves on without waiting) or backoff (the header is not trusted
+  // and the strategy waits its own backoff, as openai-python and anthropic-sdk-python do).
+  RetryAfterOverMax over_max_retry_after = RetryAfterOverMax::give_up;
 
   static std::vector<OutcomeKind> default_retry_on();
 };
@@ -157,6 +169,7 @@ class RetryStrategy final : public Strategy {
 
 std::string_view to_string(Backoff b);
 std::string_view to_string(Jitter j);
+std::string_view to_string(RetryAfterOverMax r);
 
 // Builds the strategy for a pipeline (engine/policy.hpp's one list of strategies).
 std::unique_ptr<Strategy> make_strategy(const RetryConfig& config, const StrategyBuild& build);

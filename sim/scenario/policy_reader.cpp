@@ -151,6 +151,13 @@ void read_config(const ObjectReader& obj, RetryConfig& config) {
   }
   const bool honour_ok =
       obj.find("honour_retry_after") == nullptr || obj.get("honour_retry_after", config.honour_retry_after);
+  static constexpr auto kOverMax = all_values<RetryAfterOverMax, kRetryAfterOverMaxCount>();
+  static const auto kOverMaxNames = names_of(kOverMax);
+  if (obj.find("over_max_retry_after") != nullptr && honour_ok && !config.honour_retry_after) {
+    obj.diag().error(obj.path_of("over_max_retry_after"), "applies only when honour_retry_after is true");
+  } else {
+    obj.get_choice<RetryAfterOverMax>("over_max_retry_after", config.over_max_retry_after, kOverMaxNames, kOverMax);
+  }
   if (obj.find("max_retry_after") != nullptr && honour_ok && !config.honour_retry_after) {
     obj.diag().error(obj.path_of("max_retry_after"), "applies only when honour_retry_after is true");
   } else {

@@ -100,6 +100,23 @@ TEST(RetryTest, FractionalRetryAfterIsHonouredToTheNanosecond) {
   EXPECT_EQ(provider.start_times(), (std::vector<TimePoint>{0, 350 * kMs}));
 }
 
+TEST(RetryTest, RetryAfterAboveTheCapFallsBackToTheBackoffWhenAskedTo) {
+  // over_max_retry_after backoff, as the OpenAI and Anthropic SDKs do: the 120 s header is
+  // not trusted, so the constant 1 s backoff is waited: attempt 2 at 100 ms + 1 s.
+  Harness h;
+  ScriptedProvider provider(h.loop, {{test::status(429, "120")}, {test::results()}});
+  FixedRng rng(0);
+  RetryConfig config = no_jitter(Backoff::constant, seconds(1));
+  config.over_max_retry_after = RetryAfterOverMax::backoff;
+  auto pipeline = retry_pipeline(h, provider, config, rng);
+  Call call;
+  EXPECT_EQ(test::run(h, *pipeline, call).kind, OutcomeKind::success);
+  EXPECT_EQ(provider.start_times(), (std::vector<TimePoint>{0, 1100 * kMs}));
+  ASSERT_EQ(h.log.backoffs.size(), 1U);
+  EXPECT_FALSE(h.log.backoffs[0].from_retry_after);
+  EXPECT_TRUE(h.log.give_ups.empty());
+}
+
 TEST(RetryTest, RetryAfterAboveTheCapGivesUpAtOnce) {
   // 120 s > max_retry_after 60 s: one attempt, no sleep, the 429 is returned at 100 ms.
   Harness h;

@@ -257,6 +257,14 @@ TEST(ScenarioRetryConfigTest, MaxRetryAfterNeedsHonourRetryAfter) {
             only(at(kRetry, "/max_retry_after"), "applies only when honour_retry_after is true"));
 }
 
+TEST(ScenarioRetryConfigTest, OverMaxRetryAfterIsGiveUpOrBackoff) {
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"over_max_retry_after", "wait"}})),
+            only(at(kRetry, "/over_max_retry_after"), "expected one of \"give_up\", \"backoff\", got \"wait\""));
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"honour_retry_after", false},
+                                                        {"over_max_retry_after", "backoff"}})),
+            only(at(kRetry, "/over_max_retry_after"), "applies only when honour_retry_after is true"));
+}
+
 TEST(ScenarioCircuitBreakerConfigTest, FailureThresholdMustBePositive) {
   EXPECT_EQ(
       errors_of(with_strategy("search", "circuit_breaker", {{"failure_threshold", 0}})),
@@ -589,7 +597,7 @@ TEST(ScenarioPolicyTest, ReflectLoadsWithItsDefaults) {
   EXPECT_EQ(c.provider, "gpt");
   EXPECT_EQ(c.on, std::vector<OutcomeKind>{OutcomeKind::bad_request});
   EXPECT_EQ(c.prompt_tokens, 150);
-  EXPECT_EQ(c.max_output_tokens, 200);
+  EXPECT_EQ(c.max_output_tokens, 1000);
   EXPECT_EQ(c.max_reflections, 2);
 }
 
