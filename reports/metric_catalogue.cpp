@@ -1,6 +1,8 @@
 #include "reports/metric_catalogue.hpp"
 
+#include <algorithm>
 #include <array>
+#include <vector>
 
 #include "engine/outcome.hpp"
 
@@ -91,70 +93,49 @@ const TagInfo* find_tag(const MetricInfo& metric, std::string_view name) {
   return nullptr;
 }
 
-bool tag_value_known(TagValues values, std::string_view value) {
+namespace {
+
+template <class Range>
+std::vector<std::string_view> names_of_values(const Range& values) {
+  std::vector<std::string_view> names;
+  for (const auto v : values) names.push_back(to_string(v));
+  return names;
+}
+
+// The names a closed tag vocabulary admits, in its declaration order; empty for `any`.
+const std::vector<std::string_view>& vocabulary(TagValues values) {
+  static const std::vector<std::string_view> kNone;
+  static const auto kOutcomes = names_of_values(all_outcome_kinds());
+  static const auto kBreakers = names_of_values(kBreakerStates);
+  static const std::vector<std::string_view> kTokens{"input", "output"};
+  static const auto kFallbacks = names_of_values(kFallbackActions);
+  static const auto kLevels = names_of_values(all_escalation_levels());
+  static const auto kReasons = names_of_values(all_escalation_conditions());
   switch (values) {
-    case TagValues::any: return true;
-    case TagValues::outcome_kind: return parse_outcome_kind(value).has_value();
-    case TagValues::breaker_state:
-      for (BreakerState b : kBreakerStates) {
-        if (to_string(b) == value) return true;
-      }
-      return false;
-    case TagValues::token_kind: return value == "input" || value == "output";
-    case TagValues::fallback_action:
-      for (FallbackAction a : kFallbackActions) {
-        if (to_string(a) == value) return true;
-      }
-      return false;
-    case TagValues::escalation_level:
-      for (EscalationLevel l : all_escalation_levels()) {
-        if (to_string(l) == value) return true;
-      }
-      return false;
-    case TagValues::escalation_reason:
-      for (EscalationCondition c : all_escalation_conditions()) {
-        if (to_string(c) == value) return true;
-      }
-      return false;
+    case TagValues::any: return kNone;
+    case TagValues::outcome_kind: return kOutcomes;
+    case TagValues::breaker_state: return kBreakers;
+    case TagValues::token_kind: return kTokens;
+    case TagValues::fallback_action: return kFallbacks;
+    case TagValues::escalation_level: return kLevels;
+    case TagValues::escalation_reason: return kReasons;
   }
-  return false;
+  return kNone;
+}
+
+}  // namespace
+
+bool tag_value_known(TagValues values, std::string_view value) {
+  if (values == TagValues::any) return true;
+  const auto& names = vocabulary(values);
+  return std::find(names.begin(), names.end(), value) != names.end();
 }
 
 std::string tag_value_list(TagValues values) {
   std::string list;
-  switch (values) {
-    case TagValues::any: break;
-    case TagValues::outcome_kind:
-      for (OutcomeKind k : all_outcome_kinds()) {
-        if (!list.empty()) list += ", ";
-        list += to_string(k);
-      }
-      break;
-    case TagValues::breaker_state:
-      for (BreakerState b : kBreakerStates) {
-        if (!list.empty()) list += ", ";
-        list += to_string(b);
-      }
-      break;
-    case TagValues::token_kind: list = "input, output"; break;
-    case TagValues::fallback_action:
-      for (FallbackAction a : kFallbackActions) {
-        if (!list.empty()) list += ", ";
-        list += to_string(a);
-      }
-      break;
-    case TagValues::escalation_level:
-      for (EscalationLevel l : all_escalation_levels()) {
-        if (!list.empty()) list += ", ";
-        list += to_string(l);
-      }
-      break;
-    case TagValues::escalation_reason:
-      for (EscalationCondition c : all_escalation_conditions()) {
-        if (!list.empty()) list += ", ";
-        list += to_string(c);
-      }
-      break;
+  for (const std::string_view name : vocabulary(values)) {
+    if (!list.empty()) list += ", ";
+    list += name;
   }
   return list;
 }

@@ -139,5 +139,23 @@ TEST(ScenarioToolsTest, APolicyFileNamesEveryToolAndEveryProviderStack) {
                                            "(write \"gpt\": [] for a provider without strategies of its own)"}}));
 }
 
+TEST(ScenarioToolsTest, NewStepAndProviderKeysAreChecked) {
+  EXPECT_EQ(errors_of(with(with_tools(), "/workload/tasks/0/steps/1/optional", "yes")),
+            only("/workload/tasks/0/steps/1/optional", "expected true or false, got \"yes\""));
+  EXPECT_EQ(errors_of(with(with_tools(), "/providers/gpt/idempotent", 1)),
+            only("/providers/gpt/idempotent", "expected true or false, got 1"));
+  EXPECT_EQ(errors_of(with(with_tools(), "/providers/gpt/capabilities", Json::array({"telepathy"}))),
+            only("/providers/gpt/capabilities/0",
+                 "expected one of \"json_mode\", \"tools\", \"vision\", \"streaming\", \"reasoning\", got "
+                 "\"telepathy\""));
+  EXPECT_EQ(errors_of(with(with_tools(), "/providers/gpt/max_output_tokens", 0)),
+            only("/providers/gpt/max_output_tokens", "expected an integer in [1, 1000000000], got 0"));
+}
+
+TEST(ScenarioToolsTest, BudgetIterationsAreBounded) {
+  EXPECT_EQ(errors_of(with(with_tools(), "/policy/answer", Json::parse(R"([ { "budget": { "max_iterations": 0 } } ])"))),
+            only("/policy/answer/0/budget/max_iterations", "expected an integer in [1, 1000], got 0"));
+}
+
 }  // namespace
 }  // namespace squall
