@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/outcome.hpp"
+#include "engine/pool_query.hpp"
 #include "engine/provider_descriptor.hpp"
 #include "engine/runtime/time.hpp"
 #include "engine/strategies/escalation.hpp"
@@ -21,12 +22,33 @@ struct SearchResult {
   std::string_view link;
   std::string_view snippet;
   std::int64_t snippet_tokens = 0;  // tokens the snippet adds to a prompt that quotes it
+  // The hit's relevance as the provider scores it: vector search's similarity (dense
+  // mode) or BM25 score (keyword mode), mocks/vector_search.hpp; 0 from web search,
+  // which ranks without scores.
+  double score = 0;
 };
+
+// How a vector search ranks documents. X(name, how)
+#define SQUALL_SEARCH_MODES(X)                                                  \
+  X(dense, "similarity of embedding vectors, filtered by a score threshold")   \
+  X(keyword, "BM25 over the documents' words, no threshold (the sparse index)")
+
+enum class SearchMode : std::uint8_t { SQUALL_SEARCH_MODES(SQUALL_ENUMERATOR) };
+inline constexpr std::size_t kSearchModeCount = 0 SQUALL_SEARCH_MODES(SQUALL_COUNT);
+std::string_view to_string(SearchMode mode);
 
 // What the engine asks a provider for. Search providers read `query`; LLM providers read
 // the token fields.
 struct Request {
   std::string query;
+  // The workload entry the task's query was drawn from (engine/pool_query.hpp), for what
+  // only the simulator knows about it: its intended form, which an LLM rewrite can reach,
+  // and the documents that answer it. Null for requests without a pool query.
+  const PoolQuery* origin = nullptr;
+  // Vector search parameters (mocks/vector_search.hpp); other providers ignore them.
+  std::int32_t top_k = 0;   // hits wanted at most; 0: the provider's default
+  double min_score = 0;     // dense mode: hits scoring below it are dropped
+  SearchMode mode = SearchMode::dense;
   std::int64_t prompt_tokens = 0;      // input tokens of an LLM request
   std::int64_t max_output_tokens = 0;  // the request's cap on output tokens (0: the model's)
   // What a provider must be able to do to serve this request (the step's `requires`);
@@ -92,9 +114,13 @@ struct Outcome {
 // Ways in which a successful answer is worse than the one asked for; a task that needed
 // any of them is reported as degraded rather than clean. X(name, when) — the names are the
 // report's reasons, and a task's reason lists its degradations in this order.
-#define SQUALL_DEGRADATIONS(X)                                            \
-  X(simplified_query, "a search succeeded only with a simplified query")  \
-  X(fallback_provider, "a call succeeded only on a non-primary provider") \
+#define SQUALL_DEGRADATIONS(X)                                                           \
+  X(simplified_query, "a search succeeded only with a simplified query")                 \
+  X(relaxed_threshold, "a vector search succeeded only below its first score threshold") \
+  X(keyword_fallback, "a vector search succeeded only in keyword (BM25) mode")           \
+  X(rewritten_query, "a search succeeded only with an LLM-rewritten query")              \
+  X(stale_cache, "an answer was served stale from the cache after the provider failed")  \
+  X(fallback_provider, "a call succeeded only on a non-primary provider")                \
   X(optional_step_failed, "an optional step failed and was left out")
 
 enum class Degradation : std::uint32_t { SQUALL_DEGRADATIONS(SQUALL_ENUMERATOR) };

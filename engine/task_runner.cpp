@@ -48,7 +48,7 @@ void TaskPlan::resolve_escalation() {
   }
 }
 
-Task<void> TaskRunner::run(std::uint64_t id, const TaskPlan& plan, const std::string* query) const {
+Task<void> TaskRunner::run(std::uint64_t id, const TaskPlan& plan, const PoolQuery* query) const {
   TaskContext task;
   task.id = id;
   task.started = env_.clock.now();
@@ -61,7 +61,10 @@ Task<void> TaskRunner::run(std::uint64_t id, const TaskPlan& plan, const std::st
   for (const StepPlan& step : plan.steps) {
     const ToolPlan& tool = *step.tool;
     Request request;
-    if (step.sends_query && query != nullptr) request.query = *query;
+    if (step.sends_query && query != nullptr) {
+      request.query = query->text;
+      request.origin = query;
+    }
     request.prompt_tokens = step.prompt_tokens + context_tokens;
     request.max_output_tokens = step.max_output_tokens;
     request.required = step.required;

@@ -70,10 +70,11 @@ class TaskRunner {
   // The plans, tools and pipelines must outlive every task run.
   explicit TaskRunner(EngineEnv env);
 
-  // Runs task `id` of `plan` from now; `query` (may be null) is the task's search query.
+  // Runs task `id` of `plan` from now; `query` (may be null) is the task's search query,
+  // drawn from the workload's pool.
   // The result goes to the event sink (EventSink::on_task_finished), so the simulator can
   // spawn the task itself: one coroutine frame per task, not two.
-  Task<void> run(std::uint64_t id, const TaskPlan& plan, const std::string* query) const;
+  Task<void> run(std::uint64_t id, const TaskPlan& plan, const PoolQuery* query) const;
 
  private:
   EngineEnv env_;

@@ -1,5 +1,5 @@
 // The string tables of the engine's closed vocabularies declared by X-macro in their headers
-// (Degradation in call.hpp, TaskStatus in task_result.hpp).
+// (Degradation and SearchMode in call.hpp, TaskStatus in task_result.hpp).
 #include <array>
 
 #include "engine/call.hpp"
@@ -9,6 +9,11 @@ namespace squall {
 std::string_view to_string(Degradation d) {
   static constexpr std::array<std::string_view, kDegradationCount> kNames{SQUALL_DEGRADATIONS(SQUALL_NAME)};
   return kNames[static_cast<std::size_t>(d)];
+}
+
+std::string_view to_string(SearchMode mode) {
+  static constexpr std::array<std::string_view, kSearchModeCount> kNames{SQUALL_SEARCH_MODES(SQUALL_NAME)};
+  return kNames[static_cast<std::size_t>(mode)];
 }
 
 }  // namespace squall

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/pool_query.hpp"
 #include "engine/provider_descriptor.hpp"
 #include "engine/runtime/time.hpp"
 
@@ -53,7 +54,7 @@ struct TaskTemplate {
 struct WorkloadConfig {
   ArrivalConfig arrivals;
   std::vector<TaskTemplate> tasks;
-  std::map<std::string, std::vector<std::string>, std::less<>> queries;
+  std::map<std::string, std::vector<PoolQuery>, std::less<>> queries;
 };
 
 }  // namespace squall

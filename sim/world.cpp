@@ -79,7 +79,7 @@ void World::build_tools(const RngFactory& rngs) {
 void World::build_plans() {
   for (const TaskTemplate& tpl : scenario_.workload.tasks) {
     TaskPlan& plan = plans_.emplace_back();
-    const std::vector<std::string>*& queries = plan_queries_.emplace_back(nullptr);
+    const std::vector<PoolQuery>*& queries = plan_queries_.emplace_back(nullptr);
     plan.name = tpl.name;
     plan.deadline = tpl.deadline;
     for (const StepConfig& step : tpl.steps) {
@@ -112,8 +112,8 @@ Task<void> World::arrivals() {
     // drawing from it changes nothing else.
     const std::size_t index = plans_.size() == 1 ? 0 : task_rng_->weighted_index(weights);
     // The first search step's query is drawn now, from the workload's own stream.
-    const std::vector<std::string>* queries = plan_queries_[index];
-    const std::string* query = queries != nullptr ? &(*queries)[query_rng_->uniform_int(queries->size())] : nullptr;
+    const std::vector<PoolQuery>* queries = plan_queries_[index];
+    const PoolQuery* query = queries != nullptr ? &(*queries)[query_rng_->uniform_int(queries->size())] : nullptr;
     ++tasks_started_;
     spawn(runner_.run(static_cast<std::uint64_t>(n), plans_[index], query), &error_);
   }

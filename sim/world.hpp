@@ -71,7 +71,7 @@ class World {
   std::vector<ToolPlan> tools_;                    // sorted by name, as scenario.tools
   std::vector<TaskPlan> plans_;                    // by index into workload.tasks
   // Per plan: the first search step's query list, drawn from when a task arrives.
-  std::vector<const std::vector<std::string>*> plan_queries_;
+  std::vector<const std::vector<PoolQuery>*> plan_queries_;
   TaskRunner runner_{registry_.env()};
   std::unique_ptr<Rng> arrival_rng_;
   std::unique_ptr<Rng> task_rng_;

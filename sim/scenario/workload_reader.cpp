@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "engine/runtime/duration.hpp"
+#include "mocks/text.hpp"
 #include "sim/scenario/time_window.hpp"
 
 namespace squall {
@@ -29,7 +30,7 @@ constexpr std::size_t kMaxBursts = 10'000;
 constexpr NumberRange kWeight{0, true, 1e6};
 constexpr IntRange kStepTokens{0, 1'000'000'000};
 
-using QueryLists = std::map<std::string, std::vector<std::string>, std::less<>>;
+using QueryLists = std::map<std::string, std::vector<PoolQuery>, std::less<>>;
 
 // A valid burst and its index in the file.
 struct PlacedBurst {
@@ -92,6 +93,59 @@ ArrivalConfig read_arrivals(const Json& value, const std::string& path, const Wo
   return config;
 }
 
+// See PoolQuery::paraphrase.
+std::string paraphrase_of(std::string_view text) {
+  std::vector<std::string_view> words;
+  for_each_word(text, [&](std::string_view word) { words.push_back(word); });
+  std::string out;
+  for (auto word = words.rbegin(); word != words.rend(); ++word) {
+    if (!out.empty()) out += ' ';
+    for (const char c : *word) out += ascii_lower(c);
+  }
+  return out;
+}
+
+// A query list entry: a string, or an object with the query's `text`, its intended form
+// (`rewrite`) and the links of the documents that answer it (`relevant`).
+std::optional<PoolQuery> read_pool_query(const Json& value, const std::string& path, Diagnostics& diag) {
+  PoolQuery query;
+  if (value.is_string()) {
+    auto text = read_nonempty_string(value, path, diag);
+    if (!text) return std::nullopt;
+    query.text = std::move(*text);
+  } else if (!value.is_object()) {
+    diag.error(path, fmt::format("expected a query string or an object with \"text\", got {}", describe(value)));
+    return std::nullopt;
+  } else {
+    const std::size_t errors_before = diag.count();
+    const ObjectReader obj(value, path, diag, {"text", "rewrite", "relevant"});
+    if (obj.require("text") != nullptr) obj.get_nonempty("text", query.text);
+    if (obj.find("rewrite") != nullptr) obj.get_nonempty("rewrite", query.rewrite);
+    if (const Json* relevant = obj.find("relevant")) {
+      const std::string relevant_path = obj.path_of("relevant");
+      const auto links = read_array(*relevant, relevant_path, diag, /*nonempty=*/true);
+      std::vector<std::size_t> positions;  // each accepted link's index in the array
+      for (std::size_t i = 0; i < links.size(); ++i) {
+        auto link = read_nonempty_string(links[i], pointer_append(relevant_path, i), diag);
+        if (!link) continue;
+        const auto same = std::find(query.relevant.begin(), query.relevant.end(), *link);
+        if (same != query.relevant.end()) {
+          diag.error(pointer_append(relevant_path, i),
+                     fmt::format("duplicate \"{}\" (also {})", *link,
+                                 pointer_append(relevant_path, positions[static_cast<std::size_t>(same - query.relevant.begin())])));
+          continue;
+        }
+        query.relevant.push_back(std::move(*link));
+        positions.push_back(i);
+      }
+    }
+    if (diag.count() != errors_before) return std::nullopt;
+    std::sort(query.relevant.begin(), query.relevant.end());
+  }
+  query.paraphrase = paraphrase_of(query.text);
+  return query;
+}
+
 QueryLists read_queries(const Json& value, const std::string& path, Diagnostics& diag) {
   QueryLists lists;
   if (!value.is_object()) {
@@ -101,11 +155,11 @@ QueryLists read_queries(const Json& value, const std::string& path, Diagnostics&
   for (const auto& [name, list] : value.items()) {
     const std::string list_path = pointer_append(path, name);
     if (name.empty()) diag.error(list_path, "expected a non-empty query list name");
-    std::vector<std::string> queries;
+    std::vector<PoolQuery> queries;
     const auto elements = read_array(list, list_path, diag, /*nonempty=*/true);
     for (std::size_t i = 0; i < elements.size(); ++i) {
-      if (auto text = read_nonempty_string(elements[i], pointer_append(list_path, i), diag)) {
-        queries.push_back(std::move(*text));
+      if (auto query = read_pool_query(elements[i], pointer_append(list_path, i), diag)) {
+        queries.push_back(std::move(*query));
       }
     }
     lists.emplace(name, std::move(queries));

@@ -228,10 +228,11 @@ struct Agent {
     plan.resolve_escalation();
   }
   std::vector<std::string> run_one(std::uint64_t id = 1) {
-    const std::string query = "acme";
+    PoolQuery query;
+    query.text = "acme";
     std::exception_ptr error;
     spawn(
-        [](const TaskRunner& r, std::uint64_t task, const TaskPlan& p, const std::string* q) -> Task<void> {
+        [](const TaskRunner& r, std::uint64_t task, const TaskPlan& p, const PoolQuery* q) -> Task<void> {
           co_await r.run(task, p, q);
         }(runner, id, plan, &query),
         &error);

@@ -92,8 +92,12 @@ TEST(ScenarioLoaderTest, FullScenarioSetsEveryField) {
   EXPECT_EQ(research.steps[1].tool, "gpt");
   EXPECT_EQ(research.steps[1].prompt_tokens, 1200);
   EXPECT_EQ(research.steps[1].max_output_tokens, 400);
-  EXPECT_EQ(s.workload.queries.at("companies"),
-            (std::vector<std::string>{"\"Acme Corp\" annual report 2023", "Acme leadership"}));
+  const std::vector<PoolQuery>& companies = s.workload.queries.at("companies");
+  ASSERT_EQ(companies.size(), 2u);
+  EXPECT_EQ(companies[0].text, "\"Acme Corp\" annual report 2023");
+  EXPECT_EQ(companies[0].paraphrase, "2023 report annual corp acme");
+  EXPECT_FALSE(companies[0].has_ground_truth());
+  EXPECT_EQ(companies[1].text, "Acme leadership");
 
   // Sorted by name, whatever the file's order ("search" comes first there).
   ASSERT_EQ(s.providers.size(), 2u);
