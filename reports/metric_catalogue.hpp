@@ -48,6 +48,8 @@ enum class MetricId : std::uint8_t {
   fallbacks,            // counter: fallback events (switches, passed-over providers, exhaustion)
   reflections,          // counter: reflection calls after tool errors (reflect strategy)
   escalations,          // counter: escalation tickets (at most one per task)
+  answered,             // rate: tasks with ground truth that answered from a relevant document
+  answered_wrongly,     // rate: tasks with ground truth that answered from irrelevant documents only
 };
 
 // What values a tag accepts; closed vocabularies are checked at parse time.

@@ -37,6 +37,8 @@ namespace squall {
 
 using OutcomeCounts = std::array<std::uint64_t, kOutcomeKindCount>;
 using StatusCounts = std::array<std::uint64_t, kTaskStatusCount>;
+// Tasks whose query has ground truth, by AnswerVerdict.
+using AnswerCounts = std::array<std::uint64_t, kAnswerVerdictCount>;
 // Escalation tickets by level, then by reason (EscalationLevel, EscalationCondition).
 using EscalationCounts = std::array<std::array<std::uint64_t, kEscalationConditionCount>, kEscalationLevelCount>;
 
@@ -90,6 +92,7 @@ struct TemplateStats {
   SampleLog latency;           // end-to-end task durations (ns)
   std::int64_t tokens = 0;     // TaskResult::tokens summed
   double cost_usd = 0;         // TaskResult::cost_usd summed
+  AnswerCounts answers{};      // its tasks with ground truth, by verdict
 };
 
 struct ReasonStats {
@@ -164,6 +167,8 @@ class Recorder final : public EventSink {
   const std::vector<RecordedBreakerTransition>& breaker_transitions() const { return transitions_; }
   std::uint64_t breaker_transitions_total() const { return transitions_total_; }
   const InjectedFaultCounts& injected_faults() const { return injected_; }
+  // Tasks with ground truth by verdict, by degradation path (TaskResult::degradations).
+  const std::map<std::uint32_t, AnswerCounts>& answers_by_path() const { return answers_by_path_; }
   // Finished tasks by status, by window of their end.
   const std::vector<StatusCounts>& tasks_by_window() const { return tasks_by_window_; }
 
@@ -196,6 +201,7 @@ class Recorder final : public EventSink {
   std::uint64_t transitions_total_ = 0;
   InjectedFaultCounts injected_;
   std::vector<StatusCounts> tasks_by_window_;
+  std::map<std::uint32_t, AnswerCounts> answers_by_path_;
 };
 
 }  // namespace squall

@@ -354,6 +354,32 @@ TEST(ScenarioQueriesTest, QueriesMustBeAnObject) {
             }));
 }
 
+TEST(ScenarioQueriesTest, AQueryIsAStringOrAnObjectWithText) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/queries/companies/0", 42)),
+            only("/workload/queries/companies/0", "expected a query string or an object with \"text\", got 42"));
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/queries/companies/0", Json::object({{"rewrite", "acme"}}))),
+            only("/workload/queries/companies/0", "missing required key \"text\""));
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/queries/companies/0", Json::object({{"text", ""}}))),
+            only("/workload/queries/companies/0/text", "expected a non-empty string, got \"\""));
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/queries/companies/0",
+                           Json::object({{"text", "acme"}, {"relevance", Json::array({"x"})}}))),
+            only("/workload/queries/companies/0/relevance", "unknown key \"relevance\"; expected one of: text, rewrite, relevant"));
+}
+
+TEST(ScenarioQueriesTest, RelevantLinksAreANonEmptyListOfDistinctStrings) {
+  const auto query = [](Json relevant) { return Json::object({{"text", "acme"}, {"relevant", std::move(relevant)}}); };
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/queries/companies/0", query(Json::array()))),
+            only("/workload/queries/companies/0/relevant", "expected a non-empty array, got []"));
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/queries/companies/0", query(Json::array({"a", 3, "a"})))),
+            (std::vector<ValidationError>{
+                {test::kBaseFile, "/workload/queries/companies/0/relevant/1", "expected a non-empty string, got 3"},
+                {test::kBaseFile, "/workload/queries/companies/0/relevant/2",
+                 "duplicate \"a\" (also /workload/queries/companies/0/relevant/0)"},
+            }));
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/queries/companies/0", query(Json::array({"b", "a"})))),
+            std::vector<ValidationError>{});
+}
+
 TEST(ScenarioQueriesTest, QueryListMustNotBeEmpty) {
   EXPECT_EQ(errors_of(with(base_scenario(), "/workload/queries/companies", Json::array())),
             only("/workload/queries/companies", "expected a non-empty array, got []"));
