@@ -210,6 +210,7 @@ void Recorder::on_task_finished(const TaskResult& r) {
                     r.degradations, answer);
 
   TemplateStats& s = templates_[tpl];
+  ++tasks_finished_;
   ++s.tasks[status];
   s.latency.push_back(r.finished - r.started);
   s.tokens += r.tokens;

@@ -152,6 +152,8 @@ class Recorder final : public EventSink {
   void set_injected_faults(std::string_view provider, std::string_view kind, std::uint64_t count);
 
   Nanos window() const { return window_; }
+  // Tasks finished so far (on_task_finished calls).
+  std::uint64_t tasks_finished() const { return tasks_finished_; }
   std::uint64_t fingerprint() const { return fingerprint_.value(); }
   // The latest time any event carried (attempt end, task end, transition, ...).
   TimePoint last_event_at() const { return last_event_at_; }
@@ -202,6 +204,7 @@ class Recorder final : public EventSink {
   InjectedFaultCounts injected_;
   std::vector<StatusCounts> tasks_by_window_;
   std::map<std::uint32_t, AnswerCounts> answers_by_path_;
+  std::uint64_t tasks_finished_ = 0;
 };
 
 }  // namespace squall

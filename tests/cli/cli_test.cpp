@@ -157,6 +157,19 @@ TEST(CliTest, UnwritableOutExitsTwoAndLeavesNoFile) {
   EXPECT_FALSE(fs::exists("/nonexistent-dir/report.json"));
 }
 
+TEST(CliTest, TooManyTasksInFlightStopTheRunWithExitTwoAndNoReport) {
+  // The flagship keeps a few tasks in flight at a time; a limit of 1 is exceeded early.
+  const fs::path out = temp_path("in-flight.json");
+  const Result r = squall(std::string("run ") + kFlagship + " --max-in-flight 1 --out " + out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("squall: run stopped, no report written: at "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("more than 1 tasks were in flight (the limit; squall run --max-in-flight changes it)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_EQ(squall(std::string("run ") + kFlagship + " --max-in-flight 0").exit_code, 2);
+}
+
 TEST(CliTest, SeedMustBeADecimalUint64) {
   // CLI11 alone would wrap "-1" to 2^64-1 and read "010" as octal.
   EXPECT_EQ(squall("run scenarios/quickstart.json --seed -1").exit_code, 2);
