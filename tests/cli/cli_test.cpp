@@ -231,6 +231,23 @@ TEST(CliTest, ValidateReportsEveryShippedScenarioValid) {
   const Result r = squall(std::string("validate scenarios/quickstart.json ") + kFlagship +
                           " bench/scenarios/retry-breaker-1m.json");
   EXPECT_EQ(r.exit_code, 0) << r.err;
+  // The flagship: 2 per second for 15 min plus bursts (the run gives 2800, Poisson).
+  EXPECT_NE(r.out.find(std::string(kFlagship) + ": ok\n  about 2760 tasks expected over 15m\n"), std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
+}
+
+TEST(CliTest, ValidateWarnsAboveTenMillionExpectedTasks) {
+  const fs::path file = temp_path("ten-million.json");
+  std::ofstream(file) << R"({ "name": "big", "duration": "2h",
+    "workload": { "arrivals": { "process": "constant", "rate_per_s": 2000 },
+                  "tasks": [ { "name": "t", "steps": [ { "tool": "llm" } ] } ] },
+    "providers": { "llm": { "type": "llm", "price_per_mtok": { "input": 1, "output": 1 } } } })";
+  const Result r = squall("validate " + file.string());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("about 14400000 tasks expected over 2h"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("warning: " + file.string() + ": about 14400000 tasks, above 10000000"), std::string::npos)
+      << r.err;
 }
 
 TEST(CliTest, EveryShippedCiAndIncidentScenarioHoldsItsThresholds) {
@@ -268,7 +285,7 @@ TEST(CliTest, ValidateAndRunRejectAPolicyNamingAnUnknownToolAlike) {
   const std::string expected = policy.string() + ": /pinecone: no provider named \"pinecone\"; providers are: llm\n";
   const Result validate = squall("validate tests/sim/data/minimal.json --policy " + policy.string());
   EXPECT_EQ(validate.exit_code, 2);
-  EXPECT_EQ(validate.out, "tests/sim/data/minimal.json: ok\n");
+  EXPECT_EQ(validate.out, "tests/sim/data/minimal.json: ok\n  about 60 tasks expected over 1m\n");
   EXPECT_EQ(validate.err, expected);
   const Result run = squall("run tests/sim/data/minimal.json --policy " + policy.string());
   EXPECT_EQ(run.exit_code, 2);
