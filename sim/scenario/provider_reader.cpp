@@ -290,6 +290,17 @@ std::vector<FaultConfig> read_faults(const ObjectReader& obj, std::optional<Nano
   return faults;
 }
 
+// Reads a provider entry of type Config: its own keys with `read_spec`, then its faults and
+// the keys every type has.
+template <class Config, class ReadSpec>
+void read_entry(const Json& entry, const std::string& path, Diagnostics& diag, std::optional<Nanos> run_end,
+                ProviderConfig& provider, ReadSpec&& read_spec) {
+  const ObjectReader obj(entry, path, diag, entry_keys<Config>());
+  provider.spec = read_spec(obj);
+  provider.faults = read_faults(obj, run_end, Config::kKind, provider.name);
+  read_common(obj, provider);
+}
+
 }  // namespace
 
 ProviderTypes provider_types(const Json& providers) {
@@ -366,26 +377,24 @@ std::vector<ProviderConfig> read_providers(const Json& value, const std::string&
 
     ProviderConfig provider;
     provider.name = name;
-    if (kTypes[*type_index] == ProviderType::web_search) {
-      const ObjectReader obj(entry, entry_path, diag, entry_keys<WebSearchConfig>());
-      provider.spec = read_web_search(obj, base_dir, corpora);
-      provider.faults = read_faults(obj, run_end, kTypes[*type_index], name);
-      read_common(obj, provider);
-    } else if (kTypes[*type_index] == ProviderType::vector_search) {
-      const ObjectReader obj(entry, entry_path, diag, entry_keys<VectorSearchConfig>());
-      provider.spec = read_vector_search(obj, base_dir, corpora);
-      provider.faults = read_faults(obj, run_end, ProviderType::vector_search, name);
-      read_common(obj, provider);
-    } else if (kTypes[*type_index] == ProviderType::tool) {
-      const ObjectReader obj(entry, entry_path, diag, entry_keys<ToolMockConfig>());
-      provider.spec = read_tool(obj);
-      provider.faults = read_faults(obj, run_end, kTypes[*type_index], name);
-      read_common(obj, provider);
-    } else {
-      const ObjectReader obj(entry, entry_path, diag, entry_keys<LlmConfig>());
-      provider.spec = read_llm(obj, name);
-      provider.faults = read_faults(obj, run_end, kTypes[*type_index], name);
-      read_common(obj, provider);
+    switch (kTypes[*type_index]) {
+      case ProviderType::web_search:
+        read_entry<WebSearchConfig>(entry, entry_path, diag, run_end, provider,
+                                    [&](const ObjectReader& obj) { return read_web_search(obj, base_dir, corpora); });
+        break;
+      case ProviderType::vector_search:
+        read_entry<VectorSearchConfig>(
+            entry, entry_path, diag, run_end, provider,
+            [&](const ObjectReader& obj) { return read_vector_search(obj, base_dir, corpora); });
+        break;
+      case ProviderType::tool:
+        read_entry<ToolMockConfig>(entry, entry_path, diag, run_end, provider,
+                                   [](const ObjectReader& obj) { return read_tool(obj); });
+        break;
+      case ProviderType::llm:
+        read_entry<LlmConfig>(entry, entry_path, diag, run_end, provider,
+                              [&](const ObjectReader& obj) { return read_llm(obj, name); });
+        break;
     }
     providers.push_back(std::move(provider));
   }
