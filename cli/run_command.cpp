@@ -24,7 +24,7 @@ std::vector<std::filesystem::path> run_inputs(const RunOptions& options, const S
   std::vector<std::filesystem::path> inputs{options.scenario};
   if (options.policy) inputs.push_back(*options.policy);
   for (const ProviderConfig& provider : scenario.providers) {
-    if (const auto* search = std::get_if<WebSearchConfig>(&provider.spec)) inputs.push_back(corpus_path(scenario, *search));
+    if (const auto corpus = corpus_path(scenario, provider)) inputs.push_back(*corpus);
   }
   return inputs;
 }

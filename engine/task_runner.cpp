@@ -75,6 +75,9 @@ Task<void> TaskRunner::run(std::uint64_t id, const TaskPlan& plan, const PoolQue
     request.prompt_tokens = step.prompt_tokens + context_tokens;
     request.max_output_tokens = step.max_output_tokens;
     request.required = step.required;
+    request.top_k = step.top_k;
+    request.min_score = step.min_score;
+    request.mode = step.mode;
     CallContext ctx{task, tool.name, tool.primary};
     const Outcome outcome = co_await tool.pipeline->execute(ctx, request);
     std::string_view provider;

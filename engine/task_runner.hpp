@@ -56,6 +56,10 @@ struct StepPlan {
   std::int64_t prompt_tokens = 0;
   std::int64_t max_output_tokens = 0;  // 0: the model's own cap
   Capabilities required;               // what the serving provider must be able to do
+  // A vector search's parameters (Request::top_k, min_score, mode).
+  std::int32_t top_k = 0;
+  double min_score = 0;
+  SearchMode mode = SearchMode::dense;
 };
 
 struct TaskPlan {

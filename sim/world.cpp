@@ -55,8 +55,11 @@ World::~World() = default;
 
 void World::build_providers(const RngFactory& rngs) {
   for (const ProviderConfig& config : scenario_.providers) {
+    const LoadedCorpus* corpus = corpus_of(scenario_, corpora_, config);
     BuiltProvider& built =
-        providers_.emplace(config.name, make_provider(config, corpus_of(scenario_, corpora_, config), loop_, loop_, rngs))
+        providers_
+            .emplace(config.name, make_provider(config, corpus != nullptr ? corpus->corpus : nullptr, loop_, loop_,
+                                                rngs, corpus != nullptr ? corpus->index : nullptr))
             .first->second;
     // The provider's stack: its own policy entry (only a scenario with a `tools` block
     // gives providers entries of their own), then the SDK's retries innermost. The SDK
@@ -94,7 +97,8 @@ void World::build_plans() {
     for (const StepConfig& step : tpl.steps) {
       const auto tool = std::find_if(tools_.begin(), tools_.end(), [&](const ToolPlan& t) { return t.name == step.tool; });
       plan.steps.push_back(StepPlan{&*tool, step.optional, step.query_from.has_value(), step.prompt_tokens,
-                                    step.max_output_tokens, step.required});
+                                    step.max_output_tokens, step.required, step.top_k, step.min_score,
+                                    step.search_mode});
       if (step.query_from && queries == nullptr) queries = &scenario_.workload.queries.find(*step.query_from)->second;
     }
     plan.resolve_escalation();

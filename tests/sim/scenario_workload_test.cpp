@@ -317,7 +317,7 @@ TEST(ScenarioStepsTest, QueryFromMustNameAQueryList) {
 
 TEST(ScenarioStepsTest, QueryFromIsNotAllowedOnLlmSteps) {
   EXPECT_EQ(errors_of(with(base_scenario(), at(kLlmStep, "/query_from"), "companies")),
-            only(at(kLlmStep, "/query_from"), "applies only to web_search steps; \"gpt\" is an llm provider"));
+            only(at(kLlmStep, "/query_from"), "applies only to web_search and vector_search steps; \"gpt\" is an llm provider"));
 }
 
 TEST(ScenarioStepsTest, TokenCountsAreNotAllowedOnSearchSteps) {
@@ -341,8 +341,9 @@ TEST(ScenarioStepsTest, TokenCountsAreAtMostABillion) {
 
 TEST(ScenarioStepsTest, StepOfAnInvalidProviderIsNotCheckedTwice) {
   // The provider's own entry reports the bad type; the step's keys are not judged by it.
-  EXPECT_EQ(errors_of(with(base_scenario(), "/providers/gpt/type", "vector_search")),
-            only("/providers/gpt/type", "expected one of \"web_search\", \"llm\", \"tool\", got \"vector_search\""));
+  EXPECT_EQ(errors_of(with(base_scenario(), "/providers/gpt/type", "pinecone")),
+            only("/providers/gpt/type",
+                 "expected one of \"web_search\", \"llm\", \"tool\", \"vector_search\", got \"pinecone\""));
 }
 
 TEST(ScenarioQueriesTest, QueriesMustBeAnObject) {
