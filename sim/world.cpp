@@ -167,10 +167,12 @@ Report World::run() {
   if (tasks_started_ != recorder_.tasks_finished()) {
     throw std::logic_error("simulation ended with unfinished tasks: a coroutine was never resumed");
   }
-  for (const auto& [name, built] : providers_) {
-    const FaultCounts counts = built.injected_faults();
+  for (const ProviderConfig& config : scenario_.providers) {
+    const FaultCounts counts = providers_.find(config.name)->second.injected_faults();
+    const ProviderKind type = describe(config).kind;
     for (std::size_t i = 0; i < kFaultKindCount; ++i) {
-      recorder_.set_injected_faults(name, to_string(static_cast<FaultKind>(i)), counts[i]);
+      const auto kind = static_cast<FaultKind>(i);
+      if (fault_applies(kind, type)) recorder_.set_injected_faults(config.name, to_string(kind), counts[i]);
     }
   }
   const RunInfo info{scenario_.name, seed_, std::max(scenario_.duration, loop_.now())};

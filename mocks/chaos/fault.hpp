@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "engine/provider_descriptor.hpp"
 #include "engine/runtime/time.hpp"
 #include "engine/vocabulary.hpp"
 #include "mocks/latency.hpp"
@@ -31,6 +32,13 @@ constexpr std::size_t index_of(FaultKind kind) { return static_cast<std::size_t>
 // "empty", "index_not_ready", the enumerators' names); parse_fault_kind is the exact inverse of to_string.
 std::string_view to_string(FaultKind kind);
 std::optional<FaultKind> parse_fault_kind(std::string_view name);
+
+// Whether a provider of type `provider` can suffer faults of `kind`: every kind but
+// index_not_ready applies to every type; only an index can be not ready. The loader
+// rejects the others, and reports list only these.
+constexpr bool fault_applies(FaultKind kind, ProviderKind provider) {
+  return kind != FaultKind::index_not_ready || provider == ProviderKind::vector_search;
+}
 
 // Injected faults of one provider, indexed by index_of(FaultKind).
 using FaultCounts = std::array<std::uint64_t, kFaultKindCount>;

@@ -275,8 +275,7 @@ std::vector<FaultConfig> read_faults(const ObjectReader& obj, std::optional<Nano
   std::vector<std::size_t> positions;  // each read fault's index in the list
   for (std::size_t i = 0; i < elements.size(); ++i) {
     if (auto fault = read_fault(elements[i], pointer_append(path, i), run_end, obj.diag())) {
-      // Only an index can be not ready.
-      if (fault->kind == FaultKind::index_not_ready && type != ProviderType::vector_search) {
+      if (!fault_applies(fault->kind, type)) {
         obj.diag().error(pointer_append(pointer_append(path, i), "kind"),
                          fmt::format("\"index_not_ready\" applies only to vector_search providers; {}",
                                      provider_is(name, type)));

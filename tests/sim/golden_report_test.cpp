@@ -42,6 +42,9 @@ std::string read_file(const fs::path& p) {
   return s.str();
 }
 
+// Test names show the scenario, not the struct's bytes.
+void PrintTo(const Golden& g, std::ostream* os) { *os << g.scenario; }
+
 class GoldenReportTest : public testing::TestWithParam<Golden> {};
 
 TEST_P(GoldenReportTest, MatchesTheStoredReportByteForByte) {
