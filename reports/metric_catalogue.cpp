@@ -26,7 +26,7 @@ constexpr std::array<TagInfo, 4> kFallbackTags{{{"tool", TagValues::any},
 constexpr std::array<TagInfo, 2> kEscalationTags{{{"level", TagValues::escalation_level},
                                                   {"reason", TagValues::escalation_reason}}};
 
-constexpr std::array<MetricInfo, 15> kCatalogue{{
+constexpr std::array<MetricInfo, 17> kCatalogue{{
     {MetricId::task_success, "task_success", MetricType::rate, "", kTaskTags,
      "fraction of tasks that succeeded, clean or degraded"},
     {MetricId::task_degraded, "task_degraded", MetricType::rate, "", kTaskTags,
@@ -54,6 +54,10 @@ constexpr std::array<MetricInfo, 15> kCatalogue{{
      "reflection calls an LLM made to correct a tool call's arguments after a tool error"},
     {MetricId::escalations, "escalations", MetricType::counter, "", kEscalationTags,
      "escalation tickets, at most one per task, at the highest level it reached (avg: per finished task)"},
+    {MetricId::task_tokens, "task_tokens", MetricType::trend, "", kTaskTags,
+     "tokens one task spent, failed attempts included"},
+    {MetricId::task_cost_usd, "task_cost_usd", MetricType::trend, "", kTaskTags,
+     "USD one task spent, failed attempts included"},
 }};
 
 constexpr bool catalogue_in_id_order() {

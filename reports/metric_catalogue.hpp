@@ -48,6 +48,8 @@ enum class MetricId : std::uint8_t {
   fallbacks,            // counter: fallback events (switches, passed-over providers, exhaustion)
   reflections,          // counter: reflection calls after tool errors (reflect strategy)
   escalations,          // counter: escalation tickets (at most one per task)
+  task_tokens,          // trend: tokens one task spent, failed attempts included
+  task_cost_usd,        // trend: USD one task spent, failed attempts included
 };
 
 // What values a tag accepts; closed vocabularies are checked at parse time.

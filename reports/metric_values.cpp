@@ -79,10 +79,11 @@ std::optional<double> task_rate(const Recorder& r, const Threshold& t, std::init
   return rate_value(hits, total);
 }
 
-std::vector<Trend::Part> task_latency(const Recorder& r, const Threshold& t) {
+// One sample per finished task of the selected templates, from `log` of each.
+std::vector<Trend::Part> per_task(const Recorder& r, const Threshold& t, SampleLog TemplateStats::*log) {
   std::vector<Trend::Part> parts;
   for (const TemplateStats& s : r.templates()) {
-    if (admits(t, "template", s.name)) s.latency.append_parts(parts);
+    if (admits(t, "template", s.name)) (s.*log).append_parts(parts);
   }
   return parts;
 }
@@ -205,7 +206,7 @@ std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos durat
     case MetricId::task_degraded: return task_rate(r, t, {TaskStatus::degraded});
     case MetricId::task_safe_fail: return task_rate(r, t, {TaskStatus::safe_failed});
     case MetricId::task_failed: return task_rate(r, t, {TaskStatus::failed});
-    case MetricId::task_latency: return trend_value(task_latency(r, t), e, kMillisecond);
+    case MetricId::task_latency: return trend_value(per_task(r, t, &TemplateStats::latency), e, kMillisecond);
     case MetricId::call_latency: return trend_value(call_latency(r, t), e, kMillisecond);
     case MetricId::provider_calls: return counter_value(provider_calls(r, t), e, duration, tasks);
     case MetricId::retry_amplification: {
@@ -219,6 +220,9 @@ std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos durat
     case MetricId::fallbacks: return counter_value(fallbacks(r, t), e, duration, tasks);
     case MetricId::reflections: return counter_value(reflections(r, t), e, duration, tasks);
     case MetricId::escalations: return counter_value(escalations(r, t), e, duration, tasks);
+    case MetricId::task_tokens: return trend_value(per_task(r, t, &TemplateStats::task_tokens), e, 1);
+    case MetricId::task_cost_usd:
+      return trend_value(per_task(r, t, &TemplateStats::task_cost_nano_usd), e, kNanoUsdPerUsd);
   }
   return std::nullopt;
 }
