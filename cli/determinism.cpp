@@ -2,6 +2,11 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
+#include "reports/fingerprint.hpp"
+#include "reports/json_writer.hpp"
+
 namespace squall::cli {
 namespace {
 
@@ -31,6 +36,21 @@ std::optional<TextDifference> first_difference(std::string_view a, std::string_v
   d.first = line_at(a, line_start);
   d.second = line_at(b, line_start);
   return d;
+}
+
+std::optional<std::string> determinism_mismatch(const Report& first, const Report& second) {
+  const std::string a = to_json_text(first);
+  const std::string b = to_json_text(second);
+  const auto diff = first_difference(a, b);
+  if (!diff && first.fingerprint == second.fingerprint) return std::nullopt;
+  std::string message = "determinism check failed: two runs of the same scenario, policy and seed differ\n";
+  message += fmt::format("  fingerprints: {} then {}\n", fingerprint_hex(first.fingerprint),
+                         fingerprint_hex(second.fingerprint));
+  if (diff) {
+    message += fmt::format("  JSON reports first differ at byte {} (line {}, column {}):\n    first:  {}\n    second: {}\n",
+                           diff->offset, diff->line, diff->column, diff->first, diff->second);
+  }
+  return message;
 }
 
 }  // namespace squall::cli

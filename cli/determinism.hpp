@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "reports/report.hpp"
+
 namespace squall::cli {
 
 struct TextDifference {
@@ -21,5 +23,14 @@ struct TextDifference {
 // Where `a` and `b` first differ (a text that is a prefix of the other differs at the
 // shorter one's end), or nullopt when they are equal.
 std::optional<TextDifference> first_difference(std::string_view a, std::string_view b);
+
+// Compares two runs' reports: their JSON texts byte for byte and their fingerprints.
+// nullopt when they agree; otherwise the lines that say how they differ, e.g.
+//   determinism check failed: two runs of the same scenario, policy and seed differ
+//     fingerprints: 4e5d14bb4a12d0b9 then 9a0c4c2e11d3f7b2
+//     JSON reports first differ at byte 412 (line 19, column 16):
+//       first:  "succeeded": 1113,
+//       second: "succeeded": 1112,
+std::optional<std::string> determinism_mismatch(const Report& first, const Report& second);
 
 }  // namespace squall::cli

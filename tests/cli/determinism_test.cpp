@@ -41,6 +41,29 @@ TEST(FirstDifferenceTest, APrefixDiffersWhereItEnds) {
   EXPECT_EQ(first_char->column, 1U);
 }
 
+TEST(DeterminismMismatchTest, NamesFingerprintsAndTheFirstDifferingLine) {
+  squall::Report a;
+  a.scenario = "s";
+  a.seed = 7;
+  a.fingerprint = 0x1;
+  squall::Report b = a;
+  EXPECT_FALSE(squall::cli::determinism_mismatch(a, b));
+  b.seed = 8;
+  b.fingerprint = 0x2;
+  EXPECT_EQ(squall::cli::determinism_mismatch(a, b),
+            "determinism check failed: two runs of the same scenario, policy and seed differ\n"
+            "  fingerprints: 0000000000000001 then 0000000000000002\n"
+            "  JSON reports first differ at byte 177 (line 10, column 11):\n"
+            "    first:    \"seed\": 7,\n"
+            "    second:   \"seed\": 8,\n");
+  // Equal texts with different fingerprints still differ.
+  b = a;
+  b.fingerprint = 0x2;
+  const auto only_fingerprint = squall::cli::determinism_mismatch(a, b);
+  ASSERT_TRUE(only_fingerprint);
+  EXPECT_NE(only_fingerprint->find("fingerprints: 0000000000000001 then 0000000000000002\n"), std::string::npos);
+}
+
 TEST(CheckDeterminismTest, TwoRunsOfAShippedScenarioAgree) {
   const fs::path dir = temp_path("determinism");
   fs::create_directories(dir);
