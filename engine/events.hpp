@@ -155,8 +155,9 @@ struct EscalationEvent {
 // EventSink's handlers are generated from this list, and so are the sinks that must see
 // every event (engine/tee_sink.hpp, the JSONL trace in reports/writers/trace_writer.hpp).
 // Adding an event is: its struct above, one line here, a call from the engine, and its
-// trace fields (reports/writers/trace_fields.cpp: the trace writer does not compile until
-// the new event has them). The trace name is the record's "event" in the JSONL trace.
+// trace fields (reports/writers/trace_fields.cpp: their declaration is generated, so squall
+// does not link until the new event has them; docs/ci.md lists them). The trace name is the
+// record's "event" in the JSONL trace.
 #define SQUALL_EVENTS(X)                                            \
   X(on_attempt, AttemptEvent, "attempt")                            \
   X(on_backoff, BackoffEvent, "backoff")                            \
