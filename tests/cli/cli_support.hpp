@@ -28,7 +28,8 @@ inline std::string read_file(const fs::path& p) {
 }
 
 // Runs `[env] squall <args>` from the source directory, capturing stdout and stderr apart.
-// `env` is a shell prefix such as "NO_COLOR=1 " (empty: the test's own environment).
+// `env` holds variable assignments such as "NO_COLOR=1 ". $GITHUB_STEP_SUMMARY is removed
+// first, so that tests run inside GitHub Actions do not append to the job's summary.
 inline Result squall(const std::string& args, const std::string& env = "") {
   const fs::path dir = fs::path(testing::TempDir()) / "squall_cli_test";
   fs::create_directories(dir);
@@ -37,8 +38,8 @@ inline Result squall(const std::string& args, const std::string& env = "") {
   const fs::path err_file =
       dir / (std::string(testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
              std::to_string(++calls) + ".stderr");
-  const std::string cmd = std::string("cd ") + SQUALL_SOURCE_DIR + " && " + env + SQUALL_BINARY + " " + args + " 2>" +
-                          err_file.string();
+  const std::string cmd = std::string("cd ") + SQUALL_SOURCE_DIR + " && env -u GITHUB_STEP_SUMMARY " + env +
+                          SQUALL_BINARY + " " + args + " 2>" + err_file.string();
   Result r;
   FILE* pipe = ::popen(cmd.c_str(), "r");
   if (pipe == nullptr) return r;
