@@ -1,8 +1,11 @@
-// The `squall` subcommands. Each returns the process exit code:
-//   0  every threshold holds (run) / every file is valid (validate)
-//   1  a threshold failed
-//   2  bad input or usage; nothing was written
-//   3  internal error
+// The `squall` subcommands. Each returns the process exit code (DESIGN section 7; the
+// README and docs/ci.md list them for users):
+//   0   every threshold holds (run) / every file is valid (validate)
+//   1   a threshold failed
+//   2   bad input or usage; nothing was written
+//   3   `run --check-determinism`: two runs of the same scenario, policy and seed differed;
+//       nothing was written
+//   70  internal error (a bug in squall; EX_SOFTWARE of BSD's sysexits.h), with a message
 #pragma once
 
 #include <cstdint>
@@ -19,7 +22,8 @@ namespace squall::cli {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitThresholdFailed = 1;
 inline constexpr int kExitBadInput = 2;
-inline constexpr int kExitInternalError = 3;
+inline constexpr int kExitNondeterministic = 3;
+inline constexpr int kExitInternalError = 70;
 
 struct RunOptions {
   std::string program = "squall";           // how squall was invoked (argv[0]), for the repro line
@@ -29,6 +33,9 @@ struct RunOptions {
   std::optional<std::filesystem::path> out;     // where the JSON report goes
   // Stop with exit 2 when more tasks than this are in flight (sim/world.hpp RunLimits).
   std::uint64_t max_in_flight = RunLimits{}.max_tasks_in_flight;
+  std::vector<std::string> reports;             // --report FORMAT=PATH, in the given order
+  bool quiet = false;               // only the seed line, failing thresholds and the repro line
+  bool check_determinism = false;   // run twice and compare (exit 3 on a difference)
 };
 
 int run_command(const RunOptions& options);

@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 
 #include "cli/commands.hpp"
+#include "reports/writers/report_formats.hpp"
 
 int main(int argc, char** argv) {
   using namespace squall::cli;
@@ -34,6 +35,15 @@ int main(int argc, char** argv) {
                    "Stop (exit 2, no report) when more tasks than this are in flight at once")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000'000}))
       ->capture_default_str();
+  std::string formats;
+  for (const squall::ReportFormat& f : squall::report_formats()) formats += fmt::format("\n  {}: {}", f.name, f.description);
+  run_cmd->add_option("--report", run.reports,
+                      "Write a report in FORMAT to PATH (atomically); repeatable. Formats:" + formats)
+      ->type_name("FORMAT=PATH");
+  run_cmd->add_flag("-q,--quiet", run.quiet,
+                    "Print only the seed line, failing thresholds and the repro line (and errors)");
+  run_cmd->add_flag("--check-determinism", run.check_determinism,
+                    "Run twice in fresh worlds and compare the reports; exit 3 if they differ");
 
   std::vector<std::filesystem::path> files;
   std::vector<std::filesystem::path> policies;

@@ -1,12 +1,17 @@
 #include <chrono>
 #include <cstdio>
 #include <fmt/core.h>
-#include <unistd.h>
 
 #include "cli/commands.hpp"
+#include "cli/determinism.hpp"
 #include "cli/output_path.hpp"
 #include "cli/repro.hpp"
+#include "cli/report_requests.hpp"
+#include "cli/run_outputs.hpp"
+#include "cli/step_summary.hpp"
+#include "cli/terminal.hpp"
 #include "mocks/corpus.hpp"
+#include "reports/fingerprint.hpp"
 #include "reports/json_writer.hpp"
 #include "reports/text_summary.hpp"
 #include "sim/scenario_loader.hpp"
@@ -19,7 +24,7 @@ void print_errors(const std::vector<ValidationError>& errors) {
   for (const ValidationError& error : errors) fmt::print(stderr, "{}\n", to_string(error));
 }
 
-// Every file the run reads, which --out must not overwrite.
+// Every file the run reads, which no report may overwrite.
 std::vector<std::filesystem::path> run_inputs(const RunOptions& options, const Scenario& scenario) {
   std::vector<std::filesystem::path> inputs{options.scenario};
   if (options.policy) inputs.push_back(*options.policy);
@@ -27,6 +32,29 @@ std::vector<std::filesystem::path> run_inputs(const RunOptions& options, const S
     if (const auto corpus = corpus_path(scenario, provider)) inputs.push_back(*corpus);
   }
   return inputs;
+}
+
+bool wants_markdown(const std::vector<ReportRequest>& requests) {
+  for (const ReportRequest& r : requests) {
+    if (r.format->name == "markdown") return true;
+  }
+  return false;
+}
+
+// Runs the scenario a second time in a fresh world and compares (DESIGN section 3). Prints
+// what differs and returns false on a mismatch.
+bool same_when_rerun(const PreparedScenario& prepared, std::uint64_t seed, const Provenance& provenance,
+                     const Report& first, bool quiet) {
+  const Report second = prepared.run(seed, provenance);
+  if (const auto mismatch = determinism_mismatch(first, second)) {
+    fmt::print("{}", *mismatch);
+    return false;
+  }
+  if (!quiet) {
+    fmt::print("determinism: two runs gave identical reports ({} bytes, fingerprint {})\n", to_json_text(first).size(),
+               fingerprint_hex(first.fingerprint));
+  }
+  return true;
 }
 
 }  // namespace
@@ -45,57 +73,89 @@ int run_command(const RunOptions& options) {
       return kExitBadInput;
     }
   }
-  if (options.out) {
-    if (const auto problem = output_problem(*options.out, run_inputs(options, scenario))) {
-      fmt::print(stderr, "squall: cannot write the report: {}\n", *problem);
+  const std::vector<std::filesystem::path> inputs = run_inputs(options, scenario);
+  ReportRequests reports = parse_report_requests(options.reports, options.out, inputs);
+  if (reports.error) {
+    fmt::print(stderr, "squall: {}\n", *reports.error);
+    return kExitBadInput;
+  }
+  std::optional<std::filesystem::path> step_summary;
+  if (wants_markdown(reports.requests)) step_summary = step_summary_file();
+  if (step_summary) {
+    if (const auto problem = output_problem(*step_summary, inputs)) {
+      fmt::print(stderr, "squall: cannot append the markdown summary to $GITHUB_STEP_SUMMARY: {}\n", *problem);
       return kExitBadInput;
     }
   }
+
   const std::uint64_t seed = options.seed.value_or(scenario.seed);
   // The seed comes first, so that even a crashed run can be reproduced.
   fmt::print("squall run {}: seed {}\n", scenario.name, seed);
   std::fflush(stdout);
 
   const auto wall_start = std::chrono::steady_clock::now();
-  Report report;
+  Provenance provenance;
+  provenance.scenario_file = options.scenario.string();
+  if (options.policy) provenance.policy_file = options.policy->string();
+  provenance.repro = repro_command(options, seed);
+  std::optional<PreparedScenario> prepared;
   try {
-    PreparedScenario prepared(std::move(scenario));
-    prepared.set_limits(RunLimits{options.max_in_flight});
-    Provenance provenance;
-    provenance.scenario_file = options.scenario.string();
-    if (options.policy) provenance.policy_file = options.policy->string();
-    provenance.repro = repro_command(options, seed);
-    report = prepared.run(seed, std::move(provenance));
+    prepared.emplace(std::move(scenario));
+    prepared->set_limits(RunLimits{options.max_in_flight});
   } catch (const CorpusError& e) {
     fmt::print(stderr, "{}\n", e.what());
     return kExitBadInput;
+  }
+  std::optional<RunOutputs> outputs;
+  try {
+    outputs.emplace(std::move(reports.requests), step_summary,
+                    TraceHeader{prepared->scenario().name, seed, std::string(squall_version())});
+  } catch (const std::runtime_error& e) {
+    fmt::print(stderr, "squall: {}\n", e.what());
+    return kExitBadInput;
+  }
+  Report report;
+  try {
+    report = prepared->run(seed, provenance, outputs->observer());
   } catch (const RunLimitExceeded& e) {
+    // outputs' temporary files go with it: nothing is written.
     fmt::print(stderr, "squall: run stopped, no report written: {}\n", e.what());
     return kExitBadInput;
   }
   const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - wall_start;
 
-  fmt::print("{}", text_summary(report, isatty(fileno(stdout)) != 0));
-  // Wall time varies between runs, so it goes to stderr: stdout stays byte-identical.
-  fmt::print(stderr, "simulated {:.1f} s of virtual time in {:.2f} s of wall time\n", to_millis(report.duration) / 1e3,
-             wall.count());
+  if (!options.quiet) fmt::print("{}", text_summary(report, use_color(stdout)));
+  // Wall time varies between runs, so it goes to stderr: stdout stays byte-identical. It
+  // follows everything printed so far in a merged log (stdout is flushed first).
+  std::fflush(stdout);
+  if (!options.quiet) {
+    fmt::print(stderr, "simulated {:.1f} s of virtual time in {:.2f} s of wall time\n",
+               to_millis(report.duration) / 1e3, wall.count());
+  }
 
-  if (options.out) {
-    try {
-      write_json_atomic(report, resolve_output(*options.out));
-    } catch (const std::exception& e) {
-      fmt::print(stderr, "squall: cannot write report: {}\n", e.what());
-      return kExitBadInput;
+  if (options.check_determinism && !same_when_rerun(*prepared, seed, provenance, report, options.quiet)) {
+    // The report is not to be trusted: nothing is written (outputs' temporary files go).
+    fmt::print("repro: {} --check-determinism\n", repro_command(options, seed));
+    return kExitNondeterministic;
+  }
+
+  try {
+    for (const std::string& line : outputs->write(report)) {
+      if (!options.quiet) fmt::print("{}\n", line);
     }
-    fmt::print("report written to {}\n", options.out->string());
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "squall: cannot write report: {}\n", e.what());
+    return kExitBadInput;
   }
 
   if (!report.all_thresholds_passed()) {
+    // After the summary that explains them and on its stream, so a merged CI log reads in
+    // order, and the repro line last.
     for (const ThresholdResult& t : report.thresholds) {
       if (t.passed) continue;
-      fmt::print(stderr, "threshold failed: {}: {} (observed {})\n", t.metric, t.expression, format_observed(t));
+      fmt::print("threshold failed: {}: {} (observed {})\n", t.metric, t.expression, format_observed(t));
     }
-    fmt::print(stderr, "repro: {}\n", repro_command(options, seed));
+    fmt::print("repro: {}\n", provenance.repro);
     return kExitThresholdFailed;
   }
   return kExitOk;

@@ -151,20 +151,33 @@ struct EscalationEvent {
   TimePoint at = 0;  // the task's end
 };
 
+// Every event the engine emits, one line each: X(handler, event type, trace name). The
+// EventSink's handlers are generated from this list, and so are the sinks that must see
+// every event (engine/tee_sink.hpp, the JSONL trace in reports/writers/trace_writer.hpp).
+// Adding an event is: its struct above, one line here, a call from the engine, and its
+// trace fields (reports/writers/trace_fields.cpp: their declaration is generated, so squall
+// does not link until the new event has them; docs/ci.md lists them). The trace name is the
+// record's "event" in the JSONL trace.
+#define SQUALL_EVENTS(X)                                            \
+  X(on_attempt, AttemptEvent, "attempt")                            \
+  X(on_backoff, BackoffEvent, "backoff")                            \
+  X(on_give_up, GiveUpEvent, "give_up")                             \
+  X(on_breaker_transition, BreakerTransitionEvent, "breaker_transition") \
+  X(on_query_change, QueryChangeEvent, "query_change")              \
+  X(on_budget_exhausted, BudgetExhaustedEvent, "budget_exhausted")  \
+  X(on_fallback, FallbackEvent, "fallback")                         \
+  X(on_reflection, ReflectionEvent, "reflection")                   \
+  X(on_logical_call, LogicalCallEvent, "logical_call")              \
+  X(on_escalation, EscalationEvent, "escalation")                   \
+  X(on_task_finished, TaskResult, "task_finished")
+
 class EventSink {
  public:
   virtual ~EventSink() = default;
-  virtual void on_attempt(const AttemptEvent&) {}
-  virtual void on_backoff(const BackoffEvent&) {}
-  virtual void on_give_up(const GiveUpEvent&) {}
-  virtual void on_breaker_transition(const BreakerTransitionEvent&) {}
-  virtual void on_query_change(const QueryChangeEvent&) {}
-  virtual void on_budget_exhausted(const BudgetExhaustedEvent&) {}
-  virtual void on_fallback(const FallbackEvent&) {}
-  virtual void on_reflection(const ReflectionEvent&) {}
-  virtual void on_logical_call(const LogicalCallEvent&) {}
-  virtual void on_escalation(const EscalationEvent&) {}
-  virtual void on_task_finished(const TaskResult&) {}
+#define SQUALL_EVENT_HANDLER(handler, Event, trace_name) \
+  virtual void handler(const Event&) {}
+  SQUALL_EVENTS(SQUALL_EVENT_HANDLER)
+#undef SQUALL_EVENT_HANDLER
 };
 
 }  // namespace squall

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 #include <system_error>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -19,42 +20,62 @@ std::string reason(int err) { return std::error_code(err, std::generic_category(
 
 }  // namespace
 
-void write_file_atomic(const std::filesystem::path& target, std::string_view content) {
-  const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+AtomicFile::AtomicFile(std::filesystem::path target) : target_(std::move(target)) {
+  const std::filesystem::path dir = target_.has_parent_path() ? target_.parent_path() : std::filesystem::path(".");
   // Built by appending: GCC 12's -Wrestrict misfires on `"." + std::string` at -O3 (GCC bug 105329).
   std::string name = ".";
-  name += target.filename().string();
+  name += target_.filename().string();
   name += ".tmp.XXXXXX";
   std::string temp = (dir / name).string();
-  const auto fail = [&](std::string_view what, int err) {
-    throw std::runtime_error(fmt::format("cannot write \"{}\": {}: {}", target.string(), what, reason(err)));
-  };
+  fd_ = ::mkstemp(temp.data());
+  if (fd_ < 0) fail(fmt::format("cannot create a temporary file in \"{}\"", dir.string()), errno);
+  temp_ = std::move(temp);
+}
 
-  const int fd = ::mkstemp(temp.data());
-  if (fd < 0) fail(fmt::format("cannot create a temporary file in \"{}\"", dir.string()), errno);
+AtomicFile::~AtomicFile() {
+  if (!committed_) discard();
+}
 
-  // From here on every failure removes the temporary file before reporting.
-  const auto fail_and_remove = [&](std::string_view what, int err, bool close_fd) {
-    if (close_fd) ::close(fd);
-    ::unlink(temp.c_str());
-    fail(what, err);
-  };
+void AtomicFile::discard() noexcept {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  if (!temp_.empty()) ::unlink(temp_.c_str());
+  temp_.clear();
+}
+
+void AtomicFile::fail(std::string_view what, int err) {
+  discard();
+  throw std::runtime_error(fmt::format("cannot write \"{}\": {}: {}", target_.string(), what, reason(err)));
+}
+
+void AtomicFile::write(std::string_view content) {
+  if (fd_ < 0) throw std::logic_error("AtomicFile::write after commit or failure");
   std::size_t written = 0;
   while (written < content.size()) {
-    const ::ssize_t n = ::write(fd, content.data() + written, content.size() - written);
+    const ::ssize_t n = ::write(fd_, content.data() + written, content.size() - written);
     if (n < 0) {
       if (errno == EINTR) continue;
-      fail_and_remove(fmt::format("cannot write \"{}\"", temp), errno, true);
+      fail(fmt::format("cannot write \"{}\"", temp_), errno);
     }
     written += static_cast<std::size_t>(n);
   }
+}
+
+void AtomicFile::commit() {
+  if (fd_ < 0) throw std::logic_error("AtomicFile::commit called twice or after a failure");
   // mkstemp creates the file 0600; a report is meant to be read by others (CI artefacts).
-  if (::fchmod(fd, 0644) != 0) fail_and_remove(fmt::format("cannot set the mode of \"{}\"", temp), errno, true);
-  if (::fsync(fd) != 0) fail_and_remove(fmt::format("cannot flush \"{}\"", temp), errno, true);
-  if (::close(fd) != 0) fail_and_remove(fmt::format("cannot close \"{}\"", temp), errno, false);
-  if (::rename(temp.c_str(), target.c_str()) != 0) {
-    fail_and_remove(fmt::format("cannot rename \"{}\" to it", temp), errno, false);
-  }
+  if (::fchmod(fd_, 0644) != 0) fail(fmt::format("cannot set the mode of \"{}\"", temp_), errno);
+  if (::fsync(fd_) != 0) fail(fmt::format("cannot flush \"{}\"", temp_), errno);
+  const int fd = std::exchange(fd_, -1);
+  if (::close(fd) != 0) fail(fmt::format("cannot close \"{}\"", temp_), errno);
+  if (::rename(temp_.c_str(), target_.c_str()) != 0) fail(fmt::format("cannot rename \"{}\" to it", temp_), errno);
+  committed_ = true;
+}
+
+void write_file_atomic(const std::filesystem::path& target, std::string_view content) {
+  AtomicFile file(target);
+  file.write(content);
+  file.commit();
 }
 
 }  // namespace squall

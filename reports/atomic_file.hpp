@@ -3,17 +3,47 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
 #include <string_view>
 
 namespace squall {
 
-// Writes `content` to a new temporary file in `target`'s directory (mkstemp, so that
-// concurrent writers never share one), flushes it to disk, gives it mode 0644 and renames
-// it over `target`: readers see the old file or the new one, never a partial one
-// (rename(2) is atomic within a file system, hence the same directory).
-// Throws std::runtime_error naming the path and the system's reason on any failure, after
-// removing the temporary file, e.g.
+// A file written in pieces and published whole: the pieces go to a new temporary file in
+// `target`'s directory (mkstemp, so concurrent writers never share one), and commit()
+// flushes it to disk, gives it mode 0644 and renames it over `target`: readers see the
+// old file or the new one, never a partial one (rename(2) is atomic within a file system,
+// hence the same directory). A file destroyed before commit() removes its temporary file,
+// so a run that fails or throws leaves nothing behind. Streamed writers (the JSONL trace)
+// use it directly; whole documents go through write_file_atomic().
+//
+// Every failure throws std::runtime_error naming the target and the system's reason,
+// after removing the temporary file, e.g.
 //   cannot write "out/report.json": cannot create a temporary file in "out": No such file or directory
+class AtomicFile {
+ public:
+  // Creates the temporary file.
+  explicit AtomicFile(std::filesystem::path target);
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+  ~AtomicFile();
+
+  const std::filesystem::path& target() const { return target_; }
+  // Appends `content` to the temporary file. Not after commit().
+  void write(std::string_view content);
+  // Publishes the file under its target name. Call once.
+  void commit();
+
+ private:
+  [[noreturn]] void fail(std::string_view what, int err);
+  void discard() noexcept;
+
+  std::filesystem::path target_;
+  std::string temp_;
+  int fd_ = -1;
+  bool committed_ = false;
+};
+
+// Writes `content` to `target` atomically (AtomicFile).
 void write_file_atomic(const std::filesystem::path& target, std::string_view content);
 
 }  // namespace squall

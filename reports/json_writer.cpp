@@ -34,17 +34,25 @@ ordered_json outcome_counts(const OutcomeCounts& counts, bool nonzero_only) {
   return j;
 }
 
-ordered_json latency(const LatencyStats& s) {
-  const auto value = [&](double x) { return s.count > 0 ? ordered_json(ms(x)) : ordered_json(); };
+// {count, p50, p90, p99, max, mean}, each value rounded by `round`; null without samples.
+ordered_json trend(const SpendStats& s, double (*round)(double)) {
+  const auto value = [&](double x) { return s.count > 0 ? ordered_json(round(x)) : ordered_json(); };
   ordered_json j = ordered_json::object();
   j["count"] = s.count;
-  j["p50"] = value(s.p50_ms);
-  j["p90"] = value(s.p90_ms);
-  j["p99"] = value(s.p99_ms);
-  j["max"] = value(s.max_ms);
-  j["mean"] = value(s.mean_ms);
+  j["p50"] = value(s.p50);
+  j["p90"] = value(s.p90);
+  j["p99"] = value(s.p99);
+  j["max"] = value(s.max);
+  j["mean"] = value(s.mean);
   return j;
 }
+
+ordered_json latency(const LatencyStats& s) {
+  return trend(SpendStats{s.count, s.p50_ms, s.p90_ms, s.p99_ms, s.max_ms, s.mean_ms}, ms);
+}
+
+// Token counts are integers except the mean; the mean is rounded as ratios are.
+double tokens_value(double x) { return round_ratio(x); }
 
 ordered_json tasks(const TaskSummary& t) {
   ordered_json j = status_counts(t.by_status);
@@ -248,6 +256,8 @@ ordered_json to_json(const Report& r) {
                  {"output", r.tokens.output},
                  {"burned_by_failed_attempts", r.tokens.burned_by_failed_attempts}};
   j["cost_usd"] = cost(r.cost);
+  j["task_spend"] = {{"tokens", trend(r.task_spend.tokens, tokens_value)},
+                     {"cost_usd", trend(r.task_spend.cost_usd, usd)}};
   j["breaker_transitions"] = breaker_transitions(r);
   j["breaker_transitions_total"] = r.breaker_transitions_total;
   j["fallbacks"] = fallbacks(r);

@@ -15,6 +15,8 @@
 //   retry_amplification {overall, per_tool {tool: x}},
 //   tokens {input, output, burned_by_failed_attempts},
 //   cost_usd {total, burned_by_failed_attempts, per_task, per_provider {name: usd}},
+//   task_spend {tokens {count, p50, p90, p99, max, mean}, cost_usd {...}}   what one task
+//               spent, over every finished task (metrics task_tokens, task_cost_usd),
 //   breaker_transitions [{tool, provider, at_ms, from, to}] (the first 1000),
 //   breaker_transitions_total,
 //   fallbacks [{tool, action, from, to, count}]  sorted; action is switched,

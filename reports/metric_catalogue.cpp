@@ -26,7 +26,7 @@ constexpr std::array<TagInfo, 4> kFallbackTags{{{"tool", TagValues::any},
 constexpr std::array<TagInfo, 2> kEscalationTags{{{"level", TagValues::escalation_level},
                                                   {"reason", TagValues::escalation_reason}}};
 
-constexpr std::array<MetricInfo, 17> kCatalogue{{
+constexpr std::array<MetricInfo, 19> kCatalogue{{
     {MetricId::task_success, "task_success", MetricType::rate, "", kTaskTags,
      "fraction of tasks that succeeded, clean or degraded"},
     {MetricId::task_degraded, "task_degraded", MetricType::rate, "", kTaskTags,
@@ -58,6 +58,10 @@ constexpr std::array<MetricInfo, 17> kCatalogue{{
      "fraction of the tasks whose query has ground truth that answered from a relevant document"},
     {MetricId::answered_wrongly, "answered_wrongly", MetricType::rate, "", kTaskTags,
      "fraction of the tasks whose query has ground truth that answered from irrelevant documents only"},
+    {MetricId::task_tokens, "task_tokens", MetricType::trend, "", kTaskTags,
+     "tokens one task spent, failed attempts included"},
+    {MetricId::task_cost_usd, "task_cost_usd", MetricType::trend, "", kTaskTags,
+     "USD one task spent, failed attempts included"},
 }};
 
 constexpr bool catalogue_in_id_order() {

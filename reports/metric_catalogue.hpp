@@ -50,6 +50,8 @@ enum class MetricId : std::uint8_t {
   escalations,          // counter: escalation tickets (at most one per task)
   answered,             // rate: tasks with ground truth that answered from a relevant document
   answered_wrongly,     // rate: tasks with ground truth that answered from irrelevant documents only
+  task_tokens,          // trend: tokens one task spent, failed attempts included
+  task_cost_usd,        // trend: USD one task spent, failed attempts included
 };
 
 // What values a tag accepts; closed vocabularies are checked at parse time.

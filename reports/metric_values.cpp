@@ -92,10 +92,11 @@ std::optional<double> answer_rate(const Recorder& r, const Threshold& t, AnswerV
   return rate_value(hits, total);
 }
 
-std::vector<Trend::Part> task_latency(const Recorder& r, const Threshold& t) {
+// One sample per finished task of the selected templates, from `log` of each.
+std::vector<Trend::Part> per_task(const Recorder& r, const Threshold& t, SampleLog TemplateStats::*log) {
   std::vector<Trend::Part> parts;
   for (const TemplateStats& s : r.templates()) {
-    if (admits(t, "template", s.name)) s.latency.append_parts(parts);
+    if (admits(t, "template", s.name)) (s.*log).append_parts(parts);
   }
   return parts;
 }
@@ -220,7 +221,7 @@ std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos durat
     case MetricId::task_failed: return task_rate(r, t, {TaskStatus::failed});
     case MetricId::answered: return answer_rate(r, t, AnswerVerdict::answered);
     case MetricId::answered_wrongly: return answer_rate(r, t, AnswerVerdict::answered_wrongly);
-    case MetricId::task_latency: return trend_value(task_latency(r, t), e, kMillisecond);
+    case MetricId::task_latency: return trend_value(per_task(r, t, &TemplateStats::latency), e, kMillisecond);
     case MetricId::call_latency: return trend_value(call_latency(r, t), e, kMillisecond);
     case MetricId::provider_calls: return counter_value(provider_calls(r, t), e, duration, tasks);
     case MetricId::retry_amplification: {
@@ -234,6 +235,9 @@ std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos durat
     case MetricId::fallbacks: return counter_value(fallbacks(r, t), e, duration, tasks);
     case MetricId::reflections: return counter_value(reflections(r, t), e, duration, tasks);
     case MetricId::escalations: return counter_value(escalations(r, t), e, duration, tasks);
+    case MetricId::task_tokens: return trend_value(per_task(r, t, &TemplateStats::task_tokens), e, 1);
+    case MetricId::task_cost_usd:
+      return trend_value(per_task(r, t, &TemplateStats::task_cost_nano_usd), e, kNanoUsdPerUsd);
   }
   return std::nullopt;
 }

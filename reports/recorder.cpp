@@ -1,5 +1,7 @@
 #include "reports/recorder.hpp"
 
+#include <cmath>
+
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
@@ -215,6 +217,8 @@ void Recorder::on_task_finished(const TaskResult& r) {
   s.latency.push_back(r.finished - r.started);
   s.tokens += r.tokens;
   s.cost_usd += r.cost_usd;
+  s.task_tokens.push_back(r.tokens);
+  s.task_cost_nano_usd.push_back(std::llround(r.cost_usd * kNanoUsdPerUsd));
   if (reason > 0) ++reasons_[reason - 1].tasks[status];
   if (r.answer) {
     ++s.answers[answer];

@@ -86,6 +86,11 @@ struct ToolStats {
   std::array<std::uint64_t, 3> breaker_transitions_to{};  // by BreakerState entered
 };
 
+// Per-task cost samples are integers, as every trend's are (reports/trend.hpp): USD in
+// units of 1e-9 USD (nano-dollars), far below any price per token, so percentiles stay
+// exact values that were observed, to a billionth of a dollar.
+inline constexpr double kNanoUsdPerUsd = 1e9;
+
 struct TemplateStats {
   std::string name;
   StatusCounts tasks{};
@@ -93,6 +98,8 @@ struct TemplateStats {
   std::int64_t tokens = 0;     // TaskResult::tokens summed
   double cost_usd = 0;         // TaskResult::cost_usd summed
   AnswerCounts answers{};      // its tasks with ground truth, by verdict
+  SampleLog task_tokens;       // TaskResult::tokens, one sample per task
+  SampleLog task_cost_nano_usd;  // TaskResult::cost_usd in nano-dollars, one sample per task
 };
 
 struct ReasonStats {

@@ -11,18 +11,29 @@
 namespace squall {
 namespace {
 
-LatencyStats latency_stats(std::vector<Trend::Part> samples) {
+// p50, p90, p99, max and mean of the samples, each divided by `per_unit` (samples per
+// unit of the result: kMillisecond for latencies in ms, 1 for counts).
+SpendStats trend_stats(std::vector<Trend::Part> samples, double per_unit) {
   const Trend trend(std::move(samples));
   static constexpr double kPercentiles[] = {50, 90, 99};
-  const std::vector<Nanos> p = trend.percentiles(kPercentiles);
-  LatencyStats s;
-  s.count = trend.size();
-  s.p50_ms = to_millis(p[0]);
-  s.p90_ms = to_millis(p[1]);
-  s.p99_ms = to_millis(p[2]);
-  s.max_ms = to_millis(trend.max());
-  s.mean_ms = trend.mean() / static_cast<double>(kMillisecond);
-  return s;
+  const std::vector<std::int64_t> p = trend.percentiles(kPercentiles);
+  const auto scaled = [per_unit](std::int64_t x) { return static_cast<double>(x) / per_unit; };
+  return SpendStats{trend.size(), scaled(p[0]), scaled(p[1]), scaled(p[2]), scaled(trend.max()), trend.mean() / per_unit};
+}
+
+LatencyStats latency_stats(std::vector<Trend::Part> samples) {
+  const SpendStats s = trend_stats(std::move(samples), static_cast<double>(kMillisecond));
+  return LatencyStats{s.count, s.p50, s.p90, s.p99, s.max, s.mean};
+}
+
+TaskSpend task_spend(const Recorder& r) {
+  std::vector<Trend::Part> tokens;
+  std::vector<Trend::Part> cost;
+  for (const TemplateStats& s : r.templates()) {
+    s.task_tokens.append_parts(tokens);
+    s.task_cost_nano_usd.append_parts(cost);
+  }
+  return TaskSpend{trend_stats(std::move(tokens), 1), trend_stats(std::move(cost), kNanoUsdPerUsd)};
 }
 
 // Indices of `table` ordered by name: the tables are in first-sight order.
@@ -106,6 +117,7 @@ Report build_report(const Recorder& r, const RunInfo& run, std::span<const Thres
   rep.fingerprint = r.fingerprint();
   rep.tasks = task_summary(r);
   rep.latency = latency_stats(all_task_latency(r));
+  rep.task_spend = task_spend(r);
 
   const std::vector<std::size_t> provider_order = by_name(r.providers());
   for (std::size_t i : provider_order) {

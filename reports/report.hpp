@@ -53,6 +53,22 @@ struct LatencyStats {
   double mean_ms = 0;
 };
 
+// Nearest-rank percentiles of what one task spent (TaskResult::tokens or cost_usd), over
+// every finished task. All zero when count is 0.
+struct SpendStats {
+  std::uint64_t count = 0;
+  double p50 = 0;
+  double p90 = 0;
+  double p99 = 0;
+  double max = 0;
+  double mean = 0;
+};
+
+struct TaskSpend {
+  SpendStats tokens;    // tokens per task, failed attempts included
+  SpendStats cost_usd;  // USD per task, failed attempts included
+};
+
 struct ReasonCount {
   TaskStatus status = TaskStatus::failed;
   std::string reason;
@@ -185,6 +201,7 @@ struct Report {
   std::optional<double> retry_amplification;  // all attempts / all logical calls
   TokenSummary tokens;
   CostSummary cost;
+  TaskSpend task_spend;  // per task: the metrics task_tokens and task_cost_usd
   std::vector<BreakerTransitionRow> breaker_transitions;  // the first 1000, in time order
   std::uint64_t breaker_transitions_total = 0;
   std::vector<FallbackRow> fallbacks;  // sorted by tool, action, from, to

@@ -102,6 +102,15 @@ void cost_rows(const Report& r, std::vector<Row>& rows) {
   rows.push_back({"", "cost (USD)",
                   fmt::format("total={:.6f} burned_by_failed_attempts={:.6f} per_task={}", round_usd(r.cost.total_usd),
                               round_usd(r.cost.burned_by_failed_attempts_usd), per_task)});
+  const SpendStats& tokens = r.task_spend.tokens;
+  const SpendStats& usd = r.task_spend.cost_usd;
+  rows.push_back({"", "  tokens per task",
+                  tokens.count == 0 ? std::string("no samples")
+                                    : fmt::format("p50={} p99={} max={}", tokens.p50, tokens.p99, tokens.max)});
+  rows.push_back({"", "  USD per task",
+                  usd.count == 0 ? std::string("no samples")
+                                 : fmt::format("p50={:.6f} p99={:.6f} max={:.6f}", round_usd(usd.p50),
+                                               round_usd(usd.p99), round_usd(usd.max))});
   rows.push_back({"", "breaker transitions", fmt::format("{}", r.breaker_transitions_total)});
   std::string fallbacks;
   for (const FallbackRow& f : r.fallbacks) {

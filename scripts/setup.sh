@@ -20,6 +20,7 @@ packages=(
   build-essential cmake
   nlohmann-json3-dev libfmt-dev libcli11-dev libboost-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  python3-junitparser
 )
 
 missing=()

@@ -13,8 +13,9 @@ std::string_view squall_version() { return SQUALL_VERSION; }
 PreparedScenario::PreparedScenario(Scenario scenario)
     : scenario_(std::move(scenario)), corpora_(load_corpora(scenario_)) {}
 
-Report PreparedScenario::run(const PolicyConfig& policy, std::uint64_t seed, Provenance provenance) const {
-  World world(scenario_, policy, corpora_, seed, limits_);
+Report PreparedScenario::run(const PolicyConfig& policy, std::uint64_t seed, Provenance provenance,
+                             EventSink* observer) const {
+  World world(scenario_, policy, corpora_, seed, observer, limits_);
   Report report = world.run();
   provenance.squall_version = std::string(squall_version());
   report.produced_by = std::move(provenance);

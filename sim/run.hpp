@@ -33,9 +33,14 @@ class PreparedScenario {
 
   // Simulates the scenario under `seed` with `policy` (the scenario's own policy block, or
   // a policy file's that check_policy accepted for it). The report records `provenance`
-  // with squall_version filled in.
-  Report run(const PolicyConfig& policy, std::uint64_t seed, Provenance provenance) const;
-  Report run(std::uint64_t seed, Provenance provenance) const { return run(scenario_.policy, seed, std::move(provenance)); }
+  // with squall_version filled in. `observer`, when given, sees every event of the run in
+  // the order the recorder does (the JSONL trace, reports/writers/trace_writer.hpp); it
+  // costs nothing when absent.
+  Report run(const PolicyConfig& policy, std::uint64_t seed, Provenance provenance,
+             EventSink* observer = nullptr) const;
+  Report run(std::uint64_t seed, Provenance provenance, EventSink* observer = nullptr) const {
+    return run(scenario_.policy, seed, std::move(provenance), observer);
+  }
 
  private:
   Scenario scenario_;

@@ -31,13 +31,20 @@ World::World(const Scenario& scenario, std::uint64_t seed)
       scenario_(scenario),
       policy_(scenario.policy),
       corpora_(own_corpora_),
-      seed_(seed) {
+      seed_(seed),
+      events_(recorder_) {
   build();
 }
 
 World::World(const Scenario& scenario, const PolicyConfig& policy, const Corpora& corpora, std::uint64_t seed,
-             RunLimits limits)
-    : scenario_(scenario), policy_(policy), corpora_(corpora), seed_(seed), limits_(limits) {
+             EventSink* observer, RunLimits limits)
+    : scenario_(scenario),
+      policy_(policy),
+      corpora_(corpora),
+      seed_(seed),
+      tee_(observer != nullptr ? std::optional<TeeSink>(std::in_place, recorder_, *observer) : std::nullopt),
+      events_(tee_ ? static_cast<EventSink&>(*tee_) : recorder_),
+      limits_(limits) {
   build();
 }
 

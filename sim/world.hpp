@@ -17,11 +17,13 @@
 #include <stdexcept>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "engine/policy.hpp"
 #include "engine/provider_registry.hpp"
+#include "engine/tee_sink.hpp"
 #include "engine/task_runner.hpp"
 #include "mocks/make_provider.hpp"
 #include "reports/recorder.hpp"
@@ -63,9 +65,11 @@ class World {
  public:
   // Builds every component with `policy` (the scenario's own, or a replacement checked
   // against it) and the scenario's corpora, loaded once (sim/corpora.hpp). The scenario,
-  // policy and corpora must outlive the world.
+  // policy and corpora must outlive the world. `observer`, when given (and then it must
+  // outlive the world too), sees every event after the recorder, in the same order (the
+  // JSONL trace); without one the engine talks to the recorder directly.
   World(const Scenario& scenario, const PolicyConfig& policy, const Corpora& corpora, std::uint64_t seed,
-        RunLimits limits = {});
+        EventSink* observer = nullptr, RunLimits limits = {});
   // The same with the scenario's own policy, loading its corpora. Throws CorpusError.
   World(const Scenario& scenario, std::uint64_t seed);
   World(const World&) = delete;
@@ -95,8 +99,10 @@ class World {
   std::uint64_t seed_;
   EventLoop loop_;
   Recorder recorder_;
+  std::optional<TeeSink> tee_;  // the recorder, then the observer; only with an observer
+  EventSink& events_;           // what the engine reports to: tee_ or recorder_
   std::map<std::string, BuiltProvider, std::less<>> providers_;  // the mocks
-  ProviderRegistry registry_{EngineEnv{loop_, loop_, recorder_}};
+  ProviderRegistry registry_{EngineEnv{loop_, loop_, events_}};
   std::vector<std::unique_ptr<Rng>> policy_rngs_;  // the streams of every strategy
   std::vector<BuiltPipeline> pipelines_;           // the tools' pipelines
   std::vector<ToolPlan> tools_;                    // sorted by name, as scenario.tools

@@ -12,59 +12,14 @@
 #include <sstream>
 #include <string>
 
+#include "cli_support.hpp"
+
 namespace {
 
+using namespace squall::test_support;
+// A declaration here, so that `squall(...)` means the helper, not the namespace.
+using squall::test_support::squall;
 namespace fs = std::filesystem;
-
-struct Result {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// Runs `squall <args>` from the source directory, capturing stdout and stderr apart.
-Result squall(const std::string& args) {
-  const fs::path dir = fs::path(testing::TempDir()) / "squall_cli_test";
-  fs::create_directories(dir);
-  // ctest runs tests in parallel processes: each call gets its own stderr file.
-  static int calls = 0;
-  const fs::path err_file =
-      dir / (std::string(testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
-             std::to_string(++calls) + ".stderr");
-  const std::string cmd = std::string("cd ") + SQUALL_SOURCE_DIR + " && " + SQUALL_BINARY + " " + args + " 2>" +
-                          err_file.string();
-  Result r;
-  FILE* pipe = ::popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return r;
-  char buf[4096];
-  std::size_t n = 0;
-  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
-  const int status = ::pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.err = read_file(err_file);
-  return r;
-}
-
-std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
-
-std::string last_line(const std::string& s) {
-  const std::string trimmed = s.substr(0, s.find_last_not_of('\n') + 1);
-  return trimmed.substr(trimmed.rfind('\n') + 1);
-}
-
-fs::path temp_path(const std::string& name) {
-  const fs::path dir = fs::path(testing::TempDir()) / "squall_cli_test";
-  fs::create_directories(dir);
-  fs::remove(dir / name);
-  return dir / name;
-}
 
 constexpr const char* kFlagship = "scenarios/incidents/launch-surge-429-storm.json";
 constexpr const char* kNaive = "scenarios/policies/naive-retry.json";
@@ -89,9 +44,9 @@ TEST(CliTest, FlagshipHoldsItsThresholdsWithItsOwnPolicy) {
 TEST(CliTest, NaivePolicyFailsTheFlagshipWithAReproLine) {
   const Result r = squall(std::string("run ") + kFlagship + " --policy " + kNaive);
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("threshold failed: task_success: rate>=0.83 (observed "), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("threshold failed: task_success: rate>=0.83 (observed "), std::string::npos) << r.out;
   // The program as invoked, so the line can be pasted as it is.
-  EXPECT_EQ(last_line(r.err), std::string("repro: ") + SQUALL_BINARY + " run " + kFlagship + " --seed 7 --policy " + kNaive);
+  EXPECT_EQ(last_line(r.out), std::string("repro: ") + SQUALL_BINARY + " run " + kFlagship + " --seed 7 --policy " + kNaive);
 }
 
 TEST(CliTest, OutWritesTheJsonReportAndIsByteIdenticalAcrossRuns) {
@@ -189,7 +144,7 @@ TEST(CliTest, OutRefusesDevicesDirectoriesAndInputs) {
   // An empty path is refused before the run, not after it.
   r = squall("run scenarios/quickstart.json --out ''");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("cannot write the report: the path is empty"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("cannot write the json report (--out ): the path is empty"), std::string::npos) << r.err;
   EXPECT_EQ(r.out.find("scenario:"), std::string::npos) << r.out;
 
   const fs::path copy = temp_path("scenario-copy.json");
@@ -224,7 +179,7 @@ TEST(CliTest, ReproLineIsShellQuoted) {
     "thresholds": { "task_success": [ "rate>1" ] } })";
   const Result r = squall("run '" + dir.string() + "/it'\\''s.json'");
   EXPECT_EQ(r.exit_code, 1) << r.err;
-  EXPECT_EQ(last_line(r.err), std::string("repro: ") + SQUALL_BINARY + " run '" + dir.string() + "/it'\\''s.json' --seed 1");
+  EXPECT_EQ(last_line(r.out), std::string("repro: ") + SQUALL_BINARY + " run '" + dir.string() + "/it'\\''s.json' --seed 1");
 }
 
 TEST(CliTest, ValidateReportsEveryShippedScenarioValid) {

@@ -76,5 +76,34 @@ TEST_F(AtomicFileTest, FailedRenameRemovesTheTemporaryFile) {
   EXPECT_TRUE(fs::is_directory(dir_ / "out.json"));
 }
 
+TEST_F(AtomicFileTest, StreamedPiecesAppearOnlyAtCommit) {
+  write_file_atomic(dir_ / "trace.jsonl", "old\n");
+  {
+    AtomicFile file(dir_ / "trace.jsonl");
+    file.write("a\n");
+    file.write("b\n");
+    EXPECT_EQ(read(dir_ / "trace.jsonl"), "old\n");  // readers still see the old file
+    EXPECT_EQ(entries().size(), 2U);                   // and the temporary one beside it
+    file.commit();
+  }
+  EXPECT_EQ(read(dir_ / "trace.jsonl"), "a\nb\n");
+  EXPECT_EQ(entries(), std::vector<std::string>{"trace.jsonl"});
+}
+
+TEST_F(AtomicFileTest, AFileDroppedBeforeCommitLeavesNothing) {
+  {
+    AtomicFile file(dir_ / "trace.jsonl");
+    file.write("partial");
+  }
+  EXPECT_TRUE(entries().empty());
+}
+
+TEST_F(AtomicFileTest, WriteAfterCommitIsAProgrammingError) {
+  AtomicFile file(dir_ / "x");
+  file.commit();
+  EXPECT_THROW(file.write("late"), std::logic_error);
+  EXPECT_THROW(file.commit(), std::logic_error);
+}
+
 }  // namespace
 }  // namespace squall

@@ -43,6 +43,28 @@ TEST(MetricValuesTest, TaskLatencyAggregations) {
   EXPECT_EQ(observed("task_latency{template:research}", "min<1ms"), 3500.0);
 }
 
+TEST(MetricValuesTest, PerTaskSpendIsATrend) {
+  // Tokens per task, sorted: 0, 0 (the lookups), 1300, 1600; USD 0, 0, 0.0032, 0.0056.
+  EXPECT_EQ(observed("task_tokens", "p(50)<1"), 0.0);  // rank 2
+  EXPECT_EQ(observed("task_tokens", "p(75)<1"), 1300.0);
+  EXPECT_EQ(observed("task_tokens", "p(99)<1"), 1600.0);
+  EXPECT_EQ(observed("task_tokens", "max<1"), 1600.0);
+  EXPECT_EQ(observed("task_tokens", "avg<1"), 725.0);  // 2900 / 4
+  EXPECT_EQ(observed("task_tokens{template:research}", "min<1"), 1300.0);
+  EXPECT_EQ(observed("task_cost_usd", "p(99)<1"), 0.0056);
+  EXPECT_EQ(observed("task_cost_usd", "p(75)<1"), 0.0032);
+  EXPECT_DOUBLE_EQ(*observed("task_cost_usd", "avg<1"), 0.0022);
+  EXPECT_EQ(observed("task_cost_usd{template:lookup}", "max<1"), 0.0);
+  EXPECT_EQ(observed("task_cost_usd{template:nothing}", "max<1"), std::nullopt);
+}
+
+TEST(MetricValuesTest, PerTaskSpendTakesTrendAggregationsOnly) {
+  EXPECT_TRUE(std::holds_alternative<std::string>(parse_threshold("task_tokens", "sum<5")));
+  EXPECT_TRUE(std::holds_alternative<std::string>(parse_threshold("task_cost_usd", "rate<5")));
+  EXPECT_TRUE(std::holds_alternative<std::string>(parse_threshold("task_cost_usd", "p(99)<5s")));
+  EXPECT_TRUE(std::holds_alternative<Threshold>(parse_threshold("task_cost_usd{template:research}", "p(99)<0.01")));
+}
+
 TEST(MetricValuesTest, CallLatencyBySubMetric) {
   // web_search attempts: 200 (rate_limited), 300, 100 (empty), 200, 1000 ms.
   EXPECT_EQ(observed("call_latency{provider:web_search}", "max<1ms"), 1000.0);

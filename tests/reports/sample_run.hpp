@@ -31,7 +31,8 @@ inline LogicalCallEvent logical(std::string_view tool, std::int32_t attempts, Ou
   return LogicalCallEvent{0, tool, tool, attempts, kind, 0};
 }
 
-inline void feed_sample_run(Recorder& r) {
+// The run's events (20 of them), to any sink.
+inline void feed_sample_events(EventSink& r) {
   constexpr Nanos ms = kMillisecond;
   r.on_attempt(attempt(1, "web_search", 1, 0, 200 * ms, OutcomeKind::rate_limited, 429));
   r.on_backoff(BackoffEvent{1, "web_search", 1, 200 * ms, 1000 * ms, false});
@@ -57,7 +58,10 @@ inline void feed_sample_run(Recorder& r) {
   r.on_attempt(attempt(4, "web_search", 1, 25'000 * ms, 26'000 * ms, OutcomeKind::success, 200));
   r.on_logical_call(logical("web_search", 1, OutcomeKind::success));
   r.on_task_finished(TaskResult{4, "lookup", 25'000 * ms, 26'000 * ms, TaskStatus::degraded, "simplified_query"});
+}
 
+inline void feed_sample_run(Recorder& r) {
+  feed_sample_events(r);
   r.set_injected_faults("web_search", "rate_limited", 1);
   r.set_injected_faults("llm", "timeout", 1);
 }

@@ -33,6 +33,8 @@ TEST(TextSummaryTest, RendersTheSampleRun) {
       "  retry amplification ....: 1.167 overall  llm=0.667  web_search=1.667\n"
       "  tokens .................: input=2400 output=500 burned_by_failed_attempts=1300\n"
       "  cost (USD) .............: total=0.008800 burned_by_failed_attempts=0.003200 per_task=0.002200\n"
+      "    tokens per task ......: p50=0 p99=1600 max=1600\n"
+      "    USD per task .........: p50=0.000000 p99=0.005600 max=0.005600\n"
       "  breaker transitions ....: 1\n"
       "  escalations ............: none\n"
       "  injected faults ........: llm/timeout=1 web_search/rate_limited=1\n"

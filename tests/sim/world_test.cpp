@@ -65,7 +65,7 @@ TEST(WorldTest, TasksPilingUpPastTheInFlightLimitStopTheRun) {
   // One task per second for 10 s. With a limit of 0 the first arrival exceeds it.
   const Scenario scenario = test::inline_scenario(kSearchThenLlm);
   const Corpora corpora = load_corpora(scenario);
-  World world(scenario, scenario.policy, corpora, 1, RunLimits{0});
+  World world(scenario, scenario.policy, corpora, 1, nullptr, RunLimits{0});
   try {
     world.run();
     FAIL() << "the limit was not enforced";
@@ -76,7 +76,7 @@ TEST(WorldTest, TasksPilingUpPastTheInFlightLimitStopTheRun) {
                  "arrive, and the run would not finish");
   }
   // Ten tasks in all fit a limit of 10 whatever their latencies.
-  World roomy(scenario, scenario.policy, corpora, 1, RunLimits{10});
+  World roomy(scenario, scenario.policy, corpora, 1, nullptr, RunLimits{10});
   EXPECT_EQ(roomy.run().tasks.total, 10U);
 }
 

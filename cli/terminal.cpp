@@ -1,0 +1,20 @@
+#include "cli/terminal.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <string_view>
+
+namespace squall::cli {
+
+bool use_color(bool is_terminal, const char* no_color, const char* term) {
+  if (!is_terminal) return false;
+  if (no_color != nullptr && no_color[0] != '\0') return false;
+  return term == nullptr || std::string_view(term) != "dumb";
+}
+
+bool use_color(std::FILE* stream) {
+  return use_color(::isatty(::fileno(stream)) != 0, std::getenv("NO_COLOR"), std::getenv("TERM"));
+}
+
+}  // namespace squall::cli

@@ -1,0 +1,33 @@
+// CSV of the report's per-window time series (Report::time_series), for spreadsheets and
+// plotting: one header row, then one row per window in time order, RFC 4180 (fields
+// separated by commas, records ended by CRLF, a field quoted when it holds a comma, a
+// double quote, CR or LF, with its double quotes doubled).
+//
+// Columns, in order (docs/ci.md):
+//   window_start_ms, window_end_ms        the window [start, end) in virtual milliseconds
+//   tasks_succeeded, tasks_degraded,      tasks that finished in the window, by status
+//   tasks_safe_failed, tasks_failed
+//   then for each provider, by name:
+//     calls:PROVIDER                      its attempts that ended in the window
+//     calls:PROVIDER:KIND                 of them, those whose outcome was KIND, for every
+//                                         outcome kind in declaration order (success,
+//                                         empty, timeout, ...)
+// Every column is present in every row (zeros included), so the header of a scenario
+// does not depend on what happened in the run.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "reports/report.hpp"
+
+namespace squall {
+
+// The time series as CSV text, every record ended by CRLF.
+std::string csv_time_series(const Report& report);
+
+// One RFC 4180 field: `text` itself, or in double quotes with each " doubled when it
+// holds a comma, a double quote, CR or LF.
+std::string csv_field(std::string_view text);
+
+}  // namespace squall

@@ -1,0 +1,32 @@
+// JUnit XML for a CI's test view (GitLab's unit test reports, Jenkins' JUnit plugin,
+// GitHub actions that publish test results): the run is a test suite and each threshold
+// a test case, so a broken threshold shows as a failed test with its observed value.
+//
+// Shape (docs/ci.md has it field by field):
+//   <testsuites name="squall" tests= failures= errors="0" skipped="0">
+//     <testsuite name=SCENARIO tests= failures= errors="0" skipped="0">
+//       <properties>  seed, fingerprint, squall_version, scenario_file, policy_file
+//                     (only with --policy), repro
+//       <testcase classname=SCENARIO name="METRIC: EXPRESSION">       one per threshold,
+//         <failure type="threshold" message="observed V; expected EXPRESSION">  in order
+//           METRIC: EXPRESSION (observed V)\nrepro: COMMAND
+//       <system-out>  the terminal summary (no colour), then "repro: COMMAND"
+// V is the observed value as the terminal summary prints it ("43950.243103 ms", "no
+// samples"). No element carries a time: wall time would make the file differ between
+// runs, and virtual time is not what a test view's durations mean.
+//
+// Written with Boost.PropertyTree's XML writer, which escapes markup characters; text
+// first goes through xml_text() (reports/writers/xml_text.hpp) so that control characters
+// and broken UTF-8 from scenario names or paths cannot make the file unreadable.
+#pragma once
+
+#include <string>
+
+#include "reports/report.hpp"
+
+namespace squall {
+
+// The document, UTF-8, with an XML declaration, two-space indentation and a final newline.
+std::string junit_xml(const Report& report);
+
+}  // namespace squall

@@ -1,0 +1,112 @@
+#include "reports/writers/markdown_writer.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "reports/fingerprint.hpp"
+#include "reports/rounding.hpp"
+#include "reports/text_summary.hpp"
+#include "reports/writers/markdown_text.hpp"
+
+namespace squall {
+namespace {
+
+constexpr std::size_t kTopReasons = 5;
+
+std::string share(std::uint64_t n, std::uint64_t total) {
+  if (total == 0) return "-";
+  return fmt::format("{:.2f}%", 100.0 * static_cast<double>(n) / static_cast<double>(total));
+}
+
+void heading(const Report& r, std::string& out) {
+  std::size_t failed = 0;
+  for (const ThresholdResult& t : r.thresholds) failed += t.passed ? 0 : 1;
+  const std::string verdict = failed == 0
+                                  ? fmt::format("{} thresholds passed", r.thresholds.size())
+                                  : fmt::format("{} of {} thresholds failed", failed, r.thresholds.size());
+  out += fmt::format("### {} squall: {} ({})\n\n", failed == 0 ? "✓" : "✗", markdown_text(r.scenario), verdict);
+  out += fmt::format("seed {} · simulated {:.1f} s · fingerprint {} · squall {}\n\n", markdown_code(std::to_string(r.seed)),
+                     to_millis(r.duration) / 1000.0, markdown_code(fingerprint_hex(r.fingerprint)),
+                     markdown_text(r.produced_by.squall_version));
+}
+
+void outcomes(const Report& r, std::string& out) {
+  out += "| outcome | tasks | share |\n|:--|--:|--:|\n";
+  for (std::size_t i = 0; i < kTaskStatusCount; ++i) {
+    const std::uint64_t n = r.tasks.by_status[i];
+    out += fmt::format("| {} | {} | {} |\n", to_string(static_cast<TaskStatus>(i)), n, share(n, r.tasks.total));
+  }
+  out += fmt::format("| **total** | **{}** | |\n\n", r.tasks.total);
+}
+
+void thresholds(const Report& r, std::string& out) {
+  out += "#### Thresholds\n\n";
+  if (r.thresholds.empty()) {
+    out += "none\n\n";
+    return;
+  }
+  out += "| | metric | threshold | observed |\n|:-:|:--|:--|--:|\n";
+  for (const ThresholdResult& t : r.thresholds) {
+    out += fmt::format("| {} | {} | {} | {} |\n", t.passed ? "✓" : "✗", markdown_code(t.metric),
+                       markdown_code(t.expression), markdown_text(format_observed(t)));
+  }
+  out += '\n';
+}
+
+void failure_reasons(const Report& r, std::string& out) {
+  std::vector<ReasonCount> reasons;
+  for (const ReasonCount& c : r.tasks.by_reason) {
+    if (c.status == TaskStatus::failed || c.status == TaskStatus::safe_failed) reasons.push_back(c);
+  }
+  if (reasons.empty()) return;
+  // by_reason is sorted by status, then reason: a stable sort by count keeps that order
+  // among equal counts.
+  std::stable_sort(reasons.begin(), reasons.end(),
+                   [](const ReasonCount& a, const ReasonCount& b) { return a.count > b.count; });
+  if (reasons.size() > kTopReasons) reasons.resize(kTopReasons);
+  out += "#### Top failure reasons\n\n| status | reason | tasks |\n|:--|:--|--:|\n";
+  for (const ReasonCount& c : reasons) {
+    out += fmt::format("| {} | {} | {} |\n", to_string(c.status), markdown_text(c.reason), c.count);
+  }
+  out += '\n';
+}
+
+std::string spend(const SpendStats& s, double (*round)(double), int decimals) {
+  if (s.count == 0) return "no samples";
+  return fmt::format("p50 {:.{}f} · p99 {:.{}f} · max {:.{}f}", round(s.p50), decimals, round(s.p99), decimals,
+                     round(s.max), decimals);
+}
+
+double identity(double x) { return x; }
+
+void figures(const Report& r, std::string& out) {
+  double (*ms)(double) = round_ms;
+  out += "#### Latency and spend\n\n| figure | value |\n|:--|:--|\n";
+  out += fmt::format("| task latency (ms) | {} |\n",
+                     spend(SpendStats{r.latency.count, r.latency.p50_ms, r.latency.p90_ms, r.latency.p99_ms,
+                                      r.latency.max_ms, r.latency.mean_ms},
+                           ms, 3));
+  out += fmt::format("| retry amplification | {} |\n",
+                     r.retry_amplification ? fmt::format("{:.3f}", round_ratio(*r.retry_amplification)) : "-");
+  out += fmt::format("| cost (USD) | {:.6f} total · {:.6f} burned by failed attempts |\n", round_usd(r.cost.total_usd),
+                     round_usd(r.cost.burned_by_failed_attempts_usd));
+  out += fmt::format("| tokens per task | {} |\n", spend(r.task_spend.tokens, identity, 0));
+  out += fmt::format("| cost per task (USD) | {} |\n\n", spend(r.task_spend.cost_usd, round_usd, 6));
+}
+
+}  // namespace
+
+std::string markdown_summary(const Report& r) {
+  std::string out;
+  heading(r, out);
+  outcomes(r, out);
+  thresholds(r, out);
+  failure_reasons(r, out);
+  figures(r, out);
+  out += fmt::format("**Repro:** {}\n", markdown_code(r.produced_by.repro));
+  return out;
+}
+
+}  // namespace squall

@@ -1,0 +1,27 @@
+// Markdown for CI job summaries (GitHub's $GITHUB_STEP_SUMMARY, GitLab merge-request
+// notes): GitHub-flavoured Markdown with tables. Renders the same Report as the JSON and
+// text writers, rounded the same way. Sections, in order (docs/ci.md shows one):
+//   "### ✓|✗ squall: SCENARIO": passed, or how many thresholds failed
+//   a line: seed, simulated time, fingerprint, squall version
+//   outcome table: tasks by status (succeeded, degraded, safe_failed, failed, total) with
+//     their share of all tasks
+//   "#### Thresholds": one row per threshold, in the scenario's order: ✓ or ✗, the metric,
+//     the expression and the observed value ("no samples" when there were none)
+//   "#### Top failure reasons": the five largest (status, reason) counts among failed and
+//     safe_failed tasks, largest first (ties by status, then reason); omitted when none
+//   "#### Latency and spend": task latency p50/p99/max (ms), retry amplification, cost
+//     total, per-task tokens and USD p50/p99/max
+//   "**Repro:**" and the repro command as code
+// Names from the scenario are escaped (reports/writers/markdown_text.hpp).
+#pragma once
+
+#include <string>
+
+#include "reports/report.hpp"
+
+namespace squall {
+
+// The summary, ending in a newline.
+std::string markdown_summary(const Report& report);
+
+}  // namespace squall

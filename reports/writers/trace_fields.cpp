@@ -1,0 +1,87 @@
+#include "reports/writers/trace_fields.hpp"
+
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+namespace squall {
+namespace {
+
+// A field's JSON value: names (views, and the closed vocabularies' enumerators) as
+// strings, numbers and booleans as they are.
+template <class T>
+TraceRecord value_of(const T& v) {
+  if constexpr (std::is_convertible_v<T, std::string_view>) {
+    return std::string(std::string_view(v));
+  } else if constexpr (std::is_enum_v<T>) {
+    return std::string(to_string(v));
+  } else {
+    return v;
+  }
+}
+
+// Sets the fields in the order given: put(j, "a", x, "b", y).
+template <class T, class... Rest>
+void put(TraceRecord& j, const char* key, const T& value, const Rest&... rest) {
+  j[key] = value_of(value);
+  if constexpr (sizeof...(rest) > 0) put(j, rest...);
+}
+
+}  // namespace
+
+void trace_fields(TraceRecord& j, const AttemptEvent& e) {
+  put(j, "at_ns", e.finished, "task", e.task_id, "tool", e.tool, "provider", e.provider, "attempt", e.attempt,
+      "started_ns", e.started, "outcome", e.kind, "status", e.status, "input_tokens", e.input_tokens, "output_tokens",
+      e.output_tokens, "cost_usd", e.cost_usd);
+}
+
+void trace_fields(TraceRecord& j, const BackoffEvent& e) {
+  put(j, "at_ns", e.at, "task", e.task_id, "tool", e.tool, "after_attempt", e.after_attempt, "delay_ns", e.delay,
+      "from_retry_after", e.from_retry_after);
+}
+
+void trace_fields(TraceRecord& j, const GiveUpEvent& e) {
+  put(j, "at_ns", e.at, "task", e.task_id, "tool", e.tool, "strategy", e.strategy, "reason", e.reason, "last_outcome",
+      e.last_kind);
+}
+
+void trace_fields(TraceRecord& j, const BreakerTransitionEvent& e) {
+  put(j, "at_ns", e.at, "tool", e.tool, "provider", e.provider, "from", e.from, "to", e.to);
+}
+
+void trace_fields(TraceRecord& j, const QueryChangeEvent& e) {
+  put(j, "at_ns", e.at, "task", e.task_id, "tool", e.tool, "strategy", e.strategy, "step", e.step, "from", e.from, "to",
+      e.to);
+}
+
+void trace_fields(TraceRecord& j, const BudgetExhaustedEvent& e) {
+  put(j, "at_ns", e.at, "task", e.task_id, "tool", e.tool, "limit", e.limit, "spent", e.spent, "projected", e.projected,
+      "maximum", e.maximum);
+}
+
+void trace_fields(TraceRecord& j, const FallbackEvent& e) {
+  put(j, "at_ns", e.at, "task", e.task_id, "tool", e.tool, "action", e.action, "from", e.from, "to", e.to, "trigger",
+      e.trigger);
+}
+
+void trace_fields(TraceRecord& j, const ReflectionEvent& e) {
+  put(j, "at_ns", e.finished, "task", e.task_id, "tool", e.tool, "provider", e.provider, "reflection", e.reflection,
+      "started_ns", e.started, "trigger", e.trigger, "outcome", e.kind, "input_tokens", e.input_tokens, "output_tokens",
+      e.output_tokens, "cost_usd", e.cost_usd);
+}
+
+void trace_fields(TraceRecord& j, const LogicalCallEvent& e) {
+  put(j, "at_ns", e.at, "task", e.task_id, "tool", e.tool, "provider", e.provider, "attempts", e.attempts, "outcome",
+      e.kind);
+}
+
+void trace_fields(TraceRecord& j, const EscalationEvent& e) {
+  put(j, "at_ns", e.at, "task", e.task_id, "template", e.template_name, "level", e.level, "reason", e.reason);
+}
+
+void trace_fields(TraceRecord& j, const TaskResult& e) {
+  put(j, "at_ns", e.finished, "task", e.id, "template", e.template_name, "started_ns", e.started, "status", e.status,
+      "reason", e.reason, "tokens", e.tokens, "cost_usd", e.cost_usd);
+}
+
+}  // namespace squall

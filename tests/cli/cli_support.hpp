@@ -1,0 +1,70 @@
+// Running the squall binary from the CLI tests: its exit code, stdout and stderr.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace squall::test_support {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+inline std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Runs `[env] squall <args>` from the source directory, capturing stdout and stderr apart.
+// `env` holds variable assignments such as "NO_COLOR=1 ". $GITHUB_STEP_SUMMARY is removed
+// first, so that tests run inside GitHub Actions do not append to the job's summary.
+inline Result squall(const std::string& args, const std::string& env = "") {
+  const fs::path dir = fs::path(testing::TempDir()) / "squall_cli_test";
+  fs::create_directories(dir);
+  // ctest runs tests in parallel processes: each call gets its own stderr file.
+  static int calls = 0;
+  const fs::path err_file =
+      dir / (std::string(testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
+             std::to_string(++calls) + ".stderr");
+  const std::string cmd = std::string("cd ") + SQUALL_SOURCE_DIR + " && env -u GITHUB_STEP_SUMMARY " + env +
+                          SQUALL_BINARY + " " + args + " 2>" + err_file.string();
+  Result r;
+  FILE* pipe = ::popen(cmd.c_str(), "r");
+  if (pipe == nullptr) return r;
+  char buf[4096];
+  std::size_t n = 0;
+  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
+  const int status = ::pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.err = read_file(err_file);
+  return r;
+}
+
+inline std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+inline std::string last_line(const std::string& s) {
+  const std::string trimmed = s.substr(0, s.find_last_not_of('\n') + 1);
+  return trimmed.substr(trimmed.rfind('\n') + 1);
+}
+
+// A fresh path in the tests' temporary directory (removed if it exists).
+inline fs::path temp_path(const std::string& name) {
+  const fs::path dir = fs::path(testing::TempDir()) / "squall_cli_test";
+  fs::create_directories(dir);
+  fs::remove_all(dir / name);
+  return dir / name;
+}
+
+}  // namespace squall::test_support

@@ -1,0 +1,54 @@
+#include "cli/report_requests.hpp"
+
+#include <gtest/gtest.h>
+
+#include "cli_support.hpp"
+
+namespace {
+
+using namespace squall::test_support;
+// A declaration here, so that `squall(...)` means the helper, not the namespace.
+using squall::test_support::squall;
+using squall::cli::parse_report_requests;
+
+TEST(ReportRequestsTest, OutComesFirstAsJsonThenTheRequestsInOrder) {
+  const fs::path dir = temp_path("requests");
+  fs::create_directories(dir);
+  const auto r = parse_report_requests({"junit=" + (dir / "a.xml").string(), "jsonl=" + (dir / "t=1.jsonl").string()},
+                                       dir / "out.json", {});
+  ASSERT_FALSE(r.error) << *r.error;
+  ASSERT_EQ(r.requests.size(), 3U);
+  EXPECT_EQ(r.requests[0].format->name, "json");
+  EXPECT_EQ(r.requests[0].path, dir / "out.json");
+  EXPECT_EQ(r.requests[1].format->name, "junit");
+  EXPECT_EQ(r.requests[2].format->name, "jsonl");
+  EXPECT_EQ(r.requests[2].path, dir / "t=1.jsonl");  // the path is everything after the first '='
+}
+
+TEST(ReportRequestsTest, OneFormatMayGoToSeveralFiles) {
+  const fs::path dir = temp_path("requests-twice");
+  fs::create_directories(dir);
+  const auto r =
+      parse_report_requests({"junit=" + (dir / "a.xml").string(), "junit=" + (dir / "b.xml").string()}, std::nullopt, {});
+  EXPECT_FALSE(r.error);
+  EXPECT_EQ(r.requests.size(), 2U);
+}
+
+TEST(ReportRequestsTest, ASymbolicLinkToAnotherRequestIsTheSameFile) {
+  const fs::path dir = temp_path("requests-link");
+  fs::create_directories(dir);
+  fs::create_symlink("a.xml", dir / "link.xml");
+  const auto r = parse_report_requests({"junit=" + (dir / "a.xml").string(), "markdown=" + (dir / "link.xml").string()},
+                                       std::nullopt, {});
+  ASSERT_TRUE(r.error);
+  EXPECT_NE(r.error->find("write the same file"), std::string::npos) << *r.error;
+  EXPECT_TRUE(r.requests.empty());
+}
+
+TEST(ReportRequestsTest, FormatNamesAreExact) {
+  const auto r = parse_report_requests({"JUnit=a.xml"}, std::nullopt, {});
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(*r.error, "unknown report format \"JUnit\" in --report JUnit=a.xml; formats: json, junit, markdown, csv, jsonl");
+}
+
+}  // namespace
