@@ -151,15 +151,18 @@ Task<Outcome> CacheStrategy::lead(CallContext& ctx, Request& request, Next next,
   emit(ctx, CacheAction::miss);
   const std::int32_t attempts_before = ctx.attempts;
   const std::uint32_t degradations_before = ctx.task.degradations;
+  const TimePoint own_deadline = ctx.deadline;
   Outcome outcome = co_await next(ctx, request);
 
   Flight& flight = lead.flight();
   flight.attempts = ctx.attempts - attempts_before;
+  // Outcomes about the leader's own task, not the provider: its waiters start over.
+  flight.start_over = outcome.kind == OutcomeKind::cancelled || outcome.kind == OutcomeKind::budget_exhausted ||
+                      (outcome.kind == OutcomeKind::timeout && env_.clock.now() >= own_deadline);
   // A stale answer replaces a failure, which is never stored; an answer is stored as it came.
   outcome = serve_stale_or(ctx, key.view(), std::move(outcome), flight.stale_from);
   if (!flight.stale_from) store(ctx, key.view(), outcome, flight.attempts, ctx.task.degradations & ~degradations_before);
   flight.degradations = ctx.task.degradations & ~degradations_before;
-  flight.start_over = outcome.kind == OutcomeKind::cancelled || outcome.kind == OutcomeKind::budget_exhausted;
   if (!flight.waiters.empty()) flight.outcome = outcome;
   lead.end();
   co_return outcome;

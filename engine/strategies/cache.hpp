@@ -29,11 +29,14 @@
 //   stale answer included, failures too: a provider that just failed is not asked again
 //   by each waiter, which is the herd single-flight exists to prevent (Go's
 //   x/sync/singleflight and Guava's LoadingCache give every waiter the leader's error the
-//   same way). Two outcomes of the leader describe its own task rather than the
-//   provider: `cancelled` (its caller gave up) and `budget_exhausted` (its task's
-//   budget). After those, the waiters start over as if they had just arrived: the first
-//   to resume finds no call in flight and leads. If the leader's coroutine is destroyed
-//   before its call ends, the waiters start over the same way.
+//   same way). Three outcomes of the leader describe its own task rather than the
+//   provider: `cancelled` (its caller gave up), `budget_exhausted` (its task's budget)
+//   and a `timeout` at or after the leader's own deadline (CallContext::deadline as the
+//   cache saw it: the task's, or an outer timeout's total), which a waiter arriving later
+//   has not reached. After those, the waiters start over as if they had just arrived
+//   (the leader itself still gets a stale answer if one is allowed): the first to resume
+//   finds no call in flight and leads. If the leader's coroutine is destroyed before its
+//   call ends, the waiters start over the same way.
 // - a waiter whose deadline comes first ends with `timeout` (stale-if-error applies to it
 //   as to any failure); one whose token fires first ends with `cancelled`.
 // Starting over is bounded: each round needs a new leader to end, and a leader never

@@ -6,6 +6,7 @@
 
 #include "engine/runtime/cancellable_sleep.hpp"
 #include "engine/strategies/simplify_query.hpp"
+#include "engine/strategies/timeout.hpp"
 #include "test_runtime.hpp"
 #include "timeline.hpp"
 
@@ -413,6 +414,44 @@ TEST(CacheTest, WaitersStartOverWhenTheLeadersOutcomeWasItsOwn) {
                                 "200ms task 3 coalesced age=0ms saved=1",
                             })) << to_string(own);
   }
+}
+
+TEST(CacheTest, WaitersStartOverWhenTheLeaderTimedOutAtItsOwnDeadline) {
+  // The leader's task ends at 500 ms, before the provider's 1 s answer: its timeout says
+  // nothing about the provider, and the waiter, whose deadline is 5 s, calls itself.
+  CacheRig rig(CacheConfig{}, {{test::results(), kSecond}});
+  TaskCall leader(1, "acme revenue", 500 * kMillisecond);
+  TaskCall waiter(2, "acme revenue", 5 * kSecond);
+  rig.at(leader, 0);
+  rig.at(waiter, 0);
+  rig.run();
+  EXPECT_EQ(leader.outcome->kind, OutcomeKind::timeout);
+  EXPECT_EQ(leader.finished, 500 * kMillisecond);
+  EXPECT_EQ(rig.provider.start_times(), (std::vector<TimePoint>{0, 500 * kMillisecond}));
+  EXPECT_EQ(waiter.outcome->kind, OutcomeKind::success);
+  EXPECT_EQ(waiter.finished, 1'500 * kMillisecond);
+  EXPECT_EQ(rig.h.log.caches,
+            (std::vector<std::string>{"0ms task 1 miss age=0ms saved=0", "500ms task 2 miss age=0ms saved=0"}));
+}
+
+TEST(CacheTest, WaitersShareATimeoutThatIsTheProvidersSlowness) {
+  // A per-attempt timeout inside the cache: the provider did not answer in 300 ms, which
+  // would happen to the waiter's call too.
+  Harness h;
+  ScriptedProvider provider(h.loop, {{test::results(), kSecond}});
+  TimeoutConfig per_attempt;
+  per_attempt.per_attempt = 300 * kMillisecond;
+  auto pipeline = cache_over(h, provider, std::make_unique<TimeoutStrategy>(per_attempt, h.loop));
+  std::exception_ptr error;
+  TaskCall leader(1);
+  TaskCall waiter(2);
+  start_at(h, *pipeline, leader, 0, &error);
+  start_at(h, *pipeline, waiter, 0, &error);
+  drain(h, error);
+  EXPECT_EQ(provider.calls().size(), 1u);
+  EXPECT_EQ(waiter.outcome->kind, OutcomeKind::timeout);
+  EXPECT_EQ(waiter.finished, 300 * kMillisecond);
+  EXPECT_EQ(waiter.ctx.attempts, 0);
 }
 
 TEST(CacheTest, WaitersStartOverWhenTheLeaderIsDestroyed) {
