@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/world.hpp"
+
 namespace squall::cli {
 
 inline constexpr int kExitOk = 0;
@@ -25,6 +27,8 @@ struct RunOptions {
   std::optional<std::uint64_t> seed;         // overrides the scenario's seed
   std::optional<std::filesystem::path> policy;  // replaces the scenario's policy block
   std::optional<std::filesystem::path> out;     // where the JSON report goes
+  // Stop with exit 2 when more tasks than this are in flight (sim/world.hpp RunLimits).
+  std::uint64_t max_in_flight = RunLimits{}.max_tasks_in_flight;
 };
 
 int run_command(const RunOptions& options);

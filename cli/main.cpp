@@ -29,6 +29,11 @@ int main(int argc, char** argv) {
   CLI::Option* policy_opt =
       run_cmd->add_option("--policy", policy, "Policy file replacing the scenario's policy block");
   CLI::Option* out_opt = run_cmd->add_option("--out", out, "Write the JSON report here (atomically)");
+  run_cmd
+      ->add_option("--max-in-flight", run.max_in_flight,
+                   "Stop (exit 2, no report) when more tasks than this are in flight at once")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000'000}))
+      ->capture_default_str();
 
   std::vector<std::filesystem::path> files;
   std::vector<std::filesystem::path> policies;

@@ -24,7 +24,7 @@ std::vector<std::filesystem::path> run_inputs(const RunOptions& options, const S
   std::vector<std::filesystem::path> inputs{options.scenario};
   if (options.policy) inputs.push_back(*options.policy);
   for (const ProviderConfig& provider : scenario.providers) {
-    if (const auto* search = std::get_if<WebSearchConfig>(&provider.spec)) inputs.push_back(corpus_path(scenario, *search));
+    if (const auto corpus = corpus_path(scenario, provider)) inputs.push_back(*corpus);
   }
   return inputs;
 }
@@ -59,7 +59,8 @@ int run_command(const RunOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
   Report report;
   try {
-    const PreparedScenario prepared(std::move(scenario));
+    PreparedScenario prepared(std::move(scenario));
+    prepared.set_limits(RunLimits{options.max_in_flight});
     Provenance provenance;
     provenance.scenario_file = options.scenario.string();
     if (options.policy) provenance.policy_file = options.policy->string();
@@ -67,6 +68,9 @@ int run_command(const RunOptions& options) {
     report = prepared.run(seed, std::move(provenance));
   } catch (const CorpusError& e) {
     fmt::print(stderr, "{}\n", e.what());
+    return kExitBadInput;
+  } catch (const RunLimitExceeded& e) {
+    fmt::print(stderr, "squall: run stopped, no report written: {}\n", e.what());
     return kExitBadInput;
   }
   const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - wall_start;

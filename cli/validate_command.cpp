@@ -3,6 +3,8 @@
 #include <fmt/core.h>
 
 #include "cli/commands.hpp"
+#include "engine/runtime/duration.hpp"
+#include "sim/arrivals.hpp"
 #include "sim/scenario_loader.hpp"
 
 namespace squall::cli {
@@ -19,6 +21,22 @@ bool report(const std::filesystem::path& file, const std::vector<ValidationError
   return false;
 }
 
+// Above this many tasks a run takes minutes and more (bench/README.md gives squall's
+// tasks per second), which a user should know before starting it.
+constexpr double kManyTasks = 10'000'000;
+
+// "  about N tasks expected (arrival rate over the duration)", and a warning above kManyTasks.
+void print_expected_tasks(const Scenario& scenario) {
+  const double expected = expected_arrivals(scenario.workload.arrivals, scenario.duration);
+  fmt::print("  about {:.0f} tasks expected over {}\n", expected, format_duration(scenario.duration));
+  if (expected > kManyTasks) {
+    fmt::print(stderr,
+               "warning: {}: about {:.0f} tasks, above {:.0f}: the run will take a long time; lower "
+               "workload.arrivals.rate_per_s, the duration, or set workload.arrivals.max_tasks\n",
+               scenario.source.string(), expected, kManyTasks);
+  }
+}
+
 }  // namespace
 
 int validate_command(const std::vector<std::filesystem::path>& scenarios,
@@ -28,7 +46,9 @@ int validate_command(const std::vector<std::filesystem::path>& scenarios,
   for (const auto& file : scenarios) {
     LoadResult loaded = load_scenario(file);
     all_valid = report(file, loaded.errors) && all_valid;
-    if (loaded.scenario) valid_scenarios.push_back(std::move(*loaded.scenario));
+    if (!loaded.scenario) continue;
+    print_expected_tasks(*loaded.scenario);
+    valid_scenarios.push_back(std::move(*loaded.scenario));
   }
   // A policy file given with scenarios is checked against each of them, as `squall run
   // SCENARIO --policy FILE` checks it (check_policy), so that validate accepts exactly

@@ -127,6 +127,9 @@ struct Outcome {
 enum class Degradation : std::uint32_t { SQUALL_DEGRADATIONS(SQUALL_ENUMERATOR) };
 inline constexpr std::size_t kDegradationCount = 0 SQUALL_DEGRADATIONS(SQUALL_COUNT);
 std::string_view to_string(Degradation d);
+// A bitmask of Degradations as a task's reason: their names in declaration order, joined
+// by "+" ("simplified_query+fallback_provider"); empty for 0.
+std::string degradation_path(std::uint32_t mask);
 
 // A task's attempt history, compact (a few words per task in flight), which escalation
 // rules read: counts saturate at their type's maximum instead of wrapping.

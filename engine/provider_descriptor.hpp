@@ -21,7 +21,8 @@ namespace squall {
 #define SQUALL_PROVIDER_KINDS(X)                                         \
   X(web_search, "a search engine over documents (title, link, snippet)") \
   X(llm, "a chat-completion model billed per token")                     \
-  X(tool, "a generic tool or API the agent calls with arguments")
+  X(tool, "a generic tool or API the agent calls with arguments")        \
+  X(vector_search, "a vector database: similarity or BM25 over documents")
 
 enum class ProviderKind : std::uint8_t { SQUALL_PROVIDER_KINDS(SQUALL_ENUMERATOR) };
 

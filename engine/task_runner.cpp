@@ -25,16 +25,20 @@ TaskResult end_of_task(OutcomeKind kind) {
   return r;
 }
 
+// How the hits a search step returned answer `query` (AnswerVerdict).
+AnswerVerdict judge(const PoolQuery& query, const std::vector<SearchResult>& hits) {
+  if (hits.empty()) return AnswerVerdict::not_answered;
+  for (const SearchResult& hit : hits) {
+    if (query.is_relevant(hit.link)) return AnswerVerdict::answered;
+  }
+  return AnswerVerdict::answered_wrongly;
+}
+
 }  // namespace
 
 TaskRunner::TaskRunner(EngineEnv env) : env_(env), degraded_reasons_(std::size_t{1} << kDegradationCount) {
   for (std::size_t mask = 0; mask < degraded_reasons_.size(); ++mask) {
-    std::string& reason = degraded_reasons_[mask];
-    for (std::size_t i = 0; i < kDegradationCount; ++i) {
-      if ((mask & (std::size_t{1} << i)) == 0) continue;
-      if (!reason.empty()) reason += '+';
-      reason += to_string(static_cast<Degradation>(i));
-    }
+    degraded_reasons_[mask] = degradation_path(static_cast<std::uint32_t>(mask));
   }
 }
 
@@ -56,6 +60,9 @@ Task<void> TaskRunner::run(std::uint64_t id, const TaskPlan& plan, const PoolQue
   task.escalation.config = plan.escalation;
 
   std::int64_t context_tokens = 0;  // tokens of the previous step's hits, fed to an LLM step
+  const bool grounded = query != nullptr && query->has_ground_truth();
+  // The verdict on the hits of the last successful search step (grounded queries only).
+  AnswerVerdict hits_verdict = AnswerVerdict::not_answered;
   TaskResult result;
   result.status = TaskStatus::succeeded;
   for (const StepPlan& step : plan.steps) {
@@ -68,6 +75,9 @@ Task<void> TaskRunner::run(std::uint64_t id, const TaskPlan& plan, const PoolQue
     request.prompt_tokens = step.prompt_tokens + context_tokens;
     request.max_output_tokens = step.max_output_tokens;
     request.required = step.required;
+    request.top_k = step.top_k;
+    request.min_score = step.min_score;
+    request.mode = step.mode;
     CallContext ctx{task, tool.name, tool.primary};
     const Outcome outcome = co_await tool.pipeline->execute(ctx, request);
     std::string_view provider;
@@ -79,6 +89,7 @@ Task<void> TaskRunner::run(std::uint64_t id, const TaskPlan& plan, const PoolQue
     context_tokens = 0;
     if (outcome.kind == OutcomeKind::success) {
       for (const SearchResult& hit : outcome.response.results) context_tokens += hit.snippet_tokens;
+      if (grounded && step.sends_query) hits_verdict = judge(*query, outcome.response.results);
       continue;
     }
     if (step.optional) {
@@ -88,10 +99,20 @@ Task<void> TaskRunner::run(std::uint64_t id, const TaskPlan& plan, const PoolQue
     result = end_of_task(outcome.kind);
     break;
   }
-  if (result.status == TaskStatus::succeeded && task.degradations != 0) {
+  const bool answered = result.status == TaskStatus::succeeded;
+  if (answered && task.degradations != 0) {
     result.status = TaskStatus::degraded;
     result.reason = degraded_reasons_[task.degradations];
   }
+  if (grounded) {
+    result.answer = answered ? hits_verdict : AnswerVerdict::not_answered;
+    if (result.answer == AnswerVerdict::answered_wrongly) {
+      // Not a success, whatever the path that led to it (issue 6): the report must show it.
+      result.status = TaskStatus::wrong_answer;
+      result.reason = task.degradations != 0 ? std::string_view(degraded_reasons_[task.degradations]) : kCleanPath;
+    }
+  }
+  result.degradations = task.degradations;
   result.id = id;
   result.template_name = plan.name;
   result.started = task.started;

@@ -17,6 +17,11 @@
 //   a required step ended budget_exhausted              safe_failed "budget_exhausted"
 //     (the budget's deterministic refusal instead of a guess, seed 001)
 //   a required step ended in any other kind            failed, the kind's name
+//   success, but the query's ground truth says none     wrong_answer, the degradation path
+//     of the hits the task answered from is relevant     ("clean" without degradations)
+// Ground truth (PoolQuery::relevant): when the task's query has it, TaskResult::answer says
+// whether the hits of its last successful search step held a relevant document
+// (AnswerVerdict); a task that did not succeed did not answer.
 // Every logical call emits a LogicalCallEvent and the task a TaskResult (EventSink).
 //
 // Escalation (engine/strategies/escalation.hpp): with TaskPlan::escalation set, the rules
@@ -51,6 +56,10 @@ struct StepPlan {
   std::int64_t prompt_tokens = 0;
   std::int64_t max_output_tokens = 0;  // 0: the model's own cap
   Capabilities required;               // what the serving provider must be able to do
+  // A vector search's parameters (Request::top_k, min_score, mode).
+  std::int32_t top_k = 0;
+  double min_score = 0;
+  SearchMode mode = SearchMode::dense;
 };
 
 struct TaskPlan {

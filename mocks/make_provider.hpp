@@ -27,10 +27,12 @@ struct BuiltProvider {
 };
 
 // Builds `config`. A web_search spec needs `corpus` (its config.corpus file, loaded by the
-// caller, which resolves paths and shares a corpus between providers); other specs ignore
-// it. Throws std::invalid_argument when a web_search spec gets a null corpus. The clock and
-// scheduler must outlive the result.
+// caller, which resolves paths and shares a corpus between providers), a vector_search
+// spec `index` (built once per corpus by the caller, sim/corpora.hpp); other specs ignore
+// them. Throws std::invalid_argument when a search spec gets a null corpus or index. The
+// clock and scheduler must outlive the result.
 BuiltProvider make_provider(const ProviderConfig& config, std::shared_ptr<const Corpus> corpus, Clock& clock,
-                            Scheduler& scheduler, const RngFactory& rngs);
+                            Scheduler& scheduler, const RngFactory& rngs,
+                            std::shared_ptr<const VectorIndex> index = nullptr);
 
 }  // namespace squall

@@ -13,6 +13,7 @@
 #include "engine/runtime/clock.hpp"
 #include "engine/runtime/rng.hpp"
 #include "mocks/corpus.hpp"
+#include "mocks/vector_index.hpp"
 
 namespace squall {
 
@@ -22,6 +23,9 @@ struct MockBuild {
   Scheduler& scheduler;
   Rng& rng;  // the mock's own stream, "provider/<name>"
   std::shared_ptr<const Corpus> corpus;  // the loaded corpus of a search provider, else null
+  // The index of a vector_search provider's corpus, shared with every provider using it;
+  // else null.
+  std::shared_ptr<const VectorIndex> vector_index;
 };
 
 }  // namespace squall

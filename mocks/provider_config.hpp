@@ -12,6 +12,7 @@
 #include "mocks/chaos/fault.hpp"
 #include "mocks/llm.hpp"
 #include "mocks/tool.hpp"
+#include "mocks/vector_search.hpp"
 #include "mocks/web_search.hpp"
 
 namespace squall {
@@ -20,7 +21,7 @@ namespace squall {
 // kKind, kKeys, kBody and fault_latency(); make_mock; describe_into: mocks/mock_build.hpp)
 // plus its reader in sim/scenario/provider_reader.cpp, its schema entry and its section of
 // docs/scenario-format.md. Its scenario `type` is its ProviderKind's name.
-using ProviderSpec = std::variant<WebSearchConfig, LlmConfig, ToolMockConfig>;
+using ProviderSpec = std::variant<WebSearchConfig, LlmConfig, ToolMockConfig, VectorSearchConfig>;
 
 struct ProviderConfig {
   std::string name;  // the key in `providers`

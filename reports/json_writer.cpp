@@ -49,7 +49,8 @@ ordered_json latency(const LatencyStats& s) {
 ordered_json tasks(const TaskSummary& t) {
   ordered_json j = status_counts(t.by_status);
   ordered_json reasons = ordered_json::object();
-  for (TaskStatus status : {TaskStatus::degraded, TaskStatus::safe_failed, TaskStatus::failed}) {
+  for (std::size_t k = index_of(TaskStatus::degraded); k < kTaskStatusCount; ++k) {
+    const auto status = static_cast<TaskStatus>(k);
     ordered_json of_status = ordered_json::object();
     for (const ReasonCount& r : t.by_reason) {
       if (r.status == status) of_status[r.reason] = r.count;
@@ -180,6 +181,20 @@ ordered_json escalation_reasons(const Report& r) {
   return j;
 }
 
+ordered_json answer_counts(const AnswerCounts& counts) {
+  ordered_json j = ordered_json::object();
+  for (std::size_t v = 0; v < kAnswerVerdictCount; ++v) j[std::string(to_string(static_cast<AnswerVerdict>(v)))] = counts[v];
+  return j;
+}
+
+ordered_json answers(const Report& r) {
+  ordered_json j = answer_counts(r.answers.by_verdict);
+  ordered_json by_path = ordered_json::object();
+  for (const AnswerRow& row : r.answers.by_path) by_path[row.path] = answer_counts(row.by_verdict);
+  j["by_path"] = std::move(by_path);
+  return j;
+}
+
 ordered_json injected_faults(const Report& r) {
   ordered_json j = ordered_json::object();
   for (const InjectedFaultRow& f : r.injected_faults) j[f.provider][f.kind] = f.count;
@@ -251,6 +266,7 @@ ordered_json to_json(const Report& r) {
   j["caches"] = caches(r);
   j["escalations"] = escalations(r);
   j["escalation_reasons"] = escalation_reasons(r);
+  j["answers"] = answers(r);
   j["injected_faults"] = injected_faults(r);
   j["thresholds"] = thresholds(r);
   j["thresholds_passed"] = r.all_thresholds_passed();

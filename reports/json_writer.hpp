@@ -4,7 +4,8 @@
 //   squall_report_version,
 //   produced_by {squall_version, scenario_file, policy_file (null without --policy), repro},
 //   scenario, seed, duration_ms, fingerprint (16 hex digits),
-//   tasks {total, succeeded, degraded, safe_failed, failed, by_reason {status: {reason: n}},
+//   tasks {total, succeeded, degraded, safe_failed, failed, wrong_answer,
+//          by_reason {status: {reason: n}, every status but succeeded},
 //          by_template {name: {total, succeeded, ..., tokens, cost_usd}}},
 //   latency_ms {count, p50, p90, p99, max, mean}      end to end per task, virtual time
 //   providers {name: {calls, by_outcome {kind: n, every kind}, latency_ms {...},
@@ -27,6 +28,9 @@
 //               (auto_retry, model_switch, human_review, urgent_action, critical_failure),
 //   escalation_reasons {level: {reason: n}}  non-zero only, levels and reasons in
 //               declaration order (engine/strategies/escalation.hpp),
+//   answers {answered, answered_wrongly, not_answered, by_path {path: {...}}}  tasks whose
+//               query has ground truth, by verdict (engine/task_result.hpp), overall and
+//               by degradation path ("clean", "relaxed_threshold+keyword_fallback", ...),
 //   injected_faults {provider: {kind: n}},
 //   thresholds [{metric, expression, observed, passed}], thresholds_passed,
 //   time_series {window_ms, windows [{start_ms, tasks {succeeded, ...},

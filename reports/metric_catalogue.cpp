@@ -26,7 +26,7 @@ constexpr std::array<TagInfo, 4> kFallbackTags{{{"tool", TagValues::any},
 constexpr std::array<TagInfo, 2> kEscalationTags{{{"level", TagValues::escalation_level},
                                                   {"reason", TagValues::escalation_reason}}};
 
-constexpr std::array<MetricInfo, 23> kCatalogue{{
+constexpr std::array<MetricInfo, 25> kCatalogue{{
     {MetricId::task_success, "task_success", MetricType::rate, "", kTaskTags,
      "fraction of tasks that succeeded, clean or degraded"},
     {MetricId::task_degraded, "task_degraded", MetricType::rate, "", kTaskTags,
@@ -54,6 +54,10 @@ constexpr std::array<MetricInfo, 23> kCatalogue{{
      "reflection calls an LLM made to correct a tool call's arguments after a tool error"},
     {MetricId::escalations, "escalations", MetricType::counter, "", kEscalationTags,
      "escalation tickets, at most one per task, at the highest level it reached (avg: per finished task)"},
+    {MetricId::answered, "answered", MetricType::rate, "", kTaskTags,
+     "fraction of the tasks whose query has ground truth that answered from a relevant document"},
+    {MetricId::answered_wrongly, "answered_wrongly", MetricType::rate, "", kTaskTags,
+     "fraction of the tasks whose query has ground truth that answered from irrelevant documents only"},
     {MetricId::cache_hits, "cache_hits", MetricType::counter, "", kToolTags,
      "calls a fresh cache entry answered without a provider call"},
     {MetricId::cache_misses, "cache_misses", MetricType::counter, "", kToolTags,

@@ -48,6 +48,8 @@ enum class MetricId : std::uint8_t {
   fallbacks,            // counter: fallback events (switches, passed-over providers, exhaustion)
   reflections,          // counter: reflection calls after tool errors (reflect strategy)
   escalations,          // counter: escalation tickets (at most one per task)
+  answered,             // rate: tasks with ground truth that answered from a relevant document
+  answered_wrongly,     // rate: tasks with ground truth that answered from irrelevant documents only
   cache_hits,           // counter: calls a fresh cache entry answered
   cache_misses,         // counter: calls the cache sent on to the provider
   cache_coalesced,      // counter: calls that waited for an identical call in flight

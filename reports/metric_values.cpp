@@ -79,6 +79,19 @@ std::optional<double> task_rate(const Recorder& r, const Threshold& t, std::init
   return rate_value(hits, total);
 }
 
+// Tasks of the selected templates with ground truth whose verdict is `verdict`, over all
+// tasks of those templates with ground truth.
+std::optional<double> answer_rate(const Recorder& r, const Threshold& t, AnswerVerdict verdict) {
+  std::uint64_t hits = 0;
+  std::uint64_t total = 0;
+  for (const TemplateStats& s : r.templates()) {
+    if (!admits(t, "template", s.name)) continue;
+    for (std::uint64_t c : s.answers) total += c;
+    hits += s.answers[index_of(verdict)];
+  }
+  return rate_value(hits, total);
+}
+
 std::vector<Trend::Part> task_latency(const Recorder& r, const Threshold& t) {
   std::vector<Trend::Part> parts;
   for (const TemplateStats& s : r.templates()) {
@@ -228,6 +241,8 @@ std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos durat
     case MetricId::task_degraded: return task_rate(r, t, {TaskStatus::degraded});
     case MetricId::task_safe_fail: return task_rate(r, t, {TaskStatus::safe_failed});
     case MetricId::task_failed: return task_rate(r, t, {TaskStatus::failed});
+    case MetricId::answered: return answer_rate(r, t, AnswerVerdict::answered);
+    case MetricId::answered_wrongly: return answer_rate(r, t, AnswerVerdict::answered_wrongly);
     case MetricId::task_latency: return trend_value(task_latency(r, t), e, kMillisecond);
     case MetricId::call_latency: return trend_value(call_latency(r, t), e, kMillisecond);
     case MetricId::provider_calls: return counter_value(provider_calls(r, t), e, duration, tasks);

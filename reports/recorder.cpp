@@ -216,14 +216,22 @@ void Recorder::on_task_finished(const TaskResult& r) {
   if (r.status != TaskStatus::succeeded) {
     reason = intern(reasons_, r.reason.empty() ? kUnspecifiedReason : r.reason) + 1;
   }
-  fingerprint_.fold(EventTag::task_finished, r.id, tpl, r.started, r.finished, status, reason, r.tokens, r.cost_usd);
+  // kAnswerVerdictCount stands for "no ground truth".
+  const std::size_t answer = r.answer ? index_of(*r.answer) : kAnswerVerdictCount;
+  fingerprint_.fold(EventTag::task_finished, r.id, tpl, r.started, r.finished, status, reason, r.tokens, r.cost_usd,
+                    r.degradations, answer);
 
   TemplateStats& s = templates_[tpl];
+  ++tasks_finished_;
   ++s.tasks[status];
   s.latency.push_back(r.finished - r.started);
   s.tokens += r.tokens;
   s.cost_usd += r.cost_usd;
   if (reason > 0) ++reasons_[reason - 1].tasks[status];
+  if (r.answer) {
+    ++s.answers[answer];
+    ++answers_by_path_[r.degradations][answer];
+  }
   const std::size_t w = window_of(r.finished);
   if (w >= tasks_by_window_.size()) tasks_by_window_.resize(w + 1);
   ++tasks_by_window_[w][status];

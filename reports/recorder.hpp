@@ -37,6 +37,8 @@ namespace squall {
 
 using OutcomeCounts = std::array<std::uint64_t, kOutcomeKindCount>;
 using StatusCounts = std::array<std::uint64_t, kTaskStatusCount>;
+// Tasks whose query has ground truth, by AnswerVerdict.
+using AnswerCounts = std::array<std::uint64_t, kAnswerVerdictCount>;
 // Escalation tickets by level, then by reason (EscalationLevel, EscalationCondition).
 using EscalationCounts = std::array<std::array<std::uint64_t, kEscalationConditionCount>, kEscalationLevelCount>;
 
@@ -99,6 +101,7 @@ struct TemplateStats {
   SampleLog latency;           // end-to-end task durations (ns)
   std::int64_t tokens = 0;     // TaskResult::tokens summed
   double cost_usd = 0;         // TaskResult::cost_usd summed
+  AnswerCounts answers{};      // its tasks with ground truth, by verdict
 };
 
 struct ReasonStats {
@@ -159,6 +162,8 @@ class Recorder final : public EventSink {
   void set_injected_faults(std::string_view provider, std::string_view kind, std::uint64_t count);
 
   Nanos window() const { return window_; }
+  // Tasks finished so far (on_task_finished calls).
+  std::uint64_t tasks_finished() const { return tasks_finished_; }
   std::uint64_t fingerprint() const { return fingerprint_.value(); }
   // The latest time any event carried (attempt end, task end, transition, ...).
   TimePoint last_event_at() const { return last_event_at_; }
@@ -175,6 +180,8 @@ class Recorder final : public EventSink {
   const std::vector<RecordedBreakerTransition>& breaker_transitions() const { return transitions_; }
   std::uint64_t breaker_transitions_total() const { return transitions_total_; }
   const InjectedFaultCounts& injected_faults() const { return injected_; }
+  // Tasks with ground truth by verdict, by degradation path (TaskResult::degradations).
+  const std::map<std::uint32_t, AnswerCounts>& answers_by_path() const { return answers_by_path_; }
   // Finished tasks by status, by window of their end.
   const std::vector<StatusCounts>& tasks_by_window() const { return tasks_by_window_; }
 
@@ -208,6 +215,8 @@ class Recorder final : public EventSink {
   std::uint64_t transitions_total_ = 0;
   InjectedFaultCounts injected_;
   std::vector<StatusCounts> tasks_by_window_;
+  std::map<std::uint32_t, AnswerCounts> answers_by_path_;
+  std::uint64_t tasks_finished_ = 0;
 };
 
 }  // namespace squall

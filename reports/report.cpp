@@ -4,6 +4,7 @@
 #include <numeric>
 #include <tuple>
 
+#include "engine/call.hpp"
 #include "reports/metric_values.hpp"
 #include "reports/trend.hpp"
 
@@ -86,6 +87,12 @@ TimeSeries time_series(const Recorder& r, const std::vector<std::size_t>& provid
 }
 
 }  // namespace
+
+std::uint64_t AnswerSummary::total() const {
+  std::uint64_t n = 0;
+  for (std::uint64_t c : by_verdict) n += c;
+  return n;
+}
 
 bool Report::all_thresholds_passed() const {
   return std::all_of(thresholds.begin(), thresholds.end(), [](const ThresholdResult& t) { return t.passed; });
@@ -173,6 +180,14 @@ Report build_report(const Recorder& r, const RunInfo& run, std::span<const Thres
     for (std::uint64_t n : r.escalations()[level]) rep.escalations.by_level[level] += n;
     rep.escalations.total += rep.escalations.by_level[level];
   }
+
+  for (const auto& [mask, counts] : r.answers_by_path()) {
+    const std::string path = degradation_path(mask);
+    rep.answers.by_path.push_back({path.empty() ? std::string(kCleanPath) : path, counts});
+    for (std::size_t v = 0; v < kAnswerVerdictCount; ++v) rep.answers.by_verdict[v] += counts[v];
+  }
+  std::sort(rep.answers.by_path.begin(), rep.answers.by_path.end(),
+            [](const AnswerRow& a, const AnswerRow& b) { return a.path < b.path; });
 
   for (const auto& [provider, kinds] : r.injected_faults()) {
     for (const auto& [kind, count] : kinds) rep.injected_faults.push_back({provider, kind, count});

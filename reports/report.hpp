@@ -145,6 +145,19 @@ struct EscalationSummary {
   EscalationCounts by_level_and_reason{};  // [level][condition]
 };
 
+// Tasks whose query has ground truth (engine/pool_query.hpp), by verdict, over all tasks
+// and by degradation path.
+struct AnswerRow {
+  std::string path;  // the Degradations the tasks went through, "+"-joined; "clean": none
+  AnswerCounts by_verdict{};
+};
+
+struct AnswerSummary {
+  AnswerCounts by_verdict{};
+  std::vector<AnswerRow> by_path;  // sorted by path
+  std::uint64_t total() const;
+};
+
 struct InjectedFaultRow {
   std::string provider;
   std::string kind;
@@ -187,6 +200,7 @@ struct Report {
   std::vector<FallbackRow> fallbacks;  // sorted by tool, action, from, to
   std::vector<CacheSummary> caches;     // sorted by tool
   EscalationSummary escalations;
+  AnswerSummary answers;
   std::vector<InjectedFaultRow> injected_faults;  // sorted by provider, then kind
   std::vector<ThresholdResult> thresholds;        // in the given order
   TimeSeries time_series;

@@ -50,13 +50,18 @@ std::string optional_ratio(const std::optional<double>& x) {
 void task_rows(const Report& r, std::vector<Row>& rows) {
   const TaskSummary& t = r.tasks;
   const auto of = [&](TaskStatus s) { return t.by_status[index_of(s)]; };
-  rows.push_back({"", "tasks",
-                  fmt::format("{} total, {} succeeded, {} degraded, {} safe_failed, {} failed", t.total,
-                              of(TaskStatus::succeeded), of(TaskStatus::degraded), of(TaskStatus::safe_failed),
-                              of(TaskStatus::failed))});
+  std::string statuses = fmt::format("{} total", t.total);
+  for (std::size_t k = 0; k < kTaskStatusCount; ++k) {
+    const auto status = static_cast<TaskStatus>(k);
+    // wrong_answer exists only with ground truth; the line stays as it was without it.
+    if (status == TaskStatus::wrong_answer && of(status) == 0) continue;
+    statuses += fmt::format(", {} {}", of(status), to_string(status));
+  }
+  rows.push_back({"", "tasks", statuses});
   rows.push_back({"", "task success",
                   fmt::format("{} (clean or degraded)", percent(of(TaskStatus::succeeded) + of(TaskStatus::degraded), t.total))});
-  for (TaskStatus status : {TaskStatus::degraded, TaskStatus::safe_failed, TaskStatus::failed}) {
+  for (std::size_t k = index_of(TaskStatus::degraded); k < kTaskStatusCount; ++k) {
+    const auto status = static_cast<TaskStatus>(k);
     std::string reasons;
     for (const ReasonCount& c : t.by_reason) {
       if (c.status != status) continue;
@@ -66,6 +71,17 @@ void task_rows(const Report& r, std::vector<Row>& rows) {
     if (!reasons.empty()) rows.push_back({"", fmt::format("  {} by reason", to_string(status)), reasons});
   }
   rows.push_back({"", "task latency (ms)", latency(r.latency)});
+  if (r.answers.total() == 0) return;
+  const auto verdicts = [](const AnswerCounts& counts) {
+    std::string out;
+    for (std::size_t v = 0; v < kAnswerVerdictCount; ++v) {
+      if (!out.empty()) out += ' ';
+      out += fmt::format("{}={}", to_string(static_cast<AnswerVerdict>(v)), counts[v]);
+    }
+    return out;
+  };
+  rows.push_back({"", "answers (ground truth)", fmt::format("{} tasks  {}", r.answers.total(), verdicts(r.answers.by_verdict))});
+  for (const AnswerRow& row : r.answers.by_path) rows.push_back({"", fmt::format("  {}", row.path), verdicts(row.by_verdict)});
 }
 
 void provider_rows(const Report& r, std::vector<Row>& rows) {

@@ -18,6 +18,18 @@ TimePoint at_offset(TimePoint start, double ns) {
 
 }  // namespace
 
+double expected_arrivals(const ArrivalConfig& config, Nanos duration) {
+  const double seconds = static_cast<double>(std::max<Nanos>(duration, 0)) / 1e9;
+  double expected = config.rate_per_s * seconds;
+  for (const Burst& b : config.bursts) {
+    const TimePoint from = std::clamp<TimePoint>(b.from, 0, duration);
+    const TimePoint to = std::clamp<TimePoint>(b.to, from, duration);
+    expected += (b.rate_per_s - config.rate_per_s) * static_cast<double>(to - from) / 1e9;
+  }
+  if (config.max_tasks) expected = std::min(expected, static_cast<double>(*config.max_tasks));
+  return expected;
+}
+
 ArrivalSchedule::ArrivalSchedule(const ArrivalConfig& config, TimePoint end)
     : base_rate_(config.rate_per_s), bursts_(config.bursts), end_(end), process_(config.process) {
   std::sort(bursts_.begin(), bursts_.end(), [](const Burst& a, const Burst& b) { return a.from < b.from; });

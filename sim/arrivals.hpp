@@ -26,6 +26,11 @@
 
 namespace squall {
 
+// The expected number of tasks that arrive in [0, duration): the rate integrated over the
+// run (bursts clipped to it), capped at max_tasks. Exact for constant arrivals up to the
+// rounding of each segment, and the mean for Poisson ones.
+double expected_arrivals(const ArrivalConfig& config, Nanos duration);
+
 class ArrivalSchedule {
  public:
   // Arrivals happen in [0, end). `config.bursts` must not overlap; they may be unsorted.

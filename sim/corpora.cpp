@@ -1,24 +1,27 @@
 #include "sim/corpora.hpp"
 
+#include <optional>
 #include <variant>
 
 namespace squall {
-
 Corpora load_corpora(const Scenario& scenario) {
   Corpora corpora;
   for (const ProviderConfig& config : scenario.providers) {
-    const auto* search = std::get_if<WebSearchConfig>(&config.spec);
-    if (search == nullptr) continue;
-    auto& slot = corpora[corpus_path(scenario, *search)];
-    if (!slot) slot = std::make_shared<const Corpus>(Corpus::load(corpus_path(scenario, *search)));
+    const auto file = corpus_path(scenario, config);
+    if (!file) continue;
+    LoadedCorpus& slot = corpora[*file];
+    if (!slot.corpus) slot.corpus = std::make_shared<const Corpus>(Corpus::load(*file));
+    if (!slot.index && std::holds_alternative<VectorSearchConfig>(config.spec)) {
+      slot.index = std::make_shared<const VectorIndex>(slot.corpus);
+    }
   }
   return corpora;
 }
 
-std::shared_ptr<const Corpus> corpus_of(const Scenario& scenario, const Corpora& corpora, const ProviderConfig& config) {
-  const auto* search = std::get_if<WebSearchConfig>(&config.spec);
-  if (search == nullptr) return nullptr;
-  return corpora.at(corpus_path(scenario, *search));
+const LoadedCorpus* corpus_of(const Scenario& scenario, const Corpora& corpora, const ProviderConfig& config) {
+  const auto file = corpus_path(scenario, config);
+  if (!file) return nullptr;
+  return &corpora.at(*file);
 }
 
 }  // namespace squall

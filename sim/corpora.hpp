@@ -1,5 +1,6 @@
 // The corpora of a scenario's search providers, loaded once and shared read-only by every
-// run and every provider that names the same file.
+// run and every provider that names the same file; and the vector index of each corpus a
+// vector_search provider uses, built once with it (mocks/vector_index.hpp).
 #pragma once
 
 #include <filesystem>
@@ -7,17 +8,24 @@
 #include <memory>
 
 #include "mocks/corpus.hpp"
+#include "mocks/vector_index.hpp"
 #include "sim/scenario.hpp"
 
 namespace squall {
 
-// Resolved corpus path (corpus_path) -> the loaded corpus.
-using Corpora = std::map<std::filesystem::path, std::shared_ptr<const Corpus>>;
+struct LoadedCorpus {
+  std::shared_ptr<const Corpus> corpus;
+  std::shared_ptr<const VectorIndex> index;  // null unless a vector_search provider reads it
+};
 
-// Loads every corpus `scenario` names. Throws CorpusError.
+// Resolved corpus path (corpus_path) -> the loaded corpus.
+using Corpora = std::map<std::filesystem::path, LoadedCorpus>;
+
+// Loads every corpus `scenario` names and indexes those vector_search providers read.
+// Throws CorpusError.
 Corpora load_corpora(const Scenario& scenario);
 
 // The corpus of `config` in `corpora`, or null when `config` is not a search provider.
-std::shared_ptr<const Corpus> corpus_of(const Scenario& scenario, const Corpora& corpora, const ProviderConfig& config);
+const LoadedCorpus* corpus_of(const Scenario& scenario, const Corpora& corpora, const ProviderConfig& config);
 
 }  // namespace squall

@@ -15,6 +15,9 @@ std::uint32_t generation_of(TimerId id) { return static_cast<std::uint32_t>(id >
 
 }  // namespace
 
+SimulationStalled::SimulationStalled(TimePoint at, ComponentId component)
+    : std::runtime_error("virtual time stopped advancing"), at_(at), component_(component) {}
+
 void EventLoop::push(const Event& e) {
   heap_.push_back(e);
   sift_up(heap_.size() - 1, e);
@@ -80,6 +83,7 @@ TimerId EventLoop::schedule_at(TimePoint at, std::coroutine_handle<> handle) {
   assert(handle && "a null handle would read as a cancelled event");
   const std::uint32_t slot = take_slot();
   slots_[slot].handle = handle;
+  slots_[slot].component = component_;
   push(Event{std::max(at, now_), next_seq_++, slot});
   ++live_;
   return make_id(slot, slots_[slot].generation);
@@ -122,11 +126,18 @@ void EventLoop::run_front() {
   const Event e = pop_earliest();
   Slot& s = slots_[e.slot];
   const std::coroutine_handle<> handle = s.handle;
+  const ComponentId component = s.component;
   ++s.generation;  // the id is spent before the handle runs, so cancelling it there is a no-op
   free_slot(e.slot);
   --live_;
-  now_ = e.at;
+  if (e.at != now_) {
+    now_ = e.at;
+    events_at_now_ = 0;
+  } else if (++events_at_now_ >= kMaxEventsPerInstant) {
+    throw SimulationStalled(now_, component);
+  }
   ++events_run_;
+  component_ = component;
   handle.resume();
 }
 

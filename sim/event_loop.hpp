@@ -20,15 +20,40 @@
 // when it reaches the top (or when tombstones are most of the heap, which is then
 // rebuilt without them); its slot is then recycled. Timed-out waits cancel their timers
 // on every provider call that answers in time, so this is on the hot path too.
+//
+// Stall detection (DESIGN section 9: no silent hangs). A model that schedules event after
+// event without letting virtual time advance (a loop that retries with no delay, an
+// arrival process stuck at one instant) would spin forever. After kMaxEventsPerInstant
+// events in a row at one instant, run() throws SimulationStalled, naming the component
+// that scheduled the last of them. Components are small ids the simulator assigns to what
+// it spawns (the workload's arrivals, each task template): set_component() sets the one
+// that events scheduled from now on belong to, and running an event makes its component
+// current again, so every event inherits the component of the code that scheduled it.
 #pragma once
 
 #include <coroutine>
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "engine/runtime/clock.hpp"
 
 namespace squall {
+
+// Who scheduled an event; 0 when nobody set one (sim/world.hpp gives the names).
+using ComponentId = std::uint32_t;
+
+// Thrown by EventLoop::run and run_until when virtual time stopped advancing.
+class SimulationStalled : public std::runtime_error {
+ public:
+  SimulationStalled(TimePoint at, ComponentId component);
+  TimePoint at() const { return at_; }
+  ComponentId component() const { return component_; }
+
+ private:
+  TimePoint at_;
+  ComponentId component_;
+};
 
 class EventLoop final : public Clock, public Scheduler {
  public:
@@ -49,6 +74,17 @@ class EventLoop final : public Clock, public Scheduler {
   std::size_t pending() const { return live_; }
   std::uint64_t events_run() const { return events_run_; }
 
+  // Events in a row at one instant before run() decides virtual time has stalled. Ten
+  // million: a legitimate instant holds a handful of events per task that acts at it, and
+  // arrivals are at least 1 ns apart (sim/arrivals.hpp), so only a model that loops without
+  // waiting comes near it; at tens of millions of events per second it costs under a
+  // second to detect.
+  static constexpr std::uint64_t kMaxEventsPerInstant = 10'000'000;
+
+  // The component events scheduled from now on belong to (see the header).
+  void set_component(ComponentId component) { component_ = component; }
+  ComponentId component() const { return component_; }
+
  private:
   // A heap entry: 24 bytes, the handle lives in the slot so the entry need not grow.
   struct Event {
@@ -61,7 +97,10 @@ class EventLoop final : public Clock, public Scheduler {
   struct Slot {
     std::coroutine_handle<> handle;
     std::uint32_t generation = 0;
-    std::uint32_t next_free = 0;  // the free list's link while the slot is unused
+    union {
+      std::uint32_t next_free = 0;  // the free list's link while the slot is unused
+      ComponentId component;        // who scheduled the event while it is queued
+    };
   };
   static constexpr std::size_t kArity = 4;
   static constexpr std::uint32_t kNoSlot = UINT32_MAX;
@@ -90,6 +129,8 @@ class EventLoop final : public Clock, public Scheduler {
   TimePoint now_ = 0;
   std::uint64_t next_seq_ = 0;
   std::uint64_t events_run_ = 0;
+  std::uint64_t events_at_now_ = 0;  // events run in a row at now_
+  ComponentId component_ = 0;
 };
 
 }  // namespace squall

@@ -14,7 +14,7 @@ PreparedScenario::PreparedScenario(Scenario scenario)
     : scenario_(std::move(scenario)), corpora_(load_corpora(scenario_)) {}
 
 Report PreparedScenario::run(const PolicyConfig& policy, std::uint64_t seed, Provenance provenance) const {
-  World world(scenario_, policy, corpora_, seed);
+  World world(scenario_, policy, corpora_, seed, limits_);
   Report report = world.run();
   provenance.squall_version = std::string(squall_version());
   report.produced_by = std::move(provenance);

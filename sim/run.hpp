@@ -14,6 +14,7 @@
 #include "reports/report.hpp"
 #include "sim/corpora.hpp"
 #include "sim/scenario.hpp"
+#include "sim/world.hpp"
 
 namespace squall {
 
@@ -27,6 +28,8 @@ class PreparedScenario {
   explicit PreparedScenario(Scenario scenario);
 
   const Scenario& scenario() const { return scenario_; }
+  // The bounds every later run() keeps (sim/world.hpp); default RunLimits{}.
+  void set_limits(RunLimits limits) { limits_ = limits; }
 
   // Simulates the scenario under `seed` with `policy` (the scenario's own policy block, or
   // a policy file's that check_policy accepted for it). The report records `provenance`
@@ -37,6 +40,7 @@ class PreparedScenario {
  private:
   Scenario scenario_;
   Corpora corpora_;
+  RunLimits limits_;
 };
 
 }  // namespace squall

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,10 +35,13 @@ struct Scenario {
   std::filesystem::path source;           // the file it was loaded from
 };
 
-// Where a web_search provider's corpus file is: its `corpus` path, resolved against the
+// Where a web_search or vector_search provider's corpus file is: its `corpus` path, resolved against the
 // directory of the scenario file when relative. The loader, the world and the CLI all
 // resolve it through these functions.
 std::filesystem::path corpus_path(const std::filesystem::path& scenario_dir, const std::string& corpus);
 std::filesystem::path corpus_path(const Scenario& scenario, const WebSearchConfig& config);
+std::filesystem::path corpus_path(const Scenario& scenario, const VectorSearchConfig& config);
+// The corpus file of `config` when it is a search provider, else nullopt.
+std::optional<std::filesystem::path> corpus_path(const Scenario& scenario, const ProviderConfig& config);
 
 }  // namespace squall

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/call.hpp"
 #include "engine/pool_query.hpp"
 #include "engine/provider_descriptor.hpp"
 #include "engine/runtime/time.hpp"
@@ -42,6 +43,12 @@ struct StepConfig {
   std::int64_t max_output_tokens = 0;     // 0: the model decides
   bool optional = false;  // a failure degrades the task instead of ending it
   Capabilities required;  // what the serving provider must be able to do; default none
+  // vector_search steps (mocks/vector_search.hpp): hits wanted at most (0: the provider's
+  // top_k), the dense-mode score threshold (default kDefaultMinScore, 0.85, seed 001's
+  // first rung; 0 for other steps) and the mode.
+  std::int32_t top_k = 0;
+  double min_score = 0;
+  SearchMode search_mode = SearchMode::dense;
 };
 
 struct TaskTemplate {

@@ -5,10 +5,18 @@
 #include <utility>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "engine/runtime/clock.hpp"
+#include "engine/runtime/duration.hpp"
 
 namespace squall {
 namespace {
+
+// The event loop's components (EventLoop::set_component): 0 is the simulator itself, 1 the
+// workload's arrivals, 2 + i the tasks of template i.
+constexpr ComponentId kArrivalsComponent = 1;
+constexpr ComponentId kFirstTemplateComponent = 2;
 
 const std::vector<StrategyConfig>& policy_of(const PolicyConfig& policy, std::string_view name) {
   static const std::vector<StrategyConfig> kNoStrategies;
@@ -27,8 +35,9 @@ World::World(const Scenario& scenario, std::uint64_t seed)
   build();
 }
 
-World::World(const Scenario& scenario, const PolicyConfig& policy, const Corpora& corpora, std::uint64_t seed)
-    : scenario_(scenario), policy_(policy), corpora_(corpora), seed_(seed) {
+World::World(const Scenario& scenario, const PolicyConfig& policy, const Corpora& corpora, std::uint64_t seed,
+             RunLimits limits)
+    : scenario_(scenario), policy_(policy), corpora_(corpora), seed_(seed), limits_(limits) {
   build();
 }
 
@@ -46,8 +55,11 @@ World::~World() = default;
 
 void World::build_providers(const RngFactory& rngs) {
   for (const ProviderConfig& config : scenario_.providers) {
+    const LoadedCorpus* corpus = corpus_of(scenario_, corpora_, config);
     BuiltProvider& built =
-        providers_.emplace(config.name, make_provider(config, corpus_of(scenario_, corpora_, config), loop_, loop_, rngs))
+        providers_
+            .emplace(config.name, make_provider(config, corpus != nullptr ? corpus->corpus : nullptr, loop_, loop_,
+                                                rngs, corpus != nullptr ? corpus->index : nullptr))
             .first->second;
     // The provider's stack: its own policy entry (only a scenario with a `tools` block
     // gives providers entries of their own), then the SDK's retries innermost. The SDK
@@ -85,7 +97,8 @@ void World::build_plans() {
     for (const StepConfig& step : tpl.steps) {
       const auto tool = std::find_if(tools_.begin(), tools_.end(), [&](const ToolPlan& t) { return t.name == step.tool; });
       plan.steps.push_back(StepPlan{&*tool, step.optional, step.query_from.has_value(), step.prompt_tokens,
-                                    step.max_output_tokens, step.required});
+                                    step.max_output_tokens, step.required, step.top_k, step.min_score,
+                                    step.search_mode});
       if (step.query_from && queries == nullptr) queries = &scenario_.workload.queries.find(*step.query_from)->second;
     }
     plan.resolve_escalation();
@@ -115,19 +128,43 @@ Task<void> World::arrivals() {
     const std::vector<PoolQuery>* queries = plan_queries_[index];
     const PoolQuery* query = queries != nullptr ? &(*queries)[query_rng_->uniform_int(queries->size())] : nullptr;
     ++tasks_started_;
+    if (tasks_started_ - recorder_.tasks_finished() > limits_.max_tasks_in_flight) {
+      throw RunLimitExceeded(fmt::format(
+          "at {} of simulated time, more than {} tasks were in flight (the limit; squall run --max-in-flight "
+          "changes it) while tasks arrived at {:g} per second: the providers serve tasks far slower than they "
+          "arrive, and the run would not finish",
+          format_duration(*at), limits_.max_tasks_in_flight, schedule.rate_at(*at)));
+    }
+    loop_.set_component(kFirstTemplateComponent + static_cast<ComponentId>(index));
     spawn(runner_.run(static_cast<std::uint64_t>(n), plans_[index], query), &error_);
+    loop_.set_component(kArrivalsComponent);
   }
 }
 
-Report World::run() {
-  spawn(arrivals(), &error_);
-  loop_.run();
-  if (error_) std::rethrow_exception(error_);
-  std::uint64_t tasks_finished = 0;
-  for (const TemplateStats& t : recorder_.templates()) {
-    for (const std::uint64_t n : t.tasks) tasks_finished += n;
+std::string World::component_name(ComponentId component) const {
+  if (component == kArrivalsComponent) return "the workload's arrivals";
+  if (component >= kFirstTemplateComponent && component - kFirstTemplateComponent < plans_.size()) {
+    return fmt::format("a task of template \"{}\"", plans_[component - kFirstTemplateComponent].name);
   }
-  if (tasks_started_ != tasks_finished) {
+  return "the simulator";
+}
+
+Report World::run() {
+  loop_.set_component(kArrivalsComponent);
+  spawn(arrivals(), &error_);
+  try {
+    // In slices, so that a component's error (a run limit) stops the run at once rather
+    // than after every task in flight has finished.
+    constexpr std::uint64_t kSlice = 1 << 16;
+    while (!error_ && !loop_.empty()) loop_.run(kSlice);
+  } catch (const SimulationStalled& stall) {
+    throw SimulationError(fmt::format(
+        "virtual time stopped advancing at {}: {} events in a row at that instant, the last scheduled by {} "
+        "(a loop that never waits, EventLoop::kMaxEventsPerInstant)",
+        format_duration(stall.at()), EventLoop::kMaxEventsPerInstant, component_name(stall.component())));
+  }
+  if (error_) std::rethrow_exception(error_);
+  if (tasks_started_ != recorder_.tasks_finished()) {
     throw std::logic_error("simulation ended with unfinished tasks: a coroutine was never resumed");
   }
   for (const auto& [name, built] : providers_) {

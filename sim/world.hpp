@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <stdexcept>
 #include <map>
 #include <memory>
 #include <string>
@@ -32,19 +33,47 @@
 
 namespace squall {
 
+// Bounds that stop a run a scenario made too big to finish, instead of letting it eat the
+// machine's memory (DESIGN section 9).
+struct RunLimits {
+  // Tasks started and not yet finished. A task in flight holds its coroutine frames
+  // (bench/README.md states the bytes per task), so a million is a few gigabytes at most;
+  // a model whose tasks pile up past it is overloaded beyond any answer, and its run
+  // would not end in reasonable time. `squall run --max-in-flight` changes it.
+  std::uint64_t max_tasks_in_flight = 1'000'000;
+};
+
+// Thrown by World::run when the run exceeded RunLimits: the scenario asks for more than
+// the simulator will hold (exit 2, no report). The message names the time, the arrival
+// rate and the limit.
+class RunLimitExceeded : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Thrown by World::run when the simulation cannot go on: virtual time stopped advancing
+// (EventLoop::kMaxEventsPerInstant), naming the component and the time. An internal
+// error, not a verdict on the policy.
+class SimulationError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 class World {
  public:
   // Builds every component with `policy` (the scenario's own, or a replacement checked
   // against it) and the scenario's corpora, loaded once (sim/corpora.hpp). The scenario,
   // policy and corpora must outlive the world.
-  World(const Scenario& scenario, const PolicyConfig& policy, const Corpora& corpora, std::uint64_t seed);
+  World(const Scenario& scenario, const PolicyConfig& policy, const Corpora& corpora, std::uint64_t seed,
+        RunLimits limits = {});
   // The same with the scenario's own policy, loading its corpora. Throws CorpusError.
   World(const Scenario& scenario, std::uint64_t seed);
   World(const World&) = delete;
   World& operator=(const World&) = delete;
   ~World();
 
-  // Runs the simulation to completion. Call once.
+  // Runs the simulation to completion. Call once. Throws RunLimitExceeded or
+  // SimulationError (above), and whatever a component threw.
   Report run();
 
   const EventLoop& loop() const { return loop_; }
@@ -53,6 +82,8 @@ class World {
   void build();
   Task<void> arrivals();
   std::unique_ptr<Rng> stream(std::string_view component) const;
+  // Who scheduled an event, for SimulationError's message.
+  std::string component_name(ComponentId component) const;
   void build_providers(const RngFactory& rngs);
   void build_tools(const RngFactory& rngs);
   void build_plans();
@@ -78,6 +109,7 @@ class World {
   std::unique_ptr<Rng> query_rng_;
   std::exception_ptr error_;
   std::uint64_t tasks_started_ = 0;
+  RunLimits limits_;
 };
 
 }  // namespace squall

@@ -95,7 +95,7 @@ struct CacheConfig {
                                                          "cache_empty"};
   // The provider kinds whose tools (or stacks) the cache may serve: those answering
   // requests that carry a query (engine/strategies/cache_key.hpp).
-  static constexpr std::array<ProviderKind, 1> kAppliesTo{ProviderKind::web_search};
+  static constexpr std::array<ProviderKind, 2> kAppliesTo{ProviderKind::web_search, ProviderKind::vector_search};
 
   // How long a success stays fresh; > 0. Default 10 min (LiteLLM InMemoryCache default_ttl).
   Nanos ttl = 10 * kMinute;

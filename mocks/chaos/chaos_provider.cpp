@@ -12,6 +12,7 @@ namespace {
 constexpr int kTooManyRequests = 429;
 constexpr int kDefaultOverloadedStatus = 529;
 constexpr int kDefaultServerErrorStatus = 500;
+constexpr int kServiceUnavailable = 503;
 
 }  // namespace
 
@@ -56,6 +57,11 @@ Response ChaosProvider::faulty_answer(const FaultConfig& fault) const {
       break;
     case FaultKind::empty:
       r.status = 200;  // no results, or 0 output tokens: the defaults
+      break;
+    case FaultKind::index_not_ready:
+      r.status = kServiceUnavailable;
+      r.error_code = "index_not_ready";
+      r.error_message = "the index is not ready: it is still being built or loaded; retry later";
       break;
     case FaultKind::timeout:
       assert(false && "timeouts have no answer");

@@ -27,7 +27,14 @@
 // - server_error: fault.status, default 500.
 // - empty: 200 with an empty body of the provider's kind: no hits for a search, a
 //   completion of 0 output tokens for an LLM.
-//   These four take one latency sample (fault.latency, else the provider's latency given
+// - index_not_ready: 503 with the error code "index_not_ready", what a vector index
+//   answers while it is still being built or loaded: Elasticsearch and OpenSearch answer
+//   a search on an index whose shards are not yet allocated with 503
+//   (no_shard_available_action_exception), Milvus refuses a collection not yet loaded,
+//   and a Pinecone index answers only once describe_index reports it ready. A 503 is
+//   classified overloaded (engine/classify.hpp): systemic and retryable, as it should be;
+//   the loader allows it on vector_search providers only.
+//   These five take one latency sample (fault.latency, else the provider's latency given
 //   to the constructor), drawn from the decorator's stream after u, and are bound by the
 //   deadline like any answer (mocks/answer_time.hpp): past it, the caller sees a timeout,
 //   and the fault still counts as injected.

@@ -19,7 +19,8 @@ namespace squall {
   X(rate_limited, "429, with a Retry-After header when retry_after is set") \
   X(overloaded, "529 by default, or 503")                         \
   X(server_error, "a 5xx status, 500 by default")                 \
-  X(empty, "200 with no results")
+  X(empty, "200 with no results")                                 \
+  X(index_not_ready, "503 index_not_ready: the index is still being built or loaded")
 
 enum class FaultKind : std::uint8_t { SQUALL_FAULT_KINDS(SQUALL_ENUMERATOR) };
 
@@ -27,7 +28,7 @@ inline constexpr std::size_t kFaultKindCount = 0 SQUALL_FAULT_KINDS(SQUALL_COUNT
 constexpr std::size_t index_of(FaultKind kind) { return static_cast<std::size_t>(kind); }
 
 // The scenario files' names ("timeout", "rate_limited", "overloaded", "server_error",
-// "empty", the enumerators' names); parse_fault_kind is the exact inverse of to_string.
+// "empty", "index_not_ready", the enumerators' names); parse_fault_kind is the exact inverse of to_string.
 std::string_view to_string(FaultKind kind);
 std::optional<FaultKind> parse_fault_kind(std::string_view name);
 

@@ -16,7 +16,8 @@ namespace squall {
 namespace {
 
 constexpr std::array<FaultKind, kFaultKindCount> kKinds{
-    FaultKind::timeout, FaultKind::rate_limited, FaultKind::overloaded, FaultKind::server_error, FaultKind::empty};
+    FaultKind::timeout,      FaultKind::rate_limited, FaultKind::overloaded,
+    FaultKind::server_error, FaultKind::empty,        FaultKind::index_not_ready};
 
 // Records an error for `key` when present on a fault whose kind is not one of `kinds`.
 void only_for(const ObjectReader& obj, std::string_view key, FaultKind kind, std::initializer_list<FaultKind> kinds) {

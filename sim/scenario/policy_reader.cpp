@@ -469,8 +469,8 @@ void check_cache(std::string_view owner, ProviderType type, const ScenarioNames&
   const auto served = names.tool_provider.find(owner);
   const std::string_view provider = served != names.tool_provider.end() ? std::string_view(served->second) : owner;
   const auto kind_names = names_of(kinds);
-  diag.error(path, fmt::format("cache applies only to tools and stacks of {} providers, whose requests carry a "
-                               "query; {}",
+  diag.error(path, fmt::format("cache applies only to tools and stacks of search providers ({}), whose requests "
+                               "carry a query; {}",
                                join(kind_names), provider_is(provider, type)));
 }
 

@@ -66,7 +66,7 @@ std::optional<StrategyConfig> read_strategy_config(std::string_view name, const 
 //     include_tools and exclude_tools name tools (`/<key>/<i>/reflect/include_tools/<j>`).
 //   - escalation applies only to tools (`/<key>/<i>/escalation`).
 //   - cache applies only to tools served by, and stacks of, the provider types in
-//     CacheConfig::kAppliesTo (web_search) (`/<key>/<i>/cache`).
+//     CacheConfig::kAppliesTo (web_search, vector_search) (`/<key>/<i>/cache`).
 // A chain cannot loop: fallback only lives in tools' pipelines and only names providers,
 // whose stacks cannot fall back. Paths start with `path`.
 void check_policy(const PolicyConfig& policy, const ScenarioNames& names, const std::string& path,

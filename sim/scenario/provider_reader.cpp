@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -56,9 +57,21 @@ constexpr NumberRange kPriceUsd{0, false, 1e6};
 constexpr IntRange kTokens{1, 1'000'000'000};
 constexpr NumberRange kTokensPerSecond{0, true, 1e9};
 
+// - top_k: 10000, Pinecone's own maximum;
+// - read units: 1e6 RU of capacity or per second, five hundred times Pinecone's 2,000 per
+//   second, which keeps the bucket's exact level in int64 (mocks/read_units.hpp).
+constexpr IntRange kTopK{1, kMaxTopK};
+constexpr NumberRange kReadUnits{0, true, 1e6};
+constexpr NumberRange kReadUnitsPerSecond{0, false, 1e6};
+
+// What loading a corpus file found: its error, or what a query of its index costs.
+struct CorpusCheck {
+  std::optional<std::string> error;
+  std::int64_t query_cost_mru = 0;  // default_query_cost_mru
+};
 // Corpus files already loaded, by resolved path: providers sharing a corpus read it once,
 // and its errors are reported at each provider that names it.
-using CorpusErrors = std::map<std::filesystem::path, std::optional<std::string>>;
+using CorpusErrors = std::map<std::filesystem::path, CorpusCheck>;
 
 std::optional<ProviderType> type_of(const Json& provider) {
   if (!provider.is_object()) return std::nullopt;
@@ -72,18 +85,89 @@ std::optional<ProviderType> type_of(const Json& provider) {
 
 // Loads the corpus as sim::World will (Corpus::load), so that `squall validate` finds
 // every problem `squall run` would.
-void check_corpus(const ObjectReader& obj, const std::string& corpus, const std::filesystem::path& base_dir,
-                  CorpusErrors& corpora) {
+const CorpusCheck& check_corpus(const ObjectReader& obj, const std::string& corpus,
+                                const std::filesystem::path& base_dir, CorpusErrors& corpora) {
   const std::filesystem::path file = corpus_path(base_dir, corpus);
   auto [entry, inserted] = corpora.try_emplace(file);
   if (inserted) {
     try {
-      Corpus::load(file);
+      entry->second.query_cost_mru = default_query_cost_mru(Corpus::load(file));
     } catch (const CorpusError& e) {
-      entry->second = e.what();
+      entry->second.error = e.what();
     }
   }
-  if (entry->second) obj.diag().error(obj.path_of("corpus"), *entry->second);
+  if (entry->second.error) obj.diag().error(obj.path_of("corpus"), *entry->second.error);
+  return entry->second;
+}
+
+// RU as the scenario writes them -> mRU, or nullopt after an error when they round to 0.
+std::optional<std::int64_t> to_mru(double ru, const std::string& path, Diagnostics& diag, bool zero_ok) {
+  const auto mru = static_cast<std::int64_t>(std::llround(ru * 1000));
+  if (mru == 0 && !zero_ok) {
+    diag.error(path, fmt::format("expected at least 0.001 (read units are counted in thousandths), got {}", ru));
+    return std::nullopt;
+  }
+  return mru;
+}
+
+// `read_units`: { capacity (required), refill_per_s (required), per_query }.
+std::optional<ReadUnitConfig> read_read_units(const Json& value, const std::string& path,
+                                              std::int64_t default_cost_mru, Diagnostics& diag) {
+  const ObjectReader obj(value, path, diag, {"capacity", "refill_per_s", "per_query"});
+  if (!obj.valid()) return std::nullopt;
+  const std::size_t errors_before = diag.count();
+  ReadUnitConfig config;
+  double capacity = 0;
+  double refill = 0;
+  double per_query = 0;
+  if (obj.get_number_required("capacity", capacity, kReadUnits)) {
+    if (auto mru = to_mru(capacity, obj.path_of("capacity"), diag, false)) config.capacity_mru = *mru;
+  }
+  if (obj.get_number_required("refill_per_s", refill, kReadUnitsPerSecond)) {
+    if (auto mru = to_mru(refill, obj.path_of("refill_per_s"), diag, true)) config.refill_mru_per_s = *mru;
+  }
+  if (obj.get("per_query", per_query, kReadUnits)) {
+    config.per_query_mru = to_mru(per_query, obj.path_of("per_query"), diag, false);
+  }
+  if (diag.count() != errors_before) return std::nullopt;
+  // A query costing more than the bucket holds could never run: every call would be a 429.
+  if (config.per_query_mru && *config.per_query_mru > config.capacity_mru) {
+    diag.error(obj.path_of("per_query"),
+               fmt::format("expected at most capacity ({}), got {}: a query costing more than the bucket holds "
+                           "could never run",
+                           capacity, per_query));
+    return std::nullopt;
+  }
+  if (!config.per_query_mru && default_cost_mru > config.capacity_mru) {
+    diag.error(obj.path_of("capacity"),
+               fmt::format("expected at least {} (what one query of this corpus costs by Pinecone's rule; "
+                           "see per_query), got {}",
+                           static_cast<double>(default_cost_mru) / 1000, capacity));
+    return std::nullopt;
+  }
+  return config;
+}
+
+VectorSearchConfig read_vector_search(const ObjectReader& obj, const std::filesystem::path& base_dir,
+                                      CorpusErrors& corpora) {
+  VectorSearchConfig config;
+  std::int64_t cost_mru = 0;
+  bool corpus_ok = false;
+  if (obj.require("corpus") != nullptr && obj.get_nonempty("corpus", config.corpus)) {
+    const CorpusCheck& check = check_corpus(obj, config.corpus, base_dir, corpora);
+    corpus_ok = !check.error;
+    cost_mru = check.query_cost_mru;
+  }
+  if (const Json* latency = obj.find("latency")) {
+    if (auto parsed = read_latency(*latency, obj.path_of("latency"), obj.diag())) config.latency = *parsed;
+  }
+  obj.get("top_k", config.top_k, kTopK);
+  if (const Json* units = obj.find("read_units")) {
+    // Without a corpus the default cost is unknown; the corpus's own error is reported.
+    const std::int64_t default_cost = corpus_ok ? cost_mru : 0;
+    config.read_units = read_read_units(*units, obj.path_of("read_units"), default_cost, obj.diag());
+  }
+  return config;
 }
 
 WebSearchConfig read_web_search(const ObjectReader& obj, const std::filesystem::path& base_dir,
@@ -181,7 +265,8 @@ void read_common(const ObjectReader& obj, ProviderConfig& provider) {
   }
 }
 
-std::vector<FaultConfig> read_faults(const ObjectReader& obj, std::optional<Nanos> run_end) {
+std::vector<FaultConfig> read_faults(const ObjectReader& obj, std::optional<Nanos> run_end, ProviderType type,
+                                     std::string_view name) {
   std::vector<FaultConfig> faults;
   const Json* list = obj.find("faults");
   if (list == nullptr) return faults;
@@ -190,12 +275,30 @@ std::vector<FaultConfig> read_faults(const ObjectReader& obj, std::optional<Nano
   std::vector<std::size_t> positions;  // each read fault's index in the list
   for (std::size_t i = 0; i < elements.size(); ++i) {
     if (auto fault = read_fault(elements[i], pointer_append(path, i), run_end, obj.diag())) {
+      // Only an index can be not ready.
+      if (fault->kind == FaultKind::index_not_ready && type != ProviderType::vector_search) {
+        obj.diag().error(pointer_append(pointer_append(path, i), "kind"),
+                         fmt::format("\"index_not_ready\" applies only to vector_search providers; {}",
+                                     provider_is(name, type)));
+        continue;
+      }
       faults.push_back(std::move(*fault));
       positions.push_back(i);
     }
   }
   check_fault_overlaps(faults, positions, path, obj.diag());
   return faults;
+}
+
+// Reads a provider entry of type Config: its own keys with `read_spec`, then its faults and
+// the keys every type has.
+template <class Config, class ReadSpec>
+void read_entry(const Json& entry, const std::string& path, Diagnostics& diag, std::optional<Nanos> run_end,
+                ProviderConfig& provider, ReadSpec&& read_spec) {
+  const ObjectReader obj(entry, path, diag, entry_keys<Config>());
+  provider.spec = read_spec(obj);
+  provider.faults = read_faults(obj, run_end, Config::kKind, provider.name);
+  read_common(obj, provider);
 }
 
 }  // namespace
@@ -274,21 +377,24 @@ std::vector<ProviderConfig> read_providers(const Json& value, const std::string&
 
     ProviderConfig provider;
     provider.name = name;
-    if (kTypes[*type_index] == ProviderType::web_search) {
-      const ObjectReader obj(entry, entry_path, diag, entry_keys<WebSearchConfig>());
-      provider.spec = read_web_search(obj, base_dir, corpora);
-      provider.faults = read_faults(obj, run_end);
-      read_common(obj, provider);
-    } else if (kTypes[*type_index] == ProviderType::tool) {
-      const ObjectReader obj(entry, entry_path, diag, entry_keys<ToolMockConfig>());
-      provider.spec = read_tool(obj);
-      provider.faults = read_faults(obj, run_end);
-      read_common(obj, provider);
-    } else {
-      const ObjectReader obj(entry, entry_path, diag, entry_keys<LlmConfig>());
-      provider.spec = read_llm(obj, name);
-      provider.faults = read_faults(obj, run_end);
-      read_common(obj, provider);
+    switch (kTypes[*type_index]) {
+      case ProviderType::web_search:
+        read_entry<WebSearchConfig>(entry, entry_path, diag, run_end, provider,
+                                    [&](const ObjectReader& obj) { return read_web_search(obj, base_dir, corpora); });
+        break;
+      case ProviderType::vector_search:
+        read_entry<VectorSearchConfig>(
+            entry, entry_path, diag, run_end, provider,
+            [&](const ObjectReader& obj) { return read_vector_search(obj, base_dir, corpora); });
+        break;
+      case ProviderType::tool:
+        read_entry<ToolMockConfig>(entry, entry_path, diag, run_end, provider,
+                                   [](const ObjectReader& obj) { return read_tool(obj); });
+        break;
+      case ProviderType::llm:
+        read_entry<LlmConfig>(entry, entry_path, diag, run_end, provider,
+                              [&](const ObjectReader& obj) { return read_llm(obj, name); });
+        break;
     }
     providers.push_back(std::move(provider));
   }

@@ -55,6 +55,11 @@ std::optional<Capabilities> read_capabilities(const Json& value, const std::stri
 //               latency), tokens_per_second ((0, 1e9]), mean_output_tokens ([1, 1e9]),
 //               malformed_output_rate ([0, 1])
 //   tool:       latency, argument_error_rate ([0, 1]), reflection_fix_rate ([0, 1])
+//   vector_search: corpus (as web_search's), latency, top_k ([1, 10000]), read_units
+//               {capacity ((0, 1e6] RU), refill_per_s ([0, 1e6]), per_query ((0, 1e6],
+//               at most capacity)}; capacity must hold one query at the default cost
+//               (mocks/vector_search.hpp); amounts below 0.001 RU are errors
+//   faults of kind index_not_ready are allowed on vector_search providers only
 // The upper bounds and their reasons are in provider_reader.cpp.
 //   all types:  faults, an array of fault rules (fault_reader.hpp); capabilities (a
 //               capability list, read_capabilities); idempotent (boolean); sdk_retry

@@ -7,6 +7,7 @@
 
 #include "engine/runtime/duration.hpp"
 #include "mocks/text.hpp"
+#include "mocks/vector_search.hpp"
 #include "sim/scenario/time_window.hpp"
 
 namespace squall {
@@ -29,6 +30,27 @@ constexpr IntRange kMaxTasks{1, 100'000'000};
 constexpr std::size_t kMaxBursts = 10'000;
 constexpr NumberRange kWeight{0, true, 1e6};
 constexpr IntRange kStepTokens{0, 1'000'000'000};
+// - top_k: 0 (the provider's default) to Pinecone's maximum; min_score: a similarity.
+constexpr IntRange kStepTopK{0, kMaxTopK};
+constexpr NumberRange kMinScore{0, false, 1};
+constexpr std::array<std::string_view, kSearchModeCount> kSearchModeNames{SQUALL_SEARCH_MODES(SQUALL_NAME)};
+constexpr std::array<SearchMode, kSearchModeCount> kSearchModes{SearchMode::dense, SearchMode::keyword};
+
+bool is_search(ProviderType type) { return type == ProviderType::web_search || type == ProviderType::vector_search; }
+
+// The keys of vector_search steps: top_k, min_score, search_mode.
+void read_vector_keys(const ObjectReader& obj, std::optional<ProviderType> type, StepConfig& step) {
+  if (type == ProviderType::vector_search) step.min_score = kDefaultMinScore;
+  for (const std::string_view key : {"top_k", "min_score", "search_mode"}) {
+    if (obj.find(key) == nullptr || !type || *type == ProviderType::vector_search) continue;
+    obj.diag().error(obj.path_of(key),
+                     fmt::format("applies only to vector_search steps; {}", provider_is(step.tool, *type)));
+  }
+  if (type && *type != ProviderType::vector_search) return;
+  obj.get("top_k", step.top_k, kStepTopK);
+  obj.get("min_score", step.min_score, kMinScore);
+  obj.get_choice<SearchMode>("search_mode", step.search_mode, kSearchModeNames, kSearchModes);
+}
 
 using QueryLists = std::map<std::string, std::vector<PoolQuery>, std::less<>>;
 
@@ -178,7 +200,8 @@ StepConfig read_step(const Json& value, const std::string& path, const WorkloadC
                      const QueryLists& queries, Diagnostics& diag) {
   StepConfig step;
   const ObjectReader obj(value, path, diag,
-                         {"tool", "query_from", "prompt_tokens", "max_output_tokens", "optional", "requires"});
+                         {"tool", "query_from", "prompt_tokens", "max_output_tokens", "optional", "requires", "top_k",
+                          "min_score", "search_mode"});
   if (!obj.valid()) return step;
   // The tool's type decides which other keys the step needs; it stays unknown when the
   // provider's own entry is invalid (that entry reports it).
@@ -193,18 +216,19 @@ StepConfig read_step(const Json& value, const std::string& path, const WorkloadC
   }
 
   if (obj.find("query_from") != nullptr) {
-    if (type && *type != ProviderType::web_search) {
+    if (type && !is_search(*type)) {
       diag.error(obj.path_of("query_from"),
-                 fmt::format("applies only to web_search steps; {}", provider_is(step.tool, *type)));
+                 fmt::format("applies only to web_search and vector_search steps; {}", provider_is(step.tool, *type)));
     } else if (std::string list; obj.get_nonempty("query_from", list)) {
       if (!queries.contains(list)) diag.error(obj.path_of("query_from"), no_such_query_list(list, queries));
       step.query_from = std::move(list);
     }
-  } else if (type == ProviderType::web_search) {
-    diag.error(path,
-               "missing required key \"query_from\" (steps calling a web_search provider draw their query "
-               "from a workload.queries list)");
+  } else if (type && is_search(*type)) {
+    diag.error(path, fmt::format("missing required key \"query_from\" (steps calling a {} provider draw their query "
+                                 "from a workload.queries list)",
+                                 to_string(*type)));
   }
+  read_vector_keys(obj, type, step);
 
   for (const auto& [key, field] :
        {std::pair{"prompt_tokens", &step.prompt_tokens}, std::pair{"max_output_tokens", &step.max_output_tokens}}) {

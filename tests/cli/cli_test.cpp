@@ -157,6 +157,19 @@ TEST(CliTest, UnwritableOutExitsTwoAndLeavesNoFile) {
   EXPECT_FALSE(fs::exists("/nonexistent-dir/report.json"));
 }
 
+TEST(CliTest, TooManyTasksInFlightStopTheRunWithExitTwoAndNoReport) {
+  // The flagship keeps a few tasks in flight at a time; a limit of 1 is exceeded early.
+  const fs::path out = temp_path("in-flight.json");
+  const Result r = squall(std::string("run ") + kFlagship + " --max-in-flight 1 --out " + out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("squall: run stopped, no report written: at "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("more than 1 tasks were in flight (the limit; squall run --max-in-flight changes it)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_EQ(squall(std::string("run ") + kFlagship + " --max-in-flight 0").exit_code, 2);
+}
+
 TEST(CliTest, SeedMustBeADecimalUint64) {
   // CLI11 alone would wrap "-1" to 2^64-1 and read "010" as octal.
   EXPECT_EQ(squall("run scenarios/quickstart.json --seed -1").exit_code, 2);
@@ -218,6 +231,23 @@ TEST(CliTest, ValidateReportsEveryShippedScenarioValid) {
   const Result r = squall(std::string("validate scenarios/quickstart.json ") + kFlagship +
                           " bench/scenarios/retry-breaker-1m.json");
   EXPECT_EQ(r.exit_code, 0) << r.err;
+  // The flagship: 2 per second for 15 min plus bursts (the run gives 2800, Poisson).
+  EXPECT_NE(r.out.find(std::string(kFlagship) + ": ok\n  about 2760 tasks expected over 15m\n"), std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
+}
+
+TEST(CliTest, ValidateWarnsAboveTenMillionExpectedTasks) {
+  const fs::path file = temp_path("ten-million.json");
+  std::ofstream(file) << R"({ "name": "big", "duration": "2h",
+    "workload": { "arrivals": { "process": "constant", "rate_per_s": 2000 },
+                  "tasks": [ { "name": "t", "steps": [ { "tool": "llm" } ] } ] },
+    "providers": { "llm": { "type": "llm", "price_per_mtok": { "input": 1, "output": 1 } } } })";
+  const Result r = squall("validate " + file.string());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("about 14400000 tasks expected over 2h"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("warning: " + file.string() + ": about 14400000 tasks, above 10000000"), std::string::npos)
+      << r.err;
 }
 
 TEST(CliTest, EveryShippedCiAndIncidentScenarioHoldsItsThresholds) {
@@ -255,7 +285,7 @@ TEST(CliTest, ValidateAndRunRejectAPolicyNamingAnUnknownToolAlike) {
   const std::string expected = policy.string() + ": /pinecone: no provider named \"pinecone\"; providers are: llm\n";
   const Result validate = squall("validate tests/sim/data/minimal.json --policy " + policy.string());
   EXPECT_EQ(validate.exit_code, 2);
-  EXPECT_EQ(validate.out, "tests/sim/data/minimal.json: ok\n");
+  EXPECT_EQ(validate.out, "tests/sim/data/minimal.json: ok\n  about 60 tasks expected over 1m\n");
   EXPECT_EQ(validate.err, expected);
   const Result run = squall("run tests/sim/data/minimal.json --policy " + policy.string());
   EXPECT_EQ(run.exit_code, 2);

@@ -117,6 +117,34 @@ TEST(RngTest, UniformIntAcceptsADrawUpToTheBound) {
   EXPECT_EQ(too_late.draws(), 1 + Rng::kMaxUniformIntRejections);
 }
 
+// Yields `values` in order, then the last one forever, and counts its draws.
+class SequenceRng final : public Rng {
+ public:
+  explicit SequenceRng(std::vector<std::uint64_t> values) : values_(std::move(values)) {}
+  std::uint64_t next_u64() override { return values_[std::min<std::size_t>(draws_++, values_.size() - 1)]; }
+  std::size_t draws() const { return draws_; }
+
+ private:
+  std::vector<std::uint64_t> values_;
+  std::size_t draws_ = 0;
+};
+
+TEST(RngTest, UniformIntRejectsExactlyTheLowWordsBelowTheThreshold) {
+  // Lemire's rule rejects a product whose low word is below 2^64 mod n, and only those:
+  // for n = 6 the threshold is 4.
+  //   v = 0x5555555555555556: 6v = 2^65 + 4, high word 2, low word 4 (= the threshold)
+  //   u = 0x2AAAAAAAAAAAAAAB: 6u = 2^64 + 2, high word 1, low word 2 (< the threshold)
+  constexpr std::uint64_t kLowFour = 0x5555555555555556ULL;
+  constexpr std::uint64_t kLowTwo = 0x2AAAAAAAAAAAAAABULL;
+  static_assert(static_cast<std::uint64_t>(kLowFour * 6) == 4 && static_cast<std::uint64_t>(kLowTwo * 6) == 2);
+  SequenceRng at_threshold({kLowFour});
+  EXPECT_EQ(at_threshold.uniform_int(6), 2U);
+  EXPECT_EQ(at_threshold.draws(), 1U);  // accepted on the first draw
+  SequenceRng below_threshold({kLowTwo, kLowFour});
+  EXPECT_EQ(below_threshold.uniform_int(6), 2U);
+  EXPECT_EQ(below_threshold.draws(), 2U);  // the first draw rejected, the second accepted
+}
+
 TEST(RngTest, UniformRangeIsInclusive) {
   Xoshiro256 rng(5);
   bool saw_lo = false;

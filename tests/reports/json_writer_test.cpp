@@ -31,7 +31,7 @@ TEST(JsonWriterTest, TopLevelKeysAreInTheirFixedOrder) {
       "squall_report_version", "produced_by", "scenario",        "seed",          "duration_ms",       "fingerprint",
       "tasks",                 "latency_ms",      "providers",     "logical_calls",     "retry_amplification",
       "tokens",                "cost_usd",        "breaker_transitions", "breaker_transitions_total",
-      "fallbacks",             "caches",          "escalations",     "escalation_reasons",
+      "fallbacks",             "caches",          "escalations",     "escalation_reasons",  "answers",
       "injected_faults",       "thresholds",      "thresholds_passed", "time_series"};
   EXPECT_EQ(keys(to_json(sample_report())), expected);
 }
@@ -39,7 +39,7 @@ TEST(JsonWriterTest, TopLevelKeysAreInTheirFixedOrder) {
 TEST(JsonWriterTest, NestedKeysAreInTheirFixedOrder) {
   const nlohmann::ordered_json j = to_json(sample_report());
   EXPECT_EQ(keys(j["tasks"]), (std::vector<std::string>{"total", "succeeded", "degraded", "safe_failed", "failed",
-                                                        "by_reason", "by_template"}));
+                                                        "wrong_answer", "by_reason", "by_template"}));
   EXPECT_EQ(keys(j["latency_ms"]), (std::vector<std::string>{"count", "p50", "p90", "p99", "max", "mean"}));
   EXPECT_EQ(keys(j["providers"]), (std::vector<std::string>{"llm", "web_search"}));
   EXPECT_EQ(keys(j["providers"]["llm"]),
@@ -76,7 +76,7 @@ TEST(JsonWriterTest, WritesTheFiguresOfTheRun) {
   EXPECT_EQ(j["tasks"]["by_reason"]["failed"]["timeout"], 1);
   EXPECT_EQ(j["tasks"]["by_reason"]["safe_failed"], nlohmann::ordered_json::object());
   EXPECT_EQ(j["tasks"]["by_template"]["research"].dump(),
-            R"msg({"total":2,"succeeded":1,"degraded":0,"safe_failed":0,"failed":1,"tokens":2900,"cost_usd":0.0088})msg");
+            R"msg({"total":2,"succeeded":1,"degraded":0,"safe_failed":0,"failed":1,"wrong_answer":0,"tokens":2900,"cost_usd":0.0088})msg");
   EXPECT_EQ(j["providers"]["web_search"]["by_outcome"]["rate_limited"], 1);
   EXPECT_EQ(j["providers"]["web_search"]["by_outcome"]["cancelled"], 0);  // every kind is listed
   EXPECT_EQ(j["retry_amplification"]["overall"], 1.166667);  // 7 / 6 to 6 decimals

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "engine/call.hpp"
 #include "sample_run.hpp"
 
 namespace squall {
@@ -19,12 +20,49 @@ Report sample_report(const std::vector<Threshold>& ts = {}) {
   return build_report(r, RunInfo{"sample", 7, 30 * kSecond}, ts);
 }
 
+TEST(ReportTest, CountsAnswersByVerdictAndDegradationPath) {
+  Recorder r;
+  const auto bit = [](Degradation d) { return std::uint32_t{1} << static_cast<unsigned>(d); };
+  const auto task = [&](std::uint64_t id, TaskStatus status, std::uint32_t path, std::optional<AnswerVerdict> answer) {
+    TaskResult t{id, "rag", 0, kSecond, status, ""};
+    t.degradations = path;
+    t.answer = answer;
+    r.on_task_finished(t);
+  };
+  const std::uint32_t relaxed = bit(Degradation::relaxed_threshold);
+  const std::uint32_t keyword = bit(Degradation::relaxed_threshold) | bit(Degradation::keyword_fallback);
+  task(1, TaskStatus::succeeded, 0, AnswerVerdict::answered);
+  task(2, TaskStatus::degraded, relaxed, AnswerVerdict::answered);
+  task(3, TaskStatus::wrong_answer, keyword, AnswerVerdict::answered_wrongly);
+  task(4, TaskStatus::safe_failed, keyword, AnswerVerdict::not_answered);
+  task(5, TaskStatus::succeeded, 0, std::nullopt);  // no ground truth: not counted
+  const Report rep = build_report(r, RunInfo{"rag", 1, 10 * kSecond},
+                                  thresholds({{"answered", "rate>=0.5"}, {"answered_wrongly", "rate<0.2"}}));
+  EXPECT_EQ(rep.answers.total(), 4U);
+  EXPECT_EQ(rep.answers.by_verdict, (AnswerCounts{2, 1, 1}));
+  ASSERT_EQ(rep.answers.by_path.size(), 3U);
+  EXPECT_EQ(rep.answers.by_path[0].path, "clean");
+  EXPECT_EQ(rep.answers.by_path[0].by_verdict, (AnswerCounts{1, 0, 0}));
+  EXPECT_EQ(rep.answers.by_path[1].path, "relaxed_threshold");
+  EXPECT_EQ(rep.answers.by_path[1].by_verdict, (AnswerCounts{1, 0, 0}));
+  EXPECT_EQ(rep.answers.by_path[2].path, "relaxed_threshold+keyword_fallback");
+  EXPECT_EQ(rep.answers.by_path[2].by_verdict, (AnswerCounts{0, 1, 1}));
+  // Rates among the four tasks with ground truth: 2/4 answered, 1/4 answered wrongly.
+  ASSERT_EQ(rep.thresholds.size(), 2U);
+  EXPECT_EQ(rep.thresholds[0].observed, 0.5);
+  EXPECT_TRUE(rep.thresholds[0].passed);
+  EXPECT_EQ(rep.thresholds[1].observed, 0.25);
+  EXPECT_FALSE(rep.thresholds[1].passed);
+  // task_success does not count the wrong answer.
+  EXPECT_EQ(rep.tasks.by_status[index_of(TaskStatus::wrong_answer)], 1U);
+}
+
 TEST(ReportTest, SummarisesTasks) {
   const Report rep = sample_report();
   EXPECT_EQ(rep.scenario, "sample");
   EXPECT_EQ(rep.seed, 7U);
   EXPECT_EQ(rep.tasks.total, 4U);
-  EXPECT_EQ(rep.tasks.by_status, (StatusCounts{1, 1, 0, 2}));
+  EXPECT_EQ(rep.tasks.by_status, (StatusCounts{1, 1, 0, 2, 0}));
   // Sorted by status (degraded before failed), then by reason.
   ASSERT_EQ(rep.tasks.by_reason.size(), 3U);
   EXPECT_EQ(rep.tasks.by_reason[0].reason, "simplified_query");

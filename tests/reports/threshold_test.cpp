@@ -187,8 +187,9 @@ TEST(MetricParseTest, RejectsUnknownMetric) {
   EXPECT_EQ(error_of("foo", "rate>0"),
             "unknown metric \"foo\"; known: task_success, task_degraded, task_safe_fail, task_failed, task_latency, "
             "call_latency, provider_calls, retry_amplification, tokens, cost_usd, breaker_transitions, "
-            "injected_faults, fallbacks, reflections, escalations, cache_hits, cache_misses, cache_coalesced, "
-            "cache_wait_timeouts, cache_stale, cache_stale_age, cache_evictions, cache_calls_saved");
+            "injected_faults, fallbacks, reflections, escalations, answered, answered_wrongly, cache_hits, "
+            "cache_misses, cache_coalesced, cache_wait_timeouts, cache_stale, cache_stale_age, cache_evictions, "
+            "cache_calls_saved");
 }
 
 TEST(MetricParseTest, RejectsUnknownTag) {

@@ -140,5 +140,32 @@ TEST(ArrivalScheduleTest, SameSeedSameArrivals) {
   EXPECT_NE(all_arrivals(config, seconds(100), 5), all_arrivals(config, seconds(100), 6));
 }
 
+TEST(ExpectedArrivalsTest, IntegratesTheRateOverTheRunClippingBurstsAndCapping) {
+  ArrivalConfig c;
+  c.rate_per_s = 2;
+  // 10 s at 2/s = 20, plus a burst [2 s, 4 s) at 10/s: 2 s * (10 - 2) = 16 more, plus a
+  // burst [9 s, 12 s) at 0/s clipped to [9 s, 10 s): 1 s * (0 - 2) = -2. Total 34.
+  c.bursts = {Burst{2 * kSecond, 4 * kSecond, 10}, Burst{9 * kSecond, 12 * kSecond, 0}};
+  EXPECT_DOUBLE_EQ(expected_arrivals(c, 10 * kSecond), 34);
+  // A burst wholly after the run adds nothing.
+  c.bursts.push_back(Burst{20 * kSecond, 30 * kSecond, 1000});
+  EXPECT_DOUBLE_EQ(expected_arrivals(c, 10 * kSecond), 34);
+  c.max_tasks = 30;
+  EXPECT_DOUBLE_EQ(expected_arrivals(c, 10 * kSecond), 30);
+}
+
+TEST(ExpectedArrivalsTest, MatchesAConstantScheduleExactly) {
+  ArrivalConfig c;
+  c.process = ArrivalProcess::constant;
+  c.rate_per_s = 9;
+  c.bursts = {Burst{3 * kSecond, 5 * kSecond, 50}};
+  ArrivalSchedule schedule(c, 10 * kSecond);
+  FixedRng rng(0);
+  int n = 0;
+  while (schedule.next(rng)) ++n;
+  EXPECT_EQ(n, 8 * 9 + 2 * 50);
+  EXPECT_DOUBLE_EQ(expected_arrivals(c, 10 * kSecond), 8 * 9 + 2 * 50);
+}
+
 }  // namespace
 }  // namespace squall

@@ -254,3 +254,42 @@ TEST(EventLoopTest, ManyCancellationsCompactTheHeapWithoutChangingTheOrder) {
 
 }  // namespace
 }  // namespace squall
+
+namespace squall {
+namespace {
+
+// Reschedules itself at the same instant forever: virtual time never advances.
+Task<void> spinner(EventLoop& loop) {
+  for (;;) co_await sleep_until(loop, loop.now());
+}
+
+TEST(EventLoopStallTest, AModelThatNeverLetsTimeAdvanceIsStoppedNamingItsComponent) {
+  EventLoop loop;
+  std::vector<Woken> log;
+  spawn(sleeper(loop, 5 * kSecond, 1, log), nullptr);
+  loop.set_component(7);
+  std::exception_ptr error;
+  spawn(spinner(loop), &error);
+  loop.set_component(0);
+  try {
+    loop.run();
+    FAIL() << "the stall was not detected";
+  } catch (const SimulationStalled& stall) {
+    EXPECT_EQ(stall.at(), 0);
+    EXPECT_EQ(stall.component(), 7u);  // inherited by every event the spinner scheduled
+  }
+  // Exactly the bound: the first event at the instant and kMaxEventsPerInstant - 1 more ran.
+  EXPECT_EQ(loop.events_run(), EventLoop::kMaxEventsPerInstant - 1);
+  EXPECT_TRUE(log.empty());
+}
+
+TEST(EventLoopStallTest, ManyEventsAtOneInstantBelowTheBoundAreFine) {
+  EventLoop loop;
+  std::vector<Woken> log;
+  for (int i = 0; i < 100'000; ++i) spawn(sleeper(loop, kSecond, i, log), nullptr);
+  loop.run();
+  EXPECT_EQ(log.size(), 100'000u);
+}
+
+}  // namespace
+}  // namespace squall

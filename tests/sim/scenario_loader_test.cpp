@@ -98,6 +98,9 @@ TEST(ScenarioLoaderTest, FullScenarioSetsEveryField) {
   EXPECT_EQ(companies[0].paraphrase, "2023 report annual corp acme");
   EXPECT_FALSE(companies[0].has_ground_truth());
   EXPECT_EQ(companies[1].text, "Acme leadership");
+  EXPECT_EQ(companies[1].rewrite, "Acme Corp executive team");
+  EXPECT_EQ(companies[1].paraphrase, "leadership acme");
+  EXPECT_EQ(companies[1].relevant, std::vector<std::string>{"https://example.com/acme/team"});
 
   // Sorted by name, whatever the file's order ("search" comes first there).
   ASSERT_EQ(s.providers.size(), 2u);

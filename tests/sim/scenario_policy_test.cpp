@@ -573,8 +573,8 @@ TEST(ScenarioCacheConfigTest, CacheEmptyMustBePositive) {
 
 TEST(ScenarioCacheConfigTest, AppliesOnlyToSearchProviders) {
   EXPECT_EQ(errors_of(with_strategy("gpt", "cache", Json::object())),
-            only("/policy/gpt/0/cache", "cache applies only to tools and stacks of web_search providers, whose "
-                                        "requests carry a query; \"gpt\" is an llm provider"));
+            only("/policy/gpt/0/cache", "cache applies only to tools and stacks of search providers (web_search, "
+                                        "vector_search), whose requests carry a query; \"gpt\" is an llm provider"));
 }
 
 TEST(ScenarioCacheConfigTest, AppliesOnlyToToolsServedBySearchProviders) {
@@ -585,8 +585,8 @@ TEST(ScenarioCacheConfigTest, AppliesOnlyToToolsServedBySearchProviders) {
   doc = with(doc, "/policy", Json::parse(R"({ "web": [ { "cache": {} } ], "search": [ { "cache": {} } ],
                                              "answer": [ { "cache": {} } ] })"));
   EXPECT_EQ(errors_of(doc), only("/policy/answer/0/cache",
-                                 "cache applies only to tools and stacks of web_search providers, whose requests "
-                                 "carry a query; \"gpt\" is an llm provider"));
+                                 "cache applies only to tools and stacks of search providers (web_search, "
+                                 "vector_search), whose requests carry a query; \"gpt\" is an llm provider"));
 }
 
 TEST(ScenarioPolicyFileTest, LoadsAPolicyObjectAtTheTopLevel) {

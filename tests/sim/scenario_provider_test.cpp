@@ -46,8 +46,9 @@ TEST(ScenarioProvidersTest, TypeIsRequired) {
 }
 
 TEST(ScenarioProvidersTest, TypeMustBeKnown) {
-  EXPECT_EQ(errors_of(with(base_scenario(), "/providers/gpt/type", "vector_search")),
-            only("/providers/gpt/type", "expected one of \"web_search\", \"llm\", \"tool\", got \"vector_search\""));
+  EXPECT_EQ(errors_of(with(base_scenario(), "/providers/gpt/type", "pinecone")),
+            only("/providers/gpt/type",
+                 "expected one of \"web_search\", \"llm\", \"tool\", \"vector_search\", got \"pinecone\""));
 }
 
 TEST(ScenarioProvidersTest, KeysOfTheOtherTypeAreUnknown) {
@@ -222,8 +223,8 @@ TEST(ScenarioFaultsTest, KindIsRequired) {
 TEST(ScenarioFaultsTest, KindMustBeKnown) {
   EXPECT_EQ(errors_of(with_fault({{"kind", "slow"}, {"probability", 0.5}})),
             only(at(kFault, "/kind"),
-                 "expected one of \"timeout\", \"rate_limited\", \"overloaded\", \"server_error\", \"empty\", got "
-                 "\"slow\""));
+                 "expected one of \"timeout\", \"rate_limited\", \"overloaded\", \"server_error\", \"empty\", "
+                 "\"index_not_ready\", got \"slow\""));
 }
 
 TEST(ScenarioFaultsTest, ProbabilityIsRequired) {

@@ -317,7 +317,7 @@ TEST(ScenarioStepsTest, QueryFromMustNameAQueryList) {
 
 TEST(ScenarioStepsTest, QueryFromIsNotAllowedOnLlmSteps) {
   EXPECT_EQ(errors_of(with(base_scenario(), at(kLlmStep, "/query_from"), "companies")),
-            only(at(kLlmStep, "/query_from"), "applies only to web_search steps; \"gpt\" is an llm provider"));
+            only(at(kLlmStep, "/query_from"), "applies only to web_search and vector_search steps; \"gpt\" is an llm provider"));
 }
 
 TEST(ScenarioStepsTest, TokenCountsAreNotAllowedOnSearchSteps) {
@@ -341,8 +341,9 @@ TEST(ScenarioStepsTest, TokenCountsAreAtMostABillion) {
 
 TEST(ScenarioStepsTest, StepOfAnInvalidProviderIsNotCheckedTwice) {
   // The provider's own entry reports the bad type; the step's keys are not judged by it.
-  EXPECT_EQ(errors_of(with(base_scenario(), "/providers/gpt/type", "vector_search")),
-            only("/providers/gpt/type", "expected one of \"web_search\", \"llm\", \"tool\", got \"vector_search\""));
+  EXPECT_EQ(errors_of(with(base_scenario(), "/providers/gpt/type", "pinecone")),
+            only("/providers/gpt/type",
+                 "expected one of \"web_search\", \"llm\", \"tool\", \"vector_search\", got \"pinecone\""));
 }
 
 TEST(ScenarioQueriesTest, QueriesMustBeAnObject) {
@@ -352,6 +353,32 @@ TEST(ScenarioQueriesTest, QueriesMustBeAnObject) {
                 {test::kBaseFile, at(kSearchStep, "/query_from"),
                  "no query list named \"companies\"; workload.queries has none"},
             }));
+}
+
+TEST(ScenarioQueriesTest, AQueryIsAStringOrAnObjectWithText) {
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/queries/companies/0", 42)),
+            only("/workload/queries/companies/0", "expected a query string or an object with \"text\", got 42"));
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/queries/companies/0", Json::object({{"rewrite", "acme"}}))),
+            only("/workload/queries/companies/0", "missing required key \"text\""));
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/queries/companies/0", Json::object({{"text", ""}}))),
+            only("/workload/queries/companies/0/text", "expected a non-empty string, got \"\""));
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/queries/companies/0",
+                           Json::object({{"text", "acme"}, {"relevance", Json::array({"x"})}}))),
+            only("/workload/queries/companies/0/relevance", "unknown key \"relevance\"; expected one of: text, rewrite, relevant"));
+}
+
+TEST(ScenarioQueriesTest, RelevantLinksAreANonEmptyListOfDistinctStrings) {
+  const auto query = [](Json relevant) { return Json::object({{"text", "acme"}, {"relevant", std::move(relevant)}}); };
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/queries/companies/0", query(Json::array()))),
+            only("/workload/queries/companies/0/relevant", "expected a non-empty array, got []"));
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/queries/companies/0", query(Json::array({"a", 3, "a"})))),
+            (std::vector<ValidationError>{
+                {test::kBaseFile, "/workload/queries/companies/0/relevant/1", "expected a non-empty string, got 3"},
+                {test::kBaseFile, "/workload/queries/companies/0/relevant/2",
+                 "duplicate \"a\" (also /workload/queries/companies/0/relevant/0)"},
+            }));
+  EXPECT_EQ(errors_of(with(base_scenario(), "/workload/queries/companies/0", query(Json::array({"b", "a"})))),
+            std::vector<ValidationError>{});
 }
 
 TEST(ScenarioQueriesTest, QueryListMustNotBeEmpty) {

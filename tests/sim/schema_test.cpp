@@ -61,7 +61,8 @@ Located follow_refs(Located s) {
 }
 
 // The branch of a oneOf whose "const" properties match the instance (providers by type),
-// or whose "enum" holds it (a preset name beside an object, as sdk_retry's).
+// whose "enum" holds it (a preset name beside an object, as sdk_retry's), or whose scalar
+// "type" is the instance's (a query string beside a query object).
 std::optional<Located> choose(Located s, const Json& instance) {
   s = follow_refs(s);
   if (!s.schema->contains("oneOf")) return s;
@@ -72,6 +73,12 @@ std::optional<Located> choose(Located s, const Json& instance) {
     if (branch.schema->contains("enum")) {
       const Json& values = branch.schema->at("enum");
       if (std::find(values.begin(), values.end(), instance) == values.end()) continue;
+      if (match) return std::nullopt;  // ambiguous
+      match = branch;
+      continue;
+    }
+    if (const auto type = branch.schema->find("type"); type != branch.schema->end() && *type != "object") {
+      if (*type != "string" || !instance.is_string()) continue;
       if (match) return std::nullopt;  // ambiguous
       match = branch;
       continue;

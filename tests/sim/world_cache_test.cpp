@@ -111,6 +111,32 @@ TEST(WorldCacheTest, ConcurrentMissesShareOneProviderCall) {
   EXPECT_TRUE(report.all_thresholds_passed());
 }
 
+// A vector_search tool: ten tasks a second apart ask one question, and the cache, whose
+// key holds the step's min_score and mode too, answers all but the first.
+constexpr const char* kVectorScenario = R"({
+  "name": "cache-vector-search",
+  "duration": "10s",
+  "workload": {
+    "arrivals": { "process": "constant", "rate_per_s": 1 },
+    "tasks": [ { "name": "t", "steps": [ { "tool": "kb", "query_from": "q", "min_score": 0.8 } ] } ],
+    "queries": { "q": [ "Configure SAML single sign-on with Okta" ] }
+  },
+  "providers": {
+    "kb": { "type": "vector_search", "corpus": "../../../scenarios/corpora/kb.jsonl",
+            "latency": { "distribution": "constant", "value": "50ms" } }
+  },
+  "policy": { "kb": [ { "cache": { "ttl": "1m" } } ] }
+})";
+
+TEST(WorldCacheTest, CachesVectorSearchAnswers) {
+  const Report report = test::run_world(test::inline_scenario(kVectorScenario), 1);
+  ASSERT_EQ(report.tasks.total, 10u);
+  EXPECT_EQ(test::count(report, TaskStatus::succeeded), 10u);
+  EXPECT_EQ(test::provider_calls(report), 1u);
+  ASSERT_EQ(report.caches.size(), 1u);
+  EXPECT_EQ(action(report.caches[0], CacheAction::hit), 9u);
+}
+
 TEST(WorldCacheTest, SameSeedSameFingerprint) {
   const Scenario scenario = test::inline_scenario(kStaleScenario);
   EXPECT_EQ(test::run_world(scenario, 3).fingerprint, test::run_world(scenario, 3).fingerprint);

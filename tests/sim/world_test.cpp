@@ -61,6 +61,25 @@ TEST(WorldTest, RunEndsAfterTheDurationAndEveryTask) {
   EXPECT_GE(report.duration, millis(9300));
 }
 
+TEST(WorldTest, TasksPilingUpPastTheInFlightLimitStopTheRun) {
+  // One task per second for 10 s. With a limit of 0 the first arrival exceeds it.
+  const Scenario scenario = test::inline_scenario(kSearchThenLlm);
+  const Corpora corpora = load_corpora(scenario);
+  World world(scenario, scenario.policy, corpora, 1, RunLimits{0});
+  try {
+    world.run();
+    FAIL() << "the limit was not enforced";
+  } catch (const RunLimitExceeded& e) {
+    EXPECT_STREQ(e.what(),
+                 "at 0s of simulated time, more than 0 tasks were in flight (the limit; squall run --max-in-flight "
+                 "changes it) while tasks arrived at 1 per second: the providers serve tasks far slower than they "
+                 "arrive, and the run would not finish");
+  }
+  // Ten tasks in all fit a limit of 10 whatever their latencies.
+  World roomy(scenario, scenario.policy, corpora, 1, RunLimits{10});
+  EXPECT_EQ(roomy.run().tasks.total, 10U);
+}
+
 TEST(WorldTest, EmptySearchEndsAsSafeFailureNotFailure) {
   // A query that matches nothing, without simplification: the task ends with the
   // structured no_records_found answer, and the LLM is never called.
