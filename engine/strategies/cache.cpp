@@ -102,14 +102,14 @@ std::optional<Outcome> CacheStrategy::serve_fresh(CallContext& ctx, const CacheK
   return entry->outcome;
 }
 
-Outcome CacheStrategy::serve_stale_or(CallContext& ctx, const CacheKeyView& key, Outcome failed,
-                                      std::optional<TimePoint>& served_from) {
-  if (!config_.stale_if_error || !stale_on_.contains(failed.kind)) return failed;
+std::optional<Outcome> CacheStrategy::answer_failure(CallContext& ctx, const CacheKeyView& key, OutcomeKind failed,
+                                                     std::optional<TimePoint>& served_from) {
+  if (!config_.stale_if_error || !stale_on_.contains(failed)) return std::nullopt;
   // An entry filled while this call was failing (by the call it waited for, at the very
   // time its own deadline came) is a fresh answer, not a stale one.
-  if (std::optional<Outcome> fresh = serve_fresh(ctx, key)) return std::move(*fresh);
+  if (std::optional<Outcome> fresh = serve_fresh(ctx, key)) return fresh;
   CacheStore::Entry* entry = store_.find(key);  // serve_fresh dropped it if useless
-  if (entry == nullptr) return failed;
+  if (entry == nullptr) return std::nullopt;
   const TimePoint now = env_.clock.now();
   store_.touch(*entry);
   served_from = entry->info.stored_at;
@@ -159,9 +159,12 @@ Task<Outcome> CacheStrategy::lead(CallContext& ctx, Request& request, Next next,
   // Outcomes about the leader's own task, not the provider: its waiters start over.
   flight.start_over = outcome.kind == OutcomeKind::cancelled || outcome.kind == OutcomeKind::budget_exhausted ||
                       (outcome.kind == OutcomeKind::timeout && env_.clock.now() >= own_deadline);
-  // A stale answer replaces a failure, which is never stored; an answer is stored as it came.
-  outcome = serve_stale_or(ctx, key.view(), std::move(outcome), flight.stale_from);
-  if (!flight.stale_from) store(ctx, key.view(), outcome, flight.attempts, ctx.task.degradations & ~degradations_before);
+  // A cached answer replaces a failure, which is never stored; an answer is stored as it came.
+  if (std::optional<Outcome> cached = answer_failure(ctx, key.view(), outcome.kind, flight.stale_from)) {
+    outcome = std::move(*cached);
+  } else {
+    store(ctx, key.view(), outcome, flight.attempts, ctx.task.degradations & ~degradations_before);
+  }
   flight.degradations = ctx.task.degradations & ~degradations_before;
   if (!flight.waiters.empty()) flight.outcome = outcome;
   lead.end();
@@ -189,7 +192,8 @@ Task<Outcome> CacheStrategy::execute(CallContext& ctx, Request& request, Next ne
     // timed_out (an unbounded queue never rejects).
     emit(ctx, CacheAction::wait_timeout);
     std::optional<TimePoint> stale_from;
-    co_return serve_stale_or(ctx, key.view(), local_outcome(OutcomeKind::timeout, Transport::timeout), stale_from);
+    std::optional<Outcome> cached = answer_failure(ctx, key.view(), OutcomeKind::timeout, stale_from);
+    co_return cached ? std::move(*cached) : local_outcome(OutcomeKind::timeout, Transport::timeout);
   }
 }
 

@@ -139,9 +139,11 @@ class CacheStrategy final : public Strategy {
   // Stores `outcome` under `key` if it is an answer the cache keeps.
   void store(CallContext& ctx, const CacheKeyView& key, const Outcome& outcome, std::int32_t attempts,
              std::uint32_t degradations);
-  // `failed`, or, when stale-if-error allows it, a copy of the entry under `key`;
-  // `served_at` is set to the entry's stored_at when it answers.
-  Outcome serve_stale_or(CallContext& ctx, const CacheKeyView& key, Outcome failed, std::optional<TimePoint>& served_at);
+  // For a call that failed with `failed`, when stale-if-error allows it: a copy of the
+  // entry under `key`, a stale answer (`served_from` set to its stored_at), or a hit when
+  // the entry was filled while the call was failing. Nullopt when nothing may answer.
+  std::optional<Outcome> answer_failure(CallContext& ctx, const CacheKeyView& key, OutcomeKind failed,
+                                        std::optional<TimePoint>& served_from);
   // A waiter's copy of the flight's outcome.
   Outcome join(CallContext& ctx, const Flight& flight);
   void emit(const CallContext& ctx, CacheAction action, Nanos age = 0, std::int32_t calls_saved = 0);

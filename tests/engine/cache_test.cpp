@@ -208,6 +208,26 @@ TEST(CacheTest, StaleAnswersOnlyTheFailuresInStaleOn) {
   EXPECT_EQ(rig.h.log.caches.back(), "7100ms task 4 stale age=7000ms saved=0");
 }
 
+TEST(CacheTest, AStaleAnswerToAnEmptyResultIsNotReplacedByTheEmptyResult) {
+  // stale_on names empty (a provider that answers [] while throttled) and empty answers are
+  // cached: the stale success answers, and the empty result that it covered is not stored.
+  CacheConfig config = stale_allowed(kSecond, kMinute);
+  config.stale_on = {OutcomeKind::empty};
+  config.cache_empty = 10 * kSecond;
+  CacheRig rig(config, {{test::results()}, {test::no_results()}});
+  TaskCall fill(1);
+  TaskCall masked(2);
+  TaskCall again(3);
+  rig.at(fill, 0);
+  rig.at(masked, 5 * kSecond);
+  rig.at(again, 6 * kSecond);
+  rig.run();
+  EXPECT_EQ(masked.outcome->kind, OutcomeKind::success);
+  EXPECT_EQ(again.outcome->kind, OutcomeKind::success);
+  EXPECT_EQ(rig.provider.calls().size(), 3u);
+  EXPECT_EQ(rig.h.log.caches.back(), "6100ms task 3 stale age=6000ms saved=0");
+}
+
 TEST(CacheTest, WithoutStaleIfErrorAFailureAfterExpiryIsReturned) {
   CacheRig rig(ttl_of(10 * kSecond), {{test::results()}, {test::status(502)}});
   TaskCall fill(1);
