@@ -10,6 +10,7 @@
 #include "engine/outcome.hpp"
 #include "engine/pool_query.hpp"
 #include "engine/provider_descriptor.hpp"
+#include "engine/runtime/cancellation.hpp"
 #include "engine/runtime/time.hpp"
 #include "engine/strategies/escalation.hpp"
 
@@ -181,6 +182,10 @@ struct CallContext {
   // Recovery rounds of this call so far: entries into the budget strategy (each retry,
   // fallback candidate or simplification rung is one); the budget's iteration cap.
   std::int32_t iterations = 0;
+  // The caller's cancellation, observed by every wait inside the call (the cache's
+  // single-flight wait) and passed to each provider attempt (CallOptions::cancellation).
+  // Default: never cancelled.
+  CancellationToken cancellation{};
 };
 
 }  // namespace squall

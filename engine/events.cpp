@@ -12,4 +12,9 @@ std::string_view to_string(FallbackAction action) {
   return kNames[static_cast<std::size_t>(action)];
 }
 
+std::string_view to_string(CacheAction action) {
+  static constexpr std::array<std::string_view, kCacheActionCount> kNames{SQUALL_CACHE_ACTIONS(SQUALL_NAME)};
+  return kNames[static_cast<std::size_t>(action)];
+}
+
 }  // namespace squall

@@ -130,6 +130,33 @@ struct ReflectionEvent {
   double cost_usd = 0;
 };
 
+// What the cache strategy did for a call (engine/strategies/cache.hpp). X(name, when)
+#define SQUALL_CACHE_ACTIONS(X)                                                                  \
+  X(hit, "a fresh entry answered the call without a provider call")                              \
+  X(miss, "no fresh entry and no identical call in flight: the call went on to the provider")    \
+  X(coalesced, "the call waited for an identical call in flight and got that call's outcome")    \
+  X(wait_timeout, "the call's deadline came while it waited for an identical call in flight")    \
+  X(stale, "an expired entry answered the call after a failure (stale-if-error)")                \
+  X(evicted, "the least recently used entry was dropped to make room for the call's answer")
+
+enum class CacheAction : std::uint8_t { SQUALL_CACHE_ACTIONS(SQUALL_ENUMERATOR) };
+inline constexpr std::size_t kCacheActionCount = 0 SQUALL_CACHE_ACTIONS(SQUALL_COUNT);
+inline constexpr auto kCacheActions = all_values<CacheAction, kCacheActionCount>();
+std::string_view to_string(CacheAction action);
+
+struct CacheEvent {
+  std::uint64_t task_id = 0;
+  std::string_view tool;  // the tool or provider whose pipeline holds the cache
+  CacheAction action = CacheAction::hit;
+  TimePoint at = 0;
+  // hit and stale: the answer's age, at - the time it arrived from the provider (HTTP's
+  // Age, RFC 9111 section 4.2.3); 0 otherwise.
+  Nanos age = 0;
+  // hit and coalesced: the provider attempts the call did not make, counted as those the
+  // call whose answer it reused made; 0 otherwise.
+  std::int32_t calls_saved = 0;
+};
+
 // A logical call (one step's tool call, across all its attempts) ended.
 struct LogicalCallEvent {
   std::uint64_t task_id = 0;
@@ -167,6 +194,7 @@ struct EscalationEvent {
   X(on_budget_exhausted, BudgetExhaustedEvent, "budget_exhausted")  \
   X(on_fallback, FallbackEvent, "fallback")                         \
   X(on_reflection, ReflectionEvent, "reflection")                   \
+  X(on_cache, CacheEvent, "cache")                                  \
   X(on_logical_call, LogicalCallEvent, "logical_call")              \
   X(on_escalation, EscalationEvent, "escalation")                   \
   X(on_task_finished, TaskResult, "task_finished")

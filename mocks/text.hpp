@@ -1,5 +1,7 @@
 // Text rules shared by the corpus index and the web-search query matcher, so that a
-// document and a query are cut into words the same way.
+// document and a query are cut into words the same way. Case folding and whitespace
+// normalisation (ascii_lower, append_normalized) are engine/text.hpp's, which the cache's
+// keys share.
 //
 // A word is a maximal run of word bytes: ASCII letters and digits, and every byte >= 0x80
 // (so UTF-8 letters such as "ü" never split a word). Everything else, ASCII punctuation
@@ -8,8 +10,9 @@
 // and the shipped corpora are English.
 #pragma once
 
-#include <string>
 #include <string_view>
+
+#include "engine/text.hpp"
 
 namespace squall {
 
@@ -17,18 +20,6 @@ constexpr bool is_word_byte(char c) {
   const auto b = static_cast<unsigned char>(c);
   return (b >= '0' && b <= '9') || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || b >= 0x80;
 }
-
-constexpr bool is_space_byte(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
-constexpr char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
-// Appends `text` to `out` lower-cased (ASCII), with every run of whitespace replaced by a
-// single space and no leading or trailing space, so that phrase matching does not depend
-// on how a document or a query was spaced. `out` is appended to, never shrunk, so that a
-// caller can reuse its capacity.
-void append_normalized(std::string_view text, std::string& out);
 
 // Calls f(word) for each word of `text`, in order (see the rules above).
 template <class F>

@@ -155,6 +155,18 @@ ordered_json fallbacks(const Report& r) {
   return j;
 }
 
+// Every action in declaration order, then calls_saved and the stale answers' ages.
+ordered_json caches(const Report& r) {
+  ordered_json j = ordered_json::object();
+  for (const CacheSummary& c : r.caches) {
+    ordered_json& o = j[c.tool];
+    for (CacheAction action : kCacheActions) o[std::string(to_string(action))] = c.by_action[static_cast<std::size_t>(action)];
+    o["calls_saved"] = c.calls_saved;
+    o["stale_age_ms"] = latency(c.stale_age);
+  }
+  return j;
+}
+
 // Every level, in order of severity; reasons only where non-zero, in condition order.
 ordered_json escalations(const Report& r) {
   ordered_json j = ordered_json::object();
@@ -261,6 +273,7 @@ ordered_json to_json(const Report& r) {
   j["breaker_transitions"] = breaker_transitions(r);
   j["breaker_transitions_total"] = r.breaker_transitions_total;
   j["fallbacks"] = fallbacks(r);
+  j["caches"] = caches(r);
   j["escalations"] = escalations(r);
   j["escalation_reasons"] = escalation_reasons(r);
   j["answers"] = answers(r);

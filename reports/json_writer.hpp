@@ -21,6 +21,11 @@
 //   breaker_transitions_total,
 //   fallbacks [{tool, action, from, to, count}]  sorted; action is switched,
 //             skipped_context, skipped_capability, skipped_budget or exhausted,
+//   caches {tool: {hit, miss, coalesced, wait_timeout, stale, evicted, calls_saved,
+//           stale_age_ms {count, p50, p90, p99, max, mean}}}  one per cache
+//           (engine/strategies/cache.hpp), under the tool or provider holding it: its
+//           events by action (CacheAction), the provider attempts its hits and waiters
+//           did not make, and the ages of its stale answers,
 //   escalations {level: n}  tickets by level, every level in order of severity
 //               (auto_retry, model_switch, human_review, urgent_action, critical_failure),
 //   escalation_reasons {level: {reason: n}}  non-zero only, levels and reasons in

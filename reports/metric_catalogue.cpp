@@ -26,7 +26,7 @@ constexpr std::array<TagInfo, 4> kFallbackTags{{{"tool", TagValues::any},
 constexpr std::array<TagInfo, 2> kEscalationTags{{{"level", TagValues::escalation_level},
                                                   {"reason", TagValues::escalation_reason}}};
 
-constexpr std::array<MetricInfo, 19> kCatalogue{{
+constexpr std::array<MetricInfo, 27> kCatalogue{{
     {MetricId::task_success, "task_success", MetricType::rate, "", kTaskTags,
      "fraction of tasks that succeeded, clean or degraded"},
     {MetricId::task_degraded, "task_degraded", MetricType::rate, "", kTaskTags,
@@ -62,6 +62,22 @@ constexpr std::array<MetricInfo, 19> kCatalogue{{
      "tokens one task spent, failed attempts included"},
     {MetricId::task_cost_usd, "task_cost_usd", MetricType::trend, "", kTaskTags,
      "USD one task spent, failed attempts included"},
+    {MetricId::cache_hits, "cache_hits", MetricType::counter, "", kToolTags,
+     "calls a fresh cache entry answered without a provider call"},
+    {MetricId::cache_misses, "cache_misses", MetricType::counter, "", kToolTags,
+     "calls the cache sent on to the provider (no fresh entry, no identical call in flight)"},
+    {MetricId::cache_coalesced, "cache_coalesced", MetricType::counter, "", kToolTags,
+     "calls that waited for an identical call in flight and got its outcome (single-flight)"},
+    {MetricId::cache_wait_timeouts, "cache_wait_timeouts", MetricType::counter, "", kToolTags,
+     "calls whose deadline came while they waited for an identical call in flight"},
+    {MetricId::cache_stale, "cache_stale", MetricType::counter, "", kToolTags,
+     "stale cache answers served after a failure (stale-if-error)"},
+    {MetricId::cache_stale_age, "cache_stale_age", MetricType::trend, "ms", kToolTags,
+     "age of each stale cache answer: time since the provider gave it"},
+    {MetricId::cache_evictions, "cache_evictions", MetricType::counter, "", kToolTags,
+     "cache entries evicted to make room, least recently used first"},
+    {MetricId::cache_calls_saved, "cache_calls_saved", MetricType::counter, "", kToolTags,
+     "provider attempts cache hits and single-flight waiters did not make"},
 }};
 
 constexpr bool catalogue_in_id_order() {

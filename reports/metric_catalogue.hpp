@@ -52,6 +52,14 @@ enum class MetricId : std::uint8_t {
   answered_wrongly,     // rate: tasks with ground truth that answered from irrelevant documents only
   task_tokens,          // trend: tokens one task spent, failed attempts included
   task_cost_usd,        // trend: USD one task spent, failed attempts included
+  cache_hits,           // counter: calls a fresh cache entry answered
+  cache_misses,         // counter: calls the cache sent on to the provider
+  cache_coalesced,      // counter: calls that waited for an identical call in flight
+  cache_wait_timeouts,  // counter: waiting calls whose deadline came first
+  cache_stale,          // counter: stale answers served after a failure
+  cache_stale_age,      // trend, ms: ages of the stale answers
+  cache_evictions,      // counter: entries evicted, least recently used first
+  cache_calls_saved,    // counter: provider attempts hits and waiters did not make
 };
 
 // What values a tag accepts; closed vocabularies are checked at parse time.

@@ -188,12 +188,19 @@ double fallbacks(const Recorder& r, const Threshold& t) {
   return static_cast<double>(n);
 }
 
-double reflections(const Recorder& r, const Threshold& t) {
+// The sum of `field(row)` over the rows of a recorder table whose name the threshold's
+// `tool` tag admits.
+template <class Row, class Field>
+double sum_by_tool(const std::vector<Row>& rows, const Threshold& t, Field field) {
   std::uint64_t n = 0;
-  for (const ToolStats& s : r.tools()) {
-    if (admits(t, "tool", s.name)) n += s.reflections;
+  for (const Row& row : rows) {
+    if (admits(t, "tool", row.name)) n += field(row);
   }
   return static_cast<double>(n);
+}
+
+double reflections(const Recorder& r, const Threshold& t) {
+  return sum_by_tool(r.tools(), t, [](const ToolStats& s) { return s.reflections; });
 }
 
 double escalations(const Recorder& r, const Threshold& t) {
@@ -205,6 +212,22 @@ double escalations(const Recorder& r, const Threshold& t) {
     }
   }
   return static_cast<double>(n);
+}
+
+double cache_actions(const Recorder& r, const Threshold& t, CacheAction action) {
+  return sum_by_tool(r.caches(), t, [action](const CacheStats& s) { return s.actions[static_cast<std::size_t>(action)]; });
+}
+
+double cache_calls_saved(const Recorder& r, const Threshold& t) {
+  return sum_by_tool(r.caches(), t, [](const CacheStats& s) { return s.calls_saved; });
+}
+
+std::vector<Trend::Part> cache_stale_age(const Recorder& r, const Threshold& t) {
+  std::vector<Trend::Part> parts;
+  for (const CacheStats& s : r.caches()) {
+    if (admits(t, "tool", s.name)) s.stale_age.append_parts(parts);
+  }
+  return parts;
 }
 
 }  // namespace
@@ -238,6 +261,17 @@ std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos durat
     case MetricId::task_tokens: return trend_value(per_task(r, t, &TemplateStats::task_tokens), e, 1);
     case MetricId::task_cost_usd:
       return trend_value(per_task(r, t, &TemplateStats::task_cost_nano_usd), e, kNanoUsdPerUsd);
+    case MetricId::cache_hits: return counter_value(cache_actions(r, t, CacheAction::hit), e, duration, tasks);
+    case MetricId::cache_misses: return counter_value(cache_actions(r, t, CacheAction::miss), e, duration, tasks);
+    case MetricId::cache_coalesced:
+      return counter_value(cache_actions(r, t, CacheAction::coalesced), e, duration, tasks);
+    case MetricId::cache_wait_timeouts:
+      return counter_value(cache_actions(r, t, CacheAction::wait_timeout), e, duration, tasks);
+    case MetricId::cache_stale: return counter_value(cache_actions(r, t, CacheAction::stale), e, duration, tasks);
+    case MetricId::cache_stale_age: return trend_value(cache_stale_age(r, t), e, kMillisecond);
+    case MetricId::cache_evictions:
+      return counter_value(cache_actions(r, t, CacheAction::evicted), e, duration, tasks);
+    case MetricId::cache_calls_saved: return counter_value(cache_calls_saved(r, t), e, duration, tasks);
   }
   return std::nullopt;
 }

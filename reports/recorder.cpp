@@ -23,6 +23,7 @@ enum class EventTag : std::uint64_t {
   fallback,
   reflection,
   escalation,
+  cache,
 };
 
 constexpr std::string_view kUnspecifiedReason = "unspecified";
@@ -187,6 +188,17 @@ void Recorder::on_reflection(const ReflectionEvent& e) {
 
   ++tools_[t].reflections;
   saw_time(e.finished);
+}
+
+void Recorder::on_cache(const CacheEvent& e) {
+  const std::size_t c = intern(caches_, e.tool);
+  fingerprint_.fold(EventTag::cache, e.task_id, c, e.action, e.at, e.age, e.calls_saved);
+
+  CacheStats& s = caches_[c];
+  ++s.actions[static_cast<std::size_t>(e.action)];
+  s.calls_saved += static_cast<std::uint64_t>(std::max(e.calls_saved, 0));
+  if (e.action == CacheAction::stale) s.stale_age.push_back(e.age);
+  saw_time(e.at);
 }
 
 void Recorder::on_escalation(const EscalationEvent& e) {

@@ -91,6 +91,15 @@ struct ToolStats {
 // exact values that were observed, to a billionth of a dollar.
 inline constexpr double kNanoUsdPerUsd = 1e9;
 
+// What a cache (engine/strategies/cache.hpp) did, per tool or provider whose pipeline
+// holds it.
+struct CacheStats {
+  std::string name;
+  std::array<std::uint64_t, kCacheActionCount> actions{};  // events by CacheAction
+  std::uint64_t calls_saved = 0;  // CacheEvent::calls_saved summed
+  SampleLog stale_age;            // ages (ns) of the stale answers
+};
+
 struct TemplateStats {
   std::string name;
   StatusCounts tasks{};
@@ -146,6 +155,7 @@ class Recorder final : public EventSink {
   void on_budget_exhausted(const BudgetExhaustedEvent& e) override;
   void on_fallback(const FallbackEvent& e) override;
   void on_reflection(const ReflectionEvent& e) override;
+  void on_cache(const CacheEvent& e) override;
   // From the task runner: a task's escalation ticket (at most one per task).
   void on_escalation(const EscalationEvent& e) override;
   // From the task runner: a task ended.
@@ -171,6 +181,7 @@ class Recorder final : public EventSink {
   const std::vector<TemplateStats>& templates() const { return templates_; }
   const std::vector<ReasonStats>& reasons() const { return reasons_; }
   const std::vector<FallbackStats>& fallbacks() const { return fallbacks_; }
+  const std::vector<CacheStats>& caches() const { return caches_; }
   const EscalationCounts& escalations() const { return escalations_; }
   // The first kMaxListedBreakerTransitions transitions, and how many there were in all.
   const std::vector<RecordedBreakerTransition>& breaker_transitions() const { return transitions_; }
@@ -204,6 +215,7 @@ class Recorder final : public EventSink {
   std::vector<TemplateStats> templates_;
   std::vector<ReasonStats> reasons_;
   std::vector<FallbackStats> fallbacks_;
+  std::vector<CacheStats> caches_;
   EscalationCounts escalations_{};
   std::vector<Label> labels_;
   std::vector<RecordedBreakerTransition> transitions_;

@@ -180,6 +180,13 @@ Report build_report(const Recorder& r, const RunInfo& run, std::span<const Thres
     return std::tie(a.tool, a.action, a.from, a.to) < std::tie(b.tool, b.action, b.from, b.to);
   });
 
+  for (std::size_t i : by_name(r.caches())) {
+    const CacheStats& c = r.caches()[i];
+    std::vector<Trend::Part> ages;
+    c.stale_age.append_parts(ages);
+    rep.caches.push_back({c.name, c.actions, c.calls_saved, latency_stats(std::move(ages))});
+  }
+
   rep.escalations.by_level_and_reason = r.escalations();
   for (std::size_t level = 0; level < kEscalationLevelCount; ++level) {
     for (std::uint64_t n : r.escalations()[level]) rep.escalations.by_level[level] += n;

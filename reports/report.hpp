@@ -144,6 +144,16 @@ struct FallbackRow {
   std::uint64_t count = 0;
 };
 
+// What one cache did (engine/strategies/cache.hpp): the tool or provider whose pipeline
+// holds it, its events by action, the provider attempts its hits and waiters did not
+// make, and the ages of its stale answers.
+struct CacheSummary {
+  std::string tool;
+  std::array<std::uint64_t, kCacheActionCount> by_action{};  // by CacheAction
+  std::uint64_t calls_saved = 0;
+  LatencyStats stale_age;  // nearest-rank percentiles of the stale answers' ages, in ms
+};
+
 // Escalation tickets (at most one per task) by level, and by level and reason.
 struct EscalationSummary {
   std::uint64_t total = 0;
@@ -205,6 +215,7 @@ struct Report {
   std::vector<BreakerTransitionRow> breaker_transitions;  // the first 1000, in time order
   std::uint64_t breaker_transitions_total = 0;
   std::vector<FallbackRow> fallbacks;  // sorted by tool, action, from, to
+  std::vector<CacheSummary> caches;     // sorted by tool
   EscalationSummary escalations;
   AnswerSummary answers;
   std::vector<InjectedFaultRow> injected_faults;  // sorted by provider, then kind

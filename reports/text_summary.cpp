@@ -122,6 +122,14 @@ void cost_rows(const Report& r, std::vector<Row>& rows) {
     }
   }
   if (!fallbacks.empty()) rows.push_back({"", "fallbacks", fallbacks});
+  for (const CacheSummary& c : r.caches) {
+    std::string actions;
+    for (CacheAction action : kCacheActions) {
+      actions += fmt::format("{}={} ", to_string(action), c.by_action[static_cast<std::size_t>(action)]);
+    }
+    rows.push_back({"", fmt::format("cache {}", c.tool), fmt::format("{}calls_saved={}", actions, c.calls_saved)});
+    if (c.stale_age.count > 0) rows.push_back({"", "  stale age (ms)", latency(c.stale_age)});
+  }
   // Tickets by level, non-zero only, each with its reasons: "human_review=3 (safe_failed=3)".
   std::string escalations;
   for (EscalationLevel level : all_escalation_levels()) {

@@ -81,8 +81,8 @@ std::variant<MetricSelector, std::string> parse_metric(std::string_view metric);
 //   unexpected ")" after "rate>=0.95"
 // Applicability errors:
 //   aggregation "p(99)" does not apply to rate metric "task_success"; use rate
-//   a duration ("20s") applies only to time metrics (task_latency, call_latency);
-//     "cost_usd" is not one
+//   a duration ("20s") applies only to time metrics (task_latency, call_latency,
+//     cache_stale_age); "cost_usd" is not one
 //   rate is a fraction in [0, 1], got 95
 //   expected a duration with a unit for time metric "task_latency", such as
 //     "p(99)<25ms", got "p(99)<25"

@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "engine/strategies/budget.hpp"
+#include "engine/strategies/cache.hpp"
 #include "engine/strategies/circuit_breaker.hpp"
 #include "engine/strategies/escalation.hpp"
 #include "engine/strategies/fallback.hpp"
@@ -22,6 +23,7 @@ namespace squall {
 // In the order the documentation lists them; a config's index is its strategy's identity
 // in scenario files' error messages ("expected one of: timeout, retry, ...").
 using StrategyConfig = std::variant<TimeoutConfig, RetryConfig, CircuitBreakerConfig, SimplifyQueryConfig,
-                                    BudgetConfig, FallbackConfig, ValidateConfig, ReflectConfig, EscalationConfig>;
+                                    BudgetConfig, FallbackConfig, ValidateConfig, ReflectConfig, EscalationConfig,
+                                    CacheConfig>;
 
 }  // namespace squall

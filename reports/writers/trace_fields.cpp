@@ -70,6 +70,11 @@ void trace_fields(TraceRecord& j, const ReflectionEvent& e) {
       e.output_tokens, "cost_usd", e.cost_usd);
 }
 
+void trace_fields(TraceRecord& j, const CacheEvent& e) {
+  put(j, "at_ns", e.at, "task", e.task_id, "tool", e.tool, "action", e.action, "age_ns", e.age, "calls_saved",
+      e.calls_saved);
+}
+
 void trace_fields(TraceRecord& j, const LogicalCallEvent& e) {
   put(j, "at_ns", e.at, "task", e.task_id, "tool", e.tool, "provider", e.provider, "attempts", e.attempts, "outcome",
       e.kind);
@@ -82,6 +87,8 @@ void trace_fields(TraceRecord& j, const EscalationEvent& e) {
 void trace_fields(TraceRecord& j, const TaskResult& e) {
   put(j, "at_ns", e.finished, "task", e.id, "template", e.template_name, "started_ns", e.started, "status", e.status,
       "reason", e.reason, "tokens", e.tokens, "cost_usd", e.cost_usd);
+  // Only for a query with ground truth (engine/task_result.hpp).
+  if (e.answer) put(j, "answer", *e.answer);
 }
 
 }  // namespace squall

@@ -40,6 +40,9 @@ constexpr IntRange kMaxReflections{1, 100};
 //   far beyond any real task, and exact in the double the rule keeps.
 constexpr IntRange kEscalationCount{1, 1'000'000'000};
 constexpr NumberRange kEscalationAmount{0, true, 1e9};
+// - cache max_entries: ten million entries, each a page of search hits; more is
+//   gigabytes of memory for one pipeline's cache.
+constexpr IntRange kCacheEntries{1, 10'000'000};
 
 // Strategy names in StrategyConfig's alternative order (engine/strategies/strategy_list.hpp).
 template <std::size_t... I>
@@ -280,6 +283,22 @@ void read_config(const ObjectReader& obj, ReflectConfig& config) {
   read_name_list(obj, "exclude_tools", config.exclude_tools);
 }
 
+void read_config(const ObjectReader& obj, CacheConfig& config) {
+  obj.get_duration("ttl", config.ttl, DurationMin::positive);
+  obj.get("max_entries", config.max_entries, kCacheEntries);
+  Nanos stale_if_error = 0;
+  if (obj.get_duration("stale_if_error", stale_if_error, DurationMin::positive)) {
+    config.stale_if_error = stale_if_error;
+  }
+  if (obj.find("stale_on") != nullptr && obj.find("stale_if_error") == nullptr) {
+    obj.diag().error(obj.path_of("stale_on"), "applies only when stale_if_error is set");
+  } else {
+    read_kinds(obj, "stale_on", config.stale_on);
+  }
+  Nanos cache_empty = 0;
+  if (obj.get_duration("cache_empty", cache_empty, DurationMin::positive)) config.cache_empty = cache_empty;
+}
+
 // A rule: {"when": condition, "at_least": threshold (count and amount conditions only),
 // "level": level}.
 std::optional<EscalationRule> read_escalation_rule(const Json& value, const std::string& path, Diagnostics& diag) {
@@ -441,6 +460,20 @@ void check_reflect(const ReflectConfig& config, std::string_view owner, const Sc
   }
 }
 
+// The cache keys requests by their query: it serves search tools and search providers'
+// stacks only (CacheConfig::kAppliesTo).
+void check_cache(std::string_view owner, ProviderType type, const ScenarioNames& names, const std::string& path,
+                 Diagnostics& diag) {
+  const auto& kinds = CacheConfig::kAppliesTo;
+  if (std::find(kinds.begin(), kinds.end(), type) != kinds.end()) return;
+  const auto served = names.tool_provider.find(owner);
+  const std::string_view provider = served != names.tool_provider.end() ? std::string_view(served->second) : owner;
+  const auto kind_names = names_of(kinds);
+  diag.error(path, fmt::format("cache applies only to tools and stacks of search providers ({}), whose requests "
+                               "carry a query; {}",
+                               join(kind_names), provider_is(provider, type)));
+}
+
 void check_strategy(const StrategyConfig& config, std::string_view owner, const ScenarioNames& names,
                     const std::string& path, Diagnostics& diag) {
   if (std::holds_alternative<EscalationConfig>(config)) {
@@ -466,6 +499,10 @@ void check_strategy(const StrategyConfig& config, std::string_view owner, const 
     type = provider->second;
   }
   if (!type) return;
+  if (std::holds_alternative<CacheConfig>(config)) {
+    check_cache(owner, *type, names, path, diag);
+    return;
+  }
   if (std::holds_alternative<SimplifyQueryConfig>(config) && *type != ProviderType::web_search) {
     diag.error(path,
                fmt::format("simplify_query applies only to web_search providers; {}", provider_is(owner, *type)));

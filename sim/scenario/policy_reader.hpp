@@ -42,6 +42,8 @@ namespace squall {
 //                    count conditions, a number in (0, 1e9] for cost_usd, absent for
 //                    flags; no two rules with the same when and at_least); at most one
 //                    escalation item per list
+//   cache            ttl (> 0), max_entries ([1, 1e7]), stale_if_error (> 0),
+//                    stale_on (like retry_on; only with stale_if_error), cache_empty (> 0)
 // The upper bounds and their reasons are in policy_reader.cpp.
 // With `names`, the cross-checks of check_policy are applied while reading, at the
 // items' positions in the file.
@@ -63,6 +65,8 @@ std::optional<StrategyConfig> read_strategy_config(std::string_view name, const 
 //     provider exists and is an llm provider (`/<key>/<i>/reflect/provider`); its
 //     include_tools and exclude_tools name tools (`/<key>/<i>/reflect/include_tools/<j>`).
 //   - escalation applies only to tools (`/<key>/<i>/escalation`).
+//   - cache applies only to tools served by, and stacks of, the provider types in
+//     CacheConfig::kAppliesTo (web_search, vector_search) (`/<key>/<i>/cache`).
 // A chain cannot loop: fallback only lives in tools' pipelines and only names providers,
 // whose stacks cannot fall back. Paths start with `path`.
 void check_policy(const PolicyConfig& policy, const ScenarioNames& names, const std::string& path,

@@ -177,7 +177,13 @@ class EventLog final : public EventSink {
                                       e.provider, e.reflection, to_string(e.trigger), to_string(e.kind)));
   }
 
+  void on_cache(const CacheEvent& e) override {
+    caches.push_back(fmt::format("{}ms task {} {} age={}ms saved={}", e.at / kMillisecond, e.task_id,
+                                 to_string(e.action), e.age / kMillisecond, e.calls_saved));
+  }
+
   std::vector<std::string> reflections;  // "<started>ms-<finished>ms <provider> #<n> on <trigger>: <kind>"
+  std::vector<std::string> caches;  // "<at>ms task <id> <action> age=<age>ms saved=<calls saved>"
   std::vector<AttemptEvent> attempts;  // `tool` views the CallContext's tool, a literal in tests
   std::vector<BackoffEvent> backoffs;
   std::vector<RecordedGiveUp> give_ups;

@@ -156,7 +156,7 @@ TEST(ThresholdParseTest, RejectsAggregationThatDoesNotApply) {
 
 TEST(ThresholdParseTest, RejectsDurationOnMetricThatIsNotATime) {
   EXPECT_EQ(error_of("cost_usd", "sum < 5 s"),
-            R"msg(a duration ("5 s") applies only to time metrics (task_latency, call_latency); "cost_usd" is not one)msg");
+            R"msg(a duration ("5 s") applies only to time metrics (task_latency, call_latency, cache_stale_age); "cost_usd" is not one)msg");
 }
 
 TEST(ThresholdParseTest, TimeMetricNeedsAUnit) {
@@ -187,7 +187,9 @@ TEST(MetricParseTest, RejectsUnknownMetric) {
   EXPECT_EQ(error_of("foo", "rate>0"),
             "unknown metric \"foo\"; known: task_success, task_degraded, task_safe_fail, task_failed, task_latency, "
             "call_latency, provider_calls, retry_amplification, tokens, cost_usd, breaker_transitions, "
-            "injected_faults, fallbacks, reflections, escalations, answered, answered_wrongly, task_tokens, task_cost_usd");
+            "injected_faults, fallbacks, reflections, escalations, answered, answered_wrongly, task_tokens, "
+            "task_cost_usd, cache_hits, cache_misses, cache_coalesced, cache_wait_timeouts, cache_stale, "
+            "cache_stale_age, cache_evictions, cache_calls_saved");
 }
 
 TEST(MetricParseTest, RejectsUnknownTag) {

@@ -154,7 +154,7 @@ TEST(ScenarioLoaderTest, FullScenarioSetsEveryField) {
   EXPECT_FALSE(faults[5].retry_after.has_value());
 
   const auto& search_policy = s.policy.at("search");
-  ASSERT_EQ(search_policy.size(), 4u);
+  ASSERT_EQ(search_policy.size(), 5u);
   const auto& timeout = std::get<TimeoutConfig>(search_policy[0]);
   EXPECT_EQ(timeout.per_attempt, 10 * kSecond);
   EXPECT_EQ(timeout.total, 25 * kSecond);
@@ -176,6 +176,12 @@ TEST(ScenarioLoaderTest, FullScenarioSetsEveryField) {
   const auto& simplify = std::get<SimplifyQueryConfig>(search_policy[3]);
   EXPECT_EQ(simplify.steps, (std::vector{SimplifyStep::drop_years, SimplifyStep::drop_filler_words}));
   EXPECT_EQ(simplify.filler_words, (std::vector<std::string>{"annual", "report"}));
+  const auto& cache = std::get<CacheConfig>(search_policy[4]);
+  EXPECT_EQ(cache.ttl, 5 * kMinute);
+  EXPECT_EQ(cache.max_entries, 50);
+  EXPECT_EQ(cache.stale_if_error, kHour);
+  EXPECT_EQ(cache.stale_on, (std::vector{OutcomeKind::timeout, OutcomeKind::server_error}));
+  EXPECT_EQ(cache.cache_empty, 30 * kSecond);
   const auto& budget = std::get<BudgetConfig>(s.policy.at("gpt").at(0));
   EXPECT_EQ(budget.max_tokens, 20'000);
   EXPECT_EQ(budget.max_cost_usd, 0.25);
@@ -193,7 +199,8 @@ TEST(ScenarioLoaderTest, AbsentStrategyFieldsTakeTheirDefaults) {
   Json doc =
       test::with(test::base_scenario(), "/policy/search",
                  Json::array({Json{{"timeout", Json::object()}}, Json{{"retry", Json::object()}},
-                              Json{{"circuit_breaker", Json::object()}}, Json{{"simplify_query", Json::object()}}}));
+                              Json{{"circuit_breaker", Json::object()}}, Json{{"simplify_query", Json::object()}},
+                              Json{{"cache", Json::object()}}}));
   const LoadResult result = load_scenario_text(doc.dump(), test::kBaseFile);
   ASSERT_EQ(result.errors, std::vector<ValidationError>{});
   const auto& strategies = result.scenario->policy.at("search");
@@ -220,6 +227,13 @@ TEST(ScenarioLoaderTest, AbsentStrategyFieldsTakeTheirDefaults) {
   const SimplifyQueryConfig simplify;
   EXPECT_EQ(std::get<SimplifyQueryConfig>(strategies[3]).steps, simplify.steps);
   EXPECT_EQ(std::get<SimplifyQueryConfig>(strategies[3]).filler_words, simplify.filler_words);
+  const CacheConfig cache;
+  const auto& c = std::get<CacheConfig>(strategies[4]);
+  EXPECT_EQ(c.ttl, cache.ttl);
+  EXPECT_EQ(c.max_entries, cache.max_entries);
+  EXPECT_EQ(c.stale_if_error, std::nullopt);
+  EXPECT_EQ(c.stale_on, cache.stale_on);
+  EXPECT_EQ(c.cache_empty, std::nullopt);
 }
 
 TEST(ScenarioLoaderTest, AbsentSearchFieldsAndFaultFieldsTakeTheirDefaults) {

@@ -56,14 +56,14 @@ TEST(ScenarioPolicyTest, ItemMustNameAStrategy) {
   EXPECT_EQ(errors_of(with(base_scenario(), "/policy/search/0", Json::object())),
             only("/policy/search/0",
                  "expected an object with one key naming a strategy (timeout, retry, "
-                 "circuit_breaker, simplify_query, budget, fallback, validate, reflect, escalation), got {}"));
+                 "circuit_breaker, simplify_query, budget, fallback, validate, reflect, escalation, cache), got {}"));
 }
 
 TEST(ScenarioPolicyTest, UnknownStrategyIsAnUnknownKey) {
   EXPECT_EQ(errors_of(with(base_scenario(), "/policy/search/0", Json{{"retries", Json::object()}})),
             only("/policy/search/0/retries",
                  "unknown key \"retries\"; expected one of: timeout, retry, circuit_breaker, simplify_query, budget, fallback, "
-                 "validate, reflect, escalation"));
+                 "validate, reflect, escalation, cache"));
 }
 
 TEST(ScenarioPolicyTest, ItemHoldsOneStrategy) {
@@ -484,6 +484,109 @@ TEST(ScenarioEscalationConfigTest, AppliesOnlyToTools) {
   EXPECT_EQ(errors_of(doc), only("/policy/gpt/0/escalation",
                                  "escalation applies only to a tool's list; \"gpt\" is a provider, whose stack "
                                  "serves calls, not tasks"));
+}
+
+constexpr const char* kCache = "/policy/search/0/cache";
+
+CacheConfig loaded_cache(const Json& config) {
+  LoadResult loaded = load_scenario_text(with_strategy("search", "cache", config).dump(), test::kBaseFile);
+  EXPECT_EQ(loaded.errors, std::vector<ValidationError>{});
+  if (!loaded.scenario) return {};
+  return std::get<CacheConfig>(loaded.scenario->policy.at("search").at(0));
+}
+
+TEST(ScenarioCacheConfigTest, ReadsEveryKey) {
+  const CacheConfig c = loaded_cache(Json::parse(R"({ "ttl": "90s", "max_entries": 10000000, "stale_if_error": "1h",
+                                                       "stale_on": ["empty", "timeout"], "cache_empty": "2.5s" })"));
+  EXPECT_EQ(c.ttl, 90 * kSecond);
+  EXPECT_EQ(c.max_entries, 10'000'000);
+  EXPECT_EQ(c.stale_if_error, kHour);
+  EXPECT_EQ(c.stale_on, (std::vector{OutcomeKind::empty, OutcomeKind::timeout}));
+  EXPECT_EQ(c.cache_empty, 2'500 * kMillisecond);
+}
+
+TEST(ScenarioCacheConfigTest, UnknownKeysListTheCachesKeys) {
+  EXPECT_EQ(errors_of(with_strategy("search", "cache", {{"max_age", "1m"}})),
+            only(at(kCache, "/max_age"),
+                 "unknown key \"max_age\"; expected one of: ttl, max_entries, stale_if_error, stale_on, cache_empty"));
+}
+
+TEST(ScenarioCacheConfigTest, TtlMustBePositive) {
+  EXPECT_EQ(errors_of(with_strategy("search", "cache", {{"ttl", "0s"}})),
+            only(at(kCache, "/ttl"), "expected a duration > 0, got \"0s\""));
+}
+
+TEST(ScenarioCacheConfigTest, TtlMustBeADurationString) {
+  EXPECT_EQ(errors_of(with_strategy("search", "cache", {{"ttl", 600}})),
+            only(at(kCache, "/ttl"), "expected a duration string such as \"250ms\", got 600"));
+}
+
+TEST(ScenarioCacheConfigTest, MaxEntriesMustBePositive) {
+  EXPECT_EQ(errors_of(with_strategy("search", "cache", {{"max_entries", 0}})),
+            only(at(kCache, "/max_entries"), "expected an integer in [1, 10000000], got 0"));
+}
+
+TEST(ScenarioCacheConfigTest, MaxEntriesIsAtMostTenMillion) {
+  EXPECT_EQ(errors_of(with_strategy("search", "cache", {{"max_entries", 10'000'001}})),
+            only(at(kCache, "/max_entries"), "expected an integer in [1, 10000000], got 10000001"));
+}
+
+TEST(ScenarioCacheConfigTest, MaxEntriesMustBeAnInteger) {
+  EXPECT_EQ(errors_of(with_strategy("search", "cache", {{"max_entries", 2.5}})),
+            only(at(kCache, "/max_entries"), "expected an integer in [1, 10000000], got 2.5"));
+}
+
+TEST(ScenarioCacheConfigTest, StaleIfErrorMustBePositive) {
+  EXPECT_EQ(errors_of(with_strategy("search", "cache", {{"stale_if_error", "0s"}})),
+            only(at(kCache, "/stale_if_error"), "expected a duration > 0, got \"0s\""));
+}
+
+TEST(ScenarioCacheConfigTest, StaleOnNeedsStaleIfError) {
+  EXPECT_EQ(errors_of(with_strategy("search", "cache", {{"stale_on", {"timeout"}}})),
+            only(at(kCache, "/stale_on"), "applies only when stale_if_error is set"));
+}
+
+TEST(ScenarioCacheConfigTest, StaleOnNamesOutcomeKinds) {
+  EXPECT_EQ(errors_of(with_strategy("search", "cache", {{"stale_if_error", "1m"}, {"stale_on", {"5xx"}}})),
+            only(at(kCache, "/stale_on/0"), std::string("expected one of ") + kKindList + ", got \"5xx\""));
+}
+
+TEST(ScenarioCacheConfigTest, StaleOnExcludesSuccess) {
+  EXPECT_EQ(errors_of(with_strategy("search", "cache", {{"stale_if_error", "1m"}, {"stale_on", {"success"}}})),
+            only(at(kCache, "/stale_on/0"), std::string("expected one of ") + kKindList + ", got \"success\""));
+}
+
+TEST(ScenarioCacheConfigTest, StaleOnMustNotRepeatAKind) {
+  EXPECT_EQ(errors_of(with_strategy("search", "cache", {{"stale_if_error", "1m"}, {"stale_on", {"timeout", "timeout"}}})),
+            only(at(kCache, "/stale_on/1"), "duplicate \"timeout\" (also /policy/search/0/cache/stale_on/0)"));
+}
+
+TEST(ScenarioCacheConfigTest, StaleOnMustNotBeEmpty) {
+  EXPECT_EQ(errors_of(with_strategy("search", "cache", {{"stale_if_error", "1m"}, {"stale_on", Json::array()}})),
+            only(at(kCache, "/stale_on"), "expected a non-empty array, got []"));
+}
+
+TEST(ScenarioCacheConfigTest, CacheEmptyMustBePositive) {
+  EXPECT_EQ(errors_of(with_strategy("search", "cache", {{"cache_empty", "0ms"}})),
+            only(at(kCache, "/cache_empty"), "expected a duration > 0, got \"0ms\""));
+}
+
+TEST(ScenarioCacheConfigTest, AppliesOnlyToSearchProviders) {
+  EXPECT_EQ(errors_of(with_strategy("gpt", "cache", Json::object())),
+            only("/policy/gpt/0/cache", "cache applies only to tools and stacks of search providers (web_search, "
+                                        "vector_search), whose requests carry a query; \"gpt\" is an llm provider"));
+}
+
+TEST(ScenarioCacheConfigTest, AppliesOnlyToToolsServedBySearchProviders) {
+  Json doc = with(base_scenario(), "/tools", Json::parse(R"({ "web": { "provider": "search" },
+                                                             "answer": { "provider": "gpt" } })"));
+  doc = with(doc, "/workload/tasks/0/steps/0/tool", "web");
+  doc = with(doc, "/workload/tasks/0/steps/1/tool", "answer");
+  doc = with(doc, "/policy", Json::parse(R"({ "web": [ { "cache": {} } ], "search": [ { "cache": {} } ],
+                                             "answer": [ { "cache": {} } ] })"));
+  EXPECT_EQ(errors_of(doc), only("/policy/answer/0/cache",
+                                 "cache applies only to tools and stacks of search providers (web_search, "
+                                 "vector_search), whose requests carry a query; \"gpt\" is an llm provider"));
 }
 
 TEST(ScenarioPolicyFileTest, LoadsAPolicyObjectAtTheTopLevel) {

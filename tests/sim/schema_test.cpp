@@ -306,8 +306,9 @@ TEST(SchemaTest, NumericBoundsAgreeWithTheLoader) {
   // seed, rate_per_s (arrivals and bursts), max_tasks, weight, prompt_tokens,
   // max_output_tokens, max_results, input, output, context_window, tokens_per_second,
   // mean_output_tokens, probability, first_call, last_call, max_attempts, multiplier,
-  // jitter_range's items, failure_threshold, half_open_probes, max_tokens, max_cost_usd.
-  EXPECT_EQ(checked.size(), 23u);
+  // jitter_range's items, failure_threshold, half_open_probes, max_tokens, max_cost_usd,
+  // max_entries.
+  EXPECT_EQ(checked.size(), 24u);
 }
 
 // Scenario files: scenarios/**/*.json (without schema/, corpora/ and policies/) and

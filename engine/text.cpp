@@ -1,4 +1,4 @@
-#include "mocks/text.hpp"
+#include "engine/text.hpp"
 
 namespace squall {
 
