@@ -128,6 +128,16 @@ struct FallbackRow {
   std::uint64_t count = 0;
 };
 
+// How often a tool's calls took a rung of a semantic recovery ladder: relax_threshold's
+// rungs ("dense 0.75", "keyword") and rewrite_query's rewrites by result ("intended",
+// "paraphrase", "repeated", "failed").
+struct LadderRow {
+  std::string tool;
+  std::string strategy;
+  std::string rung;
+  std::uint64_t count = 0;
+};
+
 // Escalation tickets (at most one per task) by level, and by level and reason.
 struct EscalationSummary {
   std::uint64_t total = 0;
@@ -175,6 +185,7 @@ struct Report {
   std::vector<BreakerTransitionRow> breaker_transitions;  // the first 1000, in time order
   std::uint64_t breaker_transitions_total = 0;
   std::vector<FallbackRow> fallbacks;  // sorted by tool, action, from, to
+  std::vector<LadderRow> ladder;       // sorted by tool, strategy, then the rung's place
   EscalationSummary escalations;
   std::vector<InjectedFaultRow> injected_faults;  // sorted by provider, then kind
   std::vector<ThresholdResult> thresholds;        // in the given order

@@ -97,6 +97,13 @@ void cost_rows(const Report& r, std::vector<Row>& rows) {
     }
   }
   if (!fallbacks.empty()) rows.push_back({"", "fallbacks", fallbacks});
+  // "search:relax_threshold:dense 0.75=4 search:rewrite_query:intended=1"
+  std::string ladder;
+  for (const LadderRow& l : r.ladder) {
+    if (!ladder.empty()) ladder += ' ';
+    ladder += fmt::format("{}:{}:{}={}", l.tool, l.strategy, l.rung, l.count);
+  }
+  if (!ladder.empty()) rows.push_back({"", "ladder", ladder});
   // Tickets by level, non-zero only, each with its reasons: "human_review=3 (safe_failed=3)".
   std::string escalations;
   for (EscalationLevel level : all_escalation_levels()) {

@@ -113,6 +113,7 @@ TEST(ScenarioLoaderTest, FullScenarioSetsEveryField) {
   EXPECT_EQ(llm.time_to_first_token.mean, 400 * kMillisecond);
   EXPECT_EQ(llm.tokens_per_second, 120.5);
   EXPECT_EQ(llm.mean_output_tokens, 250);
+  EXPECT_EQ(llm.rewrite_success_rate, 0.8);
 
   const auto& search = std::get<WebSearchConfig>(s.providers[1].spec);
   EXPECT_EQ(search.corpus, "corpus.jsonl");  // as written; sim::World resolves it
@@ -151,7 +152,7 @@ TEST(ScenarioLoaderTest, FullScenarioSetsEveryField) {
   EXPECT_FALSE(faults[5].retry_after.has_value());
 
   const auto& search_policy = s.policy.at("search");
-  ASSERT_EQ(search_policy.size(), 4u);
+  ASSERT_EQ(search_policy.size(), 6u);
   const auto& timeout = std::get<TimeoutConfig>(search_policy[0]);
   EXPECT_EQ(timeout.per_attempt, 10 * kSecond);
   EXPECT_EQ(timeout.total, 25 * kSecond);
@@ -173,6 +174,16 @@ TEST(ScenarioLoaderTest, FullScenarioSetsEveryField) {
   const auto& simplify = std::get<SimplifyQueryConfig>(search_policy[3]);
   EXPECT_EQ(simplify.steps, (std::vector{SimplifyStep::drop_years, SimplifyStep::drop_filler_words}));
   EXPECT_EQ(simplify.filler_words, (std::vector<std::string>{"annual", "report"}));
+  const auto& rewrite = std::get<RewriteQueryConfig>(search_policy[4]);
+  EXPECT_EQ(rewrite.provider, "gpt");
+  EXPECT_EQ(rewrite.prompt_tokens, 150);
+  EXPECT_EQ(rewrite.max_output_tokens, 60);
+  EXPECT_EQ(rewrite.max_rewrites, 2);
+  const auto& relax = std::get<RelaxThresholdConfig>(search_policy[5]);
+  EXPECT_EQ(relax.initial, 0.9);
+  EXPECT_EQ(relax.step, 0.05);
+  EXPECT_EQ(relax.floor, 0.6);
+  EXPECT_FALSE(relax.keyword);
   const auto& budget = std::get<BudgetConfig>(s.policy.at("gpt").at(0));
   EXPECT_EQ(budget.max_tokens, 20'000);
   EXPECT_EQ(budget.max_cost_usd, 0.25);
@@ -190,7 +201,8 @@ TEST(ScenarioLoaderTest, AbsentStrategyFieldsTakeTheirDefaults) {
   Json doc =
       test::with(test::base_scenario(), "/policy/search",
                  Json::array({Json{{"timeout", Json::object()}}, Json{{"retry", Json::object()}},
-                              Json{{"circuit_breaker", Json::object()}}, Json{{"simplify_query", Json::object()}}}));
+                              Json{{"circuit_breaker", Json::object()}}, Json{{"simplify_query", Json::object()}},
+                              Json{{"relax_threshold", Json::object()}}}));
   const LoadResult result = load_scenario_text(doc.dump(), test::kBaseFile);
   ASSERT_EQ(result.errors, std::vector<ValidationError>{});
   const auto& strategies = result.scenario->policy.at("search");
@@ -217,6 +229,12 @@ TEST(ScenarioLoaderTest, AbsentStrategyFieldsTakeTheirDefaults) {
   const SimplifyQueryConfig simplify;
   EXPECT_EQ(std::get<SimplifyQueryConfig>(strategies[3]).steps, simplify.steps);
   EXPECT_EQ(std::get<SimplifyQueryConfig>(strategies[3]).filler_words, simplify.filler_words);
+  const RelaxThresholdConfig relax;
+  const auto& x = std::get<RelaxThresholdConfig>(strategies[4]);
+  EXPECT_EQ(x.initial, relax.initial);
+  EXPECT_EQ(x.step, relax.step);
+  EXPECT_EQ(x.floor, relax.floor);
+  EXPECT_EQ(x.keyword, relax.keyword);
 }
 
 TEST(ScenarioLoaderTest, AbsentSearchFieldsAndFaultFieldsTakeTheirDefaults) {
