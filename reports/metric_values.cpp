@@ -182,6 +182,16 @@ double reflections(const Recorder& r, const Threshold& t) {
   return static_cast<double>(n);
 }
 
+double ladder_rungs(const Recorder& r, const Threshold& t) {
+  std::uint64_t n = 0;
+  for (const LadderStats& l : r.ladder()) {
+    if (admits(t, "tool", r.tools()[l.tool].name) && admits(t, "strategy", l.strategy) && admits(t, "rung", l.label)) {
+      n += l.count;
+    }
+  }
+  return static_cast<double>(n);
+}
+
 double escalations(const Recorder& r, const Threshold& t) {
   std::uint64_t n = 0;
   for (EscalationLevel level : all_escalation_levels()) {
@@ -218,6 +228,7 @@ std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos durat
     case MetricId::injected_faults: return counter_value(injected_faults(r, t), e, duration, tasks);
     case MetricId::fallbacks: return counter_value(fallbacks(r, t), e, duration, tasks);
     case MetricId::reflections: return counter_value(reflections(r, t), e, duration, tasks);
+    case MetricId::ladder_rungs: return counter_value(ladder_rungs(r, t), e, duration, tasks);
     case MetricId::escalations: return counter_value(escalations(r, t), e, duration, tasks);
   }
   return std::nullopt;

@@ -187,7 +187,7 @@ TEST(MetricParseTest, RejectsUnknownMetric) {
   EXPECT_EQ(error_of("foo", "rate>0"),
             "unknown metric \"foo\"; known: task_success, task_degraded, task_safe_fail, task_failed, task_latency, "
             "call_latency, provider_calls, retry_amplification, tokens, cost_usd, breaker_transitions, "
-            "injected_faults, fallbacks, reflections, escalations");
+            "injected_faults, fallbacks, reflections, ladder_rungs, escalations");
 }
 
 TEST(MetricParseTest, RejectsUnknownTag) {
