@@ -60,6 +60,12 @@ struct Request {
   // (engine/strategies/reflect.hpp). A tool mock decides whether the arguments are valid
   // per (task, tool, revision), so the same arguments fail the same way when re-sent.
   std::uint32_t argument_revision = 0;
+  // What an LLM request asks for: 0, an ordinary completion; n >= 1, the n-th rewrite of
+  // `query` asked in this logical call (engine/strategies/rewrite_query.hpp), whose
+  // answer is the rewritten query in Response::tool_result (mocks/llm.hpp). An LLM mock
+  // decides a rewrite per (task, provider, query, n), so a re-sent rewrite request
+  // (an SDK retry) gets the same answer.
+  std::uint32_t rewrite_attempt = 0;
 };
 
 // How the exchange ended at the transport level.
@@ -102,7 +108,10 @@ struct Response {
   // provider owns for the whole run.
   std::string_view error_message;
   // A tool's result body; empty when the tool answered 200 with nothing (an `empty`
-  // outcome). A view into storage the provider owns for the whole run.
+  // outcome). For a query rewrite (Request::rewrite_attempt > 0) an LLM's answer: the
+  // rewritten query, a view into the request's PoolQuery (Request::origin); empty when
+  // the model returned the query unchanged. A view into storage that lives for the
+  // whole run (the provider's, or the workload's query pool).
   std::string_view tool_result;
 };
 

@@ -17,4 +17,9 @@ std::string_view to_string(CacheAction action) {
   return kNames[static_cast<std::size_t>(action)];
 }
 
+std::string_view to_string(RewriteResult result) {
+  static constexpr std::array<std::string_view, kRewriteResultCount> kNames{SQUALL_REWRITE_RESULTS(SQUALL_NAME)};
+  return kNames[static_cast<std::size_t>(result)];
+}
+
 }  // namespace squall

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "engine/call.hpp"
 #include "engine/outcome.hpp"
 #include "engine/runtime/time.hpp"
 #include "engine/vocabulary.hpp"
@@ -67,7 +68,7 @@ struct BreakerTransitionEvent {
   BreakerState to = BreakerState::closed;
 };
 
-// A strategy replaced the query (simplify_query now; rewrite_query later).
+// A strategy replaced the query (simplify_query, rewrite_query).
 struct QueryChangeEvent {
   std::uint64_t task_id = 0;
   std::string_view tool;
@@ -76,6 +77,50 @@ struct QueryChangeEvent {
   TimePoint at = 0;
   std::string_view from;
   std::string_view to;
+};
+
+// relax_threshold re-issued an empty vector search one rung down its ladder: a lower
+// score threshold, or keyword (BM25) mode. Emitted before the rung's attempt.
+struct ThresholdRelaxEvent {
+  std::uint64_t task_id = 0;
+  std::string_view tool;
+  std::int32_t rung = 0;   // 1-based position on the ladder (the first search is rung 0)
+  std::string_view label;  // the rung's name in reports: "dense 0.75", "keyword"
+  TimePoint at = 0;
+  double min_score = 0;    // the rung's threshold (Request::min_score; 0 in keyword mode)
+  SearchMode mode = SearchMode::dense;
+};
+
+// What a query rewrite by an LLM gave (rewrite_query). The agent cannot tell the first
+// two apart; the report can, from the workload's PoolQuery. X(name, meaning)
+#define SQUALL_REWRITE_RESULTS(X)                                                         \
+  X(intended, "the query's intended form (PoolQuery::rewrite), issued")                  \
+  X(paraphrase, "a paraphrase that ranks exactly as the query did, issued")              \
+  X(repeated, "a query already issued in this call (or the query unchanged), not issued") \
+  X(failed, "the rewrite call failed (timeout, 429, 5xx, ...); the ladder ends")
+
+enum class RewriteResult : std::uint8_t { SQUALL_REWRITE_RESULTS(SQUALL_ENUMERATOR) };
+inline constexpr std::size_t kRewriteResultCount = 0 SQUALL_REWRITE_RESULTS(SQUALL_COUNT);
+std::string_view to_string(RewriteResult result);
+constexpr std::size_t index_of(RewriteResult result) { return static_cast<std::size_t>(result); }
+
+// rewrite_query asked an LLM to rewrite an empty search's query; emitted when the LLM
+// call ends, before the rewritten query's attempt. The LLM call's own attempts are
+// AttemptEvents of `provider` as well.
+struct RewriteEvent {
+  std::uint64_t task_id = 0;
+  std::string_view tool;      // the search tool whose call came back empty
+  std::string_view provider;  // the LLM provider that rewrote
+  std::int32_t rewrite = 0;   // 1-based within the logical call
+  TimePoint started = 0;
+  TimePoint finished = 0;
+  OutcomeKind kind = OutcomeKind::success;  // the LLM call's own outcome
+  RewriteResult result = RewriteResult::paraphrase;
+  std::string_view from;  // the query rewritten
+  std::string_view to;    // the rewritten query; empty when the call failed
+  std::int64_t input_tokens = 0;
+  std::int64_t output_tokens = 0;
+  double cost_usd = 0;
 };
 
 // The budget strategy refused an attempt.
@@ -191,6 +236,8 @@ struct EscalationEvent {
   X(on_give_up, GiveUpEvent, "give_up")                             \
   X(on_breaker_transition, BreakerTransitionEvent, "breaker_transition") \
   X(on_query_change, QueryChangeEvent, "query_change")              \
+  X(on_threshold_relax, ThresholdRelaxEvent, "threshold_relax")     \
+  X(on_rewrite, RewriteEvent, "rewrite")                            \
   X(on_budget_exhausted, BudgetExhaustedEvent, "budget_exhausted")  \
   X(on_fallback, FallbackEvent, "fallback")                         \
   X(on_reflection, ReflectionEvent, "reflection")                   \

@@ -6,7 +6,9 @@
 
 #include <fmt/format.h>
 
+#include "engine/token_estimate.hpp"
 #include "mocks/answer_time.hpp"
+#include "mocks/keyed_uniform.hpp"
 
 namespace squall {
 namespace {
@@ -15,13 +17,15 @@ constexpr double kNanosPerSecond = 1e9;
 
 }  // namespace
 
-LlmMock::LlmMock(std::string name, LlmConfig config, Clock& clock, Scheduler& scheduler, Rng& rng)
+LlmMock::LlmMock(std::string name, LlmConfig config, Clock& clock, Scheduler& scheduler, Rng& rng,
+                 std::uint64_t decision_key)
     : name_(std::move(name)),
       config_(std::move(config)),
       ttft_(config_.time_to_first_token),
       clock_(clock),
       scheduler_(scheduler),
-      rng_(rng) {
+      rng_(rng),
+      decision_key_(decision_key) {
   assert(config_.tokens_per_second > 0 && config_.mean_output_tokens >= 1);
   if (config_.model.empty()) config_.model = name_;
   context_message_ = fmt::format(
@@ -46,6 +50,19 @@ void LlmMock::bill(Response& response) const {
                       1e6;
 }
 
+bool LlmMock::rewrite_reaches_intended(std::uint64_t task_id, std::string_view query, std::uint32_t n) const {
+  return keyed_uniform(decision_key_, task_id, query, n) < config_.rewrite_success_rate;
+}
+
+std::string_view LlmMock::rewrite_of(const Request& request, std::uint64_t task_id) const {
+  const PoolQuery* origin = request.origin;
+  if (origin == nullptr) return {};
+  if (!origin->rewrite.empty() && rewrite_reaches_intended(task_id, request.query, request.rewrite_attempt)) {
+    return origin->rewrite;
+  }
+  return origin->paraphrase;
+}
+
 Task<Response> LlmMock::call(const Request& request, const CallOptions& options) {
   const TimePoint start = clock_.now();
   // A call cancelled before it is sent reaches no API: no draw, nothing billed.
@@ -62,10 +79,13 @@ Task<Response> LlmMock::call(const Request& request, const CallOptions& options)
   }
 
   const Nanos ttft = ttft_.sample(rng_);
+  const bool rewrite = request.rewrite_attempt > 0;
+  const std::string_view rewritten = rewrite ? rewrite_of(request, options.task_id) : std::string_view();
   // The exponential's largest value with a 53-bit uniform is about 37 means, so the
   // rounded length always fits int64.
   std::int64_t tokens =
-      std::max<std::int64_t>(1, std::llround(rng_.exponential(static_cast<double>(config_.mean_output_tokens))));
+      rewrite ? std::max<std::int64_t>(1, estimate_tokens(rewritten.empty() ? std::string_view(request.query) : rewritten))
+              : std::max<std::int64_t>(1, std::llround(rng_.exponential(static_cast<double>(config_.mean_output_tokens))));
   bool truncated = false;
   std::int64_t cap = config_.max_output_tokens;
   if (request.max_output_tokens > 0 && request.max_output_tokens < cap) cap = request.max_output_tokens;
@@ -82,7 +102,11 @@ Task<Response> LlmMock::call(const Request& request, const CallOptions& options)
   if (answer == Answer::arrived) {
     response.output_tokens = tokens;
     response.truncated = truncated;
-    if (config_.malformed_output_rate > 0) response.malformed = rng_.bernoulli(config_.malformed_output_rate);
+    if (rewrite) {
+      response.tool_result = rewritten;
+    } else if (config_.malformed_output_rate > 0) {
+      response.malformed = rng_.bernoulli(config_.malformed_output_rate);
+    }
   } else {
     response = no_answer_response(answer, Body::completion);
     // Generation stopped at the deadline, or at the cancel (now). The last token would
@@ -98,7 +122,8 @@ Task<Response> LlmMock::call(const Request& request, const CallOptions& options)
 }
 
 std::unique_ptr<Provider> make_mock(const LlmConfig& config, const MockBuild& build) {
-  return std::make_unique<LlmMock>(std::string(build.name), config, build.clock, build.scheduler, build.rng);
+  return std::make_unique<LlmMock>(std::string(build.name), config, build.clock, build.scheduler, build.rng,
+                                   build.decision_key ? build.decision_key() : 0);
 }
 
 void describe_into(const LlmConfig& config, ProviderDescriptor& d) {

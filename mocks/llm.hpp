@@ -28,6 +28,24 @@
 // that undercounts would let a retry storm overspend, so the mock errs toward charging;
 // the prompt is billed even when the deadline comes before the first token.
 //
+// Query rewrites (engine/strategies/rewrite_query.hpp). A request with
+// Request::rewrite_attempt n >= 1 asks the model to rewrite Request::query. The answer is
+// a view into the request's PoolQuery (Request::origin), which lives for the whole run,
+// in Response::tool_result (no allocation per call):
+//   the query's intended form (PoolQuery::rewrite)   with probability rewrite_success_rate
+//   its paraphrase (PoolQuery::paraphrase)           otherwise, and always when the
+//                                                    origin has no intended form
+//   nothing (tool_result empty: the query unchanged) when the request has no origin
+// Which of the first two is not drawn from the stream: it is keyed_uniform (mocks/
+// keyed_uniform.hpp) over (the mock's decision key, the task id, the query, n) below
+// rewrite_success_rate, so a rewrite re-sent by an SDK retry gets the same answer and the
+// n-th rewrite of a task's query is decided the same way under every policy. Like
+// reflection_fix_rate for tools. The output is the answer's tokens
+// (engine/token_estimate.hpp; for an unchanged query, the query's), at least 1, capped
+// and truncated like any output; a rewrite draws the TTFT only (no length draw, no
+// malformed-output draw: the answer is plain text of a known length). Timing, billing,
+// deadlines and cancellation are those of any call.
+//
 // Cancellation (CallOptions::cancellation) follows the same billing rule: a call cancelled
 // mid-flight returns at the time of the cancel with Transport::cancelled, billed the
 // prompt in full and the output tokens complete by then. A call whose token is already
@@ -56,7 +74,7 @@ struct LlmConfig {
   // The provider type's scenario `type`, its own keys (documentation order), the body it
   // answers with, and the latency its faulty answers borrow (mocks/mock_build.hpp).
   static constexpr ProviderKind kKind = ProviderKind::llm;
-  static constexpr std::array<std::string_view, 8> kKeys{"model", "price_per_mtok", "context_window", "max_output_tokens", "time_to_first_token", "tokens_per_second", "mean_output_tokens", "malformed_output_rate"};
+  static constexpr std::array<std::string_view, 9> kKeys{"model", "price_per_mtok", "context_window", "max_output_tokens", "time_to_first_token", "tokens_per_second", "mean_output_tokens", "malformed_output_rate", "rewrite_success_rate"};
   static constexpr Body kBody = Body::completion;
   const LatencyConfig& fault_latency() const { return time_to_first_token; }
 
@@ -77,18 +95,32 @@ struct LlmConfig {
   // The probability, in [0, 1], that a completed answer does not parse as the JSON the
   // agent asked for (seed 004 validates the model's output shape). Default 0.
   double malformed_output_rate = 0;
+  // The probability, in [0, 1], that a query rewrite reaches the query's intended form
+  // rather than an unhelpful paraphrase. Default 0.5 (an assumption: seed 001 rewrites
+  // failing queries without saying how often the rewrite helps; the published query
+  // rewriting gains are modest, Ma et al., EMNLP 2023).
+  double rewrite_success_rate = 0.5;
 };
 
 class LlmMock final : public Provider {
  public:
   // An empty config.model becomes `name`. The clock, scheduler and rng must outlive the
-  // mock; `rng` is the mock's own stream.
-  LlmMock(std::string name, LlmConfig config, Clock& clock, Scheduler& scheduler, Rng& rng);
+  // mock; `rng` is the mock's own stream; `decision_key` keys its rewrites
+  // (MockBuild::decision_key).
+  LlmMock(std::string name, LlmConfig config, Clock& clock, Scheduler& scheduler, Rng& rng,
+          std::uint64_t decision_key = 0);
   std::string_view name() const override { return name_; }
   Task<Response> call(const Request& request, const CallOptions& options) override;
   const LlmConfig& config() const { return config_; }
 
+  // Whether the n-th rewrite of `query` in task `task_id` reaches the intended form (the
+  // rule above). Exposed for tests.
+  bool rewrite_reaches_intended(std::uint64_t task_id, std::string_view query, std::uint32_t n) const;
+
  private:
+  // The answer to a rewrite request (the rule above); empty for the query unchanged.
+  std::string_view rewrite_of(const Request& request, std::uint64_t task_id) const;
+
   Nanos generation_time(std::int64_t tokens) const;
   std::int64_t tokens_generated_in(Nanos streaming) const;
   void bill(Response& response) const;
@@ -102,6 +134,7 @@ class LlmMock final : public Provider {
   Clock& clock_;
   Scheduler& scheduler_;
   Rng& rng_;
+  std::uint64_t decision_key_;
 };
 
 // This provider type's factory and its part of the routing descriptor (mocks/mock_build.hpp).

@@ -26,7 +26,9 @@ BuiltProvider make_provider(const ProviderConfig& config, std::shared_ptr<const 
                             Scheduler& scheduler, const RngFactory& rngs, std::shared_ptr<const VectorIndex> index) {
   BuiltProvider built;
   built.provider_rng = rngs(fmt::format("provider/{}", config.name));
-  const MockBuild build{config.name, clock, scheduler, *built.provider_rng, std::move(corpus), std::move(index)};
+  const MockBuild build{config.name, clock, scheduler, *built.provider_rng, std::move(corpus), std::move(index), [&] {
+                          return rngs(fmt::format("provider/{}/decisions", config.name))->next_u64();
+                        }};
   // What the chaos decorator needs to know about the mock: its body kind and the latency
   // its faulty answers borrow (an LLM's errors come before the first token).
   Body body = Body::search_results;

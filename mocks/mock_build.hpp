@@ -7,6 +7,8 @@
 // provides make_mock() and describe_into(), which fills the routing descriptor.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <string_view>
 
@@ -26,6 +28,11 @@ struct MockBuild {
   // The index of a vector_search provider's corpus, shared with every provider using it;
   // else null.
   std::shared_ptr<const VectorIndex> vector_index;
+  // A key for the mock's hash-based decisions (mocks/keyed_uniform.hpp) that draws
+  // nothing from `rng`: the first draw of the stream "provider/<name>/decisions", made
+  // when called, so that the stream exists only for mocks that use it and a mock that
+  // gains such decisions keeps every draw of its own stream. Empty: key 0 (tests).
+  std::function<std::uint64_t()> decision_key;
 };
 
 }  // namespace squall

@@ -3,17 +3,12 @@
 #include <fmt/format.h>
 
 #include "mocks/answer_time.hpp"
+#include "mocks/keyed_uniform.hpp"
 
 namespace squall {
 namespace {
 
 constexpr std::string_view kResultBody = R"({"status":"ok"})";
-
-// splitmix64 of `state` mixed with `value`: one step of the argument hash.
-std::uint64_t mix(std::uint64_t state, std::uint64_t value) {
-  std::uint64_t s = state ^ value;
-  return splitmix64(s);
-}
 
 }  // namespace
 
@@ -29,10 +24,7 @@ ToolMock::ToolMock(std::string name, ToolMockConfig config, Clock& clock, Schedu
                                    name_)) {}
 
 bool ToolMock::arguments_invalid(std::uint64_t task_id, std::string_view tool, std::uint32_t revision) const {
-  std::uint64_t h = mix(key_, task_id);
-  h = mix(h, stream_seed(key_, tool));
-  h = mix(h, revision);
-  const double u = static_cast<double>(h >> 11) * 0x1.0p-53;
+  const double u = keyed_uniform(key_, task_id, tool, revision);
   if (revision == 0) return u < config_.argument_error_rate;
   return u >= config_.reflection_fix_rate;
 }

@@ -17,8 +17,7 @@
 //   revision 0 (the agent's first arguments)   invalid with probability argument_error_rate
 //   revision r >= 1 (after r reflections)      valid with probability reflection_fix_rate,
 //                                              independently for each r
-// The hash is splitmix64 over the key mixed with each field in turn (the tool name by
-// stream_seed's CRC-64); its top 53 bits make a uniform in [0, 1).
+// The hash is mocks/keyed_uniform.hpp's, over (key, task id, tool name, revision).
 //
 // Deadlines and cancellation follow mocks/answer_time.hpp: an answer later than the
 // deadline returns at the deadline as a timeout; a cancelled call returns at the cancel;

@@ -167,6 +167,19 @@ ordered_json caches(const Report& r) {
   return j;
 }
 
+ordered_json ladder(const Report& r) {
+  ordered_json j = ordered_json::array();
+  for (const LadderRow& l : r.ladder) {
+    ordered_json o = ordered_json::object();
+    o["tool"] = l.tool;
+    o["strategy"] = l.strategy;
+    o["rung"] = l.rung;
+    o["count"] = l.count;
+    j.push_back(std::move(o));
+  }
+  return j;
+}
+
 // Every level, in order of severity; reasons only where non-zero, in condition order.
 ordered_json escalations(const Report& r) {
   ordered_json j = ordered_json::object();
@@ -274,6 +287,7 @@ ordered_json to_json(const Report& r) {
   j["breaker_transitions_total"] = r.breaker_transitions_total;
   j["fallbacks"] = fallbacks(r);
   j["caches"] = caches(r);
+  j["ladder"] = ladder(r);
   j["escalations"] = escalations(r);
   j["escalation_reasons"] = escalation_reasons(r);
   j["answers"] = answers(r);

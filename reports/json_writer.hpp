@@ -26,6 +26,10 @@
 //           (engine/strategies/cache.hpp), under the tool or provider holding it: its
 //           events by action (CacheAction), the provider attempts its hits and waiters
 //           did not make, and the ages of its stale answers,
+//   ladder [{tool, strategy, rung, count}]  semantic recovery rungs taken, sorted by
+//             tool, strategy and the rung's place: relax_threshold's rungs ("dense 0.75",
+//             "keyword"), rewrite_query's rewrites by result (intended, paraphrase,
+//             repeated, failed),
 //   escalations {level: n}  tickets by level, every level in order of severity
 //               (auto_retry, model_switch, human_review, urgent_action, critical_failure),
 //   escalation_reasons {level: {reason: n}}  non-zero only, levels and reasons in

@@ -23,10 +23,16 @@ constexpr std::array<TagInfo, 4> kFallbackTags{{{"tool", TagValues::any},
                                                 {"to", TagValues::any},
                                                 {"action", TagValues::fallback_action}}};
 
+// rung: a relax_threshold rung's label ("dense 0.75", "keyword") or a rewrite's result
+// (intended, paraphrase, repeated, failed): labels depend on the policy's thresholds.
+constexpr std::array<TagInfo, 3> kLadderTags{{{"tool", TagValues::any},
+                                              {"strategy", TagValues::any},
+                                              {"rung", TagValues::any}}};
+
 constexpr std::array<TagInfo, 2> kEscalationTags{{{"level", TagValues::escalation_level},
                                                   {"reason", TagValues::escalation_reason}}};
 
-constexpr std::array<MetricInfo, 27> kCatalogue{{
+constexpr std::array<MetricInfo, 28> kCatalogue{{
     {MetricId::task_success, "task_success", MetricType::rate, "", kTaskTags,
      "fraction of tasks that succeeded, clean or degraded"},
     {MetricId::task_degraded, "task_degraded", MetricType::rate, "", kTaskTags,
@@ -52,6 +58,9 @@ constexpr std::array<MetricInfo, 27> kCatalogue{{
      "fallback events: a call moved between providers (action switched), a provider passed over, a chain exhausted"},
     {MetricId::reflections, "reflections", MetricType::counter, "", kToolTags,
      "reflection calls an LLM made to correct a tool call's arguments after a tool error"},
+    {MetricId::ladder_rungs, "ladder_rungs", MetricType::counter, "", kLadderTags,
+     "semantic recovery rungs taken: relax_threshold's lower thresholds and keyword searches, rewrite_query's "
+     "rewrites by result"},
     {MetricId::escalations, "escalations", MetricType::counter, "", kEscalationTags,
      "escalation tickets, at most one per task, at the highest level it reached (avg: per finished task)"},
     {MetricId::answered, "answered", MetricType::rate, "", kTaskTags,

@@ -47,6 +47,7 @@ enum class MetricId : std::uint8_t {
   injected_faults,      // counter: faults the chaos layer injected
   fallbacks,            // counter: fallback events (switches, passed-over providers, exhaustion)
   reflections,          // counter: reflection calls after tool errors (reflect strategy)
+  ladder_rungs,         // counter: semantic ladder rungs taken (relax_threshold, rewrite_query)
   escalations,          // counter: escalation tickets (at most one per task)
   answered,             // rate: tasks with ground truth that answered from a relevant document
   answered_wrongly,     // rate: tasks with ground truth that answered from irrelevant documents only

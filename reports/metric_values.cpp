@@ -203,6 +203,16 @@ double reflections(const Recorder& r, const Threshold& t) {
   return sum_by_tool(r.tools(), t, [](const ToolStats& s) { return s.reflections; });
 }
 
+double ladder_rungs(const Recorder& r, const Threshold& t) {
+  std::uint64_t n = 0;
+  for (const LadderStats& l : r.ladder()) {
+    if (admits(t, "tool", r.tools()[l.tool].name) && admits(t, "strategy", l.strategy) && admits(t, "rung", l.label)) {
+      n += l.count;
+    }
+  }
+  return static_cast<double>(n);
+}
+
 double escalations(const Recorder& r, const Threshold& t) {
   std::uint64_t n = 0;
   for (EscalationLevel level : all_escalation_levels()) {
@@ -257,6 +267,7 @@ std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos durat
     case MetricId::injected_faults: return counter_value(injected_faults(r, t), e, duration, tasks);
     case MetricId::fallbacks: return counter_value(fallbacks(r, t), e, duration, tasks);
     case MetricId::reflections: return counter_value(reflections(r, t), e, duration, tasks);
+    case MetricId::ladder_rungs: return counter_value(ladder_rungs(r, t), e, duration, tasks);
     case MetricId::escalations: return counter_value(escalations(r, t), e, duration, tasks);
     case MetricId::task_tokens: return trend_value(per_task(r, t, &TemplateStats::task_tokens), e, 1);
     case MetricId::task_cost_usd:

@@ -24,6 +24,8 @@ enum class EventTag : std::uint64_t {
   reflection,
   escalation,
   cache,
+  threshold_relax,
+  rewrite,
 };
 
 constexpr std::string_view kUnspecifiedReason = "unspecified";
@@ -178,6 +180,35 @@ void Recorder::on_fallback(const FallbackEvent& e) {
   if (i == fallbacks_.size()) fallbacks_.push_back(FallbackStats{t, e.action, from, to, 0});
   ++fallbacks_[i].count;
   saw_time(e.at);
+}
+
+void Recorder::count_rung(std::size_t tool, std::string_view strategy, std::int32_t rung, std::string_view label) {
+  std::size_t i = 0;
+  while (i < ladder_.size() && !(ladder_[i].tool == tool && ladder_[i].rung == rung &&
+                                 same_text(ladder_[i].strategy, strategy) && same_text(ladder_[i].label, label))) {
+    ++i;
+  }
+  if (i == ladder_.size()) ladder_.push_back(LadderStats{tool, strategy, rung, std::string(label), 0});
+  ++ladder_[i].count;
+}
+
+void Recorder::on_threshold_relax(const ThresholdRelaxEvent& e) {
+  const std::size_t t = intern(tools_, e.tool);
+  const std::size_t label = intern(labels_, e.label);
+  fingerprint_.fold(EventTag::threshold_relax, e.task_id, t, e.rung, label, e.at, e.min_score, static_cast<std::size_t>(e.mode));
+
+  count_rung(t, "relax_threshold", e.rung, e.label);
+  saw_time(e.at);
+}
+
+void Recorder::on_rewrite(const RewriteEvent& e) {
+  const std::size_t t = intern(tools_, e.tool);
+  const std::size_t p = intern(providers_, e.provider);
+  fingerprint_.fold(EventTag::rewrite, e.task_id, t, p, e.rewrite, e.started, e.finished, index_of(e.kind),
+                    index_of(e.result), e.from, e.to, e.input_tokens, e.output_tokens, e.cost_usd);
+
+  count_rung(t, "rewrite_query", static_cast<std::int32_t>(index_of(e.result)), to_string(e.result));
+  saw_time(e.finished);
 }
 
 void Recorder::on_reflection(const ReflectionEvent& e) {

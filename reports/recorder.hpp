@@ -133,6 +133,18 @@ struct FallbackStats {
   std::uint64_t count = 0;
 };
 
+// How often a tool's calls took one rung of a semantic recovery ladder: a
+// relax_threshold rung (ThresholdRelaxEvent, `rung` its place on the ladder, `label`
+// e.g. "dense 0.75") or a rewrite_query rewrite by its result (RewriteEvent, `rung` the
+// RewriteResult's index, `label` its name).
+struct LadderStats {
+  std::size_t tool = 0;  // index into tools()
+  std::string_view strategy;  // a strategy's kName (static storage)
+  std::int32_t rung = 0;
+  std::string label;
+  std::uint64_t count = 0;
+};
+
 struct RecordedBreakerTransition {
   std::size_t tool = 0;  // index into tools()
   std::size_t provider = kNoIndex;  // index into providers()
@@ -154,6 +166,8 @@ class Recorder final : public EventSink {
   void on_query_change(const QueryChangeEvent& e) override;
   void on_budget_exhausted(const BudgetExhaustedEvent& e) override;
   void on_fallback(const FallbackEvent& e) override;
+  void on_threshold_relax(const ThresholdRelaxEvent& e) override;
+  void on_rewrite(const RewriteEvent& e) override;
   void on_reflection(const ReflectionEvent& e) override;
   void on_cache(const CacheEvent& e) override;
   // From the task runner: a task's escalation ticket (at most one per task).
@@ -182,6 +196,7 @@ class Recorder final : public EventSink {
   const std::vector<ReasonStats>& reasons() const { return reasons_; }
   const std::vector<FallbackStats>& fallbacks() const { return fallbacks_; }
   const std::vector<CacheStats>& caches() const { return caches_; }
+  const std::vector<LadderStats>& ladder() const { return ladder_; }
   const EscalationCounts& escalations() const { return escalations_; }
   // The first kMaxListedBreakerTransitions transitions, and how many there were in all.
   const std::vector<RecordedBreakerTransition>& breaker_transitions() const { return transitions_; }
@@ -216,6 +231,8 @@ class Recorder final : public EventSink {
   std::vector<ReasonStats> reasons_;
   std::vector<FallbackStats> fallbacks_;
   std::vector<CacheStats> caches_;
+  std::vector<LadderStats> ladder_;
+  void count_rung(std::size_t tool, std::string_view strategy, std::int32_t rung, std::string_view label);
   EscalationCounts escalations_{};
   std::vector<Label> labels_;
   std::vector<RecordedBreakerTransition> transitions_;

@@ -187,6 +187,16 @@ Report build_report(const Recorder& r, const RunInfo& run, std::span<const Thres
     rep.caches.push_back({c.name, c.actions, c.calls_saved, latency_stats(std::move(ages))});
   }
 
+  std::vector<const LadderStats*> rungs;
+  for (const LadderStats& l : r.ladder()) rungs.push_back(&l);
+  std::sort(rungs.begin(), rungs.end(), [&r](const LadderStats* a, const LadderStats* b) {
+    return std::tie(r.tools()[a->tool].name, a->strategy, a->rung, a->label) <
+           std::tie(r.tools()[b->tool].name, b->strategy, b->rung, b->label);
+  });
+  for (const LadderStats* l : rungs) {
+    rep.ladder.push_back({r.tools()[l->tool].name, std::string(l->strategy), l->label, l->count});
+  }
+
   rep.escalations.by_level_and_reason = r.escalations();
   for (std::size_t level = 0; level < kEscalationLevelCount; ++level) {
     for (std::uint64_t n : r.escalations()[level]) rep.escalations.by_level[level] += n;

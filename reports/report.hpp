@@ -154,6 +154,16 @@ struct CacheSummary {
   LatencyStats stale_age;  // nearest-rank percentiles of the stale answers' ages, in ms
 };
 
+// How often a tool's calls took a rung of a semantic recovery ladder: relax_threshold's
+// rungs ("dense 0.75", "keyword") and rewrite_query's rewrites by result ("intended",
+// "paraphrase", "repeated", "failed").
+struct LadderRow {
+  std::string tool;
+  std::string strategy;
+  std::string rung;
+  std::uint64_t count = 0;
+};
+
 // Escalation tickets (at most one per task) by level, and by level and reason.
 struct EscalationSummary {
   std::uint64_t total = 0;
@@ -216,6 +226,7 @@ struct Report {
   std::uint64_t breaker_transitions_total = 0;
   std::vector<FallbackRow> fallbacks;  // sorted by tool, action, from, to
   std::vector<CacheSummary> caches;     // sorted by tool
+  std::vector<LadderRow> ladder;       // sorted by tool, strategy, then the rung's place
   EscalationSummary escalations;
   AnswerSummary answers;
   std::vector<InjectedFaultRow> injected_faults;  // sorted by provider, then kind

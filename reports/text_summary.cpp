@@ -130,6 +130,13 @@ void cost_rows(const Report& r, std::vector<Row>& rows) {
     rows.push_back({"", fmt::format("cache {}", c.tool), fmt::format("{}calls_saved={}", actions, c.calls_saved)});
     if (c.stale_age.count > 0) rows.push_back({"", "  stale age (ms)", latency(c.stale_age)});
   }
+  // "search:relax_threshold:dense 0.75=4 search:rewrite_query:intended=1"
+  std::string ladder;
+  for (const LadderRow& l : r.ladder) {
+    if (!ladder.empty()) ladder += ' ';
+    ladder += fmt::format("{}:{}:{}={}", l.tool, l.strategy, l.rung, l.count);
+  }
+  if (!ladder.empty()) rows.push_back({"", "ladder", ladder});
   // Tickets by level, non-zero only, each with its reasons: "human_review=3 (safe_failed=3)".
   std::string escalations;
   for (EscalationLevel level : all_escalation_levels()) {

@@ -5,12 +5,12 @@
 
 #include "engine/provider_registry.hpp"
 #include "engine/retry_safety.hpp"
+#include "engine/token_estimate.hpp"
 
 namespace squall {
 
 std::int64_t error_tokens(const Response& response) {
-  const std::size_t bytes = response.error_message.empty() ? response.error_code.size() : response.error_message.size();
-  return static_cast<std::int64_t>((bytes + 3) / 4);
+  return estimate_tokens(response.error_message.empty() ? response.error_code : response.error_message);
 }
 
 ReflectStrategy::ReflectStrategy(ReflectConfig config, EngineEnv env)

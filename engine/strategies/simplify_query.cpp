@@ -106,12 +106,21 @@ std::string apply_simplify_step(SimplifyStep step, std::string_view query,
   return std::string(query);
 }
 
+std::string normalised_query(std::string_view query) { return join_words(split_words(query)); }
+
+void change_query(const EngineEnv& env, const CallContext& ctx, Request& request, std::string_view strategy,
+                  std::string_view step, std::string query) {
+  const std::string previous = std::exchange(request.query, std::move(query));
+  env.events.on_query_change(
+      QueryChangeEvent{ctx.task.id, ctx.tool, strategy, step, env.clock.now(), previous, request.query});
+}
+
 SimplifyQueryStrategy::SimplifyQueryStrategy(SimplifyQueryConfig config, EngineEnv env)
     : config_(std::move(config)), env_(env) {}
 
 Task<Outcome> SimplifyQueryStrategy::execute(CallContext& ctx, Request& request, Next next) {
   // Tried queries in normalised form; a ladder has at most one entry per rung.
-  std::vector<std::string> tried{join_words(split_words(request.query))};
+  std::vector<std::string> tried{normalised_query(request.query)};
   Outcome outcome = co_await next(ctx, request);
   std::string base = request.query;  // what the next rung simplifies
   bool simplified = false;
@@ -122,9 +131,7 @@ Task<Outcome> SimplifyQueryStrategy::execute(CallContext& ctx, Request& request,
     base = candidate;
     if (std::find(tried.begin(), tried.end(), candidate) != tried.end()) continue;
     tried.push_back(candidate);
-    const std::string previous = std::exchange(request.query, std::move(candidate));
-    env_.events.on_query_change(QueryChangeEvent{ctx.task.id, ctx.tool, "simplify_query", to_string(step),
-                                                 env_.clock.now(), previous, request.query});
+    change_query(env_, ctx, request, SimplifyQueryConfig::kName, to_string(step), std::move(candidate));
     simplified = true;
     outcome = co_await next(ctx, request);
   }

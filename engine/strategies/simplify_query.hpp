@@ -66,6 +66,17 @@ std::string_view to_string(SimplifyStep step);
 std::string apply_simplify_step(SimplifyStep step, std::string_view query,
                                 const std::vector<std::string>& filler_words);
 
+// `query`'s words (split on ASCII whitespace) joined by single spaces: the form in which
+// query ladders (this one, rewrite_query) compare queries, so that "a  b" and "a b" are
+// the same query.
+std::string normalised_query(std::string_view query);
+
+// Replaces the request's query with `query` and emits the QueryChangeEvent of `strategy`'s
+// rung `step`, before the new query's attempt: how a query ladder (this one,
+// rewrite_query) issues a new query.
+void change_query(const EngineEnv& env, const CallContext& ctx, Request& request, std::string_view strategy,
+                  std::string_view step, std::string query);
+
 class SimplifyQueryStrategy final : public Strategy {
  public:
   SimplifyQueryStrategy(SimplifyQueryConfig config, EngineEnv env);

@@ -13,7 +13,9 @@
 #include "engine/strategies/escalation.hpp"
 #include "engine/strategies/fallback.hpp"
 #include "engine/strategies/reflect.hpp"
+#include "engine/strategies/relax_threshold.hpp"
 #include "engine/strategies/retry.hpp"
+#include "engine/strategies/rewrite_query.hpp"
 #include "engine/strategies/simplify_query.hpp"
 #include "engine/strategies/timeout.hpp"
 #include "engine/strategies/validate.hpp"
@@ -23,7 +25,7 @@ namespace squall {
 // In the order the documentation lists them; a config's index is its strategy's identity
 // in scenario files' error messages ("expected one of: timeout, retry, ...").
 using StrategyConfig = std::variant<TimeoutConfig, RetryConfig, CircuitBreakerConfig, SimplifyQueryConfig,
-                                    BudgetConfig, FallbackConfig, ValidateConfig, ReflectConfig, EscalationConfig,
-                                    CacheConfig>;
+                                    RelaxThresholdConfig, RewriteQueryConfig, BudgetConfig, FallbackConfig,
+                                    ValidateConfig, ReflectConfig, EscalationConfig, CacheConfig>;
 
 }  // namespace squall

@@ -54,6 +54,17 @@ void trace_fields(TraceRecord& j, const QueryChangeEvent& e) {
       e.to);
 }
 
+void trace_fields(TraceRecord& j, const ThresholdRelaxEvent& e) {
+  put(j, "at_ns", e.at, "task", e.task_id, "tool", e.tool, "rung", e.rung, "label", e.label, "min_score", e.min_score,
+      "mode", e.mode);
+}
+
+void trace_fields(TraceRecord& j, const RewriteEvent& e) {
+  put(j, "at_ns", e.finished, "task", e.task_id, "tool", e.tool, "provider", e.provider, "rewrite", e.rewrite,
+      "started_ns", e.started, "outcome", e.kind, "result", e.result, "from", e.from, "to", e.to, "input_tokens",
+      e.input_tokens, "output_tokens", e.output_tokens, "cost_usd", e.cost_usd);
+}
+
 void trace_fields(TraceRecord& j, const BudgetExhaustedEvent& e) {
   put(j, "at_ns", e.at, "task", e.task_id, "tool", e.tool, "limit", e.limit, "spent", e.spent, "projected", e.projected,
       "maximum", e.maximum);

@@ -36,6 +36,12 @@ constexpr NumberRange kBudgetCostUsd{0, true, 1e9};
 // - max_reflections: 100 reflections of one logical call, each an LLM call.
 constexpr IntRange kReflectTokens{1, 1'000'000'000};
 constexpr IntRange kMaxReflections{1, 100};
+// - relax_threshold step: 0.01 at least, so a ladder has at most 101 dense rungs, each a
+//   provider call (a finer step is below any difference in similarity that matters);
+// - rewrite_query's prompt_tokens and max_output_tokens: reflect's bounds; max_rewrites:
+//   100 rewrites of one query, each an LLM call.
+constexpr NumberRange kRelaxStep{0.01, false, 1};
+constexpr IntRange kMaxRewrites{1, 100};
 // - escalation at_least: a billion failed attempts, fallbacks or tokens, or USD, per task:
 //   far beyond any real task, and exact in the double the rule keeps.
 constexpr IntRange kEscalationCount{1, 1'000'000'000};
@@ -43,6 +49,10 @@ constexpr NumberRange kEscalationAmount{0, true, 1e9};
 // - cache max_entries: ten million entries, each a page of search hits; more is
 //   gigabytes of memory for one pipeline's cache.
 constexpr IntRange kCacheEntries{1, 10'000'000};
+
+// The provider types whose searches relax_threshold and rewrite_query repair: search
+// providers. A new search type is one more entry here.
+constexpr std::array kSearchTypes{ProviderType::web_search};
 
 // Strategy names in StrategyConfig's alternative order (engine/strategies/strategy_list.hpp).
 template <std::size_t... I>
@@ -201,6 +211,25 @@ void read_config(const ObjectReader& obj, SimplifyQueryConfig& config) {
       config.filler_words.push_back(std::move(*word));
     }
   }
+}
+
+// Similarity thresholds are in [0, 1] (kProbability's range), and the floor is at most
+// the first threshold: a ladder only goes down.
+void read_config(const ObjectReader& obj, RelaxThresholdConfig& config) {
+  const bool initial_ok = obj.find("initial") == nullptr || obj.get("initial", config.initial, kProbability);
+  obj.get("step", config.step, kRelaxStep);
+  if (obj.get("floor", config.floor, kProbability) && initial_ok && config.floor > config.initial) {
+    obj.diag().error(obj.path_of("floor"), fmt::format("expected a number <= initial ({}), got {}", config.initial,
+                                                       describe(*obj.find("floor"))));
+  }
+  obj.get("keyword", config.keyword);
+}
+
+void read_config(const ObjectReader& obj, RewriteQueryConfig& config) {
+  if (obj.require("provider") != nullptr) obj.get_nonempty("provider", config.provider);
+  obj.get("prompt_tokens", config.prompt_tokens, kReflectTokens);
+  obj.get("max_output_tokens", config.max_output_tokens, kReflectTokens);
+  obj.get("max_rewrites", config.max_rewrites, kMaxRewrites);
 }
 
 void read_config(const ObjectReader& obj, BudgetConfig& config) {
@@ -426,15 +455,33 @@ void check_fallback(const FallbackConfig& config, std::string_view owner, const 
   }
 }
 
+// A strategy that calls another provider for a tool's call (reflect, rewrite_query)
+// lives only in tools' pipelines: a provider's stack is built before the registry holds
+// every provider, and serves one provider.
+void only_in_tools(std::string_view strategy, std::string_view owner, const ScenarioNames& names,
+                   const std::string& path, Diagnostics& diag) {
+  if (names.tools.contains(owner) || !names.providers.contains(owner)) return;
+  diag.error(path, fmt::format("{} applies only to a tool's pipeline; \"{}\" is a provider, whose stack serves one "
+                               "provider",
+                               strategy, owner));
+}
+
+// The provider of a strategy that asks an LLM (`purpose`: "reflect", "rewrite queries")
+// exists and is an llm provider.
+void check_llm_provider(const std::string& provider, std::string_view purpose, const ScenarioNames& names,
+                        const std::string& path, Diagnostics& diag) {
+  if (const auto llm = names.providers.find(provider); llm == names.providers.end()) {
+    diag.error(path, no_such_provider(provider, names.providers));
+  } else if (llm->second && *llm->second != ProviderType::llm) {
+    diag.error(path, fmt::format("expected an llm provider to {}; {}", purpose, provider_is(provider, *llm->second)));
+  }
+}
+
 void check_reflect(const ReflectConfig& config, std::string_view owner, const ScenarioNames& names,
                    const std::string& path, Diagnostics& diag) {
   const auto tool = names.tools.find(owner);
   if (tool == names.tools.end()) {
-    if (names.providers.contains(owner)) {
-      diag.error(path, fmt::format("reflect applies only to a tool's pipeline; \"{}\" is a provider, whose stack "
-                                   "serves one provider",
-                                   owner));
-    }
+    only_in_tools(ReflectConfig::kName, owner, names, path, diag);
     return;
   }
   if (tool->second && *tool->second != ProviderType::tool) {
@@ -443,13 +490,7 @@ void check_reflect(const ReflectConfig& config, std::string_view owner, const Sc
     diag.error(path, fmt::format("reflect applies only to tools served by tool providers; {}",
                                  provider_is(provider, *tool->second)));
   }
-  const std::string provider_path = pointer_append(path, "provider");
-  if (const auto llm = names.providers.find(config.provider); llm == names.providers.end()) {
-    diag.error(provider_path, no_such_provider(config.provider, names.providers));
-  } else if (llm->second && *llm->second != ProviderType::llm) {
-    diag.error(provider_path,
-               fmt::format("expected an llm provider to reflect; {}", provider_is(config.provider, *llm->second)));
-  }
+  check_llm_provider(config.provider, "reflect", names, pointer_append(path, "provider"), diag);
   for (const auto& [key, list] : {std::pair{"include_tools", &config.include_tools},
                                   std::pair{"exclude_tools", &config.exclude_tools}}) {
     for (std::size_t i = 0; i < list->size(); ++i) {
@@ -498,6 +539,10 @@ void check_strategy(const StrategyConfig& config, std::string_view owner, const 
   } else if (const auto provider = names.providers.find(owner); provider != names.providers.end()) {
     type = provider->second;
   }
+  if (const auto* rewrite = std::get_if<RewriteQueryConfig>(&config)) {
+    only_in_tools(RewriteQueryConfig::kName, owner, names, path, diag);
+    check_llm_provider(rewrite->provider, "rewrite queries", names, pointer_append(path, "provider"), diag);
+  }
   if (!type) return;
   if (std::holds_alternative<CacheConfig>(config)) {
     check_cache(owner, *type, names, path, diag);
@@ -506,6 +551,14 @@ void check_strategy(const StrategyConfig& config, std::string_view owner, const 
   if (std::holds_alternative<SimplifyQueryConfig>(config) && *type != ProviderType::web_search) {
     diag.error(path,
                fmt::format("simplify_query applies only to web_search providers; {}", provider_is(owner, *type)));
+  }
+  const bool semantic_ladder =
+      std::holds_alternative<RelaxThresholdConfig>(config) || std::holds_alternative<RewriteQueryConfig>(config);
+  if (semantic_ladder && std::find(kSearchTypes.begin(), kSearchTypes.end(), *type) == kSearchTypes.end()) {
+    std::vector<std::string_view> searches;
+    for (const ProviderType t : kSearchTypes) searches.push_back(to_string(t));
+    diag.error(path, fmt::format("{} applies only to {} providers; {}", strategy_name(config), fmt::join(searches, " or "),
+                                 provider_is(owner, *type)));
   }
 }
 

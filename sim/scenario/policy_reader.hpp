@@ -37,6 +37,10 @@ namespace squall {
 //                    prompt_tokens ([1, 1e9]), max_output_tokens ([1, 1e9]),
 //                    max_reflections ([1, 100]), include_tools or exclude_tools (not
 //                    both; non-empty, distinct tool names)
+//   relax_threshold  initial ([0, 1]), step ([0.01, 1]), floor ([0, 1], <= initial),
+//                    keyword (boolean)
+//   rewrite_query    provider (required, non-empty), prompt_tokens ([1, 1e9]),
+//                    max_output_tokens ([1, 1e9]), max_rewrites ([1, 100])
 //   escalation       rules (non-empty; each {when, at_least, level}: when a condition
 //                    name, level a level name, at_least an integer in [1, 1e9] for
 //                    count conditions, a number in (0, 1e9] for cost_usd, absent for
@@ -64,6 +68,10 @@ std::optional<StrategyConfig> read_strategy_config(std::string_view name, const 
 //   - reflect applies only to tools served by tool providers (`/<key>/<i>/reflect`); its
 //     provider exists and is an llm provider (`/<key>/<i>/reflect/provider`); its
 //     include_tools and exclude_tools name tools (`/<key>/<i>/reflect/include_tools/<j>`).
+//   - relax_threshold and rewrite_query apply only to tools and providers of a search
+//     type (web_search) (`/<key>/<i>/relax_threshold`);
+//   - rewrite_query applies only to tools (`/<key>/<i>/rewrite_query`); its provider
+//     exists and is an llm provider (`/<key>/<i>/rewrite_query/provider`);
 //   - escalation applies only to tools (`/<key>/<i>/escalation`).
 //   - cache applies only to tools served by, and stacks of, the provider types in
 //     CacheConfig::kAppliesTo (web_search, vector_search) (`/<key>/<i>/cache`).

@@ -204,6 +204,7 @@ LlmConfig read_llm(const ObjectReader& obj, const std::string& name) {
   obj.get("tokens_per_second", config.tokens_per_second, kTokensPerSecond);
   obj.get("mean_output_tokens", config.mean_output_tokens, kTokens);
   obj.get("malformed_output_rate", config.malformed_output_rate, kProbability);
+  obj.get("rewrite_success_rate", config.rewrite_success_rate, kProbability);
   return config;
 }
 

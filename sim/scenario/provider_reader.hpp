@@ -53,7 +53,7 @@ std::optional<Capabilities> read_capabilities(const Json& value, const std::stri
 //               price_per_mtok {input, output} (USD, [0, 1e6]), context_window
 //               ([1, 1e9]), max_output_tokens ([1, 1e9]), time_to_first_token (a
 //               latency), tokens_per_second ((0, 1e9]), mean_output_tokens ([1, 1e9]),
-//               malformed_output_rate ([0, 1])
+//               malformed_output_rate ([0, 1]), rewrite_success_rate ([0, 1])
 //   tool:       latency, argument_error_rate ([0, 1]), reflection_fix_rate ([0, 1])
 //   vector_search: corpus (as web_search's), latency, top_k ([1, 10000]), read_units
 //               {capacity ((0, 1e6] RU), refill_per_s ([0, 1e6]), per_query ((0, 1e6],

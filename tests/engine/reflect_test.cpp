@@ -79,9 +79,7 @@ struct Agent {
   }
   template <class... S>
   void pipeline_of(std::unique_ptr<S>... strategies) {
-    std::vector<std::unique_ptr<Strategy>> chain;
-    (chain.push_back(std::move(strategies)), ...);
-    pipeline = std::make_unique<Pipeline>(registry, std::move(chain));
+    pipeline = test::make_pipeline(registry, std::move(strategies)...);
   }
   Outcome run(Harness& h, Call& call) {
     call.ctx.tool = "crm_lookup";

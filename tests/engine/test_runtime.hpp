@@ -182,6 +182,18 @@ class EventLog final : public EventSink {
                                  to_string(e.action), e.age / kMillisecond, e.calls_saved));
   }
 
+  void on_threshold_relax(const ThresholdRelaxEvent& e) override {
+    relaxations.push_back(fmt::format("{}ms rung {} {}", e.at / kMillisecond, e.rung, e.label));
+  }
+  void on_rewrite(const RewriteEvent& e) override {
+    rewrites.push_back(fmt::format("{}ms-{}ms {} #{}: {} {} \"{}\" -> \"{}\"", e.started / kMillisecond,
+                                   e.finished / kMillisecond, e.provider, e.rewrite, to_string(e.kind),
+                                   to_string(e.result), e.from, e.to));
+  }
+
+  std::vector<std::string> relaxations;  // "<at>ms rung <n> <label>"
+  // "<started>ms-<finished>ms <provider> #<n>: <kind> <result> "<from>" -> "<to>""
+  std::vector<std::string> rewrites;
   std::vector<std::string> reflections;  // "<started>ms-<finished>ms <provider> #<n> on <trigger>: <kind>"
   std::vector<std::string> caches;  // "<at>ms task <id> <action> age=<age>ms saved=<calls saved>"
   std::vector<AttemptEvent> attempts;  // `tool` views the CallContext's tool, a literal in tests
@@ -205,6 +217,14 @@ std::unique_ptr<Pipeline> make_pipeline(Provider& provider, EngineEnv env, std::
   std::vector<std::unique_ptr<Strategy>> chain;
   (chain.push_back(std::move(strategies)), ...);
   return std::make_unique<Pipeline>(provider, env, std::move(chain));
+}
+
+// A pipeline that ends in `terminal` (a ProviderRegistry), which must outlive it.
+template <class... S>
+std::unique_ptr<Pipeline> make_pipeline(Terminal& terminal, std::unique_ptr<S>... strategies) {
+  std::vector<std::unique_ptr<Strategy>> chain;
+  (chain.push_back(std::move(strategies)), ...);
+  return std::make_unique<Pipeline>(terminal, std::move(chain));
 }
 
 // One logical call's state; its address must stay fixed while the call runs.

@@ -88,6 +88,9 @@ TEST(MakeProviderTest, LlmFaultsAnswerWithCompletionsAfterTheTtft) {
   config.spec = spec;
   config.faults = {f};
   BuiltProvider built = make_provider(config, nullptr, loop, loop, rngs.factory());
+  // An LLM keys its query rewrites by a stream of their own, apart from its draws.
+  EXPECT_EQ(rngs.names,
+            (std::vector<std::string>{"provider/gpt-4.1", "provider/gpt-4.1/decisions", "chaos/gpt-4.1"}));
   EXPECT_NE(dynamic_cast<LlmMock*>(&built.chaos->inner()), nullptr);
   const auto done = testing::run_call(loop, *built.provider);
   EXPECT_EQ(done.at, 400 * kMillisecond);

@@ -193,7 +193,7 @@ TEST(VectorSearchMockTest, CancelledBeforeSendingCostsNothing) {
 TEST(VectorSearchMockTest, FactoryNeedsTheIndex) {
   EventLoop loop;
   Xoshiro256 rng(1);
-  const MockBuild build{"kb", loop, loop, rng, nullptr, nullptr};
+  const MockBuild build{"kb", loop, loop, rng, nullptr, nullptr, {}};
   EXPECT_THROW(make_mock(VectorSearchConfig{}, build), std::invalid_argument);
 }
 

@@ -108,6 +108,27 @@ TEST(MetricValuesTest, EscalationsByLevelAndReason) {
   EXPECT_EQ(value("escalations", "avg<1"), 3.0 / 4.0);                   // per finished task (4)
 }
 
+TEST(MetricValuesTest, LadderRungsByToolStrategyAndRung) {
+  Recorder r;
+  test_support::feed_sample_run(r);
+  for (const std::string_view label : {"dense 0.75", "dense 0.7", "keyword", "dense 0.75"}) {
+    r.on_threshold_relax(ThresholdRelaxEvent{1, "web_search", 1, label, 0, 0, SearchMode::dense});
+  }
+  RewriteEvent rewrite;
+  rewrite.tool = "web_search";
+  rewrite.provider = "llm";
+  rewrite.result = RewriteResult::intended;
+  r.on_rewrite(rewrite);
+  const auto value = [&r](std::string_view metric, std::string_view expression) {
+    return observe(r, std::get<Threshold>(parse_threshold(metric, expression)), kDuration);
+  };
+  EXPECT_EQ(value("ladder_rungs", "count<=10"), 5.0);
+  EXPECT_EQ(value("ladder_rungs{strategy:relax_threshold}", "count<=10"), 4.0);
+  EXPECT_EQ(value("ladder_rungs{rung:dense 0.75}", "count<=10"), 2.0);
+  EXPECT_EQ(value("ladder_rungs{tool:web_search,rung:keyword}", "count<=10"), 1.0);
+  EXPECT_EQ(value("ladder_rungs{strategy:rewrite_query,rung:intended}", "avg<1"), 1.0 / 4.0);  // per task (4)
+}
+
 TEST(MetricValuesTest, RetryAmplificationIsAttemptsPerLogicalCall) {
   // web_search calls made 2, 2, 1 attempts; llm 1, 1, 0.
   EXPECT_EQ(observed("retry_amplification{tool:web_search}", "avg<1"), 5.0 / 3.0);

@@ -1,5 +1,6 @@
 #include "reports/report.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "engine/call.hpp"
@@ -148,6 +149,34 @@ TEST(ReportTest, TimeSeriesCoversTheRun) {
   EXPECT_EQ(rep.time_series.windows[2].provider_calls[0][index_of(OutcomeKind::timeout)], 1U);
   EXPECT_EQ(rep.time_series.windows[1].provider_calls[1][index_of(OutcomeKind::empty)], 1U);
   EXPECT_EQ(rep.time_series.windows[4].tasks, StatusCounts{});
+}
+
+TEST(ReportTest, LadderRowsCountRungsPerToolInLadderOrder) {
+  // Events arrive in any order; rows are sorted by tool, strategy, then the rung's place
+  // on its ladder (not its name: "keyword" after "dense 0.7").
+  Recorder r;
+  const auto relax = [&r](std::string_view tool, std::int32_t rung, std::string_view label) {
+    r.on_threshold_relax(ThresholdRelaxEvent{1, tool, rung, label, 0, 0, SearchMode::dense});
+  };
+  relax("search", 3, "keyword");
+  relax("search", 1, "dense 0.75");
+  relax("search", 2, "dense 0.7");
+  relax("search", 1, "dense 0.75");
+  relax("docs", 1, "dense 0.75");
+  RewriteEvent rewrite;
+  rewrite.tool = "search";
+  rewrite.provider = "gpt";
+  rewrite.result = RewriteResult::paraphrase;
+  r.on_rewrite(rewrite);
+  rewrite.result = RewriteResult::intended;
+  r.on_rewrite(rewrite);
+  r.on_rewrite(rewrite);
+  const Report rep = build_report(r, RunInfo{"ladder", 1, 0}, {});
+  std::vector<std::string> rows;
+  for (const LadderRow& l : rep.ladder) rows.push_back(fmt::format("{} {} {}={}", l.tool, l.strategy, l.rung, l.count));
+  EXPECT_EQ(rows, (std::vector<std::string>{"docs relax_threshold dense 0.75=1", "search relax_threshold dense 0.75=2",
+                                            "search relax_threshold dense 0.7=1", "search relax_threshold keyword=1",
+                                            "search rewrite_query intended=2", "search rewrite_query paraphrase=1"}));
 }
 
 TEST(ReportTest, EmptyRunHasUndefinedRatios) {

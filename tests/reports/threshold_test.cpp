@@ -187,8 +187,8 @@ TEST(MetricParseTest, RejectsUnknownMetric) {
   EXPECT_EQ(error_of("foo", "rate>0"),
             "unknown metric \"foo\"; known: task_success, task_degraded, task_safe_fail, task_failed, task_latency, "
             "call_latency, provider_calls, retry_amplification, tokens, cost_usd, breaker_transitions, "
-            "injected_faults, fallbacks, reflections, escalations, answered, answered_wrongly, task_tokens, "
-            "task_cost_usd, cache_hits, cache_misses, cache_coalesced, cache_wait_timeouts, cache_stale, "
+            "injected_faults, fallbacks, reflections, ladder_rungs, escalations, answered, answered_wrongly, "
+            "task_tokens, task_cost_usd, cache_hits, cache_misses, cache_coalesced, cache_wait_timeouts, cache_stale, "
             "cache_stale_age, cache_evictions, cache_calls_saved");
 }
 

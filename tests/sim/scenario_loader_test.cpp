@@ -116,6 +116,7 @@ TEST(ScenarioLoaderTest, FullScenarioSetsEveryField) {
   EXPECT_EQ(llm.time_to_first_token.mean, 400 * kMillisecond);
   EXPECT_EQ(llm.tokens_per_second, 120.5);
   EXPECT_EQ(llm.mean_output_tokens, 250);
+  EXPECT_EQ(llm.rewrite_success_rate, 0.8);
 
   const auto& search = std::get<WebSearchConfig>(s.providers[1].spec);
   EXPECT_EQ(search.corpus, "corpus.jsonl");  // as written; sim::World resolves it
@@ -154,7 +155,7 @@ TEST(ScenarioLoaderTest, FullScenarioSetsEveryField) {
   EXPECT_FALSE(faults[5].retry_after.has_value());
 
   const auto& search_policy = s.policy.at("search");
-  ASSERT_EQ(search_policy.size(), 5u);
+  ASSERT_EQ(search_policy.size(), 7u);
   const auto& timeout = std::get<TimeoutConfig>(search_policy[0]);
   EXPECT_EQ(timeout.per_attempt, 10 * kSecond);
   EXPECT_EQ(timeout.total, 25 * kSecond);
@@ -182,6 +183,16 @@ TEST(ScenarioLoaderTest, FullScenarioSetsEveryField) {
   EXPECT_EQ(cache.stale_if_error, kHour);
   EXPECT_EQ(cache.stale_on, (std::vector{OutcomeKind::timeout, OutcomeKind::server_error}));
   EXPECT_EQ(cache.cache_empty, 30 * kSecond);
+  const auto& rewrite = std::get<RewriteQueryConfig>(search_policy[5]);
+  EXPECT_EQ(rewrite.provider, "gpt");
+  EXPECT_EQ(rewrite.prompt_tokens, 150);
+  EXPECT_EQ(rewrite.max_output_tokens, 60);
+  EXPECT_EQ(rewrite.max_rewrites, 2);
+  const auto& relax = std::get<RelaxThresholdConfig>(search_policy[6]);
+  EXPECT_EQ(relax.initial, 0.9);
+  EXPECT_EQ(relax.step, 0.05);
+  EXPECT_EQ(relax.floor, 0.6);
+  EXPECT_FALSE(relax.keyword);
   const auto& budget = std::get<BudgetConfig>(s.policy.at("gpt").at(0));
   EXPECT_EQ(budget.max_tokens, 20'000);
   EXPECT_EQ(budget.max_cost_usd, 0.25);
@@ -200,7 +211,7 @@ TEST(ScenarioLoaderTest, AbsentStrategyFieldsTakeTheirDefaults) {
       test::with(test::base_scenario(), "/policy/search",
                  Json::array({Json{{"timeout", Json::object()}}, Json{{"retry", Json::object()}},
                               Json{{"circuit_breaker", Json::object()}}, Json{{"simplify_query", Json::object()}},
-                              Json{{"cache", Json::object()}}}));
+                              Json{{"cache", Json::object()}}, Json{{"relax_threshold", Json::object()}}}));
   const LoadResult result = load_scenario_text(doc.dump(), test::kBaseFile);
   ASSERT_EQ(result.errors, std::vector<ValidationError>{});
   const auto& strategies = result.scenario->policy.at("search");
@@ -234,6 +245,12 @@ TEST(ScenarioLoaderTest, AbsentStrategyFieldsTakeTheirDefaults) {
   EXPECT_EQ(c.stale_if_error, std::nullopt);
   EXPECT_EQ(c.stale_on, cache.stale_on);
   EXPECT_EQ(c.cache_empty, std::nullopt);
+  const RelaxThresholdConfig relax;
+  const auto& x = std::get<RelaxThresholdConfig>(strategies[5]);
+  EXPECT_EQ(x.initial, relax.initial);
+  EXPECT_EQ(x.step, relax.step);
+  EXPECT_EQ(x.floor, relax.floor);
+  EXPECT_EQ(x.keyword, relax.keyword);
 }
 
 TEST(ScenarioLoaderTest, AbsentSearchFieldsAndFaultFieldsTakeTheirDefaults) {

@@ -1,5 +1,6 @@
 // One bad-input test per rule of the `policy` block, and policy files (`--policy FILE`)
 // with their cross-checks against a scenario.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "tests/sim/scenario_test_support.hpp"
@@ -56,14 +57,15 @@ TEST(ScenarioPolicyTest, ItemMustNameAStrategy) {
   EXPECT_EQ(errors_of(with(base_scenario(), "/policy/search/0", Json::object())),
             only("/policy/search/0",
                  "expected an object with one key naming a strategy (timeout, retry, "
-                 "circuit_breaker, simplify_query, budget, fallback, validate, reflect, escalation, cache), got {}"));
+                 "circuit_breaker, simplify_query, relax_threshold, rewrite_query, budget, fallback, validate, reflect, "
+                 "escalation, cache), got {}"));
 }
 
 TEST(ScenarioPolicyTest, UnknownStrategyIsAnUnknownKey) {
   EXPECT_EQ(errors_of(with(base_scenario(), "/policy/search/0", Json{{"retries", Json::object()}})),
             only("/policy/search/0/retries",
-                 "unknown key \"retries\"; expected one of: timeout, retry, circuit_breaker, simplify_query, budget, fallback, "
-                 "validate, reflect, escalation, cache"));
+                 "unknown key \"retries\"; expected one of: timeout, retry, circuit_breaker, simplify_query, "
+                 "relax_threshold, rewrite_query, budget, fallback, validate, reflect, escalation, cache"));
 }
 
 TEST(ScenarioPolicyTest, ItemHoldsOneStrategy) {
@@ -766,6 +768,108 @@ TEST(ScenarioProviderRatesTest, ToolStepsTakeNoTokens) {
   doc["workload"]["tasks"][0]["steps"][2]["prompt_tokens"] = 10;
   EXPECT_EQ(errors_of(doc), only("/workload/tasks/0/steps/2/prompt_tokens",
                                  "applies only to llm steps; \"crm\" is a tool provider"));
+}
+
+// relax_threshold and rewrite_query: the semantic recovery ladder (seed 001).
+constexpr const char* kRelax = "/policy/search/0/relax_threshold";
+constexpr const char* kRewrite = "/policy/search/0/rewrite_query";
+
+TEST(ScenarioRelaxThresholdConfigTest, LoadsWithItsDefaults) {
+  LoadResult loaded = load_scenario_text(with_strategy("search", "relax_threshold", Json::object()).dump(),
+                                         test::kBaseFile);
+  ASSERT_EQ(loaded.errors, std::vector<ValidationError>{});
+  const auto& c = std::get<RelaxThresholdConfig>(loaded.scenario->policy.at("search").at(0));
+  EXPECT_EQ(c.initial, 0.85);
+  EXPECT_EQ(c.step, 0.10);
+  EXPECT_EQ(c.floor, 0.70);
+  EXPECT_TRUE(c.keyword);
+}
+
+TEST(ScenarioRelaxThresholdConfigTest, AppliesOnlyToSearchProviders) {
+  EXPECT_EQ(errors_of(with_strategy("gpt", "relax_threshold", Json::object())),
+            only("/policy/gpt/0/relax_threshold",
+                 "relax_threshold applies only to web_search providers; \"gpt\" is an llm provider"));
+}
+
+TEST(ScenarioRelaxThresholdConfigTest, InitialAndFloorAreScoresInTheUnitRange) {
+  EXPECT_EQ(errors_of(with_strategy("search", "relax_threshold", {{"initial", 1.5}})),
+            only(at(kRelax, "/initial"), "expected a number in [0, 1], got 1.5"));
+  EXPECT_EQ(errors_of(with_strategy("search", "relax_threshold", {{"floor", -0.1}})),
+            only(at(kRelax, "/floor"), "expected a number in [0, 1], got -0.1"));
+}
+
+TEST(ScenarioRelaxThresholdConfigTest, StepMustBeAtLeastOneHundredth) {
+  for (const double step : {0.0, -0.1, 0.001}) {
+    EXPECT_EQ(errors_of(with_strategy("search", "relax_threshold", {{"step", step}})),
+              only(at(kRelax, "/step"), fmt::format("expected a number in [0.01, 1], got {}", Json(step).dump())));
+  }
+}
+
+TEST(ScenarioRelaxThresholdConfigTest, FloorMustNotExceedTheInitialThreshold) {
+  EXPECT_EQ(errors_of(with_strategy("search", "relax_threshold", {{"initial", 0.8}, {"floor", 0.9}})),
+            only(at(kRelax, "/floor"), "expected a number <= initial (0.8), got 0.9"));
+  // Against the default initial threshold when none is given.
+  EXPECT_EQ(errors_of(with_strategy("search", "relax_threshold", {{"floor", 0.9}})),
+            only(at(kRelax, "/floor"), "expected a number <= initial (0.85), got 0.9"));
+}
+
+TEST(ScenarioRelaxThresholdConfigTest, KeywordIsABoolean) {
+  EXPECT_EQ(errors_of(with_strategy("search", "relax_threshold", {{"keyword", "yes"}})),
+            only(at(kRelax, "/keyword"), "expected true or false, got \"yes\""));
+}
+
+TEST(ScenarioRelaxThresholdConfigTest, UnknownKeysAreErrors) {
+  EXPECT_EQ(errors_of(with_strategy("search", "relax_threshold", {{"threshold", 0.8}})),
+            only(at(kRelax, "/threshold"), "unknown key \"threshold\"; expected one of: initial, step, floor, keyword"));
+}
+
+TEST(ScenarioRewriteQueryConfigTest, LoadsWithItsDefaults) {
+  LoadResult loaded = load_scenario_text(with_strategy("search", "rewrite_query", {{"provider", "gpt"}}).dump(),
+                                         test::kBaseFile);
+  ASSERT_EQ(loaded.errors, std::vector<ValidationError>{});
+  const auto& c = std::get<RewriteQueryConfig>(loaded.scenario->policy.at("search").at(0));
+  EXPECT_EQ(c.provider, "gpt");
+  EXPECT_EQ(c.prompt_tokens, 200);
+  EXPECT_EQ(c.max_output_tokens, 100);
+  EXPECT_EQ(c.max_rewrites, 1);
+}
+
+TEST(ScenarioRewriteQueryConfigTest, NeedsAProvider) {
+  EXPECT_EQ(errors_of(with_strategy("search", "rewrite_query", Json::object())),
+            only(kRewrite, "missing required key \"provider\""));
+}
+
+TEST(ScenarioRewriteQueryConfigTest, ProviderMustExist) {
+  EXPECT_EQ(errors_of(with_strategy("search", "rewrite_query", {{"provider", "gpt-5"}})),
+            only(at(kRewrite, "/provider"), "no provider named \"gpt-5\"; providers are: gpt, search"));
+}
+
+TEST(ScenarioRewriteQueryConfigTest, ProviderMustBeAnLlm) {
+  EXPECT_EQ(errors_of(with_strategy("search", "rewrite_query", {{"provider", "search"}})),
+            only(at(kRewrite, "/provider"),
+                 "expected an llm provider to rewrite queries; \"search\" is a web_search provider"));
+}
+
+TEST(ScenarioRewriteQueryConfigTest, AppliesOnlyToSearchProviders) {
+  EXPECT_EQ(errors_of(with_strategy("gpt", "rewrite_query", {{"provider", "gpt"}})),
+            only("/policy/gpt/0/rewrite_query",
+                 "rewrite_query applies only to web_search providers; \"gpt\" is an llm provider"));
+}
+
+TEST(ScenarioRewriteQueryConfigTest, BoundsTokensAndRewrites) {
+  EXPECT_EQ(errors_of(with_strategy("search", "rewrite_query",
+                                    {{"provider", "gpt"}, {"prompt_tokens", 0}, {"max_output_tokens", 0},
+                                     {"max_rewrites", 101}})),
+            (std::vector<ValidationError>{
+                {test::kBaseFile, at(kRewrite, "/prompt_tokens"), "expected an integer in [1, 1000000000], got 0"},
+                {test::kBaseFile, at(kRewrite, "/max_output_tokens"), "expected an integer in [1, 1000000000], got 0"},
+                {test::kBaseFile, at(kRewrite, "/max_rewrites"), "expected an integer in [1, 100], got 101"}}));
+}
+
+TEST(ScenarioRewriteQueryConfigTest, RewriteSuccessRateIsAProbability) {
+  Json doc = base_scenario();
+  doc["providers"]["gpt"]["rewrite_success_rate"] = 1.5;
+  EXPECT_EQ(errors_of(doc), only("/providers/gpt/rewrite_success_rate", "expected a number in [0, 1], got 1.5"));
 }
 
 }  // namespace

@@ -286,9 +286,11 @@ TEST(SchemaTest, NumericBoundsAgreeWithTheLoader) {
           SCOPED_TRACE(value.dump());
           Json doc = full;
           doc[Json::json_pointer(path)] = value;
-          // The one cross-field bound among them: last_call >= first_call. (jitter_range's
-          // min <= max is reported at the array's own path, which is not looked at here.)
+          // The cross-field bounds among them: last_call >= first_call, and
+          // relax_threshold's floor <= initial. (jitter_range's min <= max is reported at
+          // the array's own path, which is not looked at here.)
           if (key == "last_call") doc[Json::json_pointer(pointer_append(visit.path, "first_call"))] = 1;
+          if (key == "floor") doc[Json::json_pointer(pointer_append(visit.path, "initial"))] = 1;
           std::vector<std::string> at_path;
           for (const ValidationError& e : load_scenario_text(doc.dump(), file).errors) {
             if (e.path == path) at_path.push_back(e.message);
@@ -307,8 +309,9 @@ TEST(SchemaTest, NumericBoundsAgreeWithTheLoader) {
   // max_output_tokens, max_results, input, output, context_window, tokens_per_second,
   // mean_output_tokens, probability, first_call, last_call, max_attempts, multiplier,
   // jitter_range's items, failure_threshold, half_open_probes, max_tokens, max_cost_usd,
-  // max_entries.
-  EXPECT_EQ(checked.size(), 24u);
+  // max_entries, rewrite_success_rate, relax_threshold's initial, step and floor,
+  // rewrite_query's prompt_tokens, max_output_tokens and max_rewrites.
+  EXPECT_EQ(checked.size(), 31u);
 }
 
 // Scenario files: scenarios/**/*.json (without schema/, corpora/ and policies/) and

@@ -1,0 +1,81 @@
+#include "engine/strategies/relax_threshold.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace squall {
+namespace {
+
+// Thresholds are kept on a grid of 1e-9, so that repeated subtraction of a decimal step
+// lands on the decimal a reader expects (see the header).
+double on_grid(double threshold) { return std::round(threshold * 1e9) / 1e9; }
+
+RelaxRung dense(double min_score) { return RelaxRung{min_score, SearchMode::dense, fmt::format("dense {}", min_score)}; }
+
+// What a rung sent: the query, and the rung's index (its threshold and mode).
+struct Sent {
+  std::string query;
+  std::size_t rung = 0;
+};
+
+}  // namespace
+
+std::vector<RelaxRung> relax_ladder(const RelaxThresholdConfig& config) {
+  assert(config.step >= 0.01 && config.floor <= config.initial);
+  const double floor = on_grid(config.floor);
+  std::vector<RelaxRung> ladder{dense(on_grid(config.initial))};
+  // Each rung is at least `step` lower than the one before until the floor, so the loop
+  // makes at most 1 / step + 1 rungs: 101 with the smallest step.
+  for (int k = 1; ladder.back().min_score > floor; ++k) {
+    ladder.push_back(dense(std::max(on_grid(config.initial - k * config.step), floor)));
+  }
+  if (config.keyword) ladder.push_back(RelaxRung{0, SearchMode::keyword, std::string(to_string(SearchMode::keyword))});
+  return ladder;
+}
+
+RelaxThresholdStrategy::RelaxThresholdStrategy(const RelaxThresholdConfig& config, EngineEnv env)
+    : ladder_(relax_ladder(config)), env_(env) {}
+
+Task<Outcome> RelaxThresholdStrategy::execute(CallContext& ctx, Request& request, Next next) {
+  request.min_score = ladder_[0].min_score;
+  request.mode = ladder_[0].mode;
+  // What was sent in this call; at most one entry per rung.
+  std::vector<Sent> sent{Sent{request.query, 0}};
+  Outcome outcome = co_await next(ctx, request);
+  std::size_t reached = 0;  // the rung whose outcome is `outcome`
+  for (std::size_t i = 1; i < ladder_.size(); ++i) {
+    if (outcome.kind != OutcomeKind::empty || env_.clock.now() >= ctx.deadline) break;
+    const RelaxRung& rung = ladder_[i];
+    const bool repeated = std::any_of(sent.begin(), sent.end(), [&](const Sent& s) {
+      const RelaxRung& r = ladder_[s.rung];
+      return r.mode == rung.mode && r.min_score == rung.min_score && s.query == request.query;
+    });
+    if (repeated) continue;
+    const double previous_score = std::exchange(request.min_score, rung.min_score);
+    const SearchMode previous_mode = std::exchange(request.mode, rung.mode);
+    if (next.refuses(ctx, request)) {
+      request.min_score = previous_score;
+      request.mode = previous_mode;
+      break;
+    }
+    env_.events.on_threshold_relax(ThresholdRelaxEvent{ctx.task.id, ctx.tool, static_cast<std::int32_t>(i), rung.label,
+                                                       env_.clock.now(), rung.min_score, rung.mode});
+    sent.push_back(Sent{request.query, i});
+    reached = i;
+    outcome = co_await next(ctx, request);
+  }
+  if (reached > 0 && outcome.kind == OutcomeKind::success) {
+    ctx.task.mark(ladder_[reached].mode == SearchMode::keyword ? Degradation::keyword_fallback
+                                                                : Degradation::relaxed_threshold);
+  }
+  co_return outcome;
+}
+
+std::unique_ptr<Strategy> make_strategy(const RelaxThresholdConfig& config, const StrategyBuild& build) {
+  return std::make_unique<RelaxThresholdStrategy>(config, build.env);
+}
+
+}  // namespace squall

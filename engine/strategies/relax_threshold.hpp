@@ -1,0 +1,95 @@
+// relax_threshold: when a vector search comes back empty, lower its similarity threshold
+// a step at a time down to a floor, then switch from dense to keyword (BM25) search
+// (seed 001's semantic recovery ladder).
+//
+// The ladder is fixed by the config. Rung 0 is a dense search at `initial`; rung k >= 1
+// is a dense search at max(initial - k * step, floor) for as long as the previous rung
+// was above the floor, then, with `keyword`, one keyword search:
+//   defaults:  dense 0.85  ->  dense 0.75  ->  dense 0.7  ->  keyword
+// (0.85 - 2 * 0.10 = 0.65 is below the floor, so the third rung is the floor itself).
+// Thresholds are rounded to 9 decimal places, so that 0.85 - 2 * 0.05 is 0.75, not
+// 0.7499999999999999, and a rung within 1e-9 of the floor is the floor. A keyword rung
+// sends min_score 0: BM25 scores are not similarities, and keyword mode has no threshold
+// (engine/call.hpp SearchMode).
+//
+//   set request (min_score, mode) to rung 0; outcome = next(request)
+//   for rung in 1 .. last:
+//     if outcome is not `empty`: stop            # success, or a systemic failure
+//     if now >= the call's deadline: stop        # no rung could start
+//     if (query, min_score, mode) of the rung was already sent in this call: skip it
+//     if the rest of the pipeline would refuse it (a spent budget, Next::refuses): stop
+//     emit ThresholdRelaxEvent; outcome = next(request at the rung)
+//   return outcome
+//
+// The strategy owns the threshold and the mode: it sets both on entry, whatever the
+// request carried, so a query re-issued through it (rewrite_query above it) starts the
+// ladder again at `initial`. It acts only on `empty` (an empty result, or every hit
+// below the threshold: a semantic failure). Timeouts, 429s and 5xx are systemic
+// failures: they end the ladder and pass up untouched; retry and fallback inside the
+// strategy handle them. The request sent by rung k is never identical to one sent
+// before in the call (the thresholds strictly decrease, and a strategy inside that
+// changed the query is checked against what was sent).
+//
+// Result. A success at a dense rung k >= 1 marks the task degraded
+// (Degradation::relaxed_threshold); a success in keyword mode marks keyword_fallback.
+// When the ladder ends empty, the last empty outcome is returned (the task runner makes
+// it a safe-fail, no_records_found). Nothing is restored: afterwards the request carries
+// the last rung sent.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/pipeline.hpp"
+
+namespace squall {
+
+struct RelaxThresholdConfig {
+  // The strategy's name in policies and its config keys, in the order the documentation
+  // lists them (the loader's unknown-key messages list them so).
+  static constexpr std::string_view kName = "relax_threshold";
+  static constexpr std::array<std::string_view, 4> kKeys{"initial", "step", "floor", "keyword"};
+
+  // The first search's similarity threshold, in [0, 1]. Default 0.85 (seed 001's first
+  // threshold).
+  double initial = 0.85;
+  // How much each rung lowers the threshold, in [0.01, 1]. Default 0.10: with the
+  // default initial and floor it gives seed 001's ladder 0.85 -> 0.75 -> 0.70 exactly
+  // (a step of 0.05 would add a rung at 0.80 that the seed does not have).
+  double step = 0.10;
+  // The lowest threshold tried, in [0, initial]. Default 0.70 (seed 001's floor).
+  double floor = 0.70;
+  // After the floor, one keyword (BM25) search. Default true (seed 001 switches dense
+  // retrieval to keyword search when the floor finds nothing).
+  bool keyword = true;
+};
+
+// One rung of the ladder.
+struct RelaxRung {
+  double min_score = 0;
+  SearchMode mode = SearchMode::dense;
+  std::string label;  // "dense 0.75", "keyword": the rung's name in events and reports
+};
+
+// The ladder `config` gives, rung 0 first. Exposed for tests.
+std::vector<RelaxRung> relax_ladder(const RelaxThresholdConfig& config);
+
+class RelaxThresholdStrategy final : public Strategy {
+ public:
+  // `config` must satisfy the loader's rules (floor <= initial, step >= 0.01).
+  RelaxThresholdStrategy(const RelaxThresholdConfig& config, EngineEnv env);
+  Task<Outcome> execute(CallContext& ctx, Request& request, Next next) override;
+
+  const std::vector<RelaxRung>& ladder() const { return ladder_; }
+
+ private:
+  std::vector<RelaxRung> ladder_;
+  EngineEnv env_;
+};
+
+// Builds the strategy for a pipeline (engine/policy.hpp's one list of strategies).
+std::unique_ptr<Strategy> make_strategy(const RelaxThresholdConfig& config, const StrategyBuild& build);
+
+}  // namespace squall
