@@ -157,5 +157,22 @@ TEST(ScenarioToolsTest, BudgetIterationsAreBounded) {
             only("/policy/answer/0/budget/max_iterations", "expected an integer in [1, 1000], got 0"));
 }
 
+TEST(ScenarioLadderTest, RewriteQueryOnlyInAToolsPipeline) {
+  // A provider's stack is built before the registry holds every provider, and serves one
+  // provider: the rewrite belongs to the tool that searches.
+  Json doc = with_tools();
+  doc["policy"]["search"] = Json::parse(R"([ { "rewrite_query": { "provider": "gpt" } } ])");
+  EXPECT_EQ(errors_of(doc), only("/policy/search/0/rewrite_query",
+                                 "rewrite_query applies only to a tool's pipeline; \"search\" is a provider, whose "
+                                 "stack serves one provider"));
+}
+
+TEST(ScenarioLadderTest, RelaxThresholdMayBeInASearchProvidersStack) {
+  Json doc = with_tools();
+  doc["policy"]["search"] = Json::parse(R"([ { "relax_threshold": {} } ])");
+  doc["policy"]["web"] = Json::parse(R"([ { "rewrite_query": { "provider": "gpt" } } ])");
+  EXPECT_EQ(errors_of(doc), std::vector<ValidationError>{});
+}
+
 }  // namespace
 }  // namespace squall
