@@ -52,7 +52,7 @@ constexpr IntRange kCacheEntries{1, 10'000'000};
 
 // The provider types whose searches relax_threshold and rewrite_query repair: search
 // providers. A new search type is one more entry here.
-constexpr std::array kSearchTypes{ProviderType::web_search};
+constexpr std::array kSearchTypes{ProviderType::web_search, ProviderType::vector_search};
 
 // Strategy names in StrategyConfig's alternative order (engine/strategies/strategy_list.hpp).
 template <std::size_t... I>

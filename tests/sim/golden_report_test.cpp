@@ -33,6 +33,8 @@ constexpr Golden kGolden[] = {
     {"scenarios/incidents/openai-outage-model-fallback.json", "openai-outage-model-fallback.json"},
     {"scenarios/ci/llm-context-window-fallback.json", "llm-context-window-fallback.json"},
     {"scenarios/ci/tool-argument-errors-reflection.json", "tool-argument-errors-reflection.json"},
+    {"scenarios/incidents/pinecone-index-outage-rag.json", "pinecone-index-outage-rag.json"},
+    {"scenarios/ci/vector-threshold-relaxation.json", "vector-threshold-relaxation.json"},
 };
 
 std::string read_file(const fs::path& p) {

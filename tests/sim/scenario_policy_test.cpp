@@ -788,7 +788,7 @@ TEST(ScenarioRelaxThresholdConfigTest, LoadsWithItsDefaults) {
 TEST(ScenarioRelaxThresholdConfigTest, AppliesOnlyToSearchProviders) {
   EXPECT_EQ(errors_of(with_strategy("gpt", "relax_threshold", Json::object())),
             only("/policy/gpt/0/relax_threshold",
-                 "relax_threshold applies only to web_search providers; \"gpt\" is an llm provider"));
+                 "relax_threshold applies only to web_search or vector_search providers; \"gpt\" is an llm provider"));
 }
 
 TEST(ScenarioRelaxThresholdConfigTest, InitialAndFloorAreScoresInTheUnitRange) {
@@ -853,7 +853,7 @@ TEST(ScenarioRewriteQueryConfigTest, ProviderMustBeAnLlm) {
 TEST(ScenarioRewriteQueryConfigTest, AppliesOnlyToSearchProviders) {
   EXPECT_EQ(errors_of(with_strategy("gpt", "rewrite_query", {{"provider", "gpt"}})),
             only("/policy/gpt/0/rewrite_query",
-                 "rewrite_query applies only to web_search providers; \"gpt\" is an llm provider"));
+                 "rewrite_query applies only to web_search or vector_search providers; \"gpt\" is an llm provider"));
 }
 
 TEST(ScenarioRewriteQueryConfigTest, BoundsTokensAndRewrites) {
