@@ -424,6 +424,15 @@ void check_owner(std::string_view owner, const ScenarioNames& names, const std::
   diag.error(path, fmt::format("{}; nor is it a provider", names.no_such_tool(owner)));
 }
 
+// Whether a call to a provider of type `a` may go to one of type `b` instead: the same
+// type, or two search types (a vector index may fall back to a web search, as a RAG
+// agent's retriever does: both answer a query with hits; each ignores the other's
+// parameters).
+bool interchangeable(ProviderType a, ProviderType b) {
+  const auto is_search = [](ProviderType t) { return std::find(kSearchTypes.begin(), kSearchTypes.end(), t) != kSearchTypes.end(); };
+  return a == b || (is_search(a) && is_search(b));
+}
+
 void check_fallback(const FallbackConfig& config, std::string_view owner, const ScenarioNames& names,
                     const std::string& path, Diagnostics& diag) {
   const auto tool = names.tool_provider.find(owner);
@@ -447,7 +456,7 @@ void check_fallback(const FallbackConfig& config, std::string_view owner, const 
       diag.error(item, fmt::format("\"{}\" is the tool's own provider; fallback lists the providers to try after it",
                                    name));
     } else if (candidate->second && primary_type != names.providers.end() && primary_type->second &&
-               *candidate->second != *primary_type->second) {
+               !interchangeable(*candidate->second, *primary_type->second)) {
       diag.error(item, fmt::format("{}; the tool's provider \"{}\" is {} {} provider", provider_is(name, *candidate->second),
                                    primary, *primary_type->second == ProviderType::llm ? "an" : "a",
                                    to_string(*primary_type->second)));

@@ -93,5 +93,43 @@ TEST(WorldVectorSearchTest, SameSeedSameReport) {
   EXPECT_EQ(a.fingerprint, b.fingerprint);
 }
 
+// A RAG agent's retriever falls back from its vector index to a web search over the same
+// documents: while the index is not ready (every call 503 index_not_ready), the fallback
+// strategy sends the query to the web search, whose all-terms match finds the article
+// ("FedEx account" is in "Connect your FedEx account"), and the task is degraded
+// (fallback_provider) instead of failed.
+TEST(WorldVectorSearchTest, AVectorIndexFallsBackToAWebSearch) {
+  constexpr std::string_view kJson = R"({
+    "name": "vector-to-web-fallback",
+    "duration": "10s",
+    "workload": {
+      "arrivals": { "process": "constant", "rate_per_s": 1 },
+      "tasks": [ { "name": "t", "deadline": "30s", "steps": [ { "tool": "retrieve", "query_from": "q" } ] } ],
+      "queries": { "q": [ { "text": "FedEx account",
+                            "relevant": ["https://help.acmecorp.example/articles/connect-fedex"] } ] }
+    },
+    "tools": { "retrieve": { "provider": "kb" } },
+    "providers": {
+      "kb": { "type": "vector_search", "corpus": "../../../scenarios/corpora/kb.jsonl",
+              "latency": { "distribution": "constant", "value": "50ms" },
+              "faults": [ { "kind": "index_not_ready", "probability": 1 } ] },
+      "docs-site": { "type": "web_search", "corpus": "../../../scenarios/corpora/kb.jsonl",
+                     "latency": { "distribution": "constant", "value": "300ms" } }
+    },
+    "policy": {
+      "retrieve": [ { "fallback": { "providers": [ "docs-site" ] } } ],
+      "kb": [], "docs-site": []
+    }
+  })";
+  const Report report = test::run_world(test::inline_scenario(kJson), 1);
+  ASSERT_EQ(report.tasks.total, 10U);
+  EXPECT_EQ(test::count(report, TaskStatus::degraded), 10U);
+  EXPECT_EQ(report.answers.by_verdict[index_of(AnswerVerdict::answered)], 10U);
+  ASSERT_EQ(report.fallbacks.size(), 1U);
+  EXPECT_EQ(report.fallbacks[0].from, "kb");
+  EXPECT_EQ(report.fallbacks[0].to, "docs-site");
+  EXPECT_EQ(report.fallbacks[0].count, 10U);
+}
+
 }  // namespace
 }  // namespace squall
