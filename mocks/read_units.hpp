@@ -26,8 +26,9 @@ struct ReadUnitConfig {
   std::optional<std::int64_t> per_query_mru;
 };
 
-// Pinecone serverless's query cost ("Understanding cost": a query uses 1 RU per GB of
-// namespace size, at least 0.25 RU), with the namespace's size taken as its records'
+// Pinecone serverless's query cost ("Understanding cost", docs.pinecone.io/guides/
+// organizations/manage-cost/understanding-cost: a query uses 1 RU per GB of namespace
+// size, at least 0.25 RU), with the namespace's size taken as its records'
 // dense vectors of `dimension` float32 values plus their metadata (`metadata_bytes` in
 // all). In mRU, rounded up.
 std::int64_t read_unit_cost_mru(std::uint64_t records, std::uint64_t dimension, std::uint64_t metadata_bytes);
