@@ -21,8 +21,43 @@ fs::path resolve_output(const fs::path& out) {
   return target;
 }
 
+fs::path output_identity(const fs::path& out) {
+  std::error_code ec;
+  const fs::path canonical = fs::weakly_canonical(fs::absolute(resolve_output(out)), ec);
+  return ec ? fs::absolute(out).lexically_normal() : canonical;
+}
+
+namespace {
+
+// Whether `path` (made absolute and normal) lies in /dev or /proc.
+bool in_special_tree(const fs::path& path) {
+  const std::string p = fs::absolute(path).lexically_normal().string();
+  return p == "/dev" || p == "/proc" || p.starts_with("/dev/") || p.starts_with("/proc/");
+}
+
+// Whether `out` or any link on the way from it to its target lies in /dev or /proc.
+bool reaches_special_tree(const fs::path& out) {
+  fs::path hop = out;
+  std::error_code ec;
+  for (int depth = 0; depth < 40; ++depth) {
+    if (in_special_tree(hop)) return true;
+    if (!fs::is_symlink(fs::symlink_status(hop, ec))) return false;
+    const fs::path next = fs::read_symlink(hop, ec);
+    if (ec) return false;
+    hop = next.is_absolute() ? next : hop.parent_path() / next;
+  }
+  return false;
+}
+
+}  // namespace
+
 std::optional<std::string> output_problem(const fs::path& out, const std::vector<fs::path>& inputs) {
   if (out.empty()) return "the path is empty";
+  if (reaches_special_tree(out)) {
+    return fmt::format("\"{}\" is in /dev or /proc (or links there): a report replaces its target, which would "
+                       "replace what that names (a terminal, a pipe, a CI log); give a regular file",
+                       out.string());
+  }
   const fs::path target = resolve_output(out);
   std::error_code ec;
   const fs::file_status status = fs::status(target, ec);

@@ -13,11 +13,17 @@ namespace squall::cli {
 // `out` points to (so the link survives and its target gets the report).
 std::filesystem::path resolve_output(const std::filesystem::path& out);
 
+// The file a write to `out` ends up in, for comparing two outputs: links followed, the
+// path made absolute and normal (the file need not exist yet).
+std::filesystem::path output_identity(const std::filesystem::path& out);
+
 // Why `out` must not receive the report, or nullopt when it may: a target in a directory
 // that does not exist, an existing target that
 // is not a regular file (a directory, a device such as /dev/null, a FIFO: renaming onto
-// it would replace it), or a target that is one of the run's inputs (the scenario, the
-// policy file, a corpus), which the report would destroy.
+// it would replace it), a path into /dev or /proc, or through a link into them
+// (/dev/stdout is /proc/self/fd/1, which names whatever the process writes to: renaming
+// onto it would replace a CI log with the report), or a target that is one of the run's
+// inputs (the scenario, the policy file, a corpus), which the report would destroy.
 std::optional<std::string> output_problem(const std::filesystem::path& out,
                                           const std::vector<std::filesystem::path>& inputs);
 

@@ -15,14 +15,6 @@ std::string spelled(const ReportRequest& r, bool from_out) {
   return fmt::format("--report {}={}", r.format->name, r.path.string());
 }
 
-// The file a request ends up writing, for comparing two requests: links followed, the
-// path made absolute and normal (the file need not exist yet).
-fs::path identity(const fs::path& path) {
-  std::error_code ec;
-  const fs::path canonical = fs::weakly_canonical(fs::absolute(resolve_output(path)), ec);
-  return ec ? fs::absolute(path).lexically_normal() : canonical;
-}
-
 ReportRequests refused(std::string message) {
   ReportRequests r;
   r.error = std::move(message);
@@ -53,7 +45,7 @@ ReportRequests parse_report_requests(const std::vector<std::string>& specs, cons
     if (const auto problem = output_problem(r.path, inputs)) {
       return refused(fmt::format("cannot write the {} report ({}): {}", r.format->name, spelled(r, from_out), *problem));
     }
-    seen.push_back(identity(r.path));
+    seen.push_back(output_identity(r.path));
     for (std::size_t j = 0; j < i; ++j) {
       if (seen[j] == seen[i]) {
         return refused(fmt::format("{} and {} write the same file \"{}\"", spelled(result.requests[j], out && j == 0),

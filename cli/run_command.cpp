@@ -4,6 +4,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/determinism.hpp"
+#include "cli/expected_tasks.hpp"
 #include "cli/output_path.hpp"
 #include "cli/repro.hpp"
 #include "cli/report_requests.hpp"
@@ -86,8 +87,21 @@ int run_command(const RunOptions& options) {
       fmt::print(stderr, "squall: cannot append the markdown summary to $GITHUB_STEP_SUMMARY: {}\n", *problem);
       return kExitBadInput;
     }
+    // The summary is appended to that file: another format's report there would be
+    // corrupted by it (a markdown report there is the summary itself, written once).
+    for (const ReportRequest& r : reports.requests) {
+      if (r.format->name != "markdown" && output_identity(r.path) == output_identity(*step_summary)) {
+        fmt::print(stderr,
+                   "squall: $GITHUB_STEP_SUMMARY ({}) is the {} report's file: the markdown summary appended to it "
+                   "would corrupt the report\n",
+                   step_summary->string(), r.format->name);
+        return kExitBadInput;
+      }
+    }
   }
 
+  // Before the seed line, so a run that will not end soon says so first.
+  if (const auto warning = many_tasks_warning(scenario)) fmt::print(stderr, "{}\n", *warning);
   const std::uint64_t seed = options.seed.value_or(scenario.seed);
   // The seed comes first, so that even a crashed run can be reproduced.
   fmt::print("squall run {}: seed {}\n", scenario.name, seed);

@@ -11,10 +11,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool same_file(const fs::path& a, const fs::path& b) {
-  std::error_code ec;
-  return fs::equivalent(a, b, ec);
-}
+// Whether two outputs name the same file, which need not exist yet.
+bool same_file(const fs::path& a, const fs::path& b) { return output_identity(a) == output_identity(b); }
 
 }  // namespace
 
@@ -42,7 +40,7 @@ std::vector<std::string> RunOutputs::write(const Report& report) {
     const fs::path target = resolve_output(r.path);
     if (r.format->streamed()) {
       streamed_[next_streamed++]->commit();
-    } else if (r.format->name == "markdown" && step_summary_ && same_file(target, *step_summary_)) {
+    } else if (r.format->name == "markdown" && step_summary_ && same_file(r.path, *step_summary_)) {
       // Asked to write the summary to the step summary file itself: it is appended below,
       // like every other step's, rather than replacing theirs.
       continue;

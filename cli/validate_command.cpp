@@ -4,7 +4,7 @@
 
 #include "cli/commands.hpp"
 #include "engine/runtime/duration.hpp"
-#include "sim/arrivals.hpp"
+#include "cli/expected_tasks.hpp"
 #include "sim/scenario_loader.hpp"
 
 namespace squall::cli {
@@ -21,20 +21,10 @@ bool report(const std::filesystem::path& file, const std::vector<ValidationError
   return false;
 }
 
-// Above this many tasks a run takes minutes and more (bench/README.md gives squall's
-// tasks per second), which a user should know before starting it.
-constexpr double kManyTasks = 10'000'000;
-
-// "  about N tasks expected (arrival rate over the duration)", and a warning above kManyTasks.
+// "  about N tasks expected over <duration>", and a warning above kManyTasks.
 void print_expected_tasks(const Scenario& scenario) {
-  const double expected = expected_arrivals(scenario.workload.arrivals, scenario.duration);
-  fmt::print("  about {:.0f} tasks expected over {}\n", expected, format_duration(scenario.duration));
-  if (expected > kManyTasks) {
-    fmt::print(stderr,
-               "warning: {}: about {:.0f} tasks, above {:.0f}: the run will take a long time; lower "
-               "workload.arrivals.rate_per_s, the duration, or set workload.arrivals.max_tasks\n",
-               scenario.source.string(), expected, kManyTasks);
-  }
+  fmt::print("  about {:.0f} tasks expected over {}\n", expected_tasks(scenario), format_duration(scenario.duration));
+  if (const auto warning = many_tasks_warning(scenario)) fmt::print(stderr, "{}\n", *warning);
 }
 
 }  // namespace

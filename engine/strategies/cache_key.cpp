@@ -17,7 +17,8 @@ void CacheKey::assign(const CacheKeyView& v) {
 CacheKeyView cache_key_of(const Request& request, std::string& scratch) {
   scratch.clear();
   append_normalized(request.query, scratch);
-  return {scratch, request.top_k, std::bit_cast<std::uint64_t>(request.min_score), request.mode};
+  // + 0.0 turns -0.0 into 0.0 (IEEE 754 round-to-nearest), which ask the same question.
+  return {scratch, request.top_k, std::bit_cast<std::uint64_t>(request.min_score + 0.0), request.mode};
 }
 
 bool CacheKeyLess::operator()(const CacheKeyView& a, const CacheKeyView& b) const {

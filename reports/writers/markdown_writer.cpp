@@ -58,7 +58,9 @@ void thresholds(const Report& r, std::string& out) {
 void failure_reasons(const Report& r, std::string& out) {
   std::vector<ReasonCount> reasons;
   for (const ReasonCount& c : r.tasks.by_reason) {
-    if (c.status == TaskStatus::failed || c.status == TaskStatus::safe_failed) reasons.push_back(c);
+    if (c.status == TaskStatus::failed || c.status == TaskStatus::safe_failed || c.status == TaskStatus::wrong_answer) {
+      reasons.push_back(c);
+    }
   }
   if (reasons.empty()) return;
   // by_reason is sorted by status, then reason: a stable sort by count keeps that order

@@ -1,6 +1,7 @@
 #include "sim/scenario/policy_reader.hpp"
 
 #include <algorithm>
+#include <map>
 #include <array>
 #include <utility>
 #include <variant>
@@ -571,15 +572,18 @@ void check_strategy(const StrategyConfig& config, std::string_view owner, const 
   }
 }
 
-// A list holds at most one escalation item: a second would be silently ignored
-// (find_escalation takes the first). `first` is the path of the first one seen.
-void check_single_escalation(const StrategyConfig& config, const std::string& item_path, std::string& first,
-                             Diagnostics& diag) {
-  if (!std::holds_alternative<EscalationConfig>(config)) return;
-  if (first.empty()) {
-    first = item_path;
-  } else {
-    diag.error(item_path, fmt::format("duplicate \"escalation\" (also {}); a list holds at most one", first));
+// A list holds at most one escalation item, whose second would be silently ignored
+// (find_escalation takes the first), and at most one cache, since a second would cache
+// what the first already does and the report, which counts a pipeline's cache events
+// under its tool, would count each of them twice. `first` maps a strategy's name to the
+// path of the first one seen.
+void check_single(const StrategyConfig& config, const std::string& item_path,
+                  std::map<std::string_view, std::string>& first, Diagnostics& diag) {
+  if (!std::holds_alternative<EscalationConfig>(config) && !std::holds_alternative<CacheConfig>(config)) return;
+  const std::string_view name = strategy_name(config);
+  const auto [seen, inserted] = first.emplace(name, item_path);
+  if (!inserted) {
+    diag.error(item_path, fmt::format("duplicate \"{}\" (also {}); a list holds at most one", name, seen->second));
   }
 }
 
@@ -627,13 +631,13 @@ PolicyConfig read_policy(const Json& value, const std::string& path, const Scena
     const std::string tool_path = pointer_append(path, tool);
     if (names != nullptr) check_owner(tool, *names, tool_path, diag);
     std::vector<StrategyConfig> strategies;
-    std::string first_escalation;
+    std::map<std::string_view, std::string> first_single;
     const auto items = read_array(list, tool_path, diag, /*nonempty=*/false);
     for (std::size_t i = 0; i < items.size(); ++i) {
       const std::string item_path = pointer_append(tool_path, i);
       auto strategy = read_item(items[i], item_path, diag);
       if (!strategy) continue;
-      check_single_escalation(*strategy, item_path, first_escalation, diag);
+      check_single(*strategy, item_path, first_single, diag);
       if (names != nullptr) {
         check_strategy(*strategy, tool, *names, pointer_append(item_path, strategy_name(*strategy)), diag);
       }

@@ -103,8 +103,12 @@ const CorpusCheck& check_corpus(const ObjectReader& obj, const std::string& corp
 // RU as the scenario writes them -> mRU, or nullopt after an error when they round to 0.
 std::optional<std::int64_t> to_mru(double ru, const std::string& path, Diagnostics& diag, bool zero_ok) {
   const auto mru = static_cast<std::int64_t>(std::llround(ru * 1000));
-  if (mru == 0 && !zero_ok) {
+  if ((mru == 0 && !zero_ok) || (mru == 0 && ru != 0)) {
     diag.error(path, fmt::format("expected at least 0.001 (read units are counted in thousandths), got {}", ru));
+    return std::nullopt;
+  }
+  if (std::abs(ru * 1000 - static_cast<double>(mru)) > 1e-6 * std::max(1.0, std::abs(ru * 1000))) {
+    diag.error(path, fmt::format("expected a multiple of 0.001 (read units are counted in thousandths), got {}", ru));
     return std::nullopt;
   }
   return mru;

@@ -50,6 +50,11 @@ void read_vector_keys(const ObjectReader& obj, std::optional<ProviderType> type,
   obj.get("top_k", step.top_k, kStepTopK);
   obj.get("min_score", step.min_score, kMinScore);
   obj.get_choice<SearchMode>("search_mode", step.search_mode, kSearchModeNames, kSearchModes);
+  if (step.search_mode == SearchMode::keyword && obj.find("min_score") != nullptr) {
+    obj.diag().error(obj.path_of("min_score"),
+                     "applies only to dense search; this step's search_mode is \"keyword\", which ranks by BM25 "
+                     "without a threshold");
+  }
 }
 
 using QueryLists = std::map<std::string, std::vector<PoolQuery>, std::less<>>;
@@ -269,8 +274,22 @@ std::vector<TaskTemplate> read_tasks(const Json& value, const std::string& path,
     if (const Json* steps = obj.require("steps")) {
       const std::string steps_path = obj.path_of("steps");
       const auto step_elements = read_array(*steps, steps_path, diag, /*nonempty=*/true);
+      // A task draws one query, from its first search step's list, and every search step
+      // sends it (sim/world.hpp): a later step naming another list would be ignored.
+      std::optional<std::size_t> first_search;
       for (std::size_t j = 0; j < step_elements.size(); ++j) {
-        task.steps.push_back(read_step(step_elements[j], pointer_append(steps_path, j), context, queries, diag));
+        const StepConfig& step =
+            task.steps.emplace_back(read_step(step_elements[j], pointer_append(steps_path, j), context, queries, diag));
+        if (!step.query_from) continue;
+        if (!first_search) {
+          first_search = j;
+        } else if (*step.query_from != *task.steps[*first_search].query_from) {
+          diag.error(pointer_append(pointer_append(steps_path, j), "query_from"),
+                     fmt::format("expected \"{}\", the list of the task's first search step ({}): a task draws one "
+                                 "query and every search step sends it, got \"{}\"",
+                                 *task.steps[*first_search].query_from,
+                                 pointer_append(steps_path, *first_search), *step.query_from));
+        }
       }
     }
     tasks.push_back(std::move(task));

@@ -139,7 +139,14 @@ TEST(CliTest, OutRefusesDevicesDirectoriesAndInputs) {
   // Renaming the report onto /dev/null would replace the device with a regular file.
   Result r = squall("run scenarios/quickstart.json --out /dev/null");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("\"/dev/null\" exists and is not a regular file"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("\"/dev/null\" is in /dev or /proc (or links there)"), std::string::npos) << r.err;
+  // /dev/stdout is /proc/self/fd/1: renaming onto it would replace the CI log stdout goes to.
+  const fs::path log = temp_path("ci.log");
+  std::ofstream(log) << "PREVIOUS\n";
+  r = squall("run scenarios/quickstart.json --report json=/dev/stdout >> " + log.string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("\"/dev/stdout\" is in /dev or /proc"), std::string::npos) << r.err;
+  EXPECT_EQ(read_file(log), "PREVIOUS\n");
   EXPECT_EQ(squall("run scenarios/quickstart.json --out " + testing::TempDir()).exit_code, 2);
   // An empty path is refused before the run, not after it.
   r = squall("run scenarios/quickstart.json --out ''");

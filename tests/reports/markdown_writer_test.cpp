@@ -75,6 +75,14 @@ TEST(MarkdownWriterTest, TopFailureReasonsAreTheFiveLargest) {
   EXPECT_EQ(md.find("fallback"), std::string::npos);  // degraded is not a failure
 }
 
+TEST(MarkdownWriterTest, WrongAnswersAreFailureReasons) {
+  // A success from irrelevant documents only is not a success (engine/task_result.hpp).
+  Report rep = test_support::writer_sample_report();
+  rep.tasks.by_reason = {{TaskStatus::degraded, "relaxed_threshold", 50}, {TaskStatus::wrong_answer, "relaxed_threshold", 7}};
+  const std::string md = markdown_summary(rep);
+  EXPECT_NE(md.find("| wrong_answer | relaxed\\_threshold | 7 |\n"), std::string::npos) << md;
+}
+
 TEST(MarkdownWriterTest, HostileNamesStayInTheirCells) {
   Report rep = test_support::writer_sample_report();
   rep.scenario = "a|b *c* <script>\nd";

@@ -476,6 +476,12 @@ TEST(ScenarioEscalationConfigTest, AListHoldsOneEscalation) {
                                  "duplicate \"escalation\" (also /policy/search/0); a list holds at most one"));
 }
 
+TEST(ScenarioCacheConfigTest, AListHoldsOneCache) {
+  const Json doc = with(base_scenario(), "/policy/search",
+                        Json::parse(R"([ { "cache": {} }, { "retry": {} }, { "cache": { "ttl": "1m" } } ])"));
+  EXPECT_EQ(errors_of(doc), only("/policy/search/2", "duplicate \"cache\" (also /policy/search/0); a list holds at most one"));
+}
+
 TEST(ScenarioEscalationConfigTest, AppliesOnlyToTools) {
   Json doc = with(base_scenario(), "/tools", Json::parse(R"({ "web": { "provider": "search" },
                                                              "answer": { "provider": "gpt" } })"));

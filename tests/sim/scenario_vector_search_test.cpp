@@ -99,6 +99,22 @@ TEST(ScenarioVectorSearchTest, ReadUnitAmountsAreBounded) {
   EXPECT_EQ(errors_of(with_units(Json{{"capacity", 1}, {"refill_per_s", 1}, {"per_query", 0.0004}})),
             only("/providers/kb/read_units/per_query",
                  "expected at least 0.001 (read units are counted in thousandths), got 0.0004"));
+  // A refill that would round to nothing is not silently a bucket that never refills.
+  EXPECT_EQ(errors_of(with_units(Json{{"capacity", 1}, {"refill_per_s", 0.0001}})),
+            only("/providers/kb/read_units/refill_per_s",
+                 "expected at least 0.001 (read units are counted in thousandths), got 0.0001"));
+  EXPECT_EQ(errors_of(with_units(Json{{"capacity", 0.2505}, {"refill_per_s", 1}})),
+            only("/providers/kb/read_units/capacity",
+                 "expected a multiple of 0.001 (read units are counted in thousandths), got 0.2505"));
+  EXPECT_EQ(errors_of(with_units(Json{{"capacity", 1}, {"refill_per_s", 0}})), std::vector<ValidationError>{});
+}
+
+TEST(ScenarioVectorSearchTest, AKeywordStepTakesNoThreshold) {
+  Json doc = with(base_vector(), "/workload/tasks/0/steps/2/search_mode", "keyword");
+  doc = with(doc, "/workload/tasks/0/steps/2/min_score", 0.99);
+  EXPECT_EQ(errors_of(doc), only("/workload/tasks/0/steps/2/min_score",
+                                 "applies only to dense search; this step's search_mode is \"keyword\", which ranks "
+                                 "by BM25 without a threshold"));
 }
 
 TEST(ScenarioVectorSearchTest, QueryMustFitTheBucket) {

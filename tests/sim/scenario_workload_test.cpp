@@ -381,6 +381,20 @@ TEST(ScenarioQueriesTest, RelevantLinksAreANonEmptyListOfDistinctStrings) {
             std::vector<ValidationError>{});
 }
 
+TEST(ScenarioQueriesTest, EverySearchStepOfATaskDrawsFromTheSameList) {
+  // A task draws one query; a second search step naming another list would be ignored.
+  Json doc = with(base_scenario(), "/workload/queries/people", Json::array({"Jane Doe"}));
+  Json steps = doc.at(Json::json_pointer("/workload/tasks/0/steps"));
+  Json second = steps.at(0);
+  second["query_from"] = "people";
+  steps.push_back(second);
+  doc = with(doc, "/workload/tasks/0/steps", steps);
+  EXPECT_EQ(errors_of(doc), only("/workload/tasks/0/steps/2/query_from",
+                                 "expected \"companies\", the list of the task's first search step "
+                                 "(/workload/tasks/0/steps/0): a task draws one query and every search step sends it, "
+                                 "got \"people\""));
+}
+
 TEST(ScenarioQueriesTest, QueryListMustNotBeEmpty) {
   EXPECT_EQ(errors_of(with(base_scenario(), "/workload/queries/companies", Json::array())),
             only("/workload/queries/companies", "expected a non-empty array, got []"));
