@@ -5,6 +5,7 @@
 #include "cli/commands.hpp"
 #include "engine/runtime/duration.hpp"
 #include "cli/expected_tasks.hpp"
+#include "sim/corpora.hpp"
 #include "sim/scenario_loader.hpp"
 
 namespace squall::cli {
@@ -35,6 +36,16 @@ int validate_command(const std::vector<std::filesystem::path>& scenarios,
   std::vector<Scenario> valid_scenarios;
   for (const auto& file : scenarios) {
     LoadResult loaded = load_scenario(file);
+    if (loaded.scenario) {
+      // What only the loaded corpora can tell (ground-truth links), as `run` checks it.
+      try {
+        check_ground_truth(*loaded.scenario, load_corpora(*loaded.scenario));
+      } catch (const CorpusError& e) {
+        fmt::print(stderr, "{}\n", e.what());
+        all_valid = false;
+        continue;
+      }
+    }
     all_valid = report(file, loaded.errors) && all_valid;
     if (!loaded.scenario) continue;
     print_expected_tasks(*loaded.scenario);

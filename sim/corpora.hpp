@@ -25,6 +25,12 @@ using Corpora = std::map<std::filesystem::path, LoadedCorpus>;
 // Throws CorpusError.
 Corpora load_corpora(const Scenario& scenario);
 
+// Checks that every ground-truth link of the workload's queries (PoolQuery::relevant) is
+// the link of a document in `corpora`: a link no search can return would make every
+// answer to its query wrong, silently. Throws CorpusError naming the file, the query's
+// JSON path and the link.
+void check_ground_truth(const Scenario& scenario, const Corpora& corpora);
+
 // The corpus of `config` in `corpora`, or null when `config` is not a search provider.
 const LoadedCorpus* corpus_of(const Scenario& scenario, const Corpora& corpora, const ProviderConfig& config);
 

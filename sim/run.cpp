@@ -11,7 +11,9 @@ namespace squall {
 std::string_view squall_version() { return SQUALL_VERSION; }
 
 PreparedScenario::PreparedScenario(Scenario scenario)
-    : scenario_(std::move(scenario)), corpora_(load_corpora(scenario_)) {}
+    : scenario_(std::move(scenario)), corpora_(load_corpora(scenario_)) {
+  check_ground_truth(scenario_, corpora_);
+}
 
 Report PreparedScenario::run(const PolicyConfig& policy, std::uint64_t seed, Provenance provenance,
                              EventSink* observer) const {

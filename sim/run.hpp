@@ -24,7 +24,8 @@ std::string_view squall_version();
 class PreparedScenario {
  public:
   // Takes a validated scenario (sim/scenario_loader.hpp). Throws CorpusError when a
-  // corpus cannot be loaded (the loader checked it, but the file may have changed since).
+  // corpus cannot be loaded (the loader checked it, but the file may have changed since)
+  // or a ground-truth link is in no corpus (check_ground_truth, sim/corpora.hpp).
   explicit PreparedScenario(Scenario scenario);
 
   const Scenario& scenario() const { return scenario_; }

@@ -199,6 +199,28 @@ TEST(CliTest, ValidateReportsEveryShippedScenarioValid) {
   EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
 }
 
+TEST(CliTest, AGroundTruthLinkInNoCorpusIsRefusedByValidateAndRun) {
+  // Every answer to such a query would be judged wrong, silently.
+  const fs::path file = temp_path("bad-truth.json");
+  std::string text = read_file(std::string(SQUALL_SOURCE_DIR) + "/scenarios/ci/vector-threshold-relaxation.json");
+  const std::string good = "https://help.acmecorp.example/articles/reset-password";
+  text.replace(text.find(good), good.size(), "https://help.acmecorp.example/articles/no-such-article");
+  // The corpus path is relative to the scenario's directory.
+  const std::string corpus = "\"../corpora/kb.jsonl\"";
+  text.replace(text.find(corpus), corpus.size(), "\"" + std::string(SQUALL_SOURCE_DIR) + "/scenarios/corpora/kb.jsonl\"");
+  std::ofstream(file) << text;
+  const std::string expected = file.string() +
+                               ": /workload/queries/questions/0/relevant: expected links of documents in the search "
+                               "providers' corpora, got \"https://help.acmecorp.example/articles/no-such-article\"";
+  const Result validate = squall("validate " + file.string());
+  EXPECT_EQ(validate.exit_code, 2);
+  EXPECT_NE(validate.err.find(expected), std::string::npos) << validate.err;
+  EXPECT_EQ(validate.out.find(": ok"), std::string::npos) << validate.out;
+  const Result run = squall("run " + file.string());
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find(expected), std::string::npos) << run.err;
+}
+
 TEST(CliTest, ValidateWarnsAboveTenMillionExpectedTasks) {
   const fs::path file = temp_path("ten-million.json");
   std::ofstream(file) << R"({ "name": "big", "duration": "2h",
