@@ -8,12 +8,24 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then
+  sudo_cmd=(sudo)
+fi
+
 scale_corpus() {
   if [ -f build/corpora/debian.jsonl ]; then
     echo "setup: build/corpora/debian.jsonl exists"
-  elif ! scripts/build-debian-corpus.sh; then
-    echo "setup: warning: no scale corpus (scenarios/scale/ and the vector-search benchmark need it)" >&2
+    return
   fi
+  if scripts/build-debian-corpus.sh; then return; fi
+  # A machine whose package lists were never fetched (a slim container image) has an
+  # empty index: fetch it once and try again.
+  echo "setup: fetching the package index for the scale corpus"
+  if "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q && scripts/build-debian-corpus.sh; then
+    return
+  fi
+  echo "setup: warning: no scale corpus (scenarios/scale/ and the vector-search benchmark need it)" >&2
 }
 
 packages=(
@@ -34,11 +46,6 @@ if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all build dependencies are installed"
   scale_corpus
   exit 0
-fi
-
-sudo_cmd=()
-if [ "$(id -u)" -ne 0 ]; then
-  sudo_cmd=(sudo)
 fi
 
 echo "setup: installing ${missing[*]}"
