@@ -4,18 +4,20 @@
 
 #include "reports/json_writer.hpp"
 #include "reports/writers/csv_writer.hpp"
+#include "reports/writers/html_writer.hpp"
 #include "reports/writers/junit_writer.hpp"
 #include "reports/writers/markdown_writer.hpp"
 
 namespace squall {
 namespace {
 
-const std::array<ReportFormat, 5> kFormats{{
+const std::array<ReportFormat, 6> kFormats{{
     {"json", "the full report (squall_report_version 1), as --out writes it", to_json_text},
     {"junit", "JUnit XML: a test suite for the scenario, a test case per threshold", junit_xml},
     {"markdown", "a Markdown job summary; also appended to $GITHUB_STEP_SUMMARY when that is set", markdown_summary},
     {"csv", "the per-window time series, one row per window (RFC 4180)", csv_time_series},
     {"jsonl", "a trace of every engine event, one JSON object a line", nullptr},
+    {"html", "a self-contained page with the summary, thresholds and charts over virtual time", html_page},
 }};
 
 }  // namespace

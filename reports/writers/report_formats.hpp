@@ -3,7 +3,7 @@
 // csv) or is streamed while the run goes (jsonl, the event trace, which the CLI builds
 // from reports/writers/trace_writer.hpp and hands to the simulator as an observer).
 //
-// Adding a format (the HTML page, say): a writer file pair in reports/writers/ with a
+// Adding a format: a writer file pair in reports/writers/ with a
 // function `std::string NAME(const Report&)`, one row in report_formats.cpp, its section
 // in docs/ci.md, and tests in tests/reports/. The CLI, its checks and its help follow
 // from the list.
@@ -30,7 +30,7 @@ struct ReportFormat {
 std::span<const ReportFormat> report_formats();
 // The format called `name`, or nullptr.
 const ReportFormat* find_report_format(std::string_view name);
-// The names, comma-separated, for messages: "json, junit, markdown, csv, jsonl".
+// The names, comma-separated, for messages: "json, junit, markdown, csv, jsonl, html".
 std::string report_format_names();
 
 }  // namespace squall

@@ -30,13 +30,14 @@ TEST(ReportFlagsTest, WritesEveryRequestedFormat) {
   const Result r = squall(std::string("run ") + kQuickstart + " --out " + (dir / "out.json").string() +
                           " --report junit=" + (dir / "r.xml").string() + " --report markdown=" + (dir / "r.md").string() +
                           " --report csv=" + (dir / "r.csv").string() + " --report jsonl=" + (dir / "r.jsonl").string() +
-                          " --report json=" + (dir / "r.json").string());
+                          " --report json=" + (dir / "r.json").string() + " --report html=" + (dir / "r.html").string());
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_EQ(entries(dir), (std::vector<std::string>{"out.json", "r.csv", "r.json", "r.jsonl", "r.md", "r.xml"}));
+  EXPECT_EQ(entries(dir), (std::vector<std::string>{"out.json", "r.csv", "r.html", "r.json", "r.jsonl", "r.md", "r.xml"}));
   EXPECT_EQ(read_file(dir / "out.json"), read_file(dir / "r.json"));
   EXPECT_EQ(read_file(dir / "r.xml").rfind("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<testsuites", 0), 0U);
   EXPECT_EQ(read_file(dir / "r.md").rfind("### ✓ squall: quickstart (2 thresholds passed)\n", 0), 0U);
   EXPECT_EQ(read_file(dir / "r.csv").rfind("window_start_ms,window_end_ms,", 0), 0U);
+  EXPECT_EQ(read_file(dir / "r.html").rfind("<!DOCTYPE html>\n<html lang=\"en\" data-squall-report=\"1\">\n", 0), 0U);
   // The trace ends with the run's fingerprint, the one the JSON report has.
   const std::string trace = read_file(dir / "r.jsonl");
   const auto trailer = nlohmann::json::parse(last_line(trace));
@@ -54,10 +55,10 @@ TEST(ReportFlagsTest, EveryFormatIsByteIdenticalAcrossRuns) {
   for (const fs::path& dir : {a, b}) {
     fs::create_directories(dir);
     std::string args = std::string("run ") + kQuickstart;
-    for (const char* f : {"json", "junit", "markdown", "csv", "jsonl"}) args += " --report " + std::string(f) + "=" + (dir / f).string();
+    for (const char* f : {"json", "junit", "markdown", "csv", "jsonl", "html"}) args += " --report " + std::string(f) + "=" + (dir / f).string();
     ASSERT_EQ(squall(args).exit_code, 0);
   }
-  for (const char* f : {"json", "junit", "markdown", "csv", "jsonl"}) EXPECT_EQ(read_file(a / f), read_file(b / f)) << f;
+  for (const char* f : {"json", "junit", "markdown", "csv", "jsonl", "html"}) EXPECT_EQ(read_file(a / f), read_file(b / f)) << f;
 }
 
 TEST(ReportFlagsTest, UnknownFormatExitsTwoNamingTheFormats) {
@@ -67,7 +68,7 @@ TEST(ReportFlagsTest, UnknownFormatExitsTwoNamingTheFormats) {
                           " --report xml=" + (dir / "b.xml").string());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, "squall: unknown report format \"xml\" in --report xml=" + (dir / "b.xml").string() +
-                       "; formats: json, junit, markdown, csv, jsonl\n");
+                       "; formats: json, junit, markdown, csv, jsonl, html\n");
   EXPECT_TRUE(entries(dir).empty());
   EXPECT_EQ(r.out, "");  // refused before the run: not even the seed line
 }

@@ -9,7 +9,7 @@ namespace squall {
 namespace {
 
 TEST(ReportFormatsTest, ListsEveryFormatOnce) {
-  EXPECT_EQ(report_format_names(), "json, junit, markdown, csv, jsonl");
+  EXPECT_EQ(report_format_names(), "json, junit, markdown, csv, jsonl, html");
   for (const ReportFormat& f : report_formats()) {
     EXPECT_EQ(find_report_format(f.name), &f);
     EXPECT_FALSE(f.description.empty()) << f.name;

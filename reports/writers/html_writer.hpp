@@ -1,0 +1,56 @@
+// A self-contained HTML page of one run, for people: open it from a CI artifact, offline.
+// Everything it needs is inline: uPlot (the chart library, pinned and embedded at build
+// time, reports/writers/html_assets.hpp), the page's script and stylesheet, and the data.
+// It fetches nothing, and the same report gives the same bytes (no wall-clock time, no
+// random ids; numbers formatted by fmt and nlohmann::json).
+//
+// Shape (docs/ci.md, "html"):
+//   <html lang="en" data-squall-report="1">   the page's script sets on this element
+//     data-charts-expected (charts it will draw), data-charts-drawn (charts drawn so far)
+//     and, on an uncaught error, data-errors (how many): what the browser test reads
+//   <head>  title "squall: SCENARIO ✓|✗", uPlot's CSS, the page's CSS, uPlot's JS
+//   <body>
+//     <header>  "✓|✗ squall: SCENARIO", identity (seed, simulated s, fingerprint, squall
+//               version, scenario and policy files) and the repro command
+//     section#outcomes    tasks by status with their share
+//     section#thresholds  one row per threshold in the scenario's order: ✓/✗ (class pass
+//                         or fail), metric, expression, observed (as the summary prints it)
+//     section#figures     task latency, retry amplification, tokens, cost, spend per task
+//     section#providers   per provider: attempts, attempts by outcome (non-zero ones),
+//                         latency p50/p99, tokens, cost
+//     section#faults      injected faults by provider and kind, the non-zero ones; absent
+//                         when no fault was injected
+//     section#charts      charts over virtual time, drawn by the script (below)
+//     <script type="application/json" id="squall-data">  the series (below), escaped by
+//                                                        script_json()
+//     <script>  the page's script (reports/writers/html_page.js)
+//
+// The data, one JSON object, keys in this order:
+//   window_s      the window length, in seconds of virtual time
+//   t             each window's start, in seconds of virtual time
+//   tasks         status -> tasks that finished in each window (every status)
+//   providers     [{name, attempts: per window, outcomes: kind -> per window}], by name;
+//                 only the outcome kinds the provider saw in the run, in declaration order
+//   breakers      {t: seconds, series: [{label: "TOOL -> PROVIDER", state: [...]}]}: each
+//                 breaker's state (0 closed, 1 half_open, 2 open) from 0 and at every
+//                 transition time of any breaker, to the end of the run; breakers sorted
+//                 by label; empty series without transitions
+//   breaker_transitions_shown, breaker_transitions_total   the report keeps the first
+//                 1000 transitions: when shown < total, the chart stops at the last one
+// The charts: tasks finished per window by status; attempts per window by provider (the
+// retry load); for each provider, its attempts per window by outcome (the faults it met
+// as the engine saw them); breaker state over time, when any breaker moved.
+//
+// Times are the report's rounded milliseconds over 1000 (reports/rounding.hpp).
+#pragma once
+
+#include <string>
+
+#include "reports/report.hpp"
+
+namespace squall {
+
+// The page, UTF-8, ending in a newline.
+std::string html_page(const Report& report);
+
+}  // namespace squall
