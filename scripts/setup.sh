@@ -2,11 +2,27 @@
 # Installs squall's build dependencies from Debian 12's packages. Idempotent: packages
 # that are already installed are skipped, and nothing is done when all are present.
 # Runs apt-get directly as root and through sudo otherwise.
+# Node.js and npm (Debian's nodejs and npm, unless an npm is already on the PATH) install
+# the HTML report's chart library, uPlot, at the version pinned in third_party/uplot
+# (`npm ci`, from package-lock.json), which the build embeds (cmake/html_assets.cmake).
+# Options:
+#   --with-browser   also Debian's chromium-headless-shell, with which a test opens the
+#                    HTML report (tests/cli/html_browser_test.py); SQUALL_WITH_BROWSER=1
+#                    does the same. scripts/test.sh, and so CI, passes it; the quickstart
+#                    does not, to stay light.
 # Then builds the scale corpus from the machine's package index (build-debian-corpus.sh)
 # unless it exists; without a package index it only warns: the scale scenario and the
 # vector-search benchmark need it, nothing else does.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+with_browser=${SQUALL_WITH_BROWSER:-0}
+for arg in "$@"; do
+  case "$arg" in
+    --with-browser) with_browser=1 ;;
+    *) echo "usage: scripts/setup.sh [--with-browser]" >&2; exit 2 ;;
+  esac
+done
 
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then
@@ -28,12 +44,36 @@ scale_corpus() {
   echo "setup: warning: no scale corpus (scenarios/scale/ and the vector-search benchmark need it)" >&2
 }
 
+# uPlot for the HTML report, from the npm registry at the pinned version; nothing is
+# fetched when node_modules already holds that version.
+chart_library() {
+  local dir=third_party/uplot
+  local pinned installed=""
+  pinned=$(node -p "require('./$dir/package.json').dependencies.uplot")
+  if [ -f "$dir/node_modules/uplot/package.json" ]; then
+    installed=$(node -p "require('./$dir/node_modules/uplot/package.json').version")
+  fi
+  if [ "$installed" = "$pinned" ]; then
+    echo "setup: uPlot $pinned is installed in $dir"
+    return
+  fi
+  echo "setup: installing uPlot $pinned into $dir (npm ci)"
+  npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error
+}
+
 packages=(
   build-essential cmake
   nlohmann-json3-dev libfmt-dev libcli11-dev libboost-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3-junitparser
 )
+# An npm already on the PATH (NodeSource's nodejs bundles one) is used as it is.
+if ! command -v npm >/dev/null 2>&1; then
+  packages+=(nodejs npm)
+fi
+if [ "$with_browser" = 1 ]; then
+  packages+=(chromium-headless-shell)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -44,11 +84,10 @@ done
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all build dependencies are installed"
-  scale_corpus
-  exit 0
+else
+  echo "setup: installing ${missing[*]}"
+  "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
-
-echo "setup: installing ${missing[*]}"
-"${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
-"${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+chart_library
 scale_corpus

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""The HTML report as a person opens it: squall writes pages for two shipped incidents, and
+headless Chromium (Debian's chromium-headless-shell, installed by `scripts/setup.sh
+--with-browser`, which scripts/test.sh and so CI use) loads each from a file, offline,
+runs its script and dumps the resulting DOM.
+
+Checks, per page: the page's script set data-charts-expected on <html> to the number of
+charts its data calls for (tasks, attempts by provider, one per provider, breaker state
+when a breaker moved), data-charts-drawn to the same number (uPlot's draw hook counts), and
+no data-errors (uncaught errors); uPlot built that many charts in the DOM; and the browser
+logged nothing from the page's console (the page never logs, so any console line, an
+uncaught error included, is a failure).
+
+Registered in ctest only when CMake finds a headless Chromium at configure time
+(tests/CMakeLists.txt says which it found or that it found none).
+
+Usage: html_browser_test.py SQUALL_BINARY BROWSER   (run from the source directory; ctest does)
+Exits non-zero with a message on the first check that fails.
+"""
+import html.parser
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+if len(sys.argv) != 3:
+    sys.exit(__doc__)
+SQUALL, BROWSER = sys.argv[1], sys.argv[2]
+
+# (scenario, policy or None, expected exit code): a failing run (thresholds in red) and a
+# run with three providers, a fallback and breaker transitions.
+RUNS = [
+    ("scenarios/incidents/launch-surge-429-storm.json", "scenarios/policies/naive-retry.json", 1),
+    ("scenarios/incidents/openai-outage-model-fallback.json", None, 0),
+]
+
+
+def check(condition, message):
+    if not condition:
+        sys.exit(f"html_browser_test: {message}")
+
+
+class Page(html.parser.HTMLParser):
+    """The <html> element's attributes, the data script's text and the uPlot charts."""
+
+    def __init__(self):
+        super().__init__()
+        self.root = {}
+        self.data = None
+        self.charts = 0
+        self._in_data = False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "html":
+            self.root = attrs
+        elif tag == "script" and attrs.get("id") == "squall-data":
+            self._in_data = True
+            self.data = ""
+        elif tag == "div" and "uplot" in (attrs.get("class") or "").split():
+            self.charts += 1
+
+    def handle_endtag(self, tag):
+        if tag == "script":
+            self._in_data = False
+
+    def handle_data(self, data):
+        if self._in_data:
+            self.data += data
+
+
+def expected_charts(data):
+    breakers = 1 if data["breakers"]["series"] else 0
+    return 2 + len(data["providers"]) + breakers
+
+
+def open_in_browser(page, profile):
+    command = [BROWSER, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+               f"--user-data-dir={profile}",
+               # Nothing may be fetched: every host name fails to resolve.
+               "--host-resolver-rules=MAP * ~NOTFOUND",
+               # Lets the page's script and uPlot's queued draws run before the dump.
+               "--virtual-time-budget=10000",
+               "--enable-logging=stderr", "--v=0",
+               "--dump-dom", "file://" + os.path.abspath(page)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=90)
+    check(result.returncode == 0, f"{BROWSER} exited {result.returncode}\n{result.stderr}")
+    return result.stdout, result.stderr
+
+
+def check_page(scenario, policy, code, tmp):
+    name = os.path.splitext(os.path.basename(scenario))[0]
+    page = os.path.join(tmp, name + ".html")
+    args = [SQUALL, "run", scenario, "--quiet", "--report", f"html={page}"]
+    if policy:
+        args += ["--policy", policy]
+    result = subprocess.run(args, capture_output=True, text=True)
+    check(result.returncode == code, f"{' '.join(args)} exited {result.returncode}, expected {code}\n"
+                                     f"{result.stdout}{result.stderr}")
+
+    dom, log = open_in_browser(page, os.path.join(tmp, "profile-" + name))
+    parsed = Page()
+    parsed.feed(dom)
+    check(parsed.data is not None, f"{name}: no squall-data script in the dumped DOM")
+    data = json.loads(parsed.data)
+    want = expected_charts(data)
+    root = parsed.root
+    check(root.get("data-charts-expected") == str(want),
+          f"{name}: data-charts-expected={root.get('data-charts-expected')!r}, the data calls for {want}")
+    check(root.get("data-charts-drawn") == str(want),
+          f"{name}: data-charts-drawn={root.get('data-charts-drawn')!r} of {want} charts")
+    check("data-errors" not in root, f"{name}: {root.get('data-errors')} uncaught errors on the page")
+    check(parsed.charts == want, f"{name}: {parsed.charts} uPlot charts in the DOM, expected {want}")
+    console = [line for line in log.splitlines() if re.search(r":CONSOLE[:(]", line)]
+    check(not console, f"{name}: the page logged to the console:\n" + "\n".join(console))
+    print(f"html_browser_test: {name}: {want} charts drawn, no console output")
+
+
+def main():
+    version = subprocess.run([BROWSER, "--version"], capture_output=True, text=True).stdout.strip()
+    print(f"html_browser_test: opening pages in {BROWSER} ({version})")
+    with tempfile.TemporaryDirectory(prefix="squall-html-") as tmp:
+        for scenario, policy, code in RUNS:
+            check_page(scenario, policy, code, tmp)
+    print("html_browser_test: 2 passed, 0 failed")
+
+
+main()
