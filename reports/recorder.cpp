@@ -114,6 +114,9 @@ void Recorder::on_attempt(const AttemptEvent& e) {
   const std::size_t w = window_of(e.finished);
   if (w >= s.calls_by_window.size()) s.calls_by_window.resize(w + 1);
   ++s.calls_by_window[w][kind];
+  if (w >= s.spend_by_window.size()) s.spend_by_window.resize(w + 1);
+  s.spend_by_window[w].tokens += e.input_tokens + e.output_tokens;
+  s.spend_by_window[w].cost_usd += e.cost_usd;
   saw_time(e.finished);
 }
 
@@ -270,6 +273,8 @@ void Recorder::on_task_finished(const TaskResult& r) {
   const std::size_t w = window_of(r.finished);
   if (w >= tasks_by_window_.size()) tasks_by_window_.resize(w + 1);
   ++tasks_by_window_[w][status];
+  if (w >= task_latency_by_window_.size()) task_latency_by_window_.resize(w + 1);
+  task_latency_by_window_[w].push_back(r.finished - r.started);
   saw_time(r.finished);
 }
 

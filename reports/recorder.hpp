@@ -56,6 +56,12 @@ inline constexpr std::size_t kMaxWindows = 100'000;
 // show the pattern while keeping the report small.
 inline constexpr std::size_t kMaxListedBreakerTransitions = 1000;
 
+// What a provider's attempts that ended in one time-series window billed.
+struct WindowSpend {
+  std::int64_t tokens = 0;  // input + output
+  double cost_usd = 0;
+};
+
 struct ProviderStats {
   std::string name;
   OutcomeCounts calls{};                             // attempts by outcome
@@ -69,6 +75,7 @@ struct ProviderStats {
   std::int64_t failed_output_tokens = 0;
   double failed_cost_usd = 0;
   std::vector<OutcomeCounts> calls_by_window;  // attempts by outcome, by window of their end
+  std::vector<WindowSpend> spend_by_window;    // what they billed, by window of their end
 };
 
 struct ToolStats {
@@ -206,6 +213,9 @@ class Recorder final : public EventSink {
   const std::map<std::uint32_t, AnswerCounts>& answers_by_path() const { return answers_by_path_; }
   // Finished tasks by status, by window of their end.
   const std::vector<StatusCounts>& tasks_by_window() const { return tasks_by_window_; }
+  // End-to-end latencies (ns) of the tasks that finished in each window, in finishing
+  // order: 8 bytes a task, as the latency trend itself.
+  const std::vector<std::vector<std::int64_t>>& task_latency_by_window() const { return task_latency_by_window_; }
 
  private:
   // A fixed identifier carried by events, interned only for the fingerprint.
@@ -239,6 +249,7 @@ class Recorder final : public EventSink {
   std::uint64_t transitions_total_ = 0;
   InjectedFaultCounts injected_;
   std::vector<StatusCounts> tasks_by_window_;
+  std::vector<std::vector<std::int64_t>> task_latency_by_window_;
   std::map<std::uint32_t, AnswerCounts> answers_by_path_;
   std::uint64_t tasks_finished_ = 0;
 };

@@ -88,10 +88,13 @@ TimeSeries time_series(const Recorder& r, const std::vector<std::size_t>& provid
     TimeWindow& win = ts.windows[w];
     win.start = static_cast<TimePoint>(w) * r.window();
     if (w < r.tasks_by_window().size()) win.tasks = r.tasks_by_window()[w];
+    if (w < r.task_latency_by_window().size()) win.task_latency = latency_stats({Trend::Part(r.task_latency_by_window()[w])});
     win.provider_calls.resize(provider_order.size());
+    win.provider_spend.resize(provider_order.size());
     for (std::size_t j = 0; j < provider_order.size(); ++j) {
       const ProviderStats& p = r.providers()[provider_order[j]];
       if (w < p.calls_by_window.size()) win.provider_calls[j] = p.calls_by_window[w];
+      if (w < p.spend_by_window.size()) win.provider_spend[j] = p.spend_by_window[w];
     }
   }
   return ts;

@@ -201,6 +201,11 @@ struct TimeWindow {
   TimePoint start = 0;
   StatusCounts tasks{};                       // tasks that finished in the window
   std::vector<OutcomeCounts> provider_calls;  // attempts that ended in it, by Report::providers
+  // The end-to-end latency of the tasks that finished in the window, and what the
+  // attempts that ended in it billed, by Report::providers. The HTML page charts them;
+  // the JSON report and the CSV do not carry them (yet).
+  LatencyStats task_latency;
+  std::vector<WindowSpend> provider_spend;
 };
 
 struct TimeSeries {

@@ -42,6 +42,9 @@
     var statuses = Object.keys(data.tasks);
     specs.push(lineSpec("Tasks finished per window, by status", "tasks", data.t,
       statuses.map(function (s) { return [s, data.tasks[s]]; })));
+    var latency = data.task_latency_ms;
+    specs.push(lineSpec("Task latency of the tasks finished per window", "ms", data.t,
+      [["p50", latency.p50], ["p99", latency.p99], ["max", latency.max]]));
     if (data.providers.length > 0) {
       specs.push(lineSpec("Attempts per window, by provider (retries included)", "attempts", data.t,
         data.providers.map(function (p) { return [p.name, p.attempts]; })));
@@ -51,6 +54,12 @@
       specs.push(lineSpec("Provider " + p.name + ": attempts per window, by outcome", "attempts", data.t,
         kinds.map(function (k) { return [k, p.outcomes[k]]; })));
     });
+    if (data.providers.length > 0) {
+      specs.push(lineSpec("Tokens billed per window, by provider (failed attempts included)", "tokens", data.t,
+        data.providers.map(function (p) { return [p.name, p.tokens]; })));
+      specs.push(lineSpec("Cost per window, by provider (failed attempts included)", "USD", data.t,
+        data.providers.map(function (p) { return [p.name, p.cost_usd]; })));
+    }
     if (data.breakers.series.length > 0) {
       var title = "Circuit breaker state (tool -> provider)";
       if (data.breaker_transitions_shown < data.breaker_transitions_total) {
@@ -79,8 +88,9 @@
         if (spec.stepped) s.paths = uPlot.paths.stepped({ align: 1 });
         series.push(s);
       });
-      var yAxis = { label: spec.yLabel };
-      var yScale = { auto: true, range: function (u, min, max) { return [0, Math.max(1, max)]; } };
+      var yAxis = { label: spec.yLabel, size: 70 };  // room for "100,000" beside the label
+      // From 0, so that a quiet window reads as low, not as the bottom of the chart.
+      var yScale = { auto: true, range: function (u, min, max) { return [0, max > 0 ? max * 1.05 : 1]; } };
       if (spec.stepped) {
         yAxis.splits = function () { return [0, 1, 2]; };
         yAxis.values = function (u, splits) { return splits.map(function (v) { return breakerStates[v] || ""; }); };

@@ -199,6 +199,23 @@ Json chart_data(const Report& r) {
     tasks[std::string(to_string(static_cast<TaskStatus>(i)))] = std::move(counts);
   }
   data["tasks"] = std::move(tasks);
+  // Null where no task finished: uPlot leaves a gap there rather than draw a zero.
+  Json latency = Json::object();
+  const auto latency_series = [&ts](double LatencyStats::*field) {
+    Json values = Json::array();
+    for (const TimeWindow& w : ts.windows) {
+      if (w.task_latency.count == 0) {
+        values.push_back(nullptr);
+      } else {
+        values.push_back(round_ms(w.task_latency.*field));
+      }
+    }
+    return values;
+  };
+  latency["p50"] = latency_series(&LatencyStats::p50_ms);
+  latency["p99"] = latency_series(&LatencyStats::p99_ms);
+  latency["max"] = latency_series(&LatencyStats::max_ms);
+  data["task_latency_ms"] = std::move(latency);
   Json providers = Json::array();
   for (std::size_t p = 0; p < r.providers.size(); ++p) {
     Json attempts = Json::array();
@@ -214,7 +231,17 @@ Json chart_data(const Report& r) {
       for (const TimeWindow& w : ts.windows) counts.push_back(w.provider_calls[p][k]);
       outcomes[std::string(to_string(kind))] = std::move(counts);
     }
-    providers.push_back(Json{{"name", r.providers[p].name}, {"attempts", std::move(attempts)}, {"outcomes", std::move(outcomes)}});
+    Json tokens = Json::array();
+    Json cost = Json::array();
+    for (const TimeWindow& w : ts.windows) {
+      tokens.push_back(w.provider_spend[p].tokens);
+      cost.push_back(round_usd(w.provider_spend[p].cost_usd));
+    }
+    providers.push_back(Json{{"name", r.providers[p].name},
+                             {"attempts", std::move(attempts)},
+                             {"outcomes", std::move(outcomes)},
+                             {"tokens", std::move(tokens)},
+                             {"cost_usd", std::move(cost)}});
   }
   data["providers"] = std::move(providers);
   data["breakers"] = breakers(r);

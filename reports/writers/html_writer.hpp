@@ -29,17 +29,23 @@
 //   window_s      the window length, in seconds of virtual time
 //   t             each window's start, in seconds of virtual time
 //   tasks         status -> tasks that finished in each window (every status)
-//   providers     [{name, attempts: per window, outcomes: kind -> per window}], by name;
-//                 only the outcome kinds the provider saw in the run, in declaration order
+//   task_latency_ms  {p50, p99, max}: per window, the end-to-end latency of the tasks that
+//                 finished in it (nearest rank, ms); null where none finished
+//   providers     [{name, attempts, outcomes: kind -> per window, tokens, cost_usd}], by
+//                 name, each a value per window: attempts that ended in it, by outcome
+//                 (only the kinds the provider saw in the run, in declaration order), and
+//                 the tokens (input + output) and USD those attempts billed
 //   breakers      {t: seconds, series: [{label: "TOOL -> PROVIDER", state: [...]}]}: each
 //                 breaker's state (0 closed, 1 half_open, 2 open) from 0 and at every
 //                 transition time of any breaker, to the end of the run; breakers sorted
 //                 by label; empty series without transitions
 //   breaker_transitions_shown, breaker_transitions_total   the report keeps the first
 //                 1000 transitions: when shown < total, the chart stops at the last one
-// The charts: tasks finished per window by status; attempts per window by provider (the
-// retry load); for each provider, its attempts per window by outcome (the faults it met
-// as the engine saw them); breaker state over time, when any breaker moved.
+// The charts: tasks finished per window by status; task latency p50/p99/max per window;
+// attempts per window by provider (the retry load); for each provider, its attempts per
+// window by outcome (the faults it met as the engine saw them); tokens and USD per window
+// by provider (the burn, failed attempts included); breaker state over time, when any
+// breaker moved.
 //
 // Times are the report's rounded milliseconds over 1000 (reports/rounding.hpp).
 #pragma once

@@ -5,8 +5,8 @@ headless Chromium (Debian's chromium-headless-shell, installed by `scripts/setup
 runs its script and dumps the resulting DOM.
 
 Checks, per page: the page's script set data-charts-expected on <html> to the number of
-charts its data calls for (tasks, attempts by provider, one per provider, breaker state
-when a breaker moved), data-charts-drawn to the same number (uPlot's draw hook counts), and
+charts its data calls for (tasks, task latency; attempts, tokens and cost by provider when
+there are providers; one per provider; breaker state when a breaker moved), data-charts-drawn to the same number (uPlot's draw hook counts), and
 no data-errors (uncaught errors); uPlot built that many charts in the DOM; and the browser
 logged nothing from the page's console (the page never logs, so any console line, an
 uncaught error included, is a failure).
@@ -73,7 +73,8 @@ class Page(html.parser.HTMLParser):
 
 def expected_charts(data):
     breakers = 1 if data["breakers"]["series"] else 0
-    return 2 + len(data["providers"]) + breakers
+    by_provider = 3 if data["providers"] else 0  # attempts, tokens, cost
+    return 2 + by_provider + len(data["providers"]) + breakers
 
 
 def open_in_browser(page, profile):

@@ -66,16 +66,22 @@ TEST(HtmlWriterTest, ShowsTheSummaryAndEveryThreshold) {
 TEST(HtmlWriterTest, EmbedsTheTimeSeriesAsData) {
   const std::string page = html_page(test_support::writer_sample_report());
   const nlohmann::json data = nlohmann::json::parse(data_text(page));
-  // Windows of 10 s over the 30 s run (sample_run.hpp has every count).
+  // Windows of 10 s over the 30 s run (sample_run.hpp has every count). Latency: task 1
+  // took 3.5 s; none finished in 10-20 s; tasks 3, 4 and 2 took 0, 1 and 10.3 s, so the
+  // nearest-rank p50 is the 2nd of 3 (1 s) and p99 the 3rd.
   const nlohmann::json expected = nlohmann::json::parse(R"({
     "window_s": 10.0,
     "t": [0.0, 10.0, 20.0],
     "tasks": { "succeeded": [1, 0, 0], "degraded": [0, 0, 1], "safe_failed": [0, 0, 0],
                "failed": [0, 0, 2], "wrong_answer": [0, 0, 0] },
+    "task_latency_ms": { "p50": [3500.0, null, 1000.0], "p99": [3500.0, null, 10300.0],
+                         "max": [3500.0, null, 10300.0] },
     "providers": [
-      { "name": "llm", "attempts": [1, 0, 1], "outcomes": { "success": [1, 0, 0], "timeout": [0, 0, 1] } },
+      { "name": "llm", "attempts": [1, 0, 1], "outcomes": { "success": [1, 0, 0], "timeout": [0, 0, 1] },
+        "tokens": [1600, 0, 1300], "cost_usd": [0.0056, 0.0, 0.0032] },
       { "name": "web_search", "attempts": [2, 2, 1],
-        "outcomes": { "success": [1, 1, 1], "empty": [0, 1, 0], "rate_limited": [1, 0, 0] } } ],
+        "outcomes": { "success": [1, 1, 1], "empty": [0, 1, 0], "rate_limited": [1, 0, 0] },
+        "tokens": [0, 0, 0], "cost_usd": [0.0, 0.0, 0.0] } ],
     "breakers": { "t": [0.0, 22.3, 30.0], "series": [ { "label": "llm -> llm", "state": [0, 2, 2] } ] },
     "breaker_transitions_shown": 1,
     "breaker_transitions_total": 1
