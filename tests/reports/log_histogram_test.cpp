@@ -94,9 +94,10 @@ TEST(LogHistogramTest, ExtremeValuesDoNotOverflow) {
   h.record(std::numeric_limits<std::int64_t>::min());
   const Samples got = at_ranks(h, {0, 1});
   // The lowest bucket's midpoint is beyond INT64_MIN and clamps to it; the highest one's,
-  // 2047 * 2^53 + (2^53 - 1) / 2, is within 2^-11 of INT64_MAX.
+  // 2047 * 2^52 + (2^52 - 1) / 2 (INT64_MAX is in [2^62, 2^63), buckets 2^52 wide), is
+  // within 2^-11 of INT64_MAX.
   EXPECT_EQ(got[0], std::numeric_limits<std::int64_t>::min());
-  EXPECT_EQ(got[1], 2047 * (std::int64_t{1} << 53) + ((std::int64_t{1} << 53) - 1) / 2);
+  EXPECT_EQ(got[1], 2047 * (std::int64_t{1} << 52) + ((std::int64_t{1} << 52) - 1) / 2);
   EXPECT_EQ(static_cast<std::int64_t>(h.sum()), -1);
 }
 
