@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/rate_sweep.hpp"
 #include "bench/retry_breaker_baseline.hpp"
 #include "sim/event_loop.hpp"
 #include "sim/scenario_loader.hpp"
@@ -28,6 +29,7 @@ class RatioReporter : public benchmark::ConsoleReporter {
  public:
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const Run& run : runs) {
+      bench::note_rate_sweep_run(run);
       const bool median = run.run_type == Run::RT_Aggregate && run.aggregate_name == "median";
       if (run.run_type == Run::RT_Aggregate && !median) continue;
       const auto it = run.counters.find("provider_calls_per_s");
@@ -130,5 +132,6 @@ int main(int argc, char** argv) {
                g_squall_calls_per_s / 1e6, g_baseline_calls_per_s / 1e6,
                g_baseline_calls_per_s / g_squall_calls_per_s);
   }
+  bench::print_rate_sweep();
   return 0;
 }

@@ -64,6 +64,7 @@ BaselineResult run_baseline(const BaselineModel& m, std::uint64_t seed) {
     ++result.breaker_opened;
   };
   auto finish = [&](const Event& e) { latency.push_back(e.at - e.task_started); };
+  const bool breaker_on = m.circuit_breaker;
 
   TimePoint next_arrival = std::llround(rng.exponential(mean_gap_ns));
   std::uint32_t arrived = 0;
@@ -76,14 +77,16 @@ BaselineResult run_baseline(const BaselineModel& m, std::uint64_t seed) {
     switch (e.type) {
       case EventType::arrival: {
         push(now, now, e.task, EventType::attempt);
-        if (++arrived < m.tasks) {
+        ++arrived;
+        result.peak_tasks_in_flight = std::max<std::uint64_t>(result.peak_tasks_in_flight, arrived - latency.size());
+        if (arrived < m.tasks) {
           const TimePoint at = now + std::llround(rng.exponential(mean_gap_ns));
           push(at, at, arrived, EventType::arrival);
         }
         break;
       }
       case EventType::attempt: {
-        if (breaker.state == Breaker::open && now >= breaker.open_until) breaker.state = Breaker::half_open;
+        if (breaker_on && breaker.state == Breaker::open && now >= breaker.open_until) breaker.state = Breaker::half_open;
         const bool admitted = breaker.state == Breaker::closed ||
                               (breaker.state == Breaker::half_open && breaker.probes < m.half_open_probes);
         if (!admitted) {  // circuit_open is not retried: the task fails fast
@@ -104,7 +107,7 @@ BaselineResult run_baseline(const BaselineModel& m, std::uint64_t seed) {
         break;
       }
       case EventType::response: {
-        const bool probe = breaker.state == Breaker::half_open;
+        const bool probe = breaker_on && breaker.state == Breaker::half_open;
         if (e.outcome == CallOutcome::success) {
           if (probe) breaker.state = Breaker::closed;
           breaker.consecutive_failures = 0;
@@ -115,7 +118,9 @@ BaselineResult run_baseline(const BaselineModel& m, std::uint64_t seed) {
         }
         const bool rate_limited = e.outcome == CallOutcome::rate_limited;
         ++(rate_limited ? result.calls_rate_limited : result.calls_overloaded);
-        if (probe) {
+        if (!breaker_on) {
+          // no breaker: failures only count toward the task's attempts
+        } else if (probe) {
           open_breaker(now);
         } else if (breaker.state == Breaker::closed && ++breaker.consecutive_failures >= m.failure_threshold) {
           open_breaker(now);

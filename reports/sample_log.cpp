@@ -10,7 +10,8 @@ thread_local std::vector<std::vector<std::int64_t>> spare_blocks;
 
 }  // namespace
 
-SampleLog::SampleLog(const SampleLog& other) {
+SampleLog::SampleLog(const SampleLog& other) : exact_limit_(other.exact_limit_) {
+  if (other.histogram_) histogram_ = std::make_unique<LogHistogram>(*other.histogram_);
   for (const std::vector<std::int64_t>& block : other.blocks_) {
     add_block();
     blocks_.back().assign(block.begin(), block.end());
@@ -27,11 +28,29 @@ SampleLog& SampleLog::operator=(SampleLog&& other) noexcept {
     release_blocks();
     blocks_ = std::move(other.blocks_);
     other.blocks_.clear();
+    histogram_ = std::move(other.histogram_);
+    exact_limit_ = other.exact_limit_;
   }
   return *this;
 }
 
 SampleLog::~SampleLog() { release_blocks(); }
+
+void SampleLog::push_slow(std::int64_t sample) {
+  if (!histogram_ && size() >= exact_limit_) {
+    histogram_ = std::make_unique<LogHistogram>();
+    for (const std::vector<std::int64_t>& block : blocks_) {
+      for (const std::int64_t x : block) histogram_->record(x);
+    }
+    release_blocks();
+  }
+  if (histogram_) {
+    histogram_->record(sample);
+    return;
+  }
+  add_block();
+  blocks_.back().push_back(sample);
+}
 
 void SampleLog::add_block() {
   if (spare_blocks.empty()) {
@@ -52,6 +71,11 @@ void SampleLog::release_blocks() noexcept {
   } catch (...) {
   }
   blocks_.clear();
+}
+
+void SampleLog::release_spare_blocks() noexcept {
+  spare_blocks.clear();
+  spare_blocks.shrink_to_fit();
 }
 
 std::vector<std::int64_t> SampleLog::to_vector() const {

@@ -1,4 +1,5 @@
-// SampleLog: an append-only sequence of integer samples kept in fixed-size blocks.
+// SampleLog: an append-only sequence of integer samples kept in fixed-size blocks, up to
+// a bound, then counted in a histogram.
 //
 // The recorder keeps every latency sample of a run, so that percentiles are exact
 // (reports/trend.hpp): a million provider calls are 8 MB of nanoseconds. A std::vector
@@ -12,12 +13,26 @@
 // frame pool (engine/runtime/frame_pool.hpp), the list is per thread because one
 // simulation runs on one thread, and it holds at most what the logs of one thread held
 // at their peak; it is freed when the thread exits.
+//
+// Bounded memory. A run of hours at thousands of tasks per second would keep hundreds of
+// millions of samples. So a log keeps its first `exact_limit` samples (kExactSamples,
+// 2^20 = 1,048,576 by default: 8 MiB, every shipped scenario and the 1 M-task benchmarks
+// stay below it) and, at the first sample past them, moves them all into a LogHistogram
+// (reports/log_histogram.hpp) and counts every later sample there: at most 216 KiB for
+// latencies up to a minute, however long the run. Its blocks go back to the spare list.
+// Percentiles of such a log are then within LogHistogram::kRelativeError (2^-11) of the
+// exact ones (Trend::exact() says which); the count, min, max and mean stay exact. The
+// switch depends only on the number of samples, so it is as deterministic as they are.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
+
+#include "reports/log_histogram.hpp"
+#include "reports/trend.hpp"
 
 namespace squall {
 
@@ -27,7 +42,11 @@ class SampleLog {
   // a few samples stays small.
   static constexpr std::size_t kBlockSamples = 8192;
 
-  SampleLog() = default;
+  // Samples kept exactly before the log switches to a histogram: 128 blocks, 8 MiB.
+  static constexpr std::size_t kExactSamples = std::size_t{1} << 20;
+
+  // `exact_limit` is rounded up to whole blocks; tests use small ones.
+  explicit SampleLog(std::size_t exact_limit = kExactSamples) : exact_limit_(exact_limit) {}
   SampleLog(const SampleLog& other);
   SampleLog(SampleLog&& other) noexcept = default;
   SampleLog& operator=(const SampleLog& other);
@@ -35,30 +54,51 @@ class SampleLog {
   ~SampleLog();
 
   void push_back(std::int64_t sample) {
-    if (blocks_.empty() || blocks_.back().size() == kBlockSamples) add_block();
+    // A log that counts in a histogram has no blocks, so it takes the slow path too.
+    if (blocks_.empty() || blocks_.back().size() == kBlockSamples) [[unlikely]] {
+      push_slow(sample);
+      return;
+    }
     blocks_.back().push_back(sample);
   }
 
   std::size_t size() const {
+    if (histogram_) return histogram_->count();
     return blocks_.empty() ? 0 : (blocks_.size() - 1) * kBlockSamples + blocks_.back().size();
   }
-  bool empty() const { return blocks_.empty(); }
+  bool empty() const { return size() == 0; }
+  // True while every sample is kept (at most exact_limit of them).
+  bool exact() const { return !histogram_; }
 
-  // Appends to `parts` the samples in order, one span per block; the spans are valid until
-  // the next push_back. Parts of several logs make one trend (reports/trend.hpp).
-  void append_parts(std::vector<std::span<const std::int64_t>>& parts) const {
+  // Appends to `parts` the samples: in order, one span per block, or the histogram. The
+  // parts are valid until the next push_back. Parts of several logs make one trend
+  // (reports/trend.hpp).
+  void append_parts(std::vector<Trend::Part>& parts) const {
+    if (histogram_) {
+      parts.emplace_back(*histogram_);
+      return;
+    }
     parts.insert(parts.end(), blocks_.begin(), blocks_.end());
   }
-  // A copy of the samples in order, for tests and small reports.
+  // Frees the emptied blocks this thread keeps for its next logs (see the header), giving
+  // back what the thread's logs held at their peak; for long-lived threads between runs.
+  static void release_spare_blocks() noexcept;
+
+  // A copy of the samples in order, for tests and small reports. An exact log only.
   std::vector<std::int64_t> to_vector() const;
 
  private:
+  // push_back when the last block is full (or there is none, or the log counts in a
+  // histogram): adds a block, or switches to the histogram at the exact limit.
+  void push_slow(std::int64_t sample);
   // Appends an empty block of capacity kBlockSamples, a spare one if the thread has one.
   void add_block();
   // Moves every block to the thread's spare list, leaving the log empty.
   void release_blocks() noexcept;
 
-  std::vector<std::vector<std::int64_t>> blocks_;  // all full but the last
+  std::vector<std::vector<std::int64_t>> blocks_;  // all full but the last; none once counted
+  std::unique_ptr<LogHistogram> histogram_;        // every sample, once past exact_limit_
+  std::size_t exact_limit_;
 };
 
 }  // namespace squall

@@ -12,6 +12,8 @@ namespace {
 // __extension__ keeps -Wpedantic quiet about the GCC/Clang built-in type.
 __extension__ using i128 = __int128;
 
+using Samples = std::span<const std::int64_t>;
+
 // Bits of the value range resolved per pass: 2048 counters of 8 bytes stay in L1.
 constexpr int kDigitBits = 11;
 
@@ -30,14 +32,14 @@ std::uint64_t offset(std::int64_t x, std::int64_t lo) {
 // Answers `queries`, sorted by rank, among the samples of `parts`, which all lie in
 // [lo, lo + width]: counts the samples per bucket of the range's top kDigitBits bits,
 // finds the bucket of each rank, and searches again among that bucket's samples only.
-void select(std::span<const Trend::Part> parts, std::int64_t lo, std::uint64_t width, std::span<const Query> queries) {
+void select(std::span<const Samples> parts, std::int64_t lo, std::uint64_t width, std::span<const Query> queries) {
   if (width == 0) {  // one value left: it is every rank's answer
     for (const Query& q : queries) *q.answer = lo;
     return;
   }
   const int shift = std::max(0, static_cast<int>(std::bit_width(width)) - kDigitBits);
   std::vector<std::uint64_t> counts((width >> shift) + 1, 0);
-  for (const Trend::Part part : parts) {
+  for (const Samples part : parts) {
     for (const std::int64_t x : part) ++counts[offset(x, lo) >> shift];
   }
 
@@ -67,7 +69,7 @@ void select(std::span<const Trend::Part> parts, std::int64_t lo, std::uint64_t w
     group_of[groups[i].bucket] = static_cast<std::int32_t>(i);
     groups[i].samples.reserve(counts[groups[i].bucket]);
   }
-  for (const Trend::Part part : parts) {
+  for (const Samples part : parts) {
     for (const std::int64_t x : part) {
       const std::int32_t g = group_of[offset(x, lo) >> shift];
       if (g >= 0) groups[static_cast<std::size_t>(g)].samples.push_back(x);
@@ -77,7 +79,7 @@ void select(std::span<const Trend::Part> parts, std::int64_t lo, std::uint64_t w
     const std::uint64_t start = g.bucket << shift;
     const auto bucket_lo = static_cast<std::int64_t>(static_cast<std::uint64_t>(lo) + start);
     const std::uint64_t bucket_width = std::min(width - start, (std::uint64_t{1} << shift) - 1);
-    const Trend::Part samples(g.samples);
+    const Samples samples(g.samples);
     select(std::span(&samples, 1), bucket_lo, bucket_width, g.queries);
   }
 }
@@ -94,13 +96,24 @@ std::size_t nearest_rank(double p, std::size_t n) {
   return static_cast<std::size_t>(rank);
 }
 
-Trend::Trend(std::vector<Part> parts) : parts_(std::move(parts)) {
+Trend::Trend(std::vector<Part> parts) {
   i128 sum = 0;
   min_ = std::numeric_limits<std::int64_t>::max();
   max_ = std::numeric_limits<std::int64_t>::min();
-  for (const Part part : parts_) {
-    size_ += part.size();
-    for (const std::int64_t x : part) {
+  for (const Part& part : parts) {
+    if (part.histogram != nullptr) {
+      const LogHistogram& h = *part.histogram;
+      if (h.count() == 0) continue;
+      histograms_.push_back(&h);
+      size_ += h.count();
+      sum += h.sum();
+      min_ = std::min(min_, h.min());
+      max_ = std::max(max_, h.max());
+      continue;
+    }
+    samples_.push_back(part.samples);
+    size_ += part.samples.size();
+    for (const std::int64_t x : part.samples) {
       sum += x;
       min_ = std::min(min_, x);
       max_ = std::max(max_, x);
@@ -119,7 +132,21 @@ std::vector<std::int64_t> Trend::percentiles(std::span<const double> ps) const {
   std::vector<Query> queries;
   for (std::size_t i = 0; i < ps.size(); ++i) queries.push_back({nearest_rank(ps[i], size_) - 1, &answers[i]});
   std::sort(queries.begin(), queries.end(), [](const Query& a, const Query& b) { return a.rank < b.rank; });
-  select(parts_, min_, offset(max_, min_), queries);
+  if (exact()) {
+    select(samples_, min_, offset(max_, min_), queries);
+    return answers;
+  }
+  // Some samples are only counted: count every part's samples in one histogram and ask it.
+  LogHistogram all;
+  for (const LogHistogram* h : histograms_) all.merge(*h);
+  for (const Samples part : samples_) {
+    for (const std::int64_t x : part) all.record(x);
+  }
+  std::vector<std::uint64_t> ranks;
+  for (const Query& q : queries) ranks.push_back(q.rank);
+  std::vector<std::int64_t> values(ranks.size());
+  all.values_at_ranks(ranks, values);
+  for (std::size_t i = 0; i < queries.size(); ++i) *queries[i].answer = values[i];
   return answers;
 }
 

@@ -1,4 +1,4 @@
-// Trend statistics over exact samples (no histogram buckets, no sampling).
+// Trend statistics over exact samples, or over log-linear buckets past a documented count.
 //
 // Samples are integers in the metric's own unit: nanoseconds for latencies, counts for
 // attempts per call. Callers convert the answers to the report's units (milliseconds), so
@@ -14,6 +14,14 @@
 // closest ranks (TrendSink.P), so on small samples squall's p(N) can differ from k6's.
 // The median `med` is p(50) under the same rule (k6 also computes med as its P(0.5)).
 //
+// Bounded memory. A sample log keeps its first SampleLog::kExactSamples samples (2^20)
+// exactly and counts every sample past that in a LogHistogram (reports/log_histogram.hpp)
+// instead (reports/sample_log.hpp). When any part of a trend is such a histogram, its
+// percentiles are answered from the buckets of all its parts together: within
+// LogHistogram::kRelativeError (2^-11, 0.049%) of the exact nearest-rank sample, and still
+// a deterministic function of the samples. The count, min, max and mean stay exact.
+// exact() says which kind of answer a trend gives.
+//
 // Cost. A report asks for a few ranks (p50, p90, p99) of up to millions of samples. They
 // are found by radix selection rather than by sorting (n log2 n comparisons, 20 n for a
 // million, which dominated the run time of the throughput benchmark, bench/README.md):
@@ -28,8 +36,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <concepts>
 #include <span>
+#include <utility>
 #include <vector>
+
+#include "reports/log_histogram.hpp"
 
 namespace squall {
 
@@ -40,13 +52,29 @@ std::size_t nearest_rank(double p, std::size_t n);
 // empty() first when "no samples" matters (thresholds do).
 class Trend {
  public:
-  using Part = std::span<const std::int64_t>;
+  // One part of a trend's samples: a run of exact samples, or a histogram of samples.
+  struct Part {
+    std::span<const std::int64_t> samples;
+    const LogHistogram* histogram = nullptr;  // when set, the part is its samples
+
+    Part() = default;
+    // Any contiguous range of int64 samples (a span, a vector, an array).
+    template <class R>
+      requires std::convertible_to<R &&, std::span<const std::int64_t>>
+    Part(R&& range) : samples(std::forward<R>(range)) {}  // NOLINT(google-explicit-constructor)
+    explicit Part(const LogHistogram& h) : histogram(&h) {}
+
+    std::size_t size() const { return histogram != nullptr ? histogram->count() : samples.size(); }
+  };
 
   // The samples are the concatenation of `parts`, which must outlive the trend.
   explicit Trend(std::vector<Part> parts);
   explicit Trend(Part samples) : Trend(std::vector<Part>{samples}) {}
 
   bool empty() const { return size_ == 0; }
+  // True when every part is exact samples: the percentiles are observed samples. False
+  // when a part is a histogram: they are within LogHistogram::kRelativeError of them.
+  bool exact() const { return histograms_.empty(); }
   std::size_t size() const { return size_; }
   // p(N) for each N of `ps`, in the same order, in two passes over the samples for all.
   std::vector<std::int64_t> percentiles(std::span<const double> ps) const;
@@ -58,7 +86,8 @@ class Trend {
   double mean() const { return mean_; }
 
  private:
-  std::vector<Part> parts_;
+  std::vector<std::span<const std::int64_t>> samples_;  // the exact parts
+  std::vector<const LogHistogram*> histograms_;         // the others
   std::size_t size_ = 0;
   std::int64_t min_ = 0;
   std::int64_t max_ = 0;

@@ -135,7 +135,9 @@ Task<void> World::arrivals() {
     const std::vector<PoolQuery>* queries = plan_queries_[index];
     const PoolQuery* query = queries != nullptr ? &(*queries)[query_rng_->uniform_int(queries->size())] : nullptr;
     ++tasks_started_;
-    if (tasks_started_ - recorder_.tasks_finished() > limits_.max_tasks_in_flight) {
+    const std::uint64_t in_flight = tasks_started_ - recorder_.tasks_finished();
+    peak_in_flight_ = std::max(peak_in_flight_, in_flight);
+    if (in_flight > limits_.max_tasks_in_flight) {
       throw RunLimitExceeded(fmt::format(
           "at {} of simulated time, more than {} tasks were in flight (the limit; squall run --max-in-flight "
           "changes it) while tasks arrived at {:g} per second: tasks arrive faster than they finish, or the "

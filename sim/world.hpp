@@ -81,6 +81,9 @@ class World {
   Report run();
 
   const EventLoop& loop() const { return loop_; }
+  // The most tasks in flight (started, not finished) when a task arrived; for the bytes
+  // per in-flight task of bench/README.md.
+  std::uint64_t peak_tasks_in_flight() const { return peak_in_flight_; }
 
  private:
   void build();
@@ -115,6 +118,7 @@ class World {
   std::unique_ptr<Rng> query_rng_;
   std::exception_ptr error_;
   std::uint64_t tasks_started_ = 0;
+  std::uint64_t peak_in_flight_ = 0;
   RunLimits limits_;
 };
 

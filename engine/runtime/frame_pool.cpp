@@ -5,17 +5,21 @@
 namespace squall::frame_pool::detail {
 namespace {
 
+void free_all() noexcept {
+  for (FreeNode*& head : free_lists) {
+    while (head != nullptr) {
+      FreeNode* next = head->next;
+      ::operator delete(head);
+      head = next;
+    }
+  }
+}
+
 // Frees the nodes on this thread's lists when the thread exits, which keeps leak checkers
 // quiet and returns the memory of finished sweep workers.
 struct Cleanup {
   ~Cleanup() {
-    for (FreeNode*& head : free_lists) {
-      while (head != nullptr) {
-        FreeNode* next = head->next;
-        ::operator delete(head);
-        head = next;
-      }
-    }
+    free_all();
     cleanup_armed = false;
   }
 };
@@ -36,3 +40,9 @@ void arm_cleanup() noexcept {
 }
 
 }  // namespace squall::frame_pool::detail
+
+namespace squall::frame_pool {
+
+void release_free_frames() noexcept { detail::free_all(); }
+
+}  // namespace squall::frame_pool

@@ -41,6 +41,11 @@ void arm_cleanup() noexcept;
 
 }  // namespace detail
 
+// Frees every frame on this thread's free lists. The lists hold what the thread's runs
+// held at their peak until the thread exits; a long-lived thread calls this to give that
+// memory back (the benchmark does, before it measures a run's peak heap).
+void release_free_frames() noexcept;
+
 inline void* allocate(std::size_t bytes) {
   if (detail::pooled(bytes)) {
     detail::FreeNode*& head = detail::free_lists[detail::class_of(bytes)];

@@ -1,7 +1,11 @@
 #include "reports/sample_log.hpp"
 
+#include "engine/runtime/rng.hpp"
+#include "reports/trend.hpp"
+
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <span>
 #include <utility>
@@ -14,7 +18,7 @@ TEST(SampleLogTest, EmptyLogHasNoParts) {
   const SampleLog log;
   EXPECT_TRUE(log.empty());
   EXPECT_EQ(log.size(), 0U);
-  std::vector<std::span<const std::int64_t>> parts;
+  std::vector<Trend::Part> parts;
   log.append_parts(parts);
   EXPECT_TRUE(parts.empty());
   EXPECT_TRUE(log.to_vector().empty());
@@ -32,23 +36,23 @@ TEST(SampleLogTest, KeepsSamplesInOrderAcrossBlocks) {
   }
   EXPECT_EQ(log.size(), n);
   EXPECT_EQ(log.to_vector(), expected);
-  std::vector<std::span<const std::int64_t>> parts;
+  std::vector<Trend::Part> parts;
   log.append_parts(parts);
   ASSERT_EQ(parts.size(), 3U);
   EXPECT_EQ(parts[0].size(), SampleLog::kBlockSamples);
   EXPECT_EQ(parts[2].size(), 3U);
-  EXPECT_EQ(parts[2].back(), expected.back());
+  EXPECT_EQ(parts[2].samples.back(), expected.back());
 }
 
 TEST(SampleLogTest, BlocksDoNotMoveAsTheLogGrows) {
   SampleLog log;
   log.push_back(1);
-  std::vector<std::span<const std::int64_t>> before;
+  std::vector<Trend::Part> before;
   log.append_parts(before);
   for (std::size_t i = 0; i < 3 * SampleLog::kBlockSamples; ++i) log.push_back(2);
-  std::vector<std::span<const std::int64_t>> after;
+  std::vector<Trend::Part> after;
   log.append_parts(after);
-  EXPECT_EQ(after.front().data(), before.front().data());
+  EXPECT_EQ(after.front().samples.data(), before.front().samples.data());
 }
 
 TEST(SampleLogTest, CopiesAndMovesKeepTheSamples) {
@@ -80,16 +84,88 @@ TEST(SampleLogTest, BlocksOfAFinishedLogAreReusedOnTheSameThread) {
   {
     SampleLog finished;
     finished.push_back(1);
-    std::vector<std::span<const std::int64_t>> parts;
+    std::vector<Trend::Part> parts;
     finished.append_parts(parts);
-    first_block = parts.front().data();
+    first_block = parts.front().samples.data();
   }
   SampleLog next;
   next.push_back(2);
-  std::vector<std::span<const std::int64_t>> parts;
+  std::vector<Trend::Part> parts;
   next.append_parts(parts);
-  EXPECT_EQ(parts.front().data(), first_block);
+  EXPECT_EQ(parts.front().samples.data(), first_block);
   EXPECT_EQ(next.to_vector(), std::vector<std::int64_t>{2});  // emptied before reuse
+}
+
+TEST(SampleLogTest, StaysExactUpToTheDocumentedCount) {
+  // 2^20 samples are kept one by one; the next one moves them all into the histogram.
+  SampleLog log;
+  for (std::size_t i = 0; i < SampleLog::kExactSamples; ++i) log.push_back(static_cast<std::int64_t>(i));
+  EXPECT_TRUE(log.exact());
+  std::vector<Trend::Part> parts;
+  log.append_parts(parts);
+  EXPECT_EQ(parts.size(), SampleLog::kExactSamples / SampleLog::kBlockSamples);
+  EXPECT_TRUE(Trend(parts).exact());
+
+  log.push_back(-1);
+  EXPECT_FALSE(log.exact());
+  EXPECT_EQ(log.size(), SampleLog::kExactSamples + 1);
+  parts.clear();
+  log.append_parts(parts);
+  ASSERT_EQ(parts.size(), 1U);
+  EXPECT_NE(parts[0].histogram, nullptr);
+  const Trend t(parts);
+  EXPECT_FALSE(t.exact());
+  EXPECT_EQ(t.min(), -1);  // count, min, max and mean stay exact
+  EXPECT_EQ(t.max(), static_cast<std::int64_t>(SampleLog::kExactSamples) - 1);
+  EXPECT_EQ(t.size(), SampleLog::kExactSamples + 1);
+}
+
+TEST(SampleLogTest, PastTheExactCountPercentilesAreWithinTheStatedRelativeError) {
+  // A million latencies shaped like a provider's (lognormal, median 80 ms, p99 2 s, in
+  // ns), logged with room for 4 blocks only, against the exact nearest-rank answers.
+  Xoshiro256 rng(2026);
+  SampleLog log(4 * SampleLog::kBlockSamples);
+  std::vector<std::int64_t> exact;
+  for (int i = 0; i < 1'000'000; ++i) {
+    const auto x = std::llround(rng.lognormal_median_p99(80e6, 2e9));
+    log.push_back(x);
+    exact.push_back(x);
+  }
+  ASSERT_FALSE(log.exact());
+  std::vector<Trend::Part> parts;
+  log.append_parts(parts);
+  // With an exact part beside it, as when a trend spans several logs.
+  const std::vector<std::int64_t> more{1, 5'000'000'000};
+  parts.emplace_back(more);
+  exact.insert(exact.end(), more.begin(), more.end());
+
+  const Trend approx(parts);
+  const Trend reference(exact);
+  ASSERT_FALSE(approx.exact());
+  const std::vector<double> ps{0.1, 1, 10, 25, 50, 75, 90, 99, 99.9, 99.99, 100};
+  const std::vector<std::int64_t> got = approx.percentiles(ps);
+  const std::vector<std::int64_t> want = reference.percentiles(ps);
+  for (std::size_t i = 0; i < ps.size(); ++i) {
+    const double bound = static_cast<double>(want[i]) * LogHistogram::kRelativeError;
+    EXPECT_LE(std::abs(static_cast<double>(got[i] - want[i])), bound) << "p(" << ps[i] << ")";
+  }
+  EXPECT_EQ(approx.size(), reference.size());
+  EXPECT_EQ(approx.min(), reference.min());
+  EXPECT_EQ(approx.max(), reference.max());
+  EXPECT_DOUBLE_EQ(approx.mean(), reference.mean());
+}
+
+TEST(SampleLogTest, CopiesOfACountingLogKeepTheirHistogram) {
+  SampleLog log(SampleLog::kBlockSamples);
+  for (std::size_t i = 0; i <= SampleLog::kBlockSamples; ++i) log.push_back(7);
+  ASSERT_FALSE(log.exact());
+  SampleLog copy(log);
+  copy.push_back(7);
+  EXPECT_EQ(log.size(), SampleLog::kBlockSamples + 1);
+  EXPECT_EQ(copy.size(), SampleLog::kBlockSamples + 2);
+  SampleLog moved(std::move(copy));
+  EXPECT_FALSE(moved.exact());
+  EXPECT_EQ(moved.size(), SampleLog::kBlockSamples + 2);
 }
 
 }  // namespace

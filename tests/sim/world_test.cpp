@@ -120,5 +120,28 @@ TEST(WorldTest, BudgetExhaustionIsASafeFailure) {
   EXPECT_EQ(report.tasks.by_reason[0].reason, "budget_exhausted");
 }
 
+TEST(WorldTest, PeakTasksInFlightCountsTheTasksThatOverlap) {
+  // A task every 40 ms, each a single 100 ms search: when a task arrives, the two before
+  // it (40 and 80 ms earlier) are still waiting for their answers and the one 120 ms
+  // earlier has finished, so three tasks are in flight at every arrival after the second.
+  const Scenario scenario = test::inline_scenario(R"({
+    "name": "overlap",
+    "duration": "1s",
+    "workload": {
+      "arrivals": { "process": "constant", "rate_per_s": 25 },
+      "tasks": [ { "name": "t", "steps": [ { "tool": "search", "query_from": "q" } ] } ],
+      "queries": { "q": [ "Acme Corp" ] }
+    },
+    "providers": {
+      "search": { "type": "web_search", "corpus": "corpus.jsonl",
+                  "latency": { "distribution": "constant", "value": "100ms" } }
+    }
+  })");
+  const Corpora corpora = load_corpora(scenario);
+  World world(scenario, scenario.policy, corpora, 1);
+  EXPECT_EQ(world.run().tasks.total, 25U);
+  EXPECT_EQ(world.peak_tasks_in_flight(), 3U);
+}
+
 }  // namespace
 }  // namespace squall
