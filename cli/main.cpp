@@ -42,6 +42,9 @@ int main(int argc, char** argv) {
       ->type_name("FORMAT=PATH");
   run_cmd->add_flag("-q,--quiet", run.quiet,
                     "Print only the seed line, failing thresholds and the repro line (and errors)");
+  run_cmd->add_flag("--progress", run.progress,
+                    "Show progress on stderr (simulated time, tasks done, rate) for runs over a second, even when "
+                    "stderr is not a terminal; never with --quiet");
   run_cmd->add_flag("--check-determinism", run.check_determinism,
                     "Run twice in fresh worlds and compare the reports; exit 3 if they differ");
 
@@ -50,6 +53,24 @@ int main(int argc, char** argv) {
   CLI::App* validate_cmd = app.add_subcommand("validate", "Check scenario and policy files; report every error");
   validate_cmd->add_option("files", files, "Scenario files");
   validate_cmd->add_option("--policy", policies, "Policy files (as `run --policy` takes them)");
+
+  CiOptions ci;
+  ci.program = argv[0];
+  CLI::App* ci_cmd = app.add_subcommand(
+      "ci", "Run many scenarios in parallel; one line each, a table, one JUnit file and one Markdown summary; "
+            "exit with the worst code (70, 3, 2, 1, 0)");
+  ci_cmd->add_option("inputs", ci.inputs, "Scenario files, and directories standing for their *.json files")
+      ->required();
+  ci_cmd->add_option("-j,--jobs", ci.jobs, "Scenarios run at once (default: one per hardware thread)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1024}));
+  ci_cmd
+      ->add_option("--max-in-flight", ci.max_in_flight,
+                   "Stop a scenario (exit 2 for it) when more tasks than this are in flight at once")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000'000}))
+      ->capture_default_str();
+  ci_cmd->add_option("--report", ci.reports, "Write junit=PATH (a test suite per scenario) or markdown=PATH; repeatable")
+      ->type_name("FORMAT=PATH");
+  ci_cmd->add_flag("-q,--quiet", ci.quiet, "Print only the scenarios that did not pass, their failures and the verdict");
 
   try {
     app.parse(argc, argv);
@@ -65,6 +86,7 @@ int main(int argc, char** argv) {
       if (out_opt->count() > 0) run.out = out;
       return run_command(run);
     }
+    if (*ci_cmd) return ci_command(ci);
     if (files.empty() && policies.empty()) {
       fmt::print(stderr, "validate: give at least one scenario file or --policy file\n");
       return kExitBadInput;
