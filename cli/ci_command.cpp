@@ -46,7 +46,10 @@ CiRun run_one(const fs::path& file, const CiOptions& options) {
     LoadResult loaded = load_scenario(file);
     if (!loaded.errors.empty()) {
       std::string error;
-      for (const ValidationError& e : loaded.errors) error += (error.empty() ? "" : "\n") + to_string(e);
+      for (const ValidationError& e : loaded.errors) {
+        if (!error.empty()) error += '\n';
+        error += to_string(e);
+      }
       return not_run(kExitBadInput, std::move(error));
     }
     RunOptions as_run;

@@ -63,6 +63,20 @@ struct CiOptions {
 // scenario's exit code.
 int ci_command(const CiOptions& options);
 
+struct CompareOptions {
+  std::string program = "squall";
+  std::vector<std::filesystem::path> inputs;    // one scenario, or two JSON reports
+  std::vector<std::filesystem::path> policies;  // with a scenario: one (against its own) or two
+  std::optional<std::uint64_t> seed;            // with a scenario: overrides its seed
+};
+
+// `squall compare`: the headline metrics of two runs side by side (reports/compare.hpp):
+//   compare SCENARIO --policy A [--policy B] [--seed N]   A against B on the same seed (one
+//                                                         --policy: the scenario's own against it)
+//   compare A.json B.json                                 two reports written by run --out
+// Exit 0 when the comparison is printed, 2 on bad input or usage.
+int compare_command(const CompareOptions& options);
+
 // The worse of two exit codes in the order above (70, 3, 2, 1, 0).
 int worst_exit_code(int a, int b);
 

@@ -72,6 +72,17 @@ int main(int argc, char** argv) {
       ->type_name("FORMAT=PATH");
   ci_cmd->add_flag("-q,--quiet", ci.quiet, "Print only the scenarios that did not pass, their failures and the verdict");
 
+  CompareOptions compare;
+  compare.program = argv[0];
+  std::string compare_seed;
+  CLI::App* compare_cmd = app.add_subcommand(
+      "compare", "Headline metrics of two policies on one scenario and seed, or of two JSON reports, side by side");
+  compare_cmd->add_option("inputs", compare.inputs, "A scenario (with --policy), or two JSON reports")->required();
+  compare_cmd->add_option("--policy", compare.policies,
+                          "Policy file; twice for A against B, once for the scenario's own policy against it");
+  CLI::Option* compare_seed_opt =
+      compare_cmd->add_option("--seed", compare_seed, "Seed overriding the scenario's")->check(seed_check);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -87,6 +98,10 @@ int main(int argc, char** argv) {
       return run_command(run);
     }
     if (*ci_cmd) return ci_command(ci);
+    if (*compare_cmd) {
+      if (compare_seed_opt->count() > 0) compare.seed = parse_seed(compare_seed);
+      return compare_command(compare);
+    }
     if (files.empty() && policies.empty()) {
       fmt::print(stderr, "validate: give at least one scenario file or --policy file\n");
       return kExitBadInput;
