@@ -87,5 +87,9 @@ std::optional<std::uint64_t> parse_seed(std::string_view text);
 // with it, exactly as `run SCENARIO --policy FILE` checks it (sim::check_policy).
 int validate_command(const std::vector<std::filesystem::path>& scenarios,
                      const std::vector<std::filesystem::path>& policies);
+// `squall validate --print-json SCENARIO`: validates one scenario and prints it as plain
+// JSON (sim/scenario_loader.hpp scenario_as_plain_json) on stdout and nothing else, for a
+// standard JSON Schema validator; errors on stderr and exit 2 when it is not valid.
+int print_json_command(const std::filesystem::path& scenario);
 
 }  // namespace squall::cli

@@ -53,6 +53,9 @@ int main(int argc, char** argv) {
   CLI::App* validate_cmd = app.add_subcommand("validate", "Check scenario and policy files; report every error");
   validate_cmd->add_option("files", files, "Scenario files");
   validate_cmd->add_option("--policy", policies, "Policy files (as `run --policy` takes them)");
+  bool print_json = false;
+  validate_cmd->add_flag("--print-json", print_json,
+                         "Print the one scenario given as plain JSON (no comments) for standard JSON Schema validators");
 
   CiOptions ci;
   ci.program = argv[0];
@@ -101,6 +104,13 @@ int main(int argc, char** argv) {
     if (*compare_cmd) {
       if (compare_seed_opt->count() > 0) compare.seed = parse_seed(compare_seed);
       return compare_command(compare);
+    }
+    if (print_json) {
+      if (files.size() != 1 || !policies.empty()) {
+        fmt::print(stderr, "validate --print-json: give exactly one scenario file\n");
+        return kExitBadInput;
+      }
+      return print_json_command(files[0]);
     }
     if (files.empty() && policies.empty()) {
       fmt::print(stderr, "validate: give at least one scenario file or --policy file\n");

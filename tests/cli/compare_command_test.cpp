@@ -69,3 +69,28 @@ TEST(CompareCommandTest, UsageAndBadInputAreExit2) {
 }
 
 }  // namespace
+
+namespace {
+
+using namespace squall::test_support;
+using squall::test_support::squall;
+
+TEST(PrintJsonTest, AScenarioWithCommentsPrintsAsPlainJsonOnStdoutOnly) {
+  const Result r = squall("validate --print-json scenarios/quickstart.json");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("{\n  \"name\": \"quickstart\",\n", 0), 0u) << r.out;
+  EXPECT_EQ(r.out.find("//"), std::string::npos);
+  EXPECT_EQ(r.err, "");
+}
+
+TEST(PrintJsonTest, OneScenarioOnlyAndAnInvalidOneIsExit2) {
+  const Result two = squall("validate --print-json scenarios/quickstart.json scenarios/quickstart.json");
+  EXPECT_EQ(two.exit_code, 2);
+  EXPECT_EQ(two.err, "validate --print-json: give exactly one scenario file\n");
+  const Result bad = squall("validate --print-json scenarios/corpora/queries-crm.json");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(bad.out, "");
+  EXPECT_EQ(bad.err.rfind("scenarios/corpora/queries-crm.json: ", 0), 0u) << bad.err;
+}
+
+}  // namespace
