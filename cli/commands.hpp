@@ -6,8 +6,11 @@
 //   3   `run --check-determinism`: two runs of the same scenario, policy and seed differed;
 //       nothing was written
 //   70  internal error (a bug in squall; EX_SOFTWARE of BSD's sysexits.h), with a message
+// `squall ci` runs many scenarios and exits with the worst of their codes, worst first:
+// 70, 3, 2, 1, 0, which is the largest of them (worst_exit_code).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -36,9 +39,46 @@ struct RunOptions {
   std::vector<std::string> reports;             // --report FORMAT=PATH, in the given order
   bool quiet = false;               // only the seed line, failing thresholds and the repro line
   bool check_determinism = false;   // run twice and compare (exit 3 on a difference)
+  bool progress = false;            // progress on stderr even when it is not a terminal (cli/progress.hpp)
 };
 
 int run_command(const RunOptions& options);
+
+struct CiOptions {
+  std::string program = "squall";                 // argv[0], for the repro lines
+  std::vector<std::filesystem::path> inputs;      // scenario files and directories
+  std::size_t jobs = 0;                           // runs at once; 0: one per hardware thread
+  std::uint64_t max_in_flight = RunLimits{}.max_tasks_in_flight;  // as `run --max-in-flight`
+  std::vector<std::string> reports;               // --report junit=PATH / markdown=PATH
+  bool quiet = false;                             // only failing scenarios' lines and the verdict
+};
+
+// `squall ci`: runs every scenario of `options.inputs` (cli/scenario_inputs.hpp), each
+// with its own seed and policy, in parallel on options.jobs threads (sim/parallel_runs.hpp).
+// Prints one line per scenario in input order as results come in, then a table, then the
+// failing thresholds and repro line of each failed scenario; the output is the same for
+// any number of jobs. A scenario that cannot run (an invalid file: exit 2 for it) is a
+// line with its errors and does not stop the others. Writes one JUnit file (a test suite
+// per scenario) and one Markdown summary when asked (--report), and returns the worst
+// scenario's exit code.
+int ci_command(const CiOptions& options);
+
+struct CompareOptions {
+  std::string program = "squall";
+  std::vector<std::filesystem::path> inputs;    // one scenario, or two JSON reports
+  std::vector<std::filesystem::path> policies;  // with a scenario: one (against its own) or two
+  std::optional<std::uint64_t> seed;            // with a scenario: overrides its seed
+};
+
+// `squall compare`: the headline metrics of two runs side by side (reports/compare.hpp):
+//   compare SCENARIO --policy A [--policy B] [--seed N]   A against B on the same seed (one
+//                                                         --policy: the scenario's own against it)
+//   compare A.json B.json                                 two reports written by run --out
+// Exit 0 when the comparison is printed, 2 on bad input or usage.
+int compare_command(const CompareOptions& options);
+
+// The worse of two exit codes in the order above (70, 3, 2, 1, 0).
+int worst_exit_code(int a, int b);
 
 // A seed as decimal digits only (no sign, no base prefix), within uint64; nullopt otherwise.
 std::optional<std::uint64_t> parse_seed(std::string_view text);
@@ -47,5 +87,9 @@ std::optional<std::uint64_t> parse_seed(std::string_view text);
 // with it, exactly as `run SCENARIO --policy FILE` checks it (sim::check_policy).
 int validate_command(const std::vector<std::filesystem::path>& scenarios,
                      const std::vector<std::filesystem::path>& policies);
+// `squall validate --print-json SCENARIO`: validates one scenario and prints it as plain
+// JSON (sim/scenario_loader.hpp scenario_as_plain_json) on stdout and nothing else, for a
+// standard JSON Schema validator; errors on stderr and exit 2 when it is not valid.
+int print_json_command(const std::filesystem::path& scenario);
 
 }  // namespace squall::cli

@@ -42,6 +42,9 @@ int main(int argc, char** argv) {
       ->type_name("FORMAT=PATH");
   run_cmd->add_flag("-q,--quiet", run.quiet,
                     "Print only the seed line, failing thresholds and the repro line (and errors)");
+  run_cmd->add_flag("--progress", run.progress,
+                    "Show progress on stderr (simulated time, tasks done, rate) for runs over a second, even when "
+                    "stderr is not a terminal; never with --quiet");
   run_cmd->add_flag("--check-determinism", run.check_determinism,
                     "Run twice in fresh worlds and compare the reports; exit 3 if they differ");
 
@@ -50,6 +53,38 @@ int main(int argc, char** argv) {
   CLI::App* validate_cmd = app.add_subcommand("validate", "Check scenario and policy files; report every error");
   validate_cmd->add_option("files", files, "Scenario files");
   validate_cmd->add_option("--policy", policies, "Policy files (as `run --policy` takes them)");
+  bool print_json = false;
+  validate_cmd->add_flag("--print-json", print_json,
+                         "Print the one scenario given as plain JSON (no comments) for standard JSON Schema validators");
+
+  CiOptions ci;
+  ci.program = argv[0];
+  CLI::App* ci_cmd = app.add_subcommand(
+      "ci", "Run many scenarios in parallel; one line each, a table, one JUnit file and one Markdown summary; "
+            "exit with the worst code (70, 3, 2, 1, 0)");
+  ci_cmd->add_option("inputs", ci.inputs, "Scenario files, and directories standing for their *.json files")
+      ->required();
+  ci_cmd->add_option("-j,--jobs", ci.jobs, "Scenarios run at once (default: one per hardware thread)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1024}));
+  ci_cmd
+      ->add_option("--max-in-flight", ci.max_in_flight,
+                   "Stop a scenario (exit 2 for it) when more tasks than this are in flight at once")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000'000}))
+      ->capture_default_str();
+  ci_cmd->add_option("--report", ci.reports, "Write junit=PATH (a test suite per scenario) or markdown=PATH; repeatable")
+      ->type_name("FORMAT=PATH");
+  ci_cmd->add_flag("-q,--quiet", ci.quiet, "Print only the scenarios that did not pass, their failures and the verdict");
+
+  CompareOptions compare;
+  compare.program = argv[0];
+  std::string compare_seed;
+  CLI::App* compare_cmd = app.add_subcommand(
+      "compare", "Headline metrics of two policies on one scenario and seed, or of two JSON reports, side by side");
+  compare_cmd->add_option("inputs", compare.inputs, "A scenario (with --policy), or two JSON reports")->required();
+  compare_cmd->add_option("--policy", compare.policies,
+                          "Policy file; twice for A against B, once for the scenario's own policy against it");
+  CLI::Option* compare_seed_opt =
+      compare_cmd->add_option("--seed", compare_seed, "Seed overriding the scenario's")->check(seed_check);
 
   try {
     app.parse(argc, argv);
@@ -64,6 +99,18 @@ int main(int argc, char** argv) {
       if (policy_opt->count() > 0) run.policy = policy;
       if (out_opt->count() > 0) run.out = out;
       return run_command(run);
+    }
+    if (*ci_cmd) return ci_command(ci);
+    if (*compare_cmd) {
+      if (compare_seed_opt->count() > 0) compare.seed = parse_seed(compare_seed);
+      return compare_command(compare);
+    }
+    if (print_json) {
+      if (files.size() != 1 || !policies.empty()) {
+        fmt::print(stderr, "validate --print-json: give exactly one scenario file\n");
+        return kExitBadInput;
+      }
+      return print_json_command(files[0]);
     }
     if (files.empty() && policies.empty()) {
       fmt::print(stderr, "validate: give at least one scenario file or --policy file\n");

@@ -6,6 +6,7 @@
 #include "cli/determinism.hpp"
 #include "cli/expected_tasks.hpp"
 #include "cli/output_path.hpp"
+#include "cli/progress.hpp"
 #include "cli/repro.hpp"
 #include "cli/report_requests.hpp"
 #include "cli/run_outputs.hpp"
@@ -129,9 +130,19 @@ int run_command(const RunOptions& options) {
     return kExitBadInput;
   }
   Report report;
+  ProgressLine progress_line(stderr, is_terminal(stderr));
+  ProgressCallback progress;
+  if (show_progress(options.progress, options.quiet, is_terminal(stderr))) {
+    progress = [&](const RunProgress& p) {
+      const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - wall_start;
+      progress_line.update(p, elapsed.count());
+    };
+  }
   try {
-    report = prepared->run(seed, provenance, outputs->observer());
+    report = prepared->run(seed, provenance, outputs->observer(), progress);
+    progress_line.finish();
   } catch (const RunLimitExceeded& e) {
+    progress_line.finish();
     // outputs' temporary files go with it: nothing is written.
     fmt::print(stderr, "squall: run stopped, no report written: {}\n", e.what());
     return kExitBadInput;

@@ -13,8 +13,10 @@ bool use_color(bool is_terminal, const char* no_color, const char* term) {
   return term == nullptr || std::string_view(term) != "dumb";
 }
 
+bool is_terminal(std::FILE* stream) { return ::isatty(::fileno(stream)) != 0; }
+
 bool use_color(std::FILE* stream) {
-  return use_color(::isatty(::fileno(stream)) != 0, std::getenv("NO_COLOR"), std::getenv("TERM"));
+  return use_color(is_terminal(stream), std::getenv("NO_COLOR"), std::getenv("TERM"));
 }
 
 }  // namespace squall::cli

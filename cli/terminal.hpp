@@ -11,6 +11,9 @@ namespace squall::cli {
 // variable is unset), so that tests can pass their own.
 bool use_color(bool is_terminal, const char* no_color, const char* term);
 
+// Whether `stream` is a terminal (isatty(3)).
+bool is_terminal(std::FILE* stream);
+
 // use_color() for `stream` and this process's environment.
 bool use_color(std::FILE* stream);
 

@@ -69,4 +69,14 @@ int validate_command(const std::vector<std::filesystem::path>& scenarios,
   return all_valid ? kExitOk : kExitBadInput;
 }
 
+int print_json_command(const std::filesystem::path& scenario) {
+  const PlainJsonResult plain = scenario_as_plain_json(scenario);
+  if (!plain.json) {
+    for (const ValidationError& error : plain.errors) fmt::print(stderr, "{}\n", to_string(error));
+    return kExitBadInput;
+  }
+  fmt::print("{}", *plain.json);
+  return kExitOk;
+}
+
 }  // namespace squall::cli

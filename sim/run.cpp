@@ -16,8 +16,9 @@ PreparedScenario::PreparedScenario(Scenario scenario)
 }
 
 Report PreparedScenario::run(const PolicyConfig& policy, std::uint64_t seed, Provenance provenance,
-                             EventSink* observer) const {
+                             EventSink* observer, ProgressCallback progress) const {
   World world(scenario_, policy, corpora_, seed, observer, limits_);
+  if (progress) world.set_progress(std::move(progress));
   Report report = world.run();
   provenance.squall_version = std::string(squall_version());
   report.produced_by = std::move(provenance);

@@ -36,11 +36,13 @@ class PreparedScenario {
   // a policy file's that check_policy accepted for it). The report records `provenance`
   // with squall_version filled in. `observer`, when given, sees every event of the run in
   // the order the recorder does (the JSONL trace, reports/writers/trace_writer.hpp); it
-  // costs nothing when absent.
+  // costs nothing when absent. `progress`, when given, is told how far the run has got
+  // (sim/world.hpp RunProgress) and changes nothing in the report.
   Report run(const PolicyConfig& policy, std::uint64_t seed, Provenance provenance,
-             EventSink* observer = nullptr) const;
-  Report run(std::uint64_t seed, Provenance provenance, EventSink* observer = nullptr) const {
-    return run(scenario_.policy, seed, std::move(provenance), observer);
+             EventSink* observer = nullptr, ProgressCallback progress = {}) const;
+  Report run(std::uint64_t seed, Provenance provenance, EventSink* observer = nullptr,
+             ProgressCallback progress = {}) const {
+    return run(scenario_.policy, seed, std::move(provenance), observer, std::move(progress));
   }
 
  private:

@@ -110,6 +110,17 @@ LoadResult load_scenario(const std::filesystem::path& file) {
   return load_scenario_text(*text, file);
 }
 
+PlainJsonResult scenario_as_plain_json(const std::filesystem::path& file) {
+  Diagnostics diag(file.string());
+  const auto text = read_text_file(file, diag);
+  if (!text) return PlainJsonResult{std::nullopt, diag.take()};
+  LoadResult loaded = load_scenario_text(*text, file);
+  if (!loaded.ok()) return PlainJsonResult{std::nullopt, std::move(loaded.errors)};
+  // Parsed once more: the loader keeps typed structs, not the document.
+  const auto root = parse_json_document(*text, diag);
+  return PlainJsonResult{root->dump(2) + "\n", {}};
+}
+
 LoadResult load_scenario_text(std::string_view text, const std::filesystem::path& file) {
   Diagnostics diag(file.string());
   const auto root = parse_json_document(text, diag);

@@ -39,6 +39,16 @@ struct PolicyLoadResult {
 // sim::World resolves them; Scenario::source is `file`.
 LoadResult load_scenario(const std::filesystem::path& file);
 
+// The scenario file as plain JSON (RFC 8259) for standard JSON Schema validators
+// (`squall validate --print-json`): comments dropped, keys in the file's order, two-space
+// indentation, a final newline. Set only when the file is a valid scenario; otherwise
+// errors holds exactly what load_scenario reports.
+struct PlainJsonResult {
+  std::optional<std::string> json;
+  std::vector<ValidationError> errors;
+};
+PlainJsonResult scenario_as_plain_json(const std::filesystem::path& file);
+
 // The same for a scenario already in memory; `file` names it in errors and is the base
 // of relative corpus paths (tests use it to avoid temporary files).
 LoadResult load_scenario_text(std::string_view text, const std::filesystem::path& file);

@@ -165,7 +165,10 @@ Report World::run() {
     // In slices, so that a component's error (a run limit) stops the run at once rather
     // than after every task in flight has finished.
     constexpr std::uint64_t kSlice = 1 << 16;
-    while (!error_ && !loop_.empty()) loop_.run(kSlice);
+    while (!error_ && !loop_.empty()) {
+      loop_.run(kSlice);
+      if (progress_) progress_(RunProgress{loop_.now(), scenario_.duration, tasks_started_, recorder_.tasks_finished()});
+    }
   } catch (const SimulationStalled& stall) {
     throw SimulationError(fmt::format(
         "virtual time stopped advancing at {}: {} events in a row at that instant, the last scheduled by {} "

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <stdexcept>
 #include <map>
 #include <memory>
@@ -61,6 +62,17 @@ class SimulationError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// How far a run has got, for a progress display on stderr (cli/progress.hpp). World
+// reports it between slices of events (every 65,536 events); reading it changes nothing in
+// the run, so a run with a progress callback gives the same report as one without.
+struct RunProgress {
+  TimePoint now = 0;                // the virtual clock
+  Nanos duration = 0;               // the scenario's duration (a run may go past it)
+  std::uint64_t tasks_started = 0;
+  std::uint64_t tasks_finished = 0;
+};
+using ProgressCallback = std::function<void(const RunProgress&)>;
+
 class World {
  public:
   // Builds every component with `policy` (the scenario's own, or a replacement checked
@@ -79,6 +91,8 @@ class World {
   // Runs the simulation to completion. Call once. Throws RunLimitExceeded or
   // SimulationError (above), and whatever a component threw.
   Report run();
+  // Called by run() between slices of events, and once at the end (RunProgress above).
+  void set_progress(ProgressCallback progress) { progress_ = std::move(progress); }
 
   const EventLoop& loop() const { return loop_; }
   // The most tasks in flight (started, not finished) when a task arrived; for the bytes
@@ -120,6 +134,7 @@ class World {
   std::uint64_t tasks_started_ = 0;
   std::uint64_t peak_in_flight_ = 0;
   RunLimits limits_;
+  ProgressCallback progress_;
 };
 
 }  // namespace squall

@@ -1,6 +1,7 @@
 #include "reports/writers/junit_writer.hpp"
 
 #include <sstream>
+#include <vector>
 
 #include <boost/property_tree/ptree.hpp>
 #include <boost/property_tree/xml_parser.hpp>
@@ -47,9 +48,7 @@ ptree test_case(const Report& r, const ThresholdResult& t) {
   return tc;
 }
 
-}  // namespace
-
-std::string junit_xml(const Report& r) {
+ptree report_suite(const Report& r) {
   std::size_t failures = 0;
   for (const ThresholdResult& t : r.thresholds) failures += t.passed ? 0 : 1;
 
@@ -65,19 +64,69 @@ std::string junit_xml(const Report& r) {
   property(properties, "repro", r.produced_by.repro);
   for (const ThresholdResult& t : r.thresholds) suite.add_child("testcase", test_case(r, t));
   suite.add_child("system-out", ptree(xml_text(text_summary(r, false) + "repro: " + r.produced_by.repro + "\n")));
+  return suite;
+}
 
-  ptree suites;
-  attribute(suites, "name", "squall");
-  counts(suites, r.thresholds.size(), failures);
-  suites.add_child("testsuite", suite);
+// A scenario that did not run: one test case in error (docs/ci.md).
+ptree error_suite(const SuiteOutcome& o) {
+  ptree suite;
+  attribute(suite, "name", o.scenario_file);
+  attribute(suite, "tests", "1");
+  attribute(suite, "failures", "0");
+  attribute(suite, "errors", "1");
+  attribute(suite, "skipped", "0");
+  ptree tc;
+  attribute(tc, "classname", o.scenario_file);
+  attribute(tc, "name", "scenario");
+  ptree error(xml_text(o.error));
+  attribute(error, "type", "invalid_scenario");
+  attribute(error, "message", o.error.substr(0, o.error.find('\n')));
+  tc.add_child("error", error);
+  suite.add_child("testcase", tc);
+  return suite;
+}
+
+std::string document(const ptree& suites) {
   ptree root;
   root.add_child("testsuites", suites);
-
   std::ostringstream out;
   boost::property_tree::write_xml(out, root, boost::property_tree::xml_writer_make_settings<std::string>(' ', 2));
   std::string text = out.str();
   if (text.empty() || text.back() != '\n') text += '\n';
   return text;
+}
+
+}  // namespace
+
+std::string junit_xml(const Report& r) {
+  const SuiteOutcome one{r.produced_by.scenario_file, &r, {}};
+  return junit_xml(std::span<const SuiteOutcome>(&one, 1));
+}
+
+std::string junit_xml(std::span<const SuiteOutcome> outcomes) {
+  ptree suites;
+  attribute(suites, "name", "squall");
+  std::size_t tests = 0;
+  std::size_t failures = 0;
+  std::size_t errors = 0;
+  std::vector<ptree> children;
+  for (const SuiteOutcome& o : outcomes) {
+    if (o.report == nullptr) {
+      children.push_back(error_suite(o));
+      tests += 1;
+      errors += 1;
+      continue;
+    }
+    children.push_back(report_suite(*o.report));
+    tests += o.report->thresholds.size();
+    for (const ThresholdResult& t : o.report->thresholds) failures += t.passed ? 0 : 1;
+  }
+  attribute(suites, "tests", std::to_string(tests));
+  attribute(suites, "failures", std::to_string(failures));
+  attribute(suites, "errors", std::to_string(errors));
+  attribute(suites, "skipped", "0");
+  for (ptree& suite : children) suites.add_child("testsuite", suite);
+  return document(suites);
 }
 
 }  // namespace squall

@@ -3,7 +3,7 @@
 // a test case, so a broken threshold shows as a failed test with its observed value.
 //
 // Shape (docs/ci.md has it field by field):
-//   <testsuites name="squall" tests= failures= errors="0" skipped="0">
+//   <testsuites name="squall" tests= failures= errors= skipped="0">
 //     <testsuite name=SCENARIO tests= failures= errors="0" skipped="0">
 //       <properties>  seed, fingerprint, squall_version, scenario_file, policy_file
 //                     (only with --policy), repro
@@ -20,13 +20,22 @@
 // and broken UTF-8 from scenario names or paths cannot make the file unreadable.
 #pragma once
 
+#include <span>
 #include <string>
 
 #include "reports/report.hpp"
+#include "reports/writers/suite_outcome.hpp"
 
 namespace squall {
 
 // The document, UTF-8, with an XML declaration, two-space indentation and a final newline.
 std::string junit_xml(const Report& report);
+
+// One document for many scenarios (`squall ci`): a <testsuite> per outcome, in the order
+// given, each as above; <testsuites> sums their counts. A scenario that did not run is a
+// suite named after its file with errors="1" and one test case, "scenario", holding
+//   <error type="invalid_scenario" message="FIRST LINE OF THE ERROR">ALL OF IT</error>
+// so a CI's test view shows it as broken rather than as passing with no tests.
+std::string junit_xml(std::span<const SuiteOutcome> outcomes);
 
 }  // namespace squall

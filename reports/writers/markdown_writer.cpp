@@ -111,4 +111,67 @@ std::string markdown_summary(const Report& r) {
   return out;
 }
 
+namespace {
+
+std::size_t failed_thresholds(const Report& r) {
+  std::size_t failed = 0;
+  for (const ThresholdResult& t : r.thresholds) failed += t.passed ? 0 : 1;
+  return failed;
+}
+
+// A fence longer than any run of backticks in `text` (CommonMark 4.5).
+std::string fence_for(std::string_view text) {
+  std::size_t longest = 0;
+  std::size_t run = 0;
+  for (char c : text) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  return std::string(std::max<std::size_t>(3, longest + 1), '`');
+}
+
+}  // namespace
+
+std::string markdown_summary(std::span<const SuiteOutcome> outcomes) {
+  std::size_t passed = 0;
+  std::size_t failed = 0;
+  std::size_t not_run = 0;
+  for (const SuiteOutcome& o : outcomes) {
+    if (o.report == nullptr) {
+      ++not_run;
+    } else if (failed_thresholds(*o.report) == 0) {
+      ++passed;
+    } else {
+      ++failed;
+    }
+  }
+  std::string out = fmt::format("## {} squall ci: {} scenarios ({} passed, {} failed, {} not run)\n\n",
+                                failed + not_run == 0 ? "✓" : "✗", outcomes.size(), passed, failed, not_run);
+  out += "| | scenario | result | tasks | task success |\n|:-:|:--|:--|--:|--:|\n";
+  for (const SuiteOutcome& o : outcomes) {
+    if (o.report == nullptr) {
+      out += fmt::format("| ✗ | {} | not run | - | - |\n", markdown_code(o.scenario_file));
+      continue;
+    }
+    const Report& r = *o.report;
+    const std::size_t f = failed_thresholds(r);
+    const std::uint64_t succeeded = r.tasks.by_status[static_cast<std::size_t>(TaskStatus::succeeded)] +
+                                    r.tasks.by_status[static_cast<std::size_t>(TaskStatus::degraded)];
+    out += fmt::format("| {} | {} | {} | {} | {} |\n", f == 0 ? "✓" : "✗", markdown_code(o.scenario_file),
+                       f == 0 ? "passed" : fmt::format("{} of {} thresholds failed", f, r.thresholds.size()),
+                       r.tasks.total, share(succeeded, r.tasks.total));
+  }
+  for (const SuiteOutcome& o : outcomes) {
+    out += '\n';
+    if (o.report != nullptr) {
+      out += markdown_summary(*o.report);
+      continue;
+    }
+    const std::string fence = fence_for(o.error);
+    out += fmt::format("### ✗ squall: {} (not run)\n\n{}\n{}\n{}\n", markdown_text(o.scenario_file), fence, o.error,
+                       fence);
+  }
+  return out;
+}
+
 }  // namespace squall

@@ -15,13 +15,24 @@
 // Names from the scenario are escaped (reports/writers/markdown_text.hpp).
 #pragma once
 
+#include <span>
 #include <string>
 
 #include "reports/report.hpp"
+#include "reports/writers/suite_outcome.hpp"
 
 namespace squall {
 
 // The summary, ending in a newline.
 std::string markdown_summary(const Report& report);
+
+// The summary of many scenarios (`squall ci`), ending in a newline:
+//   "## ✓|✗ squall ci: N scenarios (P passed, F failed, E not run)"
+//   a table, one row per outcome in the order given: ✓/✗, the scenario file, the result
+//     ("passed", "K of T thresholds failed", "not run"), tasks, task success (clean or
+//     degraded, as a share of all tasks)
+//   then each scenario's markdown_summary() in the same order, or for one that did not run
+//     "### ✗ squall: FILE (not run)" and its error in a fenced code block.
+std::string markdown_summary(std::span<const SuiteOutcome> outcomes);
 
 }  // namespace squall

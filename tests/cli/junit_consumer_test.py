@@ -99,11 +99,32 @@ def passing_quickstart(tmp):
     check(all(case.is_passed for case in suite), "every quickstart case passes")
 
 
+def many_scenarios(tmp):
+    """squall ci: one file, a suite per scenario in input order, an error suite for a bad one."""
+    bad = os.path.join(tmp, "bad.json")
+    with open(bad, "w") as f:
+        f.write('{ "name": 3 }\n')
+    junit = os.path.join(tmp, "ci.xml")
+    result = subprocess.run([SQUALL, "ci", "scenarios/ci", bad, "scenarios/quickstart.json", "--jobs", "2",
+                             "--report", f"junit={junit}"], capture_output=True, text=True)
+    check(result.returncode == 2, f"squall ci exited {result.returncode}, expected 2\n{result.stdout}{result.stderr}")
+    suites = list(JUnitXml.fromfile(junit))
+    names = [s.name for s in suites]
+    check(len(suites) == 10, f"expected 10 suites, got {names}")
+    check(names[0] == "llm-budget-guard" and names[9] == "quickstart", f"suite order {names}")
+    broken = suites[8]
+    check(broken.name == bad and broken.errors == 1 and broken.tests == 1, f"error suite {broken.name} {broken.errors}")
+    case = list(broken)[0]
+    check(case.name == "scenario" and not case.is_passed, "the error suite's case is not passed")
+    check(all(s.errors == 0 and s.failures == 0 for s in suites[:8] + suites[9:]), "the other suites pass")
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix="squall_junit_") as tmp:
         failing_flagship(tmp)
         hostile_names(tmp)
         passing_quickstart(tmp)
+        many_scenarios(tmp)
     print("junit_consumer_test: ok")
 
 

@@ -61,5 +61,22 @@ TEST(PreparedScenarioTest, TheReportRecordsWhatProducedIt) {
   EXPECT_EQ(j["produced_by"]["repro"], "squall run scenarios/quickstart.json --seed 3");
 }
 
+TEST(PreparedScenarioTest, AProgressCallbackSeesTheRunAdvanceAndChangesNothing) {
+  const PreparedScenario prepared(test::file_scenario("scenarios/incidents/launch-surge-429-storm.json"));
+  std::vector<RunProgress> seen;
+  const Report with = prepared.run(7, provenance_of("r"), nullptr, [&](const RunProgress& p) { seen.push_back(p); });
+  const Report without = prepared.run(7, provenance_of("r"));
+  EXPECT_EQ(json_of(with), json_of(without));
+  ASSERT_FALSE(seen.empty());
+  for (std::size_t i = 1; i < seen.size(); ++i) {
+    EXPECT_LE(seen[i - 1].now, seen[i].now);
+    EXPECT_LE(seen[i - 1].tasks_finished, seen[i].tasks_finished);
+  }
+  // The last call is at the end of the run: every task started has finished.
+  EXPECT_EQ(seen.back().tasks_finished, with.tasks.total);
+  EXPECT_EQ(seen.back().tasks_started, with.tasks.total);
+  EXPECT_EQ(seen.back().duration, prepared.scenario().duration);
+}
+
 }  // namespace
 }  // namespace squall

@@ -393,5 +393,27 @@ TEST(ShippedScenarioTest, EveryShippedScenarioAndPolicyLoads) {
   }
 }
 
+TEST(ShippedScenarioTest, EveryShippedScenarioPrintsAsPlainJsonThatLoadsTheSame) {
+  // `squall validate --print-json`: what a standard JSON Schema validator is given must be
+  // JSON without comments (nlohmann's parser refuses comments by default) and must mean the
+  // same scenario.
+  for (const fs::path& file : shipped_files().scenarios) {
+    SCOPED_TRACE(file.string());
+    const PlainJsonResult plain = scenario_as_plain_json(file);
+    ASSERT_TRUE(plain.json.has_value()) << ::testing::PrintToString(plain.errors);
+    EXPECT_TRUE(nlohmann::json::accept(*plain.json));
+    EXPECT_EQ(load_scenario_text(*plain.json, file).errors, std::vector<ValidationError>{});
+    EXPECT_EQ(plain.json->back(), '\n');
+  }
+}
+
+TEST(ShippedScenarioTest, AnInvalidScenarioPrintsNoJsonAndTheLoadersErrors) {
+  const fs::path file = fs::path(SQUALL_SOURCE_DIR) / "scenarios/corpora/queries-crm.json";
+  const PlainJsonResult plain = scenario_as_plain_json(file);
+  EXPECT_FALSE(plain.json.has_value());
+  EXPECT_EQ(plain.errors, load_scenario(file).errors);
+  EXPECT_FALSE(plain.errors.empty());
+}
+
 }  // namespace
 }  // namespace squall

@@ -1,0 +1,262 @@
+#include <chrono>
+#include <cstdio>
+#include <optional>
+#include <span>
+
+#include <fmt/core.h>
+
+#include "cli/commands.hpp"
+#include "cli/output_path.hpp"
+#include "cli/repro.hpp"
+#include "cli/report_requests.hpp"
+#include "cli/scenario_inputs.hpp"
+#include "cli/step_summary.hpp"
+#include "reports/atomic_file.hpp"
+#include "reports/rounding.hpp"
+#include "reports/text_summary.hpp"
+#include "reports/writers/junit_writer.hpp"
+#include "reports/writers/markdown_writer.hpp"
+#include "sim/parallel_runs.hpp"
+#include "sim/run.hpp"
+#include "sim/scenario_loader.hpp"
+
+namespace squall::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// One scenario's run: its report, or why it has none.
+struct CiRun {
+  int exit_code = kExitOk;
+  std::optional<Report> report;
+  std::string error;  // one problem a line, when there is no report
+};
+
+CiRun not_run(int exit_code, std::string error) {
+  CiRun r;
+  r.exit_code = exit_code;
+  r.error = std::move(error);
+  return r;
+}
+
+// Loads, prepares and runs one scenario file as `squall run FILE` would. Never throws: a
+// bad file is exit 2 and a bug in squall exit 70, for this scenario only.
+CiRun run_one(const fs::path& file, const CiOptions& options) {
+  try {
+    LoadResult loaded = load_scenario(file);
+    if (!loaded.errors.empty()) {
+      std::string error;
+      for (const ValidationError& e : loaded.errors) {
+        if (!error.empty()) error += '\n';
+        error += to_string(e);
+      }
+      return not_run(kExitBadInput, std::move(error));
+    }
+    RunOptions as_run;
+    as_run.program = options.program;
+    as_run.scenario = file;
+    const std::uint64_t seed = loaded.scenario->seed;
+    Provenance provenance;
+    provenance.scenario_file = file.string();
+    provenance.repro = repro_command(as_run, seed);
+    PreparedScenario prepared(std::move(*loaded.scenario));
+    prepared.set_limits(RunLimits{options.max_in_flight});
+    CiRun r;
+    r.report = prepared.run(seed, std::move(provenance));
+    r.exit_code = r.report->all_thresholds_passed() ? kExitOk : kExitThresholdFailed;
+    return r;
+  } catch (const CorpusError& e) {
+    return not_run(kExitBadInput, e.what());
+  } catch (const RunLimitExceeded& e) {
+    return not_run(kExitBadInput, fmt::format("{}: run stopped, no report written: {}", file.string(), e.what()));
+  } catch (const std::exception& e) {
+    return not_run(kExitInternalError, fmt::format("{}: internal error: {}", file.string(), e.what()));
+  }
+}
+
+std::size_t failed_thresholds(const Report& r) {
+  std::size_t n = 0;
+  for (const ThresholdResult& t : r.thresholds) n += t.passed ? 0 : 1;
+  return n;
+}
+
+// The line printed as a scenario's result comes in, e.g.
+//   PASS  scenarios/ci/llm-budget-guard.json (seed 11, 3 thresholds)
+//   FAIL  scenarios/incidents/x.json (seed 7, 2 of 5 thresholds failed)
+//   ERROR scenarios/bad.json (exit 2, not run)
+// followed, for ERROR, by the error lines indented.
+std::string result_line(const fs::path& file, const CiRun& run) {
+  if (!run.report) {
+    std::string line = fmt::format("ERROR {} (exit {}, not run)\n", file.string(), run.exit_code);
+    std::size_t start = 0;
+    while (start <= run.error.size()) {
+      const std::size_t end = std::min(run.error.find('\n', start), run.error.size());
+      line += fmt::format("      {}\n", run.error.substr(start, end - start));
+      start = end + 1;
+    }
+    return line;
+  }
+  const Report& r = *run.report;
+  const std::size_t failed = failed_thresholds(r);
+  if (failed == 0) return fmt::format("PASS  {} (seed {}, {} thresholds)\n", file.string(), r.seed, r.thresholds.size());
+  return fmt::format("FAIL  {} (seed {}, {} of {} thresholds failed)\n", file.string(), r.seed, failed,
+                     r.thresholds.size());
+}
+
+std::string percent(std::uint64_t n, std::uint64_t total) {
+  if (total == 0) return "-";
+  return fmt::format("{:.2f}%", 100.0 * static_cast<double>(n) / static_cast<double>(total));
+}
+
+// The final table: one row per scenario in input order, with the headline figures.
+std::string final_table(std::span<const fs::path> files, std::span<const CiRun> runs) {
+  std::size_t width = std::string_view("scenario").size();
+  for (const fs::path& f : files) width = std::max(width, f.string().size());
+  std::string out = fmt::format("\n{:<7}{:<{}}  {:>8}  {:>8}  {:>14}  {:>12}  {}\n", "result", "scenario", width, "tasks",
+                                "success", "p99 latency ms", "cost USD", "thresholds");
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const CiRun& run = runs[i];
+    if (!run.report) {
+      out += fmt::format("{:<7}{:<{}}  {:>8}  {:>8}  {:>14}  {:>12}  {}\n", "ERROR", files[i].string(), width, "-", "-",
+                         "-", "-", fmt::format("not run (exit {})", run.exit_code));
+      continue;
+    }
+    const Report& r = *run.report;
+    const std::uint64_t ok = r.tasks.by_status[index_of(TaskStatus::succeeded)] +
+                             r.tasks.by_status[index_of(TaskStatus::degraded)];
+    const std::size_t failed = failed_thresholds(r);
+    out += fmt::format("{:<7}{:<{}}  {:>8}  {:>8}  {:>14.3f}  {:>12.6f}  {}\n", failed == 0 ? "PASS" : "FAIL",
+                       files[i].string(), width, r.tasks.total, percent(ok, r.tasks.total),
+                       round_ms(r.latency.p99_ms), round_usd(r.cost.total_usd),
+                       fmt::format("{}/{} passed", r.thresholds.size() - failed, r.thresholds.size()));
+  }
+  return out;
+}
+
+// After the table that explains them: each failed scenario's failing thresholds and its
+// repro line, in input order, then the verdict line.
+std::string failures_and_verdict(std::span<const fs::path> files, std::span<const CiRun> runs, int exit_code) {
+  std::string out;
+  std::size_t passed = 0;
+  std::size_t failed = 0;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (!runs[i].report) continue;
+    const Report& r = *runs[i].report;
+    if (r.all_thresholds_passed()) {
+      ++passed;
+      continue;
+    }
+    ++failed;
+    for (const ThresholdResult& t : r.thresholds) {
+      if (t.passed) continue;
+      out += fmt::format("threshold failed: {}: {}: {} (observed {})\n", files[i].string(), t.metric, t.expression,
+                         format_observed(t));
+    }
+    out += fmt::format("repro: {}\n", r.produced_by.repro);
+  }
+  out += fmt::format("squall ci: {} scenarios, {} passed, {} failed, {} not run; exit {}\n", files.size(), passed, failed,
+                     files.size() - passed - failed, exit_code);
+  return out;
+}
+
+// Checks the --report requests: only junit and markdown make sense for many scenarios
+// (the others are one run's files: `squall run` writes them).
+std::optional<std::string> check_ci_requests(const ReportRequests& requests) {
+  if (requests.error) return requests.error;
+  for (const ReportRequest& r : requests.requests) {
+    if (r.format->name != "junit" && r.format->name != "markdown") {
+      return fmt::format(
+          "ci writes junit and markdown reports; {} is one run's report: use `squall run SCENARIO --report {}=PATH`",
+          r.format->name, r.format->name);
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<SuiteOutcome> suite_outcomes(std::span<const fs::path> files, std::span<const CiRun> runs) {
+  std::vector<SuiteOutcome> outcomes;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    outcomes.push_back({files[i].string(), runs[i].report ? &*runs[i].report : nullptr, runs[i].error});
+  }
+  return outcomes;
+}
+
+// Writes the requested files; returns the lines saying so. Throws std::runtime_error.
+std::vector<std::string> write_outputs(const std::vector<ReportRequest>& requests,
+                                       const std::optional<fs::path>& step_summary,
+                                       std::span<const SuiteOutcome> outcomes) {
+  std::vector<std::string> lines;
+  for (const ReportRequest& r : requests) {
+    const bool is_markdown = r.format->name == "markdown";
+    if (is_markdown && step_summary && output_identity(r.path) == output_identity(*step_summary)) continue;
+    write_file_atomic(resolve_output(r.path), is_markdown ? markdown_summary(outcomes) : junit_xml(outcomes));
+    lines.push_back(fmt::format("{} report written to {}", r.format->name, r.path.string()));
+  }
+  if (step_summary) {
+    append_to_file(*step_summary, markdown_summary(outcomes));
+    lines.push_back(fmt::format("markdown summary appended to {} ($GITHUB_STEP_SUMMARY)", step_summary->string()));
+  }
+  return lines;
+}
+
+}  // namespace
+
+int worst_exit_code(int a, int b) {
+  // The codes are numbered so that a worse one is larger: internal error (70) over a
+  // determinism failure (3) over bad input (2) over a failed threshold (1) over success.
+  static_assert(kExitOk < kExitThresholdFailed && kExitThresholdFailed < kExitBadInput &&
+                kExitBadInput < kExitNondeterministic && kExitNondeterministic < kExitInternalError);
+  return std::max(a, b);
+}
+
+int ci_command(const CiOptions& options) {
+  const ScenarioInputs inputs = expand_scenario_inputs(options.inputs);
+  if (inputs.error) {
+    fmt::print(stderr, "squall ci: {}\n", *inputs.error);
+    return kExitBadInput;
+  }
+  const ReportRequests requests = parse_report_requests(options.reports, std::nullopt, inputs.files);
+  if (const auto problem = check_ci_requests(requests)) {
+    fmt::print(stderr, "squall ci: {}\n", *problem);
+    return kExitBadInput;
+  }
+  std::optional<fs::path> step_summary;
+  for (const ReportRequest& r : requests.requests) {
+    if (r.format->name == "markdown") step_summary = step_summary_file();
+  }
+  const std::vector<fs::path>& files = inputs.files;
+  const std::size_t jobs = options.jobs == 0 ? default_jobs() : options.jobs;
+  fmt::print("squall ci: {} scenarios\n", files.size());
+  std::fflush(stdout);
+
+  const auto wall_start = std::chrono::steady_clock::now();
+  const std::vector<CiRun> runs = run_parallel<CiRun>(
+      files.size(), jobs, [&](std::size_t i) { return run_one(files[i], options); },
+      [&](std::size_t i, const CiRun& run) {
+        if (options.quiet && run.exit_code == kExitOk) return;
+        fmt::print("{}", result_line(files[i], run));
+        std::fflush(stdout);
+      });
+  const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - wall_start;
+
+  int exit_code = kExitOk;
+  for (const CiRun& run : runs) exit_code = worst_exit_code(exit_code, run.exit_code);
+  if (!options.quiet) fmt::print("{}", final_table(files, runs));
+  std::fflush(stdout);
+  // Wall time varies from run to run: stderr, so stdout is the same for any --jobs.
+  if (!options.quiet) fmt::print(stderr, "ran {} scenarios on {} jobs in {:.2f} s of wall time\n", files.size(), jobs, wall.count());
+
+  const std::vector<SuiteOutcome> outcomes = suite_outcomes(files, runs);
+  try {
+    for (const std::string& line : write_outputs(requests.requests, step_summary, outcomes)) {
+      if (!options.quiet) fmt::print("{}\n", line);
+    }
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "squall ci: cannot write report: {}\n", e.what());
+    exit_code = worst_exit_code(exit_code, kExitBadInput);
+  }
+  fmt::print("{}", failures_and_verdict(files, runs, exit_code));
+  return exit_code;
+}
+
+}  // namespace squall::cli

@@ -1,0 +1,44 @@
+#include "cli/progress.hpp"
+
+#include <fmt/core.h>
+
+namespace squall::cli {
+
+bool show_progress(bool asked, bool quiet, bool stderr_is_terminal) {
+  if (quiet) return false;
+  return asked || stderr_is_terminal;
+}
+
+std::string progress_text(const RunProgress& p, double wall_seconds) {
+  const double now_s = static_cast<double>(p.now) / 1e9;
+  const double duration_s = static_cast<double>(p.duration) / 1e9;
+  const double share = duration_s > 0 ? 100.0 * now_s / duration_s : 100.0;
+  const std::string rate =
+      wall_seconds > 0 ? fmt::format("{:.0f} tasks/s", static_cast<double>(p.tasks_finished) / wall_seconds) : "-";
+  return fmt::format("progress: simulated {:.1f} s of {:.1f} s ({:.0f}%), {} tasks done, {} in flight, {}", now_s,
+                     duration_s, share, p.tasks_finished, p.tasks_started - p.tasks_finished, rate);
+}
+
+void ProgressLine::update(const RunProgress& progress, double wall_seconds) {
+  if (wall_seconds < kDelaySeconds) return;
+  if (drawn_ && wall_seconds - last_ < (terminal_ ? kTerminalInterval : kLogInterval)) return;
+  const std::string text = progress_text(progress, wall_seconds);
+  if (terminal_) {
+    fmt::print(stream_, "\r{}\x1b[K", text);
+  } else {
+    fmt::print(stream_, "{}\n", text);
+  }
+  std::fflush(stream_);
+  drawn_ = true;
+  last_ = wall_seconds;
+}
+
+void ProgressLine::finish() {
+  if (terminal_ && drawn_) {
+    fmt::print(stream_, "\r\x1b[K");
+    std::fflush(stream_);
+  }
+  drawn_ = false;
+}
+
+}  // namespace squall::cli

@@ -1,0 +1,113 @@
+#include "reports/compare.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "reports/rounding.hpp"
+
+namespace squall {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kHeadline[] = {
+    "/tasks/total",         "/tasks/succeeded",
+    "/tasks/degraded",      "/tasks/safe_failed",
+    "/tasks/failed",        "/tasks/wrong_answer",
+    "",  // task_success, derived
+    "/latency_ms/p50",      "/latency_ms/p90",
+    "/latency_ms/p99",      "/latency_ms/max",
+    "/latency_ms/mean",     "/retry_amplification/overall",
+    "/tokens/input",        "/tokens/output",
+    "/tokens/burned_by_failed_attempts",
+    "/cost_usd/total",      "/cost_usd/burned_by_failed_attempts",
+    "/cost_usd/per_task",   "/task_spend/tokens/p50",
+    "/task_spend/tokens/p99", "/task_spend/tokens/max",
+    "/task_spend/cost_usd/p50", "/task_spend/cost_usd/p99",
+    "/task_spend/cost_usd/max", "/breaker_transitions_total",
+    "",  // thresholds passed, counted
+};
+
+std::optional<double> number_at(const json& report, const char* pointer) {
+  const json::json_pointer p(pointer);
+  if (!report.contains(p) || !report.at(p).is_number()) return std::nullopt;
+  return report.at(p).get<double>();
+}
+
+std::optional<double> task_success(const json& r) {
+  const auto total = number_at(r, "/tasks/total");
+  const auto ok = number_at(r, "/tasks/succeeded");
+  const auto degraded = number_at(r, "/tasks/degraded");
+  if (!total || !ok || !degraded || *total == 0) return std::nullopt;
+  return round_ratio((*ok + *degraded) / *total);
+}
+
+std::optional<double> thresholds_passed(const json& r) {
+  if (!r.contains("thresholds") || !r["thresholds"].is_array()) return std::nullopt;
+  double n = 0;
+  for (const json& t : r["thresholds"]) n += t.value("passed", false) ? 1 : 0;
+  return n;
+}
+
+// "/latency_ms/p99" -> "latency_ms.p99"
+std::string name_of(const char* pointer) {
+  std::string name(pointer + 1);
+  std::replace(name.begin(), name.end(), '/', '.');
+  return name;
+}
+
+void require_report(const json& r) {
+  if (!r.is_object() || !r.contains("squall_report_version")) {
+    throw std::runtime_error("not a squall report: no squall_report_version");
+  }
+}
+
+std::string value_text(const std::optional<double>& v) { return v ? fmt::format("{}", *v) : "-"; }
+
+}  // namespace
+
+std::vector<MetricComparison> compare_reports(const json& a, const json& b) {
+  require_report(a);
+  require_report(b);
+  std::vector<MetricComparison> rows;
+  bool first_derived = true;
+  for (const char* pointer : kHeadline) {
+    if (pointer[0] != '\0') {
+      rows.push_back({name_of(pointer), number_at(a, pointer), number_at(b, pointer)});
+    } else if (first_derived) {
+      rows.push_back({"task_success", task_success(a), task_success(b)});
+      first_derived = false;
+    } else {
+      rows.push_back({"thresholds_passed", thresholds_passed(a), thresholds_passed(b)});
+    }
+  }
+  return rows;
+}
+
+std::string comparison_table(std::string_view label_a, std::string_view label_b,
+                             const std::vector<MetricComparison>& rows) {
+  std::size_t width = std::string_view("metric").size();
+  for (const MetricComparison& row : rows) width = std::max(width, row.metric.size());
+  const std::string a = fmt::format("A: {}", label_a);
+  const std::string b = fmt::format("B: {}", label_b);
+  const std::size_t wa = std::max<std::size_t>(a.size(), 14);
+  const std::size_t wb = std::max<std::size_t>(b.size(), 14);
+  std::string out = fmt::format("{:<{}}  {:>{}}  {:>{}}  {:>14}  {:>12}\n", "metric", width, a, wa, b, wb, "B - A",
+                                "(B - A) / A");
+  for (const MetricComparison& row : rows) {
+    std::string diff = "-";
+    std::string relative = "-";
+    if (row.a && row.b) {
+      diff = fmt::format("{:+}", round_to(*row.b - *row.a, 1e6));
+      if (*row.a != 0) relative = fmt::format("{:+.2f}%", 100.0 * (*row.b - *row.a) / std::fabs(*row.a));
+    }
+    out += fmt::format("{:<{}}  {:>{}}  {:>{}}  {:>14}  {:>12}\n", row.metric, width, value_text(row.a), wa,
+                       value_text(row.b), wb, diff, relative);
+  }
+  return out;
+}
+
+}  // namespace squall
