@@ -274,7 +274,7 @@ void Recorder::on_task_finished(const TaskResult& r) {
   if (w >= tasks_by_window_.size()) tasks_by_window_.resize(w + 1);
   ++tasks_by_window_[w][status];
   if (w >= task_latency_by_window_.size()) task_latency_by_window_.resize(w + 1);
-  task_latency_by_window_[w].push_back(r.finished - r.started);
+  task_latency_by_window_[w].add(r.id, r.finished - r.started);
   saw_time(r.finished);
 }
 

@@ -32,6 +32,7 @@
 #include "engine/runtime/time.hpp"
 #include "reports/fingerprint.hpp"
 #include "reports/sample_log.hpp"
+#include "reports/window_sample.hpp"
 
 namespace squall {
 
@@ -213,9 +214,9 @@ class Recorder final : public EventSink {
   const std::map<std::uint32_t, AnswerCounts>& answers_by_path() const { return answers_by_path_; }
   // Finished tasks by status, by window of their end.
   const std::vector<StatusCounts>& tasks_by_window() const { return tasks_by_window_; }
-  // End-to-end latencies (ns) of the tasks that finished in each window, in finishing
-  // order: 8 bytes a task, as the latency trend itself.
-  const std::vector<std::vector<std::int64_t>>& task_latency_by_window() const { return task_latency_by_window_; }
+  // End-to-end latencies (ns) of the tasks that finished in each window: all of them, or
+  // a deterministic sample of a bounded size (reports/window_sample.hpp).
+  const std::vector<WindowSample>& task_latency_by_window() const { return task_latency_by_window_; }
 
  private:
   // A fixed identifier carried by events, interned only for the fingerprint.
@@ -249,7 +250,7 @@ class Recorder final : public EventSink {
   std::uint64_t transitions_total_ = 0;
   InjectedFaultCounts injected_;
   std::vector<StatusCounts> tasks_by_window_;
-  std::vector<std::vector<std::int64_t>> task_latency_by_window_;
+  std::vector<WindowSample> task_latency_by_window_;
   std::map<std::uint32_t, AnswerCounts> answers_by_path_;
   std::uint64_t tasks_finished_ = 0;
 };

@@ -26,6 +26,19 @@ LatencyStats latency_stats(std::vector<Trend::Part> samples) {
   return LatencyStats{s.count, s.p50, s.p90, s.p99, s.max, s.mean};
 }
 
+// Percentiles from the window's kept samples (all of them, or its bounded sample);
+// count, max and mean exact either way.
+LatencyStats window_latency(const WindowSample& sample) {
+  const std::vector<std::int64_t> kept = sample.kept();
+  LatencyStats s = latency_stats({Trend::Part(kept)});
+  if (sample.count() == 0) return s;
+  const double ms = static_cast<double>(kMillisecond);
+  s.count = sample.count();
+  s.max_ms = static_cast<double>(sample.max()) / ms;
+  s.mean_ms = static_cast<double>(sample.sum()) / static_cast<double>(sample.count()) / ms;
+  return s;
+}
+
 TaskSpend task_spend(const Recorder& r) {
   std::vector<Trend::Part> tokens;
   std::vector<Trend::Part> cost;
@@ -88,7 +101,7 @@ TimeSeries time_series(const Recorder& r, const std::vector<std::size_t>& provid
     TimeWindow& win = ts.windows[w];
     win.start = static_cast<TimePoint>(w) * r.window();
     if (w < r.tasks_by_window().size()) win.tasks = r.tasks_by_window()[w];
-    if (w < r.task_latency_by_window().size()) win.task_latency = latency_stats({Trend::Part(r.task_latency_by_window()[w])});
+    if (w < r.task_latency_by_window().size()) win.task_latency = window_latency(r.task_latency_by_window()[w]);
     win.provider_calls.resize(provider_order.size());
     win.provider_spend.resize(provider_order.size());
     for (std::size_t j = 0; j < provider_order.size(); ++j) {

@@ -1,0 +1,70 @@
+#include "reports/window_sample.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace squall {
+namespace {
+
+using Samples = std::vector<std::int64_t>;
+
+Samples sorted(Samples s) {
+  std::sort(s.begin(), s.end());
+  return s;
+}
+
+TEST(WindowSampleTest, KeepsEverySampleUpToTheBound) {
+  WindowSample w;
+  Samples all;
+  for (std::uint64_t i = 0; i < WindowSample::kKept; ++i) {
+    const auto x = static_cast<std::int64_t>((i * 7919) % 1000);
+    w.add(i, x);
+    all.push_back(x);
+  }
+  EXPECT_TRUE(w.exact());
+  EXPECT_EQ(sorted(w.kept()), sorted(all));
+  EXPECT_EQ(w.count(), WindowSample::kKept);
+  EXPECT_EQ(w.max(), 999);
+}
+
+TEST(WindowSampleTest, PastTheBoundKeepsABoundedSampleAndExactCountMaxAndSum) {
+  WindowSample w;
+  const std::uint64_t n = 100'000;
+  for (std::uint64_t i = 0; i < n; ++i) w.add(i, static_cast<std::int64_t>(i));
+  EXPECT_FALSE(w.exact());
+  EXPECT_EQ(w.kept().size(), WindowSample::kKept);
+  EXPECT_EQ(w.count(), n);
+  EXPECT_EQ(w.max(), static_cast<std::int64_t>(n - 1));
+  EXPECT_TRUE(w.sum() == static_cast<__int128>(n) * (n - 1) / 2);
+}
+
+TEST(WindowSampleTest, TheSampleDependsOnTheKeysNotOnTheirOrder) {
+  WindowSample forward;
+  WindowSample backward;
+  const std::uint64_t n = 20'000;
+  for (std::uint64_t i = 0; i < n; ++i) forward.add(i, static_cast<std::int64_t>(3 * i));
+  for (std::uint64_t i = n; i-- > 0;) backward.add(i, static_cast<std::int64_t>(3 * i));
+  EXPECT_EQ(sorted(forward.kept()), sorted(backward.kept()));
+}
+
+TEST(WindowSampleTest, TheSampleIsUniformWithinTheDocumentedRankError) {
+  // Samples equal to their rank among 0..n-1: the sample's p-quantile estimates rank
+  // p*n, within 2*sqrt(p(1-p)/kKept) (reports/window_sample.hpp) of it.
+  WindowSample w;
+  const std::uint64_t n = 1'000'000;
+  for (std::uint64_t i = 0; i < n; ++i) w.add(i, static_cast<std::int64_t>(i));
+  const Samples kept = sorted(w.kept());
+  for (const double p : {0.5, 0.9, 0.99}) {
+    const auto at = kept[static_cast<std::size_t>(p * static_cast<double>(kept.size()))];
+    const double observed = static_cast<double>(at) / static_cast<double>(n);
+    const double bound = 2 * std::sqrt(p * (1 - p) / static_cast<double>(WindowSample::kKept));
+    EXPECT_NEAR(observed, p, bound) << "p = " << p;
+  }
+}
+
+}  // namespace
+}  // namespace squall
