@@ -93,14 +93,6 @@ void CapacityProvider::admit_waiting() {
   stats_.set_in_flight(now, in_service_);
 }
 
-std::string_view CapacityProvider::retry_after(Nanos wait) {
-  if (wait == kNever) return {};
-  const std::int64_t seconds = std::max<std::int64_t>(1, (wait + kSecond - 1) / kSecond);
-  auto it = retry_after_.find(seconds);
-  if (it == retry_after_.end()) it = retry_after_.emplace(seconds, fmt::format("{}", seconds)).first;
-  return it->second;
-}
-
 std::optional<Response> CapacityProvider::check_rates(const Request& request, TimePoint now,
                                                       RateLimitHeaders& headers) {
   const std::int64_t tokens = body_ == Body::completion ? request.prompt_tokens + request.max_output_tokens : 0;
@@ -128,7 +120,7 @@ std::optional<Response> CapacityProvider::check_rates(const Request& request, Ti
   r.error_message = request_wait != 0 ? std::string_view("rate limit reached for requests per minute")
                                       : std::string_view("rate limit reached for tokens per minute");
   if (token_wait == kNever) r.error_message = "request too large: it needs more tokens than the tokens-per-minute limit";
-  r.retry_after = retry_after(std::max(request_wait, token_wait));
+  r.retry_after = retry_after_.for_wait(std::max(request_wait, token_wait));
   r.rate_limit = headers;
   return r;
 }

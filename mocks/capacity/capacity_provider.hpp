@@ -46,7 +46,6 @@
 
 #include <cstdint>
 #include <exception>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -57,6 +56,7 @@
 #include "mocks/capacity/capacity_config.hpp"
 #include "mocks/capacity/capacity_stats.hpp"
 #include "mocks/capacity/minute_bucket.hpp"
+#include "mocks/retry_after_text.hpp"
 
 namespace squall {
 
@@ -101,7 +101,6 @@ class CapacityProvider final : public Provider {
   // Steps 2 of the file comment: a 429 when a bucket is short, else takes the shares.
   std::optional<Response> check_rates(const Request& request, TimePoint now, RateLimitHeaders& headers);
   Response rejection(std::string_view code, std::string_view message) const;
-  std::string_view retry_after(Nanos wait);
   Task<Response> wait_for_answer(Request request, CallOptions options, RateLimitHeaders headers);
   Task<void> serve(Request request, std::uint64_t task_id, std::string_view tool, Pending* client);
   static void deliver(Job& job, Response response);
@@ -119,7 +118,7 @@ class CapacityProvider final : public Provider {
   std::int64_t in_service_ = 0;
   WaitQueue queue_;
   CapacityStats stats_;
-  std::map<std::int64_t, std::string> retry_after_;  // whole seconds -> their text
+  RetryAfterTexts retry_after_;
   std::exception_ptr error_;  // a programmer error thrown by a server-side coroutine
 };
 

@@ -32,28 +32,29 @@ void CapacityStats::integrate(TimePoint from, TimePoint to, std::int64_t level,
   }
 }
 
-void CapacityStats::set_queue(TimePoint now, std::int64_t length) {
-  integrate(queue_since_, now, queue_, &CapacityWindow::queue_ns);
-  queue_ = length;
-  queue_since_ = now;
+void CapacityStats::set_level(TimePoint now, std::int64_t value, Level& level, std::int64_t CapacityWindow::*integral,
+                              std::int64_t CapacityWindow::*window_max, std::int64_t& run_max) {
+  integrate(level.since, now, level.value, integral);
+  level.value = value;
+  level.since = now;
   CapacityWindow& w = at(now);
-  w.queue_max = std::max(w.queue_max, length);
-  totals_.max_queue = std::max(totals_.max_queue, length);
+  w.*window_max = std::max(w.*window_max, value);
+  run_max = std::max(run_max, value);
+}
+
+void CapacityStats::set_queue(TimePoint now, std::int64_t length) {
+  set_level(now, length, queue_, &CapacityWindow::queue_ns, &CapacityWindow::queue_max, totals_.max_queue);
 }
 
 void CapacityStats::set_in_flight(TimePoint now, std::int64_t count) {
-  integrate(in_flight_since_, now, in_flight_, &CapacityWindow::in_flight_ns);
-  in_flight_ = count;
-  in_flight_since_ = now;
-  CapacityWindow& w = at(now);
-  w.in_flight_max = std::max(w.in_flight_max, count);
-  totals_.max_in_flight = std::max(totals_.max_in_flight, count);
+  set_level(now, count, in_flight_, &CapacityWindow::in_flight_ns, &CapacityWindow::in_flight_max,
+            totals_.max_in_flight);
 }
 
 void CapacityStats::finish(TimePoint end) {
-  integrate(queue_since_, end, queue_, &CapacityWindow::queue_ns);
-  integrate(in_flight_since_, end, in_flight_, &CapacityWindow::in_flight_ns);
-  queue_since_ = in_flight_since_ = end;
+  integrate(queue_.since, end, queue_.value, &CapacityWindow::queue_ns);
+  integrate(in_flight_.since, end, in_flight_.value, &CapacityWindow::in_flight_ns);
+  queue_.since = in_flight_.since = end;
 }
 
 }  // namespace squall

@@ -74,10 +74,15 @@ class CapacityStats {
   std::size_t max_windows_;
   CapacityTotals totals_;
   std::vector<CapacityWindow> windows_;
-  std::int64_t queue_ = 0;
-  TimePoint queue_since_ = 0;
-  std::int64_t in_flight_ = 0;
-  TimePoint in_flight_since_ = 0;
+  // A level and the time it has held since.
+  struct Level {
+    std::int64_t value = 0;
+    TimePoint since = 0;
+  };
+  void set_level(TimePoint now, std::int64_t value, Level& level, std::int64_t CapacityWindow::*integral,
+                 std::int64_t CapacityWindow::*window_max, std::int64_t& run_max);
+  Level queue_;
+  Level in_flight_;
 };
 
 }  // namespace squall
