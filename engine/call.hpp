@@ -82,6 +82,26 @@ enum class Body : std::uint8_t {
   tool_result,     // a tool's or API's small structured result (Response::tool_result)
 };
 
+// The rate-limit figures a provider sends with every answer, as OpenAI sends them in its
+// `x-ratelimit-{limit,remaining,reset}-{requests,tokens}` headers (platform.openai.com/docs/
+// guides/rate-limits, "Rate limits in headers") and Anthropic in its
+// `anthropic-ratelimit-{requests,tokens}-{limit,remaining,reset}` headers
+// (docs.anthropic.com/en/api/rate-limits, "Response headers"). A limit of -1 means the
+// provider does not limit that dimension (and sends none of its three figures).
+// `remaining` is counted after this request took its share; `reset` is how long until the
+// limit's bucket is full again (OpenAI sends it as a duration such as "6m0s"; Anthropic as
+// the RFC 3339 time it happens).
+struct RateLimitHeaders {
+  std::int64_t limit_requests = -1;      // requests per minute
+  std::int64_t remaining_requests = -1;  // whole requests the bucket holds now
+  Nanos reset_requests = 0;
+  std::int64_t limit_tokens = -1;        // tokens per minute
+  std::int64_t remaining_tokens = -1;    // whole tokens the bucket holds now
+  Nanos reset_tokens = 0;
+
+  bool present() const { return limit_requests >= 0 || limit_tokens >= 0; }
+};
+
 // What a provider answered, before the engine classifies it (engine/classify.hpp). Mocks
 // fill it the way an HTTP client would see a real service.
 struct Response {
@@ -113,6 +133,9 @@ struct Response {
   // the model returned the query unchanged. A view into storage that lives for the
   // whole run (the provider's, or the workload's query pool).
   std::string_view tool_result;
+  // The provider's rate-limit headers; all -1 when it sent none (mocks without a
+  // `capacity` block, mocks/capacity/capacity_provider.hpp).
+  RateLimitHeaders rate_limit;
 };
 
 // A response together with the engine's classification of it.

@@ -23,7 +23,8 @@ ProviderDescriptor describe(const ProviderConfig& config) {
 }
 
 BuiltProvider make_provider(const ProviderConfig& config, std::shared_ptr<const Corpus> corpus, Clock& clock,
-                            Scheduler& scheduler, const RngFactory& rngs, std::shared_ptr<const VectorIndex> index) {
+                            Scheduler& scheduler, const RngFactory& rngs, std::shared_ptr<const VectorIndex> index,
+                            CapacitySeriesOptions series) {
   BuiltProvider built;
   built.provider_rng = rngs(fmt::format("provider/{}", config.name));
   const MockBuild build{config.name, clock, scheduler, *built.provider_rng, std::move(corpus), std::move(index), [&] {
@@ -40,6 +41,12 @@ BuiltProvider make_provider(const ProviderConfig& config, std::shared_ptr<const 
         latency = spec.fault_latency();
       },
       config.spec);
+  if (config.capacity) {
+    auto capacity = std::make_unique<CapacityProvider>(std::move(built.provider), *config.capacity, body, clock,
+                                                       scheduler, series);
+    built.capacity = capacity.get();
+    built.provider = std::move(capacity);
+  }
   if (!config.faults.empty()) {
     built.chaos_rng = rngs(fmt::format("chaos/{}", config.name));
     auto chaos = std::make_unique<ChaosProvider>(std::move(built.provider), config.faults, latency, body, clock,

@@ -1,5 +1,6 @@
 // make_provider: builds a scenario's provider entry: the mock its spec names, wrapped in
-// a ChaosProvider when the entry lists faults.
+// a CapacityProvider when the entry has a `capacity` block, and that in a ChaosProvider
+// when the entry lists faults (chaos outermost: an injected fault never reaches the server).
 #pragma once
 
 #include <memory>
@@ -7,6 +8,7 @@
 #include "engine/policy.hpp"
 #include "engine/provider.hpp"
 #include "engine/runtime/clock.hpp"
+#include "mocks/capacity/capacity_provider.hpp"
 #include "mocks/chaos/chaos_provider.hpp"
 #include "mocks/corpus.hpp"
 #include "mocks/provider_config.hpp"
@@ -21,6 +23,7 @@ struct BuiltProvider {
   std::unique_ptr<Rng> chaos_rng;      // the decorator's stream, "chaos/<name>"; null without faults
   std::unique_ptr<Provider> provider;  // the mock, or the ChaosProvider that owns it
   ChaosProvider* chaos = nullptr;      // the decorator inside `provider`; null without faults
+  CapacityProvider* capacity = nullptr;  // the capacity layer inside `provider`; null without one
 
   // Faults injected so far, by kind; all zero without faults.
   FaultCounts injected_faults() const { return chaos != nullptr ? chaos->injected() : FaultCounts{}; }
@@ -30,9 +33,10 @@ struct BuiltProvider {
 // caller, which resolves paths and shares a corpus between providers), a vector_search
 // spec `index` (built once per corpus by the caller, sim/corpora.hpp); other specs ignore
 // them. Throws std::invalid_argument when a search spec gets a null corpus or index. The
-// clock and scheduler must outlive the result.
+// clock and scheduler must outlive the result. `series` sets the capacity layer's time
+// windows (the recorder's).
 BuiltProvider make_provider(const ProviderConfig& config, std::shared_ptr<const Corpus> corpus, Clock& clock,
                             Scheduler& scheduler, const RngFactory& rngs,
-                            std::shared_ptr<const VectorIndex> index = nullptr);
+                            std::shared_ptr<const VectorIndex> index = nullptr, CapacitySeriesOptions series = {});
 
 }  // namespace squall

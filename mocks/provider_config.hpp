@@ -9,6 +9,7 @@
 #include "engine/provider_descriptor.hpp"
 #include "engine/strategies/retry.hpp"
 
+#include "mocks/capacity/capacity_config.hpp"
 #include "mocks/chaos/fault.hpp"
 #include "mocks/llm.hpp"
 #include "mocks/tool.hpp"
@@ -37,6 +38,9 @@ struct ProviderConfig {
   // multiplies the way it does in production. Default: none (the presets "openai" and "anthropic" are
   // sdk_retry_preset() in sim/scenario/provider_reader.cpp).
   std::optional<RetryConfig> sdk_retry;
+  // The server's capacity (mocks/capacity/capacity_provider.hpp). Default: none, the
+  // provider serves any load at its latency.
+  std::optional<CapacityConfig> capacity;
 };
 
 // The descriptor the engine routes by (engine/provider_descriptor.hpp).

@@ -47,14 +47,6 @@ VectorSearchMock::VectorSearchMock(std::string name, VectorSearchConfig config,
   }
 }
 
-std::string_view VectorSearchMock::retry_after(Nanos wait) {
-  if (wait == kNever) return {};
-  const std::int64_t seconds = std::max<std::int64_t>(1, (wait + kSecond - 1) / kSecond);
-  auto it = retry_after_.find(seconds);
-  if (it == retry_after_.end()) it = retry_after_.emplace(seconds, fmt::format("{}", seconds)).first;
-  return it->second;
-}
-
 Task<Response> VectorSearchMock::call(const Request& request, const CallOptions& options) {
   // A call cancelled before it is sent reaches no index: no draw, no read units.
   if (options.cancellation.cancelled()) co_return cancelled_response(Body::search_results);
@@ -67,7 +59,7 @@ Task<Response> VectorSearchMock::call(const Request& request, const CallOptions&
     response.status = kTooManyRequests;
     response.error_code = "rate_limit_exceeded";
     response.error_message = limit_message_;
-    response.retry_after = retry_after(*wait);
+    response.retry_after = retry_after_.for_wait(*wait);
   } else {
     // Searched before the first suspension: the scratch buffers are shared by all calls
     // of this mock, and no other call can run until this one suspends.

@@ -38,6 +38,7 @@
 #include "mocks/latency.hpp"
 #include "mocks/mock_build.hpp"
 #include "mocks/read_units.hpp"
+#include "mocks/retry_after_text.hpp"
 #include "mocks/vector_index.hpp"
 
 namespace squall {
@@ -91,10 +92,6 @@ class VectorSearchMock final : public Provider {
   std::int64_t per_query_mru() const { return bucket_ ? bucket_->per_query_mru() : 0; }
 
  private:
-  // The Retry-After value for a wait of `wait` (kNever: none), as a view that lives as
-  // long as the mock.
-  std::string_view retry_after(Nanos wait);
-
   std::string name_;
   VectorSearchConfig config_;
   std::shared_ptr<const VectorIndex> index_;
@@ -104,7 +101,7 @@ class VectorSearchMock final : public Provider {
   Rng& rng_;
   std::optional<ReadUnitBucket> bucket_;
   std::string limit_message_;                          // the 429's message
-  std::map<std::int64_t, std::string> retry_after_;    // whole seconds -> their text
+  RetryAfterTexts retry_after_;                        // the 429s' Retry-After values
   VectorIndex::Scratch scratch_;
   std::uint64_t rate_limited_ = 0;
 };

@@ -259,6 +259,41 @@ ordered_json time_series(const Report& r) {
   return j;
 }
 
+ordered_json capacity(const Report& r) {
+  ordered_json j = ordered_json::array();
+  const double window_s = static_cast<double>(r.time_series.window) / 1e9;
+  for (const CapacityReport& c : r.capacity) {
+    ordered_json o = ordered_json::object();
+    o["provider"] = c.provider;
+    o["arrivals"] = c.arrivals;
+    o["goodput"] = c.goodput;
+    o["served"] = c.served;
+    o["queued"] = c.queued;
+    o["rate_limited"] = {{"requests", c.rate_limited_requests}, {"tokens", c.rate_limited_tokens}};
+    o["rejected"] = {{"queue_full", c.queue_full}, {"queue_timeout", c.queue_timeouts}};
+    o["abandoned"] = c.abandoned;
+    o["wasted"] = {{"requests", c.wasted_requests}, {"service_ms", ms(c.wasted_service)}};
+    o["max_queue"] = c.max_queue;
+    o["max_in_flight"] = c.max_in_flight;
+    ordered_json windows = ordered_json::array();
+    for (const CapacityWindowRow& w : c.windows) {
+      ordered_json row = ordered_json::object();
+      row["offered_per_s"] = ratio(static_cast<double>(w.arrivals) / window_s);
+      row["goodput_per_s"] = ratio(static_cast<double>(w.goodput) / window_s);
+      row["rate_limited"] = w.rate_limited;
+      row["rejected"] = w.rejected;
+      row["queue_mean"] = ratio(w.queue_mean);
+      row["queue_max"] = w.queue_max;
+      row["in_flight_mean"] = ratio(w.in_flight_mean);
+      row["in_flight_max"] = w.in_flight_max;
+      windows.push_back(std::move(row));
+    }
+    o["windows"] = std::move(windows);
+    j.push_back(std::move(o));
+  }
+  return j;
+}
+
 }  // namespace
 
 ordered_json to_json(const Report& r) {
@@ -295,6 +330,9 @@ ordered_json to_json(const Report& r) {
   j["thresholds"] = thresholds(r);
   j["thresholds_passed"] = r.all_thresholds_passed();
   j["time_series"] = time_series(r);
+  // Only when a provider has a capacity block, so that reports of scenarios without one
+  // are unchanged.
+  if (!r.capacity.empty()) j["capacity"] = capacity(r);
   return j;
 }
 

@@ -32,7 +32,7 @@ constexpr std::array<TagInfo, 3> kLadderTags{{{"tool", TagValues::any},
 constexpr std::array<TagInfo, 2> kEscalationTags{{{"level", TagValues::escalation_level},
                                                   {"reason", TagValues::escalation_reason}}};
 
-constexpr std::array<MetricInfo, 28> kCatalogue{{
+constexpr std::array<MetricInfo, 34> kCatalogue{{
     {MetricId::task_success, "task_success", MetricType::rate, "", kTaskTags,
      "fraction of tasks that succeeded, clean or degraded"},
     {MetricId::task_degraded, "task_degraded", MetricType::rate, "", kTaskTags,
@@ -87,6 +87,18 @@ constexpr std::array<MetricInfo, 28> kCatalogue{{
      "cache entries evicted to make room, least recently used first"},
     {MetricId::cache_calls_saved, "cache_calls_saved", MetricType::counter, "", kToolTags,
      "provider attempts cache hits and single-flight waiters did not make"},
+    {MetricId::capacity_offered, "capacity_offered", MetricType::counter, "", kProviderTags,
+     "requests that reached a provider's capacity layer (offered load; rate: per second)"},
+    {MetricId::capacity_goodput, "capacity_goodput", MetricType::counter, "", kProviderTags,
+     "2xx answers a capacity layer delivered before the client's deadline (rate: per second)"},
+    {MetricId::capacity_rate_limited, "capacity_rate_limited", MetricType::counter, "", kProviderTags,
+     "429s from a capacity layer's requests- or tokens-per-minute bucket"},
+    {MetricId::capacity_rejected, "capacity_rejected", MetricType::counter, "", kProviderTags,
+     "requests a capacity layer's queue rejected: full on arrival, or queue_timeout reached"},
+    {MetricId::capacity_wasted, "capacity_wasted", MetricType::counter, "", kProviderTags,
+     "requests a capacity layer served after their client had given up (wasted work)"},
+    {MetricId::capacity_queue_length, "capacity_queue_length", MetricType::trend, "", kProviderTags,
+     "per time window, the longest queue of a capacity layer (max: the longest of the run)"},
 }};
 
 constexpr bool catalogue_in_id_order() {

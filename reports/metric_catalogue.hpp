@@ -61,6 +61,12 @@ enum class MetricId : std::uint8_t {
   cache_stale_age,      // trend, ms: ages of the stale answers
   cache_evictions,      // counter: entries evicted, least recently used first
   cache_calls_saved,    // counter: provider attempts hits and waiters did not make
+  capacity_offered,       // counter: requests that reached a capacity layer (offered load)
+  capacity_goodput,       // counter: 2xx answers a capacity layer delivered before the client gave up
+  capacity_rate_limited,  // counter: 429s from a capacity layer's rate buckets
+  capacity_rejected,      // counter: requests a capacity layer's queue rejected (full or timed out)
+  capacity_wasted,        // counter: requests served after their client gave up
+  capacity_queue_length,  // trend: per time window, the longest queue of a capacity layer
 };
 
 // What values a tag accepts; closed vocabularies are checked at parse time.

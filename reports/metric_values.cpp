@@ -240,6 +240,27 @@ std::vector<Trend::Part> cache_stale_age(const Recorder& r, const Threshold& t) 
   return parts;
 }
 
+// The sum of `field(report)` over the capacity reports whose provider the threshold's
+// `provider` tag admits.
+template <class Field>
+double sum_capacity(const Recorder& r, const Threshold& t, Field field) {
+  std::uint64_t n = 0;
+  for (const CapacityReport& c : r.capacity()) {
+    if (admits(t, "provider", c.provider)) n += field(c);
+  }
+  return static_cast<double>(n);
+}
+
+// Per window of every admitted capacity layer, its longest queue.
+std::vector<std::int64_t> capacity_queue_maxima(const Recorder& r, const Threshold& t) {
+  std::vector<std::int64_t> maxima;
+  for (const CapacityReport& c : r.capacity()) {
+    if (!admits(t, "provider", c.provider)) continue;
+    for (const CapacityWindowRow& w : c.windows) maxima.push_back(w.queue_max);
+  }
+  return maxima;
+}
+
 }  // namespace
 
 std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos duration) {
@@ -283,6 +304,27 @@ std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos durat
     case MetricId::cache_evictions:
       return counter_value(cache_actions(r, t, CacheAction::evicted), e, duration, tasks);
     case MetricId::cache_calls_saved: return counter_value(cache_calls_saved(r, t), e, duration, tasks);
+    case MetricId::capacity_offered:
+      return counter_value(sum_capacity(r, t, [](const CapacityReport& c) { return c.arrivals; }), e, duration, tasks);
+    case MetricId::capacity_goodput:
+      return counter_value(sum_capacity(r, t, [](const CapacityReport& c) { return c.goodput; }), e, duration, tasks);
+    case MetricId::capacity_rate_limited:
+      return counter_value(sum_capacity(r, t,
+                                        [](const CapacityReport& c) {
+                                          return c.rate_limited_requests + c.rate_limited_tokens;
+                                        }),
+                           e, duration, tasks);
+    case MetricId::capacity_rejected:
+      return counter_value(
+          sum_capacity(r, t, [](const CapacityReport& c) { return c.queue_full + c.queue_timeouts; }), e, duration,
+          tasks);
+    case MetricId::capacity_wasted:
+      return counter_value(sum_capacity(r, t, [](const CapacityReport& c) { return c.wasted_requests; }), e, duration,
+                           tasks);
+    case MetricId::capacity_queue_length: {
+      const std::vector<std::int64_t> maxima = capacity_queue_maxima(r, t);
+      return trend_value({Trend::Part(maxima)}, e, 1);
+    }
   }
   return std::nullopt;
 }

@@ -305,3 +305,17 @@ void Recorder::set_injected_faults(std::string_view provider, std::string_view k
 }
 
 }  // namespace squall
+
+namespace squall {
+
+void Recorder::set_capacity(CapacityReport report) {
+  const auto at = std::lower_bound(capacity_.begin(), capacity_.end(), report.provider,
+                                   [](const CapacityReport& c, const std::string& name) { return c.provider < name; });
+  if (at != capacity_.end() && at->provider == report.provider) {
+    *at = std::move(report);
+  } else {
+    capacity_.insert(at, std::move(report));
+  }
+}
+
+}  // namespace squall

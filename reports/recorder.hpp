@@ -30,6 +30,7 @@
 #include "engine/task_result.hpp"
 #include "engine/outcome.hpp"
 #include "engine/runtime/time.hpp"
+#include "reports/capacity_report.hpp"
 #include "reports/fingerprint.hpp"
 #include "reports/sample_log.hpp"
 #include "reports/window_sample.hpp"
@@ -189,6 +190,10 @@ class Recorder final : public EventSink {
   // `provider`. Sets (does not add to) the count. Not part of the event trace, so not
   // folded into the fingerprint.
   void set_injected_faults(std::string_view provider, std::string_view kind, std::uint64_t count);
+  // At the end of the run: what a provider's capacity layer saw (its windows as wide as
+  // window()). Replaces an earlier report for the same provider. Not part of the event
+  // trace, so not folded into the fingerprint.
+  void set_capacity(CapacityReport report);
 
   Nanos window() const { return window_; }
   // Tasks finished so far (on_task_finished calls).
@@ -210,6 +215,8 @@ class Recorder final : public EventSink {
   const std::vector<RecordedBreakerTransition>& breaker_transitions() const { return transitions_; }
   std::uint64_t breaker_transitions_total() const { return transitions_total_; }
   const InjectedFaultCounts& injected_faults() const { return injected_; }
+  // Sorted by provider name.
+  const std::vector<CapacityReport>& capacity() const { return capacity_; }
   // Tasks with ground truth by verdict, by degradation path (TaskResult::degradations).
   const std::map<std::uint32_t, AnswerCounts>& answers_by_path() const { return answers_by_path_; }
   // Finished tasks by status, by window of their end.
@@ -249,6 +256,7 @@ class Recorder final : public EventSink {
   std::vector<RecordedBreakerTransition> transitions_;
   std::uint64_t transitions_total_ = 0;
   InjectedFaultCounts injected_;
+  std::vector<CapacityReport> capacity_;
   std::vector<StatusCounts> tasks_by_window_;
   std::vector<WindowSample> task_latency_by_window_;
   std::map<std::uint32_t, AnswerCounts> answers_by_path_;

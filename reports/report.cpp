@@ -241,6 +241,10 @@ Report build_report(const Recorder& r, const RunInfo& run, std::span<const Thres
   }
 
   rep.time_series = time_series(r, provider_order, run.duration);
+  rep.capacity = r.capacity();
+  // The capacity series line up with the report's windows: padded with empty windows where
+  // nothing happened, and cut where the run had ended.
+  for (CapacityReport& c : rep.capacity) c.windows.resize(rep.time_series.windows.size());
   return rep;
 }
 

@@ -17,6 +17,7 @@
 
 #include "engine/events.hpp"
 #include "engine/runtime/time.hpp"
+#include "reports/capacity_report.hpp"
 #include "reports/recorder.hpp"
 #include "reports/threshold.hpp"
 
@@ -237,6 +238,8 @@ struct Report {
   std::vector<InjectedFaultRow> injected_faults;  // sorted by provider, then kind
   std::vector<ThresholdResult> thresholds;        // in the given order
   TimeSeries time_series;
+  // Per provider with a `capacity` block, sorted by name; windows as time_series's.
+  std::vector<CapacityReport> capacity;
 
   // True when every threshold holds (exit code 0 rather than 1, DESIGN section 7).
   bool all_thresholds_passed() const;

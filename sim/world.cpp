@@ -18,6 +18,34 @@ namespace {
 constexpr ComponentId kArrivalsComponent = 1;
 constexpr ComponentId kFirstTemplateComponent = 2;
 
+// The report's form of what a capacity layer saw: its counters as they are, its level
+// integrals as time-weighted means over each window.
+CapacityReport capacity_report(std::string_view provider, const CapacityStats& stats) {
+  const CapacityTotals& t = stats.totals();
+  CapacityReport c;
+  c.provider = std::string(provider);
+  c.arrivals = t.arrivals;
+  c.goodput = t.goodput;
+  c.served = t.served;
+  c.queued = t.queued;
+  c.rate_limited_requests = t.rate_limited_requests;
+  c.rate_limited_tokens = t.rate_limited_tokens;
+  c.queue_full = t.queue_full;
+  c.queue_timeouts = t.queue_timeouts;
+  c.abandoned = t.abandoned;
+  c.wasted_requests = t.wasted_requests;
+  c.wasted_service = t.wasted_service;
+  c.max_queue = t.max_queue;
+  c.max_in_flight = t.max_in_flight;
+  const auto window = static_cast<double>(stats.window());
+  for (const CapacityWindow& w : stats.windows()) {
+    c.windows.push_back(CapacityWindowRow{w.arrivals, w.goodput, w.rate_limited, w.rejected,
+                                          static_cast<double>(w.queue_ns) / window, w.queue_max,
+                                          static_cast<double>(w.in_flight_ns) / window, w.in_flight_max});
+  }
+  return c;
+}
+
 const std::vector<StrategyConfig>& policy_of(const PolicyConfig& policy, std::string_view name) {
   static const std::vector<StrategyConfig> kNoStrategies;
   const auto it = policy.find(name);
@@ -66,7 +94,8 @@ void World::build_providers(const RngFactory& rngs) {
     BuiltProvider& built =
         providers_
             .emplace(config.name, make_provider(config, corpus != nullptr ? corpus->corpus : nullptr, loop_, loop_,
-                                                rngs, corpus != nullptr ? corpus->index : nullptr))
+                                                rngs, corpus != nullptr ? corpus->index : nullptr,
+                                                CapacitySeriesOptions{recorder_.window(), kMaxWindows}))
             .first->second;
     // The provider's stack: its own policy entry (only a scenario with a `tools` block
     // gives providers entries of their own), then the SDK's retries innermost. The SDK
@@ -188,6 +217,11 @@ Report World::run() {
     }
   }
   const RunInfo info{scenario_.name, seed_, std::max(scenario_.duration, loop_.now())};
+  for (auto& [name, built] : providers_) {
+    if (built.capacity == nullptr) continue;
+    built.capacity->finish(info.duration);
+    recorder_.set_capacity(capacity_report(name, built.capacity->stats()));
+  }
   return build_report(recorder_, info, scenario_.thresholds);
 }
 

@@ -8,6 +8,7 @@
 
 #include "mocks/corpus.hpp"
 #include "sim/scenario.hpp"
+#include "sim/scenario/capacity_reader.hpp"
 #include "sim/scenario/fault_reader.hpp"
 #include "sim/scenario/latency_reader.hpp"
 #include "sim/scenario/policy_reader.hpp"
@@ -36,7 +37,7 @@ const std::vector<std::string_view>& entry_keys() {
   static const std::vector<std::string_view> keys = [] {
     std::vector<std::string_view> all{"type"};
     all.insert(all.end(), Config::kKeys.begin(), Config::kKeys.end());
-    all.insert(all.end(), {"faults", "capabilities", "idempotent", "sdk_retry"});
+    all.insert(all.end(), {"faults", "capabilities", "idempotent", "sdk_retry", "capacity"});
     return all;
   }();
   return keys;
@@ -303,6 +304,9 @@ void read_entry(const Json& entry, const std::string& path, Diagnostics& diag, s
   provider.spec = read_spec(obj);
   provider.faults = read_faults(obj, run_end, Config::kKind, provider.name);
   read_common(obj, provider);
+  if (const Json* capacity = obj.find("capacity")) {
+    provider.capacity = read_capacity(*capacity, obj.path_of("capacity"), run_end, Config::kKind, provider.name, diag);
+  }
 }
 
 }  // namespace

@@ -189,7 +189,8 @@ TEST(MetricParseTest, RejectsUnknownMetric) {
             "call_latency, provider_calls, retry_amplification, tokens, cost_usd, breaker_transitions, "
             "injected_faults, fallbacks, reflections, ladder_rungs, escalations, answered, answered_wrongly, "
             "task_tokens, task_cost_usd, cache_hits, cache_misses, cache_coalesced, cache_wait_timeouts, cache_stale, "
-            "cache_stale_age, cache_evictions, cache_calls_saved");
+            "cache_stale_age, cache_evictions, cache_calls_saved, capacity_offered, capacity_goodput, "
+            "capacity_rate_limited, capacity_rejected, capacity_wasted, capacity_queue_length");
 }
 
 TEST(MetricParseTest, RejectsUnknownTag) {

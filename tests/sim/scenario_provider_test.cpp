@@ -54,7 +54,7 @@ TEST(ScenarioProvidersTest, TypeMustBeKnown) {
 TEST(ScenarioProvidersTest, KeysOfTheOtherTypeAreUnknown) {
   EXPECT_EQ(errors_of(with(base_scenario(), "/providers/search/model", "bing")),
             only("/providers/search/model",
-                 "unknown key \"model\"; expected one of: type, corpus, latency, max_results, faults, capabilities, idempotent, sdk_retry"));
+                 "unknown key \"model\"; expected one of: type, corpus, latency, max_results, faults, capabilities, idempotent, sdk_retry, capacity"));
 }
 
 TEST(ScenarioProvidersTest, CorpusIsRequired) {

@@ -60,7 +60,7 @@ TEST(ScenarioVectorSearchTest, OwnKeysOnly) {
   EXPECT_EQ(errors_of(with(base_vector(), "/providers/kb/max_results", 5)),
             only("/providers/kb/max_results",
                  "unknown key \"max_results\"; expected one of: type, corpus, latency, top_k, read_units, faults, "
-                 "capabilities, idempotent, sdk_retry"));
+                 "capabilities, idempotent, sdk_retry, capacity"));
 }
 
 // The corpus is read as web_search's (scenario_provider_test.cpp has the corpus's own rules).

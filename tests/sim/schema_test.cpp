@@ -310,8 +310,10 @@ TEST(SchemaTest, NumericBoundsAgreeWithTheLoader) {
   // mean_output_tokens, probability, first_call, last_call, max_attempts, multiplier,
   // jitter_range's items, failure_threshold, half_open_probes, max_tokens, max_cost_usd,
   // max_entries, rewrite_success_rate, relax_threshold's initial, step and floor,
-  // rewrite_query's prompt_tokens, max_output_tokens and max_rewrites.
-  EXPECT_EQ(checked.size(), 31u);
+  // rewrite_query's prompt_tokens, max_output_tokens and max_rewrites; capacity's
+  // max_concurrency, requests_per_minute, tokens_per_minute and queue_size, and a drop's
+  // max_concurrency, requests_per_minute and tokens_per_minute.
+  EXPECT_EQ(checked.size(), 38u);
 }
 
 // Scenario files: scenarios/**/*.json (without schema/, corpora/ and policies/) and

@@ -1,0 +1,231 @@
+#include "mocks/capacity/capacity_provider.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "engine/runtime/cancellable_sleep.hpp"
+#include "mocks/answer_time.hpp"
+
+namespace squall {
+namespace {
+
+constexpr int kTooManyRequests = 429;
+constexpr std::int64_t kUnlimited = INT64_MAX;
+
+bool is_2xx(const Response& r) { return r.transport == Transport::ok && r.status >= 200 && r.status < 300; }
+
+// An answer decided at once (a rejection), as the Task a call returns.
+Task<Response> answer_now(Response response) { co_return response; }
+
+}  // namespace
+
+// What a waiting client keeps in its own frame: the answer, once the server delivers it,
+// and the source the server fires to wake it (linked to the client's own token, so the
+// client also wakes when it is cancelled).
+struct CapacityProvider::Pending {
+  explicit Pending(CancellationToken caller) : wake(caller) {}
+  CancellationSource wake;
+  Response response;
+  bool done = false;
+  Job* job = nullptr;  // the server's side, while the server works on it
+};
+
+// The server's side of a request, in the server coroutine's frame. `client` is null once
+// the client has given up: the server finishes the work and throws the answer away.
+struct CapacityProvider::Job {
+  Pending* client = nullptr;
+};
+
+CapacityProvider::CapacityProvider(std::unique_ptr<Provider> inner, CapacityConfig config, Body body, Clock& clock,
+                                   Scheduler& scheduler, CapacitySeriesOptions series)
+    : inner_(std::move(inner)),
+      config_(std::move(config)),
+      body_(body),
+      clock_(clock),
+      scheduler_(scheduler),
+      requests_(config_.limits.requests_per_minute),
+      tokens_(config_.limits.tokens_per_minute),
+      queue_(clock, scheduler, static_cast<std::size_t>(config_.queue_size)),
+      stats_(series.window, series.max_windows) {
+  assert(inner_ != nullptr && config_.queue_size >= 0 && config_.queue_timeout >= 0);
+  for (const CapacityDrop& drop : config_.drops) {
+    edges_.push_back(drop.from);
+    if (drop.to != kNever) edges_.push_back(drop.to);
+  }
+  std::sort(edges_.begin(), edges_.end());
+  edges_.erase(std::unique(edges_.begin(), edges_.end()), edges_.end());
+  max_slots_ = config_.limits.max_concurrency.value_or(kUnlimited);
+  advance(clock_.now());
+}
+
+CapacityProvider::~CapacityProvider() = default;
+
+CapacityLimits CapacityProvider::limits_at(TimePoint t) const {
+  CapacityLimits limits = config_.limits;
+  for (const CapacityDrop& drop : config_.drops) {
+    if (t < drop.from || t >= drop.to) continue;
+    if (drop.limits.max_concurrency) limits.max_concurrency = drop.limits.max_concurrency;
+    if (drop.limits.requests_per_minute) limits.requests_per_minute = drop.limits.requests_per_minute;
+    if (drop.limits.tokens_per_minute) limits.tokens_per_minute = drop.limits.tokens_per_minute;
+  }
+  return limits;
+}
+
+void CapacityProvider::advance(TimePoint now) {
+  while (next_edge_ < edges_.size() && edges_[next_edge_] <= now) {
+    const TimePoint edge = edges_[next_edge_++];
+    const CapacityLimits limits = limits_at(edge);
+    requests_.set_limit(limits.requests_per_minute, edge);
+    tokens_.set_limit(limits.tokens_per_minute, edge);
+    max_slots_ = limits.max_concurrency.value_or(kUnlimited);
+  }
+}
+
+std::int64_t CapacityProvider::slots() const { return max_slots_; }
+
+void CapacityProvider::admit_waiting() {
+  while (in_service_ < slots() && queue_.notify_one()) ++in_service_;
+  const TimePoint now = clock_.now();
+  stats_.set_queue(now, static_cast<std::int64_t>(queue_.size()));
+  stats_.set_in_flight(now, in_service_);
+}
+
+std::optional<Response> CapacityProvider::check_rates(const Request& request, TimePoint now,
+                                                      RateLimitHeaders& headers) {
+  const std::int64_t tokens = body_ == Body::completion ? request.prompt_tokens + request.max_output_tokens : 0;
+  const Nanos request_wait = requests_.wait_for(1, now);
+  const Nanos token_wait = tokens_.wait_for(tokens, now);
+  if (request_wait == 0 && token_wait == 0) {
+    requests_.take(1);
+    tokens_.take(tokens);
+  }
+  headers.limit_requests = requests_.limit().value_or(-1);
+  headers.remaining_requests = requests_.remaining();
+  headers.reset_requests = requests_.until_full();
+  headers.limit_tokens = tokens_.limit().value_or(-1);
+  headers.remaining_tokens = tokens_.remaining();
+  headers.reset_tokens = tokens_.until_full();
+  if (request_wait == 0 && token_wait == 0) return std::nullopt;
+
+  CapacityTotals& totals = stats_.totals();
+  ++(request_wait != 0 ? totals.rate_limited_requests : totals.rate_limited_tokens);
+  ++stats_.at(now).rate_limited;
+  Response r;
+  r.body = body_;
+  r.status = kTooManyRequests;
+  r.error_code = "rate_limit_exceeded";
+  r.error_message = request_wait != 0 ? std::string_view("rate limit reached for requests per minute")
+                                      : std::string_view("rate limit reached for tokens per minute");
+  if (token_wait == kNever) r.error_message = "request too large: it needs more tokens than the tokens-per-minute limit";
+  r.retry_after = retry_after_.for_wait(std::max(request_wait, token_wait));
+  r.rate_limit = headers;
+  return r;
+}
+
+Response CapacityProvider::rejection(std::string_view code, std::string_view message) const {
+  Response r;
+  r.body = body_;
+  r.status = config_.reject_status;
+  r.error_code = code;
+  r.error_message = message;
+  return r;
+}
+
+void CapacityProvider::deliver(Job& job, Response response) {
+  Pending* client = std::exchange(job.client, nullptr);
+  if (client == nullptr) return;
+  client->response = std::move(response);
+  client->done = true;
+  client->job = nullptr;
+  client->wake.cancel();
+}
+
+Task<void> CapacityProvider::serve(Request request, std::uint64_t task_id, std::string_view tool, Pending* client) {
+  Job job{client};
+  client->job = &job;
+  const TimePoint arrived = clock_.now();
+  if (in_service_ < slots() && queue_.empty()) {
+    ++in_service_;
+    stats_.set_in_flight(arrived, in_service_);
+  } else {
+    ++stats_.totals().queued;
+    // The server's own wait: no cancellation token, since it cannot see the client leave.
+    auto wait = queue_.wait(add_saturating(arrived, config_.queue_timeout));
+    stats_.set_queue(arrived, static_cast<std::int64_t>(queue_.size()) + 1);
+    const WaitResult result = co_await wait;
+    const TimePoint now = clock_.now();
+    stats_.set_queue(now, static_cast<std::int64_t>(queue_.size()));
+    if (result != WaitResult::admitted) {
+      assert(result == WaitResult::timed_out);
+      ++stats_.totals().queue_timeouts;
+      ++stats_.at(now).rejected;
+      deliver(job, rejection("queue_timeout", "the request waited too long in the server's queue"));
+      co_return;
+    }
+    // admit_waiting() counted this request's slot when it let it go.
+  }
+  const TimePoint started = clock_.now();
+  CallOptions options;
+  options.task_id = task_id;
+  options.tool = tool;
+  Response response = co_await inner_->call(request, options);
+  const TimePoint now = clock_.now();
+  --in_service_;
+  CapacityTotals& totals = stats_.totals();
+  ++totals.served;
+  if (job.client == nullptr) {
+    ++totals.wasted_requests;
+    totals.wasted_service += now - started;
+  }
+  admit_waiting();
+  deliver(job, std::move(response));
+}
+
+Task<Response> CapacityProvider::wait_for_answer(Request request, CallOptions options, RateLimitHeaders headers) {
+  Pending pending(options.cancellation);
+  spawn(serve(std::move(request), options.task_id, options.tool, &pending), &error_);
+  if (!pending.done) {
+    co_await sleep_until(scheduler_, options.deadline, pending.wake.token());
+  }
+  const TimePoint now = clock_.now();
+  if (pending.done) {
+    if (is_2xx(pending.response)) {
+      ++stats_.totals().goodput;
+      ++stats_.at(now).goodput;
+    }
+    pending.response.rate_limit = headers;
+    co_return std::move(pending.response);
+  }
+  // The client gave up; the server works on (see the file comment).
+  pending.job->client = nullptr;
+  ++stats_.totals().abandoned;
+  co_return options.cancellation.cancelled() ? cancelled_response(body_) : timeout_response(body_);
+}
+
+// Not a coroutine: a rejection costs no frame, and an accepted request's coroutine owns
+// copies of the request and options, which the server side outlives the caller with.
+Task<Response> CapacityProvider::call(const Request& request, const CallOptions& options) {
+  if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+  if (options.cancellation.cancelled()) return inner_->call(request, options);
+  const TimePoint now = clock_.now();
+  advance(now);
+  ++stats_.totals().arrivals;
+  ++stats_.at(now).arrivals;
+  admit_waiting();
+  RateLimitHeaders headers;
+  if (std::optional<Response> limited = check_rates(request, now, headers)) return answer_now(std::move(*limited));
+  const bool slot_free = in_service_ < slots() && queue_.empty();
+  if (!slot_free && queue_.size() >= queue_.max_waiters()) {
+    ++stats_.totals().queue_full;
+    ++stats_.at(now).rejected;
+    Response r = rejection("overloaded", "the server's queue is full");
+    r.rate_limit = headers;
+    return answer_now(std::move(r));
+  }
+  return wait_for_answer(request, options, headers);
+}
+
+}  // namespace squall

@@ -1,0 +1,118 @@
+#include "sim/scenario/capacity_reader.hpp"
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "engine/runtime/duration.hpp"
+#include "sim/scenario/time_window.hpp"
+
+namespace squall {
+namespace {
+
+constexpr IntRange kConcurrency{1, kMaxConcurrency};
+constexpr IntRange kRequestsPerMinute{1, kMaxRequestsPerMinute};
+constexpr IntRange kTokensPerMinute{1, kMaxTokensPerMinute};
+constexpr IntRange kQueueSize{0, kMaxQueueSize};
+
+constexpr std::string_view kLimitKeys = "max_concurrency, requests_per_minute or tokens_per_minute";
+
+bool read_limit(const ObjectReader& obj, std::string_view key, IntRange range, std::optional<std::int64_t>& out) {
+  std::int64_t value = 0;
+  if (!obj.get(key, value, range)) return false;
+  out = value;
+  return true;
+}
+
+// The three limits of `obj`; false when none is present (errors or not).
+bool read_limits(const ObjectReader& obj, ProviderType type, std::string_view provider, CapacityLimits& limits) {
+  read_limit(obj, "max_concurrency", kConcurrency, limits.max_concurrency);
+  read_limit(obj, "requests_per_minute", kRequestsPerMinute, limits.requests_per_minute);
+  if (obj.find("tokens_per_minute") != nullptr && type != ProviderType::llm) {
+    obj.diag().error(obj.path_of("tokens_per_minute"),
+                     fmt::format("applies only to llm providers (only their requests carry tokens); {}",
+                                 provider_is(provider, type)));
+  } else {
+    read_limit(obj, "tokens_per_minute", kTokensPerMinute, limits.tokens_per_minute);
+  }
+  return obj.find("max_concurrency") != nullptr || obj.find("requests_per_minute") != nullptr ||
+         obj.find("tokens_per_minute") != nullptr;
+}
+
+std::optional<CapacityDrop> read_drop(const Json& value, const std::string& path, std::optional<Nanos> run_end,
+                                      ProviderType type, std::string_view provider, Diagnostics& diag) {
+  const ObjectReader obj(value, path, diag,
+                         {"from", "to", "max_concurrency", "requests_per_minute", "tokens_per_minute"});
+  if (!obj.valid()) return std::nullopt;
+  const std::size_t errors_before = diag.count();
+  CapacityDrop drop;
+  read_window(obj, /*required=*/true, run_end, drop.from, drop.to);
+  if (!read_limits(obj, type, provider, drop.limits)) {
+    diag.error(path, fmt::format("expected at least one of {} in a drop", kLimitKeys));
+  }
+  if (diag.count() != errors_before) return std::nullopt;
+  return drop;
+}
+
+void read_drops(const ObjectReader& obj, std::optional<Nanos> run_end, ProviderType type, std::string_view provider,
+                CapacityConfig& config) {
+  const Json* list = obj.find("drops");
+  if (list == nullptr) return;
+  const std::string path = obj.path_of("drops");
+  const auto elements = read_array(*list, path, obj.diag(), /*nonempty=*/false);
+  std::vector<std::size_t> positions;
+  for (std::size_t i = 0; i < elements.size(); ++i) {
+    const std::string drop_path = pointer_append(path, i);
+    auto drop = read_drop(elements[i], drop_path, run_end, type, provider, obj.diag());
+    if (!drop) continue;
+    // One drop at a time: which limit would hold where two overlap is not obvious.
+    bool overlaps = false;
+    for (std::size_t j = 0; j < config.drops.size() && !overlaps; ++j) {
+      const CapacityDrop& other = config.drops[j];
+      if (drop->from < other.to && other.from < drop->to) {
+        obj.diag().error(pointer_append(drop_path, "from"),
+                         fmt::format("overlaps drop {} ([{}, {})); drops must not overlap", positions[j],
+                                     format_duration(other.from), format_duration(other.to)));
+        overlaps = true;
+      }
+    }
+    if (overlaps) continue;
+    config.drops.push_back(*drop);
+    positions.push_back(i);
+  }
+  std::sort(config.drops.begin(), config.drops.end(),
+            [](const CapacityDrop& a, const CapacityDrop& b) { return a.from < b.from; });
+}
+
+}  // namespace
+
+std::optional<CapacityConfig> read_capacity(const Json& value, const std::string& path, std::optional<Nanos> run_end,
+                                            ProviderType type, std::string_view provider, Diagnostics& diag) {
+  const ObjectReader obj(value, path, diag,
+                         {"max_concurrency", "requests_per_minute", "tokens_per_minute", "queue_size", "queue_timeout",
+                          "reject_status", "drops"});
+  if (!obj.valid()) return std::nullopt;
+  const std::size_t errors_before = diag.count();
+  CapacityConfig config;
+  const bool has_limits = read_limits(obj, type, provider, config.limits);
+  if (!has_limits && obj.find("drops") == nullptr) {
+    diag.error(path, fmt::format("expected at least one of {}, or drops", kLimitKeys));
+  }
+  obj.get("queue_size", config.queue_size, kQueueSize);
+  obj.get_duration("queue_timeout", config.queue_timeout, DurationMin::positive);
+  if (const Json* status = obj.find("reject_status")) {
+    const auto code = status->is_number_integer() ? status->get<std::int64_t>() : 0;
+    if (code != 429 && code != 503 && code != 529) {
+      diag.error(obj.path_of("reject_status"), fmt::format("expected 429, 503 or 529, got {}", describe(*status)));
+    } else {
+      config.reject_status = static_cast<int>(code);
+    }
+  }
+  read_drops(obj, run_end, type, provider, config);
+  if (diag.count() != errors_before) return std::nullopt;
+  return config;
+}
+
+}  // namespace squall

@@ -1,0 +1,138 @@
+// One bad-input test per rule of a provider's `capacity` block
+// (sim/scenario/capacity_reader.hpp), and what a valid block loads as.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "tests/sim/scenario_test_support.hpp"
+
+namespace squall {
+namespace {
+
+using test::base_scenario;
+using test::errors_of;
+using test::only;
+using test::with;
+
+constexpr const char* kSearch = "/providers/search/capacity";
+constexpr const char* kGpt = "/providers/gpt/capacity";
+
+Json with_capacity(const char* at, const Json& capacity) { return with(base_scenario(), at, capacity); }
+
+TEST(ScenarioCapacityTest, AValidBlockLoadsWithItsDefaults) {
+  const Json doc = with_capacity(kGpt, Json::parse(R"({
+      "max_concurrency": 8, "tokens_per_minute": 40000,
+      "drops": [ { "from": "5m", "to": "6m", "max_concurrency": 2 },
+                 { "from": "1m", "to": "2m", "requests_per_minute": 30 } ] })"));
+  auto loaded = load_scenario_text(doc.dump(), test::kBaseFile);
+  ASSERT_EQ(loaded.errors, std::vector<ValidationError>{});
+  ASSERT_TRUE(loaded.scenario.has_value());
+  const auto& scenario = loaded.scenario;
+  const auto gpt = std::find_if(scenario->providers.begin(), scenario->providers.end(),
+                                [](const ProviderConfig& p) { return p.name == "gpt"; });
+  ASSERT_TRUE(gpt->capacity.has_value());
+  const CapacityConfig& c = *gpt->capacity;
+  EXPECT_EQ(c.limits.max_concurrency, 8);
+  EXPECT_EQ(c.limits.tokens_per_minute, 40000);
+  EXPECT_FALSE(c.limits.requests_per_minute.has_value());
+  EXPECT_EQ(c.queue_size, 1024);
+  EXPECT_EQ(c.queue_timeout, 15 * kSecond);
+  EXPECT_EQ(c.reject_status, 503);
+  ASSERT_EQ(c.drops.size(), 2U);
+  EXPECT_EQ(c.drops[0].from, kMinute);  // sorted by from
+  EXPECT_EQ(c.drops[0].limits.requests_per_minute, 30);
+  EXPECT_EQ(c.drops[1].to, 6 * kMinute);
+}
+
+TEST(ScenarioCapacityTest, UnknownKeyIsAnError) {
+  EXPECT_EQ(errors_of(with_capacity(kSearch, {{"max_concurrency", 2}, {"slots", 2}})),
+            only("/providers/search/capacity/slots",
+                 "unknown key \"slots\"; expected one of: max_concurrency, requests_per_minute, tokens_per_minute, "
+                 "queue_size, queue_timeout, reject_status, drops"));
+}
+
+TEST(ScenarioCapacityTest, UnknownKeyInADropIsAnError) {
+  EXPECT_EQ(errors_of(with_capacity(kSearch, Json::parse(R"({"drops": [
+                {"from": "1m", "to": "2m", "max_concurrency": 1, "queue_size": 3}]})"))),
+            only("/providers/search/capacity/drops/0/queue_size",
+                 "unknown key \"queue_size\"; expected one of: from, to, max_concurrency, requests_per_minute, "
+                 "tokens_per_minute"));
+}
+
+TEST(ScenarioCapacityTest, ABlockWithoutLimitsOrDropsIsAnError) {
+  EXPECT_EQ(errors_of(with_capacity(kSearch, {{"queue_size", 10}})),
+            only(kSearch, "expected at least one of max_concurrency, requests_per_minute or tokens_per_minute, or "
+                          "drops"));
+}
+
+TEST(ScenarioCapacityTest, ADropWithoutLimitsIsAnError) {
+  EXPECT_EQ(errors_of(with_capacity(kSearch, Json::parse(R"({"drops": [{"from": "1m", "to": "2m"}]})"))),
+            only("/providers/search/capacity/drops/0",
+                 "expected at least one of max_concurrency, requests_per_minute or tokens_per_minute in a drop"));
+}
+
+TEST(ScenarioCapacityTest, MaxConcurrencyMustBePositive) {
+  EXPECT_EQ(errors_of(with_capacity(kSearch, {{"max_concurrency", 0}})),
+            only("/providers/search/capacity/max_concurrency", "expected an integer in [1, 1000000], got 0"));
+}
+
+TEST(ScenarioCapacityTest, ARateOfZeroIsAnError) {
+  EXPECT_EQ(errors_of(with_capacity(kSearch, {{"requests_per_minute", 0}})),
+            only("/providers/search/capacity/requests_per_minute", "expected an integer in [1, 100000000], got 0"));
+}
+
+TEST(ScenarioCapacityTest, ATokenRateOfZeroIsAnError) {
+  EXPECT_EQ(errors_of(with_capacity(kGpt, {{"tokens_per_minute", 0}})),
+            only("/providers/gpt/capacity/tokens_per_minute", "expected an integer in [1, 100000000], got 0"));
+}
+
+TEST(ScenarioCapacityTest, TokensPerMinuteAppliesToLlmProvidersOnly) {
+  EXPECT_EQ(errors_of(with_capacity(kSearch, {{"tokens_per_minute", 1000}})),
+            only("/providers/search/capacity/tokens_per_minute",
+                 "applies only to llm providers (only their requests carry tokens); \"search\" is a web_search "
+                 "provider"));
+}
+
+TEST(ScenarioCapacityTest, QueueSizeMustNotBeNegative) {
+  EXPECT_EQ(errors_of(with_capacity(kSearch, {{"max_concurrency", 2}, {"queue_size", -1}})),
+            only("/providers/search/capacity/queue_size", "expected an integer in [0, 1000000], got -1"));
+}
+
+TEST(ScenarioCapacityTest, QueueTimeoutMustBePositive) {
+  const auto errors = errors_of(with_capacity(kSearch, {{"max_concurrency", 2}, {"queue_timeout", "0s"}}));
+  ASSERT_EQ(errors.size(), 1U);
+  EXPECT_EQ(errors[0].path, "/providers/search/capacity/queue_timeout");
+}
+
+TEST(ScenarioCapacityTest, RejectStatusMustBeAnOverloadStatus) {
+  EXPECT_EQ(errors_of(with_capacity(kSearch, {{"max_concurrency", 2}, {"reject_status", 500}})),
+            only("/providers/search/capacity/reject_status", "expected 429, 503 or 529, got 500"));
+}
+
+TEST(ScenarioCapacityTest, AnInvertedDropWindowIsAnError) {
+  EXPECT_EQ(errors_of(with_capacity(kSearch, Json::parse(R"({"drops": [
+                {"from": "2m", "to": "1m", "max_concurrency": 1}]})"))),
+            only("/providers/search/capacity/drops/0/to", "expected a time after from (2m), got \"1m\""));
+}
+
+TEST(ScenarioCapacityTest, ADropNeedsBothEdges) {
+  EXPECT_EQ(errors_of(with_capacity(kSearch, Json::parse(R"({"drops": [{"from": "2m", "max_concurrency": 1}]})"))),
+            only("/providers/search/capacity/drops/0", "missing required key \"to\""));
+}
+
+TEST(ScenarioCapacityTest, ADropAfterTheRunIsAnError) {
+  EXPECT_EQ(errors_of(with_capacity(kSearch, Json::parse(R"({"drops": [
+                {"from": "10m", "to": "11m", "max_concurrency": 1}]})"))),
+            only("/providers/search/capacity/drops/0/from",
+                 "expected a time before the end of the run (duration 10m), got \"10m\""));
+}
+
+TEST(ScenarioCapacityTest, OverlappingDropsAreAnError) {
+  EXPECT_EQ(errors_of(with_capacity(kSearch, Json::parse(R"({"drops": [
+                {"from": "1m", "to": "3m", "max_concurrency": 1},
+                {"from": "2m", "to": "4m", "max_concurrency": 2}]})"))),
+            only("/providers/search/capacity/drops/1/from", "overlaps drop 0 ([1m, 3m)); drops must not overlap"));
+}
+
+}  // namespace
+}  // namespace squall
