@@ -39,7 +39,7 @@ TEST(WindowSampleTest, PastTheBoundKeepsABoundedSampleAndExactCountMaxAndSum) {
   EXPECT_EQ(w.kept().size(), WindowSample::kKept);
   EXPECT_EQ(w.count(), n);
   EXPECT_EQ(w.max(), static_cast<std::int64_t>(n - 1));
-  EXPECT_TRUE(w.sum() == static_cast<__int128>(n) * (n - 1) / 2);
+  EXPECT_EQ(static_cast<std::uint64_t>(w.sum()), n * (n - 1) / 2);
 }
 
 TEST(WindowSampleTest, TheSampleDependsOnTheKeysNotOnTheirOrder) {
