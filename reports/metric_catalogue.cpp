@@ -32,7 +32,7 @@ constexpr std::array<TagInfo, 3> kLadderTags{{{"tool", TagValues::any},
 constexpr std::array<TagInfo, 2> kEscalationTags{{{"level", TagValues::escalation_level},
                                                   {"reason", TagValues::escalation_reason}}};
 
-constexpr std::array<MetricInfo, 28> kCatalogue{{
+constexpr std::array<MetricInfo, 30> kCatalogue{{
     {MetricId::task_success, "task_success", MetricType::rate, "", kTaskTags,
      "fraction of tasks that succeeded, clean or degraded"},
     {MetricId::task_degraded, "task_degraded", MetricType::rate, "", kTaskTags,
@@ -87,6 +87,10 @@ constexpr std::array<MetricInfo, 28> kCatalogue{{
      "cache entries evicted to make room, least recently used first"},
     {MetricId::cache_calls_saved, "cache_calls_saved", MetricType::counter, "", kToolTags,
      "provider attempts cache hits and single-flight waiters did not make"},
+    {MetricId::retries_refused, "retries_refused", MetricType::counter, "", kProviderTags,
+     "retries a retry_budget refused (Envoy's budget or gRPC's token throttle), by the provider whose budget refused"},
+    {MetricId::throttled_requests, "throttled_requests", MetricType::counter, "", kProviderTags,
+     "requests adaptive_throttling rejected locally, never sent (outcome throttled)"},
 }};
 
 constexpr bool catalogue_in_id_order() {

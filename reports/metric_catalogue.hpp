@@ -61,6 +61,8 @@ enum class MetricId : std::uint8_t {
   cache_stale_age,      // trend, ms: ages of the stale answers
   cache_evictions,      // counter: entries evicted, least recently used first
   cache_calls_saved,    // counter: provider attempts hits and waiters did not make
+  retries_refused,      // counter: retries a retry_budget refused
+  throttled_requests,   // counter: requests adaptive_throttling rejected before sending
 };
 
 // What values a tag accepts; closed vocabularies are checked at parse time.

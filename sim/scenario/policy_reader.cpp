@@ -52,13 +52,14 @@ constexpr NumberRange kEscalationAmount{0, true, 1e9};
 //   gigabytes of memory for one pipeline's cache.
 constexpr IntRange kCacheEntries{1, 10'000'000};
 // - retry_budget: budget_percent is a percentage; min_retry_concurrency, a million retries
-//   in flight; max_tokens is gRFC A6's range (0, 1000], token_ratio at most max_tokens'
+//   in flight; max_tokens is gRFC A6's range (0, 1000] from its
+//   finest value, 0.001, token_ratio at most max_tokens'
 //   bound (a success adding more than the bucket holds means nothing more).
 // - adaptive_throttling: K in [1, 1000] (below 1 it rejects requests the backend accepts);
 //   a window of at most an hour, 3600 one-second buckets per backend.
 constexpr NumberRange kBudgetPercent{0, false, 100};
 constexpr IntRange kRetryConcurrency{0, 1'000'000};
-constexpr NumberRange kGrpcTokens{0, true, 1000};
+constexpr NumberRange kGrpcTokens{0.001, false, 1000};
 constexpr NumberRange kThrottleK{1, false, 1000};
 constexpr Nanos kMaxThrottleWindow = kHour;
 

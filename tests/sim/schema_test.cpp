@@ -310,8 +310,9 @@ TEST(SchemaTest, NumericBoundsAgreeWithTheLoader) {
   // mean_output_tokens, probability, first_call, last_call, max_attempts, multiplier,
   // jitter_range's items, failure_threshold, half_open_probes, max_tokens, max_cost_usd,
   // max_entries, rewrite_success_rate, relax_threshold's initial, step and floor,
-  // rewrite_query's prompt_tokens, max_output_tokens and max_rewrites.
-  EXPECT_EQ(checked.size(), 31u);
+  // rewrite_query's prompt_tokens, max_output_tokens and max_rewrites, retry_budget's
+  // budget_percent, min_retry_concurrency, max_tokens and token_ratio, adaptive_throttling's k.
+  EXPECT_EQ(checked.size(), 36u);
 }
 
 // Scenario files: scenarios/**/*.json (without schema/, corpora/ and policies/) and
