@@ -918,9 +918,9 @@ TEST(ScenarioRetryBudgetConfigTest, BadConfigs) {
             only(std::string(kBudget) + "/min_retry_concurrency", "expected an integer in [0, 1000000], got -1"));
   EXPECT_EQ(errors_of(with_strategy("search", "retry_budget", {{"mode", "grpc"}, {"max_tokens", 0}})),
             only(std::string(kBudget) + "/max_tokens", "expected a number in [0.001, 1000], got 0"));
-  EXPECT_EQ(errors_of(with_strategy("search", "retry_budget", {{"mode", "grpc"}, {"token_ratio", 0.0005}})),
+  EXPECT_EQ(errors_of(with_strategy("search", "retry_budget", {{"mode", "grpc"}, {"token_ratio", 0.0015}})),
             only(std::string(kBudget) + "/token_ratio",
-                 "expected a multiple of 0.001 (gRPC keeps milli-tokens), got 0.0005"));
+                 "expected a multiple of 0.001 (gRPC keeps milli-tokens), got 0.0015"));
   EXPECT_EQ(errors_of(with_strategy("search", "retry_budget", {{"max_tokens", 10}})),
             only(std::string(kBudget) + "/max_tokens", "applies only to mode \"grpc\""));
   EXPECT_EQ(errors_of(with_strategy("search", "retry_budget", {{"mode", "grpc"}, {"budget_percent", 10}})),
