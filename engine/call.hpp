@@ -214,6 +214,11 @@ struct CallContext {
   // Recovery rounds of this call so far: entries into the budget strategy (each retry,
   // fallback candidate or simplification rung is one); the budget's iteration cap.
   std::int32_t iterations = 0;
+  // Whether the attempt now being made re-sends the call: set by the retry strategy for
+  // its second and later attempts (and kept for every attempt inside one of them, such as
+  // an SDK retry's first), so that cross-call retry limits (retry_budget) can tell
+  // retries from first attempts. Restored when the retry strategy's attempt returns.
+  bool retry = false;
   // The caller's cancellation, observed by every wait inside the call (the cache's
   // single-flight wait) and passed to each provider attempt (CallOptions::cancellation).
   // Default: never cancelled.

@@ -223,6 +223,33 @@ struct EscalationEvent {
   TimePoint at = 0;  // the task's end
 };
 
+// retry_budget refused a retry (engine/strategies/retry_budget.hpp): the retry strategy
+// that asked ends the logical call with its last outcome (GiveUpEvent "retry_budget").
+struct RetryRefusedEvent {
+  std::uint64_t task_id = 0;
+  std::string_view tool;
+  std::string_view provider;  // whose budget refused; empty without a registry
+  std::string_view mode;      // "envoy" or "grpc"
+  TimePoint at = 0;
+  // envoy: the active retries and the limit they reached, max(min_retry_concurrency,
+  // budget_percent of the active requests). grpc: the token count and the threshold
+  // (max_tokens / 2) it is at or below, both in milli-tokens.
+  std::int64_t level = 0;
+  std::int64_t limit = 0;
+};
+
+// adaptive_throttling rejected a request locally, without sending it
+// (engine/strategies/adaptive_throttling.hpp): its outcome is `throttled`.
+struct ThrottledEvent {
+  std::uint64_t task_id = 0;
+  std::string_view tool;
+  std::string_view provider;  // the backend whose history rejected it; empty without a registry
+  TimePoint at = 0;
+  std::uint64_t requests = 0;  // in the window before this request
+  std::uint64_t accepts = 0;
+  double probability = 0;      // max(0, (requests - K * accepts) / (requests + 1))
+};
+
 // Every event the engine emits, one line each: X(handler, event type, trace name). The
 // EventSink's handlers are generated from this list, and so are the sinks that must see
 // every event (engine/tee_sink.hpp, the JSONL trace in reports/writers/trace_writer.hpp).
@@ -244,7 +271,9 @@ struct EscalationEvent {
   X(on_cache, CacheEvent, "cache")                                  \
   X(on_logical_call, LogicalCallEvent, "logical_call")              \
   X(on_escalation, EscalationEvent, "escalation")                   \
-  X(on_task_finished, TaskResult, "task_finished")
+  X(on_task_finished, TaskResult, "task_finished")                  \
+  X(on_retry_refused, RetryRefusedEvent, "retry_refused")           \
+  X(on_throttled, ThrottledEvent, "throttled")
 
 class EventSink {
  public:

@@ -31,7 +31,8 @@ namespace squall {
   X(circuit_open, local, "rejected by an open circuit breaker without calling")                  \
   X(budget_exhausted, local, "rejected because the task's token or USD budget is spent")         \
   X(cancelled, local, "abandoned by the caller (hedging, task cancellation); a passed deadline " \
-                      "is a timeout, never cancelled")
+                      "is a timeout, never cancelled")                                            \
+  X(throttled, local, "rejected locally by adaptive client throttling without calling")
 
 enum class OutcomeKind : std::uint8_t { SQUALL_OUTCOME_KINDS(SQUALL_ENUMERATOR) };
 

@@ -15,6 +15,10 @@ bool Next::refuses(const CallContext& ctx, const Request& request) const {
   return pipeline_->refuses_from(index_, ctx, request);
 }
 
+bool Next::admit_retry(const CallContext& ctx, const Request& request) const {
+  return pipeline_->admit_retry_from(index_, ctx, request);
+}
+
 Pipeline::Pipeline(Terminal& terminal, std::vector<std::unique_ptr<Strategy>> strategies)
     : terminal_(terminal), strategies_(std::move(strategies)) {}
 
@@ -36,6 +40,11 @@ Task<Outcome> Pipeline::run_from(std::size_t index, CallContext& ctx, Request& r
 bool Pipeline::refuses_from(std::size_t index, const CallContext& ctx, const Request& request) const {
   if (index < strategies_.size()) return strategies_[index]->refuses(ctx, request, Next(this, index + 1));
   return terminal_.refuses(ctx, request);
+}
+
+bool Pipeline::admit_retry_from(std::size_t index, const CallContext& ctx, const Request& request) const {
+  if (index < strategies_.size()) return strategies_[index]->admit_retry(ctx, request, Next(this, index + 1));
+  return terminal_.admit_retry(ctx, request);
 }
 
 Task<Outcome> ProviderAttempt::run(CallContext& ctx, Request& request) {

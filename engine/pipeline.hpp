@@ -40,6 +40,12 @@ class Next {
   // (a spent budget): a strategy that is about to wait before calling next asks first, so
   // it does not sleep for a refusal it could know already. False when unsure.
   bool refuses(const CallContext& ctx, const Request& request) const;
+  // Whether the rest of the pipeline admits one more attempt of this logical call as a
+  // retry (engine/strategies/retry_budget.hpp): the retry strategy asks once per retry,
+  // after deciding to retry and before its backoff, as Envoy and gRPC consult their retry
+  // budgets when a retry is decided. A strategy that refuses emits its own event. True
+  // when nothing in the rest of the pipeline limits retries.
+  bool admit_retry(const CallContext& ctx, const Request& request) const;
 
  private:
   friend class Pipeline;
@@ -57,6 +63,11 @@ class Strategy {
   virtual bool refuses(const CallContext& ctx, const Request& request, Next next) const {
     return next.refuses(ctx, request);
   }
+  // See Next::admit_retry. Strategies that limit retries across calls (retry_budget)
+  // override it; the others pass the question on.
+  virtual bool admit_retry(const CallContext& ctx, const Request& request, Next next) {
+    return next.admit_retry(ctx, request);
+  }
 };
 
 // Where a pipeline's innermost strategy sends the call.
@@ -65,6 +76,7 @@ class Terminal {
   virtual ~Terminal() = default;
   virtual Task<Outcome> run(CallContext& ctx, Request& request) = 0;
   virtual bool refuses(const CallContext&, const Request&) const { return false; }
+  virtual bool admit_retry(const CallContext&, const Request&) { return true; }
 };
 
 // The engine's seams, passed by reference to everything that needs them. `providers` is
@@ -120,6 +132,9 @@ class Pipeline {
   // pipeline, whose deadline is already set.
   Task<Outcome> run(CallContext& ctx, Request& request) const { return run_from(0, ctx, request); }
   bool refuses(const CallContext& ctx, const Request& request) const { return refuses_from(0, ctx, request); }
+  bool admit_retry(const CallContext& ctx, const Request& request) const {
+    return admit_retry_from(0, ctx, request);
+  }
 
   std::size_t size() const { return strategies_.size(); }
 
@@ -127,6 +142,7 @@ class Pipeline {
   friend class Next;
   Task<Outcome> run_from(std::size_t index, CallContext& ctx, Request& request) const;
   bool refuses_from(std::size_t index, const CallContext& ctx, const Request& request) const;
+  bool admit_retry_from(std::size_t index, const CallContext& ctx, const Request& request) const;
 
   std::unique_ptr<ProviderAttempt> own_terminal_;  // set by the Provider& constructor
   Terminal& terminal_;

@@ -40,4 +40,8 @@ bool ProviderRegistry::refuses(const CallContext& ctx, const Request& request) c
   return ctx.provider < entries_.size() && entries_[ctx.provider]->pipeline.refuses(ctx, request);
 }
 
+bool ProviderRegistry::admit_retry(const CallContext& ctx, const Request& request) {
+  return ctx.provider >= entries_.size() || entries_[ctx.provider]->pipeline.admit_retry(ctx, request);
+}
+
 }  // namespace squall

@@ -62,6 +62,8 @@ class ProviderRegistry final : public Terminal {
   // Terminal: the stack of ctx.provider, which must be a valid id.
   Task<Outcome> run(CallContext& ctx, Request& request) override;
   bool refuses(const CallContext& ctx, const Request& request) const override;
+  // Asks the stack of ctx.provider (true for an unknown id).
+  bool admit_retry(const CallContext& ctx, const Request& request) override;
 
  private:
   struct Entry {

@@ -86,6 +86,8 @@ ordered_json providers(const Report& r) {
     o["latency_ms"] = latency(p.latency);
     o["tokens"] = {{"input", p.input_tokens}, {"output", p.output_tokens}};
     o["cost_usd"] = usd(p.cost_usd);
+    o["retries_refused"] = p.retries_refused;
+    o["throttled"] = p.throttled;
   }
   return j;
 }

@@ -32,7 +32,7 @@ constexpr std::array<TagInfo, 3> kLadderTags{{{"tool", TagValues::any},
 constexpr std::array<TagInfo, 2> kEscalationTags{{{"level", TagValues::escalation_level},
                                                   {"reason", TagValues::escalation_reason}}};
 
-constexpr std::array<MetricInfo, 34> kCatalogue{{
+constexpr std::array<MetricInfo, 36> kCatalogue{{
     {MetricId::task_success, "task_success", MetricType::rate, "", kTaskTags,
      "fraction of tasks that succeeded, clean or degraded"},
     {MetricId::task_degraded, "task_degraded", MetricType::rate, "", kTaskTags,
@@ -99,6 +99,10 @@ constexpr std::array<MetricInfo, 34> kCatalogue{{
      "requests a capacity layer served after their client had given up (wasted work)"},
     {MetricId::capacity_queue_length, "capacity_queue_length", MetricType::trend, "", kProviderTags,
      "per time window, the longest queue of a capacity layer (max: the longest of the run)"},
+    {MetricId::retries_refused, "retries_refused", MetricType::counter, "", kProviderTags,
+     "retries a retry_budget refused (Envoy's budget or gRPC's token throttle), by the provider whose budget refused"},
+    {MetricId::throttled_requests, "throttled_requests", MetricType::counter, "", kProviderTags,
+     "requests adaptive_throttling rejected locally, never sent (outcome throttled)"},
 }};
 
 constexpr bool catalogue_in_id_order() {

@@ -67,6 +67,8 @@ enum class MetricId : std::uint8_t {
   capacity_rejected,      // counter: requests a capacity layer's queue rejected (full or timed out)
   capacity_wasted,        // counter: requests served after their client gave up
   capacity_queue_length,  // trend: per time window, the longest queue of a capacity layer
+  retries_refused,      // counter: retries a retry_budget refused
+  throttled_requests,   // counter: requests adaptive_throttling rejected before sending
 };
 
 // What values a tag accepts; closed vocabularies are checked at parse time.

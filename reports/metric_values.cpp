@@ -152,6 +152,16 @@ double cost_usd(const Recorder& r, const Threshold& t) {
   return usd;
 }
 
+// The sum of `field(row)` over the providers the threshold's `provider` tag admits.
+template <class Field>
+double sum_by_provider(const Recorder& r, const Threshold& t, Field field) {
+  std::uint64_t n = 0;
+  for (const ProviderStats& s : r.providers()) {
+    if (admits(t, "provider", s.name)) n += field(s);
+  }
+  return static_cast<double>(n);
+}
+
 double breaker_transitions(const Recorder& r, const Threshold& t) {
   std::uint64_t n = 0;
   for (const ToolStats& s : r.tools()) {
@@ -325,6 +335,12 @@ std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos durat
       const std::vector<std::int64_t> maxima = capacity_queue_maxima(r, t);
       return trend_value({Trend::Part(maxima)}, e, 1);
     }
+    case MetricId::retries_refused:
+      return counter_value(sum_by_provider(r, t, [](const ProviderStats& s) { return s.retries_refused; }), e,
+                           duration, tasks);
+    case MetricId::throttled_requests:
+      return counter_value(sum_by_provider(r, t, [](const ProviderStats& s) { return s.throttled; }), e, duration,
+                           tasks);
   }
   return std::nullopt;
 }

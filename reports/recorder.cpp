@@ -26,6 +26,8 @@ enum class EventTag : std::uint64_t {
   cache,
   threshold_relax,
   rewrite,
+  retry_refused,
+  throttled,
 };
 
 constexpr std::string_view kUnspecifiedReason = "unspecified";
@@ -232,6 +234,25 @@ void Recorder::on_cache(const CacheEvent& e) {
   ++s.actions[static_cast<std::size_t>(e.action)];
   s.calls_saved += static_cast<std::uint64_t>(std::max(e.calls_saved, 0));
   if (e.action == CacheAction::stale) s.stale_age.push_back(e.age);
+  saw_time(e.at);
+}
+
+void Recorder::on_retry_refused(const RetryRefusedEvent& e) {
+  const std::size_t t = intern(tools_, e.tool);
+  const std::size_t p = intern(providers_, e.provider);
+  const std::size_t mode = intern(labels_, e.mode);
+  fingerprint_.fold(EventTag::retry_refused, e.task_id, t, p, mode, e.at, e.level, e.limit);
+
+  ++providers_[p].retries_refused;
+  saw_time(e.at);
+}
+
+void Recorder::on_throttled(const ThrottledEvent& e) {
+  const std::size_t t = intern(tools_, e.tool);
+  const std::size_t p = intern(providers_, e.provider);
+  fingerprint_.fold(EventTag::throttled, e.task_id, t, p, e.at, e.requests, e.accepts, e.probability);
+
+  ++providers_[p].throttled;
   saw_time(e.at);
 }
 

@@ -78,6 +78,8 @@ struct ProviderStats {
   double failed_cost_usd = 0;
   std::vector<OutcomeCounts> calls_by_window;  // attempts by outcome, by window of their end
   std::vector<WindowSpend> spend_by_window;    // what they billed, by window of their end
+  std::uint64_t retries_refused = 0;  // retries its retry_budget refused (RetryRefusedEvent)
+  std::uint64_t throttled = 0;        // requests adaptive_throttling rejected locally (ThrottledEvent)
 };
 
 struct ToolStats {
@@ -179,6 +181,8 @@ class Recorder final : public EventSink {
   void on_rewrite(const RewriteEvent& e) override;
   void on_reflection(const ReflectionEvent& e) override;
   void on_cache(const CacheEvent& e) override;
+  void on_retry_refused(const RetryRefusedEvent& e) override;
+  void on_throttled(const ThrottledEvent& e) override;
   // From the task runner: a task's escalation ticket (at most one per task).
   void on_escalation(const EscalationEvent& e) override;
   // From the task runner: a task ended.

@@ -148,6 +148,8 @@ Report build_report(const Recorder& r, const RunInfo& run, std::span<const Thres
     p.input_tokens = s.input_tokens;
     p.output_tokens = s.output_tokens;
     p.cost_usd = s.cost_usd;
+    p.retries_refused = s.retries_refused;
+    p.throttled = s.throttled;
     rep.providers.push_back(std::move(p));
 
     rep.tokens.input += s.input_tokens;

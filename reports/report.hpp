@@ -98,6 +98,8 @@ struct ProviderSummary {
   std::int64_t input_tokens = 0;
   std::int64_t output_tokens = 0;
   double cost_usd = 0;
+  std::uint64_t retries_refused = 0;  // retries its retry_budget refused
+  std::uint64_t throttled = 0;        // requests adaptive_throttling rejected before sending
 };
 
 struct ToolSummary {

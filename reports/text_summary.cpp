@@ -88,6 +88,9 @@ void provider_rows(const Report& r, std::vector<Row>& rows) {
   for (const ProviderSummary& p : r.providers) {
     rows.push_back({"", fmt::format("provider {}", p.name), fmt::format("{} calls  {}", p.calls, outcomes(p.by_outcome))});
     rows.push_back({"", "  latency (ms)", latency(p.latency)});
+    if (p.retries_refused > 0 || p.throttled > 0) {
+      rows.push_back({"", "  held back", fmt::format("retries_refused={} throttled={}", p.retries_refused, p.throttled)});
+    }
   }
   std::string per_tool;
   for (const ToolSummary& t : r.tools) per_tool += fmt::format("  {}={}", t.name, optional_ratio(t.amplification));

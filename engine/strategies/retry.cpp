@@ -117,8 +117,11 @@ void RetryStrategy::give_up(const CallContext& ctx, std::string_view reason, Out
 
 Task<Outcome> RetryStrategy::execute(CallContext& ctx, Request& request, Next next) {
   BackoffState backoff_state;  // this logical call's, never shared with another call
+  const bool outer_retry = ctx.retry;  // an attempt of an outer retry is a retry here too
   for (std::int32_t attempt = 1;; ++attempt) {
+    ctx.retry = outer_retry || attempt > 1;
     Outcome outcome = co_await next(ctx, request);
+    ctx.retry = outer_retry;
     if (outcome.kind == OutcomeKind::success) co_return outcome;
     if (!retry_on_.contains(outcome.kind)) {
       give_up(ctx, "not_retryable", outcome.kind);
@@ -142,6 +145,11 @@ Task<Outcome> RetryStrategy::execute(CallContext& ctx, Request& request, Next ne
         co_return outcome;
       }
       retry_after.reset();  // not trusted: the backoff below is waited instead
+    }
+    // A retry budget inside (retry_budget) has the last word before the backoff.
+    if (!next.admit_retry(ctx, request)) {
+      give_up(ctx, "retry_budget", outcome.kind);
+      co_return outcome;
     }
     // A next attempt that would be refused without a call (a spent budget) is made at
     // once: sleeping first would only delay the same refusal.

@@ -51,6 +51,8 @@
 //   Retry-After above max_retry_after and
 //   over_max_retry_after give_up                   GiveUpEvent "retry_after_exceeds_cap"
 //   (with backoff, the header is dropped and the backoff below is waited instead)
+//   a retry budget inside refuses the retry
+//   (Next::admit_retry, retry_budget.hpp)         GiveUpEvent "retry_budget"
 //   now + wait >= ctx.deadline                     GiveUpEvent "deadline"
 //   the next attempt would be refused without a
 //   call (Next::refuses: a spent budget)           next attempt at once, no sleep

@@ -19,6 +19,8 @@
 #include "engine/strategies/simplify_query.hpp"
 #include "engine/strategies/timeout.hpp"
 #include "engine/strategies/validate.hpp"
+#include "engine/strategies/retry_budget.hpp"
+#include "engine/strategies/adaptive_throttling.hpp"
 
 namespace squall {
 
@@ -26,6 +28,7 @@ namespace squall {
 // in scenario files' error messages ("expected one of: timeout, retry, ...").
 using StrategyConfig = std::variant<TimeoutConfig, RetryConfig, CircuitBreakerConfig, SimplifyQueryConfig,
                                     RelaxThresholdConfig, RewriteQueryConfig, BudgetConfig, FallbackConfig,
-                                    ValidateConfig, ReflectConfig, EscalationConfig, CacheConfig>;
+                                    ValidateConfig, ReflectConfig, EscalationConfig, CacheConfig,
+                                    RetryBudgetConfig, AdaptiveThrottlingConfig>;
 
 }  // namespace squall

@@ -95,6 +95,16 @@ void trace_fields(TraceRecord& j, const EscalationEvent& e) {
   put(j, "at_ns", e.at, "task", e.task_id, "template", e.template_name, "level", e.level, "reason", e.reason);
 }
 
+void trace_fields(TraceRecord& j, const RetryRefusedEvent& e) {
+  put(j, "at_ns", e.at, "task", e.task_id, "tool", e.tool, "provider", e.provider, "mode", e.mode, "level", e.level,
+      "limit", e.limit);
+}
+
+void trace_fields(TraceRecord& j, const ThrottledEvent& e) {
+  put(j, "at_ns", e.at, "task", e.task_id, "tool", e.tool, "provider", e.provider, "requests", e.requests, "accepts",
+      e.accepts, "probability", e.probability);
+}
+
 void trace_fields(TraceRecord& j, const TaskResult& e) {
   put(j, "at_ns", e.finished, "task", e.id, "template", e.template_name, "started_ns", e.started, "status", e.status,
       "reason", e.reason, "tokens", e.tokens, "cost_usd", e.cost_usd);

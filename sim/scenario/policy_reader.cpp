@@ -1,6 +1,7 @@
 #include "sim/scenario/policy_reader.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <array>
 #include <utility>
@@ -50,6 +51,17 @@ constexpr NumberRange kEscalationAmount{0, true, 1e9};
 // - cache max_entries: ten million entries, each a page of search hits; more is
 //   gigabytes of memory for one pipeline's cache.
 constexpr IntRange kCacheEntries{1, 10'000'000};
+// - retry_budget: budget_percent is a percentage; min_retry_concurrency, a million retries
+//   in flight; max_tokens is gRFC A6's range (0, 1000] from its
+//   finest value, 0.001, token_ratio at most max_tokens'
+//   bound (a success adding more than the bucket holds means nothing more).
+// - adaptive_throttling: K in [1, 1000] (below 1 it rejects requests the backend accepts);
+//   a window of at most an hour, 3600 one-second buckets per backend.
+constexpr NumberRange kBudgetPercent{0, false, 100};
+constexpr IntRange kRetryConcurrency{0, 1'000'000};
+constexpr NumberRange kGrpcTokens{0.001, false, 1000};
+constexpr NumberRange kThrottleK{1, false, 1000};
+constexpr Nanos kMaxThrottleWindow = kHour;
 
 // The provider types whose searches relax_threshold and rewrite_query repair: search
 // providers. A new search type is one more entry here.
@@ -329,6 +341,56 @@ void read_config(const ObjectReader& obj, CacheConfig& config) {
   if (obj.get_duration("cache_empty", cache_empty, DurationMin::positive)) config.cache_empty = cache_empty;
 }
 
+// A gRPC token figure (max_tokens, token_ratio) in milli-tokens: A6 keeps three decimal
+// places, so a finer value is an error rather than silently truncated.
+void read_milli_tokens(const ObjectReader& obj, std::string_view key, std::int64_t& out) {
+  double value = 0;
+  if (!obj.get(key, value, kGrpcTokens)) return;
+  const double milli = value * 1000.0;
+  const double rounded = std::round(milli);
+  if (rounded < 1 || std::abs(milli - rounded) > 1e-6) {
+    obj.diag().error(obj.path_of(key), fmt::format("expected a multiple of 0.001 (gRPC keeps milli-tokens), got {}",
+                                                   describe(*obj.find(key))));
+    return;
+  }
+  out = static_cast<std::int64_t>(rounded);
+}
+
+// Keys of one mode only: "applies only to mode \"grpc\"".
+void read_config(const ObjectReader& obj, RetryBudgetConfig& config) {
+  static constexpr auto kModes = all_values<RetryBudgetMode, kRetryBudgetModeCount>();
+  static const auto kModeNames = names_of(kModes);
+  const bool mode_ok =
+      obj.find("mode") == nullptr || obj.get_choice<RetryBudgetMode>("mode", config.mode, kModeNames, kModes);
+  const auto only = [&](std::string_view key, RetryBudgetMode mode) {
+    if (obj.find(key) == nullptr || !mode_ok || config.mode == mode) return true;
+    obj.diag().error(obj.path_of(key), fmt::format("applies only to mode \"{}\"", to_string(mode)));
+    return false;
+  };
+  if (only("budget_percent", RetryBudgetMode::envoy)) obj.get("budget_percent", config.budget_percent, kBudgetPercent);
+  if (only("min_retry_concurrency", RetryBudgetMode::envoy)) {
+    obj.get("min_retry_concurrency", config.min_retry_concurrency, kRetryConcurrency);
+  }
+  if (only("max_tokens", RetryBudgetMode::grpc)) read_milli_tokens(obj, "max_tokens", config.max_milli_tokens);
+  if (only("token_ratio", RetryBudgetMode::grpc)) read_milli_tokens(obj, "token_ratio", config.token_ratio_milli);
+  if (only("failure_on", RetryBudgetMode::grpc)) read_kinds(obj, "failure_on", config.failure_on);
+}
+
+// The window is kept in one-second buckets: a whole number of seconds, at most an hour.
+void read_config(const ObjectReader& obj, AdaptiveThrottlingConfig& config) {
+  Nanos window = 0;
+  if (obj.get_duration("window", window, DurationMin::positive)) {
+    if (window % kSecond != 0 || window > kMaxThrottleWindow) {
+      obj.diag().error(obj.path_of("window"), fmt::format("expected a whole number of seconds from 1s to 1h, got {}",
+                                                          describe(*obj.find("window"))));
+    } else {
+      config.window = window;
+    }
+  }
+  obj.get("k", config.k, kThrottleK);
+  read_kinds(obj, "reject_on", config.reject_on);
+}
+
 // A rule: {"when": condition, "at_least": threshold (count and amount conditions only),
 // "level": level}.
 std::optional<EscalationRule> read_escalation_rule(const Json& value, const std::string& path, Diagnostics& diag) {
@@ -587,6 +649,23 @@ void check_single(const StrategyConfig& config, const std::string& item_path,
   }
 }
 
+// The retry strategy asks the strategies inside it whether a retry is admitted
+// (Next::admit_retry), so a retry_budget outside a retry of the same list would never be
+// asked: it must come after it.
+void check_retry_budget_order(const std::vector<StrategyConfig>& strategies, const std::string& list_path,
+                              Diagnostics& diag) {
+  std::optional<std::size_t> budget;
+  for (std::size_t i = 0; i < strategies.size(); ++i) {
+    if (std::holds_alternative<RetryBudgetConfig>(strategies[i]) && !budget) budget = i;
+    if (std::holds_alternative<RetryConfig>(strategies[i]) && budget) {
+      diag.error(pointer_append(pointer_append(list_path, *budget), RetryBudgetConfig::kName),
+                 fmt::format("must come after the retry it limits ({}): the retry asks the strategies inside it",
+                             pointer_append(list_path, i)));
+      return;
+    }
+  }
+}
+
 std::optional<StrategyConfig> read_item(const Json& item, const std::string& path, Diagnostics& diag) {
   const auto& names = strategy_names();
   const ObjectReader obj(item, path, diag, names);
@@ -643,6 +722,7 @@ PolicyConfig read_policy(const Json& value, const std::string& path, const Scena
       }
       strategies.push_back(std::move(*strategy));
     }
+    if (items.size() == strategies.size()) check_retry_budget_order(strategies, tool_path, diag);
     policy.emplace(tool, std::move(strategies));
   }
   return policy;

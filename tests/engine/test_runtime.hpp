@@ -191,6 +191,16 @@ class EventLog final : public EventSink {
                                    to_string(e.result), e.from, e.to));
   }
 
+  void on_retry_refused(const RetryRefusedEvent& e) override {
+    refusals.push_back(fmt::format("{}ms {} level={} limit={}", e.at / kMillisecond, e.mode, e.level, e.limit));
+  }
+  void on_throttled(const ThrottledEvent& e) override {
+    throttles.push_back(fmt::format("{}ms requests={} accepts={} p={:.4f}", e.at / kMillisecond, e.requests, e.accepts,
+                                    e.probability));
+  }
+
+  std::vector<std::string> refusals;   // "<at>ms <mode> level=<level> limit=<limit>"
+  std::vector<std::string> throttles;  // "<at>ms requests=<n> accepts=<n> p=<p>"
   std::vector<std::string> relaxations;  // "<at>ms rung <n> <label>"
   // "<started>ms-<finished>ms <provider> #<n>: <kind> <result> "<from>" -> "<to>""
   std::vector<std::string> rewrites;

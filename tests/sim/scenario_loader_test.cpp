@@ -155,7 +155,7 @@ TEST(ScenarioLoaderTest, FullScenarioSetsEveryField) {
   EXPECT_FALSE(faults[5].retry_after.has_value());
 
   const auto& search_policy = s.policy.at("search");
-  ASSERT_EQ(search_policy.size(), 7u);
+  ASSERT_EQ(search_policy.size(), 9u);
   const auto& timeout = std::get<TimeoutConfig>(search_policy[0]);
   EXPECT_EQ(timeout.per_attempt, 10 * kSecond);
   EXPECT_EQ(timeout.total, 25 * kSecond);
@@ -200,6 +200,19 @@ TEST(ScenarioLoaderTest, FullScenarioSetsEveryField) {
   EXPECT_EQ(fibonacci.backoff, Backoff::fibonacci);
   EXPECT_EQ(fibonacci.jitter, Jitter::proportional);
   EXPECT_EQ(fibonacci.jitter_range, (JitterRange{0.5, 1.5}));
+  const auto& grpc = std::get<RetryBudgetConfig>(search_policy[7]);
+  EXPECT_EQ(grpc.mode, RetryBudgetMode::grpc);
+  EXPECT_EQ(grpc.max_milli_tokens, 5000);
+  EXPECT_EQ(grpc.token_ratio_milli, 200);
+  EXPECT_EQ(grpc.failure_on, std::vector<OutcomeKind>{OutcomeKind::timeout});
+  const auto& throttling = std::get<AdaptiveThrottlingConfig>(search_policy[8]);
+  EXPECT_EQ(throttling.window, 90 * kSecond);
+  EXPECT_EQ(throttling.k, 1.5);
+  EXPECT_EQ(throttling.reject_on, std::vector<OutcomeKind>{OutcomeKind::rate_limited});
+  const auto& envoy = std::get<RetryBudgetConfig>(s.policy.at("gpt").at(2));
+  EXPECT_EQ(envoy.mode, RetryBudgetMode::envoy);
+  EXPECT_EQ(envoy.budget_percent, 25.0);
+  EXPECT_EQ(envoy.min_retry_concurrency, 2);
 
   ASSERT_EQ(s.thresholds.size(), 4u);
   EXPECT_EQ(s.thresholds[1].metric, "task_latency");

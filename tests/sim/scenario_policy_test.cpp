@@ -17,7 +17,7 @@ constexpr const char* kRetry = "/policy/search/0/retry";
 constexpr const char* kKindList =
     "\"empty\", \"timeout\", \"rate_limited\", \"overloaded\", \"server_error\", \"auth_error\", \"bad_request\", "
     "\"context_length\", \"content_filter\", \"invalid_output\", \"circuit_open\", \"budget_exhausted\", "
-    "\"cancelled\"";
+    "\"cancelled\", \"throttled\"";
 
 std::string at(std::string_view base, std::string_view rest) { return std::string(base) + std::string(rest); }
 
@@ -58,14 +58,15 @@ TEST(ScenarioPolicyTest, ItemMustNameAStrategy) {
             only("/policy/search/0",
                  "expected an object with one key naming a strategy (timeout, retry, "
                  "circuit_breaker, simplify_query, relax_threshold, rewrite_query, budget, fallback, validate, reflect, "
-                 "escalation, cache), got {}"));
+                 "escalation, cache, retry_budget, adaptive_throttling), got {}"));
 }
 
 TEST(ScenarioPolicyTest, UnknownStrategyIsAnUnknownKey) {
   EXPECT_EQ(errors_of(with(base_scenario(), "/policy/search/0", Json{{"retries", Json::object()}})),
             only("/policy/search/0/retries",
                  "unknown key \"retries\"; expected one of: timeout, retry, circuit_breaker, simplify_query, "
-                 "relax_threshold, rewrite_query, budget, fallback, validate, reflect, escalation, cache"));
+                 "relax_threshold, rewrite_query, budget, fallback, validate, reflect, escalation, cache, retry_budget, "
+                 "adaptive_throttling"));
 }
 
 TEST(ScenarioPolicyTest, ItemHoldsOneStrategy) {
@@ -876,6 +877,89 @@ TEST(ScenarioRewriteQueryConfigTest, RewriteSuccessRateIsAProbability) {
   Json doc = base_scenario();
   doc["providers"]["gpt"]["rewrite_success_rate"] = 1.5;
   EXPECT_EQ(errors_of(doc), only("/providers/gpt/rewrite_success_rate", "expected a number in [0, 1], got 1.5"));
+}
+
+}  // namespace
+}  // namespace squall
+
+namespace squall {
+namespace {
+
+constexpr const char* kBudget = "/policy/search/0/retry_budget";
+constexpr const char* kThrottle = "/policy/search/0/adaptive_throttling";
+
+TEST(ScenarioRetryBudgetConfigTest, DefaultsAreEnvoysAndA6sExample) {
+  LoadResult loaded = load_scenario_text(with_strategy("search", "retry_budget", Json::object()).dump(), test::kBaseFile);
+  ASSERT_EQ(loaded.errors, std::vector<ValidationError>{});
+  const auto& c = std::get<RetryBudgetConfig>(loaded.scenario->policy.at("search").at(0));
+  EXPECT_EQ(c.mode, RetryBudgetMode::envoy);
+  EXPECT_EQ(c.budget_percent, 20.0);
+  EXPECT_EQ(c.min_retry_concurrency, 3);
+  EXPECT_EQ(c.max_milli_tokens, 10000);
+  EXPECT_EQ(c.token_ratio_milli, 100);
+}
+
+TEST(ScenarioRetryBudgetConfigTest, GrpcFiguresAreReadInMilliTokens) {
+  LoadResult loaded = load_scenario_text(
+      with_strategy("search", "retry_budget", {{"mode", "grpc"}, {"max_tokens", 2.5}, {"token_ratio", 0.125}}).dump(),
+      test::kBaseFile);
+  ASSERT_EQ(loaded.errors, std::vector<ValidationError>{});
+  const auto& c = std::get<RetryBudgetConfig>(loaded.scenario->policy.at("search").at(0));
+  EXPECT_EQ(c.max_milli_tokens, 2500);
+  EXPECT_EQ(c.token_ratio_milli, 125);
+}
+
+TEST(ScenarioRetryBudgetConfigTest, BadConfigs) {
+  EXPECT_EQ(errors_of(with_strategy("search", "retry_budget", {{"mode", "finagle"}})),
+            only(std::string(kBudget) + "/mode", "expected one of \"envoy\", \"grpc\", got \"finagle\""));
+  EXPECT_EQ(errors_of(with_strategy("search", "retry_budget", {{"budget_percent", 101}})),
+            only(std::string(kBudget) + "/budget_percent", "expected a number in [0, 100], got 101"));
+  EXPECT_EQ(errors_of(with_strategy("search", "retry_budget", {{"min_retry_concurrency", -1}})),
+            only(std::string(kBudget) + "/min_retry_concurrency", "expected an integer in [0, 1000000], got -1"));
+  EXPECT_EQ(errors_of(with_strategy("search", "retry_budget", {{"mode", "grpc"}, {"max_tokens", 0}})),
+            only(std::string(kBudget) + "/max_tokens", "expected a number in [0.001, 1000], got 0"));
+  EXPECT_EQ(errors_of(with_strategy("search", "retry_budget", {{"mode", "grpc"}, {"token_ratio", 0.0015}})),
+            only(std::string(kBudget) + "/token_ratio",
+                 "expected a multiple of 0.001 (gRPC keeps milli-tokens), got 0.0015"));
+  EXPECT_EQ(errors_of(with_strategy("search", "retry_budget", {{"max_tokens", 10}})),
+            only(std::string(kBudget) + "/max_tokens", "applies only to mode \"grpc\""));
+  EXPECT_EQ(errors_of(with_strategy("search", "retry_budget", {{"mode", "grpc"}, {"budget_percent", 10}})),
+            only(std::string(kBudget) + "/budget_percent", "applies only to mode \"envoy\""));
+  EXPECT_EQ(errors_of(with_strategy("search", "retry_budget", {{"failure_on", {"timeout"}}})),
+            only(std::string(kBudget) + "/failure_on", "applies only to mode \"grpc\""));
+}
+
+TEST(ScenarioRetryBudgetConfigTest, MustComeAfterTheRetryItLimits) {
+  const Json doc = with(base_scenario(), "/policy/search",
+                        Json::array({Json{{"retry_budget", Json::object()}}, Json{{"retry", Json::object()}}}));
+  EXPECT_EQ(errors_of(doc), only("/policy/search/0/retry_budget",
+                                 "must come after the retry it limits (/policy/search/1): the retry asks the "
+                                 "strategies inside it"));
+  const Json ok = with(base_scenario(), "/policy/search",
+                       Json::array({Json{{"retry", Json::object()}}, Json{{"retry_budget", Json::object()}}}));
+  EXPECT_EQ(errors_of(ok), std::vector<ValidationError>{});
+}
+
+TEST(ScenarioAdaptiveThrottlingConfigTest, Defaults) {
+  LoadResult loaded =
+      load_scenario_text(with_strategy("search", "adaptive_throttling", Json::object()).dump(), test::kBaseFile);
+  ASSERT_EQ(loaded.errors, std::vector<ValidationError>{});
+  const auto& c = std::get<AdaptiveThrottlingConfig>(loaded.scenario->policy.at("search").at(0));
+  EXPECT_EQ(c.window, 2 * kMinute);
+  EXPECT_EQ(c.k, 2.0);
+  EXPECT_EQ(c.reject_on, (std::vector<OutcomeKind>{OutcomeKind::rate_limited, OutcomeKind::overloaded}));
+}
+
+TEST(ScenarioAdaptiveThrottlingConfigTest, BadConfigs) {
+  EXPECT_EQ(errors_of(with_strategy("search", "adaptive_throttling", {{"window", "1500ms"}})),
+            only(std::string(kThrottle) + "/window", "expected a whole number of seconds from 1s to 1h, got \"1500ms\""));
+  EXPECT_EQ(errors_of(with_strategy("search", "adaptive_throttling", {{"window", "2h"}})),
+            only(std::string(kThrottle) + "/window", "expected a whole number of seconds from 1s to 1h, got \"2h\""));
+  EXPECT_EQ(errors_of(with_strategy("search", "adaptive_throttling", {{"window", "0s"}})),
+            only(std::string(kThrottle) + "/window", "expected a duration > 0, got \"0s\""));
+  EXPECT_EQ(errors_of(with_strategy("search", "adaptive_throttling", {{"k", 0.5}})),
+            only(std::string(kThrottle) + "/k", "expected a number in [1, 1000], got 0.5"));
+  EXPECT_EQ(errors_of(with_strategy("search", "adaptive_throttling", {{"reject_on", {"success"}}})).size(), 1U);
 }
 
 }  // namespace

@@ -312,8 +312,9 @@ TEST(SchemaTest, NumericBoundsAgreeWithTheLoader) {
   // max_entries, rewrite_success_rate, relax_threshold's initial, step and floor,
   // rewrite_query's prompt_tokens, max_output_tokens and max_rewrites; capacity's
   // max_concurrency, requests_per_minute, tokens_per_minute and queue_size, and a drop's
-  // max_concurrency, requests_per_minute and tokens_per_minute.
-  EXPECT_EQ(checked.size(), 38u);
+  // max_concurrency, requests_per_minute and tokens_per_minute; retry_budget's
+  // budget_percent, min_retry_concurrency, max_tokens and token_ratio, adaptive_throttling's k.
+  EXPECT_EQ(checked.size(), 43u);
 }
 
 // Scenario files: scenarios/**/*.json (without schema/, corpora/ and policies/) and

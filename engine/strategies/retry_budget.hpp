@@ -1,0 +1,118 @@
+// retry_budget: a limit on retries across every logical call that reaches a provider, so
+// that retries cannot multiply the load on a backend that is already failing.
+//
+// Two forms, as the anchors define them (`mode`):
+//
+// envoy (default): Envoy's retry budget (cluster circuit_breakers.thresholds.retry_budget,
+//   envoy.config.cluster.v3.CircuitBreakers.Thresholds.RetryBudget). At most
+//     limit = max(min_retry_concurrency, floor(budget_percent / 100 * active_requests))
+//   retries may be active at once; a retry is admitted while active_retries < limit (Envoy's
+//   ResourceManager admits while the count is below its maximum). active_requests are the
+//   attempts in flight through this strategy, retries included (Envoy's rq_active);
+//   active_retries are those of them that are retries (CallContext::retry). Unlike Envoy,
+//   a retry waiting out its backoff is not active yet: it becomes active when its attempt
+//   starts. Defaults: budget_percent 20, min_retry_concurrency 3 (Envoy's documented
+//   defaults).
+//
+// grpc: gRPC's retry throttling (gRFC A6, "Throttling Retry Attempts and Hedged RPCs").
+//   A token count starts at max_tokens. Each attempt that ends in a kind of failure_on (the
+//   retryable statuses) takes 1 token (not below 0); each attempt that succeeds (success or
+//   empty: the provider answered OK) adds token_ratio (not above max_tokens); any other
+//   outcome changes nothing. A retry is admitted only while token_count > max_tokens / 2.
+//   The count is kept in integer milli-tokens, as gRPC keeps it (A6: "stored with up to 3
+//   decimal places"; grpc-core's RetryThrottleData counts milli-tokens), so the arithmetic
+//   is exact: max_tokens 10, token_ratio 0.1 is 10000 milli-tokens, -1000 per failure,
+//   +100 per success, retries while the count is above 5000. A6 gives no defaults (both
+//   are required there); squall's defaults are A6's own example, maxTokens 10 and
+//   tokenRatio 0.1.
+//
+// Where it sits. The retry strategy asks the rest of its pipeline before each retry
+// (Next::admit_retry, after every other reason to stop and before its backoff, when Envoy
+// and gRPC consult theirs). A refusal emits a RetryRefusedEvent here, and the retry strategy
+// ends the logical call with its last outcome (GiveUpEvent "retry_budget"). So the budget
+// must be inside the retry: in the same list after it, or in the provider's own stack
+// (policy entry named after the provider) when the retry is in a tool's pipeline. In the
+// provider's stack it is shared by every tool and task that reaches the provider, as gRPC
+// keeps one throttle per server name shared by every channel to it and Envoy one budget
+// per cluster. Like circuit_breaker, the strategy keeps one state per provider id, so a
+// budget in a tool's pipeline in front of a fallback judges each provider by its own calls.
+//
+// Hedged attempts (when hedging exists) would count as retries here, as A6 throttles both.
+#pragma once
+
+#include <array>
+#include <vector>
+
+#include "engine/pipeline.hpp"
+#include "engine/strategies/outcome_mask.hpp"
+
+namespace squall {
+
+#define SQUALL_RETRY_BUDGET_MODES(X)                                                        \
+  X(envoy, "budget_percent of the active requests may be retries, at least min_retry_concurrency") \
+  X(grpc, "a token bucket: failures take 1, successes add token_ratio; retries above max_tokens / 2")
+
+enum class RetryBudgetMode : std::uint8_t { SQUALL_RETRY_BUDGET_MODES(SQUALL_ENUMERATOR) };
+inline constexpr std::size_t kRetryBudgetModeCount = 0 SQUALL_RETRY_BUDGET_MODES(SQUALL_COUNT);
+std::string_view to_string(RetryBudgetMode mode);
+
+struct RetryBudgetConfig {
+  // The strategy's name in policies and its config keys, in the order the documentation
+  // lists them (the loader's unknown-key messages list them so).
+  static constexpr std::string_view kName = "retry_budget";
+  static constexpr std::array<std::string_view, 6> kKeys{"mode",       "budget_percent", "min_retry_concurrency",
+                                                         "max_tokens", "token_ratio",    "failure_on"};
+
+  RetryBudgetMode mode = RetryBudgetMode::envoy;
+  // envoy: percent of the active requests that may be active retries, in [0, 100].
+  // Default 20 (Envoy's RetryBudget.budget_percent default).
+  double budget_percent = 20.0;
+  // envoy: active retries always allowed, whatever the load; >= 0. Default 3 (Envoy's
+  // RetryBudget.min_retry_concurrency default).
+  std::int32_t min_retry_concurrency = 3;
+  // grpc: the bucket's size and initial count, in milli-tokens (A6's maxTokens * 1000);
+  // maxTokens is in (0, 1000]. Default 10000 (maxTokens 10, A6's example).
+  std::int64_t max_milli_tokens = 10'000;
+  // grpc: milli-tokens a success adds (A6's tokenRatio * 1000); >= 1. Default 100
+  // (tokenRatio 0.1, A6's example).
+  std::int64_t token_ratio_milli = 100;
+  // grpc: outcome kinds that take a token (A6: the retryable status codes). Default: the
+  // kinds the retry strategy retries by default (timeout, rate_limited, overloaded,
+  // server_error, invalid_output).
+  std::vector<OutcomeKind> failure_on = default_failure_on();
+
+  static std::vector<OutcomeKind> default_failure_on();
+};
+
+class RetryBudgetStrategy final : public Strategy {
+ public:
+  // Events name the provider whose budget refused (CallContext::provider).
+  RetryBudgetStrategy(RetryBudgetConfig config, EngineEnv env);
+  Task<Outcome> execute(CallContext& ctx, Request& request, Next next) override;
+  bool admit_retry(const CallContext& ctx, const Request& request, Next next) override;
+
+  // The state of `provider`'s budget, for tests and reports.
+  struct State {
+    std::int64_t active_requests = 0;  // envoy: attempts in flight, retries included
+    std::int64_t active_retries = 0;   // envoy: of which retries
+    std::int64_t milli_tokens = 0;     // grpc: the token count
+  };
+  const State& state(ProviderId provider = kNoProvider) const;
+  // envoy: the active retries allowed now for `provider`.
+  std::int64_t retry_limit(ProviderId provider = kNoProvider) const;
+
+ private:
+  State& state_of(ProviderId provider);
+  std::string_view provider_name(ProviderId provider) const;
+
+  RetryBudgetConfig config_;
+  EngineEnv env_;
+  OutcomeMask failure_on_;
+  // By provider id; index 0 also serves calls without one (kNoProvider, engine tests).
+  std::vector<State> states_;
+};
+
+// Builds the strategy for a pipeline (engine/policy.hpp's one list of strategies).
+std::unique_ptr<Strategy> make_strategy(const RetryBudgetConfig& config, const StrategyBuild& build);
+
+}  // namespace squall
