@@ -26,6 +26,7 @@ enum class EventTag : std::uint64_t {
   cache,
   threshold_relax,
   rewrite,
+  hedge,
 };
 
 constexpr std::string_view kUnspecifiedReason = "unspecified";
@@ -229,6 +230,20 @@ void Recorder::on_cache(const CacheEvent& e) {
   ++s.actions[static_cast<std::size_t>(e.action)];
   s.calls_saved += static_cast<std::uint64_t>(std::max(e.calls_saved, 0));
   if (e.action == CacheAction::stale) s.stale_age.push_back(e.age);
+  saw_time(e.at);
+}
+
+void Recorder::on_hedge(const HedgeEvent& e) {
+  const std::size_t h = intern(hedges_, e.tool);
+  fingerprint_.fold(EventTag::hedge, e.task_id, h, e.action, e.hedge, e.at, e.input_tokens, e.output_tokens,
+                    e.cost_usd);
+
+  HedgeStats& s = hedges_[h];
+  ++s.actions[static_cast<std::size_t>(e.action)];
+  if (e.action == HedgeAction::loser_cancelled) {
+    s.loser_cost_usd += e.cost_usd;
+    s.loser_tokens += e.input_tokens + e.output_tokens;
+  }
   saw_time(e.at);
 }
 

@@ -19,6 +19,9 @@
 #include "engine/strategies/simplify_query.hpp"
 #include "engine/strategies/timeout.hpp"
 #include "engine/strategies/validate.hpp"
+#include "engine/strategies/hedging.hpp"
+#include "engine/strategies/bulkhead.hpp"
+#include "engine/strategies/rate_limiter.hpp"
 
 namespace squall {
 
@@ -26,6 +29,7 @@ namespace squall {
 // in scenario files' error messages ("expected one of: timeout, retry, ...").
 using StrategyConfig = std::variant<TimeoutConfig, RetryConfig, CircuitBreakerConfig, SimplifyQueryConfig,
                                     RelaxThresholdConfig, RewriteQueryConfig, BudgetConfig, FallbackConfig,
-                                    ValidateConfig, ReflectConfig, EscalationConfig, CacheConfig>;
+                                    ValidateConfig, ReflectConfig, EscalationConfig, CacheConfig,
+                                    HedgingConfig, BulkheadConfig, RateLimiterConfig>;
 
 }  // namespace squall

@@ -95,6 +95,11 @@ void trace_fields(TraceRecord& j, const EscalationEvent& e) {
   put(j, "at_ns", e.at, "task", e.task_id, "template", e.template_name, "level", e.level, "reason", e.reason);
 }
 
+void trace_fields(TraceRecord& j, const HedgeEvent& e) {
+  put(j, "at_ns", e.at, "task", e.task_id, "tool", e.tool, "action", e.action, "hedge", e.hedge, "input_tokens",
+      e.input_tokens, "output_tokens", e.output_tokens, "cost_usd", e.cost_usd);
+}
+
 void trace_fields(TraceRecord& j, const TaskResult& e) {
   put(j, "at_ns", e.finished, "task", e.id, "template", e.template_name, "started_ns", e.started, "status", e.status,
       "reason", e.reason, "tokens", e.tokens, "cost_usd", e.cost_usd);
