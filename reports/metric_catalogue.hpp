@@ -61,6 +61,10 @@ enum class MetricId : std::uint8_t {
   cache_stale_age,      // trend, ms: ages of the stale answers
   cache_evictions,      // counter: entries evicted, least recently used first
   cache_calls_saved,    // counter: provider attempts hits and waiters did not make
+  logical_calls,        // counter: logical tool calls by final outcome (bulkhead_full, ...)
+  hedges,               // counter: hedging events by action
+  hedged_fraction,      // rate: hedged attempts per primary request
+  hedge_loser_cost_usd,  // counter: USD billed by attempts cancelled because a hedge won
 };
 
 // What values a tag accepts; closed vocabularies are checked at parse time.
@@ -72,6 +76,7 @@ enum class TagValues : std::uint8_t {
   fallback_action,  // switched, skipped_context, skipped_capability, skipped_budget, exhausted
   escalation_level,   // auto_retry, model_switch, human_review, urgent_action, critical_failure
   escalation_reason,  // the escalation rule conditions: failed_attempts, fallbacks, ...
+  hedge_action,       // primary, launched, budget_denied, won, loser_cancelled
 };
 
 struct TagInfo {

@@ -3,17 +3,9 @@
 #include <algorithm>
 #include <cassert>
 
+#include "engine/strategies/refused.hpp"
+
 namespace squall {
-namespace {
-
-Outcome refused(OutcomeKind kind) {
-  Outcome o;
-  o.kind = kind;
-  o.response.status = 0;  // no exchange took place
-  return o;
-}
-
-}  // namespace
 
 BulkheadStrategy::BulkheadStrategy(BulkheadConfig config, EngineEnv env)
     : config_(config),

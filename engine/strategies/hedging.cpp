@@ -9,6 +9,7 @@
 #include "engine/runtime/cancellable_sleep.hpp"
 #include "engine/runtime/race.hpp"
 #include "engine/runtime/wait_queue.hpp"
+#include "engine/strategies/refused.hpp"
 
 namespace squall {
 
@@ -45,12 +46,8 @@ namespace {
 // Handled outcomes do not win (see the header): the transient ones.
 bool acceptable(OutcomeKind kind) { return retry_class(kind) != RetryClass::transient; }
 
-Outcome not_sent() {
-  Outcome o;
-  o.kind = OutcomeKind::cancelled;
-  o.response.status = 0;  // no exchange took place
-  return o;
-}
+// What a hedge that was never sent returns; the level discards it (index -1).
+Outcome not_sent() { return refused(OutcomeKind::cancelled); }
 
 }  // namespace
 

@@ -2,19 +2,11 @@
 
 #include <cassert>
 
+#include "engine/strategies/refused.hpp"
+
 #include "engine/runtime/cancellable_sleep.hpp"
 
 namespace squall {
-namespace {
-
-Outcome refused(OutcomeKind kind) {
-  Outcome o;
-  o.kind = kind;
-  o.response.status = 0;  // no exchange took place
-  return o;
-}
-
-}  // namespace
 
 RateLimiterStrategy::RateLimiterStrategy(RateLimiterConfig config, EngineEnv env)
     : config_(config), env_(env), permits_(config.limit_for_period) {

@@ -17,7 +17,7 @@ constexpr const char* kRetry = "/policy/search/0/retry";
 constexpr const char* kKindList =
     "\"empty\", \"timeout\", \"rate_limited\", \"overloaded\", \"server_error\", \"auth_error\", \"bad_request\", "
     "\"context_length\", \"content_filter\", \"invalid_output\", \"circuit_open\", \"budget_exhausted\", "
-    "\"cancelled\"";
+    "\"cancelled\", \"bulkhead_full\", \"rate_limiter_rejected\"";
 
 std::string at(std::string_view base, std::string_view rest) { return std::string(base) + std::string(rest); }
 
@@ -58,14 +58,15 @@ TEST(ScenarioPolicyTest, ItemMustNameAStrategy) {
             only("/policy/search/0",
                  "expected an object with one key naming a strategy (timeout, retry, "
                  "circuit_breaker, simplify_query, relax_threshold, rewrite_query, budget, fallback, validate, reflect, "
-                 "escalation, cache), got {}"));
+                 "escalation, cache, hedging, bulkhead, rate_limiter), got {}"));
 }
 
 TEST(ScenarioPolicyTest, UnknownStrategyIsAnUnknownKey) {
   EXPECT_EQ(errors_of(with(base_scenario(), "/policy/search/0", Json{{"retries", Json::object()}})),
             only("/policy/search/0/retries",
                  "unknown key \"retries\"; expected one of: timeout, retry, circuit_breaker, simplify_query, "
-                 "relax_threshold, rewrite_query, budget, fallback, validate, reflect, escalation, cache"));
+                 "relax_threshold, rewrite_query, budget, fallback, validate, reflect, escalation, cache, hedging, bulkhead, "
+                 "rate_limiter"));
 }
 
 TEST(ScenarioPolicyTest, ItemHoldsOneStrategy) {
