@@ -22,4 +22,9 @@ std::string_view to_string(RewriteResult result) {
   return kNames[static_cast<std::size_t>(result)];
 }
 
+std::string_view to_string(HedgeAction action) {
+  static constexpr std::array<std::string_view, kHedgeActionCount> kNames{SQUALL_HEDGE_ACTIONS(SQUALL_NAME)};
+  return kNames[static_cast<std::size_t>(action)];
+}
+
 }  // namespace squall

@@ -250,6 +250,32 @@ struct ThrottledEvent {
   double probability = 0;      // max(0, (requests - K * accepts) / (requests + 1))
 };
 
+// What the hedging strategy did (engine/strategies/hedging.hpp). X(name, when)
+#define SQUALL_HEDGE_ACTIONS(X)                                                                 \
+  X(primary, "a call entered the strategy: one primary request, the budget's denominator")     \
+  X(launched, "a hedged attempt was sent")                                                      \
+  X(budget_denied, "a hedged attempt was due but the hedge budget refused it; none was sent")   \
+  X(won, "a hedged attempt's answer won the call")                                              \
+  X(loser_cancelled, "an attempt still running was cancelled because another answer won")
+
+enum class HedgeAction : std::uint8_t { SQUALL_HEDGE_ACTIONS(SQUALL_ENUMERATOR) };
+inline constexpr std::size_t kHedgeActionCount = 0 SQUALL_HEDGE_ACTIONS(SQUALL_COUNT);
+inline constexpr auto kHedgeActions = all_values<HedgeAction, kHedgeActionCount>();
+std::string_view to_string(HedgeAction action);
+
+struct HedgeEvent {
+  std::uint64_t task_id = 0;
+  std::string_view tool;  // the tool or provider whose pipeline holds the strategy
+  HedgeAction action = HedgeAction::primary;
+  std::int32_t hedge = 0;  // the attempt's index: 0 the primary, 1.. the hedges
+  TimePoint at = 0;
+  // loser_cancelled: what the cancelled attempt billed (already in the task's spend);
+  // 0 otherwise.
+  std::int64_t input_tokens = 0;
+  std::int64_t output_tokens = 0;
+  double cost_usd = 0;
+};
+
 // Every event the engine emits, one line each: X(handler, event type, trace name). The
 // EventSink's handlers are generated from this list, and so are the sinks that must see
 // every event (engine/tee_sink.hpp, the JSONL trace in reports/writers/trace_writer.hpp).
@@ -273,7 +299,8 @@ struct ThrottledEvent {
   X(on_escalation, EscalationEvent, "escalation")                   \
   X(on_task_finished, TaskResult, "task_finished")                  \
   X(on_retry_refused, RetryRefusedEvent, "retry_refused")           \
-  X(on_throttled, ThrottledEvent, "throttled")
+  X(on_throttled, ThrottledEvent, "throttled")                      \
+  X(on_hedge, HedgeEvent, "hedge")
 
 class EventSink {
  public:

@@ -32,7 +32,11 @@ namespace squall {
   X(budget_exhausted, local, "rejected because the task's token or USD budget is spent")         \
   X(cancelled, local, "abandoned by the caller (hedging, task cancellation); a passed deadline " \
                       "is a timeout, never cancelled")                                            \
-  X(throttled, local, "rejected locally by adaptive client throttling without calling")
+  X(throttled, local, "rejected locally by adaptive client throttling without calling")       \
+  X(bulkhead_full, local, "rejected by a full bulkhead (its queue full or its wait over) without " \
+                          "calling")                                                             \
+  X(rate_limiter_rejected, local, "rejected by a client-side rate limiter that had no permit " \
+                                  "within its timeout, without calling")
 
 enum class OutcomeKind : std::uint8_t { SQUALL_OUTCOME_KINDS(SQUALL_ENUMERATOR) };
 
@@ -45,7 +49,8 @@ enum class RetryClass : std::uint8_t {
   degrade,    // retrying the same request returns the same answer; change it (empty)
   transient,  // may succeed on a later attempt: timeout, 429, 5xx, invalid_output
   permanent,  // will fail again as sent: auth, bad request, context length, filter
-  local,      // produced by the engine itself without a call: breaker, budget, cancel
+  local,      // produced by the engine itself without a call: breaker, budget, cancel,
+              // bulkhead, rate limiter
 };
 
 std::string_view to_string(OutcomeKind kind);

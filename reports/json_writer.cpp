@@ -169,6 +169,23 @@ ordered_json caches(const Report& r) {
   return j;
 }
 
+// Every action in declaration order, then the hedged fraction (launched / primary; null
+// without primaries) and what cancelled losers billed.
+ordered_json hedges(const Report& r) {
+  ordered_json j = ordered_json::object();
+  for (const HedgeSummary& h : r.hedges) {
+    ordered_json& o = j[h.tool];
+    for (HedgeAction action : kHedgeActions) o[std::string(to_string(action))] = h.by_action[static_cast<std::size_t>(action)];
+    const std::uint64_t primaries = h.by_action[static_cast<std::size_t>(HedgeAction::primary)];
+    const std::uint64_t launched = h.by_action[static_cast<std::size_t>(HedgeAction::launched)];
+    o["hedged_fraction"] =
+        primaries == 0 ? ordered_json() : ordered_json(static_cast<double>(launched) / static_cast<double>(primaries));
+    o["loser_cost_usd"] = usd(h.loser_cost_usd);
+    o["loser_tokens"] = h.loser_tokens;
+  }
+  return j;
+}
+
 ordered_json ladder(const Report& r) {
   ordered_json j = ordered_json::array();
   for (const LadderRow& l : r.ladder) {
@@ -324,6 +341,7 @@ ordered_json to_json(const Report& r) {
   j["breaker_transitions_total"] = r.breaker_transitions_total;
   j["fallbacks"] = fallbacks(r);
   j["caches"] = caches(r);
+  j["hedges"] = hedges(r);
   j["ladder"] = ladder(r);
   j["escalations"] = escalations(r);
   j["escalation_reasons"] = escalation_reasons(r);

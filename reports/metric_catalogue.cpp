@@ -32,7 +32,10 @@ constexpr std::array<TagInfo, 3> kLadderTags{{{"tool", TagValues::any},
 constexpr std::array<TagInfo, 2> kEscalationTags{{{"level", TagValues::escalation_level},
                                                   {"reason", TagValues::escalation_reason}}};
 
-constexpr std::array<MetricInfo, 36> kCatalogue{{
+constexpr std::array<TagInfo, 2> kLogicalCallTags{{{"tool", TagValues::any}, {"outcome", TagValues::outcome_kind}}};
+constexpr std::array<TagInfo, 2> kHedgeTags{{{"tool", TagValues::any}, {"action", TagValues::hedge_action}}};
+
+constexpr std::array<MetricInfo, 40> kCatalogue{{
     {MetricId::task_success, "task_success", MetricType::rate, "", kTaskTags,
      "fraction of tasks that succeeded, clean or degraded"},
     {MetricId::task_degraded, "task_degraded", MetricType::rate, "", kTaskTags,
@@ -103,6 +106,15 @@ constexpr std::array<MetricInfo, 36> kCatalogue{{
      "retries a retry_budget refused (Envoy's budget or gRPC's token throttle), by the provider whose budget refused"},
     {MetricId::throttled_requests, "throttled_requests", MetricType::counter, "", kProviderTags,
      "requests adaptive_throttling rejected locally, never sent (outcome throttled)"},
+    {MetricId::logical_calls, "logical_calls", MetricType::counter, "", kLogicalCallTags,
+     "logical tool calls by final outcome, those refused without a provider call (bulkhead_full, "
+     "rate_limiter_rejected, circuit_open) included"},
+    {MetricId::hedges, "hedges", MetricType::counter, "", kHedgeTags,
+     "hedging events: primary requests, hedges launched, refused by the budget, won, losers cancelled"},
+    {MetricId::hedged_fraction, "hedged_fraction", MetricType::rate, "", kToolTags,
+     "hedged attempts launched per primary request (what the hedge budget bounds)"},
+    {MetricId::hedge_loser_cost_usd, "hedge_loser_cost_usd", MetricType::counter, "", kToolTags,
+     "USD billed by attempts cancelled because another answer won (already in cost_usd)"},
 }};
 
 constexpr bool catalogue_in_id_order() {
@@ -160,6 +172,7 @@ const std::vector<std::string_view>& vocabulary(TagValues values) {
   static const auto kFallbacks = names_of_values(kFallbackActions);
   static const auto kLevels = names_of_values(all_escalation_levels());
   static const auto kReasons = names_of_values(all_escalation_conditions());
+  static const auto kHedges = names_of_values(kHedgeActions);
   switch (values) {
     case TagValues::any: return kNone;
     case TagValues::outcome_kind: return kOutcomes;
@@ -168,6 +181,7 @@ const std::vector<std::string_view>& vocabulary(TagValues values) {
     case TagValues::fallback_action: return kFallbacks;
     case TagValues::escalation_level: return kLevels;
     case TagValues::escalation_reason: return kReasons;
+    case TagValues::hedge_action: return kHedges;
   }
   return kNone;
 }

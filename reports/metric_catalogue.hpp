@@ -69,6 +69,10 @@ enum class MetricId : std::uint8_t {
   capacity_queue_length,  // trend: per time window, the longest queue of a capacity layer
   retries_refused,      // counter: retries a retry_budget refused
   throttled_requests,   // counter: requests adaptive_throttling rejected before sending
+  logical_calls,        // counter: logical tool calls by final outcome (bulkhead_full, ...)
+  hedges,               // counter: hedging events by action
+  hedged_fraction,      // rate: hedged attempts per primary request
+  hedge_loser_cost_usd,  // counter: USD billed by attempts cancelled because a hedge won
 };
 
 // What values a tag accepts; closed vocabularies are checked at parse time.
@@ -80,6 +84,7 @@ enum class TagValues : std::uint8_t {
   fallback_action,  // switched, skipped_context, skipped_capability, skipped_budget, exhausted
   escalation_level,   // auto_retry, model_switch, human_review, urgent_action, critical_failure
   escalation_reason,  // the escalation rule conditions: failed_attempts, fallbacks, ...
+  hedge_action,       // primary, launched, budget_denied, won, loser_cancelled
 };
 
 struct TagInfo {

@@ -261,6 +261,17 @@ double sum_capacity(const Recorder& r, const Threshold& t, Field field) {
   return static_cast<double>(n);
 }
 
+double logical_calls(const Recorder& r, const Threshold& t) {
+  std::uint64_t n = 0;
+  for (const ToolStats& s : r.tools()) {
+    if (!admits(t, "tool", s.name)) continue;
+    for (const OutcomeKind kind : all_outcome_kinds()) {
+      if (admits(t, "outcome", to_string(kind))) n += s.final_outcomes[index_of(kind)];
+    }
+  }
+  return static_cast<double>(n);
+}
+
 // Per window of every admitted capacity layer, its longest queue.
 std::vector<std::int64_t> capacity_queue_maxima(const Recorder& r, const Threshold& t) {
   std::vector<std::int64_t> maxima;
@@ -269,6 +280,30 @@ std::vector<std::int64_t> capacity_queue_maxima(const Recorder& r, const Thresho
     for (const CapacityWindowRow& w : c.windows) maxima.push_back(w.queue_max);
   }
   return maxima;
+}
+
+double hedges(const Recorder& r, const Threshold& t) {
+  std::uint64_t n = 0;
+  for (const HedgeStats& s : r.hedges()) {
+    if (!admits(t, "tool", s.name)) continue;
+    for (const HedgeAction action : kHedgeActions) {
+      if (admits(t, "action", to_string(action))) n += s.actions[static_cast<std::size_t>(action)];
+    }
+  }
+  return static_cast<double>(n);
+}
+
+std::uint64_t hedge_actions(const Recorder& r, const Threshold& t, HedgeAction action) {
+  return static_cast<std::uint64_t>(
+      sum_by_tool(r.hedges(), t, [action](const HedgeStats& s) { return s.actions[static_cast<std::size_t>(action)]; }));
+}
+
+double hedge_loser_cost_usd(const Recorder& r, const Threshold& t) {
+  double usd = 0;
+  for (const HedgeStats& s : r.hedges()) {
+    if (admits(t, "tool", s.name)) usd += s.loser_cost_usd;
+  }
+  return usd;
 }
 
 }  // namespace
@@ -341,6 +376,11 @@ std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos durat
     case MetricId::throttled_requests:
       return counter_value(sum_by_provider(r, t, [](const ProviderStats& s) { return s.throttled; }), e, duration,
                            tasks);
+    case MetricId::logical_calls: return counter_value(logical_calls(r, t), e, duration, tasks);
+    case MetricId::hedges: return counter_value(hedges(r, t), e, duration, tasks);
+    case MetricId::hedged_fraction:
+      return rate_value(hedge_actions(r, t, HedgeAction::launched), hedge_actions(r, t, HedgeAction::primary));
+    case MetricId::hedge_loser_cost_usd: return counter_value(hedge_loser_cost_usd(r, t), e, duration, tasks);
   }
   return std::nullopt;
 }

@@ -28,6 +28,7 @@ enum class EventTag : std::uint64_t {
   rewrite,
   retry_refused,
   throttled,
+  hedge,
 };
 
 constexpr std::string_view kUnspecifiedReason = "unspecified";
@@ -253,6 +254,20 @@ void Recorder::on_throttled(const ThrottledEvent& e) {
   fingerprint_.fold(EventTag::throttled, e.task_id, t, p, e.at, e.requests, e.accepts, e.probability);
 
   ++providers_[p].throttled;
+  saw_time(e.at);
+}
+
+void Recorder::on_hedge(const HedgeEvent& e) {
+  const std::size_t h = intern(hedges_, e.tool);
+  fingerprint_.fold(EventTag::hedge, e.task_id, h, e.action, e.hedge, e.at, e.input_tokens, e.output_tokens,
+                    e.cost_usd);
+
+  HedgeStats& s = hedges_[h];
+  ++s.actions[static_cast<std::size_t>(e.action)];
+  if (e.action == HedgeAction::loser_cancelled) {
+    s.loser_cost_usd += e.cost_usd;
+    s.loser_tokens += e.input_tokens + e.output_tokens;
+  }
   saw_time(e.at);
 }
 

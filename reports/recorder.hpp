@@ -111,6 +111,15 @@ struct CacheStats {
   SampleLog stale_age;            // ages (ns) of the stale answers
 };
 
+// What a hedging strategy (engine/strategies/hedging.hpp) did, per tool or provider whose
+// pipeline holds it.
+struct HedgeStats {
+  std::string name;
+  std::array<std::uint64_t, kHedgeActionCount> actions{};  // events by HedgeAction
+  double loser_cost_usd = 0;         // what cancelled losers billed (loser_cancelled events)
+  std::int64_t loser_tokens = 0;     // their input + output tokens
+};
+
 struct TemplateStats {
   std::string name;
   StatusCounts tasks{};
@@ -183,6 +192,7 @@ class Recorder final : public EventSink {
   void on_cache(const CacheEvent& e) override;
   void on_retry_refused(const RetryRefusedEvent& e) override;
   void on_throttled(const ThrottledEvent& e) override;
+  void on_hedge(const HedgeEvent& e) override;
   // From the task runner: a task's escalation ticket (at most one per task).
   void on_escalation(const EscalationEvent& e) override;
   // From the task runner: a task ended.
@@ -213,6 +223,7 @@ class Recorder final : public EventSink {
   const std::vector<ReasonStats>& reasons() const { return reasons_; }
   const std::vector<FallbackStats>& fallbacks() const { return fallbacks_; }
   const std::vector<CacheStats>& caches() const { return caches_; }
+  const std::vector<HedgeStats>& hedges() const { return hedges_; }
   const std::vector<LadderStats>& ladder() const { return ladder_; }
   const EscalationCounts& escalations() const { return escalations_; }
   // The first kMaxListedBreakerTransitions transitions, and how many there were in all.
@@ -253,6 +264,7 @@ class Recorder final : public EventSink {
   std::vector<ReasonStats> reasons_;
   std::vector<FallbackStats> fallbacks_;
   std::vector<CacheStats> caches_;
+  std::vector<HedgeStats> hedges_;
   std::vector<LadderStats> ladder_;
   void count_rung(std::size_t tool, std::string_view strategy, std::int32_t rung, std::string_view label);
   EscalationCounts escalations_{};

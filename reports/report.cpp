@@ -205,6 +205,11 @@ Report build_report(const Recorder& r, const RunInfo& run, std::span<const Thres
     rep.caches.push_back({c.name, c.actions, c.calls_saved, latency_stats(std::move(ages))});
   }
 
+  for (std::size_t i : by_name(r.hedges())) {
+    const HedgeStats& h = r.hedges()[i];
+    rep.hedges.push_back({h.name, h.actions, h.loser_cost_usd, h.loser_tokens});
+  }
+
   std::vector<const LadderStats*> rungs;
   for (const LadderStats& l : r.ladder()) rungs.push_back(&l);
   std::sort(rungs.begin(), rungs.end(), [&r](const LadderStats* a, const LadderStats* b) {

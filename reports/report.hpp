@@ -157,6 +157,15 @@ struct CacheSummary {
   LatencyStats stale_age;  // nearest-rank percentiles of the stale answers' ages, in ms
 };
 
+// What one hedging strategy did (engine/strategies/hedging.hpp): the tool or provider
+// whose pipeline holds it, its events by action, and what its cancelled losers billed.
+struct HedgeSummary {
+  std::string tool;
+  std::array<std::uint64_t, kHedgeActionCount> by_action{};  // by HedgeAction
+  double loser_cost_usd = 0;
+  std::int64_t loser_tokens = 0;
+};
+
 // How often a tool's calls took a rung of a semantic recovery ladder: relax_threshold's
 // rungs ("dense 0.75", "keyword") and rewrite_query's rewrites by result ("intended",
 // "paraphrase", "repeated", "failed").
@@ -234,6 +243,7 @@ struct Report {
   std::uint64_t breaker_transitions_total = 0;
   std::vector<FallbackRow> fallbacks;  // sorted by tool, action, from, to
   std::vector<CacheSummary> caches;     // sorted by tool
+  std::vector<HedgeSummary> hedges;     // sorted by tool
   std::vector<LadderRow> ladder;       // sorted by tool, strategy, then the rung's place
   EscalationSummary escalations;
   AnswerSummary answers;

@@ -133,6 +133,14 @@ void cost_rows(const Report& r, std::vector<Row>& rows) {
     rows.push_back({"", fmt::format("cache {}", c.tool), fmt::format("{}calls_saved={}", actions, c.calls_saved)});
     if (c.stale_age.count > 0) rows.push_back({"", "  stale age (ms)", latency(c.stale_age)});
   }
+  for (const HedgeSummary& h : r.hedges) {
+    std::string actions;
+    for (HedgeAction action : kHedgeActions) {
+      actions += fmt::format("{}={} ", to_string(action), h.by_action[static_cast<std::size_t>(action)]);
+    }
+    rows.push_back({"", fmt::format("hedging {}", h.tool),
+                    fmt::format("{}loser_cost_usd={:.6f}", actions, h.loser_cost_usd)});
+  }
   // "search:relax_threshold:dense 0.75=4 search:rewrite_query:intended=1"
   std::string ladder;
   for (const LadderRow& l : r.ladder) {

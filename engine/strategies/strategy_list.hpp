@@ -21,6 +21,9 @@
 #include "engine/strategies/validate.hpp"
 #include "engine/strategies/retry_budget.hpp"
 #include "engine/strategies/adaptive_throttling.hpp"
+#include "engine/strategies/hedging.hpp"
+#include "engine/strategies/bulkhead.hpp"
+#include "engine/strategies/rate_limiter.hpp"
 
 namespace squall {
 
@@ -29,6 +32,7 @@ namespace squall {
 using StrategyConfig = std::variant<TimeoutConfig, RetryConfig, CircuitBreakerConfig, SimplifyQueryConfig,
                                     RelaxThresholdConfig, RewriteQueryConfig, BudgetConfig, FallbackConfig,
                                     ValidateConfig, ReflectConfig, EscalationConfig, CacheConfig,
-                                    RetryBudgetConfig, AdaptiveThrottlingConfig>;
+                                    RetryBudgetConfig, AdaptiveThrottlingConfig,
+                                    HedgingConfig, BulkheadConfig, RateLimiterConfig>;
 
 }  // namespace squall

@@ -105,6 +105,11 @@ void trace_fields(TraceRecord& j, const ThrottledEvent& e) {
       e.accepts, "probability", e.probability);
 }
 
+void trace_fields(TraceRecord& j, const HedgeEvent& e) {
+  put(j, "at_ns", e.at, "task", e.task_id, "tool", e.tool, "action", e.action, "hedge", e.hedge, "input_tokens",
+      e.input_tokens, "output_tokens", e.output_tokens, "cost_usd", e.cost_usd);
+}
+
 void trace_fields(TraceRecord& j, const TaskResult& e) {
   put(j, "at_ns", e.finished, "task", e.id, "template", e.template_name, "started_ns", e.started, "status", e.status,
       "reason", e.reason, "tokens", e.tokens, "cost_usd", e.cost_usd);

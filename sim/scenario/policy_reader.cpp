@@ -62,6 +62,16 @@ constexpr IntRange kRetryConcurrency{0, 1'000'000};
 constexpr NumberRange kGrpcTokens{0.001, false, 1000};
 constexpr NumberRange kThrottleK{1, false, 1000};
 constexpr Nanos kMaxThrottleWindow = kHour;
+// - hedging max_hedged_attempts: 10 hedges per call (gRPC caps maxAttempts at 5 by default);
+//   budget: 10 hedged attempts per primary request, the most 10 hedges can use; kept in
+//   integer parts per million, so 1e7 ppm times any call count stays far from overflow.
+// - bulkhead max_concurrent_calls and max_queue, rate_limiter limit_for_period: a
+//   million, far beyond any real client's concurrency or burst.
+constexpr IntRange kMaxHedgedAttempts{1, 10};
+constexpr NumberRange kHedgeBudget{0, false, 10};
+constexpr IntRange kBulkheadCalls{1, 1'000'000};
+constexpr IntRange kBulkheadQueue{0, 1'000'000};
+constexpr IntRange kLimitForPeriod{1, 1'000'000};
 
 // The provider types whose searches relax_threshold and rewrite_query repair: search
 // providers. A new search type is one more entry here.
@@ -455,6 +465,29 @@ void read_config(const ObjectReader& obj, EscalationConfig& config) {
     config.rules.push_back(*rule);
     positions.push_back(i);
   }
+}
+
+void read_config(const ObjectReader& obj, HedgingConfig& config) {
+  obj.get("max_hedged_attempts", config.max_hedged_attempts, kMaxHedgedAttempts);
+  obj.get_duration("delay", config.delay, DurationMin::zero);
+  double budget = 0;
+  if (obj.get("budget", budget, kHedgeBudget)) config.budget = budget;
+}
+
+void read_config(const ObjectReader& obj, BulkheadConfig& config) {
+  obj.get("max_concurrent_calls", config.max_concurrent_calls, kBulkheadCalls);
+  const bool queue_ok = obj.get("max_queue", config.max_queue, kBulkheadQueue) || obj.find("max_queue") == nullptr;
+  if (obj.find("queue_timeout") != nullptr && queue_ok && config.max_queue == 0) {
+    obj.diag().error(obj.path_of("queue_timeout"), "applies only when max_queue > 0");
+  } else {
+    obj.get_duration("queue_timeout", config.queue_timeout, DurationMin::positive);
+  }
+}
+
+void read_config(const ObjectReader& obj, RateLimiterConfig& config) {
+  obj.get("limit_for_period", config.limit_for_period, kLimitForPeriod);
+  obj.get_duration("limit_refresh_period", config.limit_refresh_period, DurationMin::positive);
+  obj.get_duration("timeout_duration", config.timeout_duration, DurationMin::zero);
 }
 
 // Reads the config of the strategy with alternative index `index`.

@@ -201,6 +201,11 @@ class EventLog final : public EventSink {
 
   std::vector<std::string> refusals;   // "<at>ms <mode> level=<level> limit=<limit>"
   std::vector<std::string> throttles;  // "<at>ms requests=<n> accepts=<n> p=<p>"
+  void on_hedge(const HedgeEvent& e) override {
+    hedges.push_back(fmt::format("{}ms {} #{} ${:g}", e.at / kMillisecond, to_string(e.action), e.hedge, e.cost_usd));
+  }
+
+  std::vector<std::string> hedges;  // "<at>ms <action> #<attempt index> $<billed cost>"
   std::vector<std::string> relaxations;  // "<at>ms rung <n> <label>"
   // "<started>ms-<finished>ms <provider> #<n>: <kind> <result> "<from>" -> "<to>""
   std::vector<std::string> rewrites;

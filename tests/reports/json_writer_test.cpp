@@ -31,7 +31,7 @@ TEST(JsonWriterTest, TopLevelKeysAreInTheirFixedOrder) {
       "squall_report_version", "produced_by", "scenario",        "seed",          "duration_ms",       "fingerprint",
       "tasks",                 "latency_ms",      "providers",     "logical_calls",     "retry_amplification",
       "tokens",                "cost_usd",        "task_spend",    "breaker_transitions", "breaker_transitions_total",
-      "fallbacks",             "caches",          "ladder",          "escalations",     "escalation_reasons",  "answers",
+      "fallbacks",             "caches",          "hedges",          "ladder",          "escalations",     "escalation_reasons",  "answers",
       "injected_faults",       "thresholds",      "thresholds_passed", "time_series"};
   EXPECT_EQ(keys(to_json(sample_report())), expected);
 }

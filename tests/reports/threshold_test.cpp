@@ -191,7 +191,7 @@ TEST(MetricParseTest, RejectsUnknownMetric) {
             "task_tokens, task_cost_usd, cache_hits, cache_misses, cache_coalesced, cache_wait_timeouts, cache_stale, "
             "cache_stale_age, cache_evictions, cache_calls_saved, capacity_offered, capacity_goodput, "
             "capacity_rate_limited, capacity_rejected, capacity_wasted, capacity_queue_length, retries_refused, "
-            "throttled_requests");
+            "throttled_requests, logical_calls, hedges, hedged_fraction, hedge_loser_cost_usd");
 }
 
 TEST(MetricParseTest, RejectsUnknownTag) {
@@ -208,7 +208,8 @@ TEST(MetricParseTest, RejectsValueOutsideTagVocabulary) {
   EXPECT_EQ(error_of("provider_calls{outcome:ratelimited}", "count<1"),
             "unknown value \"ratelimited\" for tag \"outcome\" of metric \"provider_calls\"; known: success, empty, "
             "timeout, rate_limited, overloaded, server_error, auth_error, bad_request, context_length, "
-            "content_filter, invalid_output, circuit_open, budget_exhausted, cancelled, throttled");
+            "content_filter, invalid_output, circuit_open, budget_exhausted, cancelled, throttled, bulkhead_full, "
+            "rate_limiter_rejected");
   EXPECT_EQ(error_of("breaker_transitions{to:opened}", "count<1"),
             R"msg(unknown value "opened" for tag "to" of metric "breaker_transitions"; known: closed, open, half_open)msg");
   EXPECT_EQ(error_of("tokens{kind:cached}", "sum<1"),

@@ -17,7 +17,7 @@ constexpr const char* kRetry = "/policy/search/0/retry";
 constexpr const char* kKindList =
     "\"empty\", \"timeout\", \"rate_limited\", \"overloaded\", \"server_error\", \"auth_error\", \"bad_request\", "
     "\"context_length\", \"content_filter\", \"invalid_output\", \"circuit_open\", \"budget_exhausted\", "
-    "\"cancelled\", \"throttled\"";
+    "\"cancelled\", \"throttled\", \"bulkhead_full\", \"rate_limiter_rejected\"";
 
 std::string at(std::string_view base, std::string_view rest) { return std::string(base) + std::string(rest); }
 
@@ -58,7 +58,7 @@ TEST(ScenarioPolicyTest, ItemMustNameAStrategy) {
             only("/policy/search/0",
                  "expected an object with one key naming a strategy (timeout, retry, "
                  "circuit_breaker, simplify_query, relax_threshold, rewrite_query, budget, fallback, validate, reflect, "
-                 "escalation, cache, retry_budget, adaptive_throttling), got {}"));
+                 "escalation, cache, retry_budget, adaptive_throttling, hedging, bulkhead, rate_limiter), got {}"));
 }
 
 TEST(ScenarioPolicyTest, UnknownStrategyIsAnUnknownKey) {
@@ -66,7 +66,7 @@ TEST(ScenarioPolicyTest, UnknownStrategyIsAnUnknownKey) {
             only("/policy/search/0/retries",
                  "unknown key \"retries\"; expected one of: timeout, retry, circuit_breaker, simplify_query, "
                  "relax_threshold, rewrite_query, budget, fallback, validate, reflect, escalation, cache, retry_budget, "
-                 "adaptive_throttling"));
+                 "adaptive_throttling, hedging, bulkhead, rate_limiter"));
 }
 
 TEST(ScenarioPolicyTest, ItemHoldsOneStrategy) {

@@ -1,0 +1,180 @@
+#include "engine/strategies/hedging.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <utility>
+#include <vector>
+
+#include "engine/runtime/cancellable_sleep.hpp"
+#include "engine/runtime/race.hpp"
+#include "engine/runtime/wait_queue.hpp"
+#include "engine/strategies/refused.hpp"
+
+namespace squall {
+
+// One hedged call: the caller's context and request (attempt 0's), and a copy of each for
+// every hedge launched, so that concurrent attempts share no per-call state (race.hpp's
+// rule). The vectors are reserved up front, so the copies never move while in use.
+struct HedgingStrategy::Call {
+  CallContext& ctx;
+  Request& request;
+  Next next;
+  std::vector<CallContext> contexts;
+  std::vector<Request> requests;
+  TimePoint deadline;
+  std::int32_t attempts_before;  // ctx.attempts as the call entered
+};
+
+// One level of the race: attempt k against the chain of hedges after it.
+struct HedgingStrategy::Level {
+  bool attempt_failed = false;  // attempt k ended in a handled outcome and waits for the hedges
+  bool declined = false;        // hedge k + 1 was not sent (budget, deadline)
+  bool hedges_failed = false;   // every attempt from k + 1 on ended in a handled outcome
+  CancellationSource* wake = nullptr;  // cuts hedge k + 1's delay short
+};
+
+// An attempt's outcome and index; index -1: no attempt (a hedge not sent, or cancelled
+// before it was).
+struct HedgingStrategy::Hedged {
+  Outcome outcome;
+  std::int32_t index = -1;
+};
+
+namespace {
+
+// Handled outcomes do not win (see the header): the transient ones.
+bool acceptable(OutcomeKind kind) { return retry_class(kind) != RetryClass::transient; }
+
+// What a hedge that was never sent returns; the level discards it (index -1).
+Outcome not_sent() { return refused(OutcomeKind::cancelled); }
+
+}  // namespace
+
+HedgingStrategy::HedgingStrategy(HedgingConfig config, EngineEnv env, std::string owner)
+    : config_(config), env_(env), owner_(std::move(owner)) {
+  assert(config_.max_hedged_attempts >= 1 && config_.delay >= 0);
+  if (config_.budget) budget_ppm_ = std::llround(*config_.budget * 1e6);
+}
+
+bool HedgingStrategy::budget_allows() const {
+  if (budget_ppm_ < 0) return true;
+  // hedged + 1 <= budget * primaries, in integer parts per million: exact, and far from
+  // overflow (budget <= 10, i.e. 1e7 ppm, times any count of calls a run makes).
+  return (hedged_ + 1) * 1'000'000 <= static_cast<std::uint64_t>(budget_ppm_) * primaries_;
+}
+
+void HedgingStrategy::emit(const Call& call, HedgeAction action, std::int32_t hedge, const Response* billed) const {
+  HedgeEvent e{call.ctx.task.id, owner_, action, hedge, env_.clock.now()};
+  if (billed != nullptr) {
+    e.input_tokens = billed->input_tokens;
+    e.output_tokens = billed->output_tokens;
+    e.cost_usd = billed->cost_usd;
+  }
+  env_.events.on_hedge(e);
+}
+
+Task<void> HedgingStrategy::until_cancelled(CancellationToken token) {
+  // A queue nobody notifies, without a deadline: the wait ends when the token fires.
+  WaitQueue never(env_.clock, env_.scheduler, 1);
+  co_await never.wait(kNever, token);
+}
+
+Task<Outcome> HedgingStrategy::attempt(Call& call, std::int32_t k, CancellationToken token) {
+  if (k == 0) {
+    const CancellationToken outer = std::exchange(call.ctx.cancellation, token);
+    Outcome o = co_await call.next(call.ctx, call.request);
+    call.ctx.cancellation = outer;
+    co_return o;
+  }
+  CallContext& ctx = call.contexts.emplace_back(call.ctx);
+  Request& request = call.requests.emplace_back(call.request);
+  ctx.cancellation = token;
+  // Hedges number their attempts after the primary's, so attempt events stay distinct.
+  ctx.attempts = call.attempts_before + k;
+  co_return co_await call.next(ctx, request);
+}
+
+Task<HedgingStrategy::Hedged> HedgingStrategy::run_attempt(Call& call, Level& lv, std::int32_t k,
+                                                           CancellationToken token) {
+  // Awaited into a variable first: GCC 12 destroys temporaries of a co_await inside a
+  // braced initialiser twice.
+  Outcome outcome = co_await attempt(call, k, token);
+  Hedged h{std::move(outcome), k};
+  if (token.cancelled()) {
+    // Cut short by a winner, unless the caller gave up on the whole call.
+    if (!call.ctx.cancellation.cancelled()) emit(call, HedgeAction::loser_cancelled, k, &h.outcome.response);
+    co_return h;
+  }
+  if (acceptable(h.outcome.kind) || lv.declined || lv.hedges_failed) co_return h;
+  // A handled failure: the next hedge goes now (gRPC's non-fatal codes), and this
+  // attempt waits for the hedges, which the race ends by cancelling it.
+  lv.attempt_failed = true;
+  if (lv.wake != nullptr) lv.wake->cancel();
+  co_await until_cancelled(token);
+  co_return h;
+}
+
+Task<HedgingStrategy::Hedged> HedgingStrategy::run_hedge(Call& call, Level& lv, std::int32_t k,
+                                                         CancellationToken token) {
+  CancellationSource wake(token);
+  lv.wake = &wake;
+  if (!lv.attempt_failed) {
+    co_await sleep_until(env_.scheduler, add_saturating(env_.clock.now(), config_.delay), wake.token());
+  }
+  lv.wake = nullptr;
+  if (token.cancelled()) co_return Hedged{not_sent(), -1};
+  // No hedge after the call's deadline (it could not start), nor beyond the budget.
+  const bool late = env_.clock.now() >= call.deadline;
+  if (late || !budget_allows()) {
+    if (!late) emit(call, HedgeAction::budget_denied, k);
+    lv.declined = true;
+    if (!lv.attempt_failed) co_await until_cancelled(token);
+    co_return Hedged{not_sent(), -1};
+  }
+  ++hedged_;
+  emit(call, HedgeAction::launched, k);
+  Hedged h = co_await level(call, k, token);
+  if (!token.cancelled() && !acceptable(h.outcome.kind) && !lv.attempt_failed) {
+    // The hedges failed while attempt k - 1 still runs: its answer may yet win, and if it
+    // fails too, it ends last and gives the outcome.
+    lv.hedges_failed = true;
+    co_await until_cancelled(token);
+  }
+  co_return h;
+}
+
+Task<HedgingStrategy::Hedged> HedgingStrategy::level(Call& call, std::int32_t k, CancellationToken token) {
+  Level lv;
+  if (k == config_.max_hedged_attempts) {
+    lv.declined = true;  // the last hedge: nothing comes after it to wait for
+    co_return co_await run_attempt(call, lv, k, token);
+  }
+  RaceResult<Hedged> r = co_await race(
+      token, [this, &call, &lv, k](CancellationToken t) { return run_attempt(call, lv, k, t); },
+      [this, &call, &lv, k](CancellationToken t) { return run_hedge(call, lv, k + 1, t); });
+  // A hedge that was never sent stands for nothing: the attempt's own outcome is the answer.
+  if (r.won.index < 0) co_return std::move(r.lost);
+  co_return std::move(r.won);
+}
+
+Task<Outcome> HedgingStrategy::execute(CallContext& ctx, Request& request, Next next) {
+  ++primaries_;
+  Call call{ctx, request, next, {}, {}, ctx.deadline, ctx.attempts};
+  emit(call, HedgeAction::primary, 0);
+  call.contexts.reserve(static_cast<std::size_t>(config_.max_hedged_attempts));
+  call.requests.reserve(static_cast<std::size_t>(config_.max_hedged_attempts));
+  Hedged h = co_await level(call, 0, ctx.cancellation);
+  for (const CallContext& c : call.contexts) ctx.attempts = std::max(ctx.attempts, c.attempts);
+  if (h.index > 0) {
+    if (acceptable(h.outcome.kind)) emit(call, HedgeAction::won, h.index);
+    request = call.requests[static_cast<std::size_t>(h.index) - 1];
+  }
+  co_return std::move(h.outcome);
+}
+
+std::unique_ptr<Strategy> make_strategy(const HedgingConfig& config, const StrategyBuild& build) {
+  return std::make_unique<HedgingStrategy>(config, build.env, std::string(build.owner));
+}
+
+}  // namespace squall

@@ -1,0 +1,105 @@
+// hedging: after `delay` without an acceptable answer, send the same request again, up to
+// max_hedged_attempts extra attempts; the first acceptable answer wins and every attempt
+// still running is cancelled.
+//
+// Semantics are Polly v8's HedgingStrategy (MaxHedgedAttempts, Delay; the first
+// non-handled outcome wins, the other executions are cancelled) and gRPC's hedging policy
+// (gRFC A6: hedgingDelay between attempts; a non-fatal failure sends the next hedged
+// request at once instead of waiting out the delay). The idea is "The Tail at Scale"
+// (Dean and Barroso, CACM 2013): a request still unanswered after a delay near the
+// latency's high percentile is sent again, and the first answer is used.
+//
+// Timeline of one call (primary = attempt 0, hedges 1..max_hedged_attempts):
+//   t0            attempt 0 starts
+//   t0 + d        attempt 1 starts if no attempt has answered acceptably by then
+//   t0 + 2d ...   and so on, each delay measured from the previous launch
+// An attempt that ends in a handled outcome (retry class `transient`: timeout, 429,
+// 5xx, invalid_output) does not win: the next hedge launches at once (gRPC's non-fatal
+// codes) and the call waits for the attempts still running. Any other outcome (success,
+// empty, a permanent error, a local refusal) is acceptable and wins: the attempts still
+// running are cancelled through their cancellation tokens (engine/runtime/race.hpp). A
+// cancelled loser returns with what its provider billed (an LLM's partial output); the
+// provider attempt has already charged it to the task (ProviderAttempt), so losers'
+// cost stays in the task's spend and in the report. When every attempt fails, the call
+// ends with the outcome of the attempt that ended last (the last hedge's).
+//
+// Where the hedge goes: the same provider (CallContext::provider), as a new attempt with
+// its own copy of the call's context and request. Placed in a tool's list, a hedge goes
+// through the rest of the tool's pipeline and the provider's stack like the primary;
+// placed in a provider's stack, it is that provider's SDK-level hedging.
+//
+// Budget. `budget` caps hedged attempts as a fraction of primary requests over the run:
+// a hedge may launch only while hedged + 1 <= budget * primaries (both counted by this
+// strategy instance, primaries counted as calls enter it), so the extra load hedging
+// adds never exceeds that fraction at any point of the run. "The Tail at Scale" reports
+// that deferring hedges to the 95th percentile limits the extra load to about 5%; Finagle's
+// BackupRequestFilter bounds backup requests by a fraction (maxExtraLoad) the same way,
+// over a sliding window; squall counts over the run, which is exact in integers and needs
+// no window parameter. A hedge the budget refuses is not sent (and no later hedge of the
+// call is); the primary carries on. Default: no budget, as in Polly and gRPC without
+// retry throttling.
+//
+// Events (HedgeEvent): `primary` as each call enters (the budget's denominator),
+// `launched` per hedge sent, `budget_denied` per hedge refused, `won` when a hedge's answer
+// wins, `loser_cancelled` per attempt cut short by a winner, with what it billed.
+//
+// Defaults: max_hedged_attempts 1 and delay 2 s are Polly v8's HedgingStrategyOptions.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+
+#include "engine/pipeline.hpp"
+
+namespace squall {
+
+struct HedgingConfig {
+  // The strategy's name in policies and its config keys, in the order the documentation
+  // lists them (the loader's unknown-key messages list them so).
+  static constexpr std::string_view kName = "hedging";
+  static constexpr std::array<std::string_view, 3> kKeys{"max_hedged_attempts", "delay", "budget"};
+
+  // Hedged attempts beyond the primary; 1..10. Default 1 (Polly MaxHedgedAttempts;
+  // gRPC caps maxAttempts, the primary included, at 5 by default).
+  std::int32_t max_hedged_attempts = 1;
+  // Wait before each hedge; >= 0 (0: all attempts at once). Default 2 s (Polly Delay).
+  Nanos delay = 2 * kSecond;
+  // Hedged attempts as a fraction of primary requests over the run, in [0, 10]; none
+  // (the default): unlimited.
+  std::optional<double> budget;
+};
+
+class HedgingStrategy final : public Strategy {
+ public:
+  // `owner` names the strategy's pipeline in its events.
+  HedgingStrategy(HedgingConfig config, EngineEnv env, std::string owner);
+  Task<Outcome> execute(CallContext& ctx, Request& request, Next next) override;
+
+  std::uint64_t primaries() const { return primaries_; }
+  std::uint64_t hedged() const { return hedged_; }
+
+ private:
+  struct Call;
+  struct Level;
+  struct Hedged;
+  Task<Hedged> level(Call& call, std::int32_t k, CancellationToken token);
+  Task<Hedged> run_attempt(Call& call, Level& lv, std::int32_t k, CancellationToken token);
+  Task<Hedged> run_hedge(Call& call, Level& lv, std::int32_t k, CancellationToken token);
+  Task<Outcome> attempt(Call& call, std::int32_t k, CancellationToken token);
+  Task<void> until_cancelled(CancellationToken token);
+  bool budget_allows() const;
+  void emit(const Call& call, HedgeAction action, std::int32_t hedge, const Response* billed = nullptr) const;
+
+  HedgingConfig config_;
+  EngineEnv env_;
+  std::string owner_;
+  std::int64_t budget_ppm_ = -1;  // budget in parts per million; -1: unlimited
+  std::uint64_t primaries_ = 0;
+  std::uint64_t hedged_ = 0;
+};
+
+// Builds the strategy for a pipeline (engine/policy.hpp's one list of strategies).
+std::unique_ptr<Strategy> make_strategy(const HedgingConfig& config, const StrategyBuild& build);
+
+}  // namespace squall

@@ -1,0 +1,271 @@
+// hedging: exact virtual-time timelines of hedges, winners, cancelled losers and the
+// budget; and the analytic check that a hedged call's latency is the minimum of the
+// attempts' (delay-shifted) latencies.
+#include "engine/strategies/hedging.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "engine/runtime/cancellable_sleep.hpp"
+#include "engine/runtime/rng.hpp"
+#include "tests/engine/test_runtime.hpp"
+
+namespace squall {
+namespace {
+
+using test::Call;
+using test::Harness;
+
+constexpr Nanos kMs = kMillisecond;
+
+// A provider whose call i takes latency(i) and answers status(i); it observes its
+// cancellation token like the mocks: a cancelled call returns at once, billed for the
+// time it ran at 1e-3 USD and 1 output token per millisecond (an LLM's partial output).
+// A finished call bills 1 USD.
+class CancellableProvider final : public Provider {
+ public:
+  using Script = std::function<std::pair<Nanos, int>(std::size_t call_index)>;
+  CancellableProvider(EventLoop& loop, Script script) : loop_(loop), script_(std::move(script)) {}
+  std::string_view name() const override { return "hedged"; }
+
+  Task<Response> call(const Request&, const CallOptions& options) override {
+    const TimePoint started = loop_.now();
+    starts_.push_back(started);
+    const std::pair<Nanos, int> scripted = script_(starts_.size() - 1);
+    const Nanos latency = scripted.first;
+    const int code = scripted.second;
+    const TimePoint due = std::min(add_saturating(started, latency), options.deadline);
+    const Wake wake = co_await sleep_until(loop_, due, options.cancellation);
+    Response r = code == 200 ? test::results() : test::status(code);
+    const Nanos ran = loop_.now() - started;
+    if (wake == Wake::cancelled) {
+      r = Response{};
+      r.transport = Transport::cancelled;
+      r.status = 0;
+      r.output_tokens = ran / kMs;
+      r.cost_usd = 1e-3 * static_cast<double>(ran / kMs);
+    } else if (due < add_saturating(started, latency)) {
+      r = Response{};
+      r.transport = Transport::timeout;
+      r.status = 0;
+    } else {
+      r.cost_usd = 1;
+    }
+    co_return r;
+  }
+  const std::vector<TimePoint>& starts() const { return starts_; }
+
+ private:
+  EventLoop& loop_;
+  Script script_;
+  std::vector<TimePoint> starts_;
+};
+
+HedgingConfig hedging(std::int32_t hedges, Nanos delay, std::optional<double> budget = std::nullopt) {
+  HedgingConfig c;
+  c.max_hedged_attempts = hedges;
+  c.delay = delay;
+  c.budget = budget;
+  return c;
+}
+
+// Latencies by call index; every call answers 200.
+CancellableProvider::Script latencies(std::vector<Nanos> ms) {
+  return [ms = std::move(ms)](std::size_t i) { return std::pair{ms.at(std::min(i, ms.size() - 1)), 200}; };
+}
+
+TEST(HedgingTest, DefaultsArePollys) {
+  const HedgingConfig c;
+  EXPECT_EQ(c.max_hedged_attempts, 1);
+  EXPECT_EQ(c.delay, 2 * kSecond);
+  EXPECT_FALSE(c.budget.has_value());
+}
+
+TEST(HedgingTest, FastPrimarySendsNoHedge) {
+  Harness h;
+  CancellableProvider provider(h.loop, latencies({100 * kMs}));
+  auto p = test::make_pipeline(provider, h.env, std::make_unique<HedgingStrategy>(hedging(1, 200 * kMs), h.env, "web"));
+  Call call;
+  EXPECT_EQ(test::run(h, *p, call).kind, OutcomeKind::success);
+  EXPECT_EQ(call.finished, 100 * kMs);
+  EXPECT_EQ(provider.starts(), (std::vector<TimePoint>{0}));
+  EXPECT_EQ(h.log.hedges, (std::vector<std::string>{"0ms primary #0 $0"}));
+}
+
+TEST(HedgingTest, SlowPrimaryLosesToTheHedgeAndIsCancelledWithItsCostKept) {
+  // Primary 1 s, hedge 100 ms sent at the 200 ms delay: the hedge answers at 300 ms and
+  // the primary, cancelled then, bills its 300 ms: 0.3 USD. Task spend: 1 + 0.3 USD.
+  Harness h;
+  CancellableProvider provider(h.loop, latencies({1000 * kMs, 100 * kMs}));
+  auto p = test::make_pipeline(provider, h.env, std::make_unique<HedgingStrategy>(hedging(1, 200 * kMs), h.env, "web"));
+  Call call;
+  EXPECT_EQ(test::run(h, *p, call).kind, OutcomeKind::success);
+  EXPECT_EQ(call.finished, 300 * kMs);
+  EXPECT_EQ(provider.starts(), (std::vector<TimePoint>{0, 200 * kMs}));
+  EXPECT_EQ(h.log.hedges, (std::vector<std::string>{"0ms primary #0 $0", "200ms launched #1 $0",
+                                                    "300ms loser_cancelled #0 $0.3", "300ms won #1 $0"}));
+  EXPECT_DOUBLE_EQ(call.task.cost_spent_usd, 1.3);
+  EXPECT_EQ(call.task.tokens_spent, 300 + 0);
+  ASSERT_EQ(h.log.attempts.size(), 2u);
+  EXPECT_EQ(h.log.attempts[0].attempt, 2);  // the hedge, numbered after the primary
+  EXPECT_EQ(h.log.attempts[1].attempt, 1);
+  EXPECT_EQ(h.log.attempts[1].kind, OutcomeKind::cancelled);
+  EXPECT_EQ(call.ctx.attempts, 2);
+}
+
+TEST(HedgingTest, HandledFailureSendsTheNextHedgeAtOnce) {
+  // The primary answers 503 at 50 ms: the hedge goes then, not at the 200 ms delay.
+  Harness h;
+  CancellableProvider provider(h.loop, [](std::size_t i) {
+    return i == 0 ? std::pair{50 * kMs, 503} : std::pair{100 * kMs, 200};
+  });
+  auto p = test::make_pipeline(provider, h.env, std::make_unique<HedgingStrategy>(hedging(1, 200 * kMs), h.env, "web"));
+  Call call;
+  EXPECT_EQ(test::run(h, *p, call).kind, OutcomeKind::success);
+  EXPECT_EQ(provider.starts(), (std::vector<TimePoint>{0, 50 * kMs}));
+  EXPECT_EQ(call.finished, 150 * kMs);
+  EXPECT_EQ(h.log.hedges, (std::vector<std::string>{"0ms primary #0 $0", "50ms launched #1 $0", "150ms won #1 $0"}));
+}
+
+TEST(HedgingTest, PermanentFailureWinsAndCancelsTheHedges) {
+  // A 400 is not handled: it is the answer, like a success (gRPC's fatal status codes).
+  Harness h;
+  CancellableProvider provider(h.loop, [](std::size_t i) {
+    return i == 0 ? std::pair{300 * kMs, 400} : std::pair{1000 * kMs, 200};
+  });
+  auto p = test::make_pipeline(provider, h.env, std::make_unique<HedgingStrategy>(hedging(1, 200 * kMs), h.env, "web"));
+  Call call;
+  EXPECT_EQ(test::run(h, *p, call).kind, OutcomeKind::bad_request);
+  EXPECT_EQ(call.finished, 300 * kMs);
+  EXPECT_EQ(h.log.hedges, (std::vector<std::string>{"0ms primary #0 $0", "200ms launched #1 $0",
+                                                    "300ms loser_cancelled #1 $0.1"}));
+}
+
+TEST(HedgingTest, WhenEveryAttemptFailsTheLastToEndGivesTheOutcome) {
+  Harness h;
+  CancellableProvider provider(h.loop, [](std::size_t i) {
+    return i == 0 ? std::pair{500 * kMs, 503} : std::pair{100 * kMs, 429};
+  });
+  auto p = test::make_pipeline(provider, h.env, std::make_unique<HedgingStrategy>(hedging(1, 200 * kMs), h.env, "web"));
+  Call call;
+  // Hedge at 200 ms ends 429 at 300 ms and waits (it is the last hedge, so it ends the
+  // level); the primary's 503 at 500 ms is the last to end.
+  EXPECT_EQ(test::run(h, *p, call).kind, OutcomeKind::overloaded);
+  EXPECT_EQ(call.finished, 500 * kMs);
+  EXPECT_EQ(provider.starts(), (std::vector<TimePoint>{0, 200 * kMs}));
+}
+
+TEST(HedgingTest, HedgesFollowEachOtherByTheDelay) {
+  Harness h;
+  CancellableProvider provider(h.loop, latencies({1000 * kMs, 1000 * kMs, 50 * kMs}));
+  auto p = test::make_pipeline(provider, h.env, std::make_unique<HedgingStrategy>(hedging(2, 200 * kMs), h.env, "web"));
+  Call call;
+  EXPECT_EQ(test::run(h, *p, call).kind, OutcomeKind::success);
+  EXPECT_EQ(provider.starts(), (std::vector<TimePoint>{0, 200 * kMs, 400 * kMs}));
+  EXPECT_EQ(call.finished, 450 * kMs);
+  EXPECT_EQ(h.log.hedges,
+            (std::vector<std::string>{"0ms primary #0 $0", "200ms launched #1 $0", "400ms launched #2 $0",
+                                      "450ms loser_cancelled #1 $0.25", "450ms loser_cancelled #0 $0.45",
+                                      "450ms won #2 $0"}));
+  EXPECT_EQ(call.ctx.attempts, 3);
+}
+
+TEST(HedgingTest, BudgetCapsHedgedAttemptsAsAFractionOfPrimaries) {
+  // Budget 0.5: a hedge may go while hedged + 1 <= 0.5 * primaries, so calls 2 and 4 of
+  // four slow calls in a row hedge, calls 1 and 3 are refused.
+  Harness h;
+  CancellableProvider provider(h.loop, latencies({1000 * kMs}));
+  auto strategy = std::make_unique<HedgingStrategy>(hedging(1, 200 * kMs, 0.5), h.env, "web");
+  const HedgingStrategy* hs = strategy.get();
+  auto p = test::make_pipeline(provider, h.env, std::move(strategy));
+  std::vector<std::string> per_call;
+  for (int i = 0; i < 4; ++i) {
+    Call call;
+    h.log.hedges.clear();
+    EXPECT_EQ(test::run(h, *p, call).kind, OutcomeKind::success);
+    per_call.push_back(h.log.hedges.at(1).substr(h.log.hedges.at(1).find(' ') + 1));
+  }
+  EXPECT_EQ(per_call, (std::vector<std::string>{"budget_denied #1 $0", "launched #1 $0", "budget_denied #1 $0",
+                                                "launched #1 $0"}));
+  EXPECT_EQ(hs->primaries(), 4u);
+  EXPECT_EQ(hs->hedged(), 2u);
+}
+
+TEST(HedgingTest, NoHedgeAtOrAfterTheDeadline) {
+  Harness h;
+  CancellableProvider provider(h.loop, latencies({1000 * kMs}));
+  auto p = test::make_pipeline(provider, h.env, std::make_unique<HedgingStrategy>(hedging(1, 200 * kMs), h.env, "web"));
+  Call call;
+  call.task.deadline = 150 * kMs;
+  EXPECT_EQ(test::run(h, *p, call).kind, OutcomeKind::timeout);
+  EXPECT_EQ(call.finished, 150 * kMs);
+  EXPECT_EQ(provider.starts(), (std::vector<TimePoint>{0}));
+}
+
+// The analytic check (Dean and Barroso's model): with attempt latencies X1, X2 drawn
+// independently from one distribution F, a call hedged after delay d takes
+// T = min(X1, d + X2), so P(T <= t) = 1 - (1 - F(t)) (1 - F(t - d)), F(t - d) = 0 for t < d.
+// With exponential latencies of mean m: P(T <= t) = 1 - exp(-t/m) exp(-max(0, t - d)/m).
+// The empirical CDF of n hedged calls at a fixed seed must be within the
+// Kolmogorov-Smirnov critical value 1.63 / sqrt(n) of it (the 1% level); the check is
+// deterministic (fixed seed) and independent of machine speed (virtual time).
+double ks_statistic(std::vector<double> samples, const std::function<double(double)>& cdf) {
+  std::sort(samples.begin(), samples.end());
+  const double n = static_cast<double>(samples.size());
+  double d = 0;
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    const double f = cdf(samples[i]);
+    d = std::max({d, static_cast<double>(i + 1) / n - f, f - static_cast<double>(i) / n});
+  }
+  return d;
+}
+
+std::vector<double> hedged_latencies_ms(Nanos delay, std::size_t n) {
+  Harness h;
+  Xoshiro256 rng(stream_seed(42, "hedging_test/latency"));
+  constexpr double kMeanNs = 100.0 * kMs;
+  CancellableProvider provider(h.loop, [&rng](std::size_t) {
+    return std::pair{static_cast<Nanos>(std::llround(rng.exponential(kMeanNs))), 200};
+  });
+  auto p = test::make_pipeline(provider, h.env, std::make_unique<HedgingStrategy>(hedging(1, delay), h.env, "web"));
+  std::vector<double> out;
+  for (std::size_t i = 0; i < n; ++i) {
+    const TimePoint start = h.loop.now();
+    Call call;
+    test::run(h, *p, call);
+    out.push_back(to_millis(call.finished - start));
+  }
+  return out;
+}
+
+TEST(HedgingTest, HedgedLatencyIsTheMinimumOfTwoDrawsWithoutDelay) {
+  constexpr std::size_t kN = 20'000;
+  const auto samples = hedged_latencies_ms(0, kN);
+  const double d = ks_statistic(samples, [](double t) { return 1 - std::exp(-2 * t / 100.0); });
+  EXPECT_LT(d, 1.63 / std::sqrt(static_cast<double>(kN))) << "KS statistic " << d;
+}
+
+TEST(HedgingTest, HedgedLatencyIsTheMinimumOfTheDrawAndDelayPlusADraw) {
+  constexpr std::size_t kN = 20'000;
+  constexpr double kDelayMs = 80;
+  const auto samples = hedged_latencies_ms(80 * kMs, kN);
+  const double d = ks_statistic(samples, [](double t) {
+    return 1 - std::exp(-t / 100.0) * std::exp(-std::max(0.0, t - kDelayMs) / 100.0);
+  });
+  EXPECT_LT(d, 1.63 / std::sqrt(static_cast<double>(kN))) << "KS statistic " << d;
+  // And the tail falls: the unhedged p99 of Exp(100 ms) is 460.5 ms; hedged, P(T > t) =
+  // exp(-(2t - 80)/100) = 0.01 gives t = 270.3 ms.
+  auto sorted = samples;
+  std::sort(sorted.begin(), sorted.end());
+  const double p99 = sorted[kN * 99 / 100];
+  EXPECT_NEAR(p99, 270.3, 15.0);
+}
+
+}  // namespace
+}  // namespace squall
