@@ -66,7 +66,8 @@ void World::build_providers(const RngFactory& rngs) {
     BuiltProvider& built =
         providers_
             .emplace(config.name, make_provider(config, corpus != nullptr ? corpus->corpus : nullptr, loop_, loop_,
-                                                rngs, corpus != nullptr ? corpus->index : nullptr))
+                                                rngs, corpus != nullptr ? corpus->index : nullptr,
+                                                scenario_.start_unix_seconds))
             .first->second;
     // The provider's stack: its own policy entry (only a scenario with a `tools` block
     // gives providers entries of their own), then the SDK's retries innermost. The SDK
