@@ -176,11 +176,15 @@ Report World::run() {
     throw std::logic_error("simulation ended with unfinished tasks: a coroutine was never resumed");
   }
   for (const ProviderConfig& config : scenario_.providers) {
-    const FaultCounts counts = providers_.find(config.name)->second.injected_faults();
+    const BuiltProvider& built = providers_.find(config.name)->second;
+    const FaultCounts counts = built.injected_faults();
     const ProviderKind type = describe(config).kind;
     for (std::size_t i = 0; i < kFaultKindCount; ++i) {
       const auto kind = static_cast<FaultKind>(i);
       if (fault_applies(kind, type)) recorder_.set_injected_faults(config.name, to_string(kind), counts[i]);
+      if (built.chaos != nullptr && built.chaos->cut_short()[i] != 0) {
+        recorder_.set_injected_faults_cut_short(config.name, to_string(kind), built.chaos->cut_short()[i]);
+      }
     }
   }
   const RunInfo info{scenario_.name, seed_, std::max(scenario_.duration, loop_.now())};

@@ -22,8 +22,14 @@ constexpr auto kForms = all_values<RetryAfterForm, kRetryAfterFormCount>();
 // Records an error for `key` when present on a fault whose kind is not one of `kinds`.
 void only_for(const ObjectReader& obj, std::string_view key, FaultKind kind, std::initializer_list<FaultKind> kinds) {
   if (obj.find(key) == nullptr || std::find(kinds.begin(), kinds.end(), kind) != kinds.end()) return;
+  // `"a"`, `"a" and "b"`, `"a", "b" and "c"`.
   std::string allowed;
-  for (const FaultKind k : kinds) allowed += fmt::format("{}\"{}\"", allowed.empty() ? "" : " and ", to_string(k));
+  std::size_t i = 0;
+  for (const FaultKind k : kinds) {
+    const char* separator = i == 0 ? "" : i + 1 == kinds.size() ? " and " : ", ";
+    allowed += fmt::format("{}\"{}\"", separator, to_string(k));
+    ++i;
+  }
   obj.diag().error(obj.path_of(key), fmt::format("applies only to kind {}, not \"{}\"", allowed, to_string(kind)));
 }
 
@@ -141,11 +147,12 @@ void read_phase_keys(const ObjectReader& obj, FaultConfig& fault) {
 }  // namespace
 
 std::optional<FaultConfig> read_fault(const Json& value, const std::string& path, std::optional<Nanos> run_end,
-                                      Diagnostics& diag) {
-  const ObjectReader obj(value, path, diag,
-                         {"kind", "probability", "from", "to", "first_call", "last_call", "period", "duty_cycle",
-                          "retry_after", "retry_after_form", "retry_after_header", "status", "latency", "multiplier",
-                          "after_tokens"});
+                                      Diagnostics& diag, std::span<const std::string_view> extra_keys) {
+  std::vector<std::string_view> keys(extra_keys.begin(), extra_keys.end());
+  keys.insert(keys.end(), {"kind", "probability", "from", "to", "first_call", "last_call", "period", "duty_cycle",
+                           "retry_after", "retry_after_form", "retry_after_header", "status", "latency", "multiplier",
+                           "after_tokens"});
+  const ObjectReader obj(value, path, diag, keys);
   if (!obj.valid()) return std::nullopt;
   const std::size_t errors_before = diag.count();
 

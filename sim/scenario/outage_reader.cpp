@@ -1,6 +1,7 @@
 #include "sim/scenario/outage_reader.hpp"
 
 #include <algorithm>
+#include <array>
 #include <set>
 
 #include <boost/date_time/gregorian/gregorian_types.hpp>
@@ -59,12 +60,8 @@ std::optional<Outage> read_outage(const Json& value, const std::string& path, st
   }
   const std::size_t errors_before = diag.count();
   Outage outage;
-  // The rule is the entry without its own two keys, read at the same path so that its
-  // errors point into the entry.
-  Json rule = value;
-  rule.erase("name");
-  rule.erase("providers");
-  const auto fault = read_fault(rule, path, run_end, diag);
+  static constexpr std::array<std::string_view, 2> kOwnKeys{"name", "providers"};
+  const auto fault = read_fault(value, path, run_end, diag, kOwnKeys);
   const std::string name_path = pointer_append(path, "name");
   if (!value.contains("name")) {
     diag.error(path, "missing required key \"name\"");

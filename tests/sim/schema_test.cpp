@@ -310,8 +310,9 @@ TEST(SchemaTest, NumericBoundsAgreeWithTheLoader) {
   // mean_output_tokens, probability, first_call, last_call, max_attempts, multiplier,
   // jitter_range's items, failure_threshold, half_open_probes, max_tokens, max_cost_usd,
   // max_entries, rewrite_success_rate, relax_threshold's initial, step and floor,
-  // rewrite_query's prompt_tokens, max_output_tokens and max_rewrites.
-  EXPECT_EQ(checked.size(), 31u);
+  // rewrite_query's prompt_tokens, max_output_tokens and max_rewrites; a fault's
+  // duty_cycle, multiplier and after_tokens, an outage's probability.
+  EXPECT_EQ(checked.size(), 35u);
 }
 
 // Scenario files: scenarios/**/*.json (without schema/, corpora/ and policies/) and
