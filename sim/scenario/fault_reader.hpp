@@ -41,6 +41,9 @@ std::optional<FaultConfig> read_fault(const Json& value, const std::string& path
 //   the end of the run`
 // (with `, calls 3 to 7` or `, calls 3 onwards` when their call ranges are bounded).
 // `positions[i]` is the index of faults[i] in the list; faults that had errors are left out.
+// The caller checks delay rules and abort/transform rules apart (they decide apart), and
+// leaves shared outages out (they take precedence). A flapping rule counts as active over
+// its whole window: conservative, since two rules flapping out of phase never meet.
 void check_fault_overlaps(std::span<const FaultConfig> faults, std::span<const std::size_t> positions,
                           const std::string& path, Diagnostics& diag);
 
