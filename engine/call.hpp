@@ -114,6 +114,17 @@ struct Response {
   // Response moves as cheaply as plain data through every layer of the pipeline.
   std::string_view error_code;
   std::string_view retry_after;
+  // The other ways a server states the delay it asks for (engine/retry_after.hpp): the
+  // `retry-after-ms` header (OpenAI, Azure OpenAI; milliseconds, it wins over
+  // Retry-After), and google.rpc.RetryInfo's retry_delay in the error body (Google's APIs;
+  // a protobuf Duration in its JSON form, "2.5s"). Empty when absent.
+  std::string_view retry_after_ms;
+  std::string_view retry_delay;
+  // An error object carried by a 2xx body ({"error": {...}} beside or instead of the
+  // content): what a masked error looks like. classify() does not read it, as a client
+  // that trusts the status does not; the validate strategy's "no_error" check does.
+  // Empty when absent.
+  std::string_view body_error;
   std::vector<SearchResult> results;  // search hits (empty for LLM responses)
   std::int64_t input_tokens = 0;      // billed input tokens, failed attempts included
   std::int64_t output_tokens = 0;     // billed output tokens
@@ -223,6 +234,10 @@ struct CallContext {
   // single-flight wait) and passed to each provider attempt (CallOptions::cancellation).
   // Default: never cancelled.
   CancellationToken cancellation{};
+  // The index of the task's step this call serves, from 0 (TaskRunner sets it). With the
+  // task id and the attempt number it identifies an attempt across runs of different
+  // policies (CallOptions::step).
+  std::uint32_t step = 0;
 };
 
 }  // namespace squall

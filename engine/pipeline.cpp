@@ -63,6 +63,8 @@ Task<Outcome> ProviderAttempt::run(CallContext& ctx, Request& request) {
   options.deadline = std::min(ctx.deadline, add_saturating(started, ctx.attempt_timeout));
   options.task_id = ctx.task.id;
   options.tool = ctx.tool;
+  options.step = ctx.step;
+  options.attempt = ctx.attempts;
   options.cancellation = ctx.cancellation;
   outcome.response = co_await provider_.call(request, options);
   outcome.kind = classify(outcome.response);

@@ -87,6 +87,9 @@ struct EngineEnv {
   Scheduler& scheduler;
   EventSink& events;
   ProviderRegistry* providers = nullptr;
+  // The wall-clock time at virtual time 0, in seconds since the Unix epoch (the scenario's
+  // start_time), against which a Retry-After HTTP-date is read. Default 0: 1970-01-01.
+  std::int64_t start_unix_seconds = 0;
 };
 
 class LatencyWindow;

@@ -22,6 +22,13 @@ struct CallOptions {
   // 3). Other providers use them for trace attribution only.
   std::uint64_t task_id = 0;
   std::string_view tool;
+  // Which attempt this is: the task's step (from 0) and the attempt's number within the
+  // step's logical call (from 1, every provider counted, as AttemptEvent numbers it; 0
+  // when the caller is not the engine). With task_id and tool they identify the attempt
+  // independently of what any other task or policy did, so the chaos layer keys its fault
+  // decisions by them (mocks/chaos/chaos_provider.hpp, DESIGN section 3).
+  std::uint32_t step = 0;
+  std::int32_t attempt = 0;
   // The caller's cancellation (default: never cancelled). When it fires before the answer,
   // the provider returns at once, at the time of the cancel, with Transport::cancelled
   // and the usage it billed by then: an LLM bills the prompt in full and the output

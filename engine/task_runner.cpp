@@ -65,6 +65,7 @@ Task<void> TaskRunner::run(std::uint64_t id, const TaskPlan& plan, const PoolQue
   AnswerVerdict hits_verdict = AnswerVerdict::not_answered;
   TaskResult result;
   result.status = TaskStatus::succeeded;
+  std::uint32_t step_index = 0;
   for (const StepPlan& step : plan.steps) {
     const ToolPlan& tool = *step.tool;
     Request request;
@@ -79,6 +80,7 @@ Task<void> TaskRunner::run(std::uint64_t id, const TaskPlan& plan, const PoolQue
     request.min_score = step.min_score;
     request.mode = step.mode;
     CallContext ctx{task, tool.name, tool.primary};
+    ctx.step = step_index++;
     const Outcome outcome = co_await tool.pipeline->execute(ctx, request);
     std::string_view provider;
     if (env_.providers != nullptr && ctx.provider < env_.providers->size()) {

@@ -24,7 +24,7 @@ ProviderDescriptor describe(const ProviderConfig& config) {
 
 BuiltProvider make_provider(const ProviderConfig& config, std::shared_ptr<const Corpus> corpus, Clock& clock,
                             Scheduler& scheduler, const RngFactory& rngs, std::shared_ptr<const VectorIndex> index,
-                            CapacitySeriesOptions series) {
+                            CapacitySeriesOptions series, std::int64_t start_unix_seconds) {
   BuiltProvider built;
   built.provider_rng = rngs(fmt::format("provider/{}", config.name));
   const MockBuild build{config.name, clock, scheduler, *built.provider_rng, std::move(corpus), std::move(index), [&] {
@@ -49,8 +49,15 @@ BuiltProvider make_provider(const ProviderConfig& config, std::shared_ptr<const 
   }
   if (!config.faults.empty()) {
     built.chaos_rng = rngs(fmt::format("chaos/{}", config.name));
-    auto chaos = std::make_unique<ChaosProvider>(std::move(built.provider), config.faults, latency, body, clock,
-                                                 scheduler, *built.chaos_rng);
+    std::vector<FaultConfig> faults = config.faults;
+    for (FaultConfig& fault : faults) {
+      if (!fault.outage.empty()) fault.outage_key = rngs(fmt::format("outage/{}", fault.outage))->next_u64();
+    }
+    ChaosSettings settings;
+    settings.decision_key = rngs(fmt::format("chaos/{}/decisions", config.name))->next_u64();
+    settings.start_unix_seconds = start_unix_seconds;
+    auto chaos = std::make_unique<ChaosProvider>(std::move(built.provider), std::move(faults), latency, body, clock,
+                                                 scheduler, *built.chaos_rng, settings);
     built.chaos = chaos.get();
     built.provider = std::move(chaos);
   }

@@ -34,9 +34,13 @@ struct BuiltProvider {
 // spec `index` (built once per corpus by the caller, sim/corpora.hpp); other specs ignore
 // them. Throws std::invalid_argument when a search spec gets a null corpus or index. The
 // clock and scheduler must outlive the result. `series` sets the capacity layer's time
-// windows (the recorder's).
+// windows (the recorder's). The chaos decorator's decision key is the first draw of the
+// stream "chaos/<name>/decisions", a shared outage's that of "outage/<outage name>" (the
+// same for every provider in it); `start_unix_seconds` is the scenario's start_time
+// (ChaosSettings).
 BuiltProvider make_provider(const ProviderConfig& config, std::shared_ptr<const Corpus> corpus, Clock& clock,
                             Scheduler& scheduler, const RngFactory& rngs,
-                            std::shared_ptr<const VectorIndex> index = nullptr, CapacitySeriesOptions series = {});
+                            std::shared_ptr<const VectorIndex> index = nullptr, CapacitySeriesOptions series = {},
+                            std::int64_t start_unix_seconds = 0);
 
 }  // namespace squall

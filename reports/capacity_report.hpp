@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,12 @@ struct CapacityWindowRow {
   std::int64_t in_flight_max = 0;  // most requests in service
 };
 
+// Recovery after the provider's capacity drops (reports/capacity_recovery.hpp).
+struct CapacityRecovery {
+  Nanos time = 0;          // from the last drop's end to recovery, or to the run's end
+  bool recovered = false;  // false: goodput never came back within the run
+};
+
 struct CapacityReport {
   std::string provider;
   std::uint64_t arrivals = 0;
@@ -39,6 +46,8 @@ struct CapacityReport {
   std::int64_t max_queue = 0;
   std::int64_t max_in_flight = 0;
   std::vector<CapacityWindowRow> windows;   // by report window, from 0
+  // Only for a provider with drops and a whole window before the first one.
+  std::optional<CapacityRecovery> recovery;
 };
 
 }  // namespace squall

@@ -235,9 +235,9 @@ ordered_json answers(const Report& r) {
   return j;
 }
 
-ordered_json injected_faults(const Report& r) {
+ordered_json injected_faults(const std::vector<InjectedFaultRow>& rows) {
   ordered_json j = ordered_json::object();
-  for (const InjectedFaultRow& f : r.injected_faults) j[f.provider][f.kind] = f.count;
+  for (const InjectedFaultRow& f : rows) j[f.provider][f.kind] = f.count;
   return j;
 }
 
@@ -294,6 +294,9 @@ ordered_json capacity(const Report& r) {
     o["wasted"] = {{"requests", c.wasted_requests}, {"service_ms", ms(c.wasted_service)}};
     o["max_queue"] = c.max_queue;
     o["max_in_flight"] = c.max_in_flight;
+    if (c.recovery) {
+      o["recovery"] = {{"time_ms", ms(c.recovery->time)}, {"recovered", c.recovery->recovered}};
+    }
     ordered_json windows = ordered_json::array();
     for (const CapacityWindowRow& w : c.windows) {
       ordered_json row = ordered_json::object();
@@ -346,7 +349,8 @@ ordered_json to_json(const Report& r) {
   j["escalations"] = escalations(r);
   j["escalation_reasons"] = escalation_reasons(r);
   j["answers"] = answers(r);
-  j["injected_faults"] = injected_faults(r);
+  j["injected_faults"] = injected_faults(r.injected_faults);
+  j["injected_faults_cut_short"] = injected_faults(r.injected_faults_cut_short);
   j["thresholds"] = thresholds(r);
   j["thresholds_passed"] = r.all_thresholds_passed();
   j["time_series"] = time_series(r);

@@ -42,6 +42,8 @@
 //               query has ground truth, by verdict (engine/task_result.hpp), overall and
 //               by degradation path ("clean", "relaxed_threshold+keyword_fallback", ...),
 //   injected_faults {provider: {kind: n}},
+//   injected_faults_cut_short {provider: {kind: n, non-zero only}}  injected faults the
+//               engine saw as a timeout or cancel instead (the deadline came first),
 //   thresholds [{metric, expression, observed, passed}], thresholds_passed,
 //   time_series {window_ms, windows [{start_ms, tasks {succeeded, ...},
 //                provider_calls {provider: {kind: n, non-zero only}}}]}

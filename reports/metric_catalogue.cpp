@@ -35,7 +35,7 @@ constexpr std::array<TagInfo, 2> kEscalationTags{{{"level", TagValues::escalatio
 constexpr std::array<TagInfo, 2> kLogicalCallTags{{{"tool", TagValues::any}, {"outcome", TagValues::outcome_kind}}};
 constexpr std::array<TagInfo, 2> kHedgeTags{{{"tool", TagValues::any}, {"action", TagValues::hedge_action}}};
 
-constexpr std::array<MetricInfo, 40> kCatalogue{{
+constexpr std::array<MetricInfo, 41> kCatalogue{{
     {MetricId::task_success, "task_success", MetricType::rate, "", kTaskTags,
      "fraction of tasks that succeeded, clean or degraded"},
     {MetricId::task_degraded, "task_degraded", MetricType::rate, "", kTaskTags,
@@ -102,6 +102,9 @@ constexpr std::array<MetricInfo, 40> kCatalogue{{
      "requests a capacity layer served after their client had given up (wasted work)"},
     {MetricId::capacity_queue_length, "capacity_queue_length", MetricType::trend, "", kProviderTags,
      "per time window, the longest queue of a capacity layer (max: the longest of the run)"},
+    {MetricId::capacity_recovery_time, "capacity_recovery_time", MetricType::trend, "ms", kProviderTags,
+     "after a provider's capacity drops end, until its goodput is back to 90% of its level before them "
+     "(reports/capacity_recovery.hpp); the rest of the run when it never is"},
     {MetricId::retries_refused, "retries_refused", MetricType::counter, "", kProviderTags,
      "retries a retry_budget refused (Envoy's budget or gRPC's token throttle), by the provider whose budget refused"},
     {MetricId::throttled_requests, "throttled_requests", MetricType::counter, "", kProviderTags,

@@ -67,6 +67,7 @@ enum class MetricId : std::uint8_t {
   capacity_rejected,      // counter: requests a capacity layer's queue rejected (full or timed out)
   capacity_wasted,        // counter: requests served after their client gave up
   capacity_queue_length,  // trend: per time window, the longest queue of a capacity layer
+  capacity_recovery_time,  // trend, ms: after a capacity drop, until goodput came back
   retries_refused,      // counter: retries a retry_budget refused
   throttled_requests,   // counter: requests adaptive_throttling rejected before sending
   logical_calls,        // counter: logical tool calls by final outcome (bulkhead_full, ...)

@@ -282,6 +282,15 @@ std::vector<std::int64_t> capacity_queue_maxima(const Recorder& r, const Thresho
   return maxima;
 }
 
+// The recovery time of every admitted capacity layer that has one.
+std::vector<std::int64_t> capacity_recovery_times(const Recorder& r, const Threshold& t) {
+  std::vector<std::int64_t> times;
+  for (const CapacityReport& c : r.capacity()) {
+    if (c.recovery && admits(t, "provider", c.provider)) times.push_back(c.recovery->time);
+  }
+  return times;
+}
+
 double hedges(const Recorder& r, const Threshold& t) {
   std::uint64_t n = 0;
   for (const HedgeStats& s : r.hedges()) {
@@ -369,6 +378,10 @@ std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos durat
     case MetricId::capacity_queue_length: {
       const std::vector<std::int64_t> maxima = capacity_queue_maxima(r, t);
       return trend_value({Trend::Part(maxima)}, e, 1);
+    }
+    case MetricId::capacity_recovery_time: {
+      const std::vector<std::int64_t> times = capacity_recovery_times(r, t);
+      return trend_value({Trend::Part(times)}, e, kMillisecond);
     }
     case MetricId::retries_refused:
       return counter_value(sum_by_provider(r, t, [](const ProviderStats& s) { return s.retries_refused; }), e,

@@ -329,15 +329,27 @@ void Recorder::on_logical_call(const LogicalCallEvent& e) {
   ++s.final_outcomes[index_of(final_kind)];
 }
 
-void Recorder::set_injected_faults(std::string_view provider, std::string_view kind, std::uint64_t count) {
-  auto outer = injected_.find(provider);
-  if (outer == injected_.end()) outer = injected_.emplace(std::string(provider), InjectedFaultCounts::mapped_type{}).first;
+namespace {
+
+void set_count(InjectedFaultCounts& counts, std::string_view provider, std::string_view kind, std::uint64_t count) {
+  auto outer = counts.find(provider);
+  if (outer == counts.end()) outer = counts.emplace(std::string(provider), InjectedFaultCounts::mapped_type{}).first;
   auto inner = outer->second.find(kind);
   if (inner == outer->second.end()) {
     outer->second.emplace(std::string(kind), count);
   } else {
     inner->second = count;
   }
+}
+
+}  // namespace
+
+void Recorder::set_injected_faults(std::string_view provider, std::string_view kind, std::uint64_t count) {
+  set_count(injected_, provider, kind, count);
+}
+
+void Recorder::set_injected_faults_cut_short(std::string_view provider, std::string_view kind, std::uint64_t count) {
+  set_count(cut_short_, provider, kind, count);
 }
 
 }  // namespace squall

@@ -208,6 +208,10 @@ class Recorder final : public EventSink {
   // window()). Replaces an earlier report for the same provider. Not part of the event
   // trace, so not folded into the fingerprint.
   void set_capacity(CapacityReport report);
+  // At the end of the run: of those, how many the engine never saw as injected, because
+  // the attempt's deadline (or a cancel) came first (mocks/chaos/chaos_provider.hpp,
+  // cut_short()). Sets the count; only non-zero counts need setting.
+  void set_injected_faults_cut_short(std::string_view provider, std::string_view kind, std::uint64_t count);
 
   Nanos window() const { return window_; }
   // Tasks finished so far (on_task_finished calls).
@@ -232,6 +236,7 @@ class Recorder final : public EventSink {
   const InjectedFaultCounts& injected_faults() const { return injected_; }
   // Sorted by provider name.
   const std::vector<CapacityReport>& capacity() const { return capacity_; }
+  const InjectedFaultCounts& injected_faults_cut_short() const { return cut_short_; }
   // Tasks with ground truth by verdict, by degradation path (TaskResult::degradations).
   const std::map<std::uint32_t, AnswerCounts>& answers_by_path() const { return answers_by_path_; }
   // Finished tasks by status, by window of their end.
@@ -273,6 +278,7 @@ class Recorder final : public EventSink {
   std::uint64_t transitions_total_ = 0;
   InjectedFaultCounts injected_;
   std::vector<CapacityReport> capacity_;
+  InjectedFaultCounts cut_short_;
   std::vector<StatusCounts> tasks_by_window_;
   std::vector<WindowSample> task_latency_by_window_;
   std::map<std::uint32_t, AnswerCounts> answers_by_path_;

@@ -237,6 +237,11 @@ Report build_report(const Recorder& r, const RunInfo& run, std::span<const Thres
   for (const auto& [provider, kinds] : r.injected_faults()) {
     for (const auto& [kind, count] : kinds) rep.injected_faults.push_back({provider, kind, count});
   }
+  for (const auto& [provider, kinds] : r.injected_faults_cut_short()) {
+    for (const auto& [kind, count] : kinds) {
+      if (count != 0) rep.injected_faults_cut_short.push_back({provider, kind, count});
+    }
+  }
 
   for (const Threshold& t : thresholds) {
     ThresholdResult result;

@@ -248,6 +248,8 @@ struct Report {
   EscalationSummary escalations;
   AnswerSummary answers;
   std::vector<InjectedFaultRow> injected_faults;  // sorted by provider, then kind
+  // Of those, the ones cut short by a deadline or cancel (non-zero only), same order.
+  std::vector<InjectedFaultRow> injected_faults_cut_short;
   std::vector<ThresholdResult> thresholds;        // in the given order
   TimeSeries time_series;
   // Per provider with a `capacity` block, sorted by name; windows as time_series's.

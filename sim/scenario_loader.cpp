@@ -7,6 +7,7 @@
 
 #include "sim/scenario/json_document.hpp"
 #include "sim/scenario/json_reader.hpp"
+#include "sim/scenario/outage_reader.hpp"
 #include "sim/scenario/policy_reader.hpp"
 #include "sim/scenario/provider_reader.hpp"
 #include "sim/scenario/threshold_reader.hpp"
@@ -18,9 +19,9 @@ namespace {
 
 // "$schema" lets editors find scenarios/schema/scenario.schema.json; the loader ignores
 // its value.
-constexpr std::array<std::string_view, 10> kScenarioKeys{"$schema",   "name",  "description", "seed",
-                                                         "duration",  "workload", "providers",  "tools",
-                                                         "policy",    "thresholds"};
+constexpr std::array<std::string_view, 12> kScenarioKeys{
+    "$schema", "name", "description", "seed", "duration", "workload", "providers", "tools", "policy", "thresholds",
+    "start_time", "outages"};
 
 // The names the scenario's blocks refer to, read from the JSON before the blocks
 // themselves, so that a reference to an entry whose own content has an error is not
@@ -82,6 +83,12 @@ Scenario read_scenario(const Json& root, const std::filesystem::path& file, Diag
   }
   if (obj.require("providers") != nullptr) {
     scenario.providers = read_providers(*providers, obj.path_of("providers"), file.parent_path(), run_end, diag);
+  }
+  if (const Json* outages = obj.find("outages")) {
+    read_outages(*outages, obj.path_of("outages"), run_end, scenario.providers, diag);
+  }
+  if (const Json* start = obj.find("start_time")) {
+    if (const auto t = read_start_time(*start, obj.path_of("start_time"), diag)) scenario.start_unix_seconds = *t;
   }
   if (tools != nullptr) {
     scenario.tools = read_tools(*tools, obj.path_of("tools"), providers_valid ? &names.providers : nullptr, diag);

@@ -9,6 +9,7 @@
 
 #include "engine/runtime/clock.hpp"
 #include "engine/runtime/duration.hpp"
+#include "reports/capacity_recovery.hpp"
 
 namespace squall {
 namespace {
@@ -95,7 +96,8 @@ void World::build_providers(const RngFactory& rngs) {
         providers_
             .emplace(config.name, make_provider(config, corpus != nullptr ? corpus->corpus : nullptr, loop_, loop_,
                                                 rngs, corpus != nullptr ? corpus->index : nullptr,
-                                                CapacitySeriesOptions{recorder_.window(), kMaxWindows}))
+                                                CapacitySeriesOptions{recorder_.window(), kMaxWindows},
+                                                scenario_.start_unix_seconds))
             .first->second;
     // The provider's stack: its own policy entry (only a scenario with a `tools` block
     // gives providers entries of their own), then the SDK's retries innermost. The SDK
@@ -209,18 +211,28 @@ Report World::run() {
     throw std::logic_error("simulation ended with unfinished tasks: a coroutine was never resumed");
   }
   for (const ProviderConfig& config : scenario_.providers) {
-    const FaultCounts counts = providers_.find(config.name)->second.injected_faults();
+    const BuiltProvider& built = providers_.find(config.name)->second;
+    const FaultCounts counts = built.injected_faults();
     const ProviderKind type = describe(config).kind;
     for (std::size_t i = 0; i < kFaultKindCount; ++i) {
       const auto kind = static_cast<FaultKind>(i);
       if (fault_applies(kind, type)) recorder_.set_injected_faults(config.name, to_string(kind), counts[i]);
+      if (built.chaos != nullptr && built.chaos->cut_short()[i] != 0) {
+        recorder_.set_injected_faults_cut_short(config.name, to_string(kind), built.chaos->cut_short()[i]);
+      }
     }
   }
   const RunInfo info{scenario_.name, seed_, std::max(scenario_.duration, loop_.now())};
   for (auto& [name, built] : providers_) {
     if (built.capacity == nullptr) continue;
     built.capacity->finish(info.duration);
-    recorder_.set_capacity(capacity_report(name, built.capacity->stats()));
+    CapacityReport report = capacity_report(name, built.capacity->stats());
+    const std::vector<CapacityDrop>& drops = built.capacity->config().drops;
+    if (!drops.empty()) {
+      report.recovery = capacity_recovery(report.windows, recorder_.window(), drops.front().from, drops.back().to,
+                                          info.duration);
+    }
+    recorder_.set_capacity(std::move(report));
   }
   return build_report(recorder_, info, scenario_.thresholds);
 }

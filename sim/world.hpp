@@ -119,7 +119,7 @@ class World {
   std::optional<TeeSink> tee_;  // the recorder, then the observer; only with an observer
   EventSink& events_;           // what the engine reports to: tee_ or recorder_
   std::map<std::string, BuiltProvider, std::less<>> providers_;  // the mocks
-  ProviderRegistry registry_{EngineEnv{loop_, loop_, events_}};
+  ProviderRegistry registry_{EngineEnv{loop_, loop_, events_, nullptr, scenario_.start_unix_seconds}};
   std::vector<std::unique_ptr<Rng>> policy_rngs_;  // the streams of every strategy
   std::vector<BuiltPipeline> pipelines_;           // the tools' pipelines
   std::vector<ToolPlan> tools_;                    // sorted by name, as scenario.tools

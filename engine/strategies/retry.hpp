@@ -31,15 +31,17 @@
 //                  it; a Retry-After wait does not change it.
 // Every result is a whole number of nanoseconds (llround), at most max_delay.
 //
-// Retry-After (RFC 9110 section 10.2.3; servers send it with 429 and 503): when
-// honour_retry_after is set and the retried outcome's response carries a value that
-// engine/retry_after.hpp parses, the strategy waits exactly that long instead, without
+// Retry-After (RFC 9110 section 10.2.3; servers send it with 429, 503 and 529): when
+// honour_retry_after is set and the retried outcome's response states a delay that
+// engine/retry_after.hpp's server_retry_delay() reads (retry-after-ms first, then
+// Retry-After as delay-seconds or as an HTTP-date against EngineEnv::start_unix_seconds
+// plus the virtual time, then the body's RetryInfo retry_delay), the strategy waits
+// exactly that long instead, without
 // jitter and without drawing. A value above max_retry_after (a delta-seconds too large to
 // represent included: it saturates to kNever) makes the strategy give up on this provider
 // at once instead of sleeping, so an outer fallback can move on (the 60 s
 // default is openai-python's bound, above which that client stops trusting Retry-After and
-// falls back to its own backoff; squall gives up instead, as the issue specifies). A missing or malformed value (an
-// HTTP-date included, for now) falls back to the backoff, never to zero; a well-formed
+// falls back to its own backoff; squall gives up instead, as the issue specifies). A missing or malformed value falls back to the backoff, never to zero; a well-formed
 // "0" means retry at once.
 //
 // Stopping. Each decision emits one event:

@@ -25,6 +25,9 @@ std::optional<ValidateCheck> ValidateStrategy::failed_check(const Outcome& outco
       case ValidateCheck::non_empty:
         if (outcome.kind == OutcomeKind::empty) return check;
         break;
+      case ValidateCheck::no_error:
+        if (outcome.kind == OutcomeKind::success && !r.body_error.empty()) return check;
+        break;
     }
   }
   return std::nullopt;

@@ -17,6 +17,9 @@
 //              the provider rather than a true "no records" (an LLM that returned
 //              nothing), so retry and fallback treat it as one. It therefore also
 //              applies to `empty` outcomes, the only non-success outcome it changes.
+//   no_error   a 2xx body carries no error object (Response::body_error): a masked
+//              error, a 200 whose body says it failed ({"error": {...}}), which
+//              classify() takes for a success as a client trusting the status would.
 // A truncated completion (finish_reason "length") is already invalid_output by
 // classify(): the API says so in every response, so no check is needed.
 //
@@ -39,7 +42,8 @@ namespace squall {
 // X(name, doc)
 #define SQUALL_VALIDATE_CHECKS(X)                                      \
   X(json, "a completion parses as the JSON object asked for")         \
-  X(non_empty, "the answer has content (a hit, a token, a tool result)")
+  X(non_empty, "the answer has content (a hit, a token, a tool result)") \
+  X(no_error, "a 2xx body carries no error object (a masked error)")
 
 enum class ValidateCheck : std::uint8_t { SQUALL_VALIDATE_CHECKS(SQUALL_ENUMERATOR) };
 inline constexpr std::size_t kValidateCheckCount = 0 SQUALL_VALIDATE_CHECKS(SQUALL_COUNT);

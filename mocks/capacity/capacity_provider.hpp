@@ -86,6 +86,7 @@ class CapacityProvider final : public Provider {
   std::int64_t in_service() const { return in_service_; }
   std::size_t queued() const { return queue_.size(); }
   Provider& inner() const { return *inner_; }
+  const CapacityConfig& config() const { return config_; }
 
  private:
   struct Pending;

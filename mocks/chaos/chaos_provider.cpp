@@ -2,8 +2,14 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 
+#include <fmt/format.h>
+
+#include "engine/retry_after.hpp"
+#include "engine/runtime/duration.hpp"
 #include "mocks/answer_time.hpp"
+#include "mocks/keyed_uniform.hpp"
 
 namespace squall {
 namespace {
@@ -12,13 +18,35 @@ namespace {
 constexpr int kTooManyRequests = 429;
 constexpr int kDefaultOverloadedStatus = 529;
 constexpr int kDefaultServerErrorStatus = 500;
+constexpr int kDefaultClientErrorStatus = 400;
 constexpr int kServiceUnavailable = 503;
+
+// Salts that keep the uniforms of one attempt apart: the delay decision, the abort and
+// transform decision, and the latency samples.
+constexpr std::uint64_t kDelaySalt = 0x6465'6c61'7900'0000;    // "delay"
+constexpr std::uint64_t kAbortSalt = 0x6162'6f72'7400'0000;    // "abort"
+constexpr std::uint64_t kLatencySalt = 0x6c61'7465'6e63'7900;  // "latency"
+
+// What a masked error's body carries: the shape of OpenAI's and Anthropic's error objects.
+constexpr std::string_view kMaskedError =
+    R"({"error":{"type":"api_error","message":"internal error while generating the answer"}})";
+
+// The attempt's identity as one number for keyed_uniform's index: step and attempt.
+std::uint64_t attempt_index(const CallOptions& options) {
+  return (std::uint64_t{options.step} << 32) | static_cast<std::uint32_t>(options.attempt);
+}
+
+double keyed(std::uint64_t key, std::uint64_t salt, const CallOptions& options) {
+  return keyed_uniform(key ^ salt, options.task_id, options.tool, attempt_index(options));
+}
+
+Nanos ceil_div(Nanos a, Nanos b) { return a / b + (a % b != 0 ? 1 : 0); }
 
 }  // namespace
 
 ChaosProvider::ChaosProvider(std::unique_ptr<Provider> inner, std::vector<FaultConfig> faults,
                              LatencyConfig latency, Body body, Clock& clock, Scheduler& scheduler, Rng& rng,
-                             Nanos hang_cap)
+                             ChaosSettings settings)
     : inner_(std::move(inner)),
       faults_(std::move(faults)),
       latency_(latency),
@@ -26,36 +54,96 @@ ChaosProvider::ChaosProvider(std::unique_ptr<Provider> inner, std::vector<FaultC
       clock_(clock),
       scheduler_(scheduler),
       rng_(rng),
-      hang_cap_(hang_cap) {
-  assert(inner_ != nullptr && hang_cap_ >= 0);
+      settings_(settings) {
+  assert(inner_ != nullptr && settings_.hang_cap >= 0);
 }
 
-const FaultConfig* ChaosProvider::choose(TimePoint now, std::uint64_t call, double u) const {
+FaultPhaseCounts ChaosProvider::injected_phases() const {
+  FaultPhaseCounts phases{};
+  for (std::size_t i = 0; i < kFaultKindCount; ++i) {
+    phases[static_cast<std::size_t>(phase_of(static_cast<FaultKind>(i)))] += injected_[i];
+  }
+  return phases;
+}
+
+const FaultConfig* ChaosProvider::choose(bool delay_group, TimePoint now, std::uint64_t call, double u,
+                                         const CallOptions& options) const {
+  const auto in_group = [&](const FaultConfig& f) {
+    return (phase_of(f.kind) == FaultPhase::delay) == delay_group && fault_active(f, now, call);
+  };
+  // Shared outages first, each deciding with its own key (chaos_provider.hpp, step 3).
+  for (const FaultConfig& fault : faults_) {
+    if (fault.outage.empty() || !in_group(fault)) continue;
+    const double shared = options.attempt > 0
+                              ? keyed(fault.outage_key, delay_group ? kDelaySalt : kAbortSalt, options)
+                              : keyed_uniform(fault.outage_key, 0, {}, call);
+    if (shared < fault.probability) return &fault;
+  }
   double cumulative = 0;
   for (const FaultConfig& fault : faults_) {
-    const bool active = fault.from <= now && now < fault.to && fault.first_call <= call && call <= fault.last_call;
-    if (!active) continue;
+    if (!fault.outage.empty() || !in_group(fault)) continue;
     cumulative += fault.probability;
     if (u < cumulative) return &fault;
   }
   return nullptr;
 }
 
-Response ChaosProvider::faulty_answer(const FaultConfig& fault) const {
+ChaosProvider::Decision ChaosProvider::decide(TimePoint now, std::uint64_t call, const CallOptions& options) {
+  Decision d;
+  d.keyed = options.attempt > 0;
+  const std::uint64_t key = settings_.decision_key;
+  const double u_abort = d.keyed ? keyed(key, kAbortSalt, options) : rng_.uniform01();
+  const double u_delay = d.keyed ? keyed(key, kDelaySalt, options) : keyed_uniform(key ^ kDelaySalt, 0, {}, call);
+  d.delay = choose(/*delay_group=*/true, now, call, u_delay, options);
+  d.fault = choose(/*delay_group=*/false, now, call, u_abort, options);
+  if (d.keyed) {
+    d.latency_seed = static_cast<std::uint64_t>(keyed(key, kLatencySalt, options) * 0x1.0p53);
+  }
+  return d;
+}
+
+std::string_view ChaosProvider::keep(std::string text) { return *texts_.insert(std::move(text)).first; }
+
+void ChaosProvider::set_retry_after(const FaultConfig& fault, TimePoint now, Response& r) {
+  if (fault.retry_after) {
+    r.retry_after = *fault.retry_after;  // faults_ live as long as the decorator
+    return;
+  }
+  if (!fault.retry_after_delay) return;
+  const Nanos delay = *fault.retry_after_delay;
+  switch (fault.retry_after_form) {
+    case RetryAfterForm::delay_seconds: r.retry_after = keep(format_delta_seconds(delay)); break;
+    case RetryAfterForm::http_date: {
+      // The date the client may retry at, rounded up to a whole second (an HTTP-date has
+      // no finer resolution), so that a client never retries early.
+      const Nanos at = add_saturating(now, delay);
+      r.retry_after = keep(format_http_date(settings_.start_unix_seconds + ceil_div(at, kSecond)));
+      break;
+    }
+    case RetryAfterForm::milliseconds:
+      r.retry_after_ms = keep(fmt::format("{}", ceil_div(delay, kMillisecond)));
+      r.retry_after = keep(fmt::format("{}", ceil_div(delay, kSecond)));
+      break;
+    case RetryAfterForm::retry_info: r.retry_delay = keep(format_delta_seconds(delay) + "s"); break;
+  }
+}
+
+Response ChaosProvider::faulty_answer(const FaultConfig& fault, TimePoint now) {
   Response r;
   r.body = body_;
   switch (fault.kind) {
     case FaultKind::rate_limited:
       r.status = kTooManyRequests;
-      if (fault.retry_after) r.retry_after = *fault.retry_after;  // faults_ live as long as the decorator
+      set_retry_after(fault, now, r);
       break;
     case FaultKind::overloaded:
       r.status = fault.status.value_or(kDefaultOverloadedStatus);
+      set_retry_after(fault, now, r);
       break;
-    case FaultKind::server_error:
-      r.status = fault.status.value_or(kDefaultServerErrorStatus);
-      break;
+    case FaultKind::server_error: r.status = fault.status.value_or(kDefaultServerErrorStatus); break;
+    case FaultKind::client_error: r.status = fault.status.value_or(kDefaultClientErrorStatus); break;
     case FaultKind::empty:
+    case FaultKind::throttled_empty:
       r.status = 200;  // no results, or 0 output tokens: the defaults
       break;
     case FaultKind::index_not_ready:
@@ -63,23 +151,96 @@ Response ChaosProvider::faulty_answer(const FaultConfig& fault) const {
       r.error_code = "index_not_ready";
       r.error_message = "the index is not ready: it is still being built or loaded; retry later";
       break;
-    case FaultKind::timeout:
-      assert(false && "timeouts have no answer");
-      break;
+    default: assert(false && "not an abort with an answer"); break;
   }
   return r;
 }
 
-Task<Response> ChaosProvider::inject(const FaultConfig& fault, TimePoint now, const CallOptions& options) {
+Task<Response> ChaosProvider::abort(const FaultConfig& fault, TimePoint now, const CallOptions& options, Rng& rng) {
   if (fault.kind == FaultKind::timeout) {
-    const TimePoint give_up = std::min(options.deadline, add_saturating(now, hang_cap_));
+    const TimePoint give_up = std::min(options.deadline, add_saturating(now, settings_.hang_cap));
     const Wake wake = co_await sleep_until(scheduler_, give_up, options.cancellation);
     co_return wake == Wake::cancelled ? cancelled_response(body_) : timeout_response(body_);
   }
-  const Nanos latency = fault.latency ? LatencyModel(*fault.latency).sample(rng_) : latency_.sample(rng_);
+  const Nanos latency = fault.latency ? LatencyModel(*fault.latency).sample(rng) : latency_.sample(rng);
   const Answer answer = co_await await_answer(scheduler_, add_saturating(now, latency), options);
-  if (answer != Answer::arrived) co_return no_answer_response(answer, body_);
-  co_return faulty_answer(fault);
+  if (answer != Answer::arrived) {
+    ++cut_short_[index_of(fault.kind)];
+    co_return no_answer_response(answer, body_);
+  }
+  co_return faulty_answer(fault, clock_.now());
+}
+
+Task<Response> ChaosProvider::transform(const FaultConfig& fault, const Request& request, const CallOptions& options) {
+  if (fault.kind == FaultKind::masked_error) {
+    Response r = co_await inner_->call(request, options);
+    if (r.transport != Transport::ok) {
+      ++cut_short_[index_of(fault.kind)];
+      co_return r;
+    }
+    r.body_error = kMaskedError;
+    co_return r;
+  }
+  assert(fault.kind == FaultKind::stream_cut);
+  // A request capped at or below the cut ends before it: not cut (chaos_provider.hpp).
+  if (request.max_output_tokens != 0 && request.max_output_tokens <= fault.after_tokens) {
+    --injected_[index_of(fault.kind)];
+    co_return co_await inner_->call(request, options);
+  }
+  Request cut = request;
+  cut.max_output_tokens = fault.after_tokens;
+  Response r = co_await inner_->call(cut, options);
+  if (r.transport != Transport::ok) {
+    ++cut_short_[index_of(fault.kind)];
+    co_return r;
+  }
+  // Only a stream stopped by the cut's cap is cut: one that ended on its own before it
+  // would have ended the same way without the fault (chaos_provider.hpp).
+  if (!r.truncated || r.output_tokens < fault.after_tokens) {
+    --injected_[index_of(fault.kind)];
+    co_return r;
+  }
+  r.truncated = false;
+  r.status = fault.status.value_or(kDefaultServerErrorStatus);
+  r.error_code = "stream_error";
+  r.error_message = "the stream ended with an error event after partial output";
+  r.tool_result = {};
+  co_return r;
+}
+
+Task<Response> ChaosProvider::run(Decision decision, TimePoint now, const Request& request,
+                                  const CallOptions& options) {
+  Xoshiro256 keyed_rng(decision.latency_seed);
+  Rng& rng = decision.keyed ? static_cast<Rng&>(keyed_rng) : rng_;
+  const FaultConfig* delay = decision.delay;
+  if (delay != nullptr && delay->kind == FaultKind::latency_spike) {
+    const Nanos extra = LatencyModel(*delay->latency).sample(rng);
+    const Answer waited = co_await await_answer(scheduler_, add_saturating(now, extra), options);
+    if (waited != Answer::arrived) {
+      ++cut_short_[index_of(delay->kind)];
+      co_return no_answer_response(waited, body_);
+    }
+  }
+  const TimePoint began = clock_.now();
+  Response r;
+  if (decision.fault == nullptr) {
+    r = co_await inner_->call(request, options);
+  } else if (phase_of(decision.fault->kind) == FaultPhase::abort) {
+    r = co_await abort(*decision.fault, began, options, rng);
+  } else {
+    r = co_await transform(*decision.fault, request, options);
+  }
+  if (delay == nullptr || delay->kind != FaultKind::brownout || r.transport != Transport::ok) co_return r;
+  const Nanos took = clock_.now() - began;
+  const auto extra = static_cast<Nanos>(std::llround(static_cast<double>(took) * (delay->multiplier - 1)));
+  const Answer stretched = co_await await_answer(scheduler_, add_saturating(clock_.now(), extra), options);
+  if (stretched == Answer::arrived) co_return r;
+  ++cut_short_[index_of(delay->kind)];
+  Response late = no_answer_response(stretched, body_);
+  late.input_tokens = r.input_tokens;
+  late.output_tokens = r.output_tokens;
+  late.cost_usd = r.cost_usd;
+  co_return late;
 }
 
 // Not a coroutine: it decides at once and hands back the inner provider's Task or the
@@ -90,11 +251,14 @@ Task<Response> ChaosProvider::call(const Request& request, const CallOptions& op
   if (options.cancellation.cancelled()) return inner_->call(request, options);
   const std::uint64_t call = ++calls_;
   const TimePoint now = clock_.now();
-  const double u = rng_.uniform01();
-  const FaultConfig* fault = choose(now, call, u);
-  if (fault == nullptr) return inner_->call(request, options);
-  ++injected_[index_of(fault->kind)];
-  return inject(*fault, now, options);
+  Decision decision = decide(now, call, options);
+  if (decision.delay == nullptr && decision.fault == nullptr) return inner_->call(request, options);
+  if (decision.delay != nullptr) ++injected_[index_of(decision.delay->kind)];
+  if (decision.fault != nullptr) ++injected_[index_of(decision.fault->kind)];
+  if (decision.delay == nullptr && phase_of(decision.fault->kind) == FaultPhase::abort && !decision.keyed) {
+    return abort(*decision.fault, now, options, rng_);
+  }
+  return run(decision, now, request, options);
 }
 
 }  // namespace squall

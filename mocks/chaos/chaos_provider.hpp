@@ -1,53 +1,108 @@
 // ChaosProvider: a decorator that injects the faults of a scenario's provider entry into
 // any Provider (the mocks, or a live client later).
 //
+// Faults come in three phases (Envoy's HTTP fault filter, REVIEW change 5; fault.hpp
+// lists each kind's phase):
+// - delay (latency_spike, brownout): latency is added, then the call goes on, to an
+//   abort or transform chosen for the same call or to the inner provider;
+// - abort (timeout, rate_limited, overloaded, server_error, empty, index_not_ready,
+//   client_error, throttled_empty): the decorator answers itself, the inner provider is
+//   not called and its stream not touched;
+// - transform (masked_error, stream_cut): the inner provider is called, then its answer
+//   is rewritten.
+// Each injected fault is counted by kind (injected()) and so by phase (injected_phases()).
+//
 // Per call, in this order:
-// 1. The call gets the next call number (from 1) and ONE uniform draw u in [0, 1) from
-//    the decorator's own stream, whether or not any fault is active, so the draws of call
-//    n do not depend on windows.
-// 2. The faults active for it (from <= now < to, and first_call <= n <= last_call) are
-//    walked in file order, accumulating their probabilities; the first whose cumulative
-//    sum exceeds u is injected. Faults are therefore mutually exclusive per call, and each
-//    gets exactly its probability because the active ones sum to at most 1: the scenario
-//    loader rejects rules whose probabilities sum to more wherever they overlap
+// 1. The call gets the next call number (from 1); scripted rules (first_call/last_call)
+//    are by definition about that count, so they depend on what the provider received.
+// 2. Two uniforms in [0, 1), one for the delay rules and one for the abort and transform
+//    rules, each a hash (mocks/keyed_uniform.hpp) of the decorator's decision key (the
+//    scenario's seed and the provider's name) and of the attempt's identity in
+//    CallOptions: task id, tool, step and attempt number. A decision is therefore a
+//    function of (provider, task, step, attempt) and of time (windows, flapping), never
+//    of the provider's call count: two policies run on one seed face the same faults on
+//    every attempt they share (DESIGN section 3). A call without identity
+//    (CallOptions::attempt == 0: not from the engine, e.g. a test) draws the abort
+//    uniform from the decorator's stream `rng` instead, one draw per call, and hashes
+//    the delay uniform from its call number.
+// 3. Per group (delay; abort and transform) the active rules (window, scripted calls and
+//    flapping: fault_active) are walked in file order: first the rules of shared
+//    outages, each with its own uniform hashed from the outage's key (the same for every
+//    provider in the outage, so they fail together on the same attempts) and chosen when
+//    it falls below the rule's probability; then the provider's own rules, accumulating
+//    their probabilities, the first whose cumulative sum exceeds the uniform chosen.
+//    Own rules are therefore mutually exclusive per call and group, and each gets
+//    exactly its probability because the active ones of a group sum to at most 1: the
+//    scenario loader rejects rules whose probabilities sum to more wherever they overlap
 //    (sim/scenario/fault_reader.hpp, check_fault_overlaps), so no rule is silently
-//    shrunk. (Given such rules anyway, the walk would give the later ones what is left.)
-// 3. With no fault chosen the call goes to the inner provider untouched.
-// Steps 1 and 2 happen when call() is called, not when its Task is first awaited: callers
+//    shrunk. An outage takes precedence: a provider's own rules apply to the attempts
+//    its outages spare.
+// 4. With nothing chosen the call goes to the inner provider untouched.
+// Steps 1 to 3 happen when call() is called, not when its Task is first awaited: callers
 // await at once (Pipeline's attempt does), so both are the same virtual time.
-// An injected fault is counted (injected()) and answered without calling the inner
-// provider, so the inner mock's stream is not touched:
+//
+// Latency samples of a faulty answer (fault.latency, else the provider's latency given to
+// the constructor) come from a generator seeded by the same hash as the decision (or,
+// without identity, from `rng` after the draw), so they too line up across policies.
+//
+// Abort answers:
 // - timeout: no answer. The call returns Transport::timeout at CallOptions::deadline,
 //   or hang_cap after the call if that comes first. The engine always sets a finite
 //   deadline; the cap keeps a caller without one from hanging the simulation, the way
 //   an HTTP client gives up on a silent server (10 minutes is the OpenAI Python SDK's
 //   default request timeout, 600 s).
-// - rate_limited: 429, with the header Retry-After set to fault.retry_after verbatim.
-// - overloaded: fault.status, default 529 (Anthropic's overloaded_error).
-// - server_error: fault.status, default 500.
+// - rate_limited: 429; overloaded: fault.status, default 529 (Anthropic's
+//   overloaded_error), or 503. Both carry the delay the server asks for when the rule
+//   sets one, in the rule's RetryAfterForm: Retry-After as delay-seconds, verbatim;
+//   Retry-After as an IMF-fixdate (start_unix_seconds + now + delay, rounded up to the
+//   second; RFC 9110 section 10.2.3); `retry-after-ms` beside a Retry-After in whole
+//   seconds rounded up (what OpenAI and Azure OpenAI send); or no header and
+//   google.rpc.RetryInfo's retry_delay in the body ("2.5s").
+// - server_error: fault.status, default 500. client_error: fault.status, default 400
+//   (401, 403, 404, 422 allowed): not retryable (engine/classify.hpp).
 // - empty: 200 with an empty body of the provider's kind: no hits for a search, a
-//   completion of 0 output tokens for an LLM.
+//   completion of 0 output tokens for an LLM. throttled_empty: the same 200 with no
+//   hits, from a search that throttles silently instead of answering 429 (counted
+//   apart, so a report shows the masked 429s).
 // - index_not_ready: 503 with the error code "index_not_ready", what a vector index
-//   answers while it is still being built or loaded: Elasticsearch and OpenSearch answer
-//   a search on an index whose shards are not yet allocated with 503
-//   (no_shard_available_action_exception), Milvus refuses a collection not yet loaded,
-//   and a Pinecone index answers only once describe_index reports it ready. A 503 is
-//   classified overloaded (engine/classify.hpp): systemic and retryable, as it should be;
-//   the loader allows it on vector_search providers only.
-//   These five take one latency sample (fault.latency, else the provider's latency given
-//   to the constructor), drawn from the decorator's stream after u, and are bound by the
-//   deadline like any answer (mocks/answer_time.hpp): past it, the caller sees a timeout,
-//   and the fault still counts as injected.
-// Cancellation (CallOptions::cancellation): a faulty answer or an injected hang that is
-// cancelled returns at once with Transport::cancelled (the fault still counts as injected).
-// A call whose token is already cancelled is passed to the inner provider untouched,
-// without a call number or a draw: it is never sent, and the inner mock says so.
-// Faulty answers bill nothing: the decorator does not know the provider's prices, and
-// rejected requests (429, 5xx) are not billed by real APIs.
+//   answers while it is still being built or loaded (Elasticsearch's
+//   no_shard_available_action_exception, Milvus's collection not loaded, Pinecone before
+//   describe_index reports ready); the loader allows it on vector_search providers only.
+// Abort answers take one latency sample and are bound by the deadline like any answer
+// (mocks/answer_time.hpp): past it, the caller sees a timeout, the fault still counts as
+// injected, and also as cut short (cut_short()): injected but not what the engine saw.
+// They bill nothing: rejected requests (429, 5xx, 4xx) are not billed by real APIs.
+//
+// Delay phase:
+// - latency_spike: a sample of fault.latency is waited before the call goes on.
+// - brownout: the call goes on; when its answer arrives after d, a further
+//   (multiplier - 1) * d is waited (rounded to the nanosecond), so it arrives after
+//   multiplier * d. The answer's billed usage is the inner answer's.
+// A delay that reaches the deadline (or a cancel) ends the call there, with the usage
+// billed so far, and counts the fault as cut short.
+//
+// Transform phase:
+// - masked_error: the inner answer, its Response::body_error set to a JSON error object:
+//   a 200 the engine takes for a success unless a validate "no_error" check reads it.
+// - stream_cut: the inner LLM is asked for at most after_tokens output tokens; when its
+//   stream reaches them (it would have gone on), the answer is turned into fault.status
+//   (default 500) with error code "stream_error", its after_tokens output tokens billed,
+//   and arrives when they are generated. A stream that ends on its own before them is
+//   passed on untouched and not counted. The partial output is never part of a later
+//   answer: the engine sees a failed attempt, and a retry's answer is the retry's alone.
+// An inner answer that does not arrive (deadline, cancel) is passed on and the fault
+// counted as cut short.
+//
+// Cancellation (CallOptions::cancellation): a faulty answer, an injected hang or a delay
+// that is cancelled returns at once with Transport::cancelled (the fault still counts as
+// injected). A call whose token is already cancelled is passed to the inner provider
+// untouched, without a call number or a draw: it is never sent, and the inner mock says so.
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "engine/provider.hpp"
@@ -61,6 +116,16 @@ namespace squall {
 // Default ChaosProvider hang cap: the OpenAI Python SDK's default timeout, 600 s.
 inline constexpr Nanos kDefaultHangCap = 10 * kMinute;
 
+struct ChaosSettings {
+  Nanos hang_cap = kDefaultHangCap;
+  // The key of the decorator's hashed decisions (make_provider draws it from the stream
+  // "chaos/<name>/decisions"). Default 0 (tests).
+  std::uint64_t decision_key = 0;
+  // The wall-clock time at virtual time 0, in seconds since the Unix epoch (the
+  // scenario's start_time), for Retry-After HTTP-dates. Default 0: 1970-01-01T00:00:00Z.
+  std::int64_t start_unix_seconds = 0;
+};
+
 class ChaosProvider final : public Provider {
  public:
   // Owns `inner` (not null). `latency` is the provider's own latency (a web search's
@@ -68,23 +133,39 @@ class ChaosProvider final : public Provider {
   // `body` is the kind of body the inner provider answers with. The clock, scheduler and
   // rng must outlive the decorator; `rng` is its own stream, separate from the inner's.
   ChaosProvider(std::unique_ptr<Provider> inner, std::vector<FaultConfig> faults, LatencyConfig latency,
-                Body body, Clock& clock, Scheduler& scheduler, Rng& rng, Nanos hang_cap = kDefaultHangCap);
+                Body body, Clock& clock, Scheduler& scheduler, Rng& rng, ChaosSettings settings = {});
 
   // The inner provider's name: the decorator is invisible in reports.
   std::string_view name() const override { return inner_->name(); }
   Task<Response> call(const Request& request, const CallOptions& options) override;
 
-  // Faults injected so far, by kind (index_of(FaultKind)).
+  // Faults injected so far, by kind (index_of(FaultKind)), and by phase.
   const FaultCounts& injected() const { return injected_; }
+  FaultPhaseCounts injected_phases() const;
+  // Of those, the ones whose answer the caller never saw as injected: the deadline or a
+  // cancel came first (an injected 529 answered after the client's timeout is a timeout
+  // to the engine). Injected hangs (timeout) are never cut short: the hang is the fault.
+  const FaultCounts& cut_short() const { return cut_short_; }
   // Calls received so far, faulty or not.
   std::uint64_t calls() const { return calls_; }
   Provider& inner() const { return *inner_; }
 
  private:
-  // The fault chosen for call number `call` at time `now` with draw `u`, or null.
-  const FaultConfig* choose(TimePoint now, std::uint64_t call, double u) const;
-  Task<Response> inject(const FaultConfig& fault, TimePoint now, const CallOptions& options);
-  Response faulty_answer(const FaultConfig& fault) const;
+  struct Decision {
+    const FaultConfig* delay = nullptr;
+    const FaultConfig* fault = nullptr;  // abort or transform
+    std::uint64_t latency_seed = 0;      // seeds the latency samples when keyed
+    bool keyed = false;
+  };
+  Decision decide(TimePoint now, std::uint64_t call, const CallOptions& options);
+  const FaultConfig* choose(bool delay_group, TimePoint now, std::uint64_t call, double u,
+                            const CallOptions& options) const;
+  Task<Response> run(Decision decision, TimePoint now, const Request& request, const CallOptions& options);
+  Task<Response> abort(const FaultConfig& fault, TimePoint now, const CallOptions& options, Rng& rng);
+  Task<Response> transform(const FaultConfig& fault, const Request& request, const CallOptions& options);
+  Response faulty_answer(const FaultConfig& fault, TimePoint now);
+  void set_retry_after(const FaultConfig& fault, TimePoint now, Response& r);
+  std::string_view keep(std::string text);
 
   std::unique_ptr<Provider> inner_;
   std::vector<FaultConfig> faults_;
@@ -93,9 +174,13 @@ class ChaosProvider final : public Provider {
   Clock& clock_;
   Scheduler& scheduler_;
   Rng& rng_;
-  Nanos hang_cap_;
+  ChaosSettings settings_;
   FaultCounts injected_{};
+  FaultCounts cut_short_{};
   std::uint64_t calls_ = 0;
+  // Header and body texts made per answer (dates, delays), kept for the run since a
+  // Response only points at them; one per distinct text.
+  std::set<std::string, std::less<>> texts_;
 };
 
 }  // namespace squall

@@ -1,6 +1,7 @@
 #include "sim/scenario/fault_reader.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <array>
 #include <set>
 #include <utility>
@@ -15,15 +16,20 @@
 namespace squall {
 namespace {
 
-constexpr std::array<FaultKind, kFaultKindCount> kKinds{
-    FaultKind::timeout,      FaultKind::rate_limited, FaultKind::overloaded,
-    FaultKind::server_error, FaultKind::empty,        FaultKind::index_not_ready};
+constexpr auto kKinds = all_values<FaultKind, kFaultKindCount>();
+constexpr auto kForms = all_values<RetryAfterForm, kRetryAfterFormCount>();
 
 // Records an error for `key` when present on a fault whose kind is not one of `kinds`.
 void only_for(const ObjectReader& obj, std::string_view key, FaultKind kind, std::initializer_list<FaultKind> kinds) {
   if (obj.find(key) == nullptr || std::find(kinds.begin(), kinds.end(), kind) != kinds.end()) return;
+  // `"a"`, `"a" and "b"`, `"a", "b" and "c"`.
   std::string allowed;
-  for (const FaultKind k : kinds) allowed += fmt::format("{}\"{}\"", allowed.empty() ? "" : " and ", to_string(k));
+  std::size_t i = 0;
+  for (const FaultKind k : kinds) {
+    const char* separator = i == 0 ? "" : i + 1 == kinds.size() ? " and " : ", ";
+    allowed += fmt::format("{}\"{}\"", separator, to_string(k));
+    ++i;
+  }
   obj.diag().error(obj.path_of(key), fmt::format("applies only to kind {}, not \"{}\"", allowed, to_string(kind)));
 }
 
@@ -48,13 +54,40 @@ void read_status(const ObjectReader& obj, FaultConfig& fault) {
       return;
     }
     fault.status = static_cast<int>(status);
+  } else if (fault.kind == FaultKind::client_error) {
+    // The 4xx answers the issue names: 400 bad request, 401 and 403 auth, 404 not found
+    // (a model or index name that does not exist), 422 unprocessable (invalid arguments).
+    const auto status = v->is_number_integer() ? v->get<std::int64_t>() : 0;
+    if (status != 400 && status != 401 && status != 403 && status != 404 && status != 422) {
+      obj.diag().error(path, fmt::format("expected 400, 401, 403, 404 or 422, got {}", describe(*v)));
+      return;
+    }
+    fault.status = static_cast<int>(status);
+  } else if (fault.kind == FaultKind::stream_cut) {
+    const auto status = v->is_number_integer() ? v->get<std::int64_t>() : 0;
+    if (status < 500 || status > 599) {
+      obj.diag().error(path, fmt::format("expected an integer in [500, 599], got {}", describe(*v)));
+      return;
+    }
+    fault.status = static_cast<int>(status);
   }
 }
 
 void read_retry_after(const ObjectReader& obj, FaultConfig& fault) {
-  if (fault.kind != FaultKind::rate_limited) return;
+  if (fault.kind != FaultKind::rate_limited && fault.kind != FaultKind::overloaded) return;
   Nanos delay = 0;
-  if (obj.get_duration("retry_after", delay, DurationMin::zero)) fault.retry_after = format_delta_seconds(delay);
+  if (obj.get_duration("retry_after", delay, DurationMin::zero)) fault.retry_after_delay = delay;
+  static const auto form_names = names_of(kForms);
+  if (obj.find("retry_after_form") != nullptr) {
+    if (obj.find("retry_after") == nullptr) {
+      obj.diag().error(obj.path_of("retry_after_form"), "applies only with retry_after");
+    } else {
+      obj.get_choice<RetryAfterForm>("retry_after_form", fault.retry_after_form, form_names, kForms);
+    }
+  }
+  if (fault.retry_after_delay && fault.retry_after_form == RetryAfterForm::delay_seconds) {
+    fault.retry_after = format_delta_seconds(delay);
+  }
   if (obj.find("retry_after_header") == nullptr) return;
   if (obj.find("retry_after") != nullptr) {
     obj.diag().error(obj.path_of("retry_after_header"), "retry_after and retry_after_header are mutually exclusive");
@@ -79,13 +112,47 @@ void read_calls(const ObjectReader& obj, FaultConfig& fault) {
   fault.last_call = static_cast<std::uint64_t>(last);
 }
 
+// period and duty_cycle: flapping (fault.hpp). Both or neither.
+void read_flapping(const ObjectReader& obj, FaultConfig& fault) {
+  const bool has_period = obj.find("period") != nullptr;
+  const bool has_duty = obj.find("duty_cycle") != nullptr;
+  if (has_period != has_duty) {
+    obj.diag().error(obj.path_of(has_period ? "period" : "duty_cycle"), "period and duty_cycle go together");
+    return;
+  }
+  if (!has_period) return;
+  Nanos period = 0;
+  double duty = 0;
+  const bool period_ok = obj.get_duration("period", period, DurationMin::positive);
+  const bool duty_ok = obj.get("duty_cycle", duty, NumberRange{0, true, 1});
+  if (!period_ok || !duty_ok) return;
+  fault.flap_period = period;
+  fault.flap_on = static_cast<Nanos>(std::llround(static_cast<double>(period) * duty));
+}
+
+// The keys of the delay and transform kinds.
+void read_phase_keys(const ObjectReader& obj, FaultConfig& fault) {
+  if (fault.kind == FaultKind::latency_spike) obj.require("latency");
+  if (fault.kind == FaultKind::brownout) {
+    obj.require("multiplier");
+    // Above 1: a multiplier of 1 or less would not be a brownout (nor time run backwards).
+    obj.get("multiplier", fault.multiplier, NumberRange{1, true, 1000});
+  }
+  if (fault.kind == FaultKind::stream_cut) {
+    obj.require("after_tokens");
+    obj.get("after_tokens", fault.after_tokens, kPositiveInt);
+  }
+}
+
 }  // namespace
 
 std::optional<FaultConfig> read_fault(const Json& value, const std::string& path, std::optional<Nanos> run_end,
-                                      Diagnostics& diag) {
-  const ObjectReader obj(value, path, diag,
-                         {"kind", "probability", "from", "to", "first_call", "last_call", "retry_after",
-                          "retry_after_header", "status", "latency"});
+                                      Diagnostics& diag, std::span<const std::string_view> extra_keys) {
+  std::vector<std::string_view> keys(extra_keys.begin(), extra_keys.end());
+  keys.insert(keys.end(), {"kind", "probability", "from", "to", "first_call", "last_call", "period", "duty_cycle",
+                           "retry_after", "retry_after_form", "retry_after_header", "status", "latency", "multiplier",
+                           "after_tokens"});
+  const ObjectReader obj(value, path, diag, keys);
   if (!obj.valid()) return std::nullopt;
   const std::size_t errors_before = diag.count();
 
@@ -95,12 +162,24 @@ std::optional<FaultConfig> read_fault(const Json& value, const std::string& path
   obj.get_number_required("probability", fault.probability, kProbability);
   read_window(obj, /*required=*/false, run_end, fault.from, fault.to);
   read_calls(obj, fault);
+  read_flapping(obj, fault);
   if (kind_ok) {
-    only_for(obj, "retry_after", fault.kind, {FaultKind::rate_limited});
-    only_for(obj, "retry_after_header", fault.kind, {FaultKind::rate_limited});
-    only_for(obj, "status", fault.kind, {FaultKind::overloaded, FaultKind::server_error});
+    only_for(obj, "retry_after", fault.kind, {FaultKind::rate_limited, FaultKind::overloaded});
+    only_for(obj, "retry_after_form", fault.kind, {FaultKind::rate_limited, FaultKind::overloaded});
+    only_for(obj, "retry_after_header", fault.kind, {FaultKind::rate_limited, FaultKind::overloaded});
+    only_for(obj, "status", fault.kind,
+             {FaultKind::overloaded, FaultKind::server_error, FaultKind::client_error, FaultKind::stream_cut});
+    only_for(obj, "multiplier", fault.kind, {FaultKind::brownout});
+    only_for(obj, "after_tokens", fault.kind, {FaultKind::stream_cut});
+    if (phase_of(fault.kind) != FaultPhase::abort && fault.kind != FaultKind::latency_spike &&
+        obj.find("latency") != nullptr) {
+      obj.diag().error(obj.path_of("latency"),
+                       fmt::format("does not apply to kind \"{}\": its answer takes the inner provider's time",
+                                   to_string(fault.kind)));
+    }
     read_retry_after(obj, fault);
     read_status(obj, fault);
+    read_phase_keys(obj, fault);
   }
   if (const Json* latency = obj.find("latency")) fault.latency = read_latency(*latency, obj.path_of("latency"), diag);
   if (diag.count() != errors_before) return std::nullopt;

@@ -12,13 +12,21 @@ namespace squall {
 
 // Keys: kind (required), probability (required, [0, 1]), from, to (a window, see
 // time_window.hpp), first_call, last_call (1-based, inclusive, first_call <= last_call),
-// retry_after (rate_limited only: a duration, sent as delta-seconds, "2s" -> "2", "500ms"
-// -> "0.5"), retry_after_header (rate_limited only: the header's raw value, verbatim, for
-// malformed-header scenarios; exclusive with retry_after), status (overloaded: 503 or
-// 529; server_error: 500-599 except 503, which is overloaded's), latency.
+// period and duty_cycle (together: flapping, a duration > 0 and a number in (0, 1]),
+// retry_after (rate_limited and overloaded: a duration; sent as delta-seconds, "2s" ->
+// "2", "500ms" -> "0.5", unless retry_after_form says otherwise), retry_after_form (with
+// retry_after: "delay_seconds", "http_date", "milliseconds" or "retry_info",
+// RetryAfterForm), retry_after_header (rate_limited and overloaded: the header's raw
+// value, verbatim, for malformed-header scenarios; exclusive with retry_after), status
+// (overloaded: 503 or 529; server_error: 500-599 except 503, which is overloaded's;
+// client_error: 400, 401, 403, 404 or 422; stream_cut: 500-599), latency (abort kinds and
+// latency_spike, where it is required), multiplier (brownout, required, in (1, 1000]),
+// after_tokens (stream_cut, required, >= 1).
 // `run_end` is the scenario's duration when known.
+// `extra_keys` are keys the caller reads itself (an outage's name and providers), allowed
+// and listed first in the unknown-key message.
 std::optional<FaultConfig> read_fault(const Json& value, const std::string& path, std::optional<Nanos> run_end,
-                                      Diagnostics& diag);
+                                      Diagnostics& diag, std::span<const std::string_view> extra_keys = {});
 
 // Fault rules are mutually exclusive per call (mocks/chaos/chaos_provider.hpp), so the
 // probabilities of the rules active for the same call, at the same time and call index,
@@ -33,6 +41,9 @@ std::optional<FaultConfig> read_fault(const Json& value, const std::string& path
 //   the end of the run`
 // (with `, calls 3 to 7` or `, calls 3 onwards` when their call ranges are bounded).
 // `positions[i]` is the index of faults[i] in the list; faults that had errors are left out.
+// The caller checks delay rules and abort/transform rules apart (they decide apart), and
+// leaves shared outages out (they take precedence). A flapping rule counts as active over
+// its whole window: conservative, since two rules flapping out of phase never meet.
 void check_fault_overlaps(std::span<const FaultConfig> faults, std::span<const std::size_t> positions,
                           const std::string& path, Diagnostics& diag);
 

@@ -32,7 +32,7 @@ namespace squall {
 //                    max_iterations ([1, 1000]); at least one of them
 //   fallback         providers (required, non-empty, distinct provider names),
 //                    on (like retry_on), routing (in_order | cheapest | fastest)
-//   validate         require (non-empty, distinct check names: json | non_empty)
+//   validate         require (non-empty, distinct check names: json | non_empty | no_error)
 //   reflect          provider (required, non-empty), on (like retry_on),
 //                    prompt_tokens ([1, 1e9]), max_output_tokens ([1, 1e9]),
 //                    max_reflections ([1, 100]), include_tools or exclude_tools (not

@@ -283,15 +283,26 @@ std::vector<FaultConfig> read_faults(const ObjectReader& obj, std::optional<Nano
     if (auto fault = read_fault(elements[i], pointer_append(path, i), run_end, obj.diag())) {
       if (!fault_applies(fault->kind, type)) {
         obj.diag().error(pointer_append(pointer_append(path, i), "kind"),
-                         fmt::format("\"index_not_ready\" applies only to vector_search providers; {}",
-                                     provider_is(name, type)));
+                         fmt::format("\"{}\" applies only to {} providers; {}", to_string(fault->kind),
+                                     fault_providers(fault->kind), provider_is(name, type)));
         continue;
       }
       faults.push_back(std::move(*fault));
       positions.push_back(i);
     }
   }
-  check_fault_overlaps(faults, positions, path, obj.diag());
+  // Delay rules decide apart from abort and transform rules (chaos_provider.hpp), so each
+  // group sums to at most 1 on its own.
+  for (const bool delay : {false, true}) {
+    std::vector<FaultConfig> group;
+    std::vector<std::size_t> group_positions;
+    for (std::size_t k = 0; k < faults.size(); ++k) {
+      if ((phase_of(faults[k].kind) == FaultPhase::delay) != delay) continue;
+      group.push_back(faults[k]);
+      group_positions.push_back(positions[k]);
+    }
+    check_fault_overlaps(group, group_positions, path, obj.diag());
+  }
   return faults;
 }
 

@@ -18,12 +18,12 @@ TEST(CompareCommandTest, TwoPoliciesOnTheSameSeedSideBySide) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(first_line(r.out), "squall compare launch-surge-429-storm: seed 7");
   // The README's two runs of the flagship, as differences.
-  EXPECT_NE(r.out.find("\ntasks.succeeded                                   1113                  973            -140"
-                       "       -12.58%\n"),
+  EXPECT_NE(r.out.find("\ntasks.succeeded                                   1123                  975            -148"
+                       "       -13.18%\n"),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("\ntask_success                                      0.86               0.3475         -0.5125"
-                       "       -59.59%\n"),
+  EXPECT_NE(r.out.find("\ntask_success                                  0.863929             0.348214       -0.515715"
+                       "       -59.69%\n"),
             std::string::npos)
       << r.out;
   EXPECT_EQ(last_line(r.out),

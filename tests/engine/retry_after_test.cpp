@@ -68,9 +68,76 @@ TEST(RetryAfterTest, RejectsGarbage) {
   }
 }
 
-TEST(RetryAfterTest, HttpDateIsNotSupportedYet) {
-  // RFC 9110's other form parses as malformed, so retry falls back to its backoff.
+TEST(RetryAfterTest, HttpDateIsNotADelay) {
+  // RFC 9110's other form is no delay-seconds: server_retry_delay() reads it against a clock.
   EXPECT_EQ(parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"), std::nullopt);
+}
+
+TEST(RetryAfterTest, ParsesAndFormatsImfFixdate) {
+  // Unix times from Python's calendar.timegm; RFC 9110 section 5.6.7's own example first.
+  EXPECT_EQ(parse_http_date("Sun, 06 Nov 1994 08:49:37 GMT"), 784'111'777);
+  EXPECT_EQ(parse_http_date("Wed, 21 Oct 2015 07:28:00 GMT"), 1'445'412'480);
+  EXPECT_EQ(parse_http_date("Thu, 01 Jan 1970 00:00:00 GMT"), 0);
+  EXPECT_EQ(parse_http_date("Thu, 29 Feb 2024 23:59:59 GMT"), 1'709'251'199);
+  EXPECT_EQ(format_http_date(784'111'777), "Sun, 06 Nov 1994 08:49:37 GMT");
+  EXPECT_EQ(format_http_date(1'638'891'000), "Tue, 07 Dec 2021 15:30:00 GMT");
+  EXPECT_EQ(format_http_date(0), "Thu, 01 Jan 1970 00:00:00 GMT");
+}
+
+TEST(RetryAfterTest, RejectsMalformedHttpDates) {
+  for (const char* value : {"Mon, 06 Nov 1994 08:49:37 GMT",      // 6 Nov 1994 was a Sunday
+                            "Sun, 6 Nov 1994 08:49:37 GMT",       // one-digit day
+                            "Sun, 06 nov 1994 08:49:37 GMT",      // month names are case-sensitive
+                            "Sun, 06 Nov 1994 08:49:37 UTC",      // GMT only
+                            "Sun, 06 Nov 1994 24:00:00 GMT",      // no hour 24
+                            "Fri, 30 Feb 2024 08:00:00 GMT",      // no 30 February
+                            "Wed, 31 Dec 1969 23:59:59 GMT",      // before the epoch
+                            "Sunday, 06-Nov-94 08:49:37 GMT",     // RFC 850, obsolete
+                            "Sun Nov  6 08:49:37 1994",           // asctime, obsolete
+                            "Sun, 06 Nov 1994 08:49:37 GMT ", ""}) {
+    EXPECT_EQ(parse_http_date(value), std::nullopt) << value;
+  }
+}
+
+TEST(RetryAfterTest, ParsesRetryAfterMs) {
+  EXPECT_EQ(parse_retry_after_ms("250"), 250 * kMillisecond);
+  EXPECT_EQ(parse_retry_after_ms(" 0 "), Nanos{0});
+  EXPECT_EQ(parse_retry_after_ms("1.5"), 1'500'000);
+  EXPECT_EQ(parse_retry_after_ms("99999999999999"), kNever);
+  for (const char* value : {"", "-1", "250ms", "1e3", "soon"}) EXPECT_EQ(parse_retry_after_ms(value), std::nullopt) << value;
+}
+
+TEST(RetryAfterTest, ParsesRetryInfoDelay) {
+  EXPECT_EQ(parse_retry_delay("2s"), seconds(2));
+  EXPECT_EQ(parse_retry_delay("0.5s"), 500 * kMillisecond);
+  EXPECT_EQ(parse_retry_delay("1.000000001s"), seconds(1) + 1);
+  EXPECT_EQ(parse_retry_delay("0s"), Nanos{0});
+  for (const char* value : {"", "s", "2", "-2s", "2 s", "1.0000000001s", "2ms", " 2s", "2S"}) {
+    EXPECT_EQ(parse_retry_delay(value), std::nullopt) << value;
+  }
+}
+
+TEST(RetryAfterTest, ServerDelayPrecedence) {
+  const std::int64_t start = 1'445'412'470;  // 2015-10-21 07:27:50 UTC
+  const Nanos now = start * kSecond;
+  Response r;
+  EXPECT_EQ(server_retry_delay(r, now), std::nullopt);
+  r.retry_delay = "3s";
+  EXPECT_EQ(server_retry_delay(r, now), seconds(3));
+  r.retry_after = "Wed, 21 Oct 2015 07:28:00 GMT";
+  EXPECT_EQ(server_retry_delay(r, now), seconds(10));
+  EXPECT_EQ(server_retry_delay(r, now + seconds(60)), Nanos{0});  // a date past: at once
+  r.retry_after = "7";
+  EXPECT_EQ(server_retry_delay(r, now), seconds(7));
+  r.retry_after_ms = "1500";
+  EXPECT_EQ(server_retry_delay(r, now), 1500 * kMillisecond);
+  // Malformed forms are skipped: the next one in order is used.
+  r.retry_after_ms = "x";
+  EXPECT_EQ(server_retry_delay(r, now), seconds(7));
+  r.retry_after = "Thu, 21 Oct 2015 07:28:00 GMT";
+  EXPECT_EQ(server_retry_delay(r, now), seconds(3));
+  r.retry_delay = "3";
+  EXPECT_EQ(server_retry_delay(r, now), std::nullopt);
 }
 
 }  // namespace

@@ -164,9 +164,9 @@ TEST(RetryTest, RetryAfterEqualToTheCapIsWaitedFor) {
 }
 
 TEST(RetryTest, MalformedRetryAfterFallsBackToBackoff) {
-  // Each malformed value (an HTTP-date included, unsupported for now) waits the constant
-  // 1 s backoff, never 0: attempt 2 starts at 100 ms + 1 s.
-  for (const char* value : {"soon", "-5", "", "Wed, 21 Oct 2015 07:28:00 GMT"}) {
+  // Each malformed value waits the constant 1 s backoff, never 0: attempt 2 starts at
+  // 100 ms + 1 s. 21 Oct 2015 was a Wednesday, not a Thursday; the RFC 850 form is not read.
+  for (const char* value : {"soon", "-5", "", "Thu, 21 Oct 2015 07:28:00 GMT", "Wednesday, 21-Oct-15 07:28:00 GMT"}) {
     SCOPED_TRACE(value);
     Harness h;
     ScriptedProvider provider(h.loop, {{test::status(429, value)}, {test::results()}});
@@ -179,6 +179,42 @@ TEST(RetryTest, MalformedRetryAfterFallsBackToBackoff) {
     EXPECT_EQ(h.log.backoffs[0].delay, seconds(1));
     EXPECT_FALSE(h.log.backoffs[0].from_retry_after);
   }
+}
+
+TEST(RetryTest, RetryAfterHttpDateIsReadAgainstTheStartTime) {
+  // The run starts at 2015-10-21 07:27:50 UTC (Unix 1445412470); the 429 arrives at 100 ms,
+  // 07:27:50.1, asking for 07:28:00: 9.9 s later, so attempt 2 starts at exactly 10 s.
+  Harness h;
+  h.env.start_unix_seconds = 1'445'412'470;
+  ScriptedProvider provider(h.loop, {{test::status(429, "Wed, 21 Oct 2015 07:28:00 GMT")}, {test::results()}});
+  FixedRng rng(0);
+  auto pipeline = retry_pipeline(h, provider, no_jitter(Backoff::constant, seconds(1)), rng);
+  Call call;
+  EXPECT_EQ(test::run(h, *pipeline, call).kind, OutcomeKind::success);
+  EXPECT_EQ(provider.start_times(), (std::vector<TimePoint>{0, 10 * kSecond}));
+  ASSERT_EQ(h.log.backoffs.size(), 1U);
+  EXPECT_EQ(h.log.backoffs[0].delay, 9'900 * kMs);
+  EXPECT_TRUE(h.log.backoffs[0].from_retry_after);
+}
+
+TEST(RetryTest, RetryAfterMsWinsAndRetryInfoIsTheLastResort) {
+  // 503 with Retry-After: 5 and retry-after-ms: 250: the milliseconds win (attempt 2 at
+  // 100 + 250 ms); then 529 with only a RetryInfo retry_delay of 1.5 s in the body
+  // (attempt 3 at 450 ms + 1.5 s = 1950 ms); a malformed retry-after-ms beside a good
+  // Retry-After is skipped (attempt 4 at 2050 ms + 2 s).
+  Response both = test::status(503, "5");
+  both.retry_after_ms = "250";
+  Response body = test::status(529);
+  body.retry_delay = "1.5s";
+  Response bad_ms = test::status(429, "2");
+  bad_ms.retry_after_ms = "soon";
+  Harness h;
+  ScriptedProvider provider(h.loop, {{both}, {body}, {bad_ms}, {test::results()}});
+  FixedRng rng(0);
+  auto pipeline = retry_pipeline(h, provider, no_jitter(Backoff::constant, seconds(1), 4), rng);
+  Call call;
+  EXPECT_EQ(test::run(h, *pipeline, call).kind, OutcomeKind::success);
+  EXPECT_EQ(provider.start_times(), (std::vector<TimePoint>{0, 350 * kMs, 1'950 * kMs, 4'050 * kMs}));
 }
 
 TEST(RetryTest, RetryAfterIsIgnoredWhenNotHonoured) {

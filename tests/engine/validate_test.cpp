@@ -59,6 +59,18 @@ TEST(ValidateTest, WithoutValidateAMalformedCompletionIsASuccess) {
   EXPECT_EQ(test::run(h, *pipeline, call).kind, OutcomeKind::success);
 }
 
+TEST(ValidateTest, NoErrorCatchesAMaskedError) {
+  // A 200 whose body carries an error object: a success to classify(), invalid to no_error.
+  const ValidateStrategy no_error(requiring({ValidateCheck::no_error}));
+  Outcome masked{OutcomeKind::success, test::results(2)};
+  masked.response.body_error = R"({"error":{"type":"api_error"}})";
+  Outcome hits{OutcomeKind::success, test::results(2)};
+  EXPECT_EQ(no_error.failed_check(masked), ValidateCheck::no_error);
+  EXPECT_EQ(no_error.failed_check(hits), std::nullopt);
+  EXPECT_EQ(requiring({ValidateCheck::json}).require.size(), 1u);
+  EXPECT_EQ(ValidateStrategy(requiring({ValidateCheck::json})).failed_check(masked), std::nullopt);
+}
+
 TEST(ValidateTest, ChecksApplyToTheirBodiesOnly) {
   const ValidateStrategy json(requiring({ValidateCheck::json}));
   const ValidateStrategy both(requiring({ValidateCheck::non_empty, ValidateCheck::json}));

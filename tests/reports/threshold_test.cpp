@@ -156,7 +156,7 @@ TEST(ThresholdParseTest, RejectsAggregationThatDoesNotApply) {
 
 TEST(ThresholdParseTest, RejectsDurationOnMetricThatIsNotATime) {
   EXPECT_EQ(error_of("cost_usd", "sum < 5 s"),
-            R"msg(a duration ("5 s") applies only to time metrics (task_latency, call_latency, cache_stale_age); "cost_usd" is not one)msg");
+            R"msg(a duration ("5 s") applies only to time metrics (task_latency, call_latency, cache_stale_age, capacity_recovery_time); "cost_usd" is not one)msg");
 }
 
 TEST(ThresholdParseTest, TimeMetricNeedsAUnit) {
@@ -190,7 +190,8 @@ TEST(MetricParseTest, RejectsUnknownMetric) {
             "injected_faults, fallbacks, reflections, ladder_rungs, escalations, answered, answered_wrongly, "
             "task_tokens, task_cost_usd, cache_hits, cache_misses, cache_coalesced, cache_wait_timeouts, cache_stale, "
             "cache_stale_age, cache_evictions, cache_calls_saved, capacity_offered, capacity_goodput, "
-            "capacity_rate_limited, capacity_rejected, capacity_wasted, capacity_queue_length, retries_refused, "
+            "capacity_rate_limited, capacity_rejected, capacity_wasted, capacity_queue_length, capacity_recovery_time, "
+            "retries_refused, "
             "throttled_requests, logical_calls, hedges, hedged_fraction, hedge_loser_cost_usd");
 }
 

@@ -126,7 +126,7 @@ TEST(ScenarioLoaderTest, FullScenarioSetsEveryField) {
   EXPECT_EQ(search.max_results, 5);
 
   const auto& faults = s.providers[1].faults;
-  ASSERT_EQ(faults.size(), 6u);
+  ASSERT_EQ(faults.size(), 13u);  // 12 of its own, then the outage's
   EXPECT_EQ(faults[0].kind, FaultKind::rate_limited);
   EXPECT_EQ(faults[0].probability, 0.3);
   EXPECT_EQ(faults[0].from, 2 * kMinute);
@@ -153,6 +153,25 @@ TEST(ScenarioLoaderTest, FullScenarioSetsEveryField) {
   EXPECT_EQ(faults[5].kind, FaultKind::empty);
   EXPECT_EQ(faults[5].from, 10 * kMinute);
   EXPECT_FALSE(faults[5].retry_after.has_value());
+  EXPECT_EQ(faults[6].kind, FaultKind::client_error);
+  EXPECT_EQ(faults[6].status, 422);
+  EXPECT_EQ(faults[7].kind, FaultKind::throttled_empty);
+  EXPECT_EQ(faults[7].flap_period, 10 * kSecond);
+  EXPECT_EQ(faults[7].flap_on, 5 * kSecond);
+  EXPECT_EQ(faults[8].retry_after_form, RetryAfterForm::http_date);
+  EXPECT_EQ(faults[8].retry_after_delay, 2 * kSecond);
+  EXPECT_FALSE(faults[8].retry_after.has_value());  // written per answer, as a date
+  EXPECT_EQ(faults[9].kind, FaultKind::masked_error);
+  EXPECT_EQ(faults[10].kind, FaultKind::latency_spike);
+  EXPECT_EQ(faults[11].kind, FaultKind::brownout);
+  EXPECT_EQ(faults[11].multiplier, 3);
+  EXPECT_EQ(faults[12].kind, FaultKind::overloaded);
+  EXPECT_EQ(faults[12].outage, "us-east-1");
+  EXPECT_EQ(faults[12].from, 3 * kMinute);
+  EXPECT_EQ(s.providers[0].faults.size(), 2u);  // gpt: its stream_cut, then the outage
+  EXPECT_EQ(s.providers[0].faults[0].after_tokens, 40);
+  EXPECT_EQ(s.providers[0].faults[1].outage, "us-east-1");
+  EXPECT_EQ(s.start_unix_seconds, 1'638'891'000);  // 2021-12-07T15:30:00Z
 
   const auto& search_policy = s.policy.at("search");
   ASSERT_EQ(search_policy.size(), 9u);

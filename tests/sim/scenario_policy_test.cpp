@@ -755,7 +755,7 @@ TEST(ScenarioPolicyTest, ReflectBoundsMaxReflections) {
 
 TEST(ScenarioPolicyTest, ValidateChecksAreAClosedSet) {
   EXPECT_EQ(errors_of(with_strategy("gpt", "validate", Json{{"require", {"json", "schema"}}})),
-            only("/policy/gpt/0/validate/require/1", "expected one of \"json\", \"non_empty\", got \"schema\""));
+            only("/policy/gpt/0/validate/require/1", "expected one of \"json\", \"non_empty\", \"no_error\", got \"schema\""));
 }
 
 TEST(ScenarioProviderRatesTest, RatesMustBeProbabilities) {

@@ -224,7 +224,8 @@ TEST(ScenarioFaultsTest, KindMustBeKnown) {
   EXPECT_EQ(errors_of(with_fault({{"kind", "slow"}, {"probability", 0.5}})),
             only(at(kFault, "/kind"),
                  "expected one of \"timeout\", \"rate_limited\", \"overloaded\", \"server_error\", \"empty\", "
-                 "\"index_not_ready\", got \"slow\""));
+                 "\"index_not_ready\", \"client_error\", \"throttled_empty\", \"latency_spike\", \"brownout\", "
+                 "\"masked_error\", \"stream_cut\", got \"slow\""));
 }
 
 TEST(ScenarioFaultsTest, ProbabilityIsRequired) {
@@ -278,12 +279,12 @@ TEST(ScenarioFaultsTest, LastCallMustNotPrecedeFirstCall) {
 
 TEST(ScenarioFaultsTest, RetryAfterAppliesOnlyToRateLimited) {
   EXPECT_EQ(errors_of(with_fault({{"kind", "server_error"}, {"probability", 1}, {"retry_after", "2s"}})),
-            only(at(kFault, "/retry_after"), "applies only to kind \"rate_limited\", not \"server_error\""));
+            only(at(kFault, "/retry_after"), "applies only to kind \"rate_limited\" and \"overloaded\", not \"server_error\""));
 }
 
 TEST(ScenarioFaultsTest, RetryAfterHeaderAppliesOnlyToRateLimited) {
   EXPECT_EQ(errors_of(with_fault({{"kind", "empty"}, {"probability", 1}, {"retry_after_header", "2"}})),
-            only(at(kFault, "/retry_after_header"), "applies only to kind \"rate_limited\", not \"empty\""));
+            only(at(kFault, "/retry_after_header"), "applies only to kind \"rate_limited\" and \"overloaded\", not \"empty\""));
 }
 
 TEST(ScenarioFaultsTest, RetryAfterMustBeADuration) {
@@ -304,7 +305,7 @@ TEST(ScenarioFaultsTest, RetryAfterHeaderMustBeAString) {
 
 TEST(ScenarioFaultsTest, StatusAppliesOnlyToOverloadedAndServerError) {
   EXPECT_EQ(errors_of(with_fault({{"kind", "timeout"}, {"probability", 1}, {"status", 504}})),
-            only(at(kFault, "/status"), "applies only to kind \"overloaded\" and \"server_error\", not \"timeout\""));
+            only(at(kFault, "/status"), "applies only to kind \"overloaded\", \"server_error\", \"client_error\" and \"stream_cut\", not \"timeout\""));
 }
 
 TEST(ScenarioFaultsTest, OverloadedStatusIs503Or529) {

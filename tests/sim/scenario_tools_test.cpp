@@ -65,7 +65,8 @@ TEST(ScenarioToolsTest, FaultKindTagsAreTheChaosLayersKinds) {
   EXPECT_EQ(errors_of(with(base_scenario(), "/thresholds/injected_faults{kind:blah}", Json::array({"count<=2"}))),
             only("/thresholds/injected_faults{kind:blah}",
                  "unknown value \"blah\" for tag \"kind\" of metric \"injected_faults\"; known: timeout, rate_limited, "
-                 "overloaded, server_error, empty, index_not_ready"));
+                 "overloaded, server_error, empty, index_not_ready, client_error, throttled_empty, latency_spike, brownout, "
+                    "masked_error, stream_cut"));
 }
 
 // base_scenario() with a second llm provider and `answer`'s policy `items`.

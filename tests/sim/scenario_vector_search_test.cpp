@@ -138,7 +138,7 @@ TEST(ScenarioVectorSearchTest, IndexNotReadyOnlyOnVectorSearch) {
   EXPECT_EQ(errors_of(with(base_vector(), "/providers/kb/faults",
                            Json::array({Json{{"kind", "index_not_ready"}, {"probability", 0.1}, {"status", 503}}}))),
             only("/providers/kb/faults/0/status",
-                 "applies only to kind \"overloaded\" and \"server_error\", not \"index_not_ready\""));
+                 "applies only to kind \"overloaded\", \"server_error\", \"client_error\" and \"stream_cut\", not \"index_not_ready\""));
 }
 
 TEST(ScenarioVectorSearchTest, StepNeedsQueryFrom) {

@@ -313,8 +313,9 @@ TEST(SchemaTest, NumericBoundsAgreeWithTheLoader) {
   // rewrite_query's prompt_tokens, max_output_tokens and max_rewrites; capacity's
   // max_concurrency, requests_per_minute, tokens_per_minute and queue_size, and a drop's
   // max_concurrency, requests_per_minute and tokens_per_minute; retry_budget's
-  // budget_percent, min_retry_concurrency, max_tokens and token_ratio, adaptive_throttling's k.
-  EXPECT_EQ(checked.size(), 43u);
+  // budget_percent, min_retry_concurrency, max_tokens and token_ratio, adaptive_throttling's k;
+  // a fault's duty_cycle, multiplier and after_tokens, an outage's probability.
+  EXPECT_EQ(checked.size(), 47u);
 }
 
 // Scenario files: scenarios/**/*.json (without schema/, corpora/ and policies/) and
