@@ -62,7 +62,7 @@ int main(int argc, char** argv) {
   CLI::App* ci_cmd = app.add_subcommand(
       "ci", "Run many scenarios in parallel; one line each, a table, one JUnit file and one Markdown summary; "
             "exit with the worst code (70, 3, 2, 1, 0)");
-  ci_cmd->add_option("inputs", ci.inputs, "Scenario files, and directories standing for their *.json files")
+  ci_cmd->add_option("inputs", ci.inputs, "Scenario files, and directories standing for their *.json, *.yaml and *.yml files")
       ->required();
   ci_cmd->add_option("-j,--jobs", ci.jobs, "Scenarios run at once (default: one per hardware thread)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1024}));

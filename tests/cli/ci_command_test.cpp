@@ -146,7 +146,7 @@ TEST(CiTest, ADirectoryWithoutScenariosIsAUsageError) {
   std::ofstream(dir / "notes.txt") << "not a scenario\n";
   const Result r = squall("ci " + dir.string());
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "squall ci: " + dir.string() + ": no scenario files (*.json) in this directory\n");
+  EXPECT_EQ(r.err, "squall ci: " + dir.string() + ": no scenario files (*.json, *.yaml, *.yml) in this directory\n");
 }
 
 TEST(CiTest, OneRunsReportFormatsAreRefused) {
