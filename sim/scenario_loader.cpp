@@ -121,6 +121,16 @@ PlainJsonResult scenario_as_plain_json(const std::filesystem::path& file) {
   return PlainJsonResult{document->root.dump(2) + "\n", {}};
 }
 
+PlainJsonResult policy_as_plain_json(const std::filesystem::path& file) {
+  Diagnostics diag(file.string());
+  const auto text = read_text_file(file, diag);
+  if (!text) return PlainJsonResult{std::nullopt, diag.take()};
+  PolicyLoadResult loaded = load_policy_text(*text, file);
+  if (!loaded.ok()) return PlainJsonResult{std::nullopt, std::move(loaded.errors)};
+  const auto document = parse_document(*text, file, diag);
+  return PlainJsonResult{document->root.dump(2) + "\n", {}};
+}
+
 LoadResult load_scenario_text(std::string_view text, const std::filesystem::path& file) {
   Diagnostics diag(file.string());
   const auto document = parse_document(text, file, diag);
