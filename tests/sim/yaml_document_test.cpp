@@ -126,7 +126,7 @@ TEST(YamlDocumentTest, PolicyFileErrorsAreLocated) {
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_EQ(errors[0].path, "/search/0/retry/max_attempts");
   EXPECT_EQ(errors[0].line, 2u);
-  EXPECT_EQ(errors[0].column, 15u);
+  EXPECT_EQ(errors[0].column, 13u);  // the key max_attempts, inside the flow mapping
 }
 
 TEST(YamlDocumentTest, JsonErrorsStayUnlocated) {
