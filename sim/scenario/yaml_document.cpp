@@ -161,7 +161,9 @@ class Builder : public YAML::EventHandler {
     try {
       return Json::parse(value);
     } catch (const Json::exception&) {
-      throw YamlSyntaxError{mark_of(mark), fmt::format("number out of range: {}", value)};
+      // JSON's message for the same number (mocks/strict_json.cpp).
+      throw YamlSyntaxError{mark_of(mark),
+                            fmt::format("expected a number of magnitude at most 1.8e308, got {}", value)};
     }
   }
 

@@ -41,6 +41,13 @@ TEST(YamlDocumentTest, ScalarsFollowJsonTypes) {
   EXPECT_TRUE(parsed("a: 3.0\n")["a"].is_number_float());
 }
 
+TEST(YamlDocumentTest, NumberBeyondADoubleIsASyntaxErrorAtTheNumber) {
+  EXPECT_EQ(parse_errors("seed: 1\nrate: 1e999\n"),
+            (std::vector{ValidationError{"x.yaml", "", "expected a number of magnitude at most 1.8e308, got 1e999", 2,
+                                         7}}));
+  EXPECT_EQ(parsed("a: '1e999'\n"), Json::parse(R"({"a": "1e999"})"));
+}
+
 TEST(YamlDocumentTest, KeysKeepFileOrder) {
   EXPECT_EQ(parsed("z: 1\na: [1, {y: 2, b: 3}]\n").dump(), R"({"z":1,"a":[1,{"y":2,"b":3}]})");
 }
