@@ -178,7 +178,9 @@ class Builder : public YAML::EventHandler {
     if (expecting_key()) throw YamlSyntaxError{mark_of(mark), "expected a string key, got a mapping or sequence"};
     check_container_tag(tag, mark);
     if (stack_.size() >= kMaxJsonDepth) {
-      throw YamlSyntaxError{mark_of(mark), fmt::format("nesting deeper than {} levels", kMaxJsonDepth)};
+      throw YamlSyntaxError{mark_of(mark),
+                            fmt::format("expected at most {} levels of nested arrays and objects, got more",
+                                        kMaxJsonDepth)};
     }
     const std::string pointer = pointer_here();
     mark_element(pointer, mark);

@@ -48,6 +48,16 @@ TEST(YamlDocumentTest, NumberBeyondADoubleIsASyntaxErrorAtTheNumber) {
   EXPECT_EQ(parsed("a: '1e999'\n"), Json::parse(R"({"a": "1e999"})"));
 }
 
+TEST(YamlDocumentTest, NestingDeeperThan256LevelsIsASyntaxError) {
+  // The root mapping is level 1; the bracket that opens level 257 is at column 4 + 255.
+  const std::string deep = "a: " + std::string(300, '[') + std::string(300, ']') + "\n";
+  EXPECT_EQ(parse_errors(deep),
+            (std::vector{ValidationError{"x.yaml", "", "expected at most 256 levels of nested arrays and objects, got more",
+                                         1, 259}}));
+  const std::string fine = "a: " + std::string(255, '[') + std::string(255, ']') + "\n";
+  EXPECT_EQ(parse_errors(fine), std::vector<ValidationError>{});
+}
+
 TEST(YamlDocumentTest, KeysKeepFileOrder) {
   EXPECT_EQ(parsed("z: 1\na: [1, {y: 2, b: 3}]\n").dump(), R"({"z":1,"a":[1,{"y":2,"b":3}]})");
 }
