@@ -89,7 +89,9 @@ int validate_command(const std::vector<std::filesystem::path>& scenarios,
                      const std::vector<std::filesystem::path>& policies);
 // `squall validate --print-json SCENARIO`: validates one scenario and prints it as plain
 // JSON (sim/scenario_loader.hpp scenario_as_plain_json) on stdout and nothing else, for a
-// standard JSON Schema validator; errors on stderr and exit 2 when it is not valid.
-int print_json_command(const std::filesystem::path& scenario);
+// standard JSON Schema validator; errors on stderr and exit 2 when it is not valid. With
+// `policy`, `validate --print-json --policy FILE`: the same for one policy file
+// (policy_as_plain_json). JSON and YAML files alike.
+int print_json_command(const std::filesystem::path& file, bool policy = false);
 
 }  // namespace squall::cli

@@ -55,14 +55,14 @@ int main(int argc, char** argv) {
   validate_cmd->add_option("--policy", policies, "Policy files (as `run --policy` takes them)");
   bool print_json = false;
   validate_cmd->add_flag("--print-json", print_json,
-                         "Print the one scenario given as plain JSON (no comments) for standard JSON Schema validators");
+                         "Print the one scenario (or --policy file) given as plain JSON (no comments) for standard JSON Schema validators");
 
   CiOptions ci;
   ci.program = argv[0];
   CLI::App* ci_cmd = app.add_subcommand(
       "ci", "Run many scenarios in parallel; one line each, a table, one JUnit file and one Markdown summary; "
             "exit with the worst code (70, 3, 2, 1, 0)");
-  ci_cmd->add_option("inputs", ci.inputs, "Scenario files, and directories standing for their *.json files")
+  ci_cmd->add_option("inputs", ci.inputs, "Scenario files, and directories standing for their *.json, *.yaml and *.yml files")
       ->required();
   ci_cmd->add_option("-j,--jobs", ci.jobs, "Scenarios run at once (default: one per hardware thread)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1024}));
@@ -106,11 +106,11 @@ int main(int argc, char** argv) {
       return compare_command(compare);
     }
     if (print_json) {
-      if (files.size() != 1 || !policies.empty()) {
-        fmt::print(stderr, "validate --print-json: give exactly one scenario file\n");
+      if (files.size() + policies.size() != 1) {
+        fmt::print(stderr, "validate --print-json: give exactly one scenario file or one --policy file\n");
         return kExitBadInput;
       }
-      return print_json_command(files[0]);
+      return files.empty() ? print_json_command(policies[0], /*policy=*/true) : print_json_command(files[0]);
     }
     if (files.empty() && policies.empty()) {
       fmt::print(stderr, "validate: give at least one scenario file or --policy file\n");

@@ -5,6 +5,8 @@
 
 #include <fmt/core.h>
 
+#include "sim/scenario/yaml_document.hpp"
+
 namespace squall::cli {
 namespace {
 
@@ -16,7 +18,7 @@ ScenarioInputs refused(std::string message) {
   return r;
 }
 
-bool is_scenario_name(const fs::path& file) { return file.extension() == ".json"; }
+bool is_scenario_name(const fs::path& file) { return file.extension() == ".json" || is_yaml_file(file); }
 
 }  // namespace
 
@@ -37,7 +39,7 @@ ScenarioInputs expand_scenario_inputs(const std::vector<fs::path>& arguments) {
     }
     if (ec) return refused(fmt::format("{}: cannot be read: {}", argument.string(), ec.message()));
     if (found.empty()) {
-      return refused(fmt::format("{}: no scenario files (*.json) in this directory", argument.string()));
+      return refused(fmt::format("{}: no scenario files (*.json, *.yaml, *.yml) in this directory", argument.string()));
     }
     // Byte order of the names: the same on every machine, whatever the locale.
     std::sort(found.begin(), found.end(),

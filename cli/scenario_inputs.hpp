@@ -1,6 +1,6 @@
 // `squall ci [FILE|DIR ...]`: the scenario files the arguments name. A file is taken as
 // given (whatever its extension); a directory stands for its own scenario files, those
-// whose names end in ".json" (not its subdirectories' files: scenarios/ holds corpora and
+// whose names end in ".json", ".yaml" or ".yml" (not its subdirectories' files: scenarios/ holds corpora and
 // policies in subfolders that are not scenarios), in byte order of their names, so the
 // list, and so every output of `ci`, is the same on every machine.
 #pragma once
@@ -19,7 +19,7 @@ struct ScenarioInputs {
 
 // Refused (a usage error: nothing can be run as asked):
 //   a path that does not exist:    scenarios/cii: no such file or directory
-//   a directory without scenarios: scenarios/corpora: no scenario files (*.json) in this directory
+//   a directory without scenarios: scenarios/corpora: no scenario files (*.json, *.yaml, *.yml) in this directory
 //   no arguments at all:           give at least one scenario file or directory
 ScenarioInputs expand_scenario_inputs(const std::vector<std::filesystem::path>& arguments);
 

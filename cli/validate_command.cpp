@@ -69,8 +69,8 @@ int validate_command(const std::vector<std::filesystem::path>& scenarios,
   return all_valid ? kExitOk : kExitBadInput;
 }
 
-int print_json_command(const std::filesystem::path& scenario) {
-  const PlainJsonResult plain = scenario_as_plain_json(scenario);
+int print_json_command(const std::filesystem::path& file, bool policy) {
+  const PlainJsonResult plain = policy ? policy_as_plain_json(file) : scenario_as_plain_json(file);
   if (!plain.json) {
     for (const ValidationError& error : plain.errors) fmt::print(stderr, "{}\n", to_string(error));
     return kExitBadInput;

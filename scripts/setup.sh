@@ -65,7 +65,8 @@ packages=(
   build-essential cmake
   nlohmann-json3-dev libfmt-dev libcli11-dev libboost-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  python3-junitparser
+  libyaml-cpp-dev
+  python3-junitparser python3-jsonschema
 )
 # An npm already on the PATH (NodeSource's nodejs bundles one) is used as it is.
 if ! command -v npm >/dev/null 2>&1; then

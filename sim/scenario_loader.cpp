@@ -124,15 +124,26 @@ PlainJsonResult scenario_as_plain_json(const std::filesystem::path& file) {
   LoadResult loaded = load_scenario_text(*text, file);
   if (!loaded.ok()) return PlainJsonResult{std::nullopt, std::move(loaded.errors)};
   // Parsed once more: the loader keeps typed structs, not the document.
-  const auto root = parse_json_document(*text, diag);
-  return PlainJsonResult{root->dump(2) + "\n", {}};
+  const auto document = parse_document(*text, file, diag);
+  return PlainJsonResult{document->root.dump(2) + "\n", {}};
+}
+
+PlainJsonResult policy_as_plain_json(const std::filesystem::path& file) {
+  Diagnostics diag(file.string());
+  const auto text = read_text_file(file, diag);
+  if (!text) return PlainJsonResult{std::nullopt, diag.take()};
+  PolicyLoadResult loaded = load_policy_text(*text, file);
+  if (!loaded.ok()) return PlainJsonResult{std::nullopt, std::move(loaded.errors)};
+  const auto document = parse_document(*text, file, diag);
+  return PlainJsonResult{document->root.dump(2) + "\n", {}};
 }
 
 LoadResult load_scenario_text(std::string_view text, const std::filesystem::path& file) {
   Diagnostics diag(file.string());
-  const auto root = parse_json_document(text, diag);
-  if (!root) return LoadResult{std::nullopt, diag.take()};
-  Scenario scenario = read_scenario(*root, file, diag);
+  const auto document = parse_document(text, file, diag);
+  if (!document) return LoadResult{std::nullopt, diag.take()};
+  diag.locate_with(&document->marks);
+  Scenario scenario = read_scenario(document->root, file, diag);
   if (diag.count() > 0) return LoadResult{std::nullopt, diag.take()};
   return LoadResult{std::move(scenario), {}};
 }
@@ -146,9 +157,10 @@ PolicyLoadResult load_policy_file(const std::filesystem::path& file) {
 
 PolicyLoadResult load_policy_text(std::string_view text, const std::filesystem::path& file) {
   Diagnostics diag(file.string());
-  const auto root = parse_json_document(text, diag);
-  if (!root) return PolicyLoadResult{std::nullopt, diag.take()};
-  PolicyConfig policy = read_policy(*root, "", nullptr, diag);
+  const auto document = parse_document(text, file, diag);
+  if (!document) return PolicyLoadResult{std::nullopt, diag.take()};
+  diag.locate_with(&document->marks);
+  PolicyConfig policy = read_policy(document->root, "", nullptr, diag);
   if (diag.count() > 0) return PolicyLoadResult{std::nullopt, diag.take()};
   return PolicyLoadResult{std::move(policy), {}};
 }

@@ -1,7 +1,9 @@
 // Loading and validating scenario files and policy files (docs/scenario-format.md is the
 // reference of the format; scenarios/schema/scenario.schema.json its JSON Schema).
 //
-// Scenario files are JSON with // and /* */ comments. Every problem is reported, not
+// Scenario files are JSON with // and /* */ comments, or YAML when their names end in
+// ".yaml" or ".yml" (sim/scenario/yaml_document.hpp: the same document and rules; errors
+// also carry the line and column of the node at their path). Every problem is reported, not
 // just the first, each with the file and a JSON Pointer path:
 //   scenarios/x.json: /providers/web_search/faults/2/probability: expected a number in [0, 1], got "high"
 // Unknown keys, duplicate keys, bare numbers where a duration belongs and references to
@@ -34,7 +36,7 @@ struct PolicyLoadResult {
 };
 
 // Reads, parses and validates a scenario file. A missing or unreadable file, a JSON
-// syntax error (reported as `file:line:column: <nlohmann's message>`), and any invalid
+// syntax error (reported as `file:line:column: <nlohmann's message>`; yaml-cpp's for YAML), and any invalid
 // content are errors. Relative corpus paths are checked against the file's directory, as
 // sim::World resolves them; Scenario::source is `file`.
 LoadResult load_scenario(const std::filesystem::path& file);
@@ -48,6 +50,10 @@ struct PlainJsonResult {
   std::vector<ValidationError> errors;
 };
 PlainJsonResult scenario_as_plain_json(const std::filesystem::path& file);
+// The same for a policy file (`squall validate --print-json --policy FILE`), valid as
+// load_policy_file judges it; scenarios/schema/scenario.schema.json's #/$defs/policy is its
+// schema.
+PlainJsonResult policy_as_plain_json(const std::filesystem::path& file);
 
 // The same for a scenario already in memory; `file` names it in errors and is the base
 // of relative corpus paths (tests use it to avoid temporary files).

@@ -67,4 +67,12 @@ std::optional<Json> parse_json_document(std::string_view text, Diagnostics& diag
   return std::get<Json>(std::move(parsed));
 }
 
+std::optional<ParsedDocument> parse_document(std::string_view text, const std::filesystem::path& file,
+                                             Diagnostics& diag) {
+  if (is_yaml_file(file)) return parse_yaml_document(text, diag);
+  auto root = parse_json_document(text, diag);
+  if (!root) return std::nullopt;
+  return ParsedDocument{std::move(*root), {}};
+}
+
 }  // namespace squall

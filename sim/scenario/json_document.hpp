@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "sim/scenario/json_reader.hpp"
+#include "sim/scenario/yaml_document.hpp"
 
 namespace squall {
 
@@ -27,5 +28,11 @@ std::optional<std::string> read_text_file(const std::filesystem::path& file, Dia
 // and returns nullopt. Duplicate keys are recorded too, but the document is still
 // returned (with the last value of each key) so that the rest of it can be checked.
 std::optional<Json> parse_json_document(std::string_view text, Diagnostics& diag);
+
+// A scenario or policy file's text by its name: YAML (parse_yaml_document) when
+// is_yaml_file(file), JSON otherwise (no marks). Callers pass the marks to
+// Diagnostics::locate_with so that later errors name their line and column.
+std::optional<ParsedDocument> parse_document(std::string_view text, const std::filesystem::path& file,
+                                             Diagnostics& diag);
 
 }  // namespace squall

@@ -52,7 +52,23 @@ void Diagnostics::add(ValidationError error) {
 }
 
 void Diagnostics::error(std::string path, std::string message) {
-  add(ValidationError{file_, std::move(path), std::move(message)});
+  SourceMark mark;
+  if (marks_ != nullptr && !path.empty()) {
+    // The path itself, else its nearest ancestor with a mark (the root has none).
+    std::string_view prefix = path;
+    while (!prefix.empty()) {
+      if (const auto it = marks_->find(std::string(prefix)); it != marks_->end()) {
+        mark = it->second;
+        break;
+      }
+      prefix = prefix.substr(0, prefix.rfind('/'));
+    }
+  }
+  add(ValidationError{file_, std::move(path), std::move(message), mark.line, mark.column});
+}
+
+void Diagnostics::error_at(std::string path, SourceMark mark, std::string message) {
+  add(ValidationError{file_, std::move(path), std::move(message), mark.line, mark.column});
 }
 
 void Diagnostics::syntax_error(std::size_t line, std::size_t column, std::string message) {

@@ -15,6 +15,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -28,10 +29,25 @@ namespace squall {
 // keys, and their messages would take gigabytes; nobody reads past the first screens.
 inline constexpr std::size_t kMaxReportedErrors = 1000;
 
+// Where the node at a JSON Pointer starts in its file: 1-based line and column. Filled by
+// the YAML reader (sim/scenario/yaml_document.hpp) so that errors about YAML files name
+// a line as well as a path; JSON files have none (their errors are located by path only).
+struct SourceMark {
+  std::size_t line = 0;
+  std::size_t column = 0;
+};
+using SourceMarks = std::unordered_map<std::string, SourceMark>;
+
 class Diagnostics {
  public:
   explicit Diagnostics(std::string file) : file_(std::move(file)) {}
+  // Errors recorded from now on at a non-empty path get the mark of that path, or of its
+  // nearest ancestor that has one (a missing key is located at its object). `marks` must
+  // outlive this object's use; nullptr stops locating.
+  void locate_with(const SourceMarks* marks) { marks_ = marks; }
   void error(std::string path, std::string message);
+  // An error at `path` whose line and column are known (a YAML key written twice).
+  void error_at(std::string path, SourceMark mark, std::string message);
   // A syntax error at a 1-based line and column.
   void syntax_error(std::size_t line, std::size_t column, std::string message);
   const std::string& file() const { return file_; }
@@ -46,6 +62,7 @@ class Diagnostics {
   void add(ValidationError error);
 
   std::string file_;
+  const SourceMarks* marks_ = nullptr;
   std::vector<ValidationError> errors_;
   std::size_t count_ = 0;
 };

@@ -33,6 +33,10 @@ std::optional<char32_t> control_character_at(std::string_view text, std::size_t 
 }
 
 std::string to_string(const ValidationError& error) {
+  if (error.line > 0 && !error.path.empty()) {
+    return escape_controls(
+        fmt::format("{}:{}:{}: {}: {}", error.file, error.line, error.column, error.path, error.message));
+  }
   if (error.line > 0) {
     return escape_controls(fmt::format("{}:{}:{}: {}", error.file, error.line, error.column, error.message));
   }

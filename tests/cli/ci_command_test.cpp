@@ -42,12 +42,14 @@ fs::path bad_scenario() {
   return dir / "bad.json";
 }
 
-// The scenarios scenarios/ci holds, counted as `squall ci` counts them (its *.json files),
+// The scenarios scenarios/ci holds, counted as `squall ci` counts them (its *.json, *.yaml
+// and *.yml files),
 // so that adding one does not break the tests below.
 std::string shipped_ci_count() {
   std::size_t n = 0;
   for (const fs::directory_entry& e : fs::directory_iterator(fs::path(SQUALL_SOURCE_DIR) / "scenarios/ci")) {
-    if (e.is_regular_file() && e.path().extension() == ".json") ++n;
+    const fs::path ext = e.path().extension();
+    if (e.is_regular_file() && (ext == ".json" || ext == ".yaml" || ext == ".yml")) ++n;
   }
   return std::to_string(n);
 }
@@ -65,6 +67,16 @@ TEST(CiTest, ADirectoryRunsItsScenariosInNameOrderAndAllPass) {
   EXPECT_LT(window, vector);
   EXPECT_EQ(last_line(r.out), "squall ci: " + n + " scenarios, " + n + " passed, 0 failed, 0 not run; exit 0");
   EXPECT_NE(r.err.find("ran " + n + " scenarios on 2 jobs in "), std::string::npos) << r.err;
+}
+
+TEST(CiTest, ADirectoryStandsForItsYamlFilesToo) {
+  // scenarios/examples holds search-429s.json and its YAML twin search-429s.yaml.
+  const Result r = squall("ci scenarios/examples -j 1");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  const std::size_t json = r.out.find("PASS  scenarios/examples/search-429s.json (seed 7");
+  const std::size_t yaml = r.out.find("PASS  scenarios/examples/search-429s.yaml (seed 7");
+  ASSERT_NE(yaml, std::string::npos) << r.out;
+  EXPECT_LT(json, yaml);
 }
 
 TEST(CiTest, OutputAndReportsAreTheSameForAnyNumberOfJobs) {
@@ -146,7 +158,7 @@ TEST(CiTest, ADirectoryWithoutScenariosIsAUsageError) {
   std::ofstream(dir / "notes.txt") << "not a scenario\n";
   const Result r = squall("ci " + dir.string());
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "squall ci: " + dir.string() + ": no scenario files (*.json) in this directory\n");
+  EXPECT_EQ(r.err, "squall ci: " + dir.string() + ": no scenario files (*.json, *.yaml, *.yml) in this directory\n");
 }
 
 TEST(CiTest, OneRunsReportFormatsAreRefused) {

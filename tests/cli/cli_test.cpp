@@ -240,7 +240,7 @@ TEST(CliTest, EveryShippedCiAndIncidentScenarioHoldsItsThresholds) {
   std::size_t ran = 0;
   for (const char* dir : {"scenarios/ci", "scenarios/incidents", "scenarios/examples", "bench/scenarios"}) {
     for (const auto& entry : fs::directory_iterator(fs::path(SQUALL_SOURCE_DIR) / dir)) {
-      if (entry.path().extension() != ".json") continue;
+      if (entry.path().extension() != ".json" && entry.path().extension() != ".yaml") continue;
       const fs::path name = entry.path().filename();
       if (name == "retry-breaker-1m.json" || name == "retry-1m.json") continue;  // benchmarks: 1M tasks
       const std::string relative = fs::relative(entry.path(), SQUALL_SOURCE_DIR).string();

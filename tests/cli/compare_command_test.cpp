@@ -86,7 +86,10 @@ TEST(PrintJsonTest, AScenarioWithCommentsPrintsAsPlainJsonOnStdoutOnly) {
 TEST(PrintJsonTest, OneScenarioOnlyAndAnInvalidOneIsExit2) {
   const Result two = squall("validate --print-json scenarios/quickstart.json scenarios/quickstart.json");
   EXPECT_EQ(two.exit_code, 2);
-  EXPECT_EQ(two.err, "validate --print-json: give exactly one scenario file\n");
+  EXPECT_EQ(two.err, "validate --print-json: give exactly one scenario file or one --policy file\n");
+  const Result policy = squall("validate --print-json --policy scenarios/policies/naive-retry.json");
+  EXPECT_EQ(policy.exit_code, 0) << policy.err;
+  EXPECT_EQ(policy.out.find("//"), std::string::npos);
   const Result bad = squall("validate --print-json scenarios/corpora/queries-crm.json");
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_EQ(bad.out, "");

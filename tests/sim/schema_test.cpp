@@ -19,6 +19,8 @@
 #include <gtest/gtest.h>
 
 #include "engine/runtime/duration.hpp"
+#include "reports/metric_catalogue.hpp"
+#include "reports/threshold.hpp"
 #include "sim/scenario/json_document.hpp"
 #include "tests/sim/scenario_test_support.hpp"
 
@@ -384,6 +386,66 @@ TEST(SchemaTest, DurationPatternsAgreeWithTheParser) {
     if (schema_accepts && error == nullptr) {
       EXPECT_EQ(!std::regex_search(text, zero), std::get<Nanos>(parsed) > 0);
     }
+  }
+}
+
+TEST(SchemaTest, ThresholdMetricNamesAreTheCatalogue) {
+  // propertyNames' pattern is "^<ws>(name|name|...)<ws>(...)?$": its alternation must be
+  // reports/metric_catalogue's names in catalogue order, so a new metric fails here until
+  // the schema lists it (scripts/update-schema-metrics.py rewrites the list).
+  const std::string pattern = schema_root().at("properties").at("thresholds").at("propertyNames").at("pattern");
+  const std::size_t open = pattern.find('(');
+  const std::size_t close = pattern.find(')', open);
+  ASSERT_NE(close, std::string::npos);
+  std::vector<std::string> listed;
+  std::string_view names(pattern.data() + open + 1, close - open - 1);
+  for (std::size_t bar = names.find('|'); !names.empty(); bar = names.find('|')) {
+    listed.emplace_back(names.substr(0, bar));
+    names = bar == std::string_view::npos ? std::string_view() : names.substr(bar + 1);
+  }
+  std::vector<std::string> catalogue;
+  for (const MetricInfo& metric : metric_catalogue()) catalogue.emplace_back(metric.name);
+  EXPECT_EQ(listed, catalogue) << "run scripts/update-schema-metrics.py";
+
+  const std::regex key(pattern);
+  for (const std::string text : {"task_success", "provider_calls{provider:web_search,outcome:rate_limited}",
+                                 " call_latency { provider : llm } "}) {
+    EXPECT_TRUE(std::holds_alternative<MetricSelector>(parse_metric(text))) << text;
+    EXPECT_TRUE(std::regex_search(text, key)) << text;
+  }
+  for (const std::string text : {"task_sucess", "task_success{", "task_success}", "", "{provider:x}"}) {
+    EXPECT_FALSE(std::holds_alternative<MetricSelector>(parse_metric(text))) << text;
+    EXPECT_FALSE(std::regex_search(text, key)) << text;
+  }
+}
+
+TEST(SchemaTest, ThresholdExpressionPatternAcceptsWhatTheParserAccepts) {
+  // The pattern is reports/threshold.hpp's grammar without its semantic checks (order of a
+  // compound duration's units, percentile range, aggregation per metric type): whatever the
+  // parser accepts the schema accepts, and the malformed shapes below both reject.
+  const std::regex pattern(schema_root()
+                               .at("properties")
+                               .at("thresholds")
+                               .at("additionalProperties")
+                               .at("items")
+                               .at("pattern")
+                               .get<std::string>());
+  for (const auto& [metric, text] : std::vector<std::pair<std::string, std::string>>{
+           {"task_success", "rate>=0.95"}, {"task_success", " rate >= .5 "}, {"task_success", "rate>=1e-1"},
+           {"task_latency", "p(99)<25s"}, {"task_latency", "p( 99.9 ) <= 20 s"}, {"task_latency", "p(50)<1m30.5s"},
+           {"task_latency", "avg<250ms"}, {"task_latency", "med<1h"}, {"task_latency", "max<=7ns"},
+           {"call_latency", "min>=0us"}, {"cost_usd", "sum<=5"}, {"cost_usd", "count==0"},
+           {"provider_calls", "rate<-1"}, {"cost_usd", "avg<0.5"}, {"task_tokens", "p(99)<=2000"}}) {
+    SCOPED_TRACE(text);
+    EXPECT_TRUE(std::holds_alternative<Threshold>(parse_threshold(metric, text)));
+    EXPECT_TRUE(std::regex_search(text, pattern));
+  }
+  for (const std::string text : {"fast", "", "rate", "rate>=", "rate=>0.9", "median<20s", "p99<20s", "p(x)<5",
+                                 "p(99)<2d", "sum<=5 usd", "rate>=0.9 0.8", "rate>=nan", "rate>=inf",
+                                 "P(99)<20s", "rate>=0x10", "p(99)<20s,"}) {
+    SCOPED_TRACE(text);
+    EXPECT_FALSE(std::holds_alternative<Threshold>(parse_threshold("task_latency", text)));
+    EXPECT_FALSE(std::regex_search(text, pattern));
   }
 }
 

@@ -1,0 +1,276 @@
+#include "sim/scenario/yaml_document.hpp"
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <fmt/format.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/exceptions.h>
+#include <yaml-cpp/mark.h>
+#include <yaml-cpp/parser.h>
+
+namespace squall {
+namespace {
+
+SourceMark mark_of(const YAML::Mark& mark) {
+  return SourceMark{static_cast<std::size_t>(mark.line) + 1, static_cast<std::size_t>(mark.column) + 1};
+}
+
+// A syntax error found while building the document; it ends the parse.
+struct YamlSyntaxError {
+  SourceMark mark;
+  std::string message;
+};
+
+// YAML 1.1's booleans (https://yaml.org/type/bool.html) other than true and false.
+constexpr std::array<std::string_view, 20> kYaml11Booleans{
+    "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO",
+    "True", "TRUE", "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF"};
+
+// RFC 8259's number grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+bool is_json_number(std::string_view s) {
+  std::size_t i = 0;
+  const auto digits = [&] {
+    const std::size_t start = i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+    return i > start;
+  };
+  if (i < s.size() && s[i] == '-') ++i;
+  if (i < s.size() && s[i] == '0') {
+    ++i;
+  } else if (!digits()) {
+    return false;
+  }
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    if (!digits()) return false;
+  }
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    if (!digits()) return false;
+  }
+  return i == s.size();
+}
+
+// Builds the JSON document from yaml-cpp's events.
+class Builder : public YAML::EventHandler {
+ public:
+  Builder(Diagnostics& diag, SourceMarks& marks) : diag_(diag), marks_(marks) {}
+
+  std::size_t documents() const { return documents_; }
+  YAML::Mark last_document_start() const { return document_start_; }
+  Json take_root() { return std::move(root_); }
+
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    ++documents_;
+    document_start_ = mark;
+  }
+  void OnDocumentEnd() override {}
+
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    if (expecting_key()) throw YamlSyntaxError{mark_of(mark), "expected a string key, got null"};
+    place(Json(nullptr), mark, anchor);
+  }
+
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    if (expecting_key()) throw YamlSyntaxError{mark_of(mark), "expected a string key, got an alias"};
+    const auto it = anchored_.find(anchor);
+    if (it == anchored_.end()) {
+      throw YamlSyntaxError{mark_of(mark), "alias to a node that is not complete here (an alias inside its own anchor)"};
+    }
+    place(it->second, mark, 0);
+  }
+
+  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                const std::string& value) override {
+    const bool plain = tag == "?";
+    if (!plain && tag != "!" && tag != "tag:yaml.org,2002:str") {
+      diag_.error_at(pointer_here(), mark_of(mark),
+                     fmt::format("explicit tag \"{}\" is not supported: only !!str", tag));
+    }
+    if (expecting_key()) {
+      read_key(value, mark);
+      return;
+    }
+    place(plain ? plain_scalar(value, mark) : Json(value), mark, anchor);
+  }
+
+  void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value /*style*/) override {
+    open(Json::array(), mark, tag, anchor);
+  }
+  void OnSequenceEnd() override { close(); }
+
+  void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value /*style*/) override {
+    open(Json::object(), mark, tag, anchor);
+  }
+  void OnMapEnd() override { close(); }
+
+ private:
+  struct Frame {
+    Json value;
+    std::string pointer;
+    YAML::anchor_t anchor = 0;
+    std::optional<std::string> key;                // a mapping's key whose value comes next
+    std::map<std::string, std::size_t> key_lines;  // a mapping's keys and their lines
+  };
+
+  bool expecting_key() const { return !stack_.empty() && stack_.back().value.is_object() && !stack_.back().key; }
+
+  // The pointer of the node about to be placed.
+  std::string pointer_here() const {
+    if (stack_.empty()) return "";
+    const Frame& top = stack_.back();
+    if (top.value.is_array()) return pointer_append(top.pointer, top.value.size());
+    return top.key ? pointer_append(top.pointer, *top.key) : top.pointer;
+  }
+
+  void read_key(const std::string& key, const YAML::Mark& mark) {
+    Frame& top = stack_.back();
+    top.key = key;
+    const std::string pointer = pointer_append(top.pointer, key);
+    const SourceMark at = mark_of(mark);
+    if (const auto it = top.key_lines.find(key); it != top.key_lines.end()) {
+      diag_.error_at(pointer, at, fmt::format("duplicate key \"{}\" (also line {})", key, it->second));
+    } else {
+      top.key_lines.emplace(key, at.line);
+      marks_.emplace(pointer, at);
+    }
+  }
+
+  Json plain_scalar(const std::string& value, const YAML::Mark& mark) {
+    if (value == "true") return Json(true);
+    if (value == "false") return Json(false);
+    for (const std::string_view word : kYaml11Booleans) {
+      if (value == word) {
+        diag_.error_at(pointer_here(), mark_of(mark),
+                       fmt::format("expected true or false, got the YAML 1.1 boolean \"{}\" (quote it for a string)",
+                                   value));
+        return Json(value);
+      }
+    }
+    if (!is_json_number(value)) return Json(value);
+    try {
+      return Json::parse(value);
+    } catch (const Json::exception&) {
+      // JSON's message for the same number (mocks/strict_json.cpp).
+      throw YamlSyntaxError{mark_of(mark),
+                            fmt::format("expected a number of magnitude at most 1.8e308, got {}", value)};
+    }
+  }
+
+  void check_container_tag(const std::string& tag, const YAML::Mark& mark) {
+    if (tag != "?" && tag != "!") {
+      diag_.error_at(pointer_here(), mark_of(mark),
+                     fmt::format("explicit tag \"{}\" is not supported: only !!str", tag));
+    }
+  }
+
+  void open(Json empty, const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor) {
+    if (expecting_key()) throw YamlSyntaxError{mark_of(mark), "expected a string key, got a mapping or sequence"};
+    check_container_tag(tag, mark);
+    if (stack_.size() >= kMaxJsonDepth) {
+      throw YamlSyntaxError{mark_of(mark),
+                            fmt::format("expected at most {} levels of nested arrays and objects, got more",
+                                        kMaxJsonDepth)};
+    }
+    const std::string pointer = pointer_here();
+    mark_element(pointer, mark);
+    stack_.push_back(Frame{std::move(empty), pointer, anchor, std::nullopt, {}});
+  }
+
+  void close() {
+    Frame frame = std::move(stack_.back());
+    stack_.pop_back();
+    if (frame.anchor != 0) anchored_[frame.anchor] = frame.value;
+    attach(std::move(frame.value));
+  }
+
+  // Records where an element of a sequence (or the root) starts; members are marked at
+  // their key by read_key.
+  void mark_element(const std::string& pointer, const YAML::Mark& mark) {
+    if (stack_.empty() || stack_.back().value.is_array()) marks_.emplace(pointer, mark_of(mark));
+  }
+
+  void place(Json value, const YAML::Mark& mark, YAML::anchor_t anchor) {
+    mark_element(pointer_here(), mark);
+    if (anchor != 0) anchored_[anchor] = value;
+    attach(std::move(value));
+  }
+
+  void attach(Json value) {
+    if (stack_.empty()) {
+      root_ = std::move(value);
+      return;
+    }
+    Frame& top = stack_.back();
+    if (top.value.is_array()) {
+      top.value.push_back(std::move(value));
+    } else {
+      top.value[*top.key] = std::move(value);
+      top.key.reset();
+    }
+  }
+
+  Diagnostics& diag_;
+  SourceMarks& marks_;
+  std::vector<Frame> stack_;
+  std::unordered_map<YAML::anchor_t, Json> anchored_;
+  Json root_;
+  std::size_t documents_ = 0;
+  YAML::Mark document_start_;
+};
+
+// Whether the text holds a comment: a '#' at a line's start or after a blank.
+bool has_comment(std::string_view text) {
+  for (std::size_t i = text.find('#'); i != std::string_view::npos; i = text.find('#', i + 1)) {
+    if (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t' || text[i - 1] == '\n' || text[i - 1] == '\r') {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool is_yaml_file(const std::filesystem::path& file) {
+  const auto extension = file.extension();
+  return extension == ".yaml" || extension == ".yml";
+}
+
+std::optional<ParsedDocument> parse_yaml_document(std::string_view text, Diagnostics& diag) {
+  ParsedDocument document;
+  std::istringstream in{std::string(text)};
+  Builder builder(diag, document.marks);
+  try {
+    YAML::Parser parser(in);
+    if (!parser.HandleNextDocument(builder)) {
+      diag.error("", has_comment(text) ? "the file is empty: it holds no YAML value, only comments"
+                                       : "the file is empty: it holds no YAML value");
+      return std::nullopt;
+    }
+    if (parser.HandleNextDocument(builder)) {
+      diag.syntax_error(mark_of(builder.last_document_start()).line, mark_of(builder.last_document_start()).column,
+                        "expected one YAML document, found a second one here");
+      return std::nullopt;
+    }
+  } catch (const YamlSyntaxError& error) {
+    diag.syntax_error(error.mark.line, error.mark.column, error.message);
+    return std::nullopt;
+  } catch (const YAML::Exception& error) {
+    diag.syntax_error(mark_of(error.mark).line, mark_of(error.mark).column, error.msg);
+    return std::nullopt;
+  }
+  document.root = builder.take_root();
+  return document;
+}
+
+}  // namespace squall

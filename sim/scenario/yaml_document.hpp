@@ -1,0 +1,58 @@
+// Reading a YAML scenario or policy file (names ending ".yaml" or ".yml") into the same
+// JSON document a JSON file gives, so that the loader applies the same rules and messages
+// to both. Parsed with yaml-cpp 0.7 (Debian's libyaml-cpp-dev) through its event API,
+// which, unlike its node API, shows every key (yaml-cpp does not report a repeated key)
+// and every alias and tag.
+//
+// The mapping, decided so that a YAML file means exactly what its JSON twin would:
+//   - mappings -> objects (keys in file order), sequences -> arrays;
+//   - a key written twice in one mapping is an error at the second one, naming the first's
+//     line (`duplicate key "seed" (also line 3)`); the last value is kept, as for JSON;
+//     keys must be scalars (a mapping, sequence, alias or null key is a syntax error);
+//   - plain (unquoted) scalars: `true`/`false` -> booleans; `null`, `Null`, `NULL`, `~` and
+//     nothing -> null (yaml-cpp's IsNullString); text matching RFC 8259's number grammar
+//     (`-1`, `0.25`, `1e3`) -> a number, an integer when written as one; anything else, so
+//     `30s`, `0x10`, `.inf` or `1_000`, -> a string. A number beyond a double's range is an
+//     error, as in JSON;
+//   - YAML 1.1's other booleans (`yes`, `no`, `on`, `off`, `y`, `n`, `True`, `FALSE`, ...)
+//     are errors when plain: squall's format has JSON booleans, and YAML 1.1 and 1.2 parsers
+//     disagree on them (`expected true or false, got the YAML 1.1 boolean "yes" (quote it
+//     for a string)`);
+//   - quoted scalars are always strings;
+//   - anchors and aliases are allowed and resolved: `*retry` is a copy of the node anchored
+//     `&retry` (an alias to a node not yet complete, or to no anchor, is a syntax error).
+//     Merge keys (`<<: *x`) are not YAML 1.2 and are read as an ordinary key `<<`, which the
+//     loader rejects as unknown;
+//   - explicit tags are errors except `!!str`, which makes a scalar a string
+//     (`explicit tag "tag:yaml.org,2002:int" is not supported: only !!str`);
+//   - a stream of more than one document is an error at the second one's start;
+//   - a file with no document (empty, or only comments and blank lines) gets `the file is
+//     empty: it holds no YAML value` (`..., only comments`), as JSON's empty files do;
+//   - nesting deeper than kMaxJsonDepth is an error, as in JSON.
+// Syntax errors carry yaml-cpp's message at its 1-based line and column.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string_view>
+
+#include "sim/scenario/json_reader.hpp"
+
+namespace squall {
+
+// A parsed document and, for YAML, where each node starts: members are marked at their
+// key, elements at their first character.
+struct ParsedDocument {
+  Json root;
+  SourceMarks marks;
+};
+
+// Whether `file` is read as YAML: its extension is ".yaml" or ".yml" (lower case).
+bool is_yaml_file(const std::filesystem::path& file);
+
+// Parses YAML `text` as described above. Errors about single values (a YAML 1.1 boolean,
+// a tag, a repeated key) are recorded but the document is still returned, so that the rest
+// of it can be checked; syntax errors return nullopt.
+std::optional<ParsedDocument> parse_yaml_document(std::string_view text, Diagnostics& diag);
+
+}  // namespace squall

@@ -1,0 +1,171 @@
+// YAML scenario and policy files (sim/scenario/yaml_document.hpp): the same document and
+// the same errors as JSON, located by line and column as well as JSON Pointer.
+#include <gtest/gtest.h>
+
+#include "reports/json_writer.hpp"
+#include "sim/run.hpp"
+#include "sim/scenario/yaml_document.hpp"
+#include "sim/scenario_loader.hpp"
+#include "tests/sim/scenario_test_support.hpp"
+#include "tests/sim/world_test_support.hpp"
+
+namespace squall {
+namespace {
+
+Json parsed(std::string_view text) {
+  Diagnostics diag("x.yaml");
+  auto document = parse_yaml_document(text, diag);
+  EXPECT_EQ(diag.take(), std::vector<ValidationError>{});
+  return document ? std::move(document->root) : Json();
+}
+
+std::vector<ValidationError> parse_errors(std::string_view text) {
+  Diagnostics diag("x.yaml");
+  parse_yaml_document(text, diag);
+  return diag.take();
+}
+
+TEST(YamlDocumentTest, YamlAndYmlAreYaml) {
+  EXPECT_TRUE(is_yaml_file("a/b.yaml"));
+  EXPECT_TRUE(is_yaml_file("b.yml"));
+  EXPECT_FALSE(is_yaml_file("b.json"));
+  EXPECT_FALSE(is_yaml_file("b.YAML"));
+}
+
+TEST(YamlDocumentTest, ScalarsFollowJsonTypes) {
+  EXPECT_EQ(parsed("a: 3\nb: -0.25\nc: 1e3\nd: true\ne: false\nf: ~\ng: null\nh:\ni: 30s\nj: 0x10\nk: .inf\n"
+                   "l: '3'\nm: \"true\"\nn: !!str 3\no: 1_000\n"),
+            Json::parse(R"({"a": 3, "b": -0.25, "c": 1e3, "d": true, "e": false, "f": null, "g": null, "h": null,
+                            "i": "30s", "j": "0x10", "k": ".inf", "l": "3", "m": "true", "n": "3", "o": "1_000"})"));
+  EXPECT_TRUE(parsed("a: 3\n")["a"].is_number_integer());
+  EXPECT_TRUE(parsed("a: 3.0\n")["a"].is_number_float());
+}
+
+TEST(YamlDocumentTest, NumberBeyondADoubleIsASyntaxErrorAtTheNumber) {
+  EXPECT_EQ(parse_errors("seed: 1\nrate: 1e999\n"),
+            (std::vector{ValidationError{"x.yaml", "", "expected a number of magnitude at most 1.8e308, got 1e999", 2,
+                                         7}}));
+  EXPECT_EQ(parsed("a: '1e999'\n"), Json::parse(R"({"a": "1e999"})"));
+}
+
+TEST(YamlDocumentTest, NestingDeeperThan256LevelsIsASyntaxError) {
+  // The root mapping is level 1; the bracket that opens level 257 is at column 4 + 255.
+  const std::string deep = "a: " + std::string(300, '[') + std::string(300, ']') + "\n";
+  EXPECT_EQ(parse_errors(deep),
+            (std::vector{ValidationError{"x.yaml", "", "expected at most 256 levels of nested arrays and objects, got more",
+                                         1, 259}}));
+  const std::string fine = "a: " + std::string(255, '[') + std::string(255, ']') + "\n";
+  EXPECT_EQ(parse_errors(fine), std::vector<ValidationError>{});
+}
+
+TEST(YamlDocumentTest, KeysKeepFileOrder) {
+  EXPECT_EQ(parsed("z: 1\na: [1, {y: 2, b: 3}]\n").dump(), R"({"z":1,"a":[1,{"y":2,"b":3}]})");
+}
+
+TEST(YamlDocumentTest, AliasesAreResolved) {
+  EXPECT_EQ(parsed("a: &r {max_attempts: 3}\nb: *r\n"),
+            Json::parse(R"({"a": {"max_attempts": 3}, "b": {"max_attempts": 3}})"));
+  EXPECT_EQ(parse_errors("a: &x [*x]\n"),
+            (std::vector{ValidationError{"x.yaml", "",
+                                         "alias to a node that is not complete here (an alias inside its own anchor)",
+                                         1, 8}}));
+}
+
+TEST(YamlDocumentTest, Yaml11BooleansAreErrors) {
+  EXPECT_EQ(parse_errors("a: yes\nb: [off]\n"),
+            (std::vector{
+                ValidationError{"x.yaml", "/a",
+                                "expected true or false, got the YAML 1.1 boolean \"yes\" (quote it for a string)", 1, 4},
+                ValidationError{"x.yaml", "/b/0",
+                                "expected true or false, got the YAML 1.1 boolean \"off\" (quote it for a string)", 2,
+                                5}}));
+  EXPECT_EQ(parsed("a: 'yes'\n"), Json::parse(R"({"a": "yes"})"));
+}
+
+TEST(YamlDocumentTest, ExplicitTagsOtherThanStrAreErrors) {
+  EXPECT_EQ(parse_errors("a: !!int 3\n"),
+            (std::vector{ValidationError{"x.yaml", "/a",
+                                         "explicit tag \"tag:yaml.org,2002:int\" is not supported: only !!str", 1, 4}}));
+  EXPECT_EQ(parse_errors("a: !custom {}\n").size(), 1u);
+}
+
+TEST(YamlDocumentTest, DuplicateKeysNameBothLines) {
+  // yaml-cpp itself keeps both; the reader reports the second, as JSON's reader does.
+  EXPECT_EQ(parse_errors("seed: 1\nx:\n  a: 1\n  a: 2\nseed: 2\n"),
+            (std::vector{ValidationError{"x.yaml", "/x/a", "duplicate key \"a\" (also line 3)", 4, 3},
+                         ValidationError{"x.yaml", "/seed", "duplicate key \"seed\" (also line 1)", 5, 1}}));
+}
+
+TEST(YamlDocumentTest, MultiDocumentStreamsAreErrors) {
+  EXPECT_EQ(parse_errors("a: 1\n---\nb: 2\n"),
+            (std::vector{ValidationError{"x.yaml", "", "expected one YAML document, found a second one here", 2, 1}}));
+}
+
+TEST(YamlDocumentTest, NonScalarKeysAreErrors) {
+  EXPECT_EQ(parse_errors("? [a]\n: 1\n").size(), 1u);
+  EXPECT_EQ(parse_errors("~: 1\n"),
+            (std::vector{ValidationError{"x.yaml", "", "expected a string key, got null", 1, 1}}));
+}
+
+TEST(YamlDocumentTest, SyntaxErrorsHaveLineAndColumn) {
+  EXPECT_EQ(parse_errors("name: [a\n"),
+            (std::vector{ValidationError{"x.yaml", "", "end of sequence flow not found", 2, 1}}));
+}
+
+TEST(YamlDocumentTest, EmptyFileHoldsNoYamlValue) {
+  EXPECT_EQ(load_scenario_text("", "x.yaml").errors,
+            (std::vector{ValidationError{"x.yaml", "", "the file is empty: it holds no YAML value"}}));
+  EXPECT_EQ(load_scenario_text("# only\n\n# comments\n", "x.yml").errors,
+            (std::vector{ValidationError{"x.yml", "", "the file is empty: it holds no YAML value, only comments"}}));
+  EXPECT_EQ(load_policy_text("\n", "p.yaml").errors,
+            (std::vector{ValidationError{"p.yaml", "", "the file is empty: it holds no YAML value"}}));
+}
+
+TEST(YamlDocumentTest, LoaderErrorsAreLocatedByLineColumnAndPointer) {
+  const std::string text =
+      "name: x\n"
+      "duration: 5m\n"
+      "workload:\n"
+      "  arrivals:\n"
+      "    process: poisson\n"
+      "    rate_per_s: fast\n";
+  const auto errors = load_scenario_text(text, "x.yaml").errors;
+  ASSERT_GE(errors.size(), 2u);
+  EXPECT_EQ(to_string(errors[0]), "x.yaml:6:5: /workload/arrivals/rate_per_s: expected a number in [1e-06, 1000000], "
+                                  "got \"fast\"");
+  // A missing key is located at its object; one at the root has no line.
+  EXPECT_EQ(to_string(errors[1]), "x.yaml:3:1: /workload: missing required key \"tasks\"");
+  EXPECT_EQ(to_string(errors.back()), "x.yaml: missing required key \"providers\"");
+}
+
+TEST(YamlDocumentTest, PolicyFileErrorsAreLocated) {
+  const auto errors = load_policy_text("search:\n  - retry: {max_attempts: 0}\n", "p.yaml").errors;
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].path, "/search/0/retry/max_attempts");
+  EXPECT_EQ(errors[0].line, 2u);
+  EXPECT_EQ(errors[0].column, 13u);  // the key max_attempts, inside the flow mapping
+}
+
+TEST(YamlDocumentTest, JsonErrorsStayUnlocated) {
+  const auto errors = load_scenario_text(R"({"name": "x", "seed": "a"})", "x.json").errors;
+  ASSERT_FALSE(errors.empty());
+  EXPECT_EQ(errors[0].line, 0u);
+}
+
+TEST(YamlDocumentTest, ShippedYamlExampleIsItsJsonTwin) {
+  // Same document, so same report and fingerprint at the same seed.
+  const auto yaml = scenario_as_plain_json(std::string(SQUALL_SOURCE_DIR) + "/scenarios/examples/search-429s.yaml");
+  const auto json = scenario_as_plain_json(std::string(SQUALL_SOURCE_DIR) + "/scenarios/examples/search-429s.json");
+  ASSERT_TRUE(yaml.json.has_value());
+  EXPECT_EQ(yaml.json, json.json);
+  const Scenario from_yaml = test::file_scenario("scenarios/examples/search-429s.yaml");
+  const Scenario from_json = test::file_scenario("scenarios/examples/search-429s.json");
+  const Report a = test::run_world(from_yaml, from_yaml.seed);
+  const Report b = test::run_world(from_json, from_json.seed);
+  EXPECT_NE(a.fingerprint, 0u);
+  EXPECT_EQ(a.fingerprint, b.fingerprint);
+  EXPECT_EQ(to_json_text(a), to_json_text(b));
+}
+
+}  // namespace
+}  // namespace squall
