@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "sim/run.hpp"
+#include "sim/scenario_loader.hpp"
 #include "world_test_support.hpp"
 
 namespace squall {
@@ -103,6 +105,32 @@ TEST(WorldCapacityTest, NaiveRetriesKeepTheServerOverloadedAfterADrop) {
   EXPECT_GT(s.wasted_requests, 2 * c.wasted_requests);
   EXPECT_GT(s.abandoned, 3 * c.abandoned);
   EXPECT_GT(s.arrivals, 3 * c.arrivals);
+}
+
+}  // namespace
+}  // namespace squall
+
+namespace squall {
+namespace {
+
+TEST(WorldCapacityTest, ShippedRetryStormIncidentRecoversOnlyUnderItsRetryThrottle) {
+  // scenarios/incidents/internal-api-retry-storm.json at its seed: under gRPC's retry
+  // throttle goodput is back 160 s after the one-minute drop (the end of the 10 s window
+  // at 5:20, the drop ended at 3:00); under immediate retries it never is, and the
+  // recovery time is the rest of the run.
+  const PreparedScenario prepared(test::file_scenario("scenarios/incidents/internal-api-retry-storm.json"));
+  const auto naive =
+      load_policy_file(std::string(SQUALL_SOURCE_DIR) + "/scenarios/policies/internal-api-naive-retry.json");
+  ASSERT_TRUE(naive.ok());
+  const Report careful = prepared.run(11, Provenance{});
+  const Report storm = prepared.run(*naive.policy, 11, Provenance{});
+  ASSERT_TRUE(careful.capacity.at(0).recovery.has_value());
+  EXPECT_TRUE(careful.capacity[0].recovery->recovered);
+  EXPECT_EQ(careful.capacity[0].recovery->time, 160 * kSecond);
+  ASSERT_TRUE(storm.capacity.at(0).recovery.has_value());
+  EXPECT_FALSE(storm.capacity[0].recovery->recovered);
+  EXPECT_EQ(storm.capacity[0].recovery->time, storm.duration - 3 * kMinute);
+  EXPECT_GT(storm.capacity[0].wasted_requests, 2 * careful.capacity[0].wasted_requests);
 }
 
 }  // namespace
