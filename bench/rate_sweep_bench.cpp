@@ -24,6 +24,12 @@ namespace {
 // simulated time and about 60,000 are in flight at once (tasks last 80 ms and up, a
 // retried one seconds).
 constexpr std::int64_t kRates[] = {50, 5'000, 50'000, 500'000};
+
+// Every benchmark of the sweep runs at each rate of kRates.
+void sweep_rates(benchmark::internal::Benchmark* b) {
+  b->ArgName("rate");
+  for (const std::int64_t rate : kRates) b->Arg(rate);
+}
 constexpr int kRepetitions = 3;
 
 struct Loaded {
@@ -70,11 +76,7 @@ void BM_RateSweep_Squall(benchmark::State& state) {
   state.counters["tasks_per_s"] = benchmark::Counter(static_cast<double>(tasks), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_RateSweep_Squall)
-    ->ArgName("rate")
-    ->Arg(kRates[0])
-    ->Arg(kRates[1])
-    ->Arg(kRates[2])
-    ->Arg(kRates[3])
+    ->Apply(sweep_rates)
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1)
     ->Repetitions(kRepetitions);
@@ -93,11 +95,7 @@ void BM_RateSweep_Baseline(benchmark::State& state) {
   state.counters["tasks_per_s"] = benchmark::Counter(static_cast<double>(tasks), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_RateSweep_Baseline)
-    ->ArgName("rate")
-    ->Arg(kRates[0])
-    ->Arg(kRates[1])
-    ->Arg(kRates[2])
-    ->Arg(kRates[3])
+    ->Apply(sweep_rates)
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1)
     ->Repetitions(kRepetitions);
@@ -127,11 +125,7 @@ void BM_RateSweep_Memory(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_RateSweep_Memory)
-    ->ArgName("rate")
-    ->Arg(kRates[0])
-    ->Arg(kRates[1])
-    ->Arg(kRates[2])
-    ->Arg(kRates[3])
+    ->Apply(sweep_rates)
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);
 
