@@ -85,6 +85,7 @@ class Builder : public YAML::EventHandler {
     if (it == anchored_.end()) {
       throw YamlSyntaxError{mark_of(mark), "alias to a node that is not complete here (an alias inside its own anchor)"};
     }
+    count_nodes(mark, anchored_nodes_[anchor] - 1);  // place() counts the last one
     place(it->second, mark, 0);
   }
 
@@ -121,7 +122,19 @@ class Builder : public YAML::EventHandler {
     YAML::anchor_t anchor = 0;
     std::optional<std::string> key;                // a mapping's key whose value comes next
     std::map<std::string, std::size_t> key_lines;  // a mapping's keys and their lines
+    std::size_t nodes_before = 0;                  // nodes_ when it opened, itself included
   };
+
+  // Counts `n` more nodes in the document being built, aliases expanded: past
+  // kMaxYamlNodes the file is refused, so a few lines of nested aliases (the "billion
+  // laughs" expansion) cannot take the machine's memory.
+  void count_nodes(const YAML::Mark& mark, std::size_t n) {
+    nodes_ += n;
+    if (nodes_ > kMaxYamlNodes) {
+      throw YamlSyntaxError{mark_of(mark), fmt::format("expected at most {} values once aliases are expanded, got more",
+                                                       kMaxYamlNodes)};
+    }
+  }
 
   bool expecting_key() const { return !stack_.empty() && stack_.back().value.is_object() && !stack_.back().key; }
 
@@ -184,13 +197,17 @@ class Builder : public YAML::EventHandler {
     }
     const std::string pointer = pointer_here();
     mark_element(pointer, mark);
-    stack_.push_back(Frame{std::move(empty), pointer, anchor, std::nullopt, {}});
+    count_nodes(mark, 1);
+    stack_.push_back(Frame{std::move(empty), pointer, anchor, std::nullopt, {}, nodes_});
   }
 
   void close() {
     Frame frame = std::move(stack_.back());
     stack_.pop_back();
-    if (frame.anchor != 0) anchored_[frame.anchor] = frame.value;
+    if (frame.anchor != 0) {
+      anchored_[frame.anchor] = frame.value;
+      anchored_nodes_[frame.anchor] = nodes_ - frame.nodes_before + 1;
+    }
     attach(std::move(frame.value));
   }
 
@@ -202,7 +219,11 @@ class Builder : public YAML::EventHandler {
 
   void place(Json value, const YAML::Mark& mark, YAML::anchor_t anchor) {
     mark_element(pointer_here(), mark);
-    if (anchor != 0) anchored_[anchor] = value;
+    count_nodes(mark, 1);
+    if (anchor != 0) {
+      anchored_[anchor] = value;
+      anchored_nodes_[anchor] = 1;
+    }
     attach(std::move(value));
   }
 
@@ -224,6 +245,8 @@ class Builder : public YAML::EventHandler {
   SourceMarks& marks_;
   std::vector<Frame> stack_;
   std::unordered_map<YAML::anchor_t, Json> anchored_;
+  std::unordered_map<YAML::anchor_t, std::size_t> anchored_nodes_;  // their sizes in nodes
+  std::size_t nodes_ = 0;
   Json root_;
   std::size_t documents_ = 0;
   YAML::Mark document_start_;

@@ -28,10 +28,15 @@
 //   - a stream of more than one document is an error at the second one's start;
 //   - a file with no document (empty, or only comments and blank lines) gets `the file is
 //     empty: it holds no YAML value` (`..., only comments`), as JSON's empty files do;
-//   - nesting deeper than kMaxJsonDepth is an error, as in JSON.
+//   - nesting deeper than kMaxJsonDepth is an error, as in JSON;
+//   - a document of more than kMaxYamlNodes values once its aliases are expanded is an
+//     error at the value that crosses it (`expected at most 1000000 values once aliases
+//     are expanded, got more`): a few lines of nested aliases (the "billion laughs"
+//     expansion) would otherwise take the machine's memory.
 // Syntax errors carry yaml-cpp's message at its 1-based line and column.
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <optional>
 #include <string_view>
@@ -39,6 +44,10 @@
 #include "sim/scenario/json_reader.hpp"
 
 namespace squall {
+
+// A million values: a hundred times the largest shipped scenario's, and a few hundred MB
+// of DOM at most.
+inline constexpr std::size_t kMaxYamlNodes = 1'000'000;
 
 // A parsed document and, for YAML, where each node starts: members are marked at their
 // key, elements at their first character.

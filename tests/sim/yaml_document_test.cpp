@@ -2,6 +2,8 @@
 // the same errors as JSON, located by line and column as well as JSON Pointer.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include "reports/json_writer.hpp"
 #include "sim/run.hpp"
 #include "sim/scenario/yaml_document.hpp"
@@ -56,6 +58,26 @@ TEST(YamlDocumentTest, NestingDeeperThan256LevelsIsASyntaxError) {
                                          1, 259}}));
   const std::string fine = "a: " + std::string(255, '[') + std::string(255, ']') + "\n";
   EXPECT_EQ(parse_errors(fine), std::vector<ValidationError>{});
+}
+
+// "Billion laughs": each level is ten aliases of the one before, so level k expands to
+// (10^(k+2) - 1) / 9 values. Levels a0-a4 come to 123,457 with the root; a5's aliases add
+// 111,111 each, and its eighth (line 6, column 9 + 7 * 4 + 1) crosses kMaxYamlNodes.
+std::string nested_aliases(int levels) {
+  std::string text = "a0: &a0 [x,x,x,x,x,x,x,x,x,x]\n";
+  for (int k = 1; k < levels; ++k) {
+    text += fmt::format("a{0}: &a{0} [", k);
+    for (int i = 0; i < 10; ++i) text += fmt::format("{}*a{}", i == 0 ? "" : ",", k - 1);
+    text += "]\n";
+  }
+  return text;
+}
+
+TEST(YamlDocumentTest, AliasesThatExpandPastAMillionValuesAreRefused) {
+  EXPECT_EQ(parse_errors(nested_aliases(12)),
+            (std::vector{ValidationError{"x.yaml", "",
+                                         "expected at most 1000000 values once aliases are expanded, got more", 6, 38}}));
+  EXPECT_EQ(parse_errors(nested_aliases(5)), std::vector<ValidationError>{});
 }
 
 TEST(YamlDocumentTest, KeysKeepFileOrder) {
