@@ -19,10 +19,16 @@ std::string progress_text(const RunProgress& p, double wall_seconds) {
                      duration_s, share, p.tasks_finished, p.tasks_started - p.tasks_finished, rate);
 }
 
+bool ProgressLine::due(double wall_seconds) const {
+  if (wall_seconds < kDelaySeconds) return false;
+  return !drawn_ || wall_seconds - last_ >= (terminal_ ? kTerminalInterval : kLogInterval);
+}
+
 void ProgressLine::update(const RunProgress& progress, double wall_seconds) {
-  if (wall_seconds < kDelaySeconds) return;
-  if (drawn_ && wall_seconds - last_ < (terminal_ ? kTerminalInterval : kLogInterval)) return;
-  const std::string text = progress_text(progress, wall_seconds);
+  show([&] { return progress_text(progress, wall_seconds); }, wall_seconds);
+}
+
+void ProgressLine::draw(const std::string& text, double wall_seconds) {
   if (terminal_) {
     fmt::print(stream_, "\r{}\x1b[K", text);
   } else {

@@ -34,10 +34,19 @@ class ProgressLine {
   ProgressLine(std::FILE* stream, bool terminal) : stream_(stream), terminal_(terminal) {}
   // Shows `progress` if the run has taken kDelaySeconds and the last update is old enough.
   void update(const RunProgress& progress, double wall_seconds);
+  // The same for any text (`squall ci`'s, cli/ci_progress.hpp); `text` is made only when
+  // it is shown.
+  template <class MakeText>
+  void show(MakeText&& text, double wall_seconds) {
+    if (due(wall_seconds)) draw(text(), wall_seconds);
+  }
   // Erases the terminal line, if one was drawn, so that what follows starts clean.
   void finish();
 
  private:
+  bool due(double wall_seconds) const;
+  void draw(const std::string& text, double wall_seconds);
+
   std::FILE* stream_;
   bool terminal_;
   bool drawn_ = false;

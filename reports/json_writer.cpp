@@ -270,6 +270,12 @@ ordered_json time_series(const Report& r) {
       if (!kinds.empty()) calls[r.providers[p].name] = std::move(kinds);
     }
     o["provider_calls"] = std::move(calls);
+    ordered_json faults = ordered_json::object();
+    for (std::size_t f = 0; f < w.injected_faults.size(); ++f) {
+      const InjectedFaultRow& row = r.injected_faults[f];
+      if (w.injected_faults[f] != 0) faults[row.provider][row.kind] = w.injected_faults[f];
+    }
+    o["injected_faults"] = std::move(faults);
     windows.push_back(std::move(o));
   }
   ordered_json j = ordered_json::object();

@@ -46,7 +46,10 @@
 //               engine saw as a timeout or cancel instead (the deadline came first),
 //   thresholds [{metric, expression, observed, passed}], thresholds_passed,
 //   time_series {window_ms, windows [{start_ms, tasks {succeeded, ...},
-//                provider_calls {provider: {kind: n, non-zero only}}}]}
+//                provider_calls {provider: {kind: n, non-zero only}},
+//                injected_faults {provider: {kind: n, non-zero only}}}]}  faults by
+//                window of the chaos layer's decision; per provider and kind, the
+//                windows sum to injected_faults' count
 // Names are sorted. Numbers are rounded as reports/rounding.hpp says.
 // A value that is undefined (a percentile without samples, an amplification without
 // calls, a threshold without samples) is null.

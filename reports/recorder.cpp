@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <numeric>
 #include <stdexcept>
+
+#include <fmt/format.h>
 
 namespace squall {
 namespace {
@@ -331,21 +334,28 @@ void Recorder::on_logical_call(const LogicalCallEvent& e) {
 
 namespace {
 
-void set_count(InjectedFaultCounts& counts, std::string_view provider, std::string_view kind, std::uint64_t count) {
+template <class Table, class Value>
+void set_count(Table& counts, std::string_view provider, std::string_view kind, Value count) {
   auto outer = counts.find(provider);
-  if (outer == counts.end()) outer = counts.emplace(std::string(provider), InjectedFaultCounts::mapped_type{}).first;
+  if (outer == counts.end()) outer = counts.emplace(std::string(provider), typename Table::mapped_type{}).first;
   auto inner = outer->second.find(kind);
   if (inner == outer->second.end()) {
-    outer->second.emplace(std::string(kind), count);
+    outer->second.emplace(std::string(kind), std::move(count));
   } else {
-    inner->second = count;
+    inner->second = std::move(count);
   }
 }
 
 }  // namespace
 
-void Recorder::set_injected_faults(std::string_view provider, std::string_view kind, std::uint64_t count) {
+void Recorder::set_injected_faults(std::string_view provider, std::string_view kind, std::uint64_t count,
+                                   std::vector<std::uint64_t> by_window) {
+  if (std::accumulate(by_window.begin(), by_window.end(), std::uint64_t{0}) != count) {
+    throw std::invalid_argument(fmt::format("injected faults {}/{}: the windows do not sum to the total {}", provider,
+                                            kind, count));
+  }
   set_count(injected_, provider, kind, count);
+  set_count(injected_by_window_, provider, kind, std::move(by_window));
 }
 
 void Recorder::set_injected_faults_cut_short(std::string_view provider, std::string_view kind, std::uint64_t count) {

@@ -139,6 +139,10 @@ struct ReasonStats {
 // provider -> fault kind -> count, sorted by name.
 using InjectedFaultCounts =
     std::map<std::string, std::map<std::string, std::uint64_t, std::less<>>, std::less<>>;
+// provider -> fault kind -> count per time-series window (from window 0 to the last with a
+// fault), sorted by name.
+using InjectedFaultSeries =
+    std::map<std::string, std::map<std::string, std::vector<std::uint64_t>, std::less<>>, std::less<>>;
 
 // An index that refers to nothing (a fallback without a `from`, a breaker without a
 // provider).
@@ -201,9 +205,12 @@ class Recorder final : public EventSink {
   // (0 when rejected before any, e.g. by an open breaker).
   void on_logical_call(const LogicalCallEvent& e) override;
   // At the end of the run: how many faults of `kind` the chaos layer injected into
-  // `provider`. Sets (does not add to) the count. Not part of the event trace, so not
-  // folded into the fingerprint.
-  void set_injected_faults(std::string_view provider, std::string_view kind, std::uint64_t count);
+  // `provider`, and how many in each window of window() from 0 (ChaosProvider::
+  // injected_by_window; may be shorter than the run, and is empty without faults). Sets
+  // (does not add to) the count. Throws std::invalid_argument when the windows do not sum
+  // to `count`. Not part of the event trace, so not folded into the fingerprint.
+  void set_injected_faults(std::string_view provider, std::string_view kind, std::uint64_t count,
+                           std::vector<std::uint64_t> by_window = {});
   // At the end of the run: what a provider's capacity layer saw (its windows as wide as
   // window()). Replaces an earlier report for the same provider. Not part of the event
   // trace, so not folded into the fingerprint.
@@ -234,6 +241,7 @@ class Recorder final : public EventSink {
   const std::vector<RecordedBreakerTransition>& breaker_transitions() const { return transitions_; }
   std::uint64_t breaker_transitions_total() const { return transitions_total_; }
   const InjectedFaultCounts& injected_faults() const { return injected_; }
+  const InjectedFaultSeries& injected_faults_by_window() const { return injected_by_window_; }
   // Sorted by provider name.
   const std::vector<CapacityReport>& capacity() const { return capacity_; }
   const InjectedFaultCounts& injected_faults_cut_short() const { return cut_short_; }
@@ -277,6 +285,7 @@ class Recorder final : public EventSink {
   std::vector<RecordedBreakerTransition> transitions_;
   std::uint64_t transitions_total_ = 0;
   InjectedFaultCounts injected_;
+  InjectedFaultSeries injected_by_window_;
   std::vector<CapacityReport> capacity_;
   InjectedFaultCounts cut_short_;
   std::vector<StatusCounts> tasks_by_window_;

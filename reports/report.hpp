@@ -218,6 +218,9 @@ struct TimeWindow {
   // the JSON report and the CSV do not carry them (yet).
   LatencyStats task_latency;
   std::vector<WindowSpend> provider_spend;
+  // Faults the chaos layer decided in the window, by Report::injected_faults row (the
+  // same provider and kind): for each row, the windows sum to its count.
+  std::vector<std::uint64_t> injected_faults;
 };
 
 struct TimeSeries {

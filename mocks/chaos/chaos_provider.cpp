@@ -55,7 +55,25 @@ ChaosProvider::ChaosProvider(std::unique_ptr<Provider> inner, std::vector<FaultC
       scheduler_(scheduler),
       rng_(rng),
       settings_(settings) {
-  assert(inner_ != nullptr && settings_.hang_cap >= 0);
+  assert(inner_ != nullptr && settings_.hang_cap >= 0 && settings_.window > 0 && settings_.max_windows > 0);
+}
+
+std::size_t ChaosProvider::window_of(TimePoint decided) const {
+  const auto w = static_cast<std::size_t>(std::max<TimePoint>(decided, 0) / settings_.window);
+  return std::min(w, settings_.max_windows - 1);
+}
+
+void ChaosProvider::count_injected(FaultKind kind, TimePoint decided) {
+  const std::size_t w = window_of(decided);
+  if (injected_by_window_.size() <= w) injected_by_window_.resize(w + 1);
+  ++injected_[index_of(kind)];
+  ++injected_by_window_[w][index_of(kind)];
+}
+
+void ChaosProvider::uncount_injected(FaultKind kind, TimePoint decided) {
+  // Only a fault counted at `decided` is taken back, so its window exists.
+  --injected_[index_of(kind)];
+  --injected_by_window_[window_of(decided)][index_of(kind)];
 }
 
 FaultPhaseCounts ChaosProvider::injected_phases() const {
@@ -171,7 +189,8 @@ Task<Response> ChaosProvider::abort(const FaultConfig& fault, TimePoint now, con
   co_return faulty_answer(fault, clock_.now());
 }
 
-Task<Response> ChaosProvider::transform(const FaultConfig& fault, const Request& request, const CallOptions& options) {
+Task<Response> ChaosProvider::transform(const FaultConfig& fault, TimePoint decided, const Request& request,
+                                        const CallOptions& options) {
   if (fault.kind == FaultKind::masked_error) {
     Response r = co_await inner_->call(request, options);
     if (r.transport != Transport::ok) {
@@ -184,7 +203,7 @@ Task<Response> ChaosProvider::transform(const FaultConfig& fault, const Request&
   assert(fault.kind == FaultKind::stream_cut);
   // A request capped at or below the cut ends before it: not cut (chaos_provider.hpp).
   if (request.max_output_tokens != 0 && request.max_output_tokens <= fault.after_tokens) {
-    --injected_[index_of(fault.kind)];
+    uncount_injected(fault.kind, decided);
     co_return co_await inner_->call(request, options);
   }
   Request cut = request;
@@ -197,7 +216,7 @@ Task<Response> ChaosProvider::transform(const FaultConfig& fault, const Request&
   // Only a stream stopped by the cut's cap is cut: one that ended on its own before it
   // would have ended the same way without the fault (chaos_provider.hpp).
   if (!r.truncated || r.output_tokens < fault.after_tokens) {
-    --injected_[index_of(fault.kind)];
+    uncount_injected(fault.kind, decided);
     co_return r;
   }
   r.truncated = false;
@@ -228,7 +247,7 @@ Task<Response> ChaosProvider::run(Decision decision, TimePoint now, const Reques
   } else if (phase_of(decision.fault->kind) == FaultPhase::abort) {
     r = co_await abort(*decision.fault, began, options, rng);
   } else {
-    r = co_await transform(*decision.fault, request, options);
+    r = co_await transform(*decision.fault, now, request, options);
   }
   if (delay == nullptr || delay->kind != FaultKind::brownout || r.transport != Transport::ok) co_return r;
   const Nanos took = clock_.now() - began;
@@ -253,8 +272,8 @@ Task<Response> ChaosProvider::call(const Request& request, const CallOptions& op
   const TimePoint now = clock_.now();
   Decision decision = decide(now, call, options);
   if (decision.delay == nullptr && decision.fault == nullptr) return inner_->call(request, options);
-  if (decision.delay != nullptr) ++injected_[index_of(decision.delay->kind)];
-  if (decision.fault != nullptr) ++injected_[index_of(decision.fault->kind)];
+  if (decision.delay != nullptr) count_injected(decision.delay->kind, now);
+  if (decision.fault != nullptr) count_injected(decision.fault->kind, now);
   if (decision.delay == nullptr && phase_of(decision.fault->kind) == FaultPhase::abort && !decision.keyed) {
     return abort(*decision.fault, now, options, rng_);
   }

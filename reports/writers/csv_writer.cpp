@@ -27,6 +27,7 @@ std::vector<std::string> header(const Report& r) {
     h.push_back(fmt::format("calls:{}", p.name));
     for (OutcomeKind kind : all_outcome_kinds()) h.push_back(fmt::format("calls:{}:{}", p.name, to_string(kind)));
   }
+  for (const InjectedFaultRow& f : r.injected_faults) h.push_back(fmt::format("faults:{}:{}", f.provider, f.kind));
   return h;
 }
 
@@ -57,6 +58,7 @@ std::string csv_time_series(const Report& r) {
       row.push_back(std::to_string(std::accumulate(calls.begin(), calls.end(), std::uint64_t{0})));
       for (const std::uint64_t n : calls) row.push_back(std::to_string(n));
     }
+    for (const std::uint64_t n : w.injected_faults) row.push_back(std::to_string(n));
     record(row, out);
   }
   return out;

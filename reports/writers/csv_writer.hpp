@@ -12,8 +12,13 @@
 //     calls:PROVIDER:KIND                 of them, those whose outcome was KIND, for every
 //                                         outcome kind in declaration order (success,
 //                                         empty, timeout, ...)
+//   then for each fault kind that can be injected into a provider (Report::
+//   injected_faults' rows: providers by name, kinds by name):
+//     faults:PROVIDER:KIND                the faults of KIND the chaos layer decided for
+//                                         PROVIDER in the window; the column sums to the
+//                                         report's injected_faults count
 // Every column is present in every row (zeros included), so the header of a scenario
-// does not depend on what happened in the run.
+// does not depend on what happened in the run: only on its providers and their types.
 #pragma once
 
 #include <string>

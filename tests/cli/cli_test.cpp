@@ -307,3 +307,32 @@ TEST(CliTest, ValidateExitsTwoOnABadFile) {
 }
 
 }  // namespace
+
+namespace {
+
+using squall::test_support::squall;
+namespace fs = std::filesystem;
+
+TEST(CliTest, UpperCaseYamlExtensionsAreReadAsYaml) {
+  // The shipped YAML example under upper- and mixed-case names runs as its .yaml does (a
+  // JSON reader would stop at its first letter).
+  const std::string yaml = squall::test_support::read_file(std::string(SQUALL_SOURCE_DIR) +
+                                                            "/scenarios/examples/search-429s.yaml");
+  for (const char* name : {"upper.YAML", "mixed.Yml"}) {
+    const fs::path file = squall::test_support::temp_path(name);
+    std::ofstream(file) << yaml;
+    const auto r = squall("validate " + file.string());
+    EXPECT_EQ(r.exit_code, 0) << name << "\n" << r.out << r.err;
+  }
+}
+
+TEST(CliTest, HelpSaysScenarioFilesAreJsonOrYaml) {
+  for (const char* command : {"run", "validate", "ci"}) {
+    const auto r = squall(std::string(command) + " --help");
+    EXPECT_EQ(r.exit_code, 0) << command;
+    EXPECT_NE(r.out.find("JSON (comments allowed), or YAML when"), std::string::npos) << command << "\n" << r.out;
+    EXPECT_EQ(r.out.find("(JSON, comments allowed)"), std::string::npos) << command << "\n" << r.out;
+  }
+}
+
+}  // namespace

@@ -22,13 +22,15 @@ TEST(CsvWriterTest, RendersTheSampleRun) {
       "window_start_ms,window_end_ms,tasks_succeeded,tasks_degraded,tasks_safe_failed,tasks_failed,"
       "tasks_wrong_answer," +
       provider_columns("llm") + "," + provider_columns("web_search") +
+      ",faults:llm:timeout,faults:web_search:rate_limited"
       "\r\n"
-      // 0-10 s: task 1 succeeded; llm 1 success; web_search rate_limited then success.
-      "0,10000,1,0,0,0,0,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2,1,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0\r\n"
-      // 10-20 s: web_search empty then success; nothing finished on llm.
-      "10000,20000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\r\n"
+      // 0-10 s: task 1 succeeded; llm 1 success; web_search rate_limited then success; the
+      // 429 injected.
+      "0,10000,1,0,0,0,0,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2,1,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1\r\n"
+      // 10-20 s: web_search empty then success; nothing finished on llm; its hang injected.
+      "10000,20000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,0\r\n"
       // 20-30 s: tasks 2 and 3 failed, 4 degraded; llm timeout; web_search success.
-      "20000,30000,0,1,0,2,0,1,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\r\n";
+      "20000,30000,0,1,0,2,0,1,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\r\n";
   EXPECT_EQ(csv_time_series(test_support::writer_sample_report()), expected);
 }
 

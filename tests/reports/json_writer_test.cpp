@@ -93,6 +93,11 @@ TEST(JsonWriterTest, WritesTheFiguresOfTheRun) {
   EXPECT_EQ(j["time_series"]["window_ms"], 10'000.0);
   ASSERT_EQ(j["time_series"]["windows"].size(), 3U);
   EXPECT_EQ(j["time_series"]["windows"][1]["provider_calls"].dump(), R"msg({"web_search":{"success":1,"empty":1}})msg");
+  // Injected faults by window of their decision, non-zero only: the 429 at 0, the hang at
+  // 12.3 s.
+  EXPECT_EQ(j["time_series"]["windows"][0]["injected_faults"].dump(), R"msg({"web_search":{"rate_limited":1}})msg");
+  EXPECT_EQ(j["time_series"]["windows"][1]["injected_faults"].dump(), R"msg({"llm":{"timeout":1}})msg");
+  EXPECT_EQ(j["time_series"]["windows"][2]["injected_faults"].dump(), "{}");
 }
 
 TEST(JsonWriterTest, RoundsMillisecondsToThreeDecimals) {
