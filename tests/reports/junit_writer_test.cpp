@@ -120,7 +120,9 @@ TEST(JunitWriterTest, SuiteNamesAreUniqueAndDeterministic) {
     if (key != "testsuite") continue;
     names.push_back(attribute(suite, "name"));
     for (const auto& [child_key, child] : suite) {
-      if (child_key == "testcase") EXPECT_EQ(attribute(child, "classname"), names.back());
+      if (child_key == "testcase") {
+        EXPECT_EQ(attribute(child, "classname"), names.back());
+      }
     }
   }
   EXPECT_EQ(names, (std::vector<std::string>{"sample (a.json)", "sample (a.json) #2", "sample (b.yaml)", "bad.json",

@@ -164,7 +164,9 @@ TEST(WorldTest, InjectedFaultWindowsSumToTheTotals) {
     if (rep.injected_faults[f].provider != "web_search" || rep.injected_faults[f].kind != "rate_limited") continue;
     for (const TimeWindow& w : rep.time_series.windows) {
       const bool in_storm = w.start >= 2 * kMinute && w.start < 6 * kMinute;
-      if (!in_storm) EXPECT_EQ(w.injected_faults.at(f), 0U) << "window at " << w.start;
+      if (!in_storm) {
+        EXPECT_EQ(w.injected_faults.at(f), 0U) << "window at " << w.start;
+      }
     }
   }
   EXPECT_GT(total, 1000U);
