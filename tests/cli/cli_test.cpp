@@ -316,8 +316,12 @@ namespace fs = std::filesystem;
 TEST(CliTest, UpperCaseYamlExtensionsAreReadAsYaml) {
   // The shipped YAML example under upper- and mixed-case names runs as its .yaml does (a
   // JSON reader would stop at its first letter).
-  const std::string yaml = squall::test_support::read_file(std::string(SQUALL_SOURCE_DIR) +
-                                                            "/scenarios/examples/search-429s.yaml");
+  std::string yaml = squall::test_support::read_file(std::string(SQUALL_SOURCE_DIR) +
+                                                      "/scenarios/examples/search-429s.yaml");
+  // The copies live in the tests' temporary directory: the corpus path made absolute.
+  const std::size_t at = yaml.find("../corpora/");
+  ASSERT_NE(at, std::string::npos);
+  yaml.replace(at, 3, std::string(SQUALL_SOURCE_DIR) + "/scenarios/");
   for (const char* name : {"upper.YAML", "mixed.Yml"}) {
     const fs::path file = squall::test_support::temp_path(name);
     std::ofstream(file) << yaml;

@@ -67,7 +67,7 @@ TEST(CompareCommandTest, UsageAndBadInputAreExit2) {
   EXPECT_EQ(not_report.err.rfind("scenarios/quickstart.json: not JSON: ", 0), 0u) << not_report.err;
   const Result scenario_json = squall("compare scenarios/corpora/queries-crm.json scenarios/corpora/queries-crm.json");
   EXPECT_EQ(scenario_json.exit_code, 2);
-  EXPECT_EQ(scenario_json.err, "scenarios/corpora/queries-crm.json: not a squall report: no squall_report_version\n");
+  EXPECT_EQ(scenario_json.err, "scenarios/corpora/queries-crm.json: not a squall report: a JSON array, not an object\n");
 }
 
 TEST(CompareCommandTest, OtherVersionsAndNonReportsAreRefusedWithExit2) {
