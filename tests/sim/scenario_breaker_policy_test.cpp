@@ -87,12 +87,12 @@ TEST(ScenarioCircuitBreakerWindowTest, WindowTypeIsRequired) {
 
 TEST(ScenarioCircuitBreakerWindowTest, WindowTypeIsCountOrTimeBased) {
   EXPECT_EQ(errors_of(with_breaker({{"sliding_window", {{"type", "COUNT_BASED"}}}})),
-            only(at("sliding_window/type"), "expected one of count_based, time_based, got \"COUNT_BASED\""));
+            only(at("sliding_window/type"), "expected one of \"count_based\", \"time_based\", got \"COUNT_BASED\""));
 }
 
 TEST(ScenarioCircuitBreakerWindowTest, WindowHasNoOtherKeys) {
   EXPECT_EQ(errors_of(with_breaker({{"sliding_window", {{"type", "count_based"}, {"calls", 10}}}})),
-            only(at("sliding_window"), "unknown key \"calls\"; expected one of: type, size"));
+            only(at("sliding_window/calls"), "unknown key \"calls\"; expected one of: type, size"));
 }
 
 TEST(ScenarioCircuitBreakerWindowTest, CountBasedSizeIsAnIntegerUpToAHundredThousand) {

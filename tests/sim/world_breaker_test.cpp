@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "sim/run.hpp"
+#include "sim/scenario_loader.hpp"
 #include "tests/sim/world_test_support.hpp"
 
 namespace squall {
@@ -51,6 +53,33 @@ TEST(WorldBreakerTest, ProviderStackBreakerIsSharedByEveryToolReachingIt) {
       7);
   EXPECT_EQ(test::provider_calls(per_tool), 6u);
   EXPECT_EQ(openings(per_tool), 2u);
+}
+
+std::uint64_t errors_met(const Report& r, std::string_view provider) {
+  for (const ProviderSummary& p : r.providers) {
+    if (p.name == provider) return p.by_outcome[static_cast<std::size_t>(OutcomeKind::server_error)];
+  }
+  return 0;
+}
+
+TEST(WorldBreakerTest, ShippedFlakyProviderOpensAFailureRateBreakerButNotAConsecutiveOne) {
+  // scenarios/ci/flaky-provider-rate-breaker.json at its seed 17: the primary fails 40% of
+  // calls at random for two minutes. Its failure-rate window opens 10 times and fallback
+  // serves the backup; the consecutive policy's breaker (five in a row) never opens on the
+  // rate, and three times as many tasks meet the errors.
+  const PreparedScenario prepared(test::file_scenario("scenarios/ci/flaky-provider-rate-breaker.json"));
+  const auto consecutive =
+      load_policy_file(std::string(SQUALL_SOURCE_DIR) + "/scenarios/policies/flaky-provider-consecutive-breaker.json");
+  ASSERT_TRUE(consecutive.ok());
+  const Report rate = prepared.run(17, Provenance{});
+  const Report streak = prepared.run(*consecutive.policy, 17, Provenance{});
+  EXPECT_EQ(rate.breaker_openings[static_cast<std::size_t>(BreakerCause::failure_rate)], 10u);
+  EXPECT_EQ(streak.breaker_openings[static_cast<std::size_t>(BreakerCause::failure_rate)], 0u);
+  EXPECT_EQ(errors_met(rate, "web_search"), 48u);
+  EXPECT_EQ(errors_met(streak, "web_search"), 154u);
+  EXPECT_EQ(rate.tasks.total, 1259u);
+  EXPECT_EQ(test::count(rate, TaskStatus::failed), 54u);
+  EXPECT_EQ(test::count(streak, TaskStatus::failed), 156u);
 }
 
 }  // namespace
