@@ -63,11 +63,11 @@ std::uint64_t errors_met(const Report& r, std::string_view provider) {
 }
 
 TEST(WorldBreakerTest, ShippedFlakyProviderOpensAFailureRateBreakerButNotAConsecutiveOne) {
-  // scenarios/ci/flaky-provider-rate-breaker.json at its seed 17: the primary fails 40% of
+  // scenarios/ci/search-flaky-provider-rate-breaker.json at its seed 17: the primary fails 40% of
   // calls at random for two minutes. Its failure-rate window opens 10 times and fallback
   // serves the backup; the consecutive policy's breaker (five in a row) never opens on the
   // rate, and three times as many tasks meet the errors.
-  const PreparedScenario prepared(test::file_scenario("scenarios/ci/flaky-provider-rate-breaker.json"));
+  const PreparedScenario prepared(test::file_scenario("scenarios/ci/search-flaky-provider-rate-breaker.json"));
   const auto consecutive =
       load_policy_file(std::string(SQUALL_SOURCE_DIR) + "/scenarios/policies/flaky-provider-consecutive-breaker.json");
   ASSERT_TRUE(consecutive.ok());
