@@ -129,6 +129,15 @@ ordered_json cost(const CostSummary& c) {
   return j;
 }
 
+// Openings by cause, in BreakerCause order, every cause but none.
+ordered_json breaker_openings(const Report& r) {
+  ordered_json j = ordered_json::object();
+  for (const BreakerCause cause : kBreakerCauses) {
+    if (cause != BreakerCause::none) j[std::string(to_string(cause))] = r.breaker_openings[static_cast<std::size_t>(cause)];
+  }
+  return j;
+}
+
 ordered_json breaker_transitions(const Report& r) {
   ordered_json j = ordered_json::array();
   for (const BreakerTransitionRow& b : r.breaker_transitions) {
@@ -348,6 +357,7 @@ ordered_json to_json(const Report& r) {
                      {"cost_usd", trend(r.task_spend.cost_usd, usd)}};
   j["breaker_transitions"] = breaker_transitions(r);
   j["breaker_transitions_total"] = r.breaker_transitions_total;
+  j["breaker_openings"] = breaker_openings(r);
   j["fallbacks"] = fallbacks(r);
   j["caches"] = caches(r);
   j["hedges"] = hedges(r);

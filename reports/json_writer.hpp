@@ -19,6 +19,8 @@
 //               spent, over every finished task (metrics task_tokens, task_cost_usd),
 //   breaker_transitions [{tool, provider, at_ms, from, to}] (the first 1000),
 //   breaker_transitions_total,
+//   breaker_openings {consecutive_failures, failure_rate, slow_call_rate, probe_failed}:
+//     transitions to open by cause, over every breaker,
 //   fallbacks [{tool, action, from, to, count}]  sorted; action is switched,
 //             skipped_context, skipped_capability, skipped_budget or exhausted,
 //   caches {tool: {hit, miss, coalesced, wait_timeout, stale, evicted, calls_saved,
@@ -26,7 +28,7 @@
 //           (engine/strategies/cache.hpp), under the tool or provider holding it: its
 //           events by action (CacheAction), the provider attempts its hits and waiters
 //           did not make, and the ages of its stale answers,
-//   hedges {tool: {primary, launched, budget_denied, won, loser_cancelled, hedged_fraction,
+//   hedges {tool: {primary, launched, budget_denied, won, loser_cancelled, retry_budget_denied, hedged_fraction,
 //           loser_cost_usd, loser_tokens}}  one per hedging strategy
 //           (engine/strategies/hedging.hpp): its events by action (HedgeAction), hedges
 //           launched per primary request (null without any), what cancelled losers billed,

@@ -151,6 +151,9 @@ void Recorder::on_breaker_transition(const BreakerTransitionEvent& e) {
   fingerprint_.fold(EventTag::breaker_transition, t, p, e.at, e.from, e.to);
 
   ++tools_[t].breaker_transitions_to[static_cast<std::size_t>(e.to)];
+  // The cause is not folded into the fingerprint: it follows from the results already
+  // folded (the attempts), so the trace's hash stays what it was before causes existed.
+  if (e.to == BreakerState::open) ++tools_[t].breaker_openings[static_cast<std::size_t>(e.cause)];
   ++transitions_total_;
   if (transitions_.size() < kMaxListedBreakerTransitions) transitions_.push_back({t, p, e.at, e.from, e.to});
   saw_time(e.at);

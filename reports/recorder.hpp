@@ -95,6 +95,7 @@ struct ToolStats {
   std::uint64_t budget_refusals = 0;
   std::uint64_t reflections = 0;  // reflection calls made for this tool's calls
   std::array<std::uint64_t, 3> breaker_transitions_to{};  // by BreakerState entered
+  std::array<std::uint64_t, kBreakerCauseCount> breaker_openings{};  // transitions to open, by BreakerCause
 };
 
 // Per-task cost samples are integers, as every trend's are (reports/trend.hpp): USD in

@@ -213,6 +213,9 @@ Report build_report(const Recorder& r, const RunInfo& run, std::span<const Thres
     rep.breaker_transitions.push_back({r.tools()[b.tool].name, provider_name(b.provider), b.at, b.from, b.to});
   }
   rep.breaker_transitions_total = r.breaker_transitions_total();
+  for (const ToolStats& s : r.tools()) {
+    for (std::size_t c = 0; c < kBreakerCauseCount; ++c) rep.breaker_openings[c] += s.breaker_openings[c];
+  }
   for (const FallbackStats& f : r.fallbacks()) {
     rep.fallbacks.push_back({r.tools()[f.tool].name, f.action, provider_name(f.from), provider_name(f.to), f.count});
   }

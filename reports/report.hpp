@@ -244,6 +244,8 @@ struct Report {
   TaskSpend task_spend;  // per task: the metrics task_tokens and task_cost_usd
   std::vector<BreakerTransitionRow> breaker_transitions;  // the first 1000, in time order
   std::uint64_t breaker_transitions_total = 0;
+  // Transitions to open over every breaker, by BreakerCause (none stays 0).
+  std::array<std::uint64_t, kBreakerCauseCount> breaker_openings{};
   std::vector<FallbackRow> fallbacks;  // sorted by tool, action, from, to
   std::vector<CacheSummary> caches;     // sorted by tool
   std::vector<HedgeSummary> hedges;     // sorted by tool

@@ -90,6 +90,8 @@ Task<Outcome> HedgingStrategy::attempt(Call& call, std::int32_t k, CancellationT
   CallContext& ctx = call.contexts.emplace_back(call.ctx);
   Request& request = call.requests.emplace_back(call.request);
   ctx.cancellation = token;
+  // A hedge is a retry to a retry budget inside (Envoy counts it among active retries).
+  ctx.retry = true;
   // Hedges number their attempts after the primary's, so attempt events stay distinct.
   ctx.attempts = call.attempts_before + k;
   co_return co_await call.next(ctx, request);
@@ -124,10 +126,13 @@ Task<HedgingStrategy::Hedged> HedgingStrategy::run_hedge(Call& call, Level& lv, 
   }
   lv.wake = nullptr;
   if (token.cancelled()) co_return Hedged{not_sent(), -1};
-  // No hedge after the call's deadline (it could not start), nor beyond the budget.
+  // No hedge after the call's deadline (it could not start), nor beyond the hedge budget,
+  // nor when a retry budget inside refuses it (a hedge draws on it as a retry: see the
+  // header).
   const bool late = env_.clock.now() >= call.deadline;
-  if (late || !budget_allows()) {
-    if (!late) emit(call, HedgeAction::budget_denied, k);
+  const bool budgeted = !late && budget_allows();
+  if (!budgeted || !call.next.admit_retry(call.ctx, call.request)) {
+    if (!late) emit(call, budgeted ? HedgeAction::retry_budget_denied : HedgeAction::budget_denied, k);
     lv.declined = true;
     if (!lv.attempt_failed) co_await until_cancelled(token);
     co_return Hedged{not_sent(), -1};

@@ -39,9 +39,24 @@
 // call is); the primary carries on. Default: no budget, as in Polly and gRPC without
 // retry throttling.
 //
+// Retry budgets. A hedge draws on a retry_budget inside this strategy (in the same list
+// after it, or in the provider's own stack) as a retry does: before each hedge the
+// strategy asks Next::admit_retry, and a refusal stops the hedge (and every later hedge of
+// the call) as the hedge budget's does; the primary carries on. The hedge's attempt is
+// marked as a retry (CallContext::retry), so Envoy's mode counts it among active retries,
+// and gRPC's mode counts its outcome in the token bucket like any attempt's. The anchors:
+// gRFC A6, "Throttling Retry Attempts and Hedged RPCs": "Throttling also applies to hedged
+// RPCs. The first outgoing RPC will always be sent, but subsequent hedged RPCs will only
+// be sent if token_count is greater than the threshold"; Envoy sends a hedge on per-try
+// timeout through RetryStateImpl::shouldHedgeRetryPerTryTimeout, which goes through the
+// same shouldRetry as any retry and so through the cluster's retry circuit breaker
+// (max_retries or retry_budget), counted in upstream_rq_retry.
+//
 // Events (HedgeEvent): `primary` as each call enters (the budget's denominator),
-// `launched` per hedge sent, `budget_denied` per hedge refused, `won` when a hedge's answer
-// wins, `loser_cancelled` per attempt cut short by a winner, with what it billed.
+// `launched` per hedge sent, `budget_denied` per hedge the hedge budget refused,
+// `retry_budget_denied` per hedge a retry budget refused (which emits its own
+// RetryRefusedEvent), `won` when a hedge's answer wins, `loser_cancelled` per attempt cut
+// short by a winner, with what it billed.
 //
 // Defaults: max_hedged_attempts 1 and delay 2 s are Polly v8's HedgingStrategyOptions.
 #pragma once

@@ -46,7 +46,7 @@ void trace_fields(TraceRecord& j, const GiveUpEvent& e) {
 }
 
 void trace_fields(TraceRecord& j, const BreakerTransitionEvent& e) {
-  put(j, "at_ns", e.at, "tool", e.tool, "provider", e.provider, "from", e.from, "to", e.to);
+  put(j, "at_ns", e.at, "tool", e.tool, "provider", e.provider, "from", e.from, "to", e.to, "cause", e.cause);
 }
 
 void trace_fields(TraceRecord& j, const QueryChangeEvent& e) {

@@ -25,8 +25,8 @@ void check_tags(const MetricSelector& selector, const ThresholdContext& context,
     if (context.names != nullptr && (tag == "provider" || (fallbacks && (tag == "from" || tag == "to")))) {
       if (!context.names->providers.contains(value)) diag.error(path, no_such_provider(value, context.names->providers));
     } else if (context.names != nullptr && tag == "tool") {
-      const bool stack_metric =
-          selector.metric_name == "breaker_transitions" || selector.metric_name.starts_with("cache_");
+      const bool stack_metric = selector.metric_name == "breaker_transitions" ||
+                                selector.metric_name == "breaker_openings" || selector.metric_name.starts_with("cache_");
       const bool owner = stack_metric && context.names->providers.contains(value);
       if (!context.names->tools.contains(value) && !owner) diag.error(path, context.names->no_such_tool(value));
     } else if (tag == "template" && context.templates != nullptr &&

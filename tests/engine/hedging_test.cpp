@@ -14,6 +14,7 @@
 
 #include "engine/runtime/cancellable_sleep.hpp"
 #include "engine/runtime/rng.hpp"
+#include "engine/strategies/retry_budget.hpp"
 #include "tests/engine/test_runtime.hpp"
 
 namespace squall {
@@ -265,6 +266,63 @@ TEST(HedgingTest, HedgedLatencyIsTheMinimumOfTheDrawAndDelayPlusADraw) {
   std::sort(sorted.begin(), sorted.end());
   const double p99 = sorted[kN * 99 / 100];
   EXPECT_NEAR(p99, 270.3, 15.0);
+}
+
+TEST(HedgingTest, AnExhaustedGrpcRetryThrottleRefusesTheHedge) {
+  // gRFC A6: hedged RPCs are sent only while token_count > max_tokens / 2. A grpc
+  // retry_budget of 3 tokens (3000 milli, threshold 1500) inside the hedging:
+  //   call A at 0: the primary answers 503 at 50 ms (3000 -> 2000): 2000 > 1500, so the
+  //     hedge goes at once, and answers 503 at 150 ms (-> 1000): both attempts drew on it;
+  //   call B at 150 ms: the primary is slow (1 s); at the 200 ms delay, 350 ms, the count
+  //     1000 <= 1500 refuses the hedge, and the primary answers alone at 1150 ms.
+  Harness h;
+  CancellableProvider provider(h.loop, [](std::size_t i) {
+    return i == 0 ? std::pair{50 * kMs, 503} : i == 1 ? std::pair{100 * kMs, 503} : std::pair{1000 * kMs, 200};
+  });
+  RetryBudgetConfig grpc;
+  grpc.mode = RetryBudgetMode::grpc;
+  grpc.max_milli_tokens = 3000;
+  auto budget = std::make_unique<RetryBudgetStrategy>(grpc, h.env);
+  const RetryBudgetStrategy* rb = budget.get();
+  auto p = test::make_pipeline(provider, h.env, std::make_unique<HedgingStrategy>(hedging(1, 200 * kMs), h.env, "web"),
+                               std::move(budget));
+  Call a;
+  EXPECT_EQ(test::run(h, *p, a).kind, OutcomeKind::overloaded);
+  EXPECT_EQ(rb->state().milli_tokens, 1000);
+  Call b;
+  EXPECT_EQ(test::run(h, *p, b).kind, OutcomeKind::success);
+  EXPECT_EQ(b.finished, 1150 * kMs);
+  EXPECT_EQ(provider.starts(), (std::vector<TimePoint>{0, 50 * kMs, 150 * kMs}));
+  EXPECT_EQ(h.log.hedges, (std::vector<std::string>{"0ms primary #0 $0", "50ms launched #1 $0", "150ms primary #0 $0",
+                                                    "350ms retry_budget_denied #1 $0"}));
+  EXPECT_EQ(h.log.refusals, (std::vector<std::string>{"350ms grpc level=1000 limit=1500"}));
+}
+
+TEST(HedgingTest, AHedgeInFlightIsAnActiveRetryOfAnEnvoyBudget) {
+  // Envoy: a hedge is a retry. budget_percent 0 and min_retry_concurrency 1 allow one
+  // active retry. Two calls start at 0 with slow primaries (1 s): at 200 ms the first
+  // call's hedge goes (0 active retries < 1) and is in flight when the second call's
+  // hedge is due, which the budget refuses (1 active retry, limit 1).
+  Harness h;
+  CancellableProvider provider(h.loop, [](std::size_t i) {
+    return i < 2 ? std::pair{1000 * kMs, 200} : std::pair{100 * kMs, 200};
+  });
+  RetryBudgetConfig envoy;
+  envoy.budget_percent = 0;
+  envoy.min_retry_concurrency = 1;
+  auto p = test::make_pipeline(provider, h.env, std::make_unique<HedgingStrategy>(hedging(1, 200 * kMs), h.env, "web"),
+                               std::make_unique<RetryBudgetStrategy>(envoy, h.env));
+  Call first;
+  Call second;
+  std::exception_ptr error;
+  test::start(h, *p, first, &error);
+  test::start(h, *p, second, &error);
+  test::drain(h);
+  if (error) std::rethrow_exception(error);
+  EXPECT_EQ(first.finished, 300 * kMs);    // the hedge won
+  EXPECT_EQ(second.finished, 1000 * kMs);  // the primary alone
+  EXPECT_EQ(provider.starts(), (std::vector<TimePoint>{0, 0, 200 * kMs}));
+  EXPECT_EQ(h.log.refusals, (std::vector<std::string>{"200ms envoy level=1 limit=1"}));
 }
 
 }  // namespace

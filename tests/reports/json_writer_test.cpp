@@ -30,7 +30,7 @@ TEST(JsonWriterTest, TopLevelKeysAreInTheirFixedOrder) {
   const std::vector<std::string> expected{
       "squall_report_version", "produced_by", "scenario",        "seed",          "duration_ms",       "fingerprint",
       "tasks",                 "latency_ms",      "providers",     "logical_calls",     "retry_amplification",
-      "tokens",                "cost_usd",        "task_spend",    "breaker_transitions", "breaker_transitions_total",
+      "tokens",                "cost_usd",        "task_spend",    "breaker_transitions", "breaker_transitions_total", "breaker_openings",
       "fallbacks",             "caches",          "hedges",          "ladder",          "escalations",     "escalation_reasons",  "answers",
       "injected_faults",       "injected_faults_cut_short", "thresholds",      "thresholds_passed", "time_series"};
   EXPECT_EQ(keys(to_json(sample_report())), expected);
