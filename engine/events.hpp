@@ -285,6 +285,9 @@ struct HedgeEvent {
   HedgeAction action = HedgeAction::primary;
   std::int32_t hedge = 0;  // the attempt's index: 0 the primary, 1.. the hedges
   TimePoint at = 0;
+  // The provider of that attempt (hedging's `providers` may send hedges elsewhere); empty
+  // when the pipeline has no registry (unit tests of a bare strategy).
+  std::string_view provider = {};
   // loser_cancelled: what the cancelled attempt billed (already in the task's spend);
   // 0 otherwise.
   std::int64_t input_tokens = 0;

@@ -179,7 +179,7 @@ ordered_json caches(const Report& r) {
 }
 
 // Every action in declaration order, then the hedged fraction (launched / primary; null
-// without primaries) and what cancelled losers billed.
+// without primaries), what cancelled losers billed, and the hedges launched by provider.
 ordered_json hedges(const Report& r) {
   ordered_json j = ordered_json::object();
   for (const HedgeSummary& h : r.hedges) {
@@ -191,6 +191,9 @@ ordered_json hedges(const Report& r) {
         primaries == 0 ? ordered_json() : ordered_json(static_cast<double>(launched) / static_cast<double>(primaries));
     o["loser_cost_usd"] = usd(h.loser_cost_usd);
     o["loser_tokens"] = h.loser_tokens;
+    ordered_json to = ordered_json::object();
+    for (const auto& [provider, n] : h.launched_to) to[provider] = n;
+    o["launched_to"] = std::move(to);
   }
   return j;
 }
@@ -367,6 +370,7 @@ ordered_json to_json(const Report& r) {
   j["answers"] = answers(r);
   j["injected_faults"] = injected_faults(r.injected_faults);
   j["injected_faults_cut_short"] = injected_faults(r.injected_faults_cut_short);
+  j["injected_fault_phases"] = injected_faults(r.injected_fault_phases);
   j["thresholds"] = thresholds(r);
   j["thresholds_passed"] = r.all_thresholds_passed();
   j["time_series"] = time_series(r);

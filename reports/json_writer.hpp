@@ -28,8 +28,8 @@
 //           (engine/strategies/cache.hpp), under the tool or provider holding it: its
 //           events by action (CacheAction), the provider attempts its hits and waiters
 //           did not make, and the ages of its stale answers,
-//   hedges {tool: {primary, launched, budget_denied, won, loser_cancelled, retry_budget_denied, hedged_fraction,
-//           loser_cost_usd, loser_tokens}}  one per hedging strategy
+//   hedges {tool: {primary, launched, budget_denied, won, loser_cancelled, retry_budget_denied,
+//           hedged_fraction, loser_cost_usd, loser_tokens, launched_to {provider: n}}}  one per hedging strategy
 //           (engine/strategies/hedging.hpp): its events by action (HedgeAction), hedges
 //           launched per primary request (null without any), what cancelled losers billed,
 //   ladder [{tool, strategy, rung, count}]  semantic recovery rungs taken, sorted by
@@ -46,6 +46,10 @@
 //   injected_faults {provider: {kind: n}},
 //   injected_faults_cut_short {provider: {kind: n, non-zero only}}  injected faults the
 //               engine saw as a timeout or cancel instead (the deadline came first),
+//   injected_fault_phases {provider: {abort: n, delay: n, transform: n}}  the same faults
+//               by the phase they ran in (Envoy's fault filter: a delay then continues
+//               upstream, an abort answers at once, a transform rewrites the upstream
+//               answer; mocks/chaos/fault.hpp), for every provider with fault rules,
 //   thresholds [{metric, expression, observed, passed}], thresholds_passed,
 //   time_series {window_ms, windows [{start_ms, tasks {succeeded, ...},
 //                provider_calls {provider: {kind: n, non-zero only}},

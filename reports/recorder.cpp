@@ -270,6 +270,16 @@ void Recorder::on_hedge(const HedgeEvent& e) {
 
   HedgeStats& s = hedges_[h];
   ++s.actions[static_cast<std::size_t>(e.action)];
+  if (e.action == HedgeAction::launched && !e.provider.empty()) {
+    // The provider is not folded into the fingerprint: the attempt events the hedge makes
+    // carry it already.
+    const auto it = s.launched_to.find(e.provider);
+    if (it == s.launched_to.end()) {
+      s.launched_to.emplace(std::string(e.provider), 1);
+    } else {
+      ++it->second;
+    }
+  }
   if (e.action == HedgeAction::loser_cancelled) {
     s.loser_cost_usd += e.cost_usd;
     s.loser_tokens += e.input_tokens + e.output_tokens;
@@ -363,6 +373,10 @@ void Recorder::set_injected_faults(std::string_view provider, std::string_view k
 
 void Recorder::set_injected_faults_cut_short(std::string_view provider, std::string_view kind, std::uint64_t count) {
   set_count(cut_short_, provider, kind, count);
+}
+
+void Recorder::set_injected_fault_phases(std::string_view provider, std::string_view phase, std::uint64_t count) {
+  set_count(phases_, provider, phase, count);
 }
 
 }  // namespace squall

@@ -119,6 +119,9 @@ struct HedgeStats {
   std::array<std::uint64_t, kHedgeActionCount> actions{};  // events by HedgeAction
   double loser_cost_usd = 0;         // what cancelled losers billed (loser_cancelled events)
   std::int64_t loser_tokens = 0;     // their input + output tokens
+  // Hedges launched, by the provider they went to (HedgeEvent::provider; hedging's
+  // `providers` may send them to another provider than the call's).
+  std::map<std::string, std::uint64_t, std::less<>> launched_to;
 };
 
 struct TemplateStats {
@@ -220,6 +223,9 @@ class Recorder final : public EventSink {
   // the attempt's deadline (or a cancel) came first (mocks/chaos/chaos_provider.hpp,
   // cut_short()). Sets the count; only non-zero counts need setting.
   void set_injected_faults_cut_short(std::string_view provider, std::string_view kind, std::uint64_t count);
+  // At the end of the run: how many of `provider`'s injected faults ran in `phase` (delay,
+  // abort or transform: mocks/chaos/fault.hpp, FaultPhase). Sets the count.
+  void set_injected_fault_phases(std::string_view provider, std::string_view phase, std::uint64_t count);
 
   Nanos window() const { return window_; }
   // Tasks finished so far (on_task_finished calls).
@@ -246,6 +252,8 @@ class Recorder final : public EventSink {
   // Sorted by provider name.
   const std::vector<CapacityReport>& capacity() const { return capacity_; }
   const InjectedFaultCounts& injected_faults_cut_short() const { return cut_short_; }
+  // provider -> phase -> count, sorted by name.
+  const InjectedFaultCounts& injected_fault_phases() const { return phases_; }
   // Tasks with ground truth by verdict, by degradation path (TaskResult::degradations).
   const std::map<std::uint32_t, AnswerCounts>& answers_by_path() const { return answers_by_path_; }
   // Finished tasks by status, by window of their end.
@@ -289,6 +297,7 @@ class Recorder final : public EventSink {
   InjectedFaultSeries injected_by_window_;
   std::vector<CapacityReport> capacity_;
   InjectedFaultCounts cut_short_;
+  InjectedFaultCounts phases_;
   std::vector<StatusCounts> tasks_by_window_;
   std::vector<WindowSample> task_latency_by_window_;
   std::map<std::uint32_t, AnswerCounts> answers_by_path_;

@@ -232,7 +232,7 @@ Report build_report(const Recorder& r, const RunInfo& run, std::span<const Thres
 
   for (std::size_t i : by_name(r.hedges())) {
     const HedgeStats& h = r.hedges()[i];
-    rep.hedges.push_back({h.name, h.actions, h.loser_cost_usd, h.loser_tokens});
+    rep.hedges.push_back({h.name, h.actions, h.loser_cost_usd, h.loser_tokens, {h.launched_to.begin(), h.launched_to.end()}});
   }
 
   std::vector<const LadderStats*> rungs;
@@ -261,6 +261,9 @@ Report build_report(const Recorder& r, const RunInfo& run, std::span<const Thres
 
   for (const auto& [provider, kinds] : r.injected_faults()) {
     for (const auto& [kind, count] : kinds) rep.injected_faults.push_back({provider, kind, count});
+  }
+  for (const auto& [provider, phases] : r.injected_fault_phases()) {
+    for (const auto& [phase, count] : phases) rep.injected_fault_phases.push_back({provider, phase, count});
   }
   for (const auto& [provider, kinds] : r.injected_faults_cut_short()) {
     for (const auto& [kind, count] : kinds) {

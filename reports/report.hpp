@@ -164,6 +164,8 @@ struct HedgeSummary {
   std::array<std::uint64_t, kHedgeActionCount> by_action{};  // by HedgeAction
   double loser_cost_usd = 0;
   std::int64_t loser_tokens = 0;
+  // Hedges launched by the provider they went to, sorted by provider.
+  std::vector<std::pair<std::string, std::uint64_t>> launched_to;
 };
 
 // How often a tool's calls took a rung of a semantic recovery ladder: relax_threshold's
@@ -255,6 +257,9 @@ struct Report {
   std::vector<InjectedFaultRow> injected_faults;  // sorted by provider, then kind
   // Of those, the ones cut short by a deadline or cancel (non-zero only), same order.
   std::vector<InjectedFaultRow> injected_faults_cut_short;
+  // The injected faults by phase (`kind` holds the phase: abort, delay, transform), every
+  // phase of every provider with fault rules, sorted by provider, then phase name.
+  std::vector<InjectedFaultRow> injected_fault_phases;
   std::vector<ThresholdResult> thresholds;        // in the given order
   TimeSeries time_series;
   // Per provider with a `capacity` block, sorted by name; windows as time_series's.

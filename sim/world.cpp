@@ -227,6 +227,12 @@ Report World::run() {
         recorder_.set_injected_faults_cut_short(config.name, to_string(kind), built.chaos->cut_short()[i]);
       }
     }
+    if (built.chaos != nullptr) {
+      const FaultPhaseCounts phases = built.chaos->injected_phases();
+      for (std::size_t i = 0; i < kFaultPhaseCount; ++i) {
+        recorder_.set_injected_fault_phases(config.name, to_string(static_cast<FaultPhase>(i)), phases[i]);
+      }
+    }
   }
   const RunInfo info{scenario_.name, seed_, std::max(scenario_.duration, loop_.now())};
   for (auto& [name, built] : providers_) {

@@ -153,6 +153,14 @@ void faults(const Report& r, std::string& out) {
     out += fmt::format("<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td></tr>\n", html_text(f.provider),
                        html_text(f.kind), f.count);
   }
+  out += "</tbody>\n</table>\n";
+  // The same faults by phase (delay, abort, transform), for the providers that had any.
+  out += "<table>\n<thead><tr><th>provider</th><th>phase</th><th class=\"n\">injected</th></tr></thead>\n<tbody>\n";
+  for (const InjectedFaultRow& f : r.injected_fault_phases) {
+    if (f.count == 0) continue;
+    out += fmt::format("<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td></tr>\n", html_text(f.provider),
+                       html_text(f.kind), f.count);
+  }
   out += "</tbody>\n</table>\n</section>\n";
 }
 

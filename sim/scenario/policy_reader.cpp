@@ -552,6 +552,7 @@ void read_config(const ObjectReader& obj, HedgingConfig& config) {
   obj.get_duration("delay", config.delay, DurationMin::zero);
   double budget = 0;
   if (obj.get("budget", budget, kHedgeBudget)) config.budget = budget;
+  read_name_list(obj, "providers", config.providers);
 }
 
 void read_config(const ObjectReader& obj, BulkheadConfig& config) {
@@ -640,6 +641,39 @@ void check_fallback(const FallbackConfig& config, std::string_view owner, const 
   }
 }
 
+// Hedging's `providers`: a tool's pipeline only (a provider's stack serves one provider),
+// each an existing provider that can take the tool's requests (interchangeable types, as
+// fallback's backups). The tool's own provider may be listed: hedges then alternate.
+void check_hedging(const HedgingConfig& config, std::string_view owner, const ScenarioNames& names,
+                   const std::string& path, Diagnostics& diag) {
+  if (config.providers.empty()) return;
+  const auto tool = names.tool_provider.find(owner);
+  if (tool == names.tool_provider.end()) {
+    if (names.providers.contains(owner)) {
+      diag.error(pointer_append(path, "providers"),
+                 fmt::format("applies only to a tool's pipeline; \"{}\" is a provider, whose stack serves one "
+                             "provider",
+                             owner));
+    }
+    return;
+  }
+  const std::string& primary = tool->second;
+  const auto primary_type = names.providers.find(primary);
+  for (std::size_t i = 0; i < config.providers.size(); ++i) {
+    const std::string& name = config.providers[i];
+    const std::string item = pointer_append(pointer_append(path, "providers"), i);
+    const auto candidate = names.providers.find(name);
+    if (candidate == names.providers.end()) {
+      diag.error(item, no_such_provider(name, names.providers));
+    } else if (candidate->second && primary_type != names.providers.end() && primary_type->second &&
+               !interchangeable(*candidate->second, *primary_type->second)) {
+      diag.error(item, fmt::format("{}; the tool's provider \"{}\" is {} {} provider", provider_is(name, *candidate->second),
+                                   primary, *primary_type->second == ProviderType::llm ? "an" : "a",
+                                   to_string(*primary_type->second)));
+    }
+  }
+}
+
 // A strategy that calls another provider for a tool's call (reflect, rewrite_query)
 // lives only in tools' pipelines: a provider's stack is built before the registry holds
 // every provider, and serves one provider.
@@ -714,6 +748,7 @@ void check_strategy(const StrategyConfig& config, std::string_view owner, const 
     check_fallback(*fallback, owner, names, path, diag);
     return;
   }
+  if (const auto* hedging = std::get_if<HedgingConfig>(&config)) check_hedging(*hedging, owner, names, path, diag);
   if (const auto* reflect = std::get_if<ReflectConfig>(&config)) {
     check_reflect(*reflect, owner, names, path, diag);
     return;

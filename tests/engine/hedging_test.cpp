@@ -12,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+#include "engine/provider_registry.hpp"
 #include "engine/runtime/cancellable_sleep.hpp"
 #include "engine/runtime/rng.hpp"
 #include "engine/strategies/retry_budget.hpp"
@@ -323,6 +324,107 @@ TEST(HedgingTest, AHedgeInFlightIsAnActiveRetryOfAnEnvoyBudget) {
   EXPECT_EQ(second.finished, 1000 * kMs);  // the primary alone
   EXPECT_EQ(provider.starts(), (std::vector<TimePoint>{0, 0, 200 * kMs}));
   EXPECT_EQ(h.log.refusals, (std::vector<std::string>{"200ms envoy level=1 limit=1"}));
+}
+
+// A registry of LLM providers over the harness, and a tool pipeline [hedging] ending in it.
+struct Registry {
+  explicit Registry(Harness& h) : registry(EngineEnv{h.loop, h.loop, h.log}) {}
+  ProviderId add(std::string name, Provider& p, std::int64_t window = 128'000) {
+    ProviderDescriptor d;
+    d.name = std::move(name);
+    d.kind = ProviderKind::llm;
+    d.context_window = window;
+    d.max_output_tokens = 16'384;
+    return registry.add(std::move(d), p, {});
+  }
+  std::unique_ptr<Pipeline> tool(HedgingConfig config) {
+    std::vector<std::unique_ptr<Strategy>> chain;
+    chain.push_back(std::make_unique<HedgingStrategy>(std::move(config), registry.env(), "answer"));
+    return std::make_unique<Pipeline>(registry, std::move(chain));
+  }
+  ProviderRegistry registry;
+};
+
+TEST(HedgingTest, AHedgeGoesToTheListedProviderAndTheLoserIsCancelled) {
+  // gpt (the tool's provider) takes 1 s, claude 100 ms. The hedge goes to claude at the
+  // 200 ms delay and answers at 300 ms; gpt's primary, cancelled then, bills its 300 ms
+  // (0.3 USD). The success came from another provider: the task is degraded.
+  Harness h;
+  CancellableProvider gpt(h.loop, latencies({1000 * kMs}));
+  CancellableProvider claude(h.loop, latencies({100 * kMs}));
+  Registry r(h);
+  const ProviderId primary = r.add("gpt", gpt);
+  r.add("claude", claude);
+  HedgingConfig config = hedging(1, 200 * kMs);
+  config.providers = {"claude"};
+  auto p = r.tool(config);
+  Call call;
+  call.ctx.provider = primary;
+  EXPECT_EQ(test::run(h, *p, call).kind, OutcomeKind::success);
+  EXPECT_EQ(call.finished, 300 * kMs);
+  EXPECT_EQ(gpt.starts(), (std::vector<TimePoint>{0}));
+  EXPECT_EQ(claude.starts(), (std::vector<TimePoint>{200 * kMs}));
+  EXPECT_EQ(h.log.hedge_providers, (std::vector<std::string>{"primary #0 gpt", "launched #1 claude",
+                                                             "loser_cancelled #0 gpt", "won #1 claude"}));
+  EXPECT_EQ(h.log.hedges[2], "300ms loser_cancelled #0 $0.3");
+  EXPECT_DOUBLE_EQ(call.task.cost_spent_usd, 1.3);
+  EXPECT_TRUE(call.task.has(Degradation::fallback_provider));
+  ASSERT_EQ(h.log.attempts.size(), 2U);
+  EXPECT_EQ(h.log.attempts[0].provider, "claude");
+  EXPECT_EQ(h.log.attempts[1].provider, "gpt");
+  EXPECT_EQ(call.ctx.provider, primary);
+}
+
+TEST(HedgingTest, HedgesCycleThroughTheListedProviders) {
+  // Three hedges 100 ms apart over [claude, gpt], gpt being the tool's own provider: hedge
+  // 1 to claude at 100 ms, 2 to gpt at 200 ms, 3 to claude at 300 ms. Every call takes 1 s:
+  // the primary answers first, at 1 s, and the three hedges are cancelled then. A win on
+  // the tool's own provider degrades nothing.
+  Harness h;
+  CancellableProvider gpt(h.loop, latencies({1000 * kMs}));
+  CancellableProvider claude(h.loop, latencies({1000 * kMs}));
+  Registry r(h);
+  const ProviderId primary = r.add("gpt", gpt);
+  r.add("claude", claude);
+  HedgingConfig config = hedging(3, 100 * kMs);
+  config.providers = {"claude", "gpt"};
+  auto p = r.tool(config);
+  Call call;
+  call.ctx.provider = primary;
+  EXPECT_EQ(test::run(h, *p, call).kind, OutcomeKind::success);
+  EXPECT_EQ(call.finished, 1000 * kMs);
+  EXPECT_EQ(gpt.starts(), (std::vector<TimePoint>{0, 200 * kMs}));
+  EXPECT_EQ(claude.starts(), (std::vector<TimePoint>{100 * kMs, 300 * kMs}));
+  std::vector<std::string> launched;
+  for (const std::string& e : h.log.hedge_providers) {
+    if (e.starts_with("launched") || e.starts_with("loser")) launched.push_back(e);
+  }
+  std::sort(launched.begin(), launched.end());
+  EXPECT_EQ(launched, (std::vector<std::string>{"launched #1 claude", "launched #2 gpt", "launched #3 claude",
+                                                "loser_cancelled #1 claude", "loser_cancelled #2 gpt",
+                                                "loser_cancelled #3 claude"}));
+  EXPECT_FALSE(call.task.has(Degradation::fallback_provider));
+}
+
+TEST(HedgingTest, NoHedgeToAProviderThatCannotFitThePrompt) {
+  // claude's 4,000-token window cannot hold a 5,000-token prompt: the hedge is not sent
+  // and the primary answers at 1 s.
+  Harness h;
+  CancellableProvider gpt(h.loop, latencies({1000 * kMs}));
+  CancellableProvider claude(h.loop, latencies({100 * kMs}));
+  Registry r(h);
+  const ProviderId primary = r.add("gpt", gpt);
+  r.add("claude", claude, 4'000);
+  HedgingConfig config = hedging(1, 200 * kMs);
+  config.providers = {"claude"};
+  auto p = r.tool(config);
+  Call call;
+  call.ctx.provider = primary;
+  call.request.prompt_tokens = 5'000;
+  EXPECT_EQ(test::run(h, *p, call).kind, OutcomeKind::success);
+  EXPECT_EQ(call.finished, 1000 * kMs);
+  EXPECT_TRUE(claude.starts().empty());
+  EXPECT_EQ(h.log.hedge_providers, (std::vector<std::string>{"primary #0 gpt"}));
 }
 
 }  // namespace

@@ -204,7 +204,9 @@ class EventLog final : public EventSink {
   std::vector<std::string> throttles;  // "<at>ms requests=<n> accepts=<n> p=<p>"
   void on_hedge(const HedgeEvent& e) override {
     hedges.push_back(fmt::format("{}ms {} #{} ${:g}", e.at / kMillisecond, to_string(e.action), e.hedge, e.cost_usd));
+    hedge_providers.push_back(fmt::format("{} #{} {}", to_string(e.action), e.hedge, e.provider));
   }
+  std::vector<std::string> hedge_providers;  // "<action> #<attempt index> <provider>"
 
   std::vector<std::string> hedges;  // "<at>ms <action> #<attempt index> $<billed cost>"
   std::vector<std::string> relaxations;  // "<at>ms rung <n> <label>"

@@ -34,6 +34,31 @@ TEST(CsvWriterTest, RendersTheSampleRun) {
   EXPECT_EQ(csv_time_series(test_support::writer_sample_report()), expected);
 }
 
+TEST(CsvWriterTest, CapacitySeriesFollowTheCallColumns) {
+  // llm has a capacity layer whose windows cover 0-20 s only: the 20-30 s row is zeros.
+  Report rep = test_support::writer_sample_report();
+  CapacityReport c;
+  c.provider = "llm";
+  c.windows.push_back(CapacityWindowRow{12, 9, 2, 1, 0.25, 3, 1.5, 4});
+  c.windows.push_back(CapacityWindowRow{7, 7, 0, 0, 0, 0, 2.0 / 3.0, 2});
+  rep.capacity.push_back(c);
+  const std::string csv = csv_time_series(rep);
+  const std::string columns =
+      "capacity:llm:offered,capacity:llm:goodput,capacity:llm:rate_limited,capacity:llm:rejected,"
+      "capacity:llm:queue_mean,capacity:llm:queue_max,capacity:llm:in_flight_mean,capacity:llm:in_flight_max\r\n";
+  std::vector<std::string> lines;
+  for (std::size_t from = 0; from < csv.size();) {
+    const std::size_t end = csv.find("\r\n", from);
+    lines.push_back(csv.substr(from, end + 2 - from));
+    from = end + 2;
+  }
+  ASSERT_EQ(lines.size(), 4U);
+  EXPECT_TRUE(lines[0].ends_with("calls:web_search:rate_limiter_rejected," + columns)) << lines[0];
+  EXPECT_TRUE(lines[1].ends_with(",12,9,2,1,0.25,3,1.5,4\r\n")) << lines[1];
+  EXPECT_TRUE(lines[2].ends_with(",7,7,0,0,0,0,0.666667,2\r\n")) << lines[2];
+  EXPECT_TRUE(lines[3].ends_with(",0,0,0,0,0,0,0,0\r\n")) << lines[3];
+}
+
 TEST(CsvWriterTest, ProviderNamesAreQuotedInTheHeader) {
   Report rep = test_support::writer_sample_report();
   rep.providers[0].name = "gpt,\"4\"";

@@ -63,6 +63,16 @@ TEST(HtmlWriterTest, ShowsTheSummaryAndEveryThreshold) {
   EXPECT_NE(page.find("<tr><td>llm</td><td>timeout</td><td class=\"n\">1</td></tr>"), std::string::npos);
 }
 
+TEST(HtmlWriterTest, InjectedFaultsAreAlsoShownByPhase) {
+  Report rep = test_support::writer_sample_report();
+  rep.injected_fault_phases = {{"llm", "abort", 1}, {"llm", "delay", 0}, {"web_search", "delay", 2}};
+  const std::string page = html_page(rep);
+  EXPECT_NE(page.find("<th>provider</th><th>phase</th><th class=\"n\">injected</th>"), std::string::npos);
+  EXPECT_NE(page.find("<tr><td>llm</td><td>abort</td><td class=\"n\">1</td></tr>"), std::string::npos);
+  EXPECT_NE(page.find("<tr><td>web_search</td><td>delay</td><td class=\"n\">2</td></tr>"), std::string::npos);
+  EXPECT_EQ(page.find("<td>llm</td><td>delay</td>"), std::string::npos);  // zeros are left out
+}
+
 TEST(HtmlWriterTest, EmbedsTheTimeSeriesAsData) {
   const std::string page = html_page(test_support::writer_sample_report());
   const nlohmann::json data = nlohmann::json::parse(data_text(page));

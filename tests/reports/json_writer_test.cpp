@@ -32,7 +32,7 @@ TEST(JsonWriterTest, TopLevelKeysAreInTheirFixedOrder) {
       "tasks",                 "latency_ms",      "providers",     "logical_calls",     "retry_amplification",
       "tokens",                "cost_usd",        "task_spend",    "breaker_transitions", "breaker_transitions_total", "breaker_openings",
       "fallbacks",             "caches",          "hedges",          "ladder",          "escalations",     "escalation_reasons",  "answers",
-      "injected_faults",       "injected_faults_cut_short", "thresholds",      "thresholds_passed", "time_series"};
+      "injected_faults",       "injected_faults_cut_short", "injected_fault_phases", "thresholds",      "thresholds_passed", "time_series"};
   EXPECT_EQ(keys(to_json(sample_report())), expected);
 }
 

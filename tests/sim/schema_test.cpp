@@ -293,6 +293,11 @@ TEST(SchemaTest, NumericBoundsAgreeWithTheLoader) {
           // the array's own path, which is not looked at here.)
           if (key == "last_call") doc[Json::json_pointer(pointer_append(visit.path, "first_call"))] = 1;
           if (key == "floor") doc[Json::json_pointer(pointer_append(visit.path, "initial"))] = 1;
+          // A capacity drop's limit is at most the base one: the base is lifted away.
+          const std::size_t drops_at = path.find("/capacity/drops/");
+          if (drops_at != std::string::npos) {
+            doc[Json::json_pointer(path.substr(0, drops_at) + "/capacity")].erase(key);
+          }
           std::vector<std::string> at_path;
           for (const ValidationError& e : load_scenario_text(doc.dump(), file).errors) {
             if (e.path == path) at_path.push_back(e.message);
