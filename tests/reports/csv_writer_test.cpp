@@ -34,7 +34,7 @@ TEST(CsvWriterTest, RendersTheSampleRun) {
   EXPECT_EQ(csv_time_series(test_support::writer_sample_report()), expected);
 }
 
-TEST(CsvWriterTest, CapacitySeriesFollowTheCallColumns) {
+TEST(CsvWriterTest, CapacitySeriesFollowTheFaultColumns) {
   // llm has a capacity layer whose windows cover 0-20 s only: the 20-30 s row is zeros.
   Report rep = test_support::writer_sample_report();
   CapacityReport c;
@@ -53,7 +53,7 @@ TEST(CsvWriterTest, CapacitySeriesFollowTheCallColumns) {
     from = end + 2;
   }
   ASSERT_EQ(lines.size(), 4U);
-  EXPECT_TRUE(lines[0].ends_with("calls:web_search:rate_limiter_rejected," + columns)) << lines[0];
+  EXPECT_TRUE(lines[0].ends_with("faults:web_search:rate_limited," + columns)) << lines[0];
   EXPECT_TRUE(lines[1].ends_with(",12,9,2,1,0.25,3,1.5,4\r\n")) << lines[1];
   EXPECT_TRUE(lines[2].ends_with(",7,7,0,0,0,0,0.666667,2\r\n")) << lines[2];
   EXPECT_TRUE(lines[3].ends_with(",0,0,0,0,0,0,0,0\r\n")) << lines[3];
