@@ -53,12 +53,40 @@ struct CallOptions {
   GenerationMeter* meter = nullptr;
 };
 
+// When an answer that a provider decided at once reaches its caller (Provider::start).
+struct ScheduledAnswer {
+  // The virtual time the answer would reach the caller, before the deadline and
+  // cancellation rules (engine/answer_time.hpp) apply.
+  TimePoint at = 0;
+  // Incremented once when the deadline or a cancel comes first (the chaos decorator's
+  // count of injected faults the caller never saw, mocks/chaos/chaos_provider.hpp); null
+  // when nothing counts it.
+  std::uint64_t* cut_short = nullptr;
+};
+
 class Provider {
  public:
   virtual ~Provider() = default;
   // The provider's name in the scenario (a key of `providers`).
   virtual std::string_view name() const = 0;
   virtual Task<Response> call(const Request& request, const CallOptions& options) = 0;
+  // Starts a call for a caller that holds the answer itself (the engine's
+  // ProviderAttempt), so that a provider whose answer is computed now and delivered after
+  // a latency needs no coroutine frame: such a provider writes the response into
+  // `response` (default-constructed on entry), sets `answer`, and returns an empty Task
+  // (Task::valid() false); the caller then waits with AwaitScheduled
+  // (engine/answer_time.hpp), which applies the deadline and cancellation rules as the
+  // provider's call() would. Otherwise it returns the Task to await and leaves both
+  // untouched. Either way the caller sees what awaiting call() would give, and the
+  // provider draws and decides exactly what call() would, in the same order. Every call
+  // of a simulated task goes through it, and a frame per call held by every task in
+  // flight is what made runs slow at high rates (bench/README.md). Default: call().
+  virtual Task<Response> start(const Request& request, const CallOptions& options, Response& response,
+                               ScheduledAnswer& answer) {
+    (void)response;
+    (void)answer;
+    return call(request, options);
+  }
 };
 
 }  // namespace squall

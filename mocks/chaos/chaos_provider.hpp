@@ -147,6 +147,10 @@ class ChaosProvider final : public Provider {
   // The inner provider's name: the decorator is invisible in reports.
   std::string_view name() const override { return inner_->name(); }
   Task<Response> call(const Request& request, const CallOptions& options) override;
+  // Answers at once (engine/provider.hpp) when the call is clean and the inner provider
+  // does, or when the fault is an abort without a delay; otherwise the Task call() gives.
+  Task<Response> start(const Request& request, const CallOptions& options, Response& response,
+                       ScheduledAnswer& answer) override;
 
   // Faults injected so far, by kind (index_of(FaultKind)), and by phase.
   const FaultCounts& injected() const { return injected_; }
@@ -174,6 +178,8 @@ class ChaosProvider final : public Provider {
   const FaultConfig* choose(bool delay_group, TimePoint now, std::uint64_t call, double u,
                             const CallOptions& options) const;
   Task<Response> run(Decision decision, TimePoint now, const Request& request, const CallOptions& options);
+  // The call's number and decision, with the injected faults counted.
+  Decision next_decision(TimePoint now, const CallOptions& options);
   Task<Response> abort(const FaultConfig& fault, TimePoint now, const CallOptions& options, Rng& rng);
   Task<Response> transform(const FaultConfig& fault, TimePoint decided, const Request& request,
                            const CallOptions& options);
@@ -182,6 +188,8 @@ class ChaosProvider final : public Provider {
   void count_injected(FaultKind kind, TimePoint decided);
   void uncount_injected(FaultKind kind, TimePoint decided);
   std::size_t window_of(TimePoint decided) const;
+  void abort_now(const FaultConfig& fault, TimePoint now, const CallOptions& options, Rng& rng, Response& response,
+                 ScheduledAnswer& answer);
   Response faulty_answer(const FaultConfig& fault, TimePoint now);
   void set_retry_after(const FaultConfig& fault, TimePoint now, Response& r);
   std::string_view keep(std::string text);
