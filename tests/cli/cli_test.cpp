@@ -147,7 +147,7 @@ TEST(CliTest, OutRefusesDevicesDirectoriesAndInputs) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("\"/dev/stdout\" is in /dev or /proc"), std::string::npos) << r.err;
   EXPECT_EQ(read_file(log), "PREVIOUS\n");
-  EXPECT_EQ(squall("run scenarios/quickstart.json --out " + testing::TempDir()).exit_code, 2);
+  EXPECT_EQ(squall("run scenarios/quickstart.json --out " + fs::temp_directory_path().string()).exit_code, 2);
   // An empty path is refused before the run, not after it.
   r = squall("run scenarios/quickstart.json --out ''");
   EXPECT_EQ(r.exit_code, 2);
@@ -175,7 +175,7 @@ TEST(CliTest, OutFollowsASymbolicLink) {
 }
 
 TEST(CliTest, ReproLineIsShellQuoted) {
-  const fs::path dir = fs::path(testing::TempDir()) / "squall_cli_test" / "sp ace";
+  const fs::path dir = fs::temp_directory_path() / "squall_cli_test" / "sp ace";
   fs::create_directories(dir);
   const fs::path scenario = dir / "it's.json";
   fs::remove(scenario);
