@@ -610,26 +610,19 @@ bool interchangeable(ProviderType a, ProviderType b) {
   return a == b || (is_search(a) && is_search(b));
 }
 
-void check_fallback(const FallbackConfig& config, std::string_view owner, const ScenarioNames& names,
-                    const std::string& path, Diagnostics& diag) {
-  const auto tool = names.tool_provider.find(owner);
-  if (tool == names.tool_provider.end()) {
-    if (names.providers.contains(owner)) {
-      diag.error(path, fmt::format("fallback applies only to a tool's pipeline; \"{}\" is a provider, whose stack "
-                                   "serves one provider",
-                                   owner));
-    }
-    return;
-  }
-  const std::string& primary = tool->second;
+// The providers a tool's strategy sends the tool's requests to besides its own (fallback's
+// backups, hedging's targets, at `path`): each exists and can take the tool's requests
+// (interchangeable types); the tool's own provider `primary` is listed only if `own_allowed`.
+void check_other_providers(const std::vector<std::string>& providers, const std::string& primary, bool own_allowed,
+                           const ScenarioNames& names, const std::string& path, Diagnostics& diag) {
   const auto primary_type = names.providers.find(primary);
-  for (std::size_t i = 0; i < config.providers.size(); ++i) {
-    const std::string& name = config.providers[i];
-    const std::string item = pointer_append(pointer_append(path, "providers"), i);
+  for (std::size_t i = 0; i < providers.size(); ++i) {
+    const std::string& name = providers[i];
+    const std::string item = pointer_append(path, i);
     const auto candidate = names.providers.find(name);
     if (candidate == names.providers.end()) {
       diag.error(item, no_such_provider(name, names.providers));
-    } else if (name == primary) {
+    } else if (name == primary && !own_allowed) {
       diag.error(item, fmt::format("\"{}\" is the tool's own provider; fallback lists the providers to try after it",
                                    name));
     } else if (candidate->second && primary_type != names.providers.end() && primary_type->second &&
@@ -641,37 +634,35 @@ void check_fallback(const FallbackConfig& config, std::string_view owner, const 
   }
 }
 
+// The error for a strategy that lives only in tools' pipelines, found in provider `owner`'s
+// stack, which serves one provider.
+std::string only_for_tools(std::string_view owner) {
+  return fmt::format("applies only to a tool's pipeline; \"{}\" is a provider, whose stack serves one provider", owner);
+}
+
+void check_fallback(const FallbackConfig& config, std::string_view owner, const ScenarioNames& names,
+                    const std::string& path, Diagnostics& diag) {
+  const auto tool = names.tool_provider.find(owner);
+  if (tool == names.tool_provider.end()) {
+    if (names.providers.contains(owner)) diag.error(path, "fallback " + only_for_tools(owner));
+    return;
+  }
+  check_other_providers(config.providers, tool->second, false, names, pointer_append(path, "providers"), diag);
+}
+
 // Hedging's `providers`: a tool's pipeline only (a provider's stack serves one provider),
 // each an existing provider that can take the tool's requests (interchangeable types, as
 // fallback's backups). The tool's own provider may be listed: hedges then alternate.
 void check_hedging(const HedgingConfig& config, std::string_view owner, const ScenarioNames& names,
                    const std::string& path, Diagnostics& diag) {
   if (config.providers.empty()) return;
+  const std::string providers = pointer_append(path, "providers");
   const auto tool = names.tool_provider.find(owner);
   if (tool == names.tool_provider.end()) {
-    if (names.providers.contains(owner)) {
-      diag.error(pointer_append(path, "providers"),
-                 fmt::format("applies only to a tool's pipeline; \"{}\" is a provider, whose stack serves one "
-                             "provider",
-                             owner));
-    }
+    if (names.providers.contains(owner)) diag.error(providers, only_for_tools(owner));
     return;
   }
-  const std::string& primary = tool->second;
-  const auto primary_type = names.providers.find(primary);
-  for (std::size_t i = 0; i < config.providers.size(); ++i) {
-    const std::string& name = config.providers[i];
-    const std::string item = pointer_append(pointer_append(path, "providers"), i);
-    const auto candidate = names.providers.find(name);
-    if (candidate == names.providers.end()) {
-      diag.error(item, no_such_provider(name, names.providers));
-    } else if (candidate->second && primary_type != names.providers.end() && primary_type->second &&
-               !interchangeable(*candidate->second, *primary_type->second)) {
-      diag.error(item, fmt::format("{}; the tool's provider \"{}\" is {} {} provider", provider_is(name, *candidate->second),
-                                   primary, *primary_type->second == ProviderType::llm ? "an" : "a",
-                                   to_string(*primary_type->second)));
-    }
-  }
+  check_other_providers(config.providers, tool->second, true, names, providers, diag);
 }
 
 // A strategy that calls another provider for a tool's call (reflect, rewrite_query)
@@ -680,9 +671,7 @@ void check_hedging(const HedgingConfig& config, std::string_view owner, const Sc
 void only_in_tools(std::string_view strategy, std::string_view owner, const ScenarioNames& names,
                    const std::string& path, Diagnostics& diag) {
   if (names.tools.contains(owner) || !names.providers.contains(owner)) return;
-  diag.error(path, fmt::format("{} applies only to a tool's pipeline; \"{}\" is a provider, whose stack serves one "
-                               "provider",
-                               strategy, owner));
+  diag.error(path, fmt::format("{} {}", strategy, only_for_tools(owner)));
 }
 
 // The provider of a strategy that asks an LLM (`purpose`: "reflect", "rewrite queries")
