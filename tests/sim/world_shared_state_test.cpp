@@ -16,23 +16,7 @@ namespace squall {
 namespace {
 
 // Two tools on one healthy search provider; one task a second, either tool.
-std::string scenario(std::string_view policy) {
-  return std::string(R"({
-  "name": "shared-limiter",
-  "duration": "30s",
-  "workload": {
-    "arrivals": { "process": "constant", "rate_per_s": 1 },
-    "tasks": [ { "name": "via-a", "steps": [ { "tool": "a", "query_from": "q" } ] },
-               { "name": "via-b", "steps": [ { "tool": "b", "query_from": "q" } ] } ],
-    "queries": { "q": [ "Acme Corp" ] }
-  },
-  "tools": { "a": { "provider": "search" }, "b": { "provider": "search" } },
-  "providers": {
-    "search": { "type": "web_search", "corpus": "corpus.jsonl",
-                "latency": { "distribution": "constant", "value": "200ms" } }
-  },
-  "policy": )") + std::string(policy) + "\n}";
-}
+std::string scenario(std::string_view policy) { return test::two_tools_on_one_search("[]", policy); }
 
 constexpr std::string_view kLimiter =
     R"([ { "rate_limiter": { "limit_for_period": 1, "limit_refresh_period": "10s", "timeout_duration": "0s" } } ])";
