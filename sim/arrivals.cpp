@@ -55,9 +55,10 @@ TimePoint ArrivalSchedule::next_change(TimePoint t) const {
   return it != bursts_.end() ? it->from : kNever;
 }
 
-void ArrivalSchedule::start_segment(TimePoint start) {
+void ArrivalSchedule::start_segment(TimePoint start, double rate) {
+  // The rate integrated over the segment that ends here (its arrivals owed, whole or not).
+  if (start != kNever) intensity_ += rate * static_cast<double>(start - segment_start_) / 1e9;
   segment_start_ = start;
-  index_ = 0;
   offset_ns_ = 0;
 }
 
@@ -68,7 +69,7 @@ std::optional<TimePoint> ArrivalSchedule::next(Rng& rng) {
     const double rate = rate_at(segment_start_);
     const TimePoint change = next_change(segment_start_);
     if (rate <= 0) {
-      start_segment(change);
+      start_segment(change, 0);
       continue;
     }
     // The arrival's exact offset in the segment, rounded once (see the header).
@@ -77,18 +78,20 @@ std::optional<TimePoint> ArrivalSchedule::next(Rng& rng) {
     if (process_ == ArrivalProcess::poisson) {
       offset = offset_ns_ + rng.exponential(1e9 / rate);
     } else {
-      offset = static_cast<double>(index_) * 1e9 / rate;
+      // Arrival k is where the integrated rate reaches k (k6's ramping-arrival-rate), so a
+      // rate change keeps the spacing's phase; never before the segment's start.
+      offset = std::max(0.0, (static_cast<double>(arrivals_) - intensity_) * 1e9 / rate);
     }
     candidate = at_offset(segment_start_, offset);
     // At least 1 ns after the previous arrival, so that time always advances.
     if (candidate <= last_) candidate = last_ + 1;
     if (candidate >= change) {
-      start_segment(change);
+      start_segment(change, rate);
       continue;
     }
     if (candidate >= end_) break;
     offset_ns_ = offset;
-    ++index_;
+    ++arrivals_;
     last_ = candidate;
     return candidate;
   }

@@ -7,15 +7,19 @@
 // the new rate, which samples the non-homogeneous Poisson process exactly for
 // piecewise-constant rates (no thinning needed; Lewis and Shedler 1979 treat the general
 // case). Constant arrivals are 1/rate apart, the first at time 0, as in k6's
-// constant-arrival-rate executor; a rate change restarts the spacing at the change. A rate
-// of 0 means no arrivals until the next change.
+// constant-arrival-rate executor; across rate changes the k-th arrival (k = 0, 1, ...) is
+// where the rate integrated from 0 reaches k, as k6's ramping-arrival-rate executor places
+// its iterations, so a run of T seconds holds ceil(integral of the rate over [0, T))
+// arrivals whatever its bursts (0.1/s for 100 s is 10 arrivals with or without bursts at
+// 0.1/s), and a burst neither adds nor loses an arrival at its edges. A rate of 0 means no
+// arrivals until the next change.
 //
 // Times are kept exact within a rate segment and rounded once per arrival: the k-th
-// constant arrival of a segment starting at s is at s + round(k * 1e9 / rate) ns, and a
-// Poisson arrival at s + round(sum of its segment's exponential gaps), so rounding errors
-// never accumulate (9 per second for 10 s is 90 arrivals, not 91 from 111,111,111 ns
-// gaps). Arrivals are at least 1 ns apart (so time always advances) and saturate at
-// kNever (so tiny rates cannot overflow).
+// constant arrival, in a segment starting at s with the rate integrated to I there, is at
+// s + round((k - I) * 1e9 / rate) ns, and a Poisson arrival at s + round(sum of its
+// segment's exponential gaps), so rounding errors never accumulate (9 per second for 10 s
+// is 90 arrivals, not 91 from 111,111,111 ns gaps). Arrivals are at least 1 ns apart (so
+// time always advances) and saturate at kNever (so tiny rates cannot overflow).
 #pragma once
 
 #include <optional>
@@ -27,8 +31,8 @@
 namespace squall {
 
 // The expected number of tasks that arrive in [0, duration): the rate integrated over the
-// run (bursts clipped to it), capped at max_tasks. Exact for constant arrivals up to the
-// rounding of each segment, and the mean for Poisson ones.
+// run (bursts clipped to it), capped at max_tasks. For constant arrivals the count is this
+// rounded up (up to the rounding of times to whole nanoseconds); for Poisson ones, its mean.
 double expected_arrivals(const ArrivalConfig& config, Nanos duration);
 
 class ArrivalSchedule {
@@ -51,11 +55,13 @@ class ArrivalSchedule {
   double base_rate_;
   std::vector<Burst> bursts_;  // sorted by `from`
   TimePoint end_;
-  // Moves to the segment starting at `start` (a rate change, or 0).
-  void start_segment(TimePoint start);
+  // Moves to the segment starting at `start` (a rate change), the one ending there having
+  // had `rate`.
+  void start_segment(TimePoint start, double rate);
 
   TimePoint segment_start_ = 0;  // where the current rate segment began
-  std::int64_t index_ = 0;       // constant process: arrivals of the segment so far
+  std::int64_t arrivals_ = 0;    // constant process: arrivals so far
+  double intensity_ = 0;         // constant process: the rate integrated over [0, segment_start_)
   double offset_ns_ = 0;         // poisson process: the previous arrival, exact, since segment_start_
   TimePoint last_ = -1;          // the previous arrival (-1: none yet)
   ArrivalProcess process_;

@@ -40,8 +40,9 @@ TEST(ArrivalScheduleTest, ConstantArrivalsRoundEachTimeOnceWithoutAccumulating) 
 }
 
 TEST(ArrivalScheduleTest, ConstantBurstCountsFromItsOwnStart) {
-  // 3 per second inside [1 s, 2 s): 1 s + k/3 s, rounded once per arrival; the base rate
-  // restarts exactly at the burst's end.
+  // 3 per second inside [1 s, 2 s): the rate integrated to 1 s is 1, so arrivals 1, 2, 3
+  // are at 1 s + (k - 1)/3 s, rounded once per arrival; at 2 s it is 4, a whole number, so
+  // the base rate's next arrival is exactly at the burst's end.
   ArrivalConfig config;
   config.process = ArrivalProcess::constant;
   config.rate_per_s = 1;
@@ -65,9 +66,10 @@ TEST(ArrivalScheduleTest, PoissonArrivalsAreExactSumsOfGapsRoundedOnce) {
   EXPECT_GT(times.size(), 6000u);
 }
 
-TEST(ArrivalScheduleTest, ConstantBurstRestartsSpacingAtItsEdges) {
-  // 1/s outside, 10/s in [2 s, 2.5 s): arrivals at 0, 1, then 2.0..2.4 every 100 ms, then
-  // the base rate restarts at the burst's end (2.5 s) and continues at 3.5 s.
+TEST(ArrivalScheduleTest, ConstantBurstAlignedWithWholeArrivalsKeepsItsEdges) {
+  // 1/s outside, 10/s in [2 s, 2.5 s): arrivals at 0, 1, then 2.0..2.4 every 100 ms; the
+  // rate integrated to 2.5 s is 7, so the next arrival is at the burst's end (2.5 s) and the
+  // one after at 3.5 s.
   ArrivalConfig config;
   config.process = ArrivalProcess::constant;
   config.rate_per_s = 1;
@@ -75,6 +77,40 @@ TEST(ArrivalScheduleTest, ConstantBurstRestartsSpacingAtItsEdges) {
   const auto times = all_arrivals(config, seconds(4));
   EXPECT_EQ(times, (std::vector<TimePoint>{0, seconds(1), seconds(2), millis(2100), millis(2200), millis(2300),
                                            millis(2400), millis(2500), millis(3500)}));
+}
+
+TEST(ArrivalScheduleTest, ConstantArrivalsKeepTheirPhaseAcrossRateChanges) {
+  // 1/s, with 2/s in [0.5 s, 1.5 s). The integrated rate reaches 0.5 at 0.5 s, 2.5 at
+  // 1.5 s and 4 at 3 s: arrival k where it reaches k, so 0, 0.75 s, 1.25 s and 2 s, four
+  // arrivals for an integral of 4 (restarting the spacing at each change would give five:
+  // 0, 0.5, 1, 1.5 and 2.5 s).
+  ArrivalConfig config;
+  config.process = ArrivalProcess::constant;
+  config.rate_per_s = 1;
+  config.bursts.push_back(Burst{millis(500), millis(1500), 2});
+  EXPECT_EQ(all_arrivals(config, seconds(3)), (std::vector<TimePoint>{0, millis(750), millis(1250), seconds(2)}));
+}
+
+TEST(ArrivalScheduleTest, ABurstAtTheBaseRateChangesNothing) {
+  // 0.1/s for 100 s is 10 arrivals, 10 s apart, with or without ten 1 s bursts at 0.1/s.
+  ArrivalConfig config;
+  config.process = ArrivalProcess::constant;
+  config.rate_per_s = 0.1;
+  const auto plain = all_arrivals(config, seconds(100));
+  ASSERT_EQ(plain.size(), 10U);
+  for (int i = 0; i < 10; ++i) config.bursts.push_back(Burst{seconds(10 * i + 5), seconds(10 * i + 6), 0.1});
+  EXPECT_EQ(all_arrivals(config, seconds(100)), plain);
+}
+
+TEST(ArrivalScheduleTest, ConstantCountIsTheIntegratedRateRoundedUp) {
+  // 0.9/s for 10 s with 0.5/s in [3 s, 4 s): the integral is 9 * 0.9 + 0.5 = 8.6, so nine
+  // arrivals (k = 0..8), matching expected_arrivals rounded up.
+  ArrivalConfig config;
+  config.process = ArrivalProcess::constant;
+  config.rate_per_s = 0.9;
+  config.bursts.push_back(Burst{seconds(3), seconds(4), 0.5});
+  EXPECT_EQ(all_arrivals(config, seconds(10)).size(), 9U);
+  EXPECT_DOUBLE_EQ(expected_arrivals(config, seconds(10)), 8.6);
 }
 
 TEST(ArrivalScheduleTest, ZeroRateWindowHasNoArrivals) {
