@@ -9,6 +9,7 @@
 // it or without it (tests/cli/progress_test.cpp checks that).
 #pragma once
 
+#include <cstddef>
 #include <cstdio>
 #include <string>
 
@@ -25,6 +26,13 @@ bool show_progress(bool asked, bool quiet, bool stderr_is_terminal);
 // started; "-" before any wall time has passed).
 std::string progress_text(const RunProgress& progress, double wall_seconds);
 
+// The text of one update of a sweep (cli/sweep_command.cpp), e.g.
+//   "progress: 12 of 40 runs (30%), 3.1 runs/s, ETA 9 s"
+// where the rate is runs finished per second of wall time and the ETA the runs left at
+// that rate ("-" before any run has finished). `planned` is the runs planned so far: a
+// sweep with a target plans more rounds as its intervals ask.
+std::string sweep_progress_text(std::size_t done, std::size_t planned, double wall_seconds);
+
 class ProgressLine {
  public:
   static constexpr double kDelaySeconds = 1.0;   // nothing is shown before this much wall time
@@ -34,10 +42,18 @@ class ProgressLine {
   ProgressLine(std::FILE* stream, bool terminal) : stream_(stream), terminal_(terminal) {}
   // Shows `progress` if the run has taken kDelaySeconds and the last update is old enough.
   void update(const RunProgress& progress, double wall_seconds);
+  // The same for any text (a sweep's runs), made only when it will be shown.
+  template <class MakeText>
+  void update_with(const MakeText& make_text, double wall_seconds) {
+    if (due(wall_seconds)) show(make_text(), wall_seconds);
+  }
   // Erases the terminal line, if one was drawn, so that what follows starts clean.
   void finish();
 
  private:
+  bool due(double wall_seconds) const;
+  void show(const std::string& text, double wall_seconds);
+
   std::FILE* stream_;
   bool terminal_;
   bool drawn_ = false;

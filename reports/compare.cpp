@@ -69,21 +69,44 @@ std::string value_text(const std::optional<double>& v) { return v ? fmt::format(
 
 }  // namespace
 
-std::vector<MetricComparison> compare_reports(const json& a, const json& b) {
-  require_report(a);
-  require_report(b);
-  std::vector<MetricComparison> rows;
+const std::vector<std::string>& headline_metric_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    bool first_derived = true;
+    for (const char* pointer : kHeadline) {
+      if (pointer[0] != '\0') {
+        out.push_back(name_of(pointer));
+      } else {
+        out.push_back(first_derived ? "task_success" : "thresholds_passed");
+        first_derived = false;
+      }
+    }
+    return out;
+  }();
+  return names;
+}
+
+std::vector<std::optional<double>> headline_metrics(const json& r) {
+  require_report(r);
+  std::vector<std::optional<double>> values;
   bool first_derived = true;
   for (const char* pointer : kHeadline) {
     if (pointer[0] != '\0') {
-      rows.push_back({name_of(pointer), number_at(a, pointer), number_at(b, pointer)});
-    } else if (first_derived) {
-      rows.push_back({"task_success", task_success(a), task_success(b)});
-      first_derived = false;
+      values.push_back(number_at(r, pointer));
     } else {
-      rows.push_back({"thresholds_passed", thresholds_passed(a), thresholds_passed(b)});
+      values.push_back(first_derived ? task_success(r) : thresholds_passed(r));
+      first_derived = false;
     }
   }
+  return values;
+}
+
+std::vector<MetricComparison> compare_reports(const json& a, const json& b) {
+  const std::vector<std::optional<double>> va = headline_metrics(a);
+  const std::vector<std::optional<double>> vb = headline_metrics(b);
+  const std::vector<std::string>& names = headline_metric_names();
+  std::vector<MetricComparison> rows;
+  for (std::size_t i = 0; i < names.size(); ++i) rows.push_back({names[i], va[i], vb[i]});
   return rows;
 }
 

@@ -27,6 +27,14 @@ struct MetricComparison {
   std::optional<double> b;
 };
 
+// The headline metrics' names in the order above ("tasks.total", ..., "task_success",
+// "latency_ms.p99", ..., "thresholds_passed"); sweeps (sim/sweep/) report them by these names.
+const std::vector<std::string>& headline_metric_names();
+
+// The headline metrics of one report, in headline_metric_names() order; nullopt where the
+// report lacks a value. Throws as compare_reports does.
+std::vector<std::optional<double>> headline_metrics(const nlohmann::json& report);
+
 // Throws std::runtime_error when a document is not a squall JSON report:
 //   "not a squall report: no squall_report_version"
 std::vector<MetricComparison> compare_reports(const nlohmann::json& a, const nlohmann::json& b);
