@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 constexpr std::array<std::string_view, 11> kSweepKeys{"$schema",  "name",    "description", "scenario",
                                                       "variants", "baseline", "seeds",      "target",
                                                       "first_seed", "metrics", "objectives"};
-constexpr std::array<std::string_view, 3> kGoalNames{"max", "min"};
+constexpr std::array<std::string_view, 2> kGoalNames{"max", "min"};
 
 // Where a sweep's errors that belong to other files (the scenario, a policy file) go: after
 // the sweep file's own, each with its own file.
