@@ -5,12 +5,14 @@
 
 #include <fmt/core.h>
 
+#include "cli/ci_progress.hpp"
 #include "cli/commands.hpp"
 #include "cli/output_path.hpp"
 #include "cli/repro.hpp"
 #include "cli/report_requests.hpp"
 #include "cli/scenario_inputs.hpp"
 #include "cli/step_summary.hpp"
+#include "cli/terminal.hpp"
 #include "reports/atomic_file.hpp"
 #include "reports/rounding.hpp"
 #include "reports/text_summary.hpp"
@@ -41,7 +43,7 @@ CiRun not_run(int exit_code, std::string error) {
 
 // Loads, prepares and runs one scenario file as `squall run FILE` would. Never throws: a
 // bad file is exit 2 and a bug in squall exit 70, for this scenario only.
-CiRun run_one(const fs::path& file, const CiOptions& options) {
+CiRun run_one(const fs::path& file, const CiOptions& options, const ProgressCallback& progress) {
   try {
     LoadResult loaded = load_scenario(file);
     if (!loaded.errors.empty()) {
@@ -62,7 +64,7 @@ CiRun run_one(const fs::path& file, const CiOptions& options) {
     PreparedScenario prepared(std::move(*loaded.scenario));
     prepared.set_limits(RunLimits{options.max_in_flight});
     CiRun r;
-    r.report = prepared.run(seed, std::move(provenance));
+    r.report = prepared.run(seed, std::move(provenance), nullptr, progress);
     r.exit_code = r.report->all_thresholds_passed() ? kExitOk : kExitThresholdFailed;
     return r;
   } catch (const CorpusError& e) {
@@ -199,6 +201,35 @@ std::vector<std::string> write_outputs(const std::vector<ReportRequest>& request
   return lines;
 }
 
+// Runs every file on `jobs` threads, printing each result line in input order as it comes
+// in, with progress on stderr when it is due (cli/ci_progress.hpp).
+std::vector<CiRun> run_all(const std::vector<fs::path>& files, std::size_t jobs, const CiOptions& options,
+                           std::chrono::steady_clock::time_point wall_start) {
+  const auto wall_seconds = [&wall_start] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  };
+  std::vector<std::string> names;
+  for (const fs::path& f : files) names.push_back(f.string());
+  CiProgress progress(stderr, is_terminal(stderr), show_progress(options.progress, options.quiet, is_terminal(stderr)),
+                      std::move(names));
+  std::vector<CiRun> runs = run_parallel<CiRun>(
+      files.size(), jobs,
+      [&](std::size_t i) {
+        progress.started(i, wall_seconds());
+        CiRun run = run_one(files[i], options, [&, i](const RunProgress& p) { progress.advanced(i, p, wall_seconds()); });
+        progress.finished(i, wall_seconds());
+        return run;
+      },
+      [&](std::size_t i, const CiRun& run) {
+        if (options.quiet && run.exit_code == kExitOk) return;
+        progress.clear();
+        fmt::print("{}", result_line(files[i], run));
+        std::fflush(stdout);
+      });
+  progress.clear();
+  return runs;
+}
+
 }  // namespace
 
 int worst_exit_code(int a, int b) {
@@ -230,13 +261,7 @@ int ci_command(const CiOptions& options) {
   std::fflush(stdout);
 
   const auto wall_start = std::chrono::steady_clock::now();
-  const std::vector<CiRun> runs = run_parallel<CiRun>(
-      files.size(), jobs, [&](std::size_t i) { return run_one(files[i], options); },
-      [&](std::size_t i, const CiRun& run) {
-        if (options.quiet && run.exit_code == kExitOk) return;
-        fmt::print("{}", result_line(files[i], run));
-        std::fflush(stdout);
-      });
+  const std::vector<CiRun> runs = run_all(files, jobs, options, wall_start);
   const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - wall_start;
 
   int exit_code = kExitOk;

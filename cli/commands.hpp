@@ -51,6 +51,7 @@ struct CiOptions {
   std::uint64_t max_in_flight = RunLimits{}.max_tasks_in_flight;  // as `run --max-in-flight`
   std::vector<std::string> reports;               // --report junit=PATH / markdown=PATH
   bool quiet = false;                             // only failing scenarios' lines and the verdict
+  bool progress = false;  // progress on stderr even when it is not a terminal (cli/ci_progress.hpp)
 };
 
 // `squall ci`: runs every scenario of `options.inputs` (cli/scenario_inputs.hpp), each
@@ -68,12 +69,17 @@ struct CompareOptions {
   std::vector<std::filesystem::path> inputs;    // one scenario, or two JSON reports
   std::vector<std::filesystem::path> policies;  // with a scenario: one (against its own) or two
   std::optional<std::uint64_t> seed;            // with a scenario: overrides its seed
+  std::vector<std::string> reports;             // --report json=PATH / markdown=PATH (reports/writers/comparison_writer.hpp)
 };
 
 // `squall compare`: the headline metrics of two runs side by side (reports/compare.hpp):
 //   compare SCENARIO --policy A [--policy B] [--seed N]   A against B on the same seed (one
 //                                                         --policy: the scenario's own against it)
 //   compare A.json B.json                                 two reports written by run --out
+// Two reports must be squall reports of this squall's version (report_problem); reports
+// of different scenarios or seeds are compared with a warning on stderr for each. With
+// --report json=PATH or markdown=PATH (repeatable, checked before anything runs, written
+// atomically) the comparison is also written as a file.
 // Exit 0 when the comparison is printed, 2 on bad input or usage.
 int compare_command(const CompareOptions& options);
 

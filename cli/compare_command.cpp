@@ -1,3 +1,5 @@
+#include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -5,9 +7,12 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/output_path.hpp"
 #include "cli/repro.hpp"
+#include "reports/atomic_file.hpp"
 #include "reports/compare.hpp"
 #include "reports/json_writer.hpp"
+#include "reports/writers/comparison_writer.hpp"
 #include "sim/run.hpp"
 #include "sim/scenario_loader.hpp"
 
@@ -31,15 +36,69 @@ nlohmann::json read_report(const fs::path& file) {
   if (!in) throw BadInput(fmt::format("{}: cannot be read", file.string()));
   std::stringstream text;
   text << in.rdbuf();
+  nlohmann::json report;
   try {
-    nlohmann::json report = nlohmann::json::parse(text.str());
-    if (!report.is_object() || !report.contains("squall_report_version")) {
-      throw BadInput(fmt::format("{}: not a squall report: no squall_report_version", file.string()));
-    }
-    return report;
+    report = nlohmann::json::parse(text.str());
   } catch (const nlohmann::json::parse_error& e) {
     throw BadInput(fmt::format("{}: not JSON: {}", file.string(), e.what()));
   }
+  if (const auto problem = report_problem(report)) throw BadInput(fmt::format("{}: {}", file.string(), *problem));
+  return report;
+}
+
+// One --report FORMAT=PATH of compare.
+struct CompareOutput {
+  std::string format;  // "json" or "markdown"
+  fs::path path;
+};
+
+constexpr std::string_view kCompareFormats[] = {"json", "markdown"};
+
+// Parses and checks --report FORMAT=PATH as `run` does (cli/report_requests.hpp): every
+// path is checked before anything runs, against the inputs, and no two write one file.
+std::vector<CompareOutput> parse_outputs(const CompareOptions& options) {
+  std::vector<fs::path> inputs = options.inputs;
+  inputs.insert(inputs.end(), options.policies.begin(), options.policies.end());
+  std::vector<CompareOutput> outputs;
+  std::vector<fs::path> seen;
+  for (const std::string& spec : options.reports) {
+    const std::size_t eq = spec.find('=');
+    if (eq == std::string::npos) throw BadInput(fmt::format("squall compare: --report expects FORMAT=PATH, got \"{}\"", spec));
+    CompareOutput out{spec.substr(0, eq), fs::path(spec.substr(eq + 1))};
+    if (std::find(std::begin(kCompareFormats), std::end(kCompareFormats), out.format) == std::end(kCompareFormats)) {
+      throw BadInput(fmt::format("squall compare: unknown report format \"{}\" in --report {}; formats: json, markdown",
+                                 out.format, spec));
+    }
+    if (const auto problem = output_problem(out.path, inputs)) {
+      throw BadInput(fmt::format("squall compare: cannot write the {} report (--report {}): {}", out.format, spec, *problem));
+    }
+    const fs::path identity = output_identity(out.path);
+    for (std::size_t i = 0; i < seen.size(); ++i) {
+      if (seen[i] == identity) {
+        throw BadInput(fmt::format("squall compare: --report {}={} and --report {} write the same file \"{}\"",
+                                   outputs[i].format, outputs[i].path.string(), spec, out.path.string()));
+      }
+    }
+    seen.push_back(identity);
+    outputs.push_back(std::move(out));
+  }
+  return outputs;
+}
+
+// Writes each requested file atomically; returns the lines saying so.
+std::vector<std::string> write_outputs(const std::vector<CompareOutput>& outputs, const Side& a, const Side& b,
+                                       const std::vector<MetricComparison>& rows,
+                                       const std::vector<std::string>& warnings) {
+  const ComparedRun run_a{a.label, &a.report};
+  const ComparedRun run_b{b.label, &b.report};
+  std::vector<std::string> lines;
+  for (const CompareOutput& out : outputs) {
+    const bool json = out.format == "json";
+    write_file_atomic(resolve_output(out.path), json ? comparison_json(run_a, run_b, rows, warnings)
+                                                     : comparison_markdown(run_a, run_b, rows, warnings));
+    lines.push_back(fmt::format("{} comparison written to {}", out.format, out.path.string()));
+  }
+  return lines;
 }
 
 void throw_errors(const std::vector<ValidationError>& errors) {
@@ -97,6 +156,7 @@ int compare_command(const CompareOptions& options) {
     return kExitBadInput;
   }
   try {
+    const std::vector<CompareOutput> outputs = parse_outputs(options);
     std::pair<Side, Side> sides;
     if (reports) {
       sides = {Side{options.inputs[0].filename().string(), read_report(options.inputs[0])},
@@ -105,8 +165,19 @@ int compare_command(const CompareOptions& options) {
     } else {
       sides = run_policies(options);
     }
-    fmt::print("{}", comparison_table(sides.first.label, sides.second.label,
-                                      compare_reports(sides.first.report, sides.second.report)));
+    const auto& [a, b] = sides;
+    const std::vector<std::string> warnings = comparison_warnings(a.report, b.report);
+    // On stderr, after the heading and before the table, so a merged log reads in order.
+    std::fflush(stdout);
+    for (const std::string& w : warnings) fmt::print(stderr, "squall compare: warning: {}\n", w);
+    const std::vector<MetricComparison> rows = compare_reports(a.report, b.report);
+    fmt::print("{}", comparison_table(a.label, b.label, rows));
+    try {
+      for (const std::string& line : write_outputs(outputs, a, b, rows, warnings)) fmt::print("{}\n", line);
+    } catch (const std::runtime_error& e) {
+      fmt::print(stderr, "squall compare: cannot write report: {}\n", e.what());
+      return kExitBadInput;
+    }
     return kExitOk;
   } catch (const BadInput& e) {
     fmt::print(stderr, "{}\n", e.what());

@@ -7,6 +7,17 @@
 #include "cli/commands.hpp"
 #include "reports/writers/report_formats.hpp"
 
+namespace {
+
+// Every command reads both formats (sim/scenario_loader.hpp): YAML by the file's
+// extension (sim/scenario/yaml_document.hpp is_yaml_file), JSON otherwise.
+constexpr const char* kScenarioFileHelp =
+    "Scenario file: JSON (comments allowed), or YAML when its name ends in .yaml or .yml (any case)";
+constexpr const char* kScenarioFilesHelp =
+    "Scenario files: JSON (comments allowed), or YAML when a name ends in .yaml or .yml (any case)";
+
+}  // namespace
+
 int main(int argc, char** argv) {
   using namespace squall::cli;
   CLI::App app{"squall: deterministic chaos testing for the resilience layer of AI agents"};
@@ -19,7 +30,7 @@ int main(int argc, char** argv) {
   std::string policy;
   std::string out;
   CLI::App* run_cmd = app.add_subcommand("run", "Run a scenario and report; exit 1 if a threshold fails");
-  run_cmd->add_option("scenario", run.scenario, "Scenario file (JSON, comments allowed)")->required();
+  run_cmd->add_option("scenario", run.scenario, kScenarioFileHelp)->required();
   // Read as text and parsed strictly: CLI11 would wrap "-1" to 2^64-1 and read "010" as octal.
   const CLI::Validator seed_check(
       [](std::string& text) -> std::string {
@@ -28,7 +39,7 @@ int main(int argc, char** argv) {
       "UINT64");
   CLI::Option* seed_opt = run_cmd->add_option("--seed", seed, "Seed overriding the scenario's")->check(seed_check);
   CLI::Option* policy_opt =
-      run_cmd->add_option("--policy", policy, "Policy file replacing the scenario's policy block");
+      run_cmd->add_option("--policy", policy, "Policy file replacing the scenario's policy block (JSON or YAML)");
   CLI::Option* out_opt = run_cmd->add_option("--out", out, "Write the JSON report here (atomically)");
   run_cmd
       ->add_option("--max-in-flight", run.max_in_flight,
@@ -51,8 +62,8 @@ int main(int argc, char** argv) {
   std::vector<std::filesystem::path> files;
   std::vector<std::filesystem::path> policies;
   CLI::App* validate_cmd = app.add_subcommand("validate", "Check scenario and policy files; report every error");
-  validate_cmd->add_option("files", files, "Scenario files");
-  validate_cmd->add_option("--policy", policies, "Policy files (as `run --policy` takes them)");
+  validate_cmd->add_option("files", files, kScenarioFilesHelp);
+  validate_cmd->add_option("--policy", policies, "Policy files (as `run --policy` takes them), JSON or YAML");
   bool print_json = false;
   validate_cmd->add_flag("--print-json", print_json,
                          "Print the one scenario (or --policy file) given as plain JSON (no comments) for standard JSON Schema validators");
@@ -62,7 +73,9 @@ int main(int argc, char** argv) {
   CLI::App* ci_cmd = app.add_subcommand(
       "ci", "Run many scenarios in parallel; one line each, a table, one JUnit file and one Markdown summary; "
             "exit with the worst code (70, 3, 2, 1, 0)");
-  ci_cmd->add_option("inputs", ci.inputs, "Scenario files, and directories standing for their *.json, *.yaml and *.yml files")
+  ci_cmd->add_option("inputs", ci.inputs,
+                     std::string(kScenarioFilesHelp) +
+                         "; directories stand for their *.json, *.yaml and *.yml files (any case)")
       ->required();
   ci_cmd->add_option("-j,--jobs", ci.jobs, "Scenarios run at once (default: one per hardware thread)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1024}));
@@ -74,15 +87,23 @@ int main(int argc, char** argv) {
   ci_cmd->add_option("--report", ci.reports, "Write junit=PATH (a test suite per scenario) or markdown=PATH; repeatable")
       ->type_name("FORMAT=PATH");
   ci_cmd->add_flag("-q,--quiet", ci.quiet, "Print only the scenarios that did not pass, their failures and the verdict");
+  ci_cmd->add_flag("--progress", ci.progress,
+                   "Show progress on stderr (scenarios done, the running ones and how far each has simulated) for "
+                   "runs over a second, even when stderr is not a terminal; never with --quiet");
 
   CompareOptions compare;
   compare.program = argv[0];
   std::string compare_seed;
   CLI::App* compare_cmd = app.add_subcommand(
       "compare", "Headline metrics of two policies on one scenario and seed, or of two JSON reports, side by side");
-  compare_cmd->add_option("inputs", compare.inputs, "A scenario (with --policy), or two JSON reports")->required();
+  compare_cmd->add_option("inputs", compare.inputs, "A scenario, JSON or YAML (with --policy), or two JSON reports")->required();
   compare_cmd->add_option("--policy", compare.policies,
                           "Policy file; twice for A against B, once for the scenario's own policy against it");
+  compare_cmd
+      ->add_option("--report", compare.reports,
+                   "Also write the comparison as json=PATH (for scripts) or markdown=PATH (a table for a job "
+                   "summary), atomically; repeatable")
+      ->type_name("FORMAT=PATH");
   CLI::Option* compare_seed_opt =
       compare_cmd->add_option("--seed", compare_seed, "Seed overriding the scenario's")->check(seed_check);
 

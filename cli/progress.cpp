@@ -33,10 +33,10 @@ bool ProgressLine::due(double wall_seconds) const {
 }
 
 void ProgressLine::update(const RunProgress& progress, double wall_seconds) {
-  if (due(wall_seconds)) show(progress_text(progress, wall_seconds), wall_seconds);
+  show([&] { return progress_text(progress, wall_seconds); }, wall_seconds);
 }
 
-void ProgressLine::show(const std::string& text, double wall_seconds) {
+void ProgressLine::draw(const std::string& text, double wall_seconds) {
   if (terminal_) {
     fmt::print(stream_, "\r{}\x1b[K", text);
   } else {

@@ -42,17 +42,18 @@ class ProgressLine {
   ProgressLine(std::FILE* stream, bool terminal) : stream_(stream), terminal_(terminal) {}
   // Shows `progress` if the run has taken kDelaySeconds and the last update is old enough.
   void update(const RunProgress& progress, double wall_seconds);
-  // The same for any text (a sweep's runs), made only when it will be shown.
+  // The same for any text (`squall ci`'s, cli/ci_progress.hpp); `text` is made only when
+  // it is shown.
   template <class MakeText>
-  void update_with(const MakeText& make_text, double wall_seconds) {
-    if (due(wall_seconds)) show(make_text(), wall_seconds);
+  void show(MakeText&& text, double wall_seconds) {
+    if (due(wall_seconds)) draw(text(), wall_seconds);
   }
   // Erases the terminal line, if one was drawn, so that what follows starts clean.
   void finish();
 
  private:
   bool due(double wall_seconds) const;
-  void show(const std::string& text, double wall_seconds);
+  void draw(const std::string& text, double wall_seconds);
 
   std::FILE* stream_;
   bool terminal_;

@@ -59,77 +59,96 @@ bool same_when_rerun(const PreparedScenario& prepared, std::uint64_t seed, const
   return true;
 }
 
-}  // namespace
+// Why the markdown summary cannot be appended to $GITHUB_STEP_SUMMARY, or nullopt.
+std::optional<std::string> check_step_summary(const std::filesystem::path& step_summary,
+                                              const std::vector<ReportRequest>& requests,
+                                              const std::vector<std::filesystem::path>& inputs) {
+  if (const auto problem = output_problem(step_summary, inputs)) {
+    return fmt::format("cannot append the markdown summary to $GITHUB_STEP_SUMMARY: {}", *problem);
+  }
+  // The summary is appended to that file: another format's report there would be
+  // corrupted by it (a markdown report there is the summary itself, written once).
+  for (const ReportRequest& r : requests) {
+    if (r.format->name != "markdown" && output_identity(r.path) == output_identity(step_summary)) {
+      return fmt::format(
+          "$GITHUB_STEP_SUMMARY ({}) is the {} report's file: the markdown summary appended to it would corrupt the "
+          "report",
+          step_summary.string(), r.format->name);
+    }
+  }
+  return std::nullopt;
+}
 
-int run_command(const RunOptions& options) {
+// The terminal summary on stdout (unless quiet), then the wall time on stderr.
+void print_summary(const Report& report, bool quiet, double wall_seconds) {
+  if (!quiet) fmt::print("{}", text_summary(report, use_color(stdout)));
+  // Wall time varies between runs, so it goes to stderr: stdout stays byte-identical. It
+  // follows everything printed so far in a merged log (stdout is flushed first).
+  std::fflush(stdout);
+  if (!quiet) {
+    fmt::print(stderr, "simulated {:.1f} s of virtual time in {:.2f} s of wall time\n",
+               to_millis(report.duration) / 1e3, wall_seconds);
+  }
+}
+
+// Writes every requested report; false (after saying why) when one cannot be written.
+bool write_outputs(RunOutputs& outputs, const Report& report, bool quiet) {
+  try {
+    for (const std::string& line : outputs.write(report)) {
+      if (!quiet) fmt::print("{}\n", line);
+    }
+    return true;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "squall: cannot write report: {}\n", e.what());
+    return false;
+  }
+}
+
+// Everything a run reads and writes, checked before it starts: a usage error (exit 2) is
+// found here, and nothing is written.
+struct CheckedRun {
+  Scenario scenario;
+  ReportRequests reports;
+  std::optional<std::filesystem::path> step_summary;
+};
+
+// Loads the scenario, applies --policy, and checks the report requests and
+// $GITHUB_STEP_SUMMARY. Prints why on stderr and returns nullopt when any is refused.
+std::optional<CheckedRun> check_run(const RunOptions& options) {
   LoadResult loaded = load_scenario(options.scenario);
   if (!loaded.errors.empty()) {
     print_errors(loaded.errors);
-    return kExitBadInput;
+    return std::nullopt;
   }
-  Scenario scenario = std::move(*loaded.scenario);
+  CheckedRun run{std::move(*loaded.scenario), {}, std::nullopt};
   if (options.policy) {
     // The same checks as `squall validate SCENARIO --policy FILE`.
-    if (const auto errors = apply_policy_file(scenario, *options.policy); !errors.empty()) {
+    if (const auto errors = apply_policy_file(run.scenario, *options.policy); !errors.empty()) {
       print_errors(errors);
-      return kExitBadInput;
+      return std::nullopt;
     }
   }
-  const std::vector<std::filesystem::path> inputs = run_inputs(options, scenario);
-  ReportRequests reports = parse_report_requests(options.reports, options.out, inputs);
-  if (reports.error) {
-    fmt::print(stderr, "squall: {}\n", *reports.error);
-    return kExitBadInput;
+  const std::vector<std::filesystem::path> inputs = run_inputs(options, run.scenario);
+  run.reports = parse_report_requests(options.reports, options.out, inputs);
+  if (run.reports.error) {
+    fmt::print(stderr, "squall: {}\n", *run.reports.error);
+    return std::nullopt;
   }
-  std::optional<std::filesystem::path> step_summary;
-  if (wants_markdown(reports.requests)) step_summary = step_summary_file();
-  if (step_summary) {
-    if (const auto problem = output_problem(*step_summary, inputs)) {
-      fmt::print(stderr, "squall: cannot append the markdown summary to $GITHUB_STEP_SUMMARY: {}\n", *problem);
-      return kExitBadInput;
-    }
-    // The summary is appended to that file: another format's report there would be
-    // corrupted by it (a markdown report there is the summary itself, written once).
-    for (const ReportRequest& r : reports.requests) {
-      if (r.format->name != "markdown" && output_identity(r.path) == output_identity(*step_summary)) {
-        fmt::print(stderr,
-                   "squall: $GITHUB_STEP_SUMMARY ({}) is the {} report's file: the markdown summary appended to it "
-                   "would corrupt the report\n",
-                   step_summary->string(), r.format->name);
-        return kExitBadInput;
-      }
+  if (wants_markdown(run.reports.requests)) run.step_summary = step_summary_file();
+  if (run.step_summary) {
+    if (const auto problem = check_step_summary(*run.step_summary, run.reports.requests, inputs)) {
+      fmt::print(stderr, "squall: {}\n", *problem);
+      return std::nullopt;
     }
   }
+  return run;
+}
 
-  // Before the seed line, so a run that will not end soon says so first.
-  if (const auto warning = many_tasks_warning(scenario)) fmt::print(stderr, "{}\n", *warning);
-  const std::uint64_t seed = options.seed.value_or(scenario.seed);
-  // The seed comes first, so that even a crashed run can be reproduced.
-  fmt::print("squall run {}: seed {}\n", scenario.name, seed);
-  std::fflush(stdout);
-
-  const auto wall_start = std::chrono::steady_clock::now();
-  Provenance provenance;
-  provenance.scenario_file = options.scenario.string();
-  if (options.policy) provenance.policy_file = options.policy->string();
-  provenance.repro = repro_command(options, seed);
-  std::optional<PreparedScenario> prepared;
-  try {
-    prepared.emplace(std::move(scenario));
-    prepared->set_limits(RunLimits{options.max_in_flight});
-  } catch (const CorpusError& e) {
-    fmt::print(stderr, "{}\n", e.what());
-    return kExitBadInput;
-  }
-  std::optional<RunOutputs> outputs;
-  try {
-    outputs.emplace(std::move(reports.requests), step_summary,
-                    TraceHeader{prepared->scenario().name, seed, std::string(squall_version())});
-  } catch (const std::runtime_error& e) {
-    fmt::print(stderr, "squall: {}\n", e.what());
-    return kExitBadInput;
-  }
-  Report report;
+// Runs the scenario with progress on stderr when it is due (cli/progress.hpp). Throws
+// RunLimitExceeded, after erasing the progress line.
+Report run_with_progress(const RunOptions& options, PreparedScenario& prepared, std::uint64_t seed,
+                         const Provenance& provenance, EventSink* observer,
+                         std::chrono::steady_clock::time_point wall_start) {
   ProgressLine progress_line(stderr, is_terminal(stderr));
   ProgressCallback progress;
   if (show_progress(options.progress, options.quiet, is_terminal(stderr))) {
@@ -139,51 +158,78 @@ int run_command(const RunOptions& options) {
     };
   }
   try {
-    report = prepared->run(seed, provenance, outputs->observer(), progress);
+    Report report = prepared.run(seed, provenance, observer, progress);
     progress_line.finish();
+    return report;
+  } catch (const RunLimitExceeded&) {
+    progress_line.finish();
+    throw;
+  }
+}
+
+// After the summary that explains them and on its stream, so a merged CI log reads in
+// order, the failing thresholds and the repro line last. Returns the exit code.
+int threshold_verdict(const Report& report, const Provenance& provenance) {
+  if (report.all_thresholds_passed()) return kExitOk;
+  for (const ThresholdResult& t : report.thresholds) {
+    if (t.passed) continue;
+    fmt::print("threshold failed: {}: {} (observed {})\n", t.metric, t.expression, format_observed(t));
+  }
+  fmt::print("repro: {}\n", provenance.repro);
+  return kExitThresholdFailed;
+}
+
+}  // namespace
+
+int run_command(const RunOptions& options) {
+  std::optional<CheckedRun> checked = check_run(options);
+  if (!checked) return kExitBadInput;
+  // Before the seed line, so a run that will not end soon says so first.
+  if (const auto warning = many_tasks_warning(checked->scenario)) fmt::print(stderr, "{}\n", *warning);
+  const std::uint64_t seed = options.seed.value_or(checked->scenario.seed);
+  // The seed comes first, so that even a crashed run can be reproduced.
+  fmt::print("squall run {}: seed {}\n", checked->scenario.name, seed);
+  std::fflush(stdout);
+
+  const auto wall_start = std::chrono::steady_clock::now();
+  Provenance provenance;
+  provenance.scenario_file = options.scenario.string();
+  if (options.policy) provenance.policy_file = options.policy->string();
+  provenance.repro = repro_command(options, seed);
+  std::optional<PreparedScenario> prepared;
+  std::optional<RunOutputs> outputs;
+  try {
+    prepared.emplace(std::move(checked->scenario));
+    prepared->set_limits(RunLimits{options.max_in_flight});
+  } catch (const CorpusError& e) {
+    fmt::print(stderr, "{}\n", e.what());
+    return kExitBadInput;
+  }
+  try {
+    outputs.emplace(std::move(checked->reports.requests), checked->step_summary,
+                    TraceHeader{prepared->scenario().name, seed, std::string(squall_version())});
+  } catch (const std::runtime_error& e) {  // a temporary file of a streamed report
+    fmt::print(stderr, "squall: {}\n", e.what());
+    return kExitBadInput;
+  }
+  Report report;
+  try {
+    report = run_with_progress(options, *prepared, seed, provenance, outputs->observer(), wall_start);
   } catch (const RunLimitExceeded& e) {
-    progress_line.finish();
     // outputs' temporary files go with it: nothing is written.
     fmt::print(stderr, "squall: run stopped, no report written: {}\n", e.what());
     return kExitBadInput;
   }
   const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - wall_start;
-
-  if (!options.quiet) fmt::print("{}", text_summary(report, use_color(stdout)));
-  // Wall time varies between runs, so it goes to stderr: stdout stays byte-identical. It
-  // follows everything printed so far in a merged log (stdout is flushed first).
-  std::fflush(stdout);
-  if (!options.quiet) {
-    fmt::print(stderr, "simulated {:.1f} s of virtual time in {:.2f} s of wall time\n",
-               to_millis(report.duration) / 1e3, wall.count());
-  }
+  print_summary(report, options.quiet, wall.count());
 
   if (options.check_determinism && !same_when_rerun(*prepared, seed, provenance, report, options.quiet)) {
     // The report is not to be trusted: nothing is written (outputs' temporary files go).
     fmt::print("repro: {} --check-determinism\n", repro_command(options, seed));
     return kExitNondeterministic;
   }
-
-  try {
-    for (const std::string& line : outputs->write(report)) {
-      if (!options.quiet) fmt::print("{}\n", line);
-    }
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "squall: cannot write report: {}\n", e.what());
-    return kExitBadInput;
-  }
-
-  if (!report.all_thresholds_passed()) {
-    // After the summary that explains them and on its stream, so a merged CI log reads in
-    // order, and the repro line last.
-    for (const ThresholdResult& t : report.thresholds) {
-      if (t.passed) continue;
-      fmt::print("threshold failed: {}: {} (observed {})\n", t.metric, t.expression, format_observed(t));
-    }
-    fmt::print("repro: {}\n", provenance.repro);
-    return kExitThresholdFailed;
-  }
-  return kExitOk;
+  if (!write_outputs(*outputs, report, options.quiet)) return kExitBadInput;
+  return threshold_verdict(report, provenance);
 }
 
 }  // namespace squall::cli

@@ -18,7 +18,7 @@ ScenarioInputs refused(std::string message) {
   return r;
 }
 
-bool is_scenario_name(const fs::path& file) { return file.extension() == ".json" || is_yaml_file(file); }
+bool is_scenario_name(const fs::path& file) { return has_extension(file, ".json") || is_yaml_file(file); }
 
 }  // namespace
 

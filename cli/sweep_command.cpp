@@ -128,7 +128,7 @@ int sweep_command(const SweepOptions& options) {
   if (show_progress(options.progress, options.quiet, is_terminal(stderr))) {
     run_options.progress = [&](std::size_t done, std::size_t planned) {
       const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - wall_start;
-      progress_line.update_with([&] { return sweep_progress_text(done, planned, elapsed.count()); }, elapsed.count());
+      progress_line.show([&] { return sweep_progress_text(done, planned, elapsed.count()); }, elapsed.count());
     };
   }
   SweepResult result;

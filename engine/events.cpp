@@ -7,6 +7,11 @@ std::string_view to_string(BreakerState state) {
   return kNames[static_cast<std::size_t>(state)];
 }
 
+std::string_view to_string(BreakerCause cause) {
+  static constexpr std::array<std::string_view, kBreakerCauseCount> kNames{SQUALL_BREAKER_CAUSES(SQUALL_NAME)};
+  return kNames[static_cast<std::size_t>(cause)];
+}
+
 std::string_view to_string(FallbackAction action) {
   static constexpr std::array<std::string_view, kFallbackActionCount> kNames{SQUALL_FALLBACK_ACTIONS(SQUALL_NAME)};
   return kNames[static_cast<std::size_t>(action)];

@@ -60,12 +60,27 @@ struct GiveUpEvent {
 enum class BreakerState : std::uint8_t { SQUALL_BREAKER_STATES(SQUALL_ENUMERATOR) };
 std::string_view to_string(BreakerState state);
 
+// Why a breaker opened (engine/strategies/circuit_breaker.hpp). X(name, when)
+#define SQUALL_BREAKER_CAUSES(X)                                                                  \
+  X(none, "not an opening: the transition went to closed or half_open")                          \
+  X(consecutive_failures, "failure_threshold consecutive failures while closed")                 \
+  X(failure_rate, "the sliding window's failure rate reached failure_rate_threshold")             \
+  X(slow_call_rate, "the sliding window's slow-call rate reached slow_call_rate_threshold")       \
+  X(probe_failed, "without a sliding window, the half-open probe that decided failed")
+
+enum class BreakerCause : std::uint8_t { SQUALL_BREAKER_CAUSES(SQUALL_ENUMERATOR) };
+inline constexpr std::size_t kBreakerCauseCount = 0 SQUALL_BREAKER_CAUSES(SQUALL_COUNT);
+inline constexpr auto kBreakerCauses = all_values<BreakerCause, kBreakerCauseCount>();
+std::string_view to_string(BreakerCause cause);
+
 struct BreakerTransitionEvent {
   std::string_view tool;      // the tool or provider whose pipeline holds the breaker
   std::string_view provider;  // the provider the breaker judges; empty without a registry
   TimePoint at = 0;
   BreakerState from = BreakerState::closed;
   BreakerState to = BreakerState::closed;
+  // Why it opened (to == open); none for every other transition.
+  BreakerCause cause = BreakerCause::none;
 };
 
 // A strategy replaced the query (simplify_query, rewrite_query).
@@ -256,7 +271,8 @@ struct ThrottledEvent {
   X(launched, "a hedged attempt was sent")                                                      \
   X(budget_denied, "a hedged attempt was due but the hedge budget refused it; none was sent")   \
   X(won, "a hedged attempt's answer won the call")                                              \
-  X(loser_cancelled, "an attempt still running was cancelled because another answer won")
+  X(loser_cancelled, "an attempt still running was cancelled because another answer won")               \
+  X(retry_budget_denied, "a hedged attempt was due but a retry_budget inside refused it; none was sent")
 
 enum class HedgeAction : std::uint8_t { SQUALL_HEDGE_ACTIONS(SQUALL_ENUMERATOR) };
 inline constexpr std::size_t kHedgeActionCount = 0 SQUALL_HEDGE_ACTIONS(SQUALL_COUNT);
@@ -269,6 +285,9 @@ struct HedgeEvent {
   HedgeAction action = HedgeAction::primary;
   std::int32_t hedge = 0;  // the attempt's index: 0 the primary, 1.. the hedges
   TimePoint at = 0;
+  // The provider of that attempt (hedging's `providers` may send hedges elsewhere); empty
+  // when the pipeline has no registry (unit tests of a bare strategy).
+  std::string_view provider = {};
   // loser_cancelled: what the cancelled attempt billed (already in the task's spend);
   // 0 otherwise.
   std::int64_t input_tokens = 0;

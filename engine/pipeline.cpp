@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engine/answer_time.hpp"
 #include "engine/classify.hpp"
 #include "engine/provider_registry.hpp"
 
@@ -49,14 +50,16 @@ bool Pipeline::admit_retry_from(std::size_t index, const CallContext& ctx, const
 
 Task<Outcome> ProviderAttempt::run(CallContext& ctx, Request& request) {
   const TimePoint started = env_.clock.now();
-  // One Outcome for both ends: every local of a coroutine has its own bytes in the frame
-  // (GCC 12), and this frame is held by every task in flight (bench/README.md).
-  Outcome outcome{OutcomeKind::timeout, {}};
+  // The Outcome is built where it is returned, in the promise (Task::result_slot): every
+  // local of a coroutine has its own bytes in the frame (GCC 12), and this frame is held
+  // by every task in flight (bench/README.md).
+  Outcome& outcome = co_await Task<Outcome>::result_slot();
   // No attempt starts at or after the call's deadline: what is left is a timeout that
   // the provider never sees.
   if (started >= ctx.deadline) {
+    outcome.kind = OutcomeKind::timeout;
     outcome.response.transport = Transport::timeout;
-    co_return outcome;
+    co_return Task<Outcome>::kSlotFilled;
   }
   ++ctx.attempts;
   CallOptions options;
@@ -66,9 +69,22 @@ Task<Outcome> ProviderAttempt::run(CallContext& ctx, Request& request) {
   options.step = ctx.step;
   options.attempt = ctx.attempts;
   options.cancellation = ctx.cancellation;
-  outcome.response = co_await provider_.call(request, options);
-  outcome.kind = classify(outcome.response);
+  // A provider that decides its answer at once writes it into the outcome and the wait
+  // happens here, so the call holds no frame of its own (Provider::start); the response
+  // is the same as from call().
+  ScheduledAnswer answer;
+  Task<Response> pending = provider_.start(request, options, outcome.response, answer);
+  if (pending.valid()) {
+    co_await std::move(pending).into(outcome.response);
+  } else {
+    co_await AwaitScheduled(env_.scheduler, outcome.response, answer, options);
+  }
+  settle(ctx, started, outcome);
+  co_return Task<Outcome>::kSlotFilled;
+}
 
+void ProviderAttempt::settle(CallContext& ctx, TimePoint started, Outcome& outcome) {
+  outcome.kind = classify(outcome.response);
   const Response& r = outcome.response;
   ctx.task.tokens_spent += r.input_tokens + r.output_tokens;
   ctx.task.cost_spent_usd += r.cost_usd;
@@ -77,7 +93,6 @@ Task<Outcome> ProviderAttempt::run(CallContext& ctx, Request& request) {
   env_.events.on_attempt(AttemptEvent{ctx.task.id, ctx.tool, name_, ctx.attempts, started,
                                       env_.clock.now(), outcome.kind, r.status, r.input_tokens, r.output_tokens,
                                       r.cost_usd});
-  co_return outcome;
 }
 
 }  // namespace squall

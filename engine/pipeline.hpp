@@ -115,6 +115,10 @@ class ProviderAttempt final : public Terminal {
   Provider& provider() const { return provider_; }
 
  private:
+  // After the answer: classifies it, charges the task and emits the AttemptEvent. Out of
+  // the coroutine, so that its temporaries are not in the frame.
+  void settle(CallContext& ctx, TimePoint started, Outcome& outcome);
+
   Provider& provider_;
   EngineEnv env_;
   LatencyWindow* observed_;

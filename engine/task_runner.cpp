@@ -1,5 +1,7 @@
 #include "engine/task_runner.hpp"
 
+#include <optional>
+
 #include "engine/provider_registry.hpp"
 
 namespace squall {
@@ -52,62 +54,68 @@ void TaskPlan::resolve_escalation() {
   }
 }
 
-Task<void> TaskRunner::run(std::uint64_t id, const TaskPlan& plan, const PoolQuery* query) const {
-  TaskContext task;
-  task.id = id;
-  task.started = env_.clock.now();
-  task.deadline = add_saturating(task.started, plan.deadline);
-  task.escalation.config = plan.escalation;
-
+// What a task's steps so far leave for the next step and for the task's end. Kept small:
+// it lives in the task's coroutine frame, which every task in flight holds.
+struct TaskRunner::StepsSoFar {
   std::int64_t context_tokens = 0;  // tokens of the previous step's hits, fed to an LLM step
-  const bool grounded = query != nullptr && query->has_ground_truth();
   // The verdict on the hits of the last successful search step (grounded queries only).
   AnswerVerdict hits_verdict = AnswerVerdict::not_answered;
+  std::optional<OutcomeKind> ended_by;  // the final kind of the required step that ended the task
+};
+
+Request TaskRunner::make_request(const StepPlan& step, const PoolQuery* query, std::int64_t context_tokens) {
+  Request request;
+  if (step.sends_query && query != nullptr) {
+    request.query = query->text;
+    request.origin = query;
+  }
+  request.prompt_tokens = step.prompt_tokens + context_tokens;
+  request.max_output_tokens = step.max_output_tokens;
+  request.required = step.required;
+  request.top_k = step.top_k;
+  request.min_score = step.min_score;
+  request.mode = step.mode;
+  return request;
+}
+
+bool TaskRunner::after_step(const StepPlan& step, const PoolQuery* query, const CallContext& ctx,
+                            const Outcome& outcome, StepsSoFar& so_far) const {
+  TaskContext& task = ctx.task;
+  std::string_view provider;
+  if (env_.providers != nullptr && ctx.provider < env_.providers->size()) {
+    provider = env_.providers->descriptor(ctx.provider).name;
+  }
+  env_.events.on_logical_call(
+      LogicalCallEvent{task.id, step.tool->name, provider, ctx.attempts, outcome.kind, env_.clock.now()});
+  if (task.escalation.config != nullptr) escalate(task, std::nullopt);
+  so_far.context_tokens = 0;
+  if (outcome.kind == OutcomeKind::success) {
+    for (const SearchResult& hit : outcome.response.results) so_far.context_tokens += hit.snippet_tokens;
+    if (query != nullptr && query->has_ground_truth() && step.sends_query) {
+      so_far.hits_verdict = judge(*query, outcome.response.results);
+    }
+    return true;
+  }
+  if (step.optional) {
+    task.mark(Degradation::optional_step_failed);
+    return true;
+  }
+  so_far.ended_by = outcome.kind;
+  return false;
+}
+
+void TaskRunner::finish(const TaskPlan& plan, const PoolQuery* query, TaskContext& task,
+                        const StepsSoFar& so_far) const {
   TaskResult result;
   result.status = TaskStatus::succeeded;
-  std::uint32_t step_index = 0;
-  for (const StepPlan& step : plan.steps) {
-    const ToolPlan& tool = *step.tool;
-    Request request;
-    if (step.sends_query && query != nullptr) {
-      request.query = query->text;
-      request.origin = query;
-    }
-    request.prompt_tokens = step.prompt_tokens + context_tokens;
-    request.max_output_tokens = step.max_output_tokens;
-    request.required = step.required;
-    request.top_k = step.top_k;
-    request.min_score = step.min_score;
-    request.mode = step.mode;
-    CallContext ctx{task, tool.name, tool.primary};
-    ctx.step = step_index++;
-    const Outcome outcome = co_await tool.pipeline->execute(ctx, request);
-    std::string_view provider;
-    if (env_.providers != nullptr && ctx.provider < env_.providers->size()) {
-      provider = env_.providers->descriptor(ctx.provider).name;
-    }
-    env_.events.on_logical_call(LogicalCallEvent{id, tool.name, provider, ctx.attempts, outcome.kind, env_.clock.now()});
-    if (plan.escalation != nullptr) escalate(task, std::nullopt);
-    context_tokens = 0;
-    if (outcome.kind == OutcomeKind::success) {
-      for (const SearchResult& hit : outcome.response.results) context_tokens += hit.snippet_tokens;
-      if (grounded && step.sends_query) hits_verdict = judge(*query, outcome.response.results);
-      continue;
-    }
-    if (step.optional) {
-      task.mark(Degradation::optional_step_failed);
-      continue;
-    }
-    result = end_of_task(outcome.kind);
-    break;
-  }
+  if (so_far.ended_by) result = end_of_task(*so_far.ended_by);
   const bool answered = result.status == TaskStatus::succeeded;
   if (answered && task.degradations != 0) {
     result.status = TaskStatus::degraded;
     result.reason = degraded_reasons_[task.degradations];
   }
-  if (grounded) {
-    result.answer = answered ? hits_verdict : AnswerVerdict::not_answered;
+  if (query != nullptr && query->has_ground_truth()) {
+    result.answer = answered ? so_far.hits_verdict : AnswerVerdict::not_answered;
     if (result.answer == AnswerVerdict::answered_wrongly) {
       // Not a success, whatever the path that led to it (issue 6): the report must show it.
       result.status = TaskStatus::wrong_answer;
@@ -115,7 +123,7 @@ Task<void> TaskRunner::run(std::uint64_t id, const TaskPlan& plan, const PoolQue
     }
   }
   result.degradations = task.degradations;
-  result.id = id;
+  result.id = task.id;
   result.template_name = plan.name;
   result.started = task.started;
   result.finished = env_.clock.now();
@@ -124,9 +132,32 @@ Task<void> TaskRunner::run(std::uint64_t id, const TaskPlan& plan, const PoolQue
   if (plan.escalation != nullptr) escalate(task, result.status);
   if (task.escalation.raised) {
     env_.events.on_escalation(
-        EscalationEvent{id, plan.name, task.escalation.level, task.escalation.reason, result.finished});
+        EscalationEvent{task.id, plan.name, task.escalation.level, task.escalation.reason, result.finished});
   }
   env_.events.on_task_finished(result);
+}
+
+// Only what crosses a suspension lives here: the rest of a step's work is in make_request,
+// after_step and finish, whose locals are on the stack, not in this frame (every local
+// of a coroutine has its own bytes in the frame with GCC 12, bench/README.md). The
+// step's outcome is read where the call left it, in its finished frame, not copied here.
+Task<void> TaskRunner::run(std::uint64_t id, const TaskPlan& plan, const PoolQuery* query) const {
+  TaskContext task;
+  task.id = id;
+  task.started = env_.clock.now();
+  task.deadline = add_saturating(task.started, plan.deadline);
+  task.escalation.config = plan.escalation;
+  StepsSoFar so_far;
+  std::uint32_t step_index = 0;
+  for (const StepPlan& step : plan.steps) {
+    Request request = make_request(step, query, so_far.context_tokens);
+    CallContext ctx{task, step.tool->name, step.tool->primary};
+    ctx.step = step_index++;
+    Task<Outcome> call = step.tool->pipeline->execute(ctx, request);
+    co_await call.finished();
+    if (!after_step(step, query, ctx, call.result(), so_far)) break;
+  }
+  finish(plan, query, task, so_far);
 }
 
 }  // namespace squall

@@ -86,6 +86,14 @@ class TaskRunner {
   Task<void> run(std::uint64_t id, const TaskPlan& plan, const PoolQuery* query) const;
 
  private:
+  struct StepsSoFar;
+  static Request make_request(const StepPlan& step, const PoolQuery* query, std::int64_t context_tokens);
+  // Records a finished step's logical call; false when it ends the task.
+  bool after_step(const StepPlan& step, const PoolQuery* query, const CallContext& ctx, const Outcome& outcome,
+                  StepsSoFar& so_far) const;
+  // Decides the task's result and emits it.
+  void finish(const TaskPlan& plan, const PoolQuery* query, TaskContext& task, const StepsSoFar& so_far) const;
+
   EngineEnv env_;
   // The reason of a degraded task by Degradation bitmask: its names joined by "+" in
   // declaration order, built once for every combination (there are 2^kDegradationCount).

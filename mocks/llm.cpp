@@ -96,6 +96,12 @@ Task<Response> LlmMock::call(const Request& request, const CallOptions& options)
   const TimePoint first_token_at = add_saturating(start, ttft);
   const TimePoint answer_at = add_saturating(first_token_at, generation_time(tokens));
 
+  if (options.meter != nullptr) {
+    const std::int64_t prompt = request.prompt_tokens;
+    options.meter->usage_at = [this, prompt, first_token_at, tokens](TimePoint stopped) {
+      return partial(prompt, first_token_at, tokens, stopped);
+    };
+  }
   Response response;
   response.body = Body::completion;
   const Answer answer = co_await await_answer(scheduler_, answer_at, options);
@@ -108,17 +114,26 @@ Task<Response> LlmMock::call(const Request& request, const CallOptions& options)
       response.malformed = rng_.bernoulli(config_.malformed_output_rate);
     }
   } else {
-    response = no_answer_response(answer, Body::completion);
-    // Generation stopped at the deadline, or at the cancel (now). The last token would
-    // complete at answer_at, not before the stop, so at most tokens - 1 are done; the
-    // clamp keeps rounding in generation_time from granting the last one.
+    // Generation stopped at the deadline, or at the cancel (now).
     const TimePoint stopped = answer == Answer::cancelled ? clock_.now() : options.deadline;
-    const std::int64_t generated = tokens_generated_in(stopped - first_token_at);
-    response.output_tokens = std::clamp<std::int64_t>(generated, 0, tokens - 1);
+    const Response usage = partial(request.prompt_tokens, first_token_at, tokens, stopped);
+    response = no_answer_response(answer, Body::completion);
+    response.output_tokens = usage.output_tokens;
   }
   response.input_tokens = request.prompt_tokens;
   bill(response);
   co_return response;
+}
+
+Response LlmMock::partial(std::int64_t prompt_tokens, TimePoint first_token_at, std::int64_t tokens,
+                          TimePoint stopped) const {
+  // The last token would complete at the answer's time, not before the stop, so at most
+  // tokens - 1 are done; the clamp keeps rounding in generation_time from granting it.
+  Response usage;
+  usage.input_tokens = prompt_tokens;
+  usage.output_tokens = std::clamp<std::int64_t>(tokens_generated_in(stopped - first_token_at), 0, tokens - 1);
+  bill(usage);
+  return usage;
 }
 
 std::unique_ptr<Provider> make_mock(const LlmConfig& config, const MockBuild& build) {

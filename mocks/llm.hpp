@@ -123,6 +123,11 @@ class LlmMock final : public Provider {
 
   Nanos generation_time(std::int64_t tokens) const;
   std::int64_t tokens_generated_in(Nanos streaming) const;
+  // What an answer of `tokens` output tokens whose first token comes at `first_token_at`
+  // bills when generation stops at `stopped`, before it completes: the prompt in full and
+  // the output tokens complete by then (usage fields only). Also what the call hands a
+  // GenerationMeter (CallOptions::meter).
+  Response partial(std::int64_t prompt_tokens, TimePoint first_token_at, std::int64_t tokens, TimePoint stopped) const;
   void bill(Response& response) const;
 
   std::string name_;

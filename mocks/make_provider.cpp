@@ -56,6 +56,8 @@ BuiltProvider make_provider(const ProviderConfig& config, std::shared_ptr<const 
     ChaosSettings settings;
     settings.decision_key = rngs(fmt::format("chaos/{}/decisions", config.name))->next_u64();
     settings.start_unix_seconds = start_unix_seconds;
+    settings.window = series.window;
+    settings.max_windows = series.max_windows;
     auto chaos = std::make_unique<ChaosProvider>(std::move(built.provider), std::move(faults), latency, body, clock,
                                                  scheduler, *built.chaos_rng, settings);
     built.chaos = chaos.get();

@@ -33,8 +33,8 @@ struct BuiltProvider {
 // caller, which resolves paths and shares a corpus between providers), a vector_search
 // spec `index` (built once per corpus by the caller, sim/corpora.hpp); other specs ignore
 // them. Throws std::invalid_argument when a search spec gets a null corpus or index. The
-// clock and scheduler must outlive the result. `series` sets the capacity layer's time
-// windows (the recorder's). The chaos decorator's decision key is the first draw of the
+// clock and scheduler must outlive the result. `series` sets the time windows of the capacity
+// layer and of the chaos decorator's injected-fault counts (the recorder's). The chaos decorator's decision key is the first draw of the
 // stream "chaos/<name>/decisions", a shared outage's that of "outage/<outage name>" (the
 // same for every provider in it); `start_unix_seconds` is the scenario's start_time
 // (ChaosSettings).

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "mocks/answer_time.hpp"
+#include "engine/answer_time.hpp"
 #include "mocks/keyed_uniform.hpp"
 
 namespace squall {
@@ -30,22 +30,25 @@ bool ToolMock::arguments_invalid(std::uint64_t task_id, std::string_view tool, s
 }
 
 Task<Response> ToolMock::call(const Request& request, const CallOptions& options) {
-  // A call cancelled before it is sent reaches no service: no draw.
-  if (options.cancellation.cancelled()) co_return cancelled_response(Body::tool_result);
-  const TimePoint answer_at = add_saturating(clock_.now(), latency_.sample(rng_));
-  const bool invalid = arguments_invalid(options.task_id, options.tool, request.argument_revision);
-  const Answer answer = co_await await_answer(scheduler_, answer_at, options);
-  if (answer != Answer::arrived) co_return no_answer_response(answer, Body::tool_result);
-  Response response;
+  return call_through_start(*this, scheduler_, request, options);
+}
+
+Task<Response> ToolMock::start(const Request& request, const CallOptions& options, Response& response,
+                               ScheduledAnswer& answer) {
   response.body = Body::tool_result;
-  if (invalid) {
+  answer.at = clock_.now();
+  // A call cancelled before it is sent reaches no service: no draw (the cancelled token
+  // makes the caller's wait end at once, cancelled).
+  if (options.cancellation.cancelled()) return {};
+  answer.at = add_saturating(answer.at, latency_.sample(rng_));
+  if (arguments_invalid(options.task_id, options.tool, request.argument_revision)) {
     response.status = 400;
     response.error_code = "invalid_arguments";
     response.error_message = invalid_message_;
   } else {
     response.tool_result = kResultBody;
   }
-  co_return response;
+  return {};
 }
 
 std::unique_ptr<Provider> make_mock(const ToolMockConfig& config, const MockBuild& build) {

@@ -62,6 +62,10 @@ class ToolMock final : public Provider {
   ToolMock(std::string name, ToolMockConfig config, Clock& clock, Scheduler& scheduler, Rng& rng);
   std::string_view name() const override { return name_; }
   Task<Response> call(const Request& request, const CallOptions& options) override;
+  // Answers at once (engine/provider.hpp): the arguments' verdict and the latency are
+  // decided now.
+  Task<Response> start(const Request& request, const CallOptions& options, Response& response,
+                       ScheduledAnswer& answer) override;
   const ToolMockConfig& config() const { return config_; }
 
   // Whether the arguments of revision `revision` of task `task_id`'s call of `tool` are

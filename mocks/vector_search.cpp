@@ -6,7 +6,7 @@
 #include <cassert>
 #include <stdexcept>
 
-#include "mocks/answer_time.hpp"
+#include "engine/answer_time.hpp"
 
 namespace squall {
 namespace {
@@ -48,12 +48,18 @@ VectorSearchMock::VectorSearchMock(std::string name, VectorSearchConfig config,
 }
 
 Task<Response> VectorSearchMock::call(const Request& request, const CallOptions& options) {
-  // A call cancelled before it is sent reaches no index: no draw, no read units.
-  if (options.cancellation.cancelled()) co_return cancelled_response(Body::search_results);
-  const TimePoint now = clock_.now();
-  const TimePoint answer_at = add_saturating(now, latency_.sample(rng_));
-  Response response;
+  return call_through_start(*this, scheduler_, request, options);
+}
+
+Task<Response> VectorSearchMock::start(const Request& request, const CallOptions& options, Response& response,
+                                       ScheduledAnswer& answer) {
   response.body = Body::search_results;
+  const TimePoint now = clock_.now();
+  answer.at = now;
+  // A call cancelled before it is sent reaches no index: no draw, no read units (the
+  // cancelled token makes the caller's wait end at once, cancelled).
+  if (options.cancellation.cancelled()) return {};
+  answer.at = add_saturating(now, latency_.sample(rng_));
   if (const auto wait = bucket_ ? bucket_->take(now) : std::nullopt) {
     ++rate_limited_;
     response.status = kTooManyRequests;
@@ -61,15 +67,13 @@ Task<Response> VectorSearchMock::call(const Request& request, const CallOptions&
     response.error_message = limit_message_;
     response.retry_after = retry_after_.for_wait(*wait);
   } else {
-    // Searched before the first suspension: the scratch buffers are shared by all calls
+    // Searched before the answer is awaited: the scratch buffers are shared by all calls
     // of this mock, and no other call can run until this one suspends.
     const std::int32_t top_k = request.top_k > 0 ? request.top_k : config_.top_k;
     index_->search(request.query, request.mode, static_cast<std::size_t>(top_k), request.min_score, scratch_,
                    response.results);
   }
-  const Answer answer = co_await await_answer(scheduler_, answer_at, options);
-  if (answer != Answer::arrived) co_return no_answer_response(answer, Body::search_results);
-  co_return response;
+  return {};
 }
 
 std::unique_ptr<Provider> make_mock(const VectorSearchConfig& config, const MockBuild& build) {

@@ -85,6 +85,10 @@ class VectorSearchMock final : public Provider {
                    Clock& clock, Scheduler& scheduler, Rng& rng);
   std::string_view name() const override { return name_; }
   Task<Response> call(const Request& request, const CallOptions& options) override;
+  // Answers at once (engine/provider.hpp): the hits, the read units and the latency are
+  // decided now.
+  Task<Response> start(const Request& request, const CallOptions& options, Response& response,
+                       ScheduledAnswer& answer) override;
 
   // 429s answered because read units ran out, so far.
   std::uint64_t rate_limited() const { return rate_limited_; }

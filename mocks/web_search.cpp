@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cassert>
 
-#include "mocks/answer_time.hpp"
+#include "engine/answer_time.hpp"
 
 namespace squall {
 
@@ -23,17 +23,21 @@ WebSearchMock::WebSearchMock(std::string name, WebSearchConfig config, std::shar
       matcher_(*corpus_) {}
 
 Task<Response> WebSearchMock::call(const Request& request, const CallOptions& options) {
-  // A call cancelled before it is sent reaches no service: no draw.
-  if (options.cancellation.cancelled()) co_return cancelled_response(Body::search_results);
-  const TimePoint answer_at = add_saturating(clock_.now(), latency_.sample(rng_));
-  // Matched before the first suspension: the matcher's scratch buffers are shared by all
-  // calls of this mock, and no other call can run until this one suspends.
-  Response response;
+  return call_through_start(*this, scheduler_, request, options);
+}
+
+Task<Response> WebSearchMock::start(const Request& request, const CallOptions& options, Response& response,
+                                    ScheduledAnswer& answer) {
   response.body = Body::search_results;
+  answer.at = clock_.now();
+  // A call cancelled before it is sent reaches no service: no draw (the cancelled token
+  // makes the caller's wait end at once, cancelled).
+  if (options.cancellation.cancelled()) return {};
+  answer.at = add_saturating(answer.at, latency_.sample(rng_));
+  // Matched before the answer is awaited: the matcher's scratch buffers are shared by all
+  // calls of this mock, and no other call can run until this one suspends.
   matcher_.match(request.query, static_cast<std::size_t>(std::max(config_.max_results, 0)), response.results);
-  const Answer answer = co_await await_answer(scheduler_, answer_at, options);
-  if (answer != Answer::arrived) co_return no_answer_response(answer, Body::search_results);
-  co_return response;
+  return {};
 }
 
 std::unique_ptr<Provider> make_mock(const WebSearchConfig& config, const MockBuild& build) {

@@ -55,6 +55,9 @@ class WebSearchMock final : public Provider {
                 Clock& clock, Scheduler& scheduler, Rng& rng);
   std::string_view name() const override { return name_; }
   Task<Response> call(const Request& request, const CallOptions& options) override;
+  // Answers at once (engine/provider.hpp): the hits and the latency are decided now.
+  Task<Response> start(const Request& request, const CallOptions& options, Response& response,
+                       ScheduledAnswer& answer) override;
 
  private:
   std::string name_;

@@ -13,7 +13,13 @@
 //   and whose goodput is at least kRecoveredFraction of the baseline;
 // - recovery time: from the last drop's end to that window's end, so a provider that is
 //   back at once has a recovery time of at most one window; never recovered within the
-//   run: from the drop's end to the end of the run, with `recovered` false.
+//   run: from the drop's end to the end of the run, with `recovered` false;
+// - a drop still in force when the run ends (the last drop's end at or after it): not
+//   recovered either, with the time from the first drop's start to the end of the run, the
+//   time the run spent degraded (a drop's end is never reached, so no time after it
+//   exists). Before, this case had no recovery at all, and a threshold on
+//   capacity_recovery_time said only "no samples"; the loader now also rejects such a
+//   threshold (sim/scenario/threshold_reader.hpp), since it could only ever fail.
 // Goodput is counted per window (reports/capacity_report.hpp), so the figure has the
 // window's resolution (10 s by default).
 #pragma once
@@ -32,7 +38,7 @@ namespace squall {
 inline constexpr double kRecoveredFraction = 0.9;
 
 // `drops_from` is the first drop's start, `drops_to` the last one's end; `run_end` the
-// run's duration. None when there is no baseline window or the drop outlasts the run.
+// run's duration. None when there is no baseline window.
 std::optional<CapacityRecovery> capacity_recovery(const std::vector<CapacityWindowRow>& windows, Nanos window,
                                                   TimePoint drops_from, TimePoint drops_to, TimePoint run_end);
 

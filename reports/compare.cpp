@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "reports/json_writer.hpp"
 #include "reports/rounding.hpp"
 
 namespace squall {
@@ -59,15 +60,87 @@ std::string name_of(const char* pointer) {
   return name;
 }
 
-void require_report(const json& r) {
-  if (!r.is_object() || !r.contains("squall_report_version")) {
-    throw std::runtime_error("not a squall report: no squall_report_version");
+// "a JSON string", "a JSON array", ... (nlohmann's type names), for messages.
+std::string a_json(const json& v) { return fmt::format("a JSON {}", v.type_name()); }
+
+// A value as a message shows it: short, JSON-spelled.
+std::string shown(const json& v) {
+  std::string text = v.dump(-1, ' ', false, json::error_handler_t::replace);
+  if (text.size() > 40) text = text.substr(0, 37) + "...";
+  return text;
+}
+
+std::string not_version_1(const std::string& pointer, const json& found, const char* expected) {
+  return fmt::format("not a squall report of version {}: {} is {}, expected {}", kReportVersion, pointer,
+                     found.is_discarded() ? "missing" : shown(found), expected);
+}
+
+std::string text_at(const json& r, const char* key) {
+  return r.contains(key) && r[key].is_string() ? r[key].get<std::string>() : std::string();
+}
+
+
+}  // namespace
+
+std::optional<std::string> report_problem(const json& r) {
+  if (!r.is_object()) return fmt::format("not a squall report: {}, not an object", a_json(r));
+  if (!r.contains("squall_report_version")) return std::string("not a squall report: no squall_report_version");
+  const json& version = r["squall_report_version"];
+  if (!version.is_number_integer()) {
+    return fmt::format("not a squall report: squall_report_version is {}, expected an integer", shown(version));
   }
+  if (version.get<std::int64_t>() != kReportVersion) {
+    return fmt::format("squall report version {}: this squall reads version {}", shown(version),
+                       kReportVersion);
+  }
+  const json missing(json::value_t::discarded);
+  const auto at = [&](const char* key) -> const json& { return r.contains(key) ? r[key] : missing; };
+  if (!at("scenario").is_string()) return not_version_1("/scenario", at("scenario"), "a string");
+  if (!at("seed").is_number_unsigned()) return not_version_1("/seed", at("seed"), "an unsigned integer");
+  if (!at("thresholds").is_array()) return not_version_1("/thresholds", at("thresholds"), "an array");
+  for (const char* pointer : kHeadline) {
+    if (pointer[0] == '\0') continue;
+    const json::json_pointer p(pointer);
+    const json& value = r.contains(p) ? r.at(p) : missing;
+    if (!value.is_number() && !value.is_null()) return not_version_1(pointer, value, "a number or null");
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> comparison_warnings(const json& a, const json& b) {
+  std::vector<std::string> warnings;
+  if (text_at(a, "scenario") != text_at(b, "scenario")) {
+    warnings.push_back(fmt::format("the reports are of different scenarios: \"{}\" and \"{}\"", text_at(a, "scenario"),
+                                   text_at(b, "scenario")));
+  }
+  if (a.value("seed", json()) != b.value("seed", json())) {
+    warnings.push_back(fmt::format("the reports are of different seeds: {} and {}", shown(a.value("seed", json())),
+                                   shown(b.value("seed", json()))));
+  }
+  return warnings;
+}
+
+std::optional<double> difference(const MetricComparison& row) {
+  if (!row.a || !row.b) return std::nullopt;
+  return round_to(*row.b - *row.a, 1e6);
+}
+
+std::optional<double> relative_difference(const MetricComparison& row) {
+  if (!row.a || !row.b || *row.a == 0) return std::nullopt;
+  return round_ratio((*row.b - *row.a) / std::fabs(*row.a));
 }
 
 std::string value_text(const std::optional<double>& v) { return v ? fmt::format("{}", *v) : "-"; }
 
-}  // namespace
+std::string difference_text(const MetricComparison& row) {
+  const auto d = difference(row);
+  return d ? fmt::format("{:+}", *d) : "-";
+}
+
+std::string relative_difference_text(const MetricComparison& row) {
+  if (!row.a || !row.b || *row.a == 0) return "-";
+  return fmt::format("{:+.2f}%", 100.0 * (*row.b - *row.a) / std::fabs(*row.a));
+}
 
 const std::vector<std::string>& headline_metric_names() {
   static const std::vector<std::string> names = [] {
@@ -87,7 +160,7 @@ const std::vector<std::string>& headline_metric_names() {
 }
 
 std::vector<std::optional<double>> headline_metrics(const json& r) {
-  require_report(r);
+  if (const auto problem = report_problem(r)) throw std::runtime_error(*problem);
   std::vector<std::optional<double>> values;
   bool first_derived = true;
   for (const char* pointer : kHeadline) {
@@ -121,12 +194,8 @@ std::string comparison_table(std::string_view label_a, std::string_view label_b,
   std::string out = fmt::format("{:<{}}  {:>{}}  {:>{}}  {:>14}  {:>12}\n", "metric", width, a, wa, b, wb, "B - A",
                                 "(B - A) / A");
   for (const MetricComparison& row : rows) {
-    std::string diff = "-";
-    std::string relative = "-";
-    if (row.a && row.b) {
-      diff = fmt::format("{:+}", round_to(*row.b - *row.a, 1e6));
-      if (*row.a != 0) relative = fmt::format("{:+.2f}%", 100.0 * (*row.b - *row.a) / std::fabs(*row.a));
-    }
+    const std::string diff = difference_text(row);
+    const std::string relative = relative_difference_text(row);
     out += fmt::format("{:<{}}  {:>{}}  {:>{}}  {:>14}  {:>12}\n", row.metric, width, value_text(row.a), wa,
                        value_text(row.b), wb, diff, relative);
   }

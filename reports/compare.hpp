@@ -32,12 +32,40 @@ struct MetricComparison {
 const std::vector<std::string>& headline_metric_names();
 
 // The headline metrics of one report, in headline_metric_names() order; nullopt where the
-// report lacks a value. Throws as compare_reports does.
+// report lacks a value (a percentile without samples). Throws as compare_reports does.
 std::vector<std::optional<double>> headline_metrics(const nlohmann::json& report);
 
-// Throws std::runtime_error when a document is not a squall JSON report:
-//   "not a squall report: no squall_report_version"
+// Why `report` cannot be compared, or nullopt. A squall report of version 1 is an object
+// whose squall_report_version is the integer 1, with the string `scenario`, the unsigned
+// integer `seed`, the array `thresholds`, and at every headline pointer a number or null
+// (a percentile without samples); anything else is refused, so two files of another
+// kind never compare as rows of "-":
+//   not a squall report: a JSON string, not an object
+//   not a squall report: no squall_report_version
+//   squall report version 2: this squall reads version 1
+//   not a squall report of version 1: /tasks/total is "many", expected a number or null
+std::optional<std::string> report_problem(const nlohmann::json& report);
+
+// What differs between the runs behind two valid reports, which makes their difference
+// more than the policies': their scenarios (by name) and their seeds. One sentence each,
+// e.g. `the reports are of different scenarios: "a" and "b"`, `... of different seeds:
+// 7 and 8`; empty when both match.
+std::vector<std::string> comparison_warnings(const nlohmann::json& a, const nlohmann::json& b);
+
+// Throws std::runtime_error with report_problem()'s text when a document is not a
+// squall JSON report of version 1.
 std::vector<MetricComparison> compare_reports(const nlohmann::json& a, const nlohmann::json& b);
+
+// The difference B - A, rounded to 6 decimals, and (B - A) / |A| as a ratio rounded to 6
+// decimals; nullopt when a value is missing (or, for the ratio, when A is 0).
+std::optional<double> difference(const MetricComparison& row);
+std::optional<double> relative_difference(const MetricComparison& row);
+// A value as the table prints it (fmt's shortest form), "-" when missing.
+std::string value_text(const std::optional<double>& v);
+// The two as the table prints them: "+12.5" and "+3.21%" (percent with 2 decimals, from
+// the unrounded ratio), "-" when undefined.
+std::string difference_text(const MetricComparison& row);
+std::string relative_difference_text(const MetricComparison& row);
 
 // A plain-text table, e.g.
 //   metric                          A: scenario policy  B: naive-retry.json          B - A   (B - A) / A

@@ -129,6 +129,15 @@ ordered_json cost(const CostSummary& c) {
   return j;
 }
 
+// Openings by cause, in BreakerCause order, every cause but none.
+ordered_json breaker_openings(const Report& r) {
+  ordered_json j = ordered_json::object();
+  for (const BreakerCause cause : kBreakerCauses) {
+    if (cause != BreakerCause::none) j[std::string(to_string(cause))] = r.breaker_openings[static_cast<std::size_t>(cause)];
+  }
+  return j;
+}
+
 ordered_json breaker_transitions(const Report& r) {
   ordered_json j = ordered_json::array();
   for (const BreakerTransitionRow& b : r.breaker_transitions) {
@@ -170,7 +179,7 @@ ordered_json caches(const Report& r) {
 }
 
 // Every action in declaration order, then the hedged fraction (launched / primary; null
-// without primaries) and what cancelled losers billed.
+// without primaries), what cancelled losers billed, and the hedges launched by provider.
 ordered_json hedges(const Report& r) {
   ordered_json j = ordered_json::object();
   for (const HedgeSummary& h : r.hedges) {
@@ -182,6 +191,9 @@ ordered_json hedges(const Report& r) {
         primaries == 0 ? ordered_json() : ordered_json(static_cast<double>(launched) / static_cast<double>(primaries));
     o["loser_cost_usd"] = usd(h.loser_cost_usd);
     o["loser_tokens"] = h.loser_tokens;
+    ordered_json to = ordered_json::object();
+    for (const auto& [provider, n] : h.launched_to) to[provider] = n;
+    o["launched_to"] = std::move(to);
   }
   return j;
 }
@@ -270,6 +282,12 @@ ordered_json time_series(const Report& r) {
       if (!kinds.empty()) calls[r.providers[p].name] = std::move(kinds);
     }
     o["provider_calls"] = std::move(calls);
+    ordered_json faults = ordered_json::object();
+    for (std::size_t f = 0; f < w.injected_faults.size(); ++f) {
+      const InjectedFaultRow& row = r.injected_faults[f];
+      if (w.injected_faults[f] != 0) faults[row.provider][row.kind] = w.injected_faults[f];
+    }
+    o["injected_faults"] = std::move(faults);
     windows.push_back(std::move(o));
   }
   ordered_json j = ordered_json::object();
@@ -342,6 +360,7 @@ ordered_json to_json(const Report& r) {
                      {"cost_usd", trend(r.task_spend.cost_usd, usd)}};
   j["breaker_transitions"] = breaker_transitions(r);
   j["breaker_transitions_total"] = r.breaker_transitions_total;
+  j["breaker_openings"] = breaker_openings(r);
   j["fallbacks"] = fallbacks(r);
   j["caches"] = caches(r);
   j["hedges"] = hedges(r);
@@ -351,6 +370,7 @@ ordered_json to_json(const Report& r) {
   j["answers"] = answers(r);
   j["injected_faults"] = injected_faults(r.injected_faults);
   j["injected_faults_cut_short"] = injected_faults(r.injected_faults_cut_short);
+  j["injected_fault_phases"] = injected_faults(r.injected_fault_phases);
   j["thresholds"] = thresholds(r);
   j["thresholds_passed"] = r.all_thresholds_passed();
   j["time_series"] = time_series(r);

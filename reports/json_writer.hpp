@@ -19,6 +19,8 @@
 //               spent, over every finished task (metrics task_tokens, task_cost_usd),
 //   breaker_transitions [{tool, provider, at_ms, from, to}] (the first 1000),
 //   breaker_transitions_total,
+//   breaker_openings {consecutive_failures, failure_rate, slow_call_rate, probe_failed}:
+//     transitions to open by cause, over every breaker,
 //   fallbacks [{tool, action, from, to, count}]  sorted; action is switched,
 //             skipped_context, skipped_capability, skipped_budget or exhausted,
 //   caches {tool: {hit, miss, coalesced, wait_timeout, stale, evicted, calls_saved,
@@ -26,8 +28,8 @@
 //           (engine/strategies/cache.hpp), under the tool or provider holding it: its
 //           events by action (CacheAction), the provider attempts its hits and waiters
 //           did not make, and the ages of its stale answers,
-//   hedges {tool: {primary, launched, budget_denied, won, loser_cancelled, hedged_fraction,
-//           loser_cost_usd, loser_tokens}}  one per hedging strategy
+//   hedges {tool: {primary, launched, budget_denied, won, loser_cancelled, retry_budget_denied,
+//           hedged_fraction, loser_cost_usd, loser_tokens, launched_to {provider: n}}}  one per hedging strategy
 //           (engine/strategies/hedging.hpp): its events by action (HedgeAction), hedges
 //           launched per primary request (null without any), what cancelled losers billed,
 //   ladder [{tool, strategy, rung, count}]  semantic recovery rungs taken, sorted by
@@ -44,9 +46,16 @@
 //   injected_faults {provider: {kind: n}},
 //   injected_faults_cut_short {provider: {kind: n, non-zero only}}  injected faults the
 //               engine saw as a timeout or cancel instead (the deadline came first),
+//   injected_fault_phases {provider: {abort: n, delay: n, transform: n}}  the same faults
+//               by the phase they ran in (Envoy's fault filter: a delay then continues
+//               upstream, an abort answers at once, a transform rewrites the upstream
+//               answer; mocks/chaos/fault.hpp), for every provider with fault rules,
 //   thresholds [{metric, expression, observed, passed}], thresholds_passed,
 //   time_series {window_ms, windows [{start_ms, tasks {succeeded, ...},
-//                provider_calls {provider: {kind: n, non-zero only}}}]}
+//                provider_calls {provider: {kind: n, non-zero only}},
+//                injected_faults {provider: {kind: n, non-zero only}}}]}  faults by
+//                window of the chaos layer's decision; per provider and kind, the
+//                windows sum to injected_faults' count
 // Names are sorted. Numbers are rounded as reports/rounding.hpp says.
 // A value that is undefined (a percentile without samples, an amplification without
 // calls, a threshold without samples) is null.

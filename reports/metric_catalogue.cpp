@@ -35,7 +35,9 @@ constexpr std::array<TagInfo, 2> kEscalationTags{{{"level", TagValues::escalatio
 constexpr std::array<TagInfo, 2> kLogicalCallTags{{{"tool", TagValues::any}, {"outcome", TagValues::outcome_kind}}};
 constexpr std::array<TagInfo, 2> kHedgeTags{{{"tool", TagValues::any}, {"action", TagValues::hedge_action}}};
 
-constexpr std::array<MetricInfo, 41> kCatalogue{{
+constexpr std::array<TagInfo, 2> kBreakerOpeningTags{{{"tool", TagValues::any}, {"cause", TagValues::breaker_cause}}};
+
+constexpr std::array<MetricInfo, 42> kCatalogue{{
     {MetricId::task_success, "task_success", MetricType::rate, "", kTaskTags,
      "fraction of tasks that succeeded, clean or degraded"},
     {MetricId::task_degraded, "task_degraded", MetricType::rate, "", kTaskTags,
@@ -118,6 +120,9 @@ constexpr std::array<MetricInfo, 41> kCatalogue{{
      "hedged attempts launched per primary request (what the hedge budget bounds)"},
     {MetricId::hedge_loser_cost_usd, "hedge_loser_cost_usd", MetricType::counter, "", kToolTags,
      "USD billed by attempts cancelled because another answer won (already in cost_usd)"},
+    {MetricId::breaker_openings, "breaker_openings", MetricType::counter, "", kBreakerOpeningTags,
+     "circuit-breaker transitions to open, by cause: consecutive failures, failure rate, slow-call rate, a failed "
+     "half-open probe"},
 }};
 
 constexpr bool catalogue_in_id_order() {
@@ -176,6 +181,13 @@ const std::vector<std::string_view>& vocabulary(TagValues values) {
   static const auto kLevels = names_of_values(all_escalation_levels());
   static const auto kReasons = names_of_values(all_escalation_conditions());
   static const auto kHedges = names_of_values(kHedgeActions);
+  static const auto kCauses = [] {
+    std::vector<std::string_view> names;
+    for (const BreakerCause c : kBreakerCauses) {
+      if (c != BreakerCause::none) names.push_back(to_string(c));
+    }
+    return names;
+  }();
   switch (values) {
     case TagValues::any: return kNone;
     case TagValues::outcome_kind: return kOutcomes;
@@ -185,6 +197,7 @@ const std::vector<std::string_view>& vocabulary(TagValues values) {
     case TagValues::escalation_level: return kLevels;
     case TagValues::escalation_reason: return kReasons;
     case TagValues::hedge_action: return kHedges;
+    case TagValues::breaker_cause: return kCauses;
   }
   return kNone;
 }

@@ -74,6 +74,7 @@ enum class MetricId : std::uint8_t {
   hedges,               // counter: hedging events by action
   hedged_fraction,      // rate: hedged attempts per primary request
   hedge_loser_cost_usd,  // counter: USD billed by attempts cancelled because a hedge won
+  breaker_openings,     // counter: circuit-breaker transitions to open, by cause
 };
 
 // What values a tag accepts; closed vocabularies are checked at parse time.
@@ -85,7 +86,8 @@ enum class TagValues : std::uint8_t {
   fallback_action,  // switched, skipped_context, skipped_capability, skipped_budget, exhausted
   escalation_level,   // auto_retry, model_switch, human_review, urgent_action, critical_failure
   escalation_reason,  // the escalation rule conditions: failed_attempts, fallbacks, ...
-  hedge_action,       // primary, launched, budget_denied, won, loser_cancelled
+  hedge_action,       // primary, launched, budget_denied, won, loser_cancelled, retry_budget_denied
+  breaker_cause,      // consecutive_failures, failure_rate, slow_call_rate, probe_failed
 };
 
 struct TagInfo {

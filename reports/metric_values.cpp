@@ -173,6 +173,17 @@ double breaker_transitions(const Recorder& r, const Threshold& t) {
   return static_cast<double>(n);
 }
 
+double breaker_openings(const Recorder& r, const Threshold& t) {
+  std::uint64_t n = 0;
+  for (const ToolStats& s : r.tools()) {
+    if (!admits(t, "tool", s.name)) continue;
+    for (const BreakerCause cause : kBreakerCauses) {
+      if (admits(t, "cause", to_string(cause))) n += s.breaker_openings[static_cast<std::size_t>(cause)];
+    }
+  }
+  return static_cast<double>(n);
+}
+
 double injected_faults(const Recorder& r, const Threshold& t) {
   std::uint64_t n = 0;
   for (const auto& [provider, kinds] : r.injected_faults()) {
@@ -394,6 +405,7 @@ std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos durat
     case MetricId::hedged_fraction:
       return rate_value(hedge_actions(r, t, HedgeAction::launched), hedge_actions(r, t, HedgeAction::primary));
     case MetricId::hedge_loser_cost_usd: return counter_value(hedge_loser_cost_usd(r, t), e, duration, tasks);
+    case MetricId::breaker_openings: return counter_value(breaker_openings(r, t), e, duration, tasks);
   }
   return std::nullopt;
 }

@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <numeric>
 #include <stdexcept>
+
+#include <fmt/format.h>
 
 namespace squall {
 namespace {
@@ -148,6 +151,9 @@ void Recorder::on_breaker_transition(const BreakerTransitionEvent& e) {
   fingerprint_.fold(EventTag::breaker_transition, t, p, e.at, e.from, e.to);
 
   ++tools_[t].breaker_transitions_to[static_cast<std::size_t>(e.to)];
+  // The cause is not folded into the fingerprint: it follows from the results already
+  // folded (the attempts), so the trace's hash stays what it was before causes existed.
+  if (e.to == BreakerState::open) ++tools_[t].breaker_openings[static_cast<std::size_t>(e.cause)];
   ++transitions_total_;
   if (transitions_.size() < kMaxListedBreakerTransitions) transitions_.push_back({t, p, e.at, e.from, e.to});
   saw_time(e.at);
@@ -264,6 +270,16 @@ void Recorder::on_hedge(const HedgeEvent& e) {
 
   HedgeStats& s = hedges_[h];
   ++s.actions[static_cast<std::size_t>(e.action)];
+  if (e.action == HedgeAction::launched && !e.provider.empty()) {
+    // The provider is not folded into the fingerprint: the attempt events the hedge makes
+    // carry it already.
+    const auto it = s.launched_to.find(e.provider);
+    if (it == s.launched_to.end()) {
+      s.launched_to.emplace(std::string(e.provider), 1);
+    } else {
+      ++it->second;
+    }
+  }
   if (e.action == HedgeAction::loser_cancelled) {
     s.loser_cost_usd += e.cost_usd;
     s.loser_tokens += e.input_tokens + e.output_tokens;
@@ -331,25 +347,36 @@ void Recorder::on_logical_call(const LogicalCallEvent& e) {
 
 namespace {
 
-void set_count(InjectedFaultCounts& counts, std::string_view provider, std::string_view kind, std::uint64_t count) {
+template <class Table, class Value>
+void set_count(Table& counts, std::string_view provider, std::string_view kind, Value count) {
   auto outer = counts.find(provider);
-  if (outer == counts.end()) outer = counts.emplace(std::string(provider), InjectedFaultCounts::mapped_type{}).first;
+  if (outer == counts.end()) outer = counts.emplace(std::string(provider), typename Table::mapped_type{}).first;
   auto inner = outer->second.find(kind);
   if (inner == outer->second.end()) {
-    outer->second.emplace(std::string(kind), count);
+    outer->second.emplace(std::string(kind), std::move(count));
   } else {
-    inner->second = count;
+    inner->second = std::move(count);
   }
 }
 
 }  // namespace
 
-void Recorder::set_injected_faults(std::string_view provider, std::string_view kind, std::uint64_t count) {
+void Recorder::set_injected_faults(std::string_view provider, std::string_view kind, std::uint64_t count,
+                                   std::vector<std::uint64_t> by_window) {
+  if (std::accumulate(by_window.begin(), by_window.end(), std::uint64_t{0}) != count) {
+    throw std::invalid_argument(fmt::format("injected faults {}/{}: the windows do not sum to the total {}", provider,
+                                            kind, count));
+  }
   set_count(injected_, provider, kind, count);
+  set_count(injected_by_window_, provider, kind, std::move(by_window));
 }
 
 void Recorder::set_injected_faults_cut_short(std::string_view provider, std::string_view kind, std::uint64_t count) {
   set_count(cut_short_, provider, kind, count);
+}
+
+void Recorder::set_injected_fault_phases(std::string_view provider, std::string_view phase, std::uint64_t count) {
+  set_count(phases_, provider, phase, count);
 }
 
 }  // namespace squall

@@ -95,6 +95,7 @@ struct ToolStats {
   std::uint64_t budget_refusals = 0;
   std::uint64_t reflections = 0;  // reflection calls made for this tool's calls
   std::array<std::uint64_t, 3> breaker_transitions_to{};  // by BreakerState entered
+  std::array<std::uint64_t, kBreakerCauseCount> breaker_openings{};  // transitions to open, by BreakerCause
 };
 
 // Per-task cost samples are integers, as every trend's are (reports/trend.hpp): USD in
@@ -118,6 +119,9 @@ struct HedgeStats {
   std::array<std::uint64_t, kHedgeActionCount> actions{};  // events by HedgeAction
   double loser_cost_usd = 0;         // what cancelled losers billed (loser_cancelled events)
   std::int64_t loser_tokens = 0;     // their input + output tokens
+  // Hedges launched, by the provider they went to (HedgeEvent::provider; hedging's
+  // `providers` may send them to another provider than the call's).
+  std::map<std::string, std::uint64_t, std::less<>> launched_to;
 };
 
 struct TemplateStats {
@@ -139,6 +143,10 @@ struct ReasonStats {
 // provider -> fault kind -> count, sorted by name.
 using InjectedFaultCounts =
     std::map<std::string, std::map<std::string, std::uint64_t, std::less<>>, std::less<>>;
+// provider -> fault kind -> count per time-series window (from window 0 to the last with a
+// fault), sorted by name.
+using InjectedFaultSeries =
+    std::map<std::string, std::map<std::string, std::vector<std::uint64_t>, std::less<>>, std::less<>>;
 
 // An index that refers to nothing (a fallback without a `from`, a breaker without a
 // provider).
@@ -201,9 +209,12 @@ class Recorder final : public EventSink {
   // (0 when rejected before any, e.g. by an open breaker).
   void on_logical_call(const LogicalCallEvent& e) override;
   // At the end of the run: how many faults of `kind` the chaos layer injected into
-  // `provider`. Sets (does not add to) the count. Not part of the event trace, so not
-  // folded into the fingerprint.
-  void set_injected_faults(std::string_view provider, std::string_view kind, std::uint64_t count);
+  // `provider`, and how many in each window of window() from 0 (ChaosProvider::
+  // injected_by_window; may be shorter than the run, and is empty without faults). Sets
+  // (does not add to) the count. Throws std::invalid_argument when the windows do not sum
+  // to `count`. Not part of the event trace, so not folded into the fingerprint.
+  void set_injected_faults(std::string_view provider, std::string_view kind, std::uint64_t count,
+                           std::vector<std::uint64_t> by_window = {});
   // At the end of the run: what a provider's capacity layer saw (its windows as wide as
   // window()). Replaces an earlier report for the same provider. Not part of the event
   // trace, so not folded into the fingerprint.
@@ -212,6 +223,9 @@ class Recorder final : public EventSink {
   // the attempt's deadline (or a cancel) came first (mocks/chaos/chaos_provider.hpp,
   // cut_short()). Sets the count; only non-zero counts need setting.
   void set_injected_faults_cut_short(std::string_view provider, std::string_view kind, std::uint64_t count);
+  // At the end of the run: how many of `provider`'s injected faults ran in `phase` (delay,
+  // abort or transform: mocks/chaos/fault.hpp, FaultPhase). Sets the count.
+  void set_injected_fault_phases(std::string_view provider, std::string_view phase, std::uint64_t count);
 
   Nanos window() const { return window_; }
   // Tasks finished so far (on_task_finished calls).
@@ -234,9 +248,12 @@ class Recorder final : public EventSink {
   const std::vector<RecordedBreakerTransition>& breaker_transitions() const { return transitions_; }
   std::uint64_t breaker_transitions_total() const { return transitions_total_; }
   const InjectedFaultCounts& injected_faults() const { return injected_; }
+  const InjectedFaultSeries& injected_faults_by_window() const { return injected_by_window_; }
   // Sorted by provider name.
   const std::vector<CapacityReport>& capacity() const { return capacity_; }
   const InjectedFaultCounts& injected_faults_cut_short() const { return cut_short_; }
+  // provider -> phase -> count, sorted by name.
+  const InjectedFaultCounts& injected_fault_phases() const { return phases_; }
   // Tasks with ground truth by verdict, by degradation path (TaskResult::degradations).
   const std::map<std::uint32_t, AnswerCounts>& answers_by_path() const { return answers_by_path_; }
   // Finished tasks by status, by window of their end.
@@ -277,8 +294,10 @@ class Recorder final : public EventSink {
   std::vector<RecordedBreakerTransition> transitions_;
   std::uint64_t transitions_total_ = 0;
   InjectedFaultCounts injected_;
+  InjectedFaultSeries injected_by_window_;
   std::vector<CapacityReport> capacity_;
   InjectedFaultCounts cut_short_;
+  InjectedFaultCounts phases_;
   std::vector<StatusCounts> tasks_by_window_;
   std::vector<WindowSample> task_latency_by_window_;
   std::map<std::uint32_t, AnswerCounts> answers_by_path_;

@@ -88,13 +88,31 @@ std::vector<Trend::Part> all_task_latency(const Recorder& r) {
   return parts;
 }
 
-TimeSeries time_series(const Recorder& r, const std::vector<std::size_t>& provider_order, Nanos duration) {
+// The windows of each injected-fault row (Report::injected_faults' order), empty where
+// the recorder has none.
+std::vector<const std::vector<std::uint64_t>*> fault_series(const Recorder& r, const std::vector<InjectedFaultRow>& rows) {
+  static const std::vector<std::uint64_t> kNone;
+  std::vector<const std::vector<std::uint64_t>*> series;
+  for (const InjectedFaultRow& row : rows) {
+    const std::vector<std::uint64_t>* found = &kNone;
+    if (const auto p = r.injected_faults_by_window().find(row.provider); p != r.injected_faults_by_window().end()) {
+      if (const auto k = p->second.find(row.kind); k != p->second.end()) found = &k->second;
+    }
+    series.push_back(found);
+  }
+  return series;
+}
+
+TimeSeries time_series(const Recorder& r, const std::vector<std::size_t>& provider_order, Nanos duration,
+                       const std::vector<InjectedFaultRow>& fault_rows) {
   TimeSeries ts;
   ts.window = r.window();
   // Cover the run even where nothing happened, and every window something happened in.
   std::size_t n = static_cast<std::size_t>((std::max<Nanos>(duration, 0) + r.window() - 1) / r.window());
   n = std::max(n, r.tasks_by_window().size());
   for (const ProviderStats& p : r.providers()) n = std::max(n, p.calls_by_window.size());
+  const auto faults = fault_series(r, fault_rows);
+  for (const auto* f : faults) n = std::max(n, f->size());
   n = std::min(n, kMaxWindows);
   ts.windows.resize(n);
   for (std::size_t w = 0; w < n; ++w) {
@@ -108,6 +126,10 @@ TimeSeries time_series(const Recorder& r, const std::vector<std::size_t>& provid
       const ProviderStats& p = r.providers()[provider_order[j]];
       if (w < p.calls_by_window.size()) win.provider_calls[j] = p.calls_by_window[w];
       if (w < p.spend_by_window.size()) win.provider_spend[j] = p.spend_by_window[w];
+    }
+    win.injected_faults.resize(faults.size());
+    for (std::size_t f = 0; f < faults.size(); ++f) {
+      if (w < faults[f]->size()) win.injected_faults[f] = (*faults[f])[w];
     }
   }
   return ts;
@@ -191,6 +213,9 @@ Report build_report(const Recorder& r, const RunInfo& run, std::span<const Thres
     rep.breaker_transitions.push_back({r.tools()[b.tool].name, provider_name(b.provider), b.at, b.from, b.to});
   }
   rep.breaker_transitions_total = r.breaker_transitions_total();
+  for (const ToolStats& s : r.tools()) {
+    for (std::size_t c = 0; c < kBreakerCauseCount; ++c) rep.breaker_openings[c] += s.breaker_openings[c];
+  }
   for (const FallbackStats& f : r.fallbacks()) {
     rep.fallbacks.push_back({r.tools()[f.tool].name, f.action, provider_name(f.from), provider_name(f.to), f.count});
   }
@@ -207,7 +232,7 @@ Report build_report(const Recorder& r, const RunInfo& run, std::span<const Thres
 
   for (std::size_t i : by_name(r.hedges())) {
     const HedgeStats& h = r.hedges()[i];
-    rep.hedges.push_back({h.name, h.actions, h.loser_cost_usd, h.loser_tokens});
+    rep.hedges.push_back({h.name, h.actions, h.loser_cost_usd, h.loser_tokens, {h.launched_to.begin(), h.launched_to.end()}});
   }
 
   std::vector<const LadderStats*> rungs;
@@ -237,6 +262,9 @@ Report build_report(const Recorder& r, const RunInfo& run, std::span<const Thres
   for (const auto& [provider, kinds] : r.injected_faults()) {
     for (const auto& [kind, count] : kinds) rep.injected_faults.push_back({provider, kind, count});
   }
+  for (const auto& [provider, phases] : r.injected_fault_phases()) {
+    for (const auto& [phase, count] : phases) rep.injected_fault_phases.push_back({provider, phase, count});
+  }
   for (const auto& [provider, kinds] : r.injected_faults_cut_short()) {
     for (const auto& [kind, count] : kinds) {
       if (count != 0) rep.injected_faults_cut_short.push_back({provider, kind, count});
@@ -252,7 +280,7 @@ Report build_report(const Recorder& r, const RunInfo& run, std::span<const Thres
     rep.thresholds.push_back(std::move(result));
   }
 
-  rep.time_series = time_series(r, provider_order, run.duration);
+  rep.time_series = time_series(r, provider_order, run.duration, rep.injected_faults);
   rep.capacity = r.capacity();
   // The capacity series line up with the report's windows: padded with empty windows where
   // nothing happened, and cut where the run had ended.

@@ -164,6 +164,8 @@ struct HedgeSummary {
   std::array<std::uint64_t, kHedgeActionCount> by_action{};  // by HedgeAction
   double loser_cost_usd = 0;
   std::int64_t loser_tokens = 0;
+  // Hedges launched by the provider they went to, sorted by provider.
+  std::vector<std::pair<std::string, std::uint64_t>> launched_to;
 };
 
 // How often a tool's calls took a rung of a semantic recovery ladder: relax_threshold's
@@ -218,6 +220,9 @@ struct TimeWindow {
   // the JSON report and the CSV do not carry them (yet).
   LatencyStats task_latency;
   std::vector<WindowSpend> provider_spend;
+  // Faults the chaos layer decided in the window, by Report::injected_faults row (the
+  // same provider and kind): for each row, the windows sum to its count.
+  std::vector<std::uint64_t> injected_faults;
 };
 
 struct TimeSeries {
@@ -241,6 +246,8 @@ struct Report {
   TaskSpend task_spend;  // per task: the metrics task_tokens and task_cost_usd
   std::vector<BreakerTransitionRow> breaker_transitions;  // the first 1000, in time order
   std::uint64_t breaker_transitions_total = 0;
+  // Transitions to open over every breaker, by BreakerCause (none stays 0).
+  std::array<std::uint64_t, kBreakerCauseCount> breaker_openings{};
   std::vector<FallbackRow> fallbacks;  // sorted by tool, action, from, to
   std::vector<CacheSummary> caches;     // sorted by tool
   std::vector<HedgeSummary> hedges;     // sorted by tool
@@ -250,6 +257,9 @@ struct Report {
   std::vector<InjectedFaultRow> injected_faults;  // sorted by provider, then kind
   // Of those, the ones cut short by a deadline or cancel (non-zero only), same order.
   std::vector<InjectedFaultRow> injected_faults_cut_short;
+  // The injected faults by phase (`kind` holds the phase: abort, delay, transform), every
+  // phase of every provider with fault rules, sorted by provider, then phase name.
+  std::vector<InjectedFaultRow> injected_fault_phases;
   std::vector<ThresholdResult> thresholds;        // in the given order
   TimeSeries time_series;
   // Per provider with a `capacity` block, sorted by name; windows as time_series's.

@@ -1,5 +1,6 @@
 #include "sim/scenario_loader.hpp"
 
+#include <algorithm>
 #include <array>
 #include <set>
 
@@ -51,6 +52,39 @@ ScenarioNames names_from_json(const Json& providers, const Json* tools) {
   return names;
 }
 
+// An LLM step's request takes prompt_tokens + max_output_tokens from its provider's
+// tokens-per-minute bucket at least (more once the previous step's hits join the prompt),
+// and a bucket never holds more than its limit: a base limit below that would answer 429
+// to every such request for the whole run (mocks/capacity/capacity_provider.hpp, step 2).
+// A drop may go below it: the provider is then out of service for those requests during
+// the drop, a deliberate outage.
+void check_request_sizes(const Scenario& scenario, Diagnostics& diag) {
+  for (std::size_t i = 0; i < scenario.workload.tasks.size(); ++i) {
+    const TaskTemplate& task = scenario.workload.tasks[i];
+    for (std::size_t j = 0; j < task.steps.size(); ++j) {
+      const StepConfig& step = task.steps[j];
+      const auto tool = std::find_if(scenario.tools.begin(), scenario.tools.end(),
+                                     [&](const ToolConfig& t) { return t.name == step.tool; });
+      if (tool == scenario.tools.end()) continue;
+      const auto provider = std::find_if(scenario.providers.begin(), scenario.providers.end(),
+                                         [&](const ProviderConfig& p) { return p.name == tool->provider; });
+      if (provider == scenario.providers.end() || !provider->capacity ||
+          !provider->capacity->limits.tokens_per_minute) {
+        continue;
+      }
+      const std::int64_t limit = *provider->capacity->limits.tokens_per_minute;
+      const std::int64_t needed = step.prompt_tokens + step.max_output_tokens;
+      if (needed <= limit) continue;
+      const std::string step_path = fmt::format("/workload/tasks/{}/steps/{}", i, j);
+      diag.error(pointer_append(pointer_append(pointer_append("/providers", provider->name), "capacity"),
+                                "tokens_per_minute"),
+                 fmt::format("expected at least the tokens of one request of {} (prompt_tokens + max_output_tokens = "
+                             "{}), got {}: that request could never be admitted",
+                             step_path, needed, limit));
+    }
+  }
+}
+
 Scenario read_scenario(const Json& root, const std::filesystem::path& file, Diagnostics& diag) {
   Scenario scenario;
   scenario.source = file;
@@ -81,8 +115,11 @@ Scenario read_scenario(const Json& root, const std::filesystem::path& file, Diag
   if (const Json* workload = obj.require("workload")) {
     scenario.workload = read_workload(*workload, obj.path_of("workload"), WorkloadContext{known, run_end}, diag);
   }
+  bool providers_read = false;  // without errors
   if (obj.require("providers") != nullptr) {
+    const std::size_t errors_before = diag.count();
     scenario.providers = read_providers(*providers, obj.path_of("providers"), file.parent_path(), run_end, diag);
+    providers_read = diag.count() == errors_before;
   }
   if (const Json* outages = obj.find("outages")) {
     read_outages(*outages, obj.path_of("outages"), run_end, scenario.providers, diag);
@@ -102,9 +139,11 @@ Scenario read_scenario(const Json& root, const std::filesystem::path& file, Diag
   if (const Json* thresholds = obj.find("thresholds")) {
     std::vector<std::string> templates;
     for (const TaskTemplate& task : scenario.workload.tasks) templates.push_back(task.name);
-    const ThresholdContext context{known, templates.empty() ? nullptr : &templates};
+    const ThresholdContext context{known, templates.empty() ? nullptr : &templates,
+                                   providers_read ? &scenario.providers : nullptr, run_end};
     scenario.thresholds = read_thresholds(*thresholds, obj.path_of("thresholds"), context, diag);
   }
+  if (diag.count() == 0) check_request_sizes(scenario, diag);
   return scenario;
 }
 

@@ -216,9 +216,21 @@ Report World::run() {
     const ProviderKind type = describe(config).kind;
     for (std::size_t i = 0; i < kFaultKindCount; ++i) {
       const auto kind = static_cast<FaultKind>(i);
-      if (fault_applies(kind, type)) recorder_.set_injected_faults(config.name, to_string(kind), counts[i]);
+      if (fault_applies(kind, type)) {
+        std::vector<std::uint64_t> by_window;
+        if (built.chaos != nullptr) {
+          for (const FaultCounts& window : built.chaos->injected_by_window()) by_window.push_back(window[i]);
+        }
+        recorder_.set_injected_faults(config.name, to_string(kind), counts[i], std::move(by_window));
+      }
       if (built.chaos != nullptr && built.chaos->cut_short()[i] != 0) {
         recorder_.set_injected_faults_cut_short(config.name, to_string(kind), built.chaos->cut_short()[i]);
+      }
+    }
+    if (built.chaos != nullptr) {
+      const FaultPhaseCounts phases = built.chaos->injected_phases();
+      for (std::size_t i = 0; i < kFaultPhaseCount; ++i) {
+        recorder_.set_injected_fault_phases(config.name, to_string(static_cast<FaultPhase>(i)), phases[i]);
       }
     }
   }

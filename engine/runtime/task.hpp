@@ -19,6 +19,9 @@ namespace squall {
 
 namespace detail {
 
+// The tag of Task<T>::kSlotFilled.
+struct SlotFilled {};
+
 struct PooledFrame {
   static void* operator new(std::size_t n) { return frame_pool::allocate(n); }
   static void operator delete(void* p, std::size_t n) noexcept { frame_pool::deallocate(p, n); }
@@ -61,8 +64,34 @@ class [[nodiscard]] Task {
     void return_value(U&& v) {
       value.emplace(std::forward<U>(v));
     }
+    // `co_return Task<T>::kSlotFilled;` after building the result in its slot.
+    void return_value(detail::SlotFilled) noexcept {}
   };
 
+  // `T& result = co_await Task<T>::result_slot();` inside a Task<T> coroutine: the
+  // promise's result, default-constructed now (without suspending), for the coroutine to
+  // build in place and end with `co_return Task<T>::kSlotFilled;`. GCC 12 gives every local
+  // of a coroutine its own bytes in the frame, so a local result plus the promise's copy
+  // hold the result twice in a frame every task in flight keeps (bench/README.md); this
+  // holds it once and saves the move at co_return.
+  class ResultSlot {
+   public:
+    bool await_ready() const noexcept { return false; }
+    bool await_suspend(std::coroutine_handle<promise_type> h) noexcept {
+      slot_ = &h.promise().value.emplace();
+      return false;  // resume at once
+    }
+    T& await_resume() const noexcept { return *slot_; }
+
+   private:
+    T* slot_ = nullptr;
+  };
+  static ResultSlot result_slot() noexcept { return {}; }
+  static constexpr detail::SlotFilled kSlotFilled{};
+
+  // An empty Task: no coroutine, nothing to await (Provider::start returns one when it
+  // answered at once). valid() says which.
+  Task() noexcept = default;
   Task(Task&& other) noexcept : handle_(std::exchange(other.handle_, {})) {}
   Task& operator=(Task&& other) noexcept {
     if (this != &other) {
@@ -86,12 +115,59 @@ class [[nodiscard]] Task {
     return std::move(*p.value);
   }
 
+  bool valid() const noexcept { return static_cast<bool>(handle_); }
+
+  // `co_await task.finished()` runs the task to its end without taking its result, which
+  // stays in the finished task: result() reads it there, until the Task is destroyed or
+  // assigned. The awaiting coroutine then holds a reference instead of its own copy.
+  class Finished {
+   public:
+    explicit Finished(Task& task) : task_(task) {}
+    bool await_ready() const noexcept { return false; }
+    std::coroutine_handle<> await_suspend(std::coroutine_handle<> awaiter) noexcept {
+      return task_.await_suspend(awaiter);
+    }
+    void await_resume() const {
+      if (task_.handle_.promise().exception) std::rethrow_exception(task_.handle_.promise().exception);
+    }
+
+   private:
+    Task& task_;
+  };
+  Finished finished() & { return Finished(*this); }
+  // The result of a task awaited with finished().
+  T& result() { return *handle_.promise().value; }
+
+  // `co_await std::move(task).into(x)` runs the task and move-assigns its result to `x`,
+  // as `x = co_await std::move(task)` does but without the temporary that GCC 12 keeps
+  // in the awaiting coroutine's frame for the whole coroutine (bench/README.md). The
+  // Task must stay alive until the await completes (a temporary in the co_await
+  // expression does).
+  class Into {
+   public:
+    Into(Task& task, T& target) : task_(task), target_(target) {}
+    bool await_ready() const noexcept { return false; }
+    std::coroutine_handle<> await_suspend(std::coroutine_handle<> awaiter) noexcept {
+      return task_.await_suspend(awaiter);
+    }
+    void await_resume() {
+      auto& p = task_.handle_.promise();
+      if (p.exception) std::rethrow_exception(p.exception);
+      target_ = std::move(*p.value);
+    }
+
+   private:
+    Task& task_;
+    T& target_;
+  };
+  Into into(T& target) && { return Into(*this, target); }
+
  private:
   explicit Task(std::coroutine_handle<promise_type> h) : handle_(h) {}
   void destroy() {
     if (handle_) handle_.destroy();
   }
-  std::coroutine_handle<promise_type> handle_;
+  std::coroutine_handle<promise_type> handle_{};
 };
 
 template <>

@@ -1,11 +1,26 @@
 #include "engine/strategies/circuit_breaker.hpp"
 
+#include <algorithm>
 #include <cassert>
+#include <cmath>
 #include <utility>
 
 #include "engine/provider_registry.hpp"
 
 namespace squall {
+
+namespace {
+
+constexpr std::int64_t kPpm = 1'000'000;
+
+// Whether `part` of `whole` reaches `threshold_ppm` parts per million: part / whole >=
+// threshold / 1e6, exactly. part <= whole <= about 1e12 calls keeps the products far from
+// overflow.
+bool reaches(std::int64_t part, std::int64_t whole, std::int64_t threshold_ppm) {
+  return part * kPpm >= threshold_ppm * whole;
+}
+
+}  // namespace
 
 std::vector<OutcomeKind> CircuitBreakerConfig::default_failure_on() {
   return {OutcomeKind::timeout, OutcomeKind::rate_limited, OutcomeKind::overloaded,
@@ -13,8 +28,14 @@ std::vector<OutcomeKind> CircuitBreakerConfig::default_failure_on() {
 }
 
 CircuitBreakerStrategy::CircuitBreakerStrategy(CircuitBreakerConfig config, EngineEnv env, std::string owner)
-    : config_(std::move(config)), env_(env), owner_(std::move(owner)), failure_on_(config_.failure_on) {
-  assert(config_.failure_threshold >= 1 && config_.open_duration > 0 && config_.half_open_probes >= 1);
+    : config_(std::move(config)),
+      env_(env),
+      owner_(std::move(owner)),
+      failure_on_(config_.failure_on),
+      probes_(config_.permitted_probes()) {
+  assert(config_.failure_threshold >= 1 && config_.open_duration > 0 && probes_ >= 1);
+  assert(config_.open_duration_multiplier >= 1.0);
+  assert(!config_.sliding_window || (config_.sliding_window->size >= 1 && config_.minimum_number_of_calls >= 1));
   breakers_.resize(env_.providers != nullptr && env_.providers->size() > 0 ? env_.providers->size() : 1);
 }
 
@@ -25,21 +46,37 @@ BreakerState CircuitBreakerStrategy::state(ProviderId provider) const {
   return b.state;
 }
 
-void CircuitBreakerStrategy::transition(Breaker& b, ProviderId provider, BreakerState to) {
+void CircuitBreakerStrategy::transition(Breaker& b, ProviderId provider, BreakerState to, BreakerCause cause) {
   const BreakerState from = std::exchange(b.state, to);
   ++b.epoch;
   b.consecutive_failures = 0;
   b.probes_admitted = 0;
+  b.probe_results = {};
+  if (b.window) b.window->clear();
+  if (to == BreakerState::closed) b.openings = 0;  // the open duration's backoff restarts
   std::string_view provider_name;
   if (env_.providers != nullptr && provider < env_.providers->size()) {
     provider_name = env_.providers->descriptor(provider).name;
   }
-  env_.events.on_breaker_transition(BreakerTransitionEvent{owner_, provider_name, env_.clock.now(), from, to});
+  env_.events.on_breaker_transition(
+      BreakerTransitionEvent{owner_, provider_name, env_.clock.now(), from, to, cause});
 }
 
-void CircuitBreakerStrategy::open(Breaker& b, ProviderId provider) {
-  b.open_until = add_saturating(env_.clock.now(), config_.open_duration);
-  transition(b, provider, BreakerState::open);
+void CircuitBreakerStrategy::open(Breaker& b, ProviderId provider, BreakerCause cause) {
+  // ofExponentialBackoff: the k-th opening in a row lasts open_duration * multiplier^(k-1),
+  // each step from the previous duration, capped; kNever saturates.
+  Nanos d = config_.open_duration;
+  if (b.openings > 0 && config_.open_duration_multiplier > 1.0) {
+    const double next = static_cast<double>(b.last_open_duration) * config_.open_duration_multiplier;
+    d = next >= static_cast<double>(kNever) ? kNever : std::llround(next);
+  } else if (b.openings > 0) {
+    d = b.last_open_duration;
+  }
+  if (config_.max_open_duration) d = std::min(d, *config_.max_open_duration);
+  b.last_open_duration = d;
+  ++b.openings;
+  b.open_until = add_saturating(env_.clock.now(), d);
+  transition(b, provider, BreakerState::open, cause);
 }
 
 void CircuitBreakerStrategy::refresh(Breaker& b, ProviderId provider) {
@@ -48,17 +85,51 @@ void CircuitBreakerStrategy::refresh(Breaker& b, ProviderId provider) {
   }
 }
 
+BreakerCause CircuitBreakerStrategy::judge(const BreakerWindow::Counts& c, std::int64_t minimum) const {
+  if (c.calls < minimum || c.calls == 0) return BreakerCause::none;
+  if (reaches(c.failures, c.calls, config_.failure_rate_threshold_ppm)) return BreakerCause::failure_rate;
+  if (reaches(c.slow, c.calls, config_.slow_call_rate_threshold_ppm)) return BreakerCause::slow_call_rate;
+  return BreakerCause::none;
+}
+
 void CircuitBreakerStrategy::record(Breaker& b, ProviderId provider, OutcomeKind kind, bool reached_provider,
-                                    std::uint64_t epoch, bool probe) {
+                                    std::uint64_t epoch, bool probe, TimePoint admitted) {
   if (epoch != b.epoch) return;  // admitted in an earlier period: see the header
   if (!reached_provider || retry_class(kind) == RetryClass::local) {
     if (probe) --b.probes_admitted;  // the probe learned nothing: let another call probe
     return;
   }
   const bool failure = failure_on_.contains(kind);
+  const TimePoint now = env_.clock.now();
+  if (config_.sliding_window) {
+    const bool slow = now - admitted > config_.slow_call_duration_threshold;
+    if (b.state == BreakerState::half_open) {
+      b.probe_results.calls += 1;
+      b.probe_results.failures += failure ? 1 : 0;
+      b.probe_results.slow += slow ? 1 : 0;
+      if (b.probe_results.calls < probes_) return;  // the period decides on all its probes
+      const BreakerCause cause = judge(b.probe_results, probes_);
+      if (cause != BreakerCause::none) {
+        open(b, provider, cause);
+      } else {
+        transition(b, provider, BreakerState::closed);
+      }
+      return;
+    }
+    const SlidingWindowConfig& w = *config_.sliding_window;
+    if (!b.window) b.window.emplace(w.type, w.size);
+    b.window->record(now, failure, slow);
+    const std::int64_t minimum = w.type == SlidingWindowType::count_based
+                                     ? std::min(config_.minimum_number_of_calls, w.size)
+                                     : config_.minimum_number_of_calls;
+    if (const BreakerCause cause = judge(b.window->counts(now), minimum); cause != BreakerCause::none) {
+      open(b, provider, cause);
+    }
+    return;
+  }
   if (b.state == BreakerState::half_open) {
     if (failure) {
-      open(b, provider);
+      open(b, provider, BreakerCause::probe_failed);
     } else {
       transition(b, provider, BreakerState::closed);
     }
@@ -68,7 +139,7 @@ void CircuitBreakerStrategy::record(Breaker& b, ProviderId provider, OutcomeKind
   if (!failure) {
     b.consecutive_failures = 0;
   } else if (++b.consecutive_failures >= config_.failure_threshold) {
-    open(b, provider);
+    open(b, provider, BreakerCause::consecutive_failures);
   }
 }
 
@@ -79,7 +150,7 @@ Task<Outcome> CircuitBreakerStrategy::execute(CallContext& ctx, Request& request
   Breaker& b = breaker_of(provider);
   refresh(b, provider);
   const bool probe = b.state == BreakerState::half_open;
-  if (b.state == BreakerState::open || (probe && b.probes_admitted >= config_.half_open_probes)) {
+  if (b.state == BreakerState::open || (probe && b.probes_admitted >= probes_)) {
     Outcome rejected;
     rejected.kind = OutcomeKind::circuit_open;
     rejected.response.status = 0;  // no exchange took place
@@ -88,8 +159,9 @@ Task<Outcome> CircuitBreakerStrategy::execute(CallContext& ctx, Request& request
   if (probe) ++b.probes_admitted;
   const std::uint64_t epoch = b.epoch;
   const std::int32_t attempts_before = ctx.attempts;
+  const TimePoint admitted = env_.clock.now();
   Outcome outcome = co_await next(ctx, request);
-  record(breaker_of(provider), provider, outcome.kind, ctx.attempts > attempts_before, epoch, probe);
+  record(breaker_of(provider), provider, outcome.kind, ctx.attempts > attempts_before, epoch, probe, admitted);
   co_return outcome;
 }
 

@@ -70,9 +70,12 @@ struct FallbackConfig {
   // Outcome kinds that move the call to the next provider. Default: every failure a
   // different provider may not share: timeout, rate_limited, overloaded, server_error,
   // auth_error, context_length, content_filter, invalid_output, circuit_open,
-  // budget_exhausted (LiteLLM falls back on any error after its retries, with separate
-  // lists for context-window and content-policy errors; `empty` is not included: an
-  // empty search is usually the query's fault, which simplify_query repairs).
+  // budget_exhausted, throttled, bulkhead_full, rate_limiter_rejected (LiteLLM falls back
+  // on any error after its retries, with separate lists for context-window and
+  // content-policy errors, and treats its own per-deployment rpm/tpm limits as a reason to
+  // route elsewhere; `empty` is not included: an empty search is usually the query's
+  // fault, which simplify_query repairs; nor `cancelled`: the caller gave up, so no
+  // other provider's answer is wanted).
   std::vector<OutcomeKind> on = default_on();
   FallbackRouting routing = FallbackRouting::in_order;
 

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/provider_registry.hpp"
 #include "engine/runtime/cancellable_sleep.hpp"
 #include "engine/runtime/race.hpp"
 #include "engine/runtime/wait_queue.hpp"
@@ -55,6 +56,30 @@ HedgingStrategy::HedgingStrategy(HedgingConfig config, EngineEnv env, std::strin
     : config_(config), env_(env), owner_(std::move(owner)) {
   assert(config_.max_hedged_attempts >= 1 && config_.delay >= 0);
   if (config_.budget) budget_ppm_ = std::llround(*config_.budget * 1e6);
+  assert(config_.providers.empty() || env_.providers != nullptr);
+  for (const std::string& name : config_.providers) {
+    const auto id = env_.providers->find(name);
+    assert(id.has_value());
+    targets_.push_back(*id);
+  }
+}
+
+ProviderId HedgingStrategy::provider_of(const Call& call, std::int32_t k) const {
+  if (k == 0 || targets_.empty()) return call.ctx.provider;
+  return targets_[static_cast<std::size_t>(k - 1) % targets_.size()];
+}
+
+bool HedgingStrategy::can_serve(ProviderId id, const Request& request) const {
+  if (env_.providers == nullptr || id == kNoProvider) return true;
+  const ProviderDescriptor& d = env_.providers->descriptor(id);
+  return d.fits(request.prompt_tokens, request.max_output_tokens) && d.capabilities.covers(request.required);
+}
+
+bool HedgingStrategy::admits_retry(const Call& call, ProviderId target) const {
+  if (target == call.ctx.provider) return call.next.admit_retry(call.ctx, call.request);
+  CallContext hedge = call.ctx;
+  hedge.provider = target;
+  return call.next.admit_retry(hedge, call.request);
 }
 
 bool HedgingStrategy::budget_allows() const {
@@ -66,6 +91,8 @@ bool HedgingStrategy::budget_allows() const {
 
 void HedgingStrategy::emit(const Call& call, HedgeAction action, std::int32_t hedge, const Response* billed) const {
   HedgeEvent e{call.ctx.task.id, owner_, action, hedge, env_.clock.now()};
+  const ProviderId provider = provider_of(call, hedge);
+  if (env_.providers != nullptr && provider != kNoProvider) e.provider = env_.providers->descriptor(provider).name;
   if (billed != nullptr) {
     e.input_tokens = billed->input_tokens;
     e.output_tokens = billed->output_tokens;
@@ -90,6 +117,9 @@ Task<Outcome> HedgingStrategy::attempt(Call& call, std::int32_t k, CancellationT
   CallContext& ctx = call.contexts.emplace_back(call.ctx);
   Request& request = call.requests.emplace_back(call.request);
   ctx.cancellation = token;
+  // A hedge is a retry to a retry budget inside (Envoy counts it among active retries).
+  ctx.retry = true;
+  ctx.provider = provider_of(call, k);
   // Hedges number their attempts after the primary's, so attempt events stay distinct.
   ctx.attempts = call.attempts_before + k;
   co_return co_await call.next(ctx, request);
@@ -124,10 +154,15 @@ Task<HedgingStrategy::Hedged> HedgingStrategy::run_hedge(Call& call, Level& lv, 
   }
   lv.wake = nullptr;
   if (token.cancelled()) co_return Hedged{not_sent(), -1};
-  // No hedge after the call's deadline (it could not start), nor beyond the budget.
-  const bool late = env_.clock.now() >= call.deadline;
-  if (late || !budget_allows()) {
-    if (!late) emit(call, HedgeAction::budget_denied, k);
+  // No hedge after the call's deadline (it could not start), nor to a provider that cannot
+  // serve the request, nor beyond the hedge budget, nor when a retry budget inside refuses
+  // it (a hedge draws on it as a retry: see the header). The retry budget asked is that of
+  // the hedge's own provider, as a shared per-provider budget would be.
+  const ProviderId target = provider_of(call, k);
+  const bool late = env_.clock.now() >= call.deadline || !can_serve(target, call.request);
+  const bool budgeted = !late && budget_allows();
+  if (!budgeted || !admits_retry(call, target)) {
+    if (!late) emit(call, budgeted ? HedgeAction::retry_budget_denied : HedgeAction::budget_denied, k);
     lv.declined = true;
     if (!lv.attempt_failed) co_await until_cancelled(token);
     co_return Hedged{not_sent(), -1};
@@ -169,6 +204,8 @@ Task<Outcome> HedgingStrategy::execute(CallContext& ctx, Request& request, Next 
   if (h.index > 0) {
     if (acceptable(h.outcome.kind)) emit(call, HedgeAction::won, h.index);
     request = call.requests[static_cast<std::size_t>(h.index) - 1];
+    const ProviderId winner = provider_of(call, h.index);
+    if (h.outcome.kind == OutcomeKind::success && winner != ctx.provider) ctx.task.mark(Degradation::fallback_provider);
   }
   co_return std::move(h.outcome);
 }

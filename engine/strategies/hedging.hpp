@@ -23,10 +23,23 @@
 // cost stays in the task's spend and in the report. When every attempt fails, the call
 // ends with the outcome of the attempt that ended last (the last hedge's).
 //
-// Where the hedge goes: the same provider (CallContext::provider), as a new attempt with
-// its own copy of the call's context and request. Placed in a tool's list, a hedge goes
-// through the rest of the tool's pipeline and the provider's stack like the primary;
-// placed in a provider's stack, it is that provider's SDK-level hedging.
+// Where the hedge goes: by default the same provider (CallContext::provider), as a new
+// attempt with its own copy of the call's context and request. Placed in a tool's list, a
+// hedge goes through the rest of the tool's pipeline and the provider's stack like the
+// primary; placed in a provider's stack, it is that provider's SDK-level hedging.
+// With `providers` (a tool's list only, the loader's rule), hedge k goes to
+// providers[(k - 1) % size]: the list is cycled per hedged attempt, so [B] sends every
+// hedge to B and [B, C] alternates B, C, B... The primary stays on the call's provider.
+// Polly v8's hedging lets each hedged action choose what it calls (its ActionGenerator,
+// e.g. another endpoint), and LiteLLM's fallbacks and routing send a request to another
+// deployment; resilience4j has no hedging. Each named provider is resolved through the
+// registry (engine/provider_registry.hpp) like fallback's backups, so a hedge meets that
+// provider's own stack and state. A hedge whose provider cannot serve the request (its
+// context window cannot hold the prompt plus the requested output, or it lacks a required
+// capability: ProviderDescriptor::fits, Capabilities::covers) is not sent, as one past the
+// deadline. A hedge's answer that wins on another provider marks the task degraded
+// (Degradation::fallback_provider), as fallback does. HedgeEvent::provider names the
+// provider of each event's attempt.
 //
 // Budget. `budget` caps hedged attempts as a fraction of primary requests over the run:
 // a hedge may launch only while hedged + 1 <= budget * primaries (both counted by this
@@ -39,9 +52,24 @@
 // call is); the primary carries on. Default: no budget, as in Polly and gRPC without
 // retry throttling.
 //
+// Retry budgets. A hedge draws on a retry_budget inside this strategy (in the same list
+// after it, or in the provider's own stack) as a retry does: before each hedge the
+// strategy asks Next::admit_retry, and a refusal stops the hedge (and every later hedge of
+// the call) as the hedge budget's does; the primary carries on. The hedge's attempt is
+// marked as a retry (CallContext::retry), so Envoy's mode counts it among active retries,
+// and gRPC's mode counts its outcome in the token bucket like any attempt's. The anchors:
+// gRFC A6, "Throttling Retry Attempts and Hedged RPCs": "Throttling also applies to hedged
+// RPCs. The first outgoing RPC will always be sent, but subsequent hedged RPCs will only
+// be sent if token_count is greater than the threshold"; Envoy sends a hedge on per-try
+// timeout through RetryStateImpl::shouldHedgeRetryPerTryTimeout, which goes through the
+// same shouldRetry as any retry and so through the cluster's retry circuit breaker
+// (max_retries or retry_budget), counted in upstream_rq_retry.
+//
 // Events (HedgeEvent): `primary` as each call enters (the budget's denominator),
-// `launched` per hedge sent, `budget_denied` per hedge refused, `won` when a hedge's answer
-// wins, `loser_cancelled` per attempt cut short by a winner, with what it billed.
+// `launched` per hedge sent, `budget_denied` per hedge the hedge budget refused,
+// `retry_budget_denied` per hedge a retry budget refused (which emits its own
+// RetryRefusedEvent), `won` when a hedge's answer wins, `loser_cancelled` per attempt cut
+// short by a winner, with what it billed.
 //
 // Defaults: max_hedged_attempts 1 and delay 2 s are Polly v8's HedgingStrategyOptions.
 #pragma once
@@ -49,6 +77,8 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "engine/pipeline.hpp"
 
@@ -58,7 +88,7 @@ struct HedgingConfig {
   // The strategy's name in policies and its config keys, in the order the documentation
   // lists them (the loader's unknown-key messages list them so).
   static constexpr std::string_view kName = "hedging";
-  static constexpr std::array<std::string_view, 3> kKeys{"max_hedged_attempts", "delay", "budget"};
+  static constexpr std::array<std::string_view, 4> kKeys{"max_hedged_attempts", "delay", "budget", "providers"};
 
   // Hedged attempts beyond the primary; 1..10. Default 1 (Polly MaxHedgedAttempts;
   // gRPC caps maxAttempts, the primary included, at 5 by default).
@@ -68,11 +98,16 @@ struct HedgingConfig {
   // Hedged attempts as a fraction of primary requests over the run, in [0, 10]; none
   // (the default): unlimited.
   std::optional<double> budget;
+  // Providers the hedges go to, by name, cycled per hedged attempt; distinct, non-empty
+  // when present. Empty (the default): every hedge goes to the call's own provider, as
+  // in Polly and gRPC.
+  std::vector<std::string> providers;
 };
 
 class HedgingStrategy final : public Strategy {
  public:
-  // `owner` names the strategy's pipeline in its events.
+  // `owner` names the strategy's pipeline in its events. With config.providers,
+  // `env.providers` must be set and hold every name (the loader checks them).
   HedgingStrategy(HedgingConfig config, EngineEnv env, std::string owner);
   Task<Outcome> execute(CallContext& ctx, Request& request, Next next) override;
 
@@ -89,12 +124,21 @@ class HedgingStrategy final : public Strategy {
   Task<Outcome> attempt(Call& call, std::int32_t k, CancellationToken token);
   Task<void> until_cancelled(CancellationToken token);
   bool budget_allows() const;
+  // The provider attempt k goes to: the call's own for the primary and without
+  // `providers`, else the list's, cycled.
+  ProviderId provider_of(const Call& call, std::int32_t k) const;
+  // Whether provider `id` can serve the call's request (context window, capabilities).
+  bool can_serve(ProviderId id, const Request& request) const;
+  // Whether the retry budgets inside admit a hedge to provider `target` (asked with the
+  // call's context pointed at `target`, so a budget shared per provider is the target's).
+  bool admits_retry(const Call& call, ProviderId target) const;
   void emit(const Call& call, HedgeAction action, std::int32_t hedge, const Response* billed = nullptr) const;
 
   HedgingConfig config_;
   EngineEnv env_;
   std::string owner_;
   std::int64_t budget_ppm_ = -1;  // budget in parts per million; -1: unlimited
+  std::vector<ProviderId> targets_;  // config_.providers resolved, in list order
   std::uint64_t primaries_ = 0;
   std::uint64_t hedged_ = 0;
 };

@@ -118,23 +118,26 @@ void RetryStrategy::give_up(const CallContext& ctx, std::string_view reason, Out
 Task<Outcome> RetryStrategy::execute(CallContext& ctx, Request& request, Next next) {
   BackoffState backoff_state;  // this logical call's, never shared with another call
   const bool outer_retry = ctx.retry;  // an attempt of an outer retry is a retry here too
+  // Each attempt's outcome lands where this call returns it (Task::result_slot), so the
+  // frame, which every call in flight holds, has no second Outcome (bench/README.md).
+  Outcome& outcome = co_await Task<Outcome>::result_slot();
   for (std::int32_t attempt = 1;; ++attempt) {
     ctx.retry = outer_retry || attempt > 1;
-    Outcome outcome = co_await next(ctx, request);
+    co_await next(ctx, request).into(outcome);
     ctx.retry = outer_retry;
-    if (outcome.kind == OutcomeKind::success) co_return outcome;
+    if (outcome.kind == OutcomeKind::success) co_return Task<Outcome>::kSlotFilled;
     if (!retry_on_.contains(outcome.kind)) {
       give_up(ctx, "not_retryable", outcome.kind);
-      co_return outcome;
+      co_return Task<Outcome>::kSlotFilled;
     }
     if (attempt >= config_.max_attempts) {
       give_up(ctx, "max_attempts", outcome.kind);
-      co_return outcome;
+      co_return Task<Outcome>::kSlotFilled;
     }
     if (!proves_unprocessed(outcome.kind) && env_.providers != nullptr && ctx.provider < env_.providers->size() &&
         !may_resend(env_.providers->descriptor(ctx.provider), outcome.kind)) {
       give_up(ctx, "not_idempotent", outcome.kind);
-      co_return outcome;
+      co_return Task<Outcome>::kSlotFilled;
     }
 
     std::optional<Nanos> retry_after;
@@ -146,14 +149,14 @@ Task<Outcome> RetryStrategy::execute(CallContext& ctx, Request& request, Next ne
     if (retry_after && *retry_after > config_.max_retry_after) {
       if (config_.over_max_retry_after == RetryAfterOverMax::give_up) {
         give_up(ctx, "retry_after_exceeds_cap", outcome.kind);
-        co_return outcome;
+        co_return Task<Outcome>::kSlotFilled;
       }
       retry_after.reset();  // not trusted: the backoff below is waited instead
     }
     // A retry budget inside (retry_budget) has the last word before the backoff.
     if (!next.admit_retry(ctx, request)) {
       give_up(ctx, "retry_budget", outcome.kind);
-      co_return outcome;
+      co_return Task<Outcome>::kSlotFilled;
     }
     // A next attempt that would be refused without a call (a spent budget) is made at
     // once: sleeping first would only delay the same refusal.
@@ -165,7 +168,7 @@ Task<Outcome> RetryStrategy::execute(CallContext& ctx, Request& request, Next ne
     const TimePoint resume = add_saturating(now, wait);
     if (resume >= ctx.deadline) {
       give_up(ctx, "deadline", outcome.kind);
-      co_return outcome;
+      co_return Task<Outcome>::kSlotFilled;
     }
     env_.events.on_backoff(BackoffEvent{ctx.task.id, ctx.tool, attempt, now, wait, retry_after.has_value()});
     co_await sleep_until(env_.scheduler, resume);

@@ -37,7 +37,9 @@
 // per cluster. Like circuit_breaker, the strategy keeps one state per provider id, so a
 // budget in a tool's pipeline in front of a fallback judges each provider by its own calls.
 //
-// Hedged attempts (when hedging exists) would count as retries here, as A6 throttles both.
+// Hedged attempts count as retries here, as A6 throttles both and Envoy's hedges go
+// through its retry circuit breaker: the hedging strategy asks admit_retry before each
+// hedge and marks the hedge's attempt as a retry (engine/strategies/hedging.hpp).
 #pragma once
 
 #include <array>

@@ -6,9 +6,9 @@
 
 #include <fmt/format.h>
 
+#include "engine/answer_time.hpp"
 #include "engine/retry_after.hpp"
 #include "engine/runtime/duration.hpp"
-#include "mocks/answer_time.hpp"
 #include "mocks/keyed_uniform.hpp"
 
 namespace squall {
@@ -55,7 +55,25 @@ ChaosProvider::ChaosProvider(std::unique_ptr<Provider> inner, std::vector<FaultC
       scheduler_(scheduler),
       rng_(rng),
       settings_(settings) {
-  assert(inner_ != nullptr && settings_.hang_cap >= 0);
+  assert(inner_ != nullptr && settings_.hang_cap >= 0 && settings_.window > 0 && settings_.max_windows > 0);
+}
+
+std::size_t ChaosProvider::window_of(TimePoint decided) const {
+  const auto w = static_cast<std::size_t>(std::max<TimePoint>(decided, 0) / settings_.window);
+  return std::min(w, settings_.max_windows - 1);
+}
+
+void ChaosProvider::count_injected(FaultKind kind, TimePoint decided) {
+  const std::size_t w = window_of(decided);
+  if (injected_by_window_.size() <= w) injected_by_window_.resize(w + 1);
+  ++injected_[index_of(kind)];
+  ++injected_by_window_[w][index_of(kind)];
+}
+
+void ChaosProvider::uncount_injected(FaultKind kind, TimePoint decided) {
+  // Only a fault counted at `decided` is taken back, so its window exists.
+  --injected_[index_of(kind)];
+  --injected_by_window_[window_of(decided)][index_of(kind)];
 }
 
 FaultPhaseCounts ChaosProvider::injected_phases() const {
@@ -156,22 +174,32 @@ Response ChaosProvider::faulty_answer(const FaultConfig& fault, TimePoint now) {
   return r;
 }
 
-Task<Response> ChaosProvider::abort(const FaultConfig& fault, TimePoint now, const CallOptions& options, Rng& rng) {
+void ChaosProvider::abort_now(const FaultConfig& fault, TimePoint now, const CallOptions& options, Rng& rng,
+                              Response& response, ScheduledAnswer& answer) {
   if (fault.kind == FaultKind::timeout) {
-    const TimePoint give_up = std::min(options.deadline, add_saturating(now, settings_.hang_cap));
-    const Wake wake = co_await sleep_until(scheduler_, give_up, options.cancellation);
-    co_return wake == Wake::cancelled ? cancelled_response(body_) : timeout_response(body_);
+    // The hang: the caller's wait ends at the deadline or the cap as a timeout (never cut
+    // short: the hang is the fault), or at a cancel.
+    response = timeout_response(body_);
+    answer.at = std::min(options.deadline, add_saturating(now, settings_.hang_cap));
+    return;
   }
   const Nanos latency = fault.latency ? LatencyModel(*fault.latency).sample(rng) : latency_.sample(rng);
-  const Answer answer = co_await await_answer(scheduler_, add_saturating(now, latency), options);
-  if (answer != Answer::arrived) {
-    ++cut_short_[index_of(fault.kind)];
-    co_return no_answer_response(answer, body_);
-  }
-  co_return faulty_answer(fault, clock_.now());
+  answer.at = add_saturating(now, latency);
+  answer.cut_short = &cut_short_[index_of(fault.kind)];
+  // Built for the time it arrives, the only time at which the caller sees it.
+  response = faulty_answer(fault, answer.at);
 }
 
-Task<Response> ChaosProvider::transform(const FaultConfig& fault, const Request& request, const CallOptions& options) {
+Task<Response> ChaosProvider::abort(const FaultConfig& fault, TimePoint now, const CallOptions& options, Rng& rng) {
+  Response response;
+  ScheduledAnswer answer;
+  abort_now(fault, now, options, rng, response, answer);
+  co_await AwaitScheduled(scheduler_, response, answer, options);
+  co_return response;
+}
+
+Task<Response> ChaosProvider::transform(const FaultConfig& fault, TimePoint decided, const Request& request,
+                                        const CallOptions& options) {
   if (fault.kind == FaultKind::masked_error) {
     Response r = co_await inner_->call(request, options);
     if (r.transport != Transport::ok) {
@@ -184,7 +212,7 @@ Task<Response> ChaosProvider::transform(const FaultConfig& fault, const Request&
   assert(fault.kind == FaultKind::stream_cut);
   // A request capped at or below the cut ends before it: not cut (chaos_provider.hpp).
   if (request.max_output_tokens != 0 && request.max_output_tokens <= fault.after_tokens) {
-    --injected_[index_of(fault.kind)];
+    uncount_injected(fault.kind, decided);
     co_return co_await inner_->call(request, options);
   }
   Request cut = request;
@@ -197,7 +225,7 @@ Task<Response> ChaosProvider::transform(const FaultConfig& fault, const Request&
   // Only a stream stopped by the cut's cap is cut: one that ended on its own before it
   // would have ended the same way without the fault (chaos_provider.hpp).
   if (!r.truncated || r.output_tokens < fault.after_tokens) {
-    --injected_[index_of(fault.kind)];
+    uncount_injected(fault.kind, decided);
     co_return r;
   }
   r.truncated = false;
@@ -228,7 +256,7 @@ Task<Response> ChaosProvider::run(Decision decision, TimePoint now, const Reques
   } else if (phase_of(decision.fault->kind) == FaultPhase::abort) {
     r = co_await abort(*decision.fault, began, options, rng);
   } else {
-    r = co_await transform(*decision.fault, request, options);
+    r = co_await transform(*decision.fault, now, request, options);
   }
   if (delay == nullptr || delay->kind != FaultKind::brownout || r.transport != Transport::ok) co_return r;
   const Nanos took = clock_.now() - began;
@@ -243,20 +271,47 @@ Task<Response> ChaosProvider::run(Decision decision, TimePoint now, const Reques
   co_return late;
 }
 
+ChaosProvider::Decision ChaosProvider::next_decision(TimePoint now, const CallOptions& options) {
+  const std::uint64_t call = ++calls_;
+  Decision decision = decide(now, call, options);
+  if (decision.delay != nullptr) count_injected(decision.delay->kind, now);
+  if (decision.fault != nullptr) count_injected(decision.fault->kind, now);
+  return decision;
+}
+
 // Not a coroutine: it decides at once and hands back the inner provider's Task or the
 // fault's, so a clean call costs no frame of its own and no extra move of the Response.
 Task<Response> ChaosProvider::call(const Request& request, const CallOptions& options) {
   // A call cancelled before it is sent is not a call: no number, no draw. The inner
   // provider answers it as cancelled at once.
   if (options.cancellation.cancelled()) return inner_->call(request, options);
-  const std::uint64_t call = ++calls_;
   const TimePoint now = clock_.now();
-  Decision decision = decide(now, call, options);
+  const Decision decision = next_decision(now, options);
   if (decision.delay == nullptr && decision.fault == nullptr) return inner_->call(request, options);
-  if (decision.delay != nullptr) ++injected_[index_of(decision.delay->kind)];
-  if (decision.fault != nullptr) ++injected_[index_of(decision.fault->kind)];
   if (decision.delay == nullptr && phase_of(decision.fault->kind) == FaultPhase::abort && !decision.keyed) {
     return abort(*decision.fault, now, options, rng_);
+  }
+  return run(decision, now, request, options);
+}
+
+// The same decisions as call(), in the same order; a clean call goes to the inner
+// provider's start(), and an abort without a delay is answered at once (what run() and
+// abort() would answer, with the same draws: a keyed decision's latency from its own
+// generator).
+Task<Response> ChaosProvider::start(const Request& request, const CallOptions& options, Response& response,
+                                    ScheduledAnswer& answer) {
+  if (options.cancellation.cancelled()) return inner_->start(request, options, response, answer);
+  const TimePoint now = clock_.now();
+  const Decision decision = next_decision(now, options);
+  if (decision.delay == nullptr && decision.fault == nullptr) return inner_->start(request, options, response, answer);
+  if (decision.delay == nullptr && phase_of(decision.fault->kind) == FaultPhase::abort) {
+    if (!decision.keyed) {
+      abort_now(*decision.fault, now, options, rng_, response, answer);
+    } else {
+      Xoshiro256 keyed_rng(decision.latency_seed);
+      abort_now(*decision.fault, now, options, keyed_rng, response, answer);
+    }
+    return {};
   }
   return run(decision, now, request, options);
 }

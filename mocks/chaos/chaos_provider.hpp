@@ -10,7 +10,10 @@
 //   not called and its stream not touched;
 // - transform (masked_error, stream_cut): the inner provider is called, then its answer
 //   is rewritten.
-// Each injected fault is counted by kind (injected()) and so by phase (injected_phases()).
+// Each injected fault is counted by kind (injected()) and so by phase (injected_phases()),
+// and by time window of its decision (injected_by_window()), so a report can chart when
+// the faults came; a fault found not to apply after all (a stream_cut whose stream ended
+// before the cut) is taken back from both, so the windows always sum to the totals.
 //
 // Per call, in this order:
 // 1. The call gets the next call number (from 1); scripted rules (first_call/last_call)
@@ -124,6 +127,12 @@ struct ChaosSettings {
   // The wall-clock time at virtual time 0, in seconds since the Unix epoch (the
   // scenario's start_time), for Retry-After HTTP-dates. Default 0: 1970-01-01T00:00:00Z.
   std::int64_t start_unix_seconds = 0;
+  // The windows of injected_by_window(): as wide as the report's time series (the
+  // recorder's window, reports/recorder.hpp), from virtual time 0; a fault decided past
+  // max_windows windows is counted in the last one, which bounds memory (DESIGN
+  // section 9), as the recorder and the capacity layer do.
+  Nanos window = 10 * kSecond;
+  std::size_t max_windows = 100'000;
 };
 
 class ChaosProvider final : public Provider {
@@ -138,10 +147,18 @@ class ChaosProvider final : public Provider {
   // The inner provider's name: the decorator is invisible in reports.
   std::string_view name() const override { return inner_->name(); }
   Task<Response> call(const Request& request, const CallOptions& options) override;
+  // Answers at once (engine/provider.hpp) when the call is clean and the inner provider
+  // does, or when the fault is an abort without a delay; otherwise the Task call() gives.
+  Task<Response> start(const Request& request, const CallOptions& options, Response& response,
+                       ScheduledAnswer& answer) override;
 
   // Faults injected so far, by kind (index_of(FaultKind)), and by phase.
   const FaultCounts& injected() const { return injected_; }
   FaultPhaseCounts injected_phases() const;
+  // The same faults by window of the time call() decided them (settings.window wide,
+  // from 0), up to the last window with a fault: for every kind, the windows' counts sum
+  // to injected()'s.
+  const std::vector<FaultCounts>& injected_by_window() const { return injected_by_window_; }
   // Of those, the ones whose answer the caller never saw as injected: the deadline or a
   // cancel came first (an injected 529 answered after the client's timeout is a timeout
   // to the engine). Injected hangs (timeout) are never cut short: the hang is the fault.
@@ -161,8 +178,18 @@ class ChaosProvider final : public Provider {
   const FaultConfig* choose(bool delay_group, TimePoint now, std::uint64_t call, double u,
                             const CallOptions& options) const;
   Task<Response> run(Decision decision, TimePoint now, const Request& request, const CallOptions& options);
+  // The call's number and decision, with the injected faults counted.
+  Decision next_decision(TimePoint now, const CallOptions& options);
   Task<Response> abort(const FaultConfig& fault, TimePoint now, const CallOptions& options, Rng& rng);
-  Task<Response> transform(const FaultConfig& fault, const Request& request, const CallOptions& options);
+  Task<Response> transform(const FaultConfig& fault, TimePoint decided, const Request& request,
+                           const CallOptions& options);
+  // Counts a fault decided at `decided` as injected, or takes it back (in its total and
+  // its window alike).
+  void count_injected(FaultKind kind, TimePoint decided);
+  void uncount_injected(FaultKind kind, TimePoint decided);
+  std::size_t window_of(TimePoint decided) const;
+  void abort_now(const FaultConfig& fault, TimePoint now, const CallOptions& options, Rng& rng, Response& response,
+                 ScheduledAnswer& answer);
   Response faulty_answer(const FaultConfig& fault, TimePoint now);
   void set_retry_after(const FaultConfig& fault, TimePoint now, Response& r);
   std::string_view keep(std::string text);
@@ -176,6 +203,7 @@ class ChaosProvider final : public Provider {
   Rng& rng_;
   ChaosSettings settings_;
   FaultCounts injected_{};
+  std::vector<FaultCounts> injected_by_window_;
   FaultCounts cut_short_{};
   std::uint64_t calls_ = 0;
   // Header and body texts made per answer (dates, delays), kept for the run since a

@@ -12,8 +12,24 @@
 //     calls:PROVIDER:KIND                 of them, those whose outcome was KIND, for every
 //                                         outcome kind in declaration order (success,
 //                                         empty, timeout, ...)
+//   then for each fault kind that can be injected into a provider (Report::
+//   injected_faults' rows: providers by name, kinds by name):
+//     faults:PROVIDER:KIND                the faults of KIND the chaos layer decided for
+//                                         PROVIDER in the window; the column sums to the
+//                                         report's injected_faults count
+//   then, for each provider with a capacity block, by name (Report::capacity, the
+//   capacity layer's own windows, reports/capacity_report.hpp):
+//     capacity:PROVIDER:offered           requests that reached the server in the window
+//     capacity:PROVIDER:goodput           2xx answers delivered before the client gave up
+//     capacity:PROVIDER:rate_limited      429s from the request or token bucket
+//     capacity:PROVIDER:rejected          queue full or queue timeout
+//     capacity:PROVIDER:queue_mean        time-weighted mean queue length (6 decimals)
+//     capacity:PROVIDER:queue_max         longest queue
+//     capacity:PROVIDER:in_flight_mean    time-weighted mean of requests in service
+//     capacity:PROVIDER:in_flight_max     most requests in service
+//   (counts per window, where the JSON report gives offered and goodput per second).
 // Every column is present in every row (zeros included), so the header of a scenario
-// does not depend on what happened in the run.
+// does not depend on what happened in the run: only on its providers and their types.
 #pragma once
 
 #include <string>

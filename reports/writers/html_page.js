@@ -60,6 +60,11 @@
       specs.push(lineSpec("Cost per window, by provider (failed attempts included)", "USD", data.t,
         data.providers.map(function (p) { return [p.name, p.cost_usd]; })));
     }
+    if (data.injected_faults.length > 0) {
+      specs.push(lineSpec("Injected faults per window, by provider and kind (as the chaos layer decided them)",
+        "faults", data.t,
+        data.injected_faults.map(function (f) { return [f.provider + " " + f.kind, f.counts]; })));
+    }
     if (data.breakers.series.length > 0) {
       var title = "Circuit breaker state (tool -> provider)";
       if (data.breaker_transitions_shown < data.breaker_transitions_total) {

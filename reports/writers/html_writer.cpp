@@ -153,6 +153,14 @@ void faults(const Report& r, std::string& out) {
     out += fmt::format("<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td></tr>\n", html_text(f.provider),
                        html_text(f.kind), f.count);
   }
+  out += "</tbody>\n</table>\n";
+  // The same faults by phase (delay, abort, transform), for the providers that had any.
+  out += "<table>\n<thead><tr><th>provider</th><th>phase</th><th class=\"n\">injected</th></tr></thead>\n<tbody>\n";
+  for (const InjectedFaultRow& f : r.injected_fault_phases) {
+    if (f.count == 0) continue;
+    out += fmt::format("<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td></tr>\n", html_text(f.provider),
+                       html_text(f.kind), f.count);
+  }
   out += "</tbody>\n</table>\n</section>\n";
 }
 
@@ -183,6 +191,20 @@ Json breakers(const Report& r) {
     }
   }
   return Json{{"t", std::move(t)}, {"series", std::move(series)}};
+}
+
+// The non-zero rows of Report::injected_faults, each with its count per window.
+Json injected_fault_series(const Report& r) {
+  Json rows = Json::array();
+  for (std::size_t f = 0; f < r.injected_faults.size(); ++f) {
+    if (r.injected_faults[f].count == 0) continue;
+    Json counts = Json::array();
+    for (const TimeWindow& w : r.time_series.windows) counts.push_back(w.injected_faults[f]);
+    rows.push_back(Json{{"provider", r.injected_faults[f].provider},
+                        {"kind", r.injected_faults[f].kind},
+                        {"counts", std::move(counts)}});
+  }
+  return rows;
 }
 
 Json chart_data(const Report& r) {
@@ -244,6 +266,7 @@ Json chart_data(const Report& r) {
                              {"cost_usd", std::move(cost)}});
   }
   data["providers"] = std::move(providers);
+  data["injected_faults"] = injected_fault_series(r);
   data["breakers"] = breakers(r);
   data["breaker_transitions_shown"] = r.breaker_transitions.size();
   data["breaker_transitions_total"] = r.breaker_transitions_total;

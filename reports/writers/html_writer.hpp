@@ -35,6 +35,9 @@
 //                 name, each a value per window: attempts that ended in it, by outcome
 //                 (only the kinds the provider saw in the run, in declaration order), and
 //                 the tokens (input + output) and USD those attempts billed
+//   injected_faults  [{provider, kind, counts}]: each fault kind the chaos layer injected
+//                 into a provider (non-zero totals; Report::injected_faults' order), with
+//                 the faults it decided in each window
 //   breakers      {t: seconds, series: [{label: "TOOL -> PROVIDER", state: [...]}]}: each
 //                 breaker's state (0 closed, 1 half_open, 2 open) from 0 and at every
 //                 transition time of any breaker, to the end of the run; breakers sorted
@@ -44,8 +47,9 @@
 // The charts: tasks finished per window by status; task latency p50/p99/max per window;
 // attempts per window by provider (the retry load); for each provider, its attempts per
 // window by outcome (the faults it met as the engine saw them); tokens and USD per window
-// by provider (the burn, failed attempts included); breaker state over time, when any
-// breaker moved.
+// by provider (the burn, failed attempts included); injected faults per window by
+// provider and kind (what the chaos layer did, beside what the engine saw), when any
+// fault was injected; breaker state over time, when any breaker moved.
 //
 // Times are the report's rounded milliseconds over 1000 (reports/rounding.hpp).
 #pragma once

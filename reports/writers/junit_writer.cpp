@@ -1,5 +1,6 @@
 #include "reports/writers/junit_writer.hpp"
 
+#include <map>
 #include <sstream>
 #include <vector>
 
@@ -33,9 +34,9 @@ void property(ptree& properties, const char* name, std::string_view value) {
   attribute(p, "value", value);
 }
 
-ptree test_case(const Report& r, const ThresholdResult& t) {
+ptree test_case(const Report& r, const std::string& suite_name, const ThresholdResult& t) {
   ptree tc;
-  attribute(tc, "classname", r.scenario);
+  attribute(tc, "classname", suite_name);
   attribute(tc, "name", fmt::format("{}: {}", t.metric, t.expression));
   if (!t.passed) {
     const std::string observed = format_observed(t);
@@ -48,12 +49,12 @@ ptree test_case(const Report& r, const ThresholdResult& t) {
   return tc;
 }
 
-ptree report_suite(const Report& r) {
+ptree report_suite(const Report& r, const std::string& name) {
   std::size_t failures = 0;
   for (const ThresholdResult& t : r.thresholds) failures += t.passed ? 0 : 1;
 
   ptree suite;
-  attribute(suite, "name", r.scenario);
+  attribute(suite, "name", name);
   counts(suite, r.thresholds.size(), failures);
   ptree& properties = suite.add_child("properties", ptree());
   property(properties, "seed", std::to_string(r.seed));
@@ -62,21 +63,21 @@ ptree report_suite(const Report& r) {
   property(properties, "scenario_file", r.produced_by.scenario_file);
   if (r.produced_by.policy_file) property(properties, "policy_file", *r.produced_by.policy_file);
   property(properties, "repro", r.produced_by.repro);
-  for (const ThresholdResult& t : r.thresholds) suite.add_child("testcase", test_case(r, t));
+  for (const ThresholdResult& t : r.thresholds) suite.add_child("testcase", test_case(r, name, t));
   suite.add_child("system-out", ptree(xml_text(text_summary(r, false) + "repro: " + r.produced_by.repro + "\n")));
   return suite;
 }
 
 // A scenario that did not run: one test case in error (docs/ci.md).
-ptree error_suite(const SuiteOutcome& o) {
+ptree error_suite(const SuiteOutcome& o, const std::string& name) {
   ptree suite;
-  attribute(suite, "name", o.scenario_file);
+  attribute(suite, "name", name);
   attribute(suite, "tests", "1");
   attribute(suite, "failures", "0");
   attribute(suite, "errors", "1");
   attribute(suite, "skipped", "0");
   ptree tc;
-  attribute(tc, "classname", o.scenario_file);
+  attribute(tc, "classname", name);
   attribute(tc, "name", "scenario");
   ptree error(xml_text(o.error));
   attribute(error, "type", "invalid_scenario");
@@ -84,6 +85,24 @@ ptree error_suite(const SuiteOutcome& o) {
   tc.add_child("error", error);
   suite.add_child("testcase", tc);
   return suite;
+}
+
+// Each outcome's suite name, unique in the document (see junit_writer.hpp): its scenario's
+// name (its file's when it did not run); a name two outcomes share gets the file in
+// parentheses; a file given twice gets " #2", " #3"... on its later suites, in order.
+std::vector<std::string> suite_names(std::span<const SuiteOutcome> outcomes) {
+  const auto base = [](const SuiteOutcome& o) { return o.report != nullptr ? o.report->scenario : o.scenario_file; };
+  std::map<std::string, std::size_t> bases;
+  for (const SuiteOutcome& o : outcomes) ++bases[base(o)];
+  std::vector<std::string> names;
+  std::map<std::string, std::size_t> seen;
+  for (const SuiteOutcome& o : outcomes) {
+    std::string name = base(o);
+    if (bases[name] > 1 && name != o.scenario_file) name += fmt::format(" ({})", o.scenario_file);
+    if (const std::size_t n = ++seen[name]; n > 1) name += fmt::format(" #{}", n);
+    names.push_back(std::move(name));
+  }
+  return names;
 }
 
 std::string document(const ptree& suites) {
@@ -110,14 +129,16 @@ std::string junit_xml(std::span<const SuiteOutcome> outcomes) {
   std::size_t failures = 0;
   std::size_t errors = 0;
   std::vector<ptree> children;
-  for (const SuiteOutcome& o : outcomes) {
+  const std::vector<std::string> names = suite_names(outcomes);
+  for (std::size_t i = 0; i < outcomes.size(); ++i) {
+    const SuiteOutcome& o = outcomes[i];
     if (o.report == nullptr) {
-      children.push_back(error_suite(o));
+      children.push_back(error_suite(o, names[i]));
       tests += 1;
       errors += 1;
       continue;
     }
-    children.push_back(report_suite(*o.report));
+    children.push_back(report_suite(*o.report, names[i]));
     tests += o.report->thresholds.size();
     for (const ThresholdResult& t : o.report->thresholds) failures += t.passed ? 0 : 1;
   }

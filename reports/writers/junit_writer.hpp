@@ -36,6 +36,12 @@ std::string junit_xml(const Report& report);
 // suite named after its file with errors="1" and one test case, "scenario", holding
 //   <error type="invalid_scenario" message="FIRST LINE OF THE ERROR">ALL OF IT</error>
 // so a CI's test view shows it as broken rather than as passing with no tests.
+// Suite names are unique, since CI test views merge or drop suites of one name (and their
+// test cases' classname is the suite's name): a scenario name that two outcomes share
+// (two files of one scenario, such as a JSON file and its YAML twin) is followed by the
+// file, "search-429s (scenarios/examples/search-429s.yaml)"; a file given twice (`squall
+// ci x.json x.json`) has " #2" (" #3", ...) after its later suites' names. Deterministic:
+// it depends only on the outcomes' order.
 std::string junit_xml(std::span<const SuiteOutcome> outcomes);
 
 }  // namespace squall

@@ -98,6 +98,56 @@ void figures(const Report& r, std::string& out) {
   out += fmt::format("| cost per task (USD) | {} |\n\n", spend(r.task_spend.cost_usd, round_usd, 6));
 }
 
+// The count of `provider` in `rows` (sorted by provider), summed over kinds, or of one
+// `kind` when given.
+std::uint64_t count_of(const std::vector<InjectedFaultRow>& rows, std::string_view provider,
+                       std::string_view kind = {}) {
+  std::uint64_t n = 0;
+  for (const InjectedFaultRow& f : rows) {
+    if (f.provider == provider && (kind.empty() || f.kind == kind)) n += f.count;
+  }
+  return n;
+}
+
+// One row per provider with faults injected: how many, by phase, and how many the engine
+// saw as a timeout or cancel instead.
+void injected_faults(const Report& r, std::string& out) {
+  std::vector<std::string_view> providers;
+  for (const InjectedFaultRow& f : r.injected_fault_phases) {
+    if (providers.empty() || providers.back() != f.provider) providers.push_back(f.provider);
+  }
+  std::erase_if(providers, [&](std::string_view p) { return count_of(r.injected_faults, p) == 0; });
+  if (providers.empty()) return;
+  out += "#### Injected faults\n\n| provider | injected | delay | abort | transform | cut short |\n"
+         "|:--|--:|--:|--:|--:|--:|\n";
+  for (const std::string_view p : providers) {
+    out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", markdown_code(p), count_of(r.injected_faults, p),
+                       count_of(r.injected_fault_phases, p, "delay"), count_of(r.injected_fault_phases, p, "abort"),
+                       count_of(r.injected_fault_phases, p, "transform"), count_of(r.injected_faults_cut_short, p));
+  }
+  out += '\n';
+}
+
+std::string recovery(const CapacityReport& c) {
+  if (!c.recovery) return "-";
+  const double seconds = to_millis(c.recovery->time) / 1000.0;
+  return c.recovery->recovered ? fmt::format("{:.1f} s", seconds) : fmt::format("not recovered ({:.1f} s)", seconds);
+}
+
+// One row per provider with a capacity block: its totals and its recovery time after drops
+// (reports/capacity_recovery.hpp); the per-window series are in the JSON and CSV reports.
+void capacity(const Report& r, std::string& out) {
+  if (r.capacity.empty()) return;
+  out += "#### Capacity\n\n| provider | offered | goodput | rate limited | rejected | abandoned | wasted | max queue "
+         "| max in flight | recovery |\n|:--|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n";
+  for (const CapacityReport& c : r.capacity) {
+    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", markdown_code(c.provider), c.arrivals,
+                       c.goodput, c.rate_limited_requests + c.rate_limited_tokens, c.queue_full + c.queue_timeouts,
+                       c.abandoned, c.wasted_requests, c.max_queue, c.max_in_flight, recovery(c));
+  }
+  out += '\n';
+}
+
 }  // namespace
 
 std::string markdown_summary(const Report& r) {
@@ -107,6 +157,8 @@ std::string markdown_summary(const Report& r) {
   thresholds(r, out);
   failure_reasons(r, out);
   figures(r, out);
+  injected_faults(r, out);
+  capacity(r, out);
   out += fmt::format("**Repro:** {}\n", markdown_code(r.produced_by.repro));
   return out;
 }

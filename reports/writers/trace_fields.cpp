@@ -46,7 +46,7 @@ void trace_fields(TraceRecord& j, const GiveUpEvent& e) {
 }
 
 void trace_fields(TraceRecord& j, const BreakerTransitionEvent& e) {
-  put(j, "at_ns", e.at, "tool", e.tool, "provider", e.provider, "from", e.from, "to", e.to);
+  put(j, "at_ns", e.at, "tool", e.tool, "provider", e.provider, "from", e.from, "to", e.to, "cause", e.cause);
 }
 
 void trace_fields(TraceRecord& j, const QueryChangeEvent& e) {
@@ -106,7 +106,8 @@ void trace_fields(TraceRecord& j, const ThrottledEvent& e) {
 }
 
 void trace_fields(TraceRecord& j, const HedgeEvent& e) {
-  put(j, "at_ns", e.at, "task", e.task_id, "tool", e.tool, "action", e.action, "hedge", e.hedge, "input_tokens",
+  put(j, "at_ns", e.at, "task", e.task_id, "tool", e.tool, "action", e.action, "hedge", e.hedge, "provider", e.provider,
+      "input_tokens",
       e.input_tokens, "output_tokens", e.output_tokens, "cost_usd", e.cost_usd);
 }
 

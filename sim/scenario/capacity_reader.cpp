@@ -56,6 +56,26 @@ std::optional<CapacityDrop> read_drop(const Json& value, const std::string& path
   return drop;
 }
 
+// A drop lowers limits: each limit it sets is at most the base one (any value is lower
+// than no limit). A raise is reported at the drop's key; equal is accepted (a no-op).
+bool lowers_limits(const CapacityDrop& drop, const CapacityLimits& base, const std::string& drop_path,
+                   Diagnostics& diag) {
+  bool ok = true;
+  const auto check = [&](std::string_view key, const std::optional<std::int64_t>& value,
+                         const std::optional<std::int64_t>& base_value) {
+    if (!value || !base_value || *value <= *base_value) return;
+    diag.error(pointer_append(drop_path, key),
+               fmt::format("expected at most the base {} ({}) in a drop, got {}: a drop lowers limits, and a "
+                           "raise is not a capacity drop",
+                           key, *base_value, *value));
+    ok = false;
+  };
+  check("max_concurrency", drop.limits.max_concurrency, base.max_concurrency);
+  check("requests_per_minute", drop.limits.requests_per_minute, base.requests_per_minute);
+  check("tokens_per_minute", drop.limits.tokens_per_minute, base.tokens_per_minute);
+  return ok;
+}
+
 void read_drops(const ObjectReader& obj, std::optional<Nanos> run_end, ProviderType type, std::string_view provider,
                 CapacityConfig& config) {
   const Json* list = obj.find("drops");
@@ -79,6 +99,7 @@ void read_drops(const ObjectReader& obj, std::optional<Nanos> run_end, ProviderT
       }
     }
     if (overlaps) continue;
+    if (!lowers_limits(*drop, config.limits, drop_path, obj.diag())) continue;
     config.drops.push_back(*drop);
     positions.push_back(i);
   }

@@ -1,8 +1,9 @@
 #include "sim/scenario/fault_reader.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <array>
+#include <cmath>
+#include <numeric>
 #include <set>
 #include <utility>
 #include <vector>
@@ -200,7 +201,7 @@ double sum_of(std::span<const FaultConfig> faults, const std::vector<std::size_t
 }
 
 std::string overlap_message(std::span<const FaultConfig> faults, std::span<const std::size_t> positions,
-                            const std::string& path, const std::vector<std::size_t>& set) {
+                            const std::string& path, const std::vector<std::size_t>& set, TimePoint together_at) {
   TimePoint from = 0;
   TimePoint to = kNever;
   std::uint64_t first = 1;
@@ -222,6 +223,8 @@ std::string overlap_message(std::span<const FaultConfig> faults, std::span<const
   } else if (first > 1) {
     where += fmt::format(", calls {} onwards", first);
   }
+  const bool flapping = std::any_of(set.begin(), set.end(), [&](std::size_t i) { return faults[i].flap_period > 0; });
+  if (flapping) where += fmt::format(", in their flapping on-windows (first together at {})", format_duration(together_at));
   return fmt::format("expected the probabilities of faults active at the same time to sum to at most 1, got {:.12g}: "
                      "{} overlap {}",
                      sum_of(faults, set), rules, where);
@@ -267,6 +270,67 @@ void overlaps_by_call(std::span<const FaultConfig> faults, const std::vector<std
   }
 }
 
+// When a rule is active, as windows [from, to) of simulated time. A rule that does not flap
+// is active over its window; a flapping one only in its on-windows (fault_active).
+struct ActiveWindow {
+  TimePoint from;
+  TimePoint to;  // kNever: to the end
+  std::size_t rule;
+};
+
+// Every rule active over its whole window [from, to), flapping or not.
+std::vector<ActiveWindow> active_windows_whole(std::span<const FaultConfig> faults, const std::vector<std::size_t>& live) {
+  std::vector<ActiveWindow> windows;
+  for (const std::size_t i : live) windows.push_back({faults[i].from, faults[i].to, i});
+  return windows;
+}
+
+// Flapping on-windows expanded beyond this many in all fall back to whole windows:
+// conservative (rules flapping out of phase are then taken to meet), and bounded work.
+constexpr std::size_t kMaxOnWindows = 100'000;
+
+// The windows in which `live` rules are active. Past the latest finite edge of any rule
+// (a from or a to), every rule is either off for good, on for good or flapping with its
+// period, so the pattern of which rules are on repeats with the least common multiple of
+// the periods: expanding the on-windows up to that edge plus one such cycle sees every set
+// of rules ever on together.
+std::vector<ActiveWindow> active_windows(std::span<const FaultConfig> faults, const std::vector<std::size_t>& live) {
+  TimePoint last_edge = 0;
+  Nanos cycle = 1;
+  bool expand = true;
+  for (const std::size_t i : live) {
+    const FaultConfig& f = faults[i];
+    last_edge = std::max(last_edge, f.from);
+    if (f.to != kNever) last_edge = std::max(last_edge, f.to);
+    if (f.flap_period > 0 && expand) {
+      const Nanos g = std::gcd(cycle, f.flap_period);
+      // lcm, unless it leaves int64 (then no expansion: whole windows).
+      if (cycle / g > kNever / f.flap_period) {
+        expand = false;
+      } else {
+        cycle = cycle / g * f.flap_period;
+      }
+    }
+  }
+  const TimePoint horizon = add_saturating(last_edge, cycle);
+  std::vector<ActiveWindow> windows;
+  std::size_t on_windows = 0;
+  for (const std::size_t i : live) {
+    const FaultConfig& f = faults[i];
+    if (f.flap_period == 0 || !expand) {
+      windows.push_back({f.from, f.to, i});
+      continue;
+    }
+    if (f.flap_on <= 0) continue;  // never on
+    const TimePoint end = std::min(f.to, horizon);
+    for (TimePoint start = f.from; start < end; start = add_saturating(start, f.flap_period)) {
+      if (++on_windows > kMaxOnWindows) return active_windows_whole(faults, live);
+      windows.push_back({start, std::min(add_saturating(start, f.flap_on), f.to), i});
+    }
+  }
+  return windows;
+}
+
 }  // namespace
 
 void check_fault_overlaps(std::span<const FaultConfig> faults, std::span<const std::size_t> positions,
@@ -290,9 +354,9 @@ void check_fault_overlaps(std::span<const FaultConfig> faults, std::span<const s
   // call indices would make that O(n log n) too.
   std::vector<std::pair<TimePoint, std::size_t>> starts;
   std::vector<std::pair<TimePoint, std::size_t>> stops;
-  for (const std::size_t i : live) {
-    starts.emplace_back(faults[i].from, i);
-    if (faults[i].to != kNever) stops.emplace_back(faults[i].to, i);
+  for (const ActiveWindow& w : active_windows(faults, live)) {
+    starts.emplace_back(w.from, w.rule);
+    if (w.to != kNever) stops.emplace_back(w.to, w.rule);
   }
   std::sort(starts.begin(), starts.end());
   std::sort(stops.begin(), stops.end());
@@ -331,7 +395,7 @@ void check_fault_overlaps(std::span<const FaultConfig> faults, std::span<const s
     }
     for (auto& set : sets) {
       if (!reported.insert(set).second) continue;
-      diag.error(path, overlap_message(faults, positions, path, set));
+      diag.error(path, overlap_message(faults, positions, path, set, at));
     }
   }
 }

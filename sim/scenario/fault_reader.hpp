@@ -42,8 +42,15 @@ std::optional<FaultConfig> read_fault(const Json& value, const std::string& path
 // (with `, calls 3 to 7` or `, calls 3 onwards` when their call ranges are bounded).
 // `positions[i]` is the index of faults[i] in the list; faults that had errors are left out.
 // The caller checks delay rules and abort/transform rules apart (they decide apart), and
-// leaves shared outages out (they take precedence). A flapping rule counts as active over
-// its whole window: conservative, since two rules flapping out of phase never meet.
+// leaves shared outages out (they take precedence). A flapping rule counts as active only
+// in its on-windows (fault_active), so rules flapping out of phase, or a flapping rule and
+// a window in its off-time, may add above 1; the message then says where they are first
+// on together:
+//   `... overlap from 0s to the end of the run, in their flapping on-windows (first
+//   together at 1m)`
+// On-windows are expanded up to the rules' last finite edge plus one common cycle (the
+// least common multiple of the periods), after which the pattern repeats; beyond 100,000
+// on-windows, flapping rules count as active over their whole windows (conservative).
 void check_fault_overlaps(std::span<const FaultConfig> faults, std::span<const std::size_t> positions,
                           const std::string& path, Diagnostics& diag);
 

@@ -52,6 +52,11 @@ void Diagnostics::add(ValidationError error) {
 }
 
 void Diagnostics::error(std::string path, std::string message) {
+  if (!judged_.empty() && judged_.contains(path)) {
+    ++count_;
+    ++repeated_;
+    return;
+  }
   SourceMark mark;
   if (marks_ != nullptr && !path.empty()) {
     // The path itself, else its nearest ancestor with a mark (the root has none).
@@ -71,17 +76,25 @@ void Diagnostics::error_at(std::string path, SourceMark mark, std::string messag
   add(ValidationError{file_, std::move(path), std::move(message), mark.line, mark.column});
 }
 
+void Diagnostics::value_error_at(std::string path, SourceMark mark, std::string message) {
+  judged_.insert(path);
+  error_at(std::move(path), mark, std::move(message));
+}
+
 void Diagnostics::syntax_error(std::size_t line, std::size_t column, std::string message) {
   add(ValidationError{file_, "", std::move(message), line, column});
 }
 
 std::vector<ValidationError> Diagnostics::take() {
-  if (count_ > errors_.size()) {
-    errors_.push_back(ValidationError{file_, "", fmt::format("{} more errors not shown", count_ - errors_.size())});
+  if (count_ - repeated_ > errors_.size()) {
+    errors_.push_back(
+        ValidationError{file_, "", fmt::format("{} more errors not shown", count_ - repeated_ - errors_.size())});
   }
   std::vector<ValidationError> errors = std::move(errors_);
   errors_.clear();
   count_ = 0;
+  repeated_ = 0;
+  judged_.clear();
   return errors;
 }
 

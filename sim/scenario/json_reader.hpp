@@ -16,6 +16,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -48,6 +49,11 @@ class Diagnostics {
   void error(std::string path, std::string message);
   // An error at `path` whose line and column are known (a YAML key written twice).
   void error_at(std::string path, SourceMark mark, std::string message);
+  // An error about the value at `path` itself, found while parsing (a YAML 1.1 boolean, an
+  // unsupported tag): the one error of that fault. Later errors at exactly `path` (the
+  // loader's "expected an integer, got \"yes\"") are counted in count() but not
+  // reported, so a fault gives one message, not two.
+  void value_error_at(std::string path, SourceMark mark, std::string message);
   // A syntax error at a 1-based line and column.
   void syntax_error(std::size_t line, std::size_t column, std::string message);
   const std::string& file() const { return file_; }
@@ -65,6 +71,8 @@ class Diagnostics {
   const SourceMarks* marks_ = nullptr;
   std::vector<ValidationError> errors_;
   std::size_t count_ = 0;
+  std::unordered_set<std::string> judged_;  // paths of value_error_at errors
+  std::size_t repeated_ = 0;                // errors not reported: at a judged path
 };
 
 // JSON Pointer of a member or an element below `path` (RFC 6901: "~" -> "~0", "/" -> "~1").

@@ -32,6 +32,12 @@ constexpr IntRange kMaxAttempts{1, 1000};  // also budget.max_iterations
 constexpr NumberRange kMultiplier{1, false, 1000};
 constexpr NumberRange kJitterFactor{0, true, 1000};
 constexpr IntRange kBreakerCount{1, 1'000'000};
+// - circuit_breaker sliding_window: 100000 calls (a ring entry each, per provider) or an
+//   hour of one-second buckets (minimum_number_of_calls takes kBreakerCount); the rate
+//   thresholds are percentages.
+constexpr IntRange kBreakerWindowCalls{1, 100'000};
+constexpr Nanos kMaxBreakerWindow = kHour;
+constexpr NumberRange kRatePercent{0, true, 100};
 constexpr IntRange kBudgetTokens{1, 1'000'000'000'000'000};
 constexpr NumberRange kBudgetCostUsd{0, true, 1e9};
 // - reflect's prompt_tokens and max_output_tokens: 1e9 tokens, the providers' bound;
@@ -201,11 +207,85 @@ void read_config(const ObjectReader& obj, RetryConfig& config) {
   }
 }
 
+// sliding_window: {"type": count_based | time_based (required), "size": calls (an integer)
+// or seconds (a whole-second duration)}.
+std::optional<SlidingWindowConfig> read_sliding_window(const ObjectReader& parent) {
+  static constexpr auto kTypes = all_values<SlidingWindowType, kSlidingWindowTypeCount>();
+  static const auto kTypeNames = names_of(kTypes);
+  const std::size_t errors_before = parent.diag().count();
+  const ObjectReader obj(*parent.find("sliding_window"), parent.path_of("sliding_window"), parent.diag(),
+                         {"type", "size"});
+  if (!obj.valid()) return std::nullopt;
+  SlidingWindowConfig window;
+  if (obj.require("type") == nullptr ||
+      !obj.get_choice<SlidingWindowType>("type", window.type, kTypeNames, kTypes)) {
+    return std::nullopt;
+  }
+  if (obj.find("size") != nullptr && window.type == SlidingWindowType::count_based) {
+    obj.get("size", window.size, kBreakerWindowCalls);
+  } else if (obj.find("size") != nullptr) {
+    Nanos size = 0;
+    if (obj.get_duration("size", size, DurationMin::positive)) {
+      if (size % kSecond != 0 || size > kMaxBreakerWindow) {
+        obj.diag().error(obj.path_of("size"), fmt::format("expected a whole number of seconds from 1s to 1h, got {}",
+                                                          describe(*obj.find("size"))));
+      } else {
+        window.size = size / kSecond;
+      }
+    }
+  }
+  if (parent.diag().count() != errors_before) return std::nullopt;
+  return window;
+}
+
+// A percentage in (0, 100], kept in parts per million.
+void read_rate_ppm(const ObjectReader& obj, std::string_view key, std::int64_t& out) {
+  double percent = 0;
+  if (obj.get(key, percent, kRatePercent)) out = std::llround(percent * 10'000.0);
+}
+
+// Two modes (engine/strategies/circuit_breaker.hpp): without sliding_window, consecutive
+// failures (failure_threshold); with it, failure and slow-call rates, whose keys apply only
+// there.
 void read_config(const ObjectReader& obj, CircuitBreakerConfig& config) {
-  obj.get("failure_threshold", config.failure_threshold, kBreakerCount);
-  obj.get_duration("open_duration", config.open_duration, DurationMin::positive);
-  obj.get("half_open_probes", config.half_open_probes, kBreakerCount);
+  const bool windowed = obj.find("sliding_window") != nullptr;
+  if (windowed) config.sliding_window = read_sliding_window(obj);
+  if (windowed && obj.find("failure_threshold") != nullptr) {
+    obj.diag().error(obj.path_of("failure_threshold"),
+                     "applies only without sliding_window (the consecutive-failure mode); a sliding_window opens on "
+                     "failure_rate_threshold");
+  } else {
+    obj.get("failure_threshold", config.failure_threshold, kBreakerCount);
+  }
+  const bool open_ok = obj.find("open_duration") == nullptr ||
+                       obj.get_duration("open_duration", config.open_duration, DurationMin::positive);
+  std::int32_t probes = 0;
+  if (obj.get("half_open_probes", probes, kBreakerCount)) config.half_open_probes = probes;
   read_kinds(obj, "failure_on", config.failure_on);
+  for (const std::string_view key : {std::string_view("failure_rate_threshold"), std::string_view("minimum_number_of_calls"),
+                                     std::string_view("slow_call_rate_threshold"),
+                                     std::string_view("slow_call_duration_threshold")}) {
+    if (!windowed && obj.find(key) != nullptr) {
+      obj.diag().error(obj.path_of(key), "applies only with a sliding_window (the rate-based mode)");
+    }
+  }
+  if (windowed) {
+    read_rate_ppm(obj, "failure_rate_threshold", config.failure_rate_threshold_ppm);
+    obj.get("minimum_number_of_calls", config.minimum_number_of_calls, kBreakerCount);
+    read_rate_ppm(obj, "slow_call_rate_threshold", config.slow_call_rate_threshold_ppm);
+    obj.get_duration("slow_call_duration_threshold", config.slow_call_duration_threshold, DurationMin::positive);
+  }
+  obj.get("open_duration_multiplier", config.open_duration_multiplier, kMultiplier);
+  Nanos max_open = 0;
+  if (obj.get_duration("max_open_duration", max_open, DurationMin::positive)) {
+    if (open_ok && max_open < config.open_duration) {
+      obj.diag().error(obj.path_of("max_open_duration"),
+                       fmt::format("expected a duration >= open_duration ({}), got {}",
+                                   format_duration(config.open_duration), describe(*obj.find("max_open_duration"))));
+    } else {
+      config.max_open_duration = max_open;
+    }
+  }
 }
 
 void read_config(const ObjectReader& obj, SimplifyQueryConfig& config) {
@@ -472,6 +552,7 @@ void read_config(const ObjectReader& obj, HedgingConfig& config) {
   obj.get_duration("delay", config.delay, DurationMin::zero);
   double budget = 0;
   if (obj.get("budget", budget, kHedgeBudget)) config.budget = budget;
+  read_name_list(obj, "providers", config.providers);
 }
 
 void read_config(const ObjectReader& obj, BulkheadConfig& config) {
@@ -529,26 +610,19 @@ bool interchangeable(ProviderType a, ProviderType b) {
   return a == b || (is_search(a) && is_search(b));
 }
 
-void check_fallback(const FallbackConfig& config, std::string_view owner, const ScenarioNames& names,
-                    const std::string& path, Diagnostics& diag) {
-  const auto tool = names.tool_provider.find(owner);
-  if (tool == names.tool_provider.end()) {
-    if (names.providers.contains(owner)) {
-      diag.error(path, fmt::format("fallback applies only to a tool's pipeline; \"{}\" is a provider, whose stack "
-                                   "serves one provider",
-                                   owner));
-    }
-    return;
-  }
-  const std::string& primary = tool->second;
+// The providers a tool's strategy sends the tool's requests to besides its own (fallback's
+// backups, hedging's targets, at `path`): each exists and can take the tool's requests
+// (interchangeable types); the tool's own provider `primary` is listed only if `own_allowed`.
+void check_other_providers(const std::vector<std::string>& providers, const std::string& primary, bool own_allowed,
+                           const ScenarioNames& names, const std::string& path, Diagnostics& diag) {
   const auto primary_type = names.providers.find(primary);
-  for (std::size_t i = 0; i < config.providers.size(); ++i) {
-    const std::string& name = config.providers[i];
-    const std::string item = pointer_append(pointer_append(path, "providers"), i);
+  for (std::size_t i = 0; i < providers.size(); ++i) {
+    const std::string& name = providers[i];
+    const std::string item = pointer_append(path, i);
     const auto candidate = names.providers.find(name);
     if (candidate == names.providers.end()) {
       diag.error(item, no_such_provider(name, names.providers));
-    } else if (name == primary) {
+    } else if (name == primary && !own_allowed) {
       diag.error(item, fmt::format("\"{}\" is the tool's own provider; fallback lists the providers to try after it",
                                    name));
     } else if (candidate->second && primary_type != names.providers.end() && primary_type->second &&
@@ -560,15 +634,44 @@ void check_fallback(const FallbackConfig& config, std::string_view owner, const 
   }
 }
 
+// The error for a strategy that lives only in tools' pipelines, found in provider `owner`'s
+// stack, which serves one provider.
+std::string only_for_tools(std::string_view owner) {
+  return fmt::format("applies only to a tool's pipeline; \"{}\" is a provider, whose stack serves one provider", owner);
+}
+
+void check_fallback(const FallbackConfig& config, std::string_view owner, const ScenarioNames& names,
+                    const std::string& path, Diagnostics& diag) {
+  const auto tool = names.tool_provider.find(owner);
+  if (tool == names.tool_provider.end()) {
+    if (names.providers.contains(owner)) diag.error(path, "fallback " + only_for_tools(owner));
+    return;
+  }
+  check_other_providers(config.providers, tool->second, false, names, pointer_append(path, "providers"), diag);
+}
+
+// Hedging's `providers`: a tool's pipeline only (a provider's stack serves one provider),
+// each an existing provider that can take the tool's requests (interchangeable types, as
+// fallback's backups). The tool's own provider may be listed: hedges then alternate.
+void check_hedging(const HedgingConfig& config, std::string_view owner, const ScenarioNames& names,
+                   const std::string& path, Diagnostics& diag) {
+  if (config.providers.empty()) return;
+  const std::string providers = pointer_append(path, "providers");
+  const auto tool = names.tool_provider.find(owner);
+  if (tool == names.tool_provider.end()) {
+    if (names.providers.contains(owner)) diag.error(providers, only_for_tools(owner));
+    return;
+  }
+  check_other_providers(config.providers, tool->second, true, names, providers, diag);
+}
+
 // A strategy that calls another provider for a tool's call (reflect, rewrite_query)
 // lives only in tools' pipelines: a provider's stack is built before the registry holds
 // every provider, and serves one provider.
 void only_in_tools(std::string_view strategy, std::string_view owner, const ScenarioNames& names,
                    const std::string& path, Diagnostics& diag) {
   if (names.tools.contains(owner) || !names.providers.contains(owner)) return;
-  diag.error(path, fmt::format("{} applies only to a tool's pipeline; \"{}\" is a provider, whose stack serves one "
-                               "provider",
-                               strategy, owner));
+  diag.error(path, fmt::format("{} {}", strategy, only_for_tools(owner)));
 }
 
 // The provider of a strategy that asks an LLM (`purpose`: "reflect", "rewrite queries")
@@ -634,6 +737,7 @@ void check_strategy(const StrategyConfig& config, std::string_view owner, const 
     check_fallback(*fallback, owner, names, path, diag);
     return;
   }
+  if (const auto* hedging = std::get_if<HedgingConfig>(&config)) check_hedging(*hedging, owner, names, path, diag);
   if (const auto* reflect = std::get_if<ReflectConfig>(&config)) {
     check_reflect(*reflect, owner, names, path, diag);
     return;

@@ -24,8 +24,15 @@ namespace squall {
 //                    (0, 1000], min <= max; jitter proportional only),
 //                    honour_retry_after, max_retry_after (>= 0; only when
 //                    honour_retry_after is true)
-//   circuit_breaker  failure_threshold ([1, 1e6]), open_duration (> 0),
-//                    half_open_probes ([1, 1e6]), failure_on (like retry_on)
+//   circuit_breaker  failure_threshold ([1, 1e6]; not with sliding_window),
+//                    open_duration (> 0), half_open_probes ([1, 1e6]), failure_on (like
+//                    retry_on), sliding_window ({type: count_based | time_based
+//                    (required), size: [1, 1e5] calls, or whole seconds 1s..1h}),
+//                    failure_rate_threshold and slow_call_rate_threshold ((0, 100]),
+//                    minimum_number_of_calls ([1, 1e6]), slow_call_duration_threshold
+//                    (> 0) (these four only with sliding_window),
+//                    open_duration_multiplier ([1, 1000]), max_open_duration
+//                    (>= open_duration)
 //   simplify_query   steps (non-empty, distinct rung names), filler_words (non-empty
 //                    strings; only when steps include drop_filler_words)
 //   budget           max_tokens ([1, 1e15]), max_cost_usd ((0, 1e9]),

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/runtime/duration.hpp"
 #include "mocks/chaos/fault.hpp"
 
 namespace squall {
@@ -25,8 +26,8 @@ void check_tags(const MetricSelector& selector, const ThresholdContext& context,
     if (context.names != nullptr && (tag == "provider" || (fallbacks && (tag == "from" || tag == "to")))) {
       if (!context.names->providers.contains(value)) diag.error(path, no_such_provider(value, context.names->providers));
     } else if (context.names != nullptr && tag == "tool") {
-      const bool stack_metric =
-          selector.metric_name == "breaker_transitions" || selector.metric_name.starts_with("cache_");
+      const bool stack_metric = selector.metric_name == "breaker_transitions" ||
+                                selector.metric_name == "breaker_openings" || selector.metric_name.starts_with("cache_");
       const bool owner = stack_metric && context.names->providers.contains(value);
       if (!context.names->tools.contains(value) && !owner) diag.error(path, context.names->no_such_tool(value));
     } else if (tag == "template" && context.templates != nullptr &&
@@ -39,6 +40,55 @@ void check_tags(const MetricSelector& selector, const ThresholdContext& context,
                                    fmt::join(kinds, ", ")));
     }
   }
+}
+
+// Whether a threshold on capacity metric `metric` naming `provider` (empty: no provider
+// tag, every provider) can observe anything; an error at `path` when it cannot. See the
+// header's messages.
+void check_capacity_metric(const MetricSelector& selector, const ThresholdContext& context, const std::string& path,
+                           Diagnostics& diag) {
+  const std::string& metric = selector.metric_name;
+  if (context.providers == nullptr || !metric.starts_with("capacity_")) return;
+  const bool recovery = metric == "capacity_recovery_time";
+  const auto tag = selector.tags.find("provider");
+  const std::string_view wanted = tag == selector.tags.end() ? std::string_view() : std::string_view(tag->second);
+  bool observable = false;
+  for (const ProviderConfig& p : *context.providers) {
+    if (!wanted.empty() && p.name != wanted) continue;
+    if (!p.capacity) {
+      if (!wanted.empty()) {
+        diag.error(path, fmt::format("provider \"{}\" has no capacity block, so {} observes nothing for it", p.name,
+                                     metric));
+      }
+      continue;
+    }
+    if (!recovery) {
+      observable = true;
+      continue;
+    }
+    const std::vector<CapacityDrop>& drops = p.capacity->drops;
+    if (drops.empty()) {
+      if (!wanted.empty()) {
+        diag.error(path, fmt::format("provider \"{}\" has no capacity drops, so {} observes nothing for it", p.name,
+                                     metric));
+      }
+      continue;
+    }
+    if (context.run_end && drops.back().to >= *context.run_end) {
+      diag.error(path, fmt::format("the last capacity drop of provider \"{}\" ends at {}, not before the end of the run "
+                                   "(duration {}): recovery is measured from a drop's end, so {} would observe only "
+                                   "\"not recovered\"",
+                                   p.name, drops.back().to == kNever ? std::string("never") : format_duration(drops.back().to),
+                                   format_duration(*context.run_end), metric));
+      observable = true;  // reported; no second error for the metric as a whole
+      continue;
+    }
+    observable = true;
+  }
+  // A provider tag naming no provider at all is check_tags' error.
+  if (!wanted.empty() || observable) return;
+  diag.error(path, recovery ? fmt::format("no provider has capacity drops, so {} observes nothing", metric)
+                            : fmt::format("no provider has a capacity block, so {} observes nothing", metric));
 }
 
 }  // namespace
@@ -58,6 +108,7 @@ std::vector<Threshold> read_thresholds(const Json& value, const std::string& pat
       continue;
     }
     check_tags(std::get<MetricSelector>(selector), context, metric_path, diag);
+    check_capacity_metric(std::get<MetricSelector>(selector), context, metric_path, diag);
     const auto expressions = read_array(list, metric_path, diag, /*nonempty=*/true);
     for (std::size_t i = 0; i < expressions.size(); ++i) {
       const std::string expression_path = pointer_append(metric_path, i);

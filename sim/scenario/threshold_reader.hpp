@@ -19,6 +19,10 @@ struct ThresholdContext {
   // (breaker_transitions' also providers, whose stacks hold breakers too).
   const ScenarioNames* names = nullptr;
   const std::vector<std::string>* templates = nullptr;  // `template:`: the workload's task names
+  // The capacity_* metrics observe providers with a capacity block (capacity_recovery_time:
+  // with drops, the last ending before the run does); null: unchecked.
+  const std::vector<ProviderConfig>* providers = nullptr;
+  std::optional<Nanos> run_end;  // the scenario's duration, when valid
 };
 
 // Thresholds in file order. Each key is checked once with parse_metric (its error is
@@ -31,6 +35,15 @@ struct ThresholdContext {
 //   `no tool named "answr"; tools are: answer, web`
 //   `unknown value "blah" for tag "kind" of metric "injected_faults"; known: timeout, ...`
 //   `no task template named "resarch"; templates are: research`
+// A capacity_* metric that could observe nothing is reported there too (the provider named,
+// or without a provider tag every provider, lacks what the metric measures):
+//   `provider "gpt" has no capacity block, so capacity_goodput observes nothing for it`
+//   `no provider has a capacity block, so capacity_goodput observes nothing`
+//   `provider "gpt" has no capacity drops, so capacity_recovery_time observes nothing for it`
+//   `no provider has capacity drops, so capacity_recovery_time observes nothing`
+//   `the last capacity drop of provider "gpt" ends at 12m, not before the end of the run
+//    (duration 10m): recovery is measured from a drop's end, so capacity_recovery_time
+//    would observe only "not recovered"`
 std::vector<Threshold> read_thresholds(const Json& value, const std::string& path, const ThresholdContext& context,
                                        Diagnostics& diag);
 

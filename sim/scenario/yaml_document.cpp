@@ -2,7 +2,6 @@
 
 #include <array>
 #include <cstdint>
-#include <map>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -93,8 +92,13 @@ class Builder : public YAML::EventHandler {
                 const std::string& value) override {
     const bool plain = tag == "?";
     if (!plain && tag != "!" && tag != "tag:yaml.org,2002:str") {
-      diag_.error_at(pointer_here(), mark_of(mark),
-                     fmt::format("explicit tag \"{}\" is not supported: only !!str", tag));
+      std::string message = fmt::format("explicit tag \"{}\" is not supported: only !!str", tag);
+      // On a value, the one error of its fault; on a key, the key's own error.
+      if (expecting_key()) {
+        diag_.error_at(pointer_here(), mark_of(mark), std::move(message));
+      } else {
+        diag_.value_error_at(pointer_here(), mark_of(mark), std::move(message));
+      }
     }
     if (expecting_key()) {
       read_key(value, mark);
@@ -116,13 +120,21 @@ class Builder : public YAML::EventHandler {
   void OnMapEnd() override { close(); }
 
  private:
+  struct KeyPlace {
+    std::size_t line = 0;
+    std::size_t index = 0;
+  };
   struct Frame {
     Json value;
     std::string pointer;
     YAML::anchor_t anchor = 0;
-    std::optional<std::string> key;                // a mapping's key whose value comes next
-    std::map<std::string, std::size_t> key_lines;  // a mapping's keys and their lines
-    std::size_t nodes_before = 0;                  // nodes_ when it opened, itself included
+    std::optional<std::string> key;  // a mapping's key whose value comes next
+    std::size_t member = 0;          // that key's place among the members
+    // A mapping's keys: the line each was first written on and its place among the
+    // members. Looked up here, in O(1), rather than by ordered_json's operator[], which
+    // searches every member: a mapping of n keys would take O(n^2) (100 000 keys took 24 s).
+    std::unordered_map<std::string, KeyPlace> keys;
+    std::size_t nodes_before = 0;  // nodes_ when it opened, itself included
   };
 
   // Counts `n` more nodes in the document being built, aliases expanded: past
@@ -151,10 +163,14 @@ class Builder : public YAML::EventHandler {
     top.key = key;
     const std::string pointer = pointer_append(top.pointer, key);
     const SourceMark at = mark_of(mark);
-    if (const auto it = top.key_lines.find(key); it != top.key_lines.end()) {
-      diag_.error_at(pointer, at, fmt::format("duplicate key \"{}\" (also line {})", key, it->second));
+    if (const auto it = top.keys.find(key); it != top.keys.end()) {
+      diag_.error_at(pointer, at, fmt::format("duplicate key \"{}\" (also line {})", key, it->second.line));
+      top.member = it->second.index;
     } else {
-      top.key_lines.emplace(key, at.line);
+      top.member = top.value.size();
+      top.keys.emplace(key, KeyPlace{at.line, top.member});
+      // std::vector's emplace_back: ordered_map's own emplace searches every key first.
+      top.value.get_ref<Json::object_t&>().emplace_back(key, nullptr);
       marks_.emplace(pointer, at);
     }
   }
@@ -164,9 +180,9 @@ class Builder : public YAML::EventHandler {
     if (value == "false") return Json(false);
     for (const std::string_view word : kYaml11Booleans) {
       if (value == word) {
-        diag_.error_at(pointer_here(), mark_of(mark),
-                       fmt::format("expected true or false, got the YAML 1.1 boolean \"{}\" (quote it for a string)",
-                                   value));
+        diag_.value_error_at(
+            pointer_here(), mark_of(mark),
+            fmt::format("expected true or false, got the YAML 1.1 boolean \"{}\" (quote it for a string)", value));
         return Json(value);
       }
     }
@@ -182,8 +198,8 @@ class Builder : public YAML::EventHandler {
 
   void check_container_tag(const std::string& tag, const YAML::Mark& mark) {
     if (tag != "?" && tag != "!") {
-      diag_.error_at(pointer_here(), mark_of(mark),
-                     fmt::format("explicit tag \"{}\" is not supported: only !!str", tag));
+      // The container is still read as one: errors inside it are other faults.
+      diag_.error_at(pointer_here(), mark_of(mark), fmt::format("explicit tag \"{}\" is not supported: only !!str", tag));
     }
   }
 
@@ -198,7 +214,7 @@ class Builder : public YAML::EventHandler {
     const std::string pointer = pointer_here();
     mark_element(pointer, mark);
     count_nodes(mark, 1);
-    stack_.push_back(Frame{std::move(empty), pointer, anchor, std::nullopt, {}, nodes_});
+    stack_.push_back(Frame{std::move(empty), pointer, anchor, std::nullopt, 0, {}, nodes_});
   }
 
   void close() {
@@ -236,7 +252,8 @@ class Builder : public YAML::EventHandler {
     if (top.value.is_array()) {
       top.value.push_back(std::move(value));
     } else {
-      top.value[*top.key] = std::move(value);
+      // The member read_key made (the first one of that key: the last value is kept).
+      (top.value.get_ref<Json::object_t&>().begin() + static_cast<std::ptrdiff_t>(top.member))->second = std::move(value);
       top.key.reset();
     }
   }
@@ -262,14 +279,58 @@ bool has_comment(std::string_view text) {
   return false;
 }
 
-}  // namespace
+// The names of the C0 control characters (ISO 646 / ECMA-6), for messages.
+constexpr std::array<std::string_view, 32> kControlNames{
+    "NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS",  "HT",  "LF",  "VT",  "FF", "CR",  "SO",  "SI",
+    "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM",  "SUB", "ESC", "FS", "GS",  "RS",  "US"};
 
-bool is_yaml_file(const std::filesystem::path& file) {
-  const auto extension = file.extension();
-  return extension == ".yaml" || extension == ".yml";
+// The first character YAML 1.2 does not allow anywhere in a stream (section 5.1,
+// c-printable): a C0 control other than tab, LF and CR, or DEL. yaml-cpp reads a NUL as
+// the end of its input or reports it as an "unknown escape character" a few columns on;
+// a binary file gives the same. Returns its error, located at the character (1-based line,
+// and column in characters: UTF-8 continuation bytes do not count).
+std::optional<YamlSyntaxError> unprintable_character(std::string_view text) {
+  std::size_t line = 1;
+  std::size_t column = 1;
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '\n') {
+      ++line;
+      column = 1;
+      continue;
+    }
+    if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7F) {
+      const std::string_view name = c == 0x7F ? "DEL" : kControlNames[c];
+      return YamlSyntaxError{SourceMark{line, column},
+                             fmt::format("expected printable text, got the control character U+{:04X} ({}), which YAML "
+                                         "does not allow (YAML 1.2 section 5.1): is this a binary file?",
+                                         c, name)};
+    }
+    if ((c & 0xC0) != 0x80) ++column;
+  }
+  return std::nullopt;
 }
 
+}  // namespace
+
+bool has_extension(const std::filesystem::path& file, std::string_view extension) {
+  const std::string actual = file.extension().string();
+  if (actual.size() != extension.size()) return false;
+  for (std::size_t i = 0; i < actual.size(); ++i) {
+    char c = actual[i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c != extension[i]) return false;
+  }
+  return true;
+}
+
+bool is_yaml_file(const std::filesystem::path& file) { return has_extension(file, ".yaml") || has_extension(file, ".yml"); }
+
 std::optional<ParsedDocument> parse_yaml_document(std::string_view text, Diagnostics& diag) {
+  if (const auto unprintable = unprintable_character(text)) {
+    diag.syntax_error(unprintable->mark.line, unprintable->mark.column, unprintable->message);
+    return std::nullopt;
+  }
   ParsedDocument document;
   std::istringstream in{std::string(text)};
   Builder builder(diag, document.marks);

@@ -1,11 +1,13 @@
-// Reading a YAML scenario or policy file (names ending ".yaml" or ".yml") into the same
+// Reading a YAML scenario or policy file (names ending ".yaml" or ".yml", in any case:
+// ".YAML" and ".Yml" too) into the same
 // JSON document a JSON file gives, so that the loader applies the same rules and messages
 // to both. Parsed with yaml-cpp 0.7 (Debian's libyaml-cpp-dev) through its event API,
 // which, unlike its node API, shows every key (yaml-cpp does not report a repeated key)
 // and every alias and tag.
 //
 // The mapping, decided so that a YAML file means exactly what its JSON twin would:
-//   - mappings -> objects (keys in file order), sequences -> arrays;
+//   - mappings -> objects (keys in file order), sequences -> arrays; a mapping of n keys
+//     is read in O(n) expected time (a hash of its keys, not ordered_json's linear search);
 //   - a key written twice in one mapping is an error at the second one, naming the first's
 //     line (`duplicate key "seed" (also line 3)`); the last value is kept, as for JSON;
 //     keys must be scalars (a mapping, sequence, alias or null key is a syntax error);
@@ -25,6 +27,14 @@
 //     loader rejects as unknown;
 //   - explicit tags are errors except `!!str`, which makes a scalar a string
 //     (`explicit tag "tag:yaml.org,2002:int" is not supported: only !!str`);
+//   - a YAML 1.1 boolean or a tagged scalar is one error, not two: the loader's own error
+//     about the same value (`expected an integer, got "yes"`) is not reported
+//     (Diagnostics::value_error_at);
+//   - a control character YAML does not allow (a C0 control other than tab, LF and CR, or
+//     DEL; YAML 1.2 section 5.1), such as the NUL bytes of a binary file, is one syntax
+//     error at its line and column (`expected printable text, got the control character
+//     U+0000 (NUL), which YAML does not allow (YAML 1.2 section 5.1): is this a binary
+//     file?`), before yaml-cpp reads anything;
 //   - a stream of more than one document is an error at the second one's start;
 //   - a file with no document (empty, or only comments and blank lines) gets `the file is
 //     empty: it holds no YAML value` (`..., only comments`), as JSON's empty files do;
@@ -56,7 +66,13 @@ struct ParsedDocument {
   SourceMarks marks;
 };
 
-// Whether `file` is read as YAML: its extension is ".yaml" or ".yml" (lower case).
+// Whether `file`'s extension is `extension` (lower case, with its dot, e.g. ".json"),
+// its ASCII letters compared in any case (".JSON", ".Json"), as the case-folding file
+// systems of Windows and macOS match names; no locale is consulted.
+bool has_extension(const std::filesystem::path& file, std::string_view extension);
+
+// Whether `file` is read as YAML: its extension is ".yaml" or ".yml" in any case
+// (has_extension: ".YAML", ".Yml").
 bool is_yaml_file(const std::filesystem::path& file);
 
 // Parses YAML `text` as described above. Errors about single values (a YAML 1.1 boolean,

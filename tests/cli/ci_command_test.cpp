@@ -79,6 +79,21 @@ TEST(CiTest, ADirectoryStandsForItsYamlFilesToo) {
   EXPECT_LT(json, yaml);
 }
 
+TEST(CiTest, AFileGivenTwiceGetsUniqueJunitSuiteNames) {
+  // The same file twice, and a JSON scenario with its YAML twin (one scenario name): four
+  // suites, four names, the same for any --jobs.
+  const fs::path junit = temp_path("ci-twice.xml");
+  const Result r = squall("ci scenarios/quickstart.json scenarios/quickstart.json scenarios/examples -j 2 --report junit=" +
+                          junit.string());
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  const std::string xml = read_file(junit);
+  for (const std::string name : {"quickstart (scenarios/quickstart.json)", "quickstart (scenarios/quickstart.json) #2",
+                                 "search-429s (scenarios/examples/search-429s.json)",
+                                 "search-429s (scenarios/examples/search-429s.yaml)"}) {
+    EXPECT_NE(xml.find("<testsuite name=\"" + name + "\""), std::string::npos) << name << "\n" << xml;
+  }
+}
+
 TEST(CiTest, OutputAndReportsAreTheSameForAnyNumberOfJobs) {
   const std::string inputs = "scenarios/ci scenarios/quickstart.json " + failing_scenario().string() + " " +
                              bad_scenario().string();

@@ -31,7 +31,7 @@ inline std::string read_file(const fs::path& p) {
 // `env` holds variable assignments such as "NO_COLOR=1 ". $GITHUB_STEP_SUMMARY is removed
 // first, so that tests run inside GitHub Actions do not append to the job's summary.
 inline Result squall(const std::string& args, const std::string& env = "") {
-  const fs::path dir = fs::path(testing::TempDir()) / "squall_cli_test";
+  const fs::path dir = fs::temp_directory_path() / "squall_cli_test";
   fs::create_directories(dir);
   // ctest runs tests in parallel processes: each call gets its own stderr file.
   static int calls = 0;
@@ -61,7 +61,7 @@ inline std::string last_line(const std::string& s) {
 
 // A fresh path in the tests' temporary directory (removed if it exists).
 inline fs::path temp_path(const std::string& name) {
-  const fs::path dir = fs::path(testing::TempDir()) / "squall_cli_test";
+  const fs::path dir = fs::temp_directory_path() / "squall_cli_test";
   fs::create_directories(dir);
   fs::remove_all(dir / name);
   return dir / name;

@@ -147,7 +147,7 @@ TEST(CliTest, OutRefusesDevicesDirectoriesAndInputs) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("\"/dev/stdout\" is in /dev or /proc"), std::string::npos) << r.err;
   EXPECT_EQ(read_file(log), "PREVIOUS\n");
-  EXPECT_EQ(squall("run scenarios/quickstart.json --out " + testing::TempDir()).exit_code, 2);
+  EXPECT_EQ(squall("run scenarios/quickstart.json --out " + fs::temp_directory_path().string()).exit_code, 2);
   // An empty path is refused before the run, not after it.
   r = squall("run scenarios/quickstart.json --out ''");
   EXPECT_EQ(r.exit_code, 2);
@@ -175,7 +175,7 @@ TEST(CliTest, OutFollowsASymbolicLink) {
 }
 
 TEST(CliTest, ReproLineIsShellQuoted) {
-  const fs::path dir = fs::path(testing::TempDir()) / "squall_cli_test" / "sp ace";
+  const fs::path dir = fs::temp_directory_path() / "squall_cli_test" / "sp ace";
   fs::create_directories(dir);
   const fs::path scenario = dir / "it's.json";
   fs::remove(scenario);
@@ -304,6 +304,39 @@ TEST(CliTest, ValidateExitsTwoOnABadFile) {
   const Result r = squall("validate " + bad.string());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("unknown key \"retries\""), std::string::npos) << r.err;
+}
+
+}  // namespace
+
+namespace {
+
+using squall::test_support::squall;
+namespace fs = std::filesystem;
+
+TEST(CliTest, UpperCaseYamlExtensionsAreReadAsYaml) {
+  // The shipped YAML example under upper- and mixed-case names runs as its .yaml does (a
+  // JSON reader would stop at its first letter).
+  std::string yaml = squall::test_support::read_file(std::string(SQUALL_SOURCE_DIR) +
+                                                      "/scenarios/examples/search-429s.yaml");
+  // The copies live in the tests' temporary directory: the corpus path made absolute.
+  const std::size_t at = yaml.find("../corpora/");
+  ASSERT_NE(at, std::string::npos);
+  yaml.replace(at, 3, std::string(SQUALL_SOURCE_DIR) + "/scenarios/");
+  for (const char* name : {"upper.YAML", "mixed.Yml"}) {
+    const fs::path file = squall::test_support::temp_path(name);
+    std::ofstream(file) << yaml;
+    const auto r = squall("validate " + file.string());
+    EXPECT_EQ(r.exit_code, 0) << name << "\n" << r.out << r.err;
+  }
+}
+
+TEST(CliTest, HelpSaysScenarioFilesAreJsonOrYaml) {
+  for (const char* command : {"run", "validate", "ci"}) {
+    const auto r = squall(std::string(command) + " --help");
+    EXPECT_EQ(r.exit_code, 0) << command;
+    EXPECT_NE(r.out.find("JSON (comments allowed), or YAML when"), std::string::npos) << command << "\n" << r.out;
+    EXPECT_EQ(r.out.find("(JSON, comments allowed)"), std::string::npos) << command << "\n" << r.out;
+  }
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 #include <sstream>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "cli_support.hpp"
 
 namespace {
@@ -65,7 +67,90 @@ TEST(CompareCommandTest, UsageAndBadInputAreExit2) {
   EXPECT_EQ(not_report.err.rfind("scenarios/quickstart.json: not JSON: ", 0), 0u) << not_report.err;
   const Result scenario_json = squall("compare scenarios/corpora/queries-crm.json scenarios/corpora/queries-crm.json");
   EXPECT_EQ(scenario_json.exit_code, 2);
-  EXPECT_EQ(scenario_json.err, "scenarios/corpora/queries-crm.json: not a squall report: no squall_report_version\n");
+  EXPECT_EQ(scenario_json.err, "scenarios/corpora/queries-crm.json: not a squall report: a JSON array, not an object\n");
+}
+
+TEST(CompareCommandTest, OtherVersionsAndNonReportsAreRefusedWithExit2) {
+  const auto report = temp_path("compare-v1.json");
+  ASSERT_EQ(squall("run scenarios/quickstart.json --out " + report.string()).exit_code, 0);
+  const auto text = temp_path("compare-string.json");
+  std::ofstream(text) << "\"squall_report_version\"\n";
+  const Result string = squall("compare " + report.string() + " " + text.string());
+  EXPECT_EQ(string.exit_code, 2);
+  EXPECT_EQ(string.err, text.string() + ": not a squall report: a JSON string, not an object\n");
+  EXPECT_EQ(string.out, "");
+  // The same report, claiming version 2.
+  std::string v2 = read_file(report);
+  v2.replace(v2.find("\"squall_report_version\": 1"), 26, "\"squall_report_version\": 2");
+  const auto future = temp_path("compare-v2.json");
+  std::ofstream(future) << v2;
+  const Result other = squall("compare " + future.string() + " " + report.string());
+  EXPECT_EQ(other.exit_code, 2);
+  EXPECT_EQ(other.err, future.string() + ": squall report version 2: this squall reads version 1\n");
+}
+
+TEST(CompareCommandTest, ReportsOfOtherScenariosOrSeedsAreComparedWithAWarning) {
+  const auto a = temp_path("compare-warn-a.json");
+  const auto b = temp_path("compare-warn-b.json");
+  ASSERT_EQ(squall("run scenarios/quickstart.json --out " + a.string()).exit_code, 0);
+  ASSERT_EQ(squall("run scenarios/examples/search-429s.json --seed 8 --out " + b.string()).exit_code, 0);
+  const Result r = squall("compare " + a.string() + " " + b.string());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err,
+            "squall compare: warning: the reports are of different scenarios: \"quickstart\" and \"search-429s\"\n"
+            "squall compare: warning: the reports are of different seeds: 42 and 8\n");
+  EXPECT_EQ(squall("compare " + a.string() + " " + a.string()).err, "");
+}
+
+TEST(CompareCommandTest, ReportFlagsWriteTheComparisonAsJsonAndMarkdown) {
+  const auto json_file = temp_path("comparison.json");
+  const auto md_file = temp_path("comparison.md");
+  const Result r = squall("compare scenarios/incidents/launch-surge-429-storm.json --policy "
+                          "scenarios/policies/naive-retry.json --report json=" + json_file.string() +
+                          " --report markdown=" + md_file.string());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("json comparison written to " + json_file.string() + "\n"), std::string::npos) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(read_file(json_file));
+  EXPECT_EQ(j["squall_comparison_version"], 1);
+  EXPECT_EQ(j["a"]["label"], "scenario policy");
+  EXPECT_EQ(j["b"]["label"], "naive-retry.json");
+  EXPECT_EQ(j["b"]["policy_file"], "scenarios/policies/naive-retry.json");
+  EXPECT_TRUE(j["a"]["policy_file"].is_null());
+  EXPECT_EQ(j["a"]["seed"], 7);
+  EXPECT_EQ(j["warnings"], nlohmann::json::array());
+  ASSERT_EQ(j["metrics"].size(), 27u);
+  // The README's two runs of the flagship: 1123 and 975 clean successes.
+  const nlohmann::json& succeeded = j["metrics"][1];
+  EXPECT_EQ(succeeded["metric"], "tasks.succeeded");
+  EXPECT_EQ(succeeded["a"], 1123);
+  EXPECT_EQ(succeeded["b"], 975);
+  EXPECT_EQ(succeeded["difference"], -148);
+  EXPECT_EQ(succeeded["relative_difference"], -0.131790);
+  // The Markdown table: a heading row, the alignment row, then one row per metric.
+  const std::string md = read_file(md_file);
+  EXPECT_EQ(first_line(md), "### squall compare: launch-surge-429-storm, seed 7");
+  EXPECT_NE(md.find("| `tasks.succeeded` | 1123 | 975 | -148 | -13.18% |\n"), std::string::npos) << md;
+  std::istringstream lines(md);
+  std::string line;
+  int rows = 0;
+  while (std::getline(lines, line)) rows += line.starts_with("| `") ? 1 : 0;
+  EXPECT_EQ(rows, 27);
+}
+
+TEST(CompareCommandTest, BadReportFlagsAreExit2BeforeAnythingRuns) {
+  const Result format = squall("compare a.json b.json --report csv=x.csv");
+  EXPECT_EQ(format.exit_code, 2);
+  EXPECT_EQ(format.err, "squall compare: unknown report format \"csv\" in --report csv=x.csv; formats: json, markdown\n");
+  const Result spec = squall("compare a.json b.json --report x.json");
+  EXPECT_EQ(spec.err, "squall compare: --report expects FORMAT=PATH, got \"x.json\"\n");
+  const auto same = temp_path("same.out");
+  const Result twice = squall("compare a.json b.json --report json=" + same.string() + " --report markdown=" + same.string());
+  EXPECT_EQ(twice.exit_code, 2);
+  EXPECT_NE(twice.err.find("write the same file"), std::string::npos) << twice.err;
+  const Result input = squall("compare scenarios/quickstart.json --policy scenarios/policies/naive-retry.json --report "
+                              "json=scenarios/policies/naive-retry.json");
+  EXPECT_EQ(input.exit_code, 2);
+  EXPECT_EQ(input.out, "");  // refused before running
 }
 
 }  // namespace

@@ -6,7 +6,8 @@ runs its script and dumps the resulting DOM.
 
 Checks, per page: the page's script set data-charts-expected on <html> to the number of
 charts its data calls for (tasks, task latency; attempts, tokens and cost by provider when
-there are providers; one per provider; breaker state when a breaker moved), data-charts-drawn to the same number (uPlot's draw hook counts), and
+there are providers; one per provider; injected faults when any was injected; breaker state
+when a breaker moved), data-charts-drawn to the same number (uPlot's draw hook counts), and
 no data-errors (uncaught errors); uPlot built that many charts in the DOM; and the browser
 logged nothing from the page's console (the page never logs, so any console line, an
 uncaught error included, is a failure).
@@ -50,7 +51,9 @@ class Page(html.parser.HTMLParser):
         self.root = {}
         self.data = None
         self.charts = 0
+        self.titles = []  # each chart's title, as uPlot drew it
         self._in_data = False
+        self._in_title = False
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
@@ -61,20 +64,28 @@ class Page(html.parser.HTMLParser):
             self.data = ""
         elif tag == "div" and "uplot" in (attrs.get("class") or "").split():
             self.charts += 1
+        elif tag == "div" and "u-title" in (attrs.get("class") or "").split():
+            self._in_title = True
+            self.titles.append("")
 
     def handle_endtag(self, tag):
         if tag == "script":
             self._in_data = False
+        elif tag == "div":
+            self._in_title = False
 
     def handle_data(self, data):
         if self._in_data:
             self.data += data
+        elif self._in_title:
+            self.titles[-1] += data
 
 
 def expected_charts(data):
     breakers = 1 if data["breakers"]["series"] else 0
     by_provider = 3 if data["providers"] else 0  # attempts, tokens, cost
-    return 2 + by_provider + len(data["providers"]) + breakers
+    faults = 1 if data["injected_faults"] else 0
+    return 2 + by_provider + len(data["providers"]) + faults + breakers
 
 
 def open_in_browser(page, profile):
@@ -114,6 +125,10 @@ def check_page(scenario, policy, code, tmp):
           f"{name}: data-charts-drawn={root.get('data-charts-drawn')!r} of {want} charts")
     check("data-errors" not in root, f"{name}: {root.get('data-errors')} uncaught errors on the page")
     check(parsed.charts == want, f"{name}: {parsed.charts} uPlot charts in the DOM, expected {want}")
+    # Both incidents inject faults: their chart over time must be among the drawn ones.
+    check(data["injected_faults"], f"{name}: no injected_faults series in the page's data")
+    check(any(t.startswith("Injected faults per window") for t in parsed.titles),
+          f"{name}: no injected-faults chart among the drawn titles {parsed.titles}")
     console = [line for line in log.splitlines() if re.search(r":CONSOLE[:(]", line)]
     check(not console, f"{name}: the page logged to the console:\n" + "\n".join(console))
     print(f"html_browser_test: {name}: {want} charts drawn, no console output")

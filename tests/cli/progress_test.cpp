@@ -2,6 +2,8 @@
 // that it changes no byte of stdout or of a report.
 #include "cli/progress.hpp"
 
+#include "cli/ci_progress.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -88,6 +90,59 @@ TEST(ProgressTest, ReportsAndStdoutAreTheSameBytesWithProgressOrWithout) {
   EXPECT_EQ(read_file(a), read_file(b));
   // The lines naming the report file differ by its path only.
   EXPECT_EQ(on.out.substr(0, on.out.find("json report written")), off.out.substr(0, off.out.find("json report written")));
+}
+
+TEST(CiProgressTest, SaysScenariosDoneAndTheRunningOnesWithTheirShare) {
+  EXPECT_EQ(ci_progress_text(3, 12, {{"scenarios/ci/a.json", 0.35}, {"b.yaml", std::nullopt}}),
+            "progress: 3 of 12 scenarios done; running: scenarios/ci/a.json 35%, b.yaml");
+  EXPECT_EQ(ci_progress_text(0, 2, {}), "progress: 0 of 2 scenarios done");
+}
+
+TEST(CiProgressTest, ATerminalLineFollowsTheRunsAndIsErasedForResultsAndAtTheEnd) {
+  std::FILE* f = std::tmpfile();
+  ASSERT_NE(f, nullptr);
+  CiProgress progress(f, true, true, {"a.json", "b.json"});
+  progress.started(0, 0.1);                                     // under a second: nothing
+  progress.started(1, 0.2);
+  progress.advanced(1, RunProgress{50 * kSecond, 100 * kSecond, 5, 4}, 1.0);  // shown
+  progress.advanced(0, RunProgress{10 * kSecond, 40 * kSecond, 5, 4}, 1.1);   // too soon
+  progress.finished(1, 1.3);                                    // shown: b done
+  progress.clear();                                             // a result line comes next
+  progress.advanced(0, RunProgress{90 * kSecond, 40 * kSecond, 5, 4}, 1.35);  // past its duration: 100%
+  progress.finished(0, 1.4);                                    // all done: erased
+  EXPECT_EQ(written(f),
+            "\rprogress: 0 of 2 scenarios done; running: a.json, b.json 50%\x1b[K"
+            "\rprogress: 1 of 2 scenarios done; running: a.json 25%\x1b[K"
+            "\r\x1b[K"
+            "\rprogress: 1 of 2 scenarios done; running: a.json 100%\x1b[K"
+            "\r\x1b[K");
+  std::fclose(f);
+}
+
+TEST(CiProgressTest, DisabledItWritesNothing) {
+  std::FILE* f = std::tmpfile();
+  ASSERT_NE(f, nullptr);
+  CiProgress progress(f, true, false, {"a.json"});
+  progress.started(0, 2.0);
+  progress.advanced(0, RunProgress{50 * kSecond, 100 * kSecond, 5, 4}, 3.0);
+  progress.finished(0, 4.0);
+  progress.clear();
+  EXPECT_EQ(written(f), "");
+  std::fclose(f);
+}
+
+TEST(CiProgressTest, CiWithProgressKeepsStdoutAndReportsAndQuietShowsNothing) {
+  const auto a = temp_path("ci-progress-on.xml");
+  const auto b = temp_path("ci-progress-off.xml");
+  const Result on = squall("ci scenarios/ci --progress --report junit=" + a.string());
+  const Result off = squall("ci scenarios/ci --report junit=" + b.string());
+  EXPECT_EQ(on.exit_code, off.exit_code);
+  EXPECT_EQ(read_file(a), read_file(b));
+  EXPECT_EQ(on.out.substr(0, on.out.find("junit report written")), off.out.substr(0, off.out.find("junit report written")));
+  // Not a terminal and not asked: no progress line.
+  EXPECT_EQ(off.err.find("progress:"), std::string::npos) << off.err;
+  const Result quiet = squall("ci scenarios/ci --progress --quiet");
+  EXPECT_EQ(quiet.err.find("progress:"), std::string::npos) << quiet.err;
 }
 
 }  // namespace

@@ -3,10 +3,13 @@
 // the usage errors with their exact messages.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <string>
+
 #include <nlohmann/json.hpp>
 
-#include "cli/cli_support.hpp"
 #include "cli/progress.hpp"
+#include "cli_support.hpp"
 
 namespace squall::test_support {
 namespace {
@@ -22,7 +25,7 @@ Result with_reports(const std::string& command, const std::string& prefix) {
 }
 
 // A file written earlier in the test (temp_path would remove it).
-fs::path written(const std::string& name) { return fs::path(testing::TempDir()) / "squall_cli_test" / name; }
+fs::path written(const std::string& name) { return fs::temp_directory_path() / "squall_cli_test" / name; }
 
 void expect_same_reports(const std::string& a, const std::string& b) {
   for (const char* f : kFormats) {
@@ -126,7 +129,7 @@ TEST(SweepCommandTest, AnInvalidSweepFileIsExitTwoWithEveryError) {
   const Result r = squall("sweep " + file);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, file + ": /seeds: expected an integer in [1, 10000], got 0\n" + file +
-                       ": /variants: expected a non-empty array\n" + (fs::path(file).parent_path() / "nope.json").string() +
+                       ": /variants: expected a non-empty array, got []\n" + (fs::path(file).parent_path() / "nope.json").string() +
                        ": file not found\n");
 }
 
@@ -149,7 +152,9 @@ TEST(SweepCommandTest, TargetSweepStopsWhenTheIntervalIsNarrowEnoughTheSameForAn
     narrow = narrow && ci[1].get<double>() - ci[0].get<double>() < 0.05 + 1e-6;
   }
   EXPECT_EQ(report["target"]["reached"].get<bool>(), narrow);
-  if (!narrow) EXPECT_EQ(seeds, 12U);
+  if (!narrow) {
+    EXPECT_EQ(seeds, 12U);
+  }
 }
 
 TEST(SweepCommandTest, ShippedSweepHasAClearWinner) {

@@ -5,6 +5,7 @@
 #include "engine/provider_registry.hpp"
 #include "engine/strategies/budget.hpp"
 #include "engine/strategies/circuit_breaker.hpp"
+#include "engine/strategies/refused.hpp"
 #include "engine/strategies/retry.hpp"
 #include "test_runtime.hpp"
 
@@ -328,6 +329,46 @@ TEST(FallbackTest, AContextErrorInAnotherProvidersWordingRoutesToALargerWindow) 
   EXPECT_EQ(primary.calls().size(), 1U);
   EXPECT_EQ(backup.start_times(), (std::vector<TimePoint>{50 * ms}));
   EXPECT_EQ(fallback_log(h.log), (std::vector<std::string>{"50ms switched sonnet->gemini on context_length"}));
+}
+
+// Refuses every call to `refused_provider` with `kind`, without calling it: a local
+// strategy (bulkhead, rate limiter, adaptive throttling) of that provider's own state.
+class RefuseOne final : public Strategy {
+ public:
+  RefuseOne(ProviderId refused_provider, OutcomeKind kind) : provider_(refused_provider), kind_(kind) {}
+  Task<Outcome> execute(CallContext& ctx, Request& request, Next next) override {
+    if (ctx.provider == provider_) co_return refused(kind_);
+    co_return co_await next(ctx, request);
+  }
+
+ private:
+  ProviderId provider_;
+  OutcomeKind kind_;
+};
+
+TEST(FallbackTest, TheDefaultOnMovesOnAfterALocalRefusalOfThePrimary) {
+  // A bulkhead, a rate limiter or adaptive throttling that turns the primary's call away
+  // says nothing about the backup, whose state is its own (LiteLLM routes past a
+  // deployment over its own rpm/tpm limits): the default `on` tries the backup at once
+  // (0 ms, served at 100 ms). A cancelled call is not moved on: its caller gave up.
+  for (const OutcomeKind kind : {OutcomeKind::bulkhead_full, OutcomeKind::rate_limiter_rejected,
+                                 OutcomeKind::throttled, OutcomeKind::cancelled}) {
+    SCOPED_TRACE(to_string(kind));
+    Harness h;
+    ScriptedProvider primary(h.loop, {{completion(), 100 * ms}});
+    ScriptedProvider backup(h.loop, {{completion(), 100 * ms}});
+    Agent a(h);
+    const ProviderId gpt = a.add(llm("gpt"), primary);
+    a.add(llm("claude"), backup);
+    a.tool(std::make_unique<FallbackStrategy>(backups({"claude"}), a.env()), std::make_unique<RefuseOne>(gpt, kind));
+    Call call;
+    call.ctx.provider = gpt;
+    const bool moves_on = kind != OutcomeKind::cancelled;
+    EXPECT_EQ(test::run(h, *a.pipeline, call).kind, moves_on ? OutcomeKind::success : kind);
+    EXPECT_TRUE(primary.calls().empty());
+    EXPECT_EQ(backup.start_times(), moves_on ? std::vector<TimePoint>{0} : std::vector<TimePoint>{});
+    EXPECT_EQ(call.finished, moves_on ? 100 * ms : 0);
+  }
 }
 
 }  // namespace

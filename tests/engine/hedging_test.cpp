@@ -12,8 +12,10 @@
 #include <memory>
 #include <vector>
 
+#include "engine/provider_registry.hpp"
 #include "engine/runtime/cancellable_sleep.hpp"
 #include "engine/runtime/rng.hpp"
+#include "engine/strategies/retry_budget.hpp"
 #include "tests/engine/test_runtime.hpp"
 
 namespace squall {
@@ -265,6 +267,164 @@ TEST(HedgingTest, HedgedLatencyIsTheMinimumOfTheDrawAndDelayPlusADraw) {
   std::sort(sorted.begin(), sorted.end());
   const double p99 = sorted[kN * 99 / 100];
   EXPECT_NEAR(p99, 270.3, 15.0);
+}
+
+TEST(HedgingTest, AnExhaustedGrpcRetryThrottleRefusesTheHedge) {
+  // gRFC A6: hedged RPCs are sent only while token_count > max_tokens / 2. A grpc
+  // retry_budget of 3 tokens (3000 milli, threshold 1500) inside the hedging:
+  //   call A at 0: the primary answers 503 at 50 ms (3000 -> 2000): 2000 > 1500, so the
+  //     hedge goes at once, and answers 503 at 150 ms (-> 1000): both attempts drew on it;
+  //   call B at 150 ms: the primary is slow (1 s); at the 200 ms delay, 350 ms, the count
+  //     1000 <= 1500 refuses the hedge, and the primary answers alone at 1150 ms.
+  Harness h;
+  CancellableProvider provider(h.loop, [](std::size_t i) {
+    return i == 0 ? std::pair{50 * kMs, 503} : i == 1 ? std::pair{100 * kMs, 503} : std::pair{1000 * kMs, 200};
+  });
+  RetryBudgetConfig grpc;
+  grpc.mode = RetryBudgetMode::grpc;
+  grpc.max_milli_tokens = 3000;
+  auto budget = std::make_unique<RetryBudgetStrategy>(grpc, h.env);
+  const RetryBudgetStrategy* rb = budget.get();
+  auto p = test::make_pipeline(provider, h.env, std::make_unique<HedgingStrategy>(hedging(1, 200 * kMs), h.env, "web"),
+                               std::move(budget));
+  Call a;
+  EXPECT_EQ(test::run(h, *p, a).kind, OutcomeKind::overloaded);
+  EXPECT_EQ(rb->state().milli_tokens, 1000);
+  Call b;
+  EXPECT_EQ(test::run(h, *p, b).kind, OutcomeKind::success);
+  EXPECT_EQ(b.finished, 1150 * kMs);
+  EXPECT_EQ(provider.starts(), (std::vector<TimePoint>{0, 50 * kMs, 150 * kMs}));
+  EXPECT_EQ(h.log.hedges, (std::vector<std::string>{"0ms primary #0 $0", "50ms launched #1 $0", "150ms primary #0 $0",
+                                                    "350ms retry_budget_denied #1 $0"}));
+  EXPECT_EQ(h.log.refusals, (std::vector<std::string>{"350ms grpc level=1000 limit=1500"}));
+}
+
+TEST(HedgingTest, AHedgeInFlightIsAnActiveRetryOfAnEnvoyBudget) {
+  // Envoy: a hedge is a retry. budget_percent 0 and min_retry_concurrency 1 allow one
+  // active retry. Two calls start at 0 with slow primaries (1 s): at 200 ms the first
+  // call's hedge goes (0 active retries < 1) and is in flight when the second call's
+  // hedge is due, which the budget refuses (1 active retry, limit 1).
+  Harness h;
+  CancellableProvider provider(h.loop, [](std::size_t i) {
+    return i < 2 ? std::pair{1000 * kMs, 200} : std::pair{100 * kMs, 200};
+  });
+  RetryBudgetConfig envoy;
+  envoy.budget_percent = 0;
+  envoy.min_retry_concurrency = 1;
+  auto p = test::make_pipeline(provider, h.env, std::make_unique<HedgingStrategy>(hedging(1, 200 * kMs), h.env, "web"),
+                               std::make_unique<RetryBudgetStrategy>(envoy, h.env));
+  Call first;
+  Call second;
+  std::exception_ptr error;
+  test::start(h, *p, first, &error);
+  test::start(h, *p, second, &error);
+  test::drain(h);
+  if (error) std::rethrow_exception(error);
+  EXPECT_EQ(first.finished, 300 * kMs);    // the hedge won
+  EXPECT_EQ(second.finished, 1000 * kMs);  // the primary alone
+  EXPECT_EQ(provider.starts(), (std::vector<TimePoint>{0, 0, 200 * kMs}));
+  EXPECT_EQ(h.log.refusals, (std::vector<std::string>{"200ms envoy level=1 limit=1"}));
+}
+
+// A registry of LLM providers over the harness, and a tool pipeline [hedging] ending in it.
+struct Registry {
+  explicit Registry(Harness& h) : registry(EngineEnv{h.loop, h.loop, h.log}) {}
+  ProviderId add(std::string name, Provider& p, std::int64_t window = 128'000) {
+    ProviderDescriptor d;
+    d.name = std::move(name);
+    d.kind = ProviderKind::llm;
+    d.context_window = window;
+    d.max_output_tokens = 16'384;
+    return registry.add(std::move(d), p, {});
+  }
+  std::unique_ptr<Pipeline> tool(HedgingConfig config) {
+    std::vector<std::unique_ptr<Strategy>> chain;
+    chain.push_back(std::make_unique<HedgingStrategy>(std::move(config), registry.env(), "answer"));
+    return std::make_unique<Pipeline>(registry, std::move(chain));
+  }
+  ProviderRegistry registry;
+};
+
+TEST(HedgingTest, AHedgeGoesToTheListedProviderAndTheLoserIsCancelled) {
+  // gpt (the tool's provider) takes 1 s, claude 100 ms. The hedge goes to claude at the
+  // 200 ms delay and answers at 300 ms; gpt's primary, cancelled then, bills its 300 ms
+  // (0.3 USD). The success came from another provider: the task is degraded.
+  Harness h;
+  CancellableProvider gpt(h.loop, latencies({1000 * kMs}));
+  CancellableProvider claude(h.loop, latencies({100 * kMs}));
+  Registry r(h);
+  const ProviderId primary = r.add("gpt", gpt);
+  r.add("claude", claude);
+  HedgingConfig config = hedging(1, 200 * kMs);
+  config.providers = {"claude"};
+  auto p = r.tool(config);
+  Call call;
+  call.ctx.provider = primary;
+  EXPECT_EQ(test::run(h, *p, call).kind, OutcomeKind::success);
+  EXPECT_EQ(call.finished, 300 * kMs);
+  EXPECT_EQ(gpt.starts(), (std::vector<TimePoint>{0}));
+  EXPECT_EQ(claude.starts(), (std::vector<TimePoint>{200 * kMs}));
+  EXPECT_EQ(h.log.hedge_providers, (std::vector<std::string>{"primary #0 gpt", "launched #1 claude",
+                                                             "loser_cancelled #0 gpt", "won #1 claude"}));
+  EXPECT_EQ(h.log.hedges[2], "300ms loser_cancelled #0 $0.3");
+  EXPECT_DOUBLE_EQ(call.task.cost_spent_usd, 1.3);
+  EXPECT_TRUE(call.task.has(Degradation::fallback_provider));
+  ASSERT_EQ(h.log.attempts.size(), 2U);
+  EXPECT_EQ(h.log.attempts[0].provider, "claude");
+  EXPECT_EQ(h.log.attempts[1].provider, "gpt");
+  EXPECT_EQ(call.ctx.provider, primary);
+}
+
+TEST(HedgingTest, HedgesCycleThroughTheListedProviders) {
+  // Three hedges 100 ms apart over [claude, gpt], gpt being the tool's own provider: hedge
+  // 1 to claude at 100 ms, 2 to gpt at 200 ms, 3 to claude at 300 ms. Every call takes 1 s:
+  // the primary answers first, at 1 s, and the three hedges are cancelled then. A win on
+  // the tool's own provider degrades nothing.
+  Harness h;
+  CancellableProvider gpt(h.loop, latencies({1000 * kMs}));
+  CancellableProvider claude(h.loop, latencies({1000 * kMs}));
+  Registry r(h);
+  const ProviderId primary = r.add("gpt", gpt);
+  r.add("claude", claude);
+  HedgingConfig config = hedging(3, 100 * kMs);
+  config.providers = {"claude", "gpt"};
+  auto p = r.tool(config);
+  Call call;
+  call.ctx.provider = primary;
+  EXPECT_EQ(test::run(h, *p, call).kind, OutcomeKind::success);
+  EXPECT_EQ(call.finished, 1000 * kMs);
+  EXPECT_EQ(gpt.starts(), (std::vector<TimePoint>{0, 200 * kMs}));
+  EXPECT_EQ(claude.starts(), (std::vector<TimePoint>{100 * kMs, 300 * kMs}));
+  std::vector<std::string> launched;
+  for (const std::string& e : h.log.hedge_providers) {
+    if (e.starts_with("launched") || e.starts_with("loser")) launched.push_back(e);
+  }
+  std::sort(launched.begin(), launched.end());
+  EXPECT_EQ(launched, (std::vector<std::string>{"launched #1 claude", "launched #2 gpt", "launched #3 claude",
+                                                "loser_cancelled #1 claude", "loser_cancelled #2 gpt",
+                                                "loser_cancelled #3 claude"}));
+  EXPECT_FALSE(call.task.has(Degradation::fallback_provider));
+}
+
+TEST(HedgingTest, NoHedgeToAProviderThatCannotFitThePrompt) {
+  // claude's 4,000-token window cannot hold a 5,000-token prompt: the hedge is not sent
+  // and the primary answers at 1 s.
+  Harness h;
+  CancellableProvider gpt(h.loop, latencies({1000 * kMs}));
+  CancellableProvider claude(h.loop, latencies({100 * kMs}));
+  Registry r(h);
+  const ProviderId primary = r.add("gpt", gpt);
+  r.add("claude", claude, 4'000);
+  HedgingConfig config = hedging(1, 200 * kMs);
+  config.providers = {"claude"};
+  auto p = r.tool(config);
+  Call call;
+  call.ctx.provider = primary;
+  call.request.prompt_tokens = 5'000;
+  EXPECT_EQ(test::run(h, *p, call).kind, OutcomeKind::success);
+  EXPECT_EQ(call.finished, 1000 * kMs);
+  EXPECT_TRUE(claude.starts().empty());
+  EXPECT_EQ(h.log.hedge_providers, (std::vector<std::string>{"primary #0 gpt"}));
 }
 
 }  // namespace

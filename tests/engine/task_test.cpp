@@ -102,5 +102,90 @@ TEST(TaskTest, AnAwaitedTaskPassesItsExceptionToItsAwaiter) {
   EXPECT_FALSE(error);
 }
 
+// Builds its result in the promise's slot, in two steps across a suspension.
+Task<std::string> built_in_slot(EventLoop& loop) {
+  std::string& result = co_await Task<std::string>::result_slot();
+  result = "half";
+  co_await sleep_until(loop, 3);
+  result += " and half";
+  co_return Task<std::string>::kSlotFilled;
+}
+
+TEST(TaskTest, AResultBuiltInItsSlotIsWhatTheAwaiterGets) {
+  EventLoop loop;
+  std::exception_ptr error;
+  std::string got;
+  const auto awaiter = [](EventLoop& l, std::string& out) -> Task<void> { out = co_await built_in_slot(l); };
+  spawn(awaiter(loop, got), &error);
+  loop.run();
+  EXPECT_EQ(got, "half and half");
+  EXPECT_FALSE(error);
+}
+
+TEST(TaskTest, IntoAssignsTheResultToAnExistingObject) {
+  EventLoop loop;
+  std::exception_ptr error;
+  std::vector<std::string> log;
+  int target = 0;
+  const auto awaiter = [](EventLoop& l, std::vector<std::string>& lg, int& out) -> Task<void> {
+    co_await answer(l, lg).into(out);
+    lg.push_back("after into");
+  };
+  spawn(awaiter(loop, log, target), &error);
+  loop.run();
+  EXPECT_EQ(target, 42);
+  // The awaited task's frame is gone by the next statement, as with a plain co_await.
+  EXPECT_EQ(log, (std::vector<std::string>{"+answer", "-answer", "after into"}));
+  EXPECT_FALSE(error);
+}
+
+TEST(TaskTest, FinishedLeavesTheResultInTheFinishedTask) {
+  EventLoop loop;
+  std::exception_ptr error;
+  std::vector<std::string> log;
+  const auto awaiter = [](EventLoop& l, std::vector<std::string>& lg) -> Task<void> {
+    {
+      Task<int> call = answer(l, lg);
+      co_await call.finished();
+      lg.push_back("result " + std::to_string(call.result()));
+    }
+    lg.push_back("scope left");
+  };
+  spawn(awaiter(loop, log), &error);
+  loop.run();
+  // The callee's locals end at its co_return; its result stays in the finished frame,
+  // readable until the Task goes.
+  EXPECT_EQ(log, (std::vector<std::string>{"+answer", "-answer", "result 42", "scope left"}));
+  EXPECT_FALSE(error);
+}
+
+Task<int> fail_with_int(EventLoop& loop) {
+  co_await sleep_until(loop, 2);
+  throw std::runtime_error("finished");
+}
+
+TEST(TaskTest, FinishedPassesTheExceptionOn) {
+  EventLoop loop;
+  std::exception_ptr error;
+  std::string caught;
+  const auto awaiter = [](EventLoop& l, std::string& out) -> Task<void> {
+    Task<int> call = fail_with_int(l);
+    try {
+      co_await call.finished();
+    } catch (const std::runtime_error& e) {
+      out = e.what();
+    }
+  };
+  spawn(awaiter(loop, caught), &error);
+  loop.run();
+  EXPECT_EQ(caught, "finished");
+  EXPECT_FALSE(error);
+}
+
+TEST(TaskTest, ADefaultTaskIsEmpty) {
+  const Task<int> empty;
+  EXPECT_FALSE(empty.valid());
+}
+
 }  // namespace
 }  // namespace squall

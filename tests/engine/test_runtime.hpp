@@ -159,6 +159,7 @@ class EventLog final : public EventSink {
   void on_breaker_transition(const BreakerTransitionEvent& e) override {
     transitions.push_back(
         fmt::format("{}ms {}->{}", e.at / kMillisecond, to_string(e.from), to_string(e.to)));
+    if (e.to == BreakerState::open) openings.push_back(fmt::format("{}ms {}", e.at / kMillisecond, to_string(e.cause)));
   }
   void on_query_change(const QueryChangeEvent& e) override {
     query_changes.push_back(
@@ -203,7 +204,9 @@ class EventLog final : public EventSink {
   std::vector<std::string> throttles;  // "<at>ms requests=<n> accepts=<n> p=<p>"
   void on_hedge(const HedgeEvent& e) override {
     hedges.push_back(fmt::format("{}ms {} #{} ${:g}", e.at / kMillisecond, to_string(e.action), e.hedge, e.cost_usd));
+    hedge_providers.push_back(fmt::format("{} #{} {}", to_string(e.action), e.hedge, e.provider));
   }
+  std::vector<std::string> hedge_providers;  // "<action> #<attempt index> <provider>"
 
   std::vector<std::string> hedges;  // "<at>ms <action> #<attempt index> $<billed cost>"
   std::vector<std::string> relaxations;  // "<at>ms rung <n> <label>"
@@ -215,6 +218,7 @@ class EventLog final : public EventSink {
   std::vector<BackoffEvent> backoffs;
   std::vector<RecordedGiveUp> give_ups;
   std::vector<std::string> transitions;  // "<at in ms>ms <from>-><to>"
+  std::vector<std::string> openings;     // "<at in ms>ms <cause>", transitions to open only
   std::vector<RecordedQueryChange> query_changes;
   std::vector<RecordedBudget> budgets;
   std::vector<std::string> fallbacks;  // "<at in ms>ms <action> <from>-><to> on <trigger>"

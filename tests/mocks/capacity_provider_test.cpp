@@ -2,9 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <memory>
 #include <vector>
 
+#include "engine/runtime/rng.hpp"
+#include "mocks/llm.hpp"
 #include "sim/event_loop.hpp"
 #include "tests/mocks/support.hpp"
 
@@ -247,6 +250,23 @@ TEST(CapacityProviderTest, ADropLowersSlotsAndRatesForItsWindowOnly) {
   EXPECT_EQ(r[3].response.rate_limit.remaining_requests, 2);
 }
 
+TEST(CapacityProviderTest, QueuedRequestsTakeRestoredSlotsAtTheDropsEndExactly) {
+  // 2 slots; a drop [1 s, 2 s) to 1 slot. Service 1.5 s. Two requests at 1 s: A is served
+  // 1-2.5 s; B queues. At 2 s the drop ends and the second slot is back: B starts then
+  // (not at 2.5 s, when A's slot frees) and is answered at 3.5 s.
+  CapacityConfig c = slots(2);
+  CapacityDrop drop;
+  drop.from = kSecond;
+  drop.to = 2 * kSecond;
+  drop.limits.max_concurrency = 1;
+  c.drops.push_back(drop);
+  Fixture f(c, 1500 * kMillisecond);
+  const auto r = run_at(f, {kSecond, kSecond});
+  EXPECT_EQ(r[0].at, 2500 * kMillisecond);
+  EXPECT_EQ(r[1].at, 3500 * kMillisecond);
+  EXPECT_EQ(f.capacity->stats().totals().queued, 1U);
+}
+
 TEST(CapacityProviderTest, SeriesIntegrateQueueAndInFlightPerWindow) {
   // 1 slot, 1 s windows, service 1.5 s, two requests at 0: in flight 1 over [0, 3 s);
   // queue 1 over [0, 1.5 s).
@@ -264,6 +284,61 @@ TEST(CapacityProviderTest, SeriesIntegrateQueueAndInFlightPerWindow) {
   EXPECT_EQ(w[0].arrivals, 2U);
   EXPECT_EQ(w[1].goodput, 1U);
   EXPECT_EQ(w[3].goodput, 1U);  // the second is answered at 3 s, the start of window 3
+}
+
+// An LLM mock behind one slot: TTFT 200 ms, 50 tokens/s, $2 / $8 per million tokens, and
+// a rng whose one draw makes every answer 100 tokens long (2.2 s).
+struct LlmFixture {
+  LlmFixture() : rng(FixedRng::at_fraction(1.0 - std::exp(-1.0))) {
+    LlmConfig c;
+    c.price_per_mtok = {2.0, 8.0};
+    c.time_to_first_token = {LatencyShape::constant, 200 * kMillisecond, 0, 0, 0};
+    c.tokens_per_second = 50;
+    c.mean_output_tokens = 100;
+    capacity = std::make_unique<CapacityProvider>(std::make_unique<LlmMock>("gpt", c, loop, loop, rng), slots(1),
+                                                  Body::completion, loop, loop, CapacitySeriesOptions{kSecond, 1000});
+  }
+  EventLoop loop;
+  FixedRng rng;
+  std::unique_ptr<CapacityProvider> capacity;
+};
+
+TEST(CapacityProviderTest, ACancelledLlmCallInServiceBillsWhatWasGenerated) {
+  // Cancelled at 1.2 s: the server streamed from the first token at 200 ms, 50 tokens by
+  // then, billed with the 1000-token prompt as the LLM mock bills its own cancels:
+  // (1000 * 2 + 50 * 8) / 1e6 = 0.0024 USD. The server works on to 2.2 s.
+  LlmFixture f;
+  Request request;
+  request.prompt_tokens = 1000;
+  const Finished r = testing::run_call_cancelled_at(f.loop, *f.capacity, 1200 * kMillisecond, request);
+  EXPECT_EQ(r.at, 1200 * kMillisecond);
+  EXPECT_EQ(r.response.transport, Transport::cancelled);
+  EXPECT_EQ(r.response.input_tokens, 1000);
+  EXPECT_EQ(r.response.output_tokens, 50);
+  EXPECT_DOUBLE_EQ(r.response.cost_usd, 0.0024);
+  EXPECT_EQ(f.loop.now(), 2200 * kMillisecond);
+}
+
+TEST(CapacityProviderTest, ATimedOutLlmCallBillsThePromptBeforeTheFirstTokenAndNothingWhileQueued) {
+  // One slot. A (deadline 150 ms) is in service from 0: it bills its prompt only, the
+  // first token being due at 200 ms: 1000 * 2 / 1e6 = 0.002 USD. B, queued behind A and
+  // timing out at 150 ms too, never reached the model: nothing billed.
+  LlmFixture f;
+  Request request;
+  request.prompt_tokens = 1000;
+  std::vector<std::vector<Finished>> outs(2);
+  std::exception_ptr error;
+  for (auto& out : outs) spawn(call_at(f.loop, *f.capacity, 0, 150 * kMillisecond, out, request), &error);
+  f.loop.run();
+  ASSERT_FALSE(error);
+  ASSERT_EQ(outs[0].size(), 1U);
+  ASSERT_EQ(outs[1].size(), 1U);
+  EXPECT_EQ(outs[0][0].response.transport, Transport::timeout);
+  EXPECT_EQ(outs[0][0].response.output_tokens, 0);
+  EXPECT_DOUBLE_EQ(outs[0][0].response.cost_usd, 0.002);
+  EXPECT_EQ(outs[1][0].response.transport, Transport::timeout);
+  EXPECT_EQ(outs[1][0].response.input_tokens, 0);
+  EXPECT_EQ(outs[1][0].response.cost_usd, 0);
 }
 
 }  // namespace

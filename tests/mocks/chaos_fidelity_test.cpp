@@ -283,6 +283,38 @@ TEST(ChaosFidelityTest, StreamCutBillsThePartialOutputAndFails) {
   EXPECT_EQ(whole.response.status, 200);
   EXPECT_EQ(whole.response.output_tokens, 20);
   EXPECT_EQ(chaos.injected()[index_of(FaultKind::stream_cut)], 1U);
+  // The second call's fault was counted when decided, then taken back from its window
+  // too: the one window (10 s) holds the one cut, as the total does.
+  ASSERT_EQ(chaos.injected_by_window().size(), 1U);
+  EXPECT_EQ(chaos.injected_by_window()[0], chaos.injected());
+}
+
+TEST(ChaosFidelityTest, InjectedFaultsAreCountedByWindowOfTheirDecision) {
+  // Windows of 1 s; every call faulty; calls at 0, 0.7, 1.4 and 2.1 s: windows 0, 0, 1, 2.
+  ChaosSettings settings;
+  settings.window = kSecond;
+  Fixture f({fault(FaultKind::server_error)}, settings);
+  testing::run_calls(f.loop, *f.chaos, 4, 0, 700 * kMillisecond);
+  const auto k = index_of(FaultKind::server_error);
+  const std::vector<FaultCounts>& windows = f.chaos->injected_by_window();
+  ASSERT_EQ(windows.size(), 3U);
+  EXPECT_EQ(windows[0][k], 2U);
+  EXPECT_EQ(windows[1][k], 1U);
+  EXPECT_EQ(windows[2][k], 1U);
+  EXPECT_EQ(f.chaos->injected()[k], 4U);
+}
+
+TEST(ChaosFidelityTest, FaultsPastTheLastWindowAreFoldedIntoIt) {
+  // Two windows of 1 s at most: the calls at 1.4 and 2.1 s both count in window 1.
+  ChaosSettings settings;
+  settings.window = kSecond;
+  settings.max_windows = 2;
+  Fixture f({fault(FaultKind::server_error)}, settings);
+  testing::run_calls(f.loop, *f.chaos, 4, 0, 700 * kMillisecond);
+  const auto k = index_of(FaultKind::server_error);
+  ASSERT_EQ(f.chaos->injected_by_window().size(), 2U);
+  EXPECT_EQ(f.chaos->injected_by_window()[0][k], 2U);
+  EXPECT_EQ(f.chaos->injected_by_window()[1][k], 2U);
 }
 
 }  // namespace

@@ -43,9 +43,19 @@ TEST(CapacityRecoveryTest, AWindowThatStartsBeforeTheDropEndsIsNotJudged) {
   EXPECT_EQ(r->time, 15 * kSecond);
 }
 
-TEST(CapacityRecoveryTest, NoBaselineOrADropToTheEndGivesNone) {
+TEST(CapacityRecoveryTest, NoBaselineGivesNone) {
   EXPECT_FALSE(capacity_recovery(goodput({0, 100}), kWindow, 5 * kSecond, 10 * kSecond, 20 * kSecond).has_value());
-  EXPECT_FALSE(capacity_recovery(goodput({100, 0}), kWindow, 10 * kSecond, kNever, 20 * kSecond).has_value());
+}
+
+TEST(CapacityRecoveryTest, ADropPastTheEndOfTheRunIsNotRecoveredForTheRestOfTheRun) {
+  // The drop starts at 10 s and outlasts the 20 s run (to the end, or to 30 s): not
+  // recovered, degraded for the 10 s from its start to the run's end.
+  for (const TimePoint to : {kNever, 30 * kSecond, 20 * kSecond}) {
+    const auto r = capacity_recovery(goodput({100, 0}), kWindow, 10 * kSecond, to, 20 * kSecond);
+    ASSERT_TRUE(r.has_value());
+    EXPECT_FALSE(r->recovered);
+    EXPECT_EQ(r->time, 10 * kSecond);
+  }
 }
 
 }  // namespace

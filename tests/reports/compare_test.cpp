@@ -9,12 +9,27 @@ namespace {
 
 using nlohmann::json;
 
-json small_report(int succeeded, double p99, bool passed) {
-  return json{{"squall_report_version", 1},
-              {"tasks", {{"total", 10}, {"succeeded", succeeded}, {"degraded", 0}}},
-              {"latency_ms", {{"p99", p99}}},
-              {"thresholds", json::array({json{{"passed", passed}}, json{{"passed", true}}})}};
+// Every headline pointer of a version 1 report (reports/compare.hpp), each null unless set.
+constexpr const char* kHeadlinePointers[] = {
+    "/tasks/total", "/tasks/succeeded", "/tasks/degraded", "/tasks/safe_failed", "/tasks/failed",
+    "/tasks/wrong_answer", "/latency_ms/p50", "/latency_ms/p90", "/latency_ms/p99", "/latency_ms/max",
+    "/latency_ms/mean", "/retry_amplification/overall", "/tokens/input", "/tokens/output",
+    "/tokens/burned_by_failed_attempts", "/cost_usd/total", "/cost_usd/burned_by_failed_attempts",
+    "/cost_usd/per_task", "/task_spend/tokens/p50", "/task_spend/tokens/p99", "/task_spend/tokens/max",
+    "/task_spend/cost_usd/p50", "/task_spend/cost_usd/p99", "/task_spend/cost_usd/max", "/breaker_transitions_total"};
+
+json small_report(int succeeded, double p99, bool passed, std::uint64_t seed = 7) {
+  json r{{"squall_report_version", 1}, {"scenario", "small"}, {"seed", seed}};
+  for (const char* pointer : kHeadlinePointers) r[json::json_pointer(pointer)] = nullptr;
+  r["tasks"]["total"] = 10;
+  r["tasks"]["succeeded"] = succeeded;
+  r["tasks"]["degraded"] = 0;
+  r["latency_ms"]["p99"] = p99;
+  r["thresholds"] = json::array({json{{"passed", passed}}, json{{"passed", true}}});
+  return r;
 }
+
+std::string problem(const json& r) { return report_problem(r).value_or("none"); }
 
 TEST(CompareTest, EveryHeadlineMetricInItsOrderWithMissingOnesAsNullopt) {
   const std::vector<MetricComparison> rows = compare_reports(small_report(8, 120.5, true), small_report(4, 60.25, false));
@@ -51,6 +66,54 @@ TEST(CompareTest, ADocumentThatIsNoReportIsRefused) {
   } catch (const std::runtime_error& e) {
     EXPECT_STREQ(e.what(), "not a squall report: no squall_report_version");
   }
+}
+
+TEST(CompareTest, OnlyReportsOfThisVersionWithTheirShapeAreCompared) {
+  EXPECT_EQ(problem(small_report(1, 1, true)), "none");
+  EXPECT_EQ(problem(json("a report")), "not a squall report: a JSON string, not an object");
+  EXPECT_EQ(problem(json::array()), "not a squall report: a JSON array, not an object");
+  EXPECT_EQ(problem(json{{"tasks", 1}}), "not a squall report: no squall_report_version");
+  json r = small_report(1, 1, true);
+  r["squall_report_version"] = 2;
+  EXPECT_EQ(problem(r), "squall report version 2: this squall reads version 1");
+  r["squall_report_version"] = "1";
+  EXPECT_EQ(problem(r), "not a squall report: squall_report_version is \"1\", expected an integer");
+  r = small_report(1, 1, true);
+  r["tasks"]["total"] = "many";
+  EXPECT_EQ(problem(r), "not a squall report of version 1: /tasks/total is \"many\", expected a number or null");
+  r = small_report(1, 1, true);
+  r["latency_ms"].erase("p50");
+  EXPECT_EQ(problem(r), "not a squall report of version 1: /latency_ms/p50 is missing, expected a number or null");
+  r = small_report(1, 1, true);
+  r.erase("scenario");
+  EXPECT_EQ(problem(r), "not a squall report of version 1: /scenario is missing, expected a string");
+  r = small_report(1, 1, true);
+  r["seed"] = -1;
+  EXPECT_EQ(problem(r), "not a squall report of version 1: /seed is -1, expected an unsigned integer");
+  r = small_report(1, 1, true);
+  r["thresholds"] = json::object();
+  EXPECT_EQ(problem(r), "not a squall report of version 1: /thresholds is {}, expected an array");
+}
+
+TEST(CompareTest, WarnsWhenTheRunsAreOfDifferentScenariosOrSeeds) {
+  EXPECT_EQ(comparison_warnings(small_report(1, 1, true), small_report(2, 2, false)), std::vector<std::string>{});
+  json other = small_report(1, 1, true, 8);
+  other["scenario"] = "other";
+  EXPECT_EQ(comparison_warnings(small_report(1, 1, true), other),
+            (std::vector<std::string>{"the reports are of different scenarios: \"small\" and \"other\"",
+                                      "the reports are of different seeds: 7 and 8"}));
+}
+
+TEST(CompareTest, DifferencesAsNumbersAndAsText) {
+  const MetricComparison row{"m", 8.0, 4.0};
+  EXPECT_EQ(difference(row), -4.0);
+  EXPECT_EQ(relative_difference(row), -0.5);
+  EXPECT_EQ(difference_text(row), "-4");
+  EXPECT_EQ(relative_difference_text(row), "-50.00%");
+  const MetricComparison from_zero{"m", 0.0, 2.0};
+  EXPECT_EQ(relative_difference(from_zero), std::nullopt);
+  EXPECT_EQ(relative_difference_text(from_zero), "-");
+  EXPECT_EQ(difference(MetricComparison{"m", std::nullopt, 1.0}), std::nullopt);
 }
 
 }  // namespace

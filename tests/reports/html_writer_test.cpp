@@ -63,12 +63,23 @@ TEST(HtmlWriterTest, ShowsTheSummaryAndEveryThreshold) {
   EXPECT_NE(page.find("<tr><td>llm</td><td>timeout</td><td class=\"n\">1</td></tr>"), std::string::npos);
 }
 
+TEST(HtmlWriterTest, InjectedFaultsAreAlsoShownByPhase) {
+  Report rep = test_support::writer_sample_report();
+  rep.injected_fault_phases = {{"llm", "abort", 1}, {"llm", "delay", 0}, {"web_search", "delay", 2}};
+  const std::string page = html_page(rep);
+  EXPECT_NE(page.find("<th>provider</th><th>phase</th><th class=\"n\">injected</th>"), std::string::npos);
+  EXPECT_NE(page.find("<tr><td>llm</td><td>abort</td><td class=\"n\">1</td></tr>"), std::string::npos);
+  EXPECT_NE(page.find("<tr><td>web_search</td><td>delay</td><td class=\"n\">2</td></tr>"), std::string::npos);
+  EXPECT_EQ(page.find("<td>llm</td><td>delay</td>"), std::string::npos);  // zeros are left out
+}
+
 TEST(HtmlWriterTest, EmbedsTheTimeSeriesAsData) {
   const std::string page = html_page(test_support::writer_sample_report());
   const nlohmann::json data = nlohmann::json::parse(data_text(page));
   // Windows of 10 s over the 30 s run (sample_run.hpp has every count). Latency: task 1
   // took 3.5 s; none finished in 10-20 s; tasks 3, 4 and 2 took 0, 1 and 10.3 s, so the
-  // nearest-rank p50 is the 2nd of 3 (1 s) and p99 the 3rd.
+  // nearest-rank p50 is the 2nd of 3 (1 s) and p99 the 3rd. Faults by window of their
+  // decision: the 429 at 0, the LLM's hang at 12.3 s.
   const nlohmann::json expected = nlohmann::json::parse(R"({
     "window_s": 10.0,
     "t": [0.0, 10.0, 20.0],
@@ -82,6 +93,9 @@ TEST(HtmlWriterTest, EmbedsTheTimeSeriesAsData) {
       { "name": "web_search", "attempts": [2, 2, 1],
         "outcomes": { "success": [1, 1, 1], "empty": [0, 1, 0], "rate_limited": [1, 0, 0] },
         "tokens": [0, 0, 0], "cost_usd": [0.0, 0.0, 0.0] } ],
+    "injected_faults": [
+      { "provider": "llm", "kind": "timeout", "counts": [0, 1, 0] },
+      { "provider": "web_search", "kind": "rate_limited", "counts": [1, 0, 0] } ],
     "breakers": { "t": [0.0, 22.3, 30.0], "series": [ { "label": "llm -> llm", "state": [0, 2, 2] } ] },
     "breaker_transitions_shown": 1,
     "breaker_transitions_total": 1

@@ -30,9 +30,9 @@ TEST(JsonWriterTest, TopLevelKeysAreInTheirFixedOrder) {
   const std::vector<std::string> expected{
       "squall_report_version", "produced_by", "scenario",        "seed",          "duration_ms",       "fingerprint",
       "tasks",                 "latency_ms",      "providers",     "logical_calls",     "retry_amplification",
-      "tokens",                "cost_usd",        "task_spend",    "breaker_transitions", "breaker_transitions_total",
+      "tokens",                "cost_usd",        "task_spend",    "breaker_transitions", "breaker_transitions_total", "breaker_openings",
       "fallbacks",             "caches",          "hedges",          "ladder",          "escalations",     "escalation_reasons",  "answers",
-      "injected_faults",       "injected_faults_cut_short", "thresholds",      "thresholds_passed", "time_series"};
+      "injected_faults",       "injected_faults_cut_short", "injected_fault_phases", "thresholds",      "thresholds_passed", "time_series"};
   EXPECT_EQ(keys(to_json(sample_report())), expected);
 }
 
@@ -93,6 +93,11 @@ TEST(JsonWriterTest, WritesTheFiguresOfTheRun) {
   EXPECT_EQ(j["time_series"]["window_ms"], 10'000.0);
   ASSERT_EQ(j["time_series"]["windows"].size(), 3U);
   EXPECT_EQ(j["time_series"]["windows"][1]["provider_calls"].dump(), R"msg({"web_search":{"success":1,"empty":1}})msg");
+  // Injected faults by window of their decision, non-zero only: the 429 at 0, the hang at
+  // 12.3 s.
+  EXPECT_EQ(j["time_series"]["windows"][0]["injected_faults"].dump(), R"msg({"web_search":{"rate_limited":1}})msg");
+  EXPECT_EQ(j["time_series"]["windows"][1]["injected_faults"].dump(), R"msg({"llm":{"timeout":1}})msg");
+  EXPECT_EQ(j["time_series"]["windows"][2]["injected_faults"].dump(), "{}");
 }
 
 TEST(JsonWriterTest, RoundsMillisecondsToThreeDecimals) {

@@ -107,5 +107,30 @@ TEST(JunitWriterTest, NoThresholdsIsAnEmptySuite) {
   EXPECT_EQ(tree.get_child("testsuites.testsuite").count("testcase"), 0U);
 }
 
+TEST(JunitWriterTest, SuiteNamesAreUniqueAndDeterministic) {
+  // The sample scenario from a.json, given twice, from its twin b.yaml, and a file that did
+  // not run, given twice: six suites, six names, each test case's classname its suite's.
+  const Report rep = test_support::writer_sample_report();
+  const std::vector<SuiteOutcome> outcomes{{"a.json", &rep, {}},    {"a.json", &rep, {}},
+                                           {"b.yaml", &rep, {}},    {"bad.json", nullptr, "bad"},
+                                           {"bad.json", nullptr, "bad"}, {"other.json", nullptr, "bad"}};
+  const ptree tree = parse(junit_xml(outcomes));
+  std::vector<std::string> names;
+  for (const auto& [key, suite] : tree.get_child("testsuites")) {
+    if (key != "testsuite") continue;
+    names.push_back(attribute(suite, "name"));
+    for (const auto& [child_key, child] : suite) {
+      if (child_key == "testcase") {
+        EXPECT_EQ(attribute(child, "classname"), names.back());
+      }
+    }
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"sample (a.json)", "sample (a.json) #2", "sample (b.yaml)", "bad.json",
+                                             "bad.json #2", "other.json"}));
+  // A scenario run once keeps its plain name.
+  const SuiteOutcome one{"a.json", &rep, {}};
+  EXPECT_EQ(attribute(parse(junit_xml(std::span(&one, 1))).get_child("testsuites.testsuite"), "name"), "sample");
+}
+
 }  // namespace
 }  // namespace squall

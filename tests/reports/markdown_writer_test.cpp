@@ -51,6 +51,64 @@ TEST(MarkdownWriterTest, RendersTheSampleRun) {
   EXPECT_EQ(markdown_summary(test_support::writer_sample_report()), expected);
 }
 
+// The sample report with faults counted by phase and one provider behind a capacity
+// layer that never recovered from its drop.
+Report with_phases_and_capacity() {
+  Report rep = test_support::writer_sample_report();
+  rep.injected_fault_phases = {{"llm", "abort", 1},        {"llm", "delay", 0},        {"llm", "transform", 0},
+                               {"web_search", "abort", 1}, {"web_search", "delay", 2}, {"web_search", "transform", 0}};
+  rep.injected_faults_cut_short = {{"llm", "timeout", 1}};
+  CapacityReport c;
+  c.provider = "llm";
+  c.arrivals = 120;
+  c.goodput = 80;
+  c.rate_limited_requests = 5;
+  c.rate_limited_tokens = 3;
+  c.queue_full = 10;
+  c.queue_timeouts = 2;
+  c.abandoned = 20;
+  c.wasted_requests = 15;
+  c.max_queue = 64;
+  c.max_in_flight = 8;
+  c.recovery = CapacityRecovery{95 * kSecond, false};
+  rep.capacity.push_back(c);
+  return rep;
+}
+
+TEST(MarkdownWriterTest, InjectedFaultsByPhaseAndCapacityTotalsFollowTheFigures) {
+  // Injected: llm 1 (timeout: an abort, cut short by the deadline), web_search 1
+  // (rate_limited, an abort) plus 2 in the delay phase as the phases say.
+  const std::string md = markdown_summary(with_phases_and_capacity());
+  const std::string expected =
+      "#### Injected faults\n"
+      "\n"
+      "| provider | injected | delay | abort | transform | cut short |\n"
+      "|:--|--:|--:|--:|--:|--:|\n"
+      "| `llm` | 1 | 0 | 1 | 0 | 1 |\n"
+      "| `web_search` | 1 | 2 | 1 | 0 | 0 |\n"
+      "\n"
+      "#### Capacity\n"
+      "\n"
+      "| provider | offered | goodput | rate limited | rejected | abandoned | wasted | max queue | max in flight | "
+      "recovery |\n"
+      "|:--|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n"
+      "| `llm` | 120 | 80 | 8 | 12 | 20 | 15 | 64 | 8 | not recovered (95.0 s) |\n"
+      "\n"
+      "**Repro:**";
+  const std::size_t at = md.find("#### Injected faults");
+  ASSERT_NE(at, std::string::npos) << md;
+  EXPECT_EQ(md.substr(at, expected.size()), expected);
+  EXPECT_LT(md.find("#### Latency and spend"), at);
+}
+
+TEST(MarkdownWriterTest, ARecoveredProviderShowsItsRecoveryTime) {
+  Report rep = with_phases_and_capacity();
+  rep.capacity[0].recovery = CapacityRecovery{12500 * kMillisecond, true};
+  EXPECT_NE(markdown_summary(rep).find("| 64 | 8 | 12.5 s |\n"), std::string::npos);
+  rep.capacity[0].recovery.reset();
+  EXPECT_NE(markdown_summary(rep).find("| 64 | 8 | - |\n"), std::string::npos);
+}
+
 TEST(MarkdownWriterTest, PassingRunSaysSoAndHasNoFailureReasons) {
   Report rep = test_support::writer_sample_report();
   rep.thresholds.pop_back();

@@ -164,11 +164,22 @@ TEST(RecorderTest, RejectsANonPositiveWindow) {
 
 TEST(RecorderTest, InjectedFaultsAreSetNotAdded) {
   Recorder r;
-  r.set_injected_faults("web_search", "timeout", 3);
-  r.set_injected_faults("web_search", "timeout", 5);
-  r.set_injected_faults("a", "empty", 1);
+  r.set_injected_faults("web_search", "timeout", 3, {3});
+  r.set_injected_faults("web_search", "timeout", 5, {2, 0, 3});
+  r.set_injected_faults("a", "empty", 1, {1});
   EXPECT_EQ(r.injected_faults().at("web_search").at("timeout"), 5U);
+  EXPECT_EQ(r.injected_faults_by_window().at("web_search").at("timeout"), (std::vector<std::uint64_t>{2, 0, 3}));
   EXPECT_EQ(r.injected_faults().begin()->first, "a");  // sorted by name
+}
+
+TEST(RecorderTest, InjectedFaultWindowsMustSumToTheTotal) {
+  // A series that does not add up to its total would chart other faults than the report
+  // counts: a bug in the caller.
+  Recorder r;
+  EXPECT_THROW(r.set_injected_faults("p", "timeout", 2, {1}), std::invalid_argument);
+  EXPECT_THROW(r.set_injected_faults("p", "timeout", 1), std::invalid_argument);
+  r.set_injected_faults("p", "empty", 0);  // no fault, no windows
+  EXPECT_TRUE(r.injected_faults_by_window().at("p").at("empty").empty());
 }
 
 TEST(RecorderTest, SameEventsGiveTheSameFingerprint) {
@@ -275,7 +286,7 @@ TEST(RecorderTest, FingerprintDependsOnArrivalOrder) {
 TEST(RecorderTest, InjectedFaultsAreNotPartOfTheFingerprint) {
   Recorder a;
   Recorder b;
-  b.set_injected_faults("p", "timeout", 1);
+  b.set_injected_faults("p", "timeout", 1, {1});
   EXPECT_EQ(a.fingerprint(), b.fingerprint());
 }
 

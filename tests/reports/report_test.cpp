@@ -113,6 +113,20 @@ TEST(ReportTest, ListsBreakerTransitionsAndInjectedFaults) {
   ASSERT_EQ(rep.injected_faults.size(), 2U);
   EXPECT_EQ(rep.injected_faults[0].provider, "llm");
   EXPECT_EQ(rep.injected_faults[1].kind, "rate_limited");
+  // Each window holds a count per injected-fault row, in the rows' order.
+  ASSERT_EQ(rep.time_series.windows.size(), 3U);
+  EXPECT_EQ(rep.time_series.windows[0].injected_faults, (std::vector<std::uint64_t>{0, 1}));
+  EXPECT_EQ(rep.time_series.windows[1].injected_faults, (std::vector<std::uint64_t>{1, 0}));
+  EXPECT_EQ(rep.time_series.windows[2].injected_faults, (std::vector<std::uint64_t>{0, 0}));
+}
+
+TEST(ReportTest, FaultWindowsExtendTheTimeSeries) {
+  // A fault decided in window 4 of a 20 s run (windows 0-1) still has its window.
+  Recorder r;
+  r.set_injected_faults("p", "timeout", 1, {0, 0, 0, 0, 1});
+  const Report rep = build_report(r, RunInfo{"x", 1, 20 * kSecond}, {});
+  ASSERT_EQ(rep.time_series.windows.size(), 5U);
+  EXPECT_EQ(rep.time_series.windows[4].injected_faults, (std::vector<std::uint64_t>{1}));
 }
 
 TEST(ReportTest, EvaluatesThresholds) {

@@ -13,7 +13,8 @@
 // task 3 "lookup" 23 s -> 23 s, failed "circuit_open"             llm logical: 0 attempts
 // task 4 "lookup" 25 s -> 26 s, degraded "simplified_query"
 //   web_search #1   25 s -> 26 s success                        logical call: 1 attempt
-// injected faults: web_search rate_limited 1, llm timeout 1
+// injected faults: web_search rate_limited 1 (decided at 0: window 0), llm timeout 1
+//   (decided at 12.3 s: window 1)
 #pragma once
 
 #include "reports/recorder.hpp"
@@ -62,8 +63,8 @@ inline void feed_sample_events(EventSink& r) {
 
 inline void feed_sample_run(Recorder& r) {
   feed_sample_events(r);
-  r.set_injected_faults("web_search", "rate_limited", 1);
-  r.set_injected_faults("llm", "timeout", 1);
+  r.set_injected_faults("web_search", "rate_limited", 1, {1});
+  r.set_injected_faults("llm", "timeout", 1, {0, 1});
 }
 
 }  // namespace squall::test_support

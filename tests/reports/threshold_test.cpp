@@ -192,7 +192,7 @@ TEST(MetricParseTest, RejectsUnknownMetric) {
             "cache_stale_age, cache_evictions, cache_calls_saved, capacity_offered, capacity_goodput, "
             "capacity_rate_limited, capacity_rejected, capacity_wasted, capacity_queue_length, capacity_recovery_time, "
             "retries_refused, "
-            "throttled_requests, logical_calls, hedges, hedged_fraction, hedge_loser_cost_usd");
+            "throttled_requests, logical_calls, hedges, hedged_fraction, hedge_loser_cost_usd, breaker_openings");
 }
 
 TEST(MetricParseTest, RejectsUnknownTag) {

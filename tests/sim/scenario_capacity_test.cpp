@@ -134,5 +134,67 @@ TEST(ScenarioCapacityTest, OverlappingDropsAreAnError) {
             only("/providers/search/capacity/drops/1/from", "overlaps drop 0 ([1m, 3m)); drops must not overlap"));
 }
 
+TEST(ScenarioCapacityTest, ADropThatRaisesALimitIsAnError) {
+  EXPECT_EQ(errors_of(with_capacity(kSearch, Json::parse(R"({"max_concurrency": 4, "requests_per_minute": 600,
+                "drops": [ {"from": "1m", "to": "2m", "max_concurrency": 8, "requests_per_minute": 600} ]})"))),
+            only("/providers/search/capacity/drops/0/max_concurrency",
+                 "expected at most the base max_concurrency (4) in a drop, got 8: a drop lowers limits, and a raise "
+                 "is not a capacity drop"));
+}
+
+TEST(ScenarioCapacityTest, ADropMaySetALimitTheBaseLeavesOpen) {
+  // No base limit is no limit at all: any value lowers it.
+  EXPECT_EQ(errors_of(with_capacity(kSearch, Json::parse(R"({"max_concurrency": 4,
+                "drops": [ {"from": "1m", "to": "2m", "requests_per_minute": 60} ]})"))),
+            std::vector<ValidationError>{});
+}
+
+TEST(ScenarioCapacityTest, ATokenLimitBelowOneRequestIsAnError) {
+  // The base step sends gpt 100 prompt tokens; with 400 output tokens asked for, a request
+  // takes 500 from the bucket, which never holds more than 300.
+  Json doc = with_capacity(kGpt, {{"tokens_per_minute", 300}});
+  doc["workload"]["tasks"][0]["steps"][1]["max_output_tokens"] = 400;
+  EXPECT_EQ(errors_of(doc), only("/providers/gpt/capacity/tokens_per_minute",
+                                 "expected at least the tokens of one request of /workload/tasks/0/steps/1 "
+                                 "(prompt_tokens + max_output_tokens = 500), got 300: that request could never be "
+                                 "admitted"));
+  doc["providers"]["gpt"]["capacity"]["tokens_per_minute"] = 500;
+  EXPECT_EQ(errors_of(doc), std::vector<ValidationError>{});
+}
+
+TEST(ScenarioCapacityTest, AThresholdOnACapacityMetricOfAProviderWithoutCapacityIsAnError) {
+  const Json doc = with(with_capacity(kSearch, {{"max_concurrency", 4}}), "/thresholds",
+                        Json::parse(R"({"capacity_goodput{provider:gpt}": ["count>0"]})"));
+  EXPECT_EQ(errors_of(doc), only("/thresholds/capacity_goodput{provider:gpt}",
+                                 "provider \"gpt\" has no capacity block, so capacity_goodput observes nothing for it"));
+}
+
+TEST(ScenarioCapacityTest, AThresholdOnACapacityMetricWithoutAnyCapacityIsAnError) {
+  const Json doc = with(base_scenario(), "/thresholds", Json::parse(R"({"capacity_rejected": ["count==0"]})"));
+  EXPECT_EQ(errors_of(doc), only("/thresholds/capacity_rejected",
+                                 "no provider has a capacity block, so capacity_rejected observes nothing"));
+}
+
+TEST(ScenarioCapacityTest, ARecoveryThresholdNeedsDrops) {
+  const Json capped = with_capacity(kSearch, {{"max_concurrency", 4}});
+  EXPECT_EQ(errors_of(with(capped, "/thresholds",
+                           Json::parse(R"({"capacity_recovery_time{provider:search}": ["max<1m"]})"))),
+            only("/thresholds/capacity_recovery_time{provider:search}",
+                 "provider \"search\" has no capacity drops, so capacity_recovery_time observes nothing for it"));
+  EXPECT_EQ(errors_of(with(capped, "/thresholds", Json::parse(R"({"capacity_recovery_time": ["max<1m"]})"))),
+            only("/thresholds/capacity_recovery_time",
+                 "no provider has capacity drops, so capacity_recovery_time observes nothing"));
+}
+
+TEST(ScenarioCapacityTest, ARecoveryThresholdNeedsADropThatEndsWithinTheRun) {
+  const Json doc = with(with_capacity(kSearch, Json::parse(R"({"max_concurrency": 4,
+                            "drops": [ {"from": "8m", "to": "12m", "max_concurrency": 1} ]})")),
+                        "/thresholds", Json::parse(R"({"capacity_recovery_time": ["max<1m"]})"));
+  EXPECT_EQ(errors_of(doc), only("/thresholds/capacity_recovery_time",
+                                 "the last capacity drop of provider \"search\" ends at 12m, not before the end of the "
+                                 "run (duration 10m): recovery is measured from a drop's end, so "
+                                 "capacity_recovery_time would observe only \"not recovered\""));
+}
+
 }  // namespace
 }  // namespace squall

@@ -50,7 +50,7 @@ TEST(ScenarioHedgingConfigTest, BudgetIsAFractionUpToTen) {
 TEST(ScenarioHedgingConfigTest, UnknownKeyIsAnError) {
   EXPECT_EQ(errors_of(with_strategy("hedging", {{"delay_ms", 200}})),
             only("/policy/search/0/hedging/delay_ms",
-                 "unknown key \"delay_ms\"; expected one of: max_hedged_attempts, delay, budget"));
+                 "unknown key \"delay_ms\"; expected one of: max_hedged_attempts, delay, budget, providers"));
 }
 
 TEST(ScenarioBulkheadConfigTest, KeysAreRead) {

@@ -174,7 +174,7 @@ TEST(ScenarioLoaderTest, FullScenarioSetsEveryField) {
   EXPECT_EQ(s.start_unix_seconds, 1'638'891'000);  // 2021-12-07T15:30:00Z
 
   const auto& search_policy = s.policy.at("search");
-  ASSERT_EQ(search_policy.size(), 9u);
+  ASSERT_EQ(search_policy.size(), 10u);
   const auto& timeout = std::get<TimeoutConfig>(search_policy[0]);
   EXPECT_EQ(timeout.per_attempt, 10 * kSecond);
   EXPECT_EQ(timeout.total, 25 * kSecond);
@@ -193,6 +193,16 @@ TEST(ScenarioLoaderTest, FullScenarioSetsEveryField) {
   EXPECT_EQ(breaker.open_duration, 45 * kSecond);
   EXPECT_EQ(breaker.half_open_probes, 2);
   EXPECT_EQ(breaker.failure_on, (std::vector{OutcomeKind::server_error, OutcomeKind::overloaded}));
+  const auto& windowed = std::get<CircuitBreakerConfig>(search_policy[9]);
+  ASSERT_TRUE(windowed.sliding_window.has_value());
+  EXPECT_EQ(windowed.sliding_window->type, SlidingWindowType::count_based);
+  EXPECT_EQ(windowed.sliding_window->size, 50);
+  EXPECT_EQ(windowed.failure_rate_threshold_ppm, 400'000);
+  EXPECT_EQ(windowed.minimum_number_of_calls, 20);
+  EXPECT_EQ(windowed.slow_call_rate_threshold_ppm, 800'000);
+  EXPECT_EQ(windowed.slow_call_duration_threshold, 5 * kSecond);
+  EXPECT_EQ(windowed.open_duration_multiplier, 2.0);
+  EXPECT_EQ(windowed.max_open_duration, 5 * kMinute);
   const auto& simplify = std::get<SimplifyQueryConfig>(search_policy[3]);
   EXPECT_EQ(simplify.steps, (std::vector{SimplifyStep::drop_years, SimplifyStep::drop_filler_words}));
   EXPECT_EQ(simplify.filler_words, (std::vector<std::string>{"annual", "report"}));

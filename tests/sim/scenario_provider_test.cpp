@@ -393,5 +393,31 @@ TEST(ScenarioFaultOverlapTest, EachSetActiveTogetherIsReportedOnce) {
             }));
 }
 
+TEST(ScenarioFaultOverlapTest, FlappingRulesCountOnlyInTheirOnWindows) {
+  // Two rules at 0.8 flapping with a 2-minute period and a 50% duty cycle, the second
+  // starting a minute later: one is on while the other is off, so they never meet.
+  const Json out_of_phase =
+      Json::array({{{"kind", "timeout"}, {"probability", 0.8}, {"period", "2m"}, {"duty_cycle", 0.5}},
+                   {{"kind", "empty"}, {"probability", 0.8}, {"from", "1m"}, {"period", "2m"}, {"duty_cycle", 0.5}}});
+  EXPECT_EQ(errors_of(with_faults(out_of_phase)), std::vector<ValidationError>{});
+  // A plain window inside the flapping rule's off-time does not meet it either.
+  EXPECT_EQ(errors_of(with_faults(Json::array(
+                {{{"kind", "timeout"}, {"probability", 0.8}, {"period", "2m"}, {"duty_cycle", 0.5}},
+                 {{"kind", "empty"}, {"probability", 0.8}, {"from", "1m"}, {"to", "2m"}}}))),
+            std::vector<ValidationError>{});
+}
+
+TEST(ScenarioFaultOverlapTest, FlappingRulesThatMeetAreReportedWhereTheyFirstDo) {
+  // On [0, 1m), [2m, 3m), ... and, from 1m, on [1m, 2m30s), [4m, 5m30s), ...: they first
+  // meet at 2m (and every 6 minutes after, the least common multiple of the periods).
+  EXPECT_EQ(errors_of(with_faults(Json::array(
+                {{{"kind", "timeout"}, {"probability", 0.8}, {"period", "2m"}, {"duty_cycle", 0.5}},
+                 {{"kind", "empty"}, {"probability", 0.8}, {"period", "3m"}, {"duty_cycle", 0.5}, {"from", "1m"}}}))),
+            only("/providers/search/faults",
+                 std::string(kOverlap) + "1.6: /providers/search/faults/0 (0.8) and /providers/search/faults/1 "
+                                         "(0.8) overlap from 1m to the end of the run, in their flapping on-windows "
+                                         "(first together at 2m)"));
+}
+
 }  // namespace
 }  // namespace squall

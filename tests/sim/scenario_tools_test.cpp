@@ -153,6 +153,39 @@ TEST(ScenarioToolsTest, NewStepAndProviderKeysAreChecked) {
             only("/providers/gpt/max_output_tokens", "expected an integer in [1, 1000000000], got 0"));
 }
 
+TEST(ScenarioHedgingProvidersTest, AreReadInOrder) {
+  LoadResult loaded = load_scenario_text(
+      with_answer_policy(Json::parse(R"([ { "hedging": { "providers": ["claude", "gpt"] } } ])")).dump(),
+      test::kBaseFile);
+  ASSERT_EQ(loaded.errors, std::vector<ValidationError>{});
+  const auto& c = std::get<HedgingConfig>(loaded.scenario->policy.at("answer").at(0));
+  EXPECT_EQ(c.providers, (std::vector<std::string>{"claude", "gpt"}));
+}
+
+TEST(ScenarioHedgingProvidersTest, NameProviders) {
+  EXPECT_EQ(errors_of(with_answer_policy(Json::parse(R"([ { "hedging": { "providers": ["claud"] } } ])"))),
+            only("/policy/answer/0/hedging/providers/0", "no provider named \"claud\"; providers are: claude, gpt, search"));
+}
+
+TEST(ScenarioHedgingProvidersTest, AreDistinct) {
+  EXPECT_EQ(errors_of(with_answer_policy(Json::parse(R"([ { "hedging": { "providers": ["claude", "claude"] } } ])"))),
+            only("/policy/answer/0/hedging/providers/1", "duplicate \"claude\" (also /policy/answer/0/hedging/providers/0)"));
+}
+
+TEST(ScenarioHedgingProvidersTest, HaveTheToolsType) {
+  EXPECT_EQ(errors_of(with_answer_policy(Json::parse(R"([ { "hedging": { "providers": ["search"] } } ])"))),
+            only("/policy/answer/0/hedging/providers/0",
+                 "\"search\" is a web_search provider; the tool's provider \"gpt\" is an llm provider"));
+}
+
+TEST(ScenarioHedgingProvidersTest, OnlyInAToolsPipeline) {
+  Json doc = with_answer_policy(Json::array());
+  doc["policy"]["gpt"] = Json::parse(R"([ { "hedging": { "providers": ["claude"] } } ])");
+  EXPECT_EQ(errors_of(doc), only("/policy/gpt/0/hedging/providers",
+                                 "applies only to a tool's pipeline; \"gpt\" is a provider, whose stack serves one "
+                                 "provider"));
+}
+
 TEST(ScenarioToolsTest, BudgetIterationsAreBounded) {
   EXPECT_EQ(errors_of(with(with_tools(), "/policy/answer", Json::parse(R"([ { "budget": { "max_iterations": 0 } } ])"))),
             only("/policy/answer/0/budget/max_iterations", "expected an integer in [1, 1000], got 0"));

@@ -145,3 +145,32 @@ TEST(WorldTest, PeakTasksInFlightCountsTheTasksThatOverlap) {
 
 }  // namespace
 }  // namespace squall
+
+namespace squall {
+namespace {
+
+TEST(WorldTest, InjectedFaultWindowsSumToTheTotals) {
+  // The flagship incident's 429 storm: the time series carries every injected fault in
+  // the window the chaos layer decided it, and the storm's faults fall in its window
+  // (2 to 6 min for the search API's 429s), none after it.
+  const Scenario scenario = test::file_scenario("scenarios/incidents/launch-surge-429-storm.json");
+  const Report rep = test::run_world(scenario, 7);
+  std::uint64_t total = 0;
+  for (std::size_t f = 0; f < rep.injected_faults.size(); ++f) {
+    std::uint64_t sum = 0;
+    for (const TimeWindow& w : rep.time_series.windows) sum += w.injected_faults.at(f);
+    EXPECT_EQ(sum, rep.injected_faults[f].count) << rep.injected_faults[f].provider << "/" << rep.injected_faults[f].kind;
+    total += sum;
+    if (rep.injected_faults[f].provider != "web_search" || rep.injected_faults[f].kind != "rate_limited") continue;
+    for (const TimeWindow& w : rep.time_series.windows) {
+      const bool in_storm = w.start >= 2 * kMinute && w.start < 6 * kMinute;
+      if (!in_storm) {
+        EXPECT_EQ(w.injected_faults.at(f), 0U) << "window at " << w.start;
+      }
+    }
+  }
+  EXPECT_GT(total, 1000U);
+}
+
+}  // namespace
+}  // namespace squall

@@ -2,6 +2,8 @@
 // the same errors as JSON, located by line and column as well as JSON Pointer.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "reports/json_writer.hpp"
@@ -31,7 +33,82 @@ TEST(YamlDocumentTest, YamlAndYmlAreYaml) {
   EXPECT_TRUE(is_yaml_file("a/b.yaml"));
   EXPECT_TRUE(is_yaml_file("b.yml"));
   EXPECT_FALSE(is_yaml_file("b.json"));
-  EXPECT_FALSE(is_yaml_file("b.YAML"));
+  // Any case, as file systems that fold case name them.
+  EXPECT_TRUE(is_yaml_file("b.YAML"));
+  EXPECT_TRUE(is_yaml_file("b.Yml"));
+  EXPECT_TRUE(is_yaml_file("C:/b.yAmL"));
+  EXPECT_FALSE(is_yaml_file("b.yaml.json"));
+  EXPECT_FALSE(is_yaml_file("yaml"));
+}
+
+TEST(YamlDocumentTest, UpperCaseExtensionsAreReadAsYaml) {
+  // A YAML document the JSON reader would refuse at its first letter.
+  const auto errors = load_scenario_text("name: x\nseed: 1\n", "X.YAML").errors;
+  ASSERT_FALSE(errors.empty());
+  EXPECT_EQ(to_string(errors[0]), "X.YAML: missing required key \"duration\"");
+}
+
+TEST(YamlDocumentTest, ManyKeysAreReadInLinearTime) {
+  // 200 000 keys in one mapping: ordered_json's operator[] searches every member, so a
+  // reader using it would make about 2e10 key comparisons (24 s for 100 000 keys), past
+  // this test's 120 s timeout on any machine; a hash of the keys makes it well under a
+  // second. The keys keep file order, and a duplicate of the first is still found.
+  constexpr int kKeys = 200'000;
+  std::string text = "m:\n";
+  for (int i = 0; i < kKeys; ++i) text += fmt::format("  k{}: {}\n", i, i);
+  text += "  k0: last\n";
+  Diagnostics diag("x.yaml");
+  const auto document = parse_yaml_document(text, diag);
+  ASSERT_TRUE(document.has_value());
+  const Json& m = document->root.at("m");
+  ASSERT_EQ(m.size(), static_cast<std::size_t>(kKeys));
+  EXPECT_EQ(m.begin().key(), "k0");
+  EXPECT_EQ(m.begin().value(), "last");  // the last value kept, at the first one's place
+  EXPECT_EQ((--m.end()).key(), fmt::format("k{}", kKeys - 1));
+  EXPECT_EQ(diag.take(), (std::vector{ValidationError{"x.yaml", "/m/k0", "duplicate key \"k0\" (also line 2)",
+                                                      static_cast<std::size_t>(kKeys) + 2, 3}}));
+}
+
+TEST(YamlDocumentTest, AValueOfTheWrongYamlTypeIsOneError) {
+  // The parser's error about the value is its only one: not also the loader's
+  // `expected an integer in [0, 18446744073709551615], got "yes"`.
+  const std::string rest = "duration: 5m\nworkload: {}\nproviders: {}\n";
+  const auto yes = load_scenario_text("name: x\nseed: yes\n" + rest, "x.yaml").errors;
+  ASSERT_FALSE(yes.empty());
+  EXPECT_EQ(to_string(yes[0]),
+            "x.yaml:2:7: /seed: expected true or false, got the YAML 1.1 boolean \"yes\" (quote it for a string)");
+  for (const ValidationError& e : yes) EXPECT_TRUE(e.path != "/seed" || &e == &yes[0]) << to_string(e);
+  const auto tagged = load_scenario_text("name: x\nseed: !!int 3\n" + rest, "x.yaml").errors;
+  ASSERT_FALSE(tagged.empty());
+  EXPECT_EQ(to_string(tagged[0]), "x.yaml:2:7: /seed: explicit tag \"tag:yaml.org,2002:int\" is not supported: only !!str");
+  for (const ValidationError& e : tagged) EXPECT_TRUE(e.path != "/seed" || &e == &tagged[0]) << to_string(e);
+  // Other values' errors are still all reported.
+  const auto both = load_scenario_text("name: x\nseed: yes\nduration: forever\nworkload: {}\nproviders: {}\n",
+                                       "x.yaml").errors;
+  EXPECT_TRUE(std::any_of(both.begin(), both.end(), [](const ValidationError& e) { return e.path == "/duration"; }));
+}
+
+TEST(YamlDocumentTest, ControlCharactersAreOneErrorAtTheirPlace) {
+  // A NUL in a value: yaml-cpp would say "unknown escape character" two columns on.
+  EXPECT_EQ(parse_errors(std::string_view("name: x\0y\n", 10)),
+            (std::vector{ValidationError{"x.yaml", "",
+                                         "expected printable text, got the control character U+0000 (NUL), which YAML "
+                                         "does not allow (YAML 1.2 section 5.1): is this a binary file?",
+                                         1, 8}}));
+  // Columns count characters, not bytes: "é" is two bytes, one column.
+  const auto escape = parse_errors("a: 1\nb: \xc3\xa9\x1b\n");
+  ASSERT_EQ(escape.size(), 1u);
+  EXPECT_EQ(escape[0].line, 2u);
+  EXPECT_EQ(escape[0].column, 5u);
+  EXPECT_NE(escape[0].message.find("U+001B (ESC)"), std::string::npos) << escape[0].message;
+  // The start of an ELF binary: one error, at its first byte that is not text (DEL).
+  const auto binary = parse_errors(std::string_view("\x7f" "ELF\x02\x01\x01\0\0", 9));
+  ASSERT_EQ(binary.size(), 1u);
+  EXPECT_EQ(to_string(binary[0]),
+            "x.yaml:1:1: expected printable text, got the control character U+007F (DEL), which YAML does not allow "
+            "(YAML 1.2 section 5.1): is this a binary file?");
+  // Tabs and CRLF line ends are text.
+  EXPECT_EQ(parse_errors("a: 1\r\nb: 'x\ty'\r\n"), std::vector<ValidationError>{});
 }
 
 TEST(YamlDocumentTest, ScalarsFollowJsonTypes) {
