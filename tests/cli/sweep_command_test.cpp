@@ -164,6 +164,10 @@ TEST(SweepCommandTest, ShippedSweepHasAClearWinner) {
   const std::string out = temp_path("shipped.json").string();
   const Result r = squall("sweep scenarios/sweeps/launch-surge-policies.json --jobs 2 --out " + out);
   ASSERT_EQ(r.exit_code, 0) << r.err;
+  // The README shows this table: it must be the table the sweep prints today.
+  const std::string table = r.out.substr(0, r.out.find("json report written"));
+  EXPECT_NE(read_file(std::string(SQUALL_SOURCE_DIR) + "/README.md").find(table), std::string::npos)
+      << "README.md's Policy sweeps table differs from today's output:\n" << table;
   const nlohmann::json report = nlohmann::json::parse(read_file(out));
   ASSERT_EQ(report["variants"].size(), 5U);
   const nlohmann::json* best = nullptr;
