@@ -66,7 +66,7 @@ std::optional<SweepShard> parse_shard(const std::string& text) {
   if (slash == std::string::npos) return std::nullopt;
   const auto i = parse_seed(text.substr(0, slash));
   const auto n = parse_seed(text.substr(slash + 1));
-  if (!i || !n || *i < 1 || *i > *n || *n > 100000) return std::nullopt;
+  if (!i || !n || *i < 1 || *i > *n || *n > kMaxShards) return std::nullopt;
   return SweepShard{static_cast<std::size_t>(*i), static_cast<std::size_t>(*n)};
 }
 
@@ -89,7 +89,10 @@ int sweep_command(const SweepOptions& options) {
   std::optional<SweepShard> shard;
   if (options.shard) {
     shard = parse_shard(*options.shard);
-    if (!shard) return bad_input(fmt::format("squall sweep: --shard expects i/n with 1 <= i <= n <= 100000, got \"{}\"", *options.shard));
+    if (!shard) {
+      return bad_input(
+          fmt::format("squall sweep: --shard expects i/n with 1 <= i <= n <= {}, got \"{}\"", kMaxShards, *options.shard));
+    }
     if (!options.out) return bad_input("squall sweep: --shard writes a partial result: give --out PATH");
     if (!options.reports.empty()) {
       return bad_input("squall sweep: --shard writes only the partial result (--out); `squall merge` writes the reports");
@@ -168,7 +171,8 @@ int merge_command(const MergeOptions& options) {
   std::vector<PartialFile> files;
   for (const fs::path& file : options.partials) {
     std::ifstream in(file, std::ios::binary);
-    if (!in) return bad_input(fmt::format("squall merge: {}: cannot be read", file.string()));
+    std::error_code error;
+    if (!fs::is_regular_file(file, error) || !in) return bad_input(fmt::format("squall merge: {}: cannot be read", file.string()));
     std::stringstream text;
     text << in.rdbuf();
     files.push_back(PartialFile{file.string(), text.str()});

@@ -138,6 +138,34 @@ struct Partial {
   throw std::runtime_error(fmt::format("{}: {}", file, what));
 }
 
+// A value as a message shows it: compact JSON, at most 40 characters.
+std::string shown(const Json& v) {
+  std::string text = v.dump(-1, ' ', false, Json::error_handler_t::replace);
+  if (text.size() > 40) text = text.substr(0, 37) + "...";
+  return text;
+}
+
+// `pointer: expected ..., got ...` for a value of a partial file.
+[[noreturn]] void bad_value(const std::string& file, const std::string& pointer, std::string_view expected,
+                            const Json* found) {
+  bad(file, fmt::format("{}: expected {}, got {}", pointer, expected, found != nullptr ? shown(*found) : "nothing"));
+}
+
+const Json* member(const Json& object, const char* key) {
+  return object.is_object() && object.contains(key) ? &object[key] : nullptr;
+}
+
+// The unsigned integer at object[key] within [low, high], or an error naming its pointer.
+std::uint64_t unsigned_at(const std::string& file, const Json& object, const std::string& pointer, const char* key,
+                          std::uint64_t low, std::uint64_t high) {
+  const Json* v = member(object, key);
+  const std::string at = pointer + "/" + key;
+  if (v == nullptr || !v->is_number_unsigned() || v->get<std::uint64_t>() < low || v->get<std::uint64_t>() > high) {
+    bad_value(file, at, fmt::format("an integer in [{}, {}]", low, high), v);
+  }
+  return v->get<std::uint64_t>();
+}
+
 Partial read_partial(const PartialFile& f) {
   Partial p;
   p.file = f.file;
@@ -151,17 +179,16 @@ Partial read_partial(const PartialFile& f) {
   }
   if (p.doc["squall_sweep_partial_version"] != 1) {
     bad(f.file, fmt::format("squall_sweep_partial_version {} is not supported (this squall reads 1)",
-                            p.doc["squall_sweep_partial_version"].dump()));
+                            shown(p.doc["squall_sweep_partial_version"])));
   }
-  try {
-    p.index = p.doc.at("shard").at("index").get<std::size_t>();
-    p.count = p.doc.at("shard").at("count").get<std::size_t>();
-    p.doc.at("sweep").at("variants").get_ref<const Json::array_t&>();
-    p.doc.at("runs").get_ref<const Json::array_t&>();
-  } catch (const nlohmann::json::exception&) {
-    bad(f.file, "not a squall sweep partial result: no shard, sweep or runs");
-  }
-  if (p.count == 0 || p.index == 0 || p.index > p.count) bad(f.file, "shard index is not within 1..count");
+  const Json* shard = member(p.doc, "shard");
+  if (shard == nullptr || !shard->is_object()) bad_value(f.file, "/shard", "an object {\"index\", \"count\"}", shard);
+  p.count = unsigned_at(f.file, *shard, "/shard", "count", 1, kMaxShards);
+  p.index = unsigned_at(f.file, *shard, "/shard", "index", 1, p.count);
+  const Json* sweep = member(p.doc, "sweep");
+  if (sweep == nullptr || !sweep->is_object()) bad_value(f.file, "/sweep", "the sweep's header, an object", sweep);
+  const Json* runs = member(p.doc, "runs");
+  if (runs == nullptr || !runs->is_array()) bad_value(f.file, "/runs", "an array of runs", runs);
   return p;
 }
 
@@ -219,30 +246,48 @@ SweepResult merge_partials(const std::vector<PartialFile>& files) {
   SweepResult result;
   try {
     result = header_from(first.doc["sweep"]);
-  } catch (const nlohmann::json::exception&) {
-    bad(first.file, "not a squall sweep partial result: its sweep header is incomplete");
+  } catch (const nlohmann::json::exception& e) {
+    bad(first.file, fmt::format("/sweep: not a squall sweep's header ({})", e.what()));
   }
+  if (result.variants.empty()) bad_value(first.file, "/sweep/variants", "a non-empty array", &first.doc["sweep"]["variants"]);
+  if (result.seeds.empty()) bad_value(first.file, "/sweep/seeds", "a non-empty array", &first.doc["sweep"]["seeds"]);
   const std::size_t seeds = result.seeds.size();
   const std::size_t total = result.variants.size() * seeds;
   std::vector<std::optional<SweepRun>> runs(total);
   for (const Partial& p : partials) {
-    for (const Json& j : p.doc["runs"]) {
+    const Json& list = p.doc["runs"];
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const std::string at = fmt::format("/runs/{}", i);
+      const Json& j = list[i];
+      if (!j.is_object()) bad_value(p.file, at, "a run {\"variant\", \"seed\", \"values\"}", &j);
       SweepRun run;
-      try {
-        run.variant = j.at("variant").get<std::size_t>();
-        run.seed = j.at("seed").get<std::uint64_t>();
-        for (const Json& v : j.at("values")) {
-          run.values.push_back(v.is_null() ? std::nullopt : std::optional<double>(v.get<double>()));
-        }
-      } catch (const nlohmann::json::exception&) {
-        bad(p.file, "a run without variant, seed or values");
+      run.variant = unsigned_at(p.file, j, at, "variant", 0, result.variants.size() - 1);
+      const Json* seed = member(j, "seed");
+      const auto s = seed != nullptr && seed->is_number_unsigned()
+                         ? std::find(result.seeds.begin(), result.seeds.end(), seed->get<std::uint64_t>())
+                         : result.seeds.end();
+      if (s == result.seeds.end()) {
+        bad_value(p.file, at + "/seed",
+                  fmt::format("one of the sweep's seeds ({}..{})", result.seeds.front(), result.seeds.back()), seed);
       }
-      const auto s = std::find(result.seeds.begin(), result.seeds.end(), run.seed);
+      run.seed = *s;
+      const Json* values = member(j, "values");
+      if (values == nullptr || !values->is_array() || values->size() != result.metrics.size()) {
+        bad_value(p.file, at + "/values", fmt::format("an array of {} values, one per metric", result.metrics.size()),
+                  values);
+      }
+      for (std::size_t m = 0; m < values->size(); ++m) {
+        const Json& v = (*values)[m];
+        if (!v.is_number() && !v.is_null()) bad_value(p.file, fmt::format("{}/values/{}", at, m), "a number or null", &v);
+        run.values.push_back(v.is_null() ? std::nullopt : std::optional<double>(v.get<double>()));
+      }
       const std::size_t k = run.variant * seeds + static_cast<std::size_t>(s - result.seeds.begin());
-      if (run.variant >= result.variants.size() || s == result.seeds.end() || k % p.count != p.index - 1 ||
-          runs[k] || run.values.size() != result.metrics.size()) {
-        bad(p.file, fmt::format("run of variant {} seed {} is not one of shard {} of {}", run.variant, run.seed,
-                                p.index, p.count));
+      if (k % p.count != p.index - 1) {
+        bad(p.file, fmt::format("{}: the run of variant {} seed {} belongs to shard {} of {}, not {}", at, run.variant,
+                                run.seed, k % p.count + 1, p.count, p.index));
+      }
+      if (runs[k]) {
+        bad(p.file, fmt::format("{}: the run of variant {} seed {} appears twice", at, run.variant, run.seed));
       }
       runs[k] = std::move(run);
     }

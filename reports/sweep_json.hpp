@@ -23,6 +23,9 @@ std::string sweep_json_text(const SweepResult& result, const SweepAnalysis& anal
 
 std::string partial_json_text(const SweepResult& result, std::size_t shard_index, std::size_t shard_count);
 
+// The most shards a sweep is cut into (`--shard i/n`, n at most this).
+inline constexpr std::size_t kMaxShards = 100000;
+
 // A partial file's name (for messages) and its text.
 struct PartialFile {
   std::string file;
@@ -37,7 +40,12 @@ struct PartialFile {
 //   b.json: shard 2 of 3, but a.json is a shard of 4
 //   b.json: shard 2 of 3 again (also a.json)
 //   missing shard 3 of 3
-// (and a message for a partial whose runs are not its shard's).
+//   b.json: /shard/index: expected an integer in [1, 3], got 4
+//   b.json: /runs/0/values/2: expected a number or null, got "x"
+//   b.json: /runs/0/seed: expected one of the sweep's seeds (100..105), got 12345
+//   b.json: /runs/4: the run of variant 1 seed 101 belongs to shard 1 of 2, not 2
+// Every value of a partial is checked before it is used: the message names the file, the
+// JSON Pointer, what was expected and what was found.
 SweepResult merge_partials(const std::vector<PartialFile>& partials);
 
 }  // namespace squall

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <string>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "cli/progress.hpp"
@@ -185,6 +186,127 @@ TEST(SweepCommandTest, ShippedSweepHasAClearWinner) {
 TEST(SweepCommandTest, ProgressTextHasAnEta) {
   EXPECT_EQ(cli::sweep_progress_text(10, 40, 2.0), "progress: 10 of 40 runs (25%), 5.0 runs/s, ETA 6 s");
   EXPECT_EQ(cli::sweep_progress_text(0, 40, 0.5), "progress: 0 of 40 runs (0%), -");
+}
+
+}  // namespace squall::test_support
+
+namespace squall::test_support {
+namespace {
+
+// A file name of this test's own: ctest runs each test in its own process, at once.
+std::string own(const std::string& name) {
+  return std::string(testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" + name;
+}
+
+// Shard 2 of 2 of the quickstart sweep, as JSON, for tests that spoil one value of it.
+const nlohmann::ordered_json& second_shard() {
+  static const nlohmann::ordered_json doc = [] {
+    const std::string out = temp_path(own("shard-2.json")).string();
+    EXPECT_EQ(squall("sweep " + kSweep + " --shard 2/2 --out " + out).exit_code, 0);
+    return nlohmann::ordered_json::parse(read_file(out));
+  }();
+  return doc;
+}
+
+std::string first_shard() {
+  static const std::string out = [] {
+    const std::string path = temp_path(own("shard-1.json")).string();
+    EXPECT_EQ(squall("sweep " + kSweep + " --shard 1/2 --out " + path).exit_code, 0);
+    return path;
+  }();
+  return out;
+}
+
+// `squall merge` of shard 1 and a spoiled shard 2: its stderr, after checking exit 2 and
+// that no report was written.
+std::string merge_error(const std::string& name, const std::string& text) {
+  const std::string file = temp_path(name).string();
+  { std::ofstream(file, std::ios::binary) << text; }
+  const std::string out = temp_path(name + ".report.json").string();
+  const Result r = squall("merge " + first_shard() + " " + file + " --out " + out);
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_FALSE(fs::exists(out));
+  const std::string prefix = "squall merge: " + file + ": ";
+  EXPECT_EQ(r.err.substr(0, prefix.size()), prefix) << r.err;
+  return r.err.substr(std::min(prefix.size(), r.err.size()));
+}
+
+std::string spoiled(const std::string& pointer, const nlohmann::ordered_json& value) {
+  nlohmann::ordered_json doc = second_shard();
+  doc[nlohmann::ordered_json::json_pointer(pointer)] = value;
+  return doc.dump(2);
+}
+
+}  // namespace
+
+TEST(SweepHostileTest, ShardOutsideOneToN) {
+  for (const std::string bad : {"4/3", "1/0", "0/0", "abc", "1/3/", "-1/3", "1/100001"}) {
+    const Result r = squall("sweep " + kSweep + " --shard " + bad + " --out " + temp_path("s.json").string());
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, "squall sweep: --shard expects i/n with 1 <= i <= n <= 100000, got \"" + bad + "\"\n");
+  }
+}
+
+TEST(SweepHostileTest, MergeRefusesATruncatedPartial) {
+  const std::string text = second_shard().dump(2);
+  const std::string err = merge_error("truncated.json", text.substr(0, text.size() / 2));
+  EXPECT_EQ(err.substr(0, 52), "not JSON: [json.exception.parse_error.101] parse err") << err;
+}
+
+TEST(SweepHostileTest, MergeRefusesShardsOfDifferentCounts) {
+  const std::string third = temp_path("third-of-3.json").string();
+  ASSERT_EQ(squall("sweep " + kSweep + " --shard 2/3 --out " + third).exit_code, 0);
+  const Result r = squall("merge " + first_shard() + " " + third);
+  EXPECT_EQ(r.exit_code, 2);
+  // The same sweep cut another way: the headers agree, the counts do not.
+  EXPECT_EQ(r.err, "squall merge: " + third + ": shard 2 of 3, but " + first_shard() + " is a shard of 2\n");
+}
+
+TEST(SweepHostileTest, MergeNamesThePointerTheExpectedAndTheFound) {
+  EXPECT_EQ(merge_error("v.json", spoiled("/runs/0/values/0", "x")),
+            "/runs/0/values/0: expected a number or null, got \"x\"\n");
+  EXPECT_EQ(merge_error("var.json", spoiled("/runs/0/variant", -1)),
+            "/runs/0/variant: expected an integer in [0, 3], got -1\n");
+  EXPECT_EQ(merge_error("seed.json", spoiled("/runs/0/seed", 12345)),
+            "/runs/0/seed: expected one of the sweep's seeds (100..105), got 12345\n");
+  EXPECT_EQ(merge_error("index.json", spoiled("/shard/index", "2")),
+            "/shard/index: expected an integer in [1, 2], got \"2\"\n");
+  EXPECT_EQ(merge_error("count.json", spoiled("/shard/count", 100001)),
+            "/shard/count: expected an integer in [1, 100000], got 100001\n");
+  EXPECT_EQ(merge_error("runs.json", spoiled("/runs", 5)), "/runs: expected an array of runs, got 5\n");
+  EXPECT_EQ(merge_error("values.json", spoiled("/runs/0/values", nlohmann::ordered_json::array({1}))),
+            "/runs/0/values: expected an array of 5 values, one per metric, got [1]\n");
+  EXPECT_EQ(merge_error("version.json", spoiled("/squall_sweep_partial_version", 2)),
+            "squall_sweep_partial_version 2 is not supported (this squall reads 1)\n");
+  EXPECT_EQ(merge_error("array.json", "[1, 2]"), "not a squall sweep partial result: no squall_sweep_partial_version\n");
+}
+
+TEST(SweepHostileTest, MergeRefusesARunOfAnotherShardOrTwice) {
+  nlohmann::ordered_json doc = second_shard();
+  // Runs are numbered variant-major; shard 2 of 2 holds the odd numbers: variant 0 seed
+  // 100 (number 0) is shard 1's.
+  doc["runs"][0]["seed"] = 100;
+  EXPECT_EQ(merge_error("other.json", doc.dump(2)),
+            "/runs/0: the run of variant 0 seed 100 belongs to shard 1 of 2, not 2\n");
+  doc = second_shard();
+  doc["runs"].push_back(doc["runs"][0]);
+  EXPECT_EQ(merge_error("twice.json", doc.dump(2)),
+            fmt::format("/runs/{}: the run of variant 0 seed 101 appears twice\n", doc["runs"].size() - 1));
+}
+
+TEST(SweepHostileTest, MergeRefusesAPartialLackingARunOrADirectory) {
+  nlohmann::ordered_json doc = second_shard();
+  doc["runs"].erase(0);
+  const std::string file = temp_path("lacking.json").string();
+  { std::ofstream(file, std::ios::binary) << doc.dump(2); }
+  Result r = squall("merge " + first_shard() + " " + file);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "squall merge: shard 2 of 2 (" + file + ") lacks the run of variant \"own\" seed 101\n");
+  const std::string dir = temp_path("a-directory").string();
+  fs::create_directories(dir);
+  r = squall("merge " + first_shard() + " " + dir);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "squall merge: " + dir + ": cannot be read\n");
 }
 
 }  // namespace squall::test_support

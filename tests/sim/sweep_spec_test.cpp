@@ -301,5 +301,45 @@ TEST(SweepSpecRulesTest, AtMostAThousandVariants) {
             "/variants: expected at most 1000 variants once grids are expanded, got more");
 }
 
+// The hostile pass: wrong types and out-of-range values at every level, each one error at
+// its pointer with what was expected and what was found.
+TEST(SweepSpecRulesTest, SeedsAboveTheBound) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "a" }])", R"("seeds": 20000)")),
+            "/seeds: expected an integer in [1, 10000], got 20000");
+}
+
+TEST(SweepSpecRulesTest, SeedsOfTheWrongType) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "a" }])", R"("seeds": "ten")")),
+            "/seeds: expected an integer in [1, 10000], got \"ten\"");
+}
+
+TEST(SweepSpecRulesTest, FirstSeedIsUnsigned) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "a" }])", R"("seeds": 3, "first_seed": -1)")),
+            "/first_seed: expected an integer in [0, 18446744073709551615], got -1");
+}
+
+TEST(SweepSpecRulesTest, VariantsIsAnArray) {
+  EXPECT_EQ(error_of(sweep(R"({ "name": "a" })")), "/variants: expected a non-empty array, got {\"name\":\"a\"}");
+}
+
+TEST(SweepSpecRulesTest, GridIsAnArray) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "g", "grid": { "path": "/llm" } }])")),
+            "/variants/0/grid: expected a non-empty array, got {\"path\":\"/llm\"}");
+}
+
+TEST(SweepSpecRulesTest, GridPathEscapesAreRfc6901s) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "g", "grid": [ { "path": "/llm/~2", "values": [2] } ] }])")),
+            "/variants/0/grid/0/path: expected a JSON Pointer such as \"/llm/1/retry/max_attempts\", got \"/llm/~2\"");
+}
+
+TEST(SweepSpecRulesTest, GridPathBelowAScalar) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "g", "grid": [ { "path": "/llm/1/retry/max_attempts/x", "values": [2] } ] }])")),
+            "/variants/0/grid/0/path: the policy has no object at \"/llm/1/retry/max_attempts\" to hold \"x\"");
+}
+
+TEST(SweepSpecRulesTest, TheWholeFileIsAnObject) {
+  EXPECT_EQ(error_of("[1]"), ": expected an object, got [1]");
+}
+
 }  // namespace
 }  // namespace squall
