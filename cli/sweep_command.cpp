@@ -120,9 +120,11 @@ int sweep_command(const SweepOptions& options) {
 
   const std::size_t jobs = options.jobs == 0 ? default_jobs() : options.jobs;
   const std::size_t seeds = spec.target ? spec.target->min_seeds : spec.seeds;
-  fmt::print(stderr, "squall sweep {}: {} variants x {} seeds{}, {} jobs\n", spec.name, spec.variants.size(),
-             spec.target ? fmt::format("{} or more", seeds) : fmt::format("{}", seeds),
-             shard ? fmt::format(", shard {}/{}", shard->index, shard->count) : "", jobs);
+  if (!options.quiet) {
+    fmt::print(stderr, "squall sweep {}: {} variants x {} seeds{}, {} jobs\n", spec.name, spec.variants.size(),
+               spec.target ? fmt::format("{} or more", seeds) : fmt::format("{}", seeds),
+               shard ? fmt::format(", shard {}/{}", shard->index, shard->count) : "", jobs);
+  }
   const auto wall_start = std::chrono::steady_clock::now();
   ProgressLine progress_line(stderr, is_terminal(stderr));
   SweepRunOptions run_options;

@@ -183,6 +183,15 @@ TEST(SweepCommandTest, ShippedSweepHasAClearWinner) {
   }
 }
 
+TEST(SweepCommandTest, QuietPrintsNothingButWritesTheReport) {
+  const std::string out = temp_path("quiet.json").string();
+  const Result r = squall("sweep " + kSweep + " --quiet --out " + out);
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "");
+  EXPECT_FALSE(read_file(out).empty());
+}
+
 TEST(SweepCommandTest, ProgressTextHasAnEta) {
   EXPECT_EQ(cli::sweep_progress_text(10, 40, 2.0), "progress: 10 of 40 runs (25%), 5.0 runs/s, ETA 6 s");
   EXPECT_EQ(cli::sweep_progress_text(0, 40, 0.5), "progress: 0 of 40 runs (0%), -");
