@@ -3,7 +3,7 @@
 passes scenarios/schema/scenario.schema.json under a standard JSON Schema validator:
 Debian's python3-jsonschema (installed by scripts/setup.sh), Draft 2020-12. Policy files
 are checked against the schema's #/$defs/policy. The files of tests/cli/data/schema-bad/
-must be rejected by the schema (and by squall). Shipped sweep files (scenarios/sweeps/) pass
+must be rejected by the schema (and by squall). Shipped sweep files (scenarios/sweeps/, bench/sweeps/) pass
 scenarios/schema/sweep.schema.json (their whole-line // comments removed first), and sweeps
 squall refuses are refused by it too.
 
@@ -75,7 +75,7 @@ for path in files(["tests/cli/data/schema-bad/*.json"]):
 with open("scenarios/schema/sweep.schema.json", encoding="utf-8") as f:
     SWEEP_SCHEMA = json.load(f)
 jsonschema.Draft202012Validator.check_schema(SWEEP_SCHEMA)
-for path in files(["scenarios/sweeps/*"]):
+for path in files(["scenarios/sweeps/*", "bench/sweeps/*"]):
     with open(path, encoding="utf-8") as f:
         text = "".join(line for line in f if not line.lstrip().startswith("//"))
     failures += [f"{path}: {e}" for e in schema_errors(json.loads(text), SWEEP_SCHEMA)]

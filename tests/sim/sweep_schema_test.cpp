@@ -5,7 +5,7 @@
 //     that path, whose list of expected keys is the schema's "properties" there, and the
 //     schema forbids other keys;
 //   - the schema's metric names are the headline metrics' (reports/compare.hpp), in order;
-//   - every shipped sweep file (scenarios/sweeps/) loads, and the schema's required keys
+//   - every shipped sweep file (scenarios/sweeps/, bench/sweeps/) loads, and the schema's required keys
 //     and bounds are the loader's (its seeds and first_seed bounds).
 // tests/cli/schema_validation_test.py runs the shipped sweeps through a standard validator.
 #include <gtest/gtest.h>
@@ -105,12 +105,14 @@ TEST(SweepSchemaTest, RequiredKeysAndBoundsAreTheLoaders) {
 
 TEST(SweepSchemaTest, EveryShippedSweepLoads) {
   std::size_t n = 0;
-  for (const auto& entry : fs::directory_iterator(fs::path(SQUALL_SOURCE_DIR) / "scenarios/sweeps")) {
-    SCOPED_TRACE(entry.path().string());
-    EXPECT_EQ(load_sweep(entry.path()).errors, std::vector<ValidationError>{});
-    ++n;
+  for (const char* dir : {"scenarios/sweeps", "bench/sweeps"}) {
+    for (const auto& entry : fs::directory_iterator(fs::path(SQUALL_SOURCE_DIR) / dir)) {
+      SCOPED_TRACE(entry.path().string());
+      EXPECT_EQ(load_sweep(entry.path()).errors, std::vector<ValidationError>{});
+      ++n;
+    }
   }
-  EXPECT_GE(n, 1U);
+  EXPECT_GE(n, 2U);
 }
 
 }  // namespace
