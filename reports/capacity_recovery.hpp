@@ -8,7 +8,14 @@
 //
 // Definition, over the report's time windows (CapacityReport::windows, `window` wide):
 // - baseline: the mean goodput of the windows that end at or before the first drop's
-//   start; none (no recovery time) when no whole window precedes it;
+//   start; none (no recovery time) when no whole window precedes it. Recovery means a
+//   return to the pre-trigger state (Bronson et al.; Huang et al., "Metastable Failures in
+//   the Wild", OSDI 2022: a metastable failure keeps goodput low after the trigger is
+//   removed, low against what it was before), so without a measured pre-trigger window
+//   there is nothing to recover to. A part window is not used:
+//   its goodput mixes the start-up ramp (answers delivered only after a service time) with
+//   the drop. The loader rejects a threshold on this metric for such a provider rather than
+//   let it fail on "no samples" (sim/scenario/threshold_reader.hpp);
 // - recovered: at the end of the first window that starts at or after the last drop's end
 //   and whose goodput is at least kRecoveredFraction of the baseline;
 // - recovery time: from the last drop's end to that window's end, so a provider that is

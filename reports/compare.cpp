@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/events.hpp"
 #include "reports/json_writer.hpp"
 #include "reports/rounding.hpp"
 
@@ -14,25 +15,39 @@ namespace {
 
 using nlohmann::json;
 
-constexpr const char* kHeadline[] = {
-    "/tasks/total",         "/tasks/succeeded",
-    "/tasks/degraded",      "/tasks/safe_failed",
-    "/tasks/failed",        "/tasks/wrong_answer",
-    "",  // task_success, derived
-    "/latency_ms/p50",      "/latency_ms/p90",
-    "/latency_ms/p99",      "/latency_ms/max",
-    "/latency_ms/mean",     "/retry_amplification/overall",
-    "/tokens/input",        "/tokens/output",
-    "/tokens/burned_by_failed_attempts",
-    "/cost_usd/total",      "/cost_usd/burned_by_failed_attempts",
-    "/cost_usd/per_task",   "/task_spend/tokens/p50",
-    "/task_spend/tokens/p99", "/task_spend/tokens/max",
-    "/task_spend/cost_usd/p50", "/task_spend/cost_usd/p99",
-    "/task_spend/cost_usd/max", "/breaker_transitions_total",
-    "",  // thresholds passed, counted
+// A headline metric: a JSON Pointer into the report, "" for a derived one (task_success,
+// then thresholds_passed). `since_openings`: the pointer is one of breaker_openings', which
+// reports of version 1 written before squall counted openings lack; there, a report without
+// it shows "-" instead of being refused.
+struct Headline {
+  std::string pointer;
+  bool since_openings = false;
 };
 
-std::optional<double> number_at(const json& report, const char* pointer) {
+const std::vector<Headline>& headline() {
+  static const std::vector<Headline> list = [] {
+    std::vector<Headline> h;
+    for (const char* p : {"/tasks/total", "/tasks/succeeded", "/tasks/degraded", "/tasks/safe_failed",
+                          "/tasks/failed", "/tasks/wrong_answer", "" /* task_success */, "/latency_ms/p50",
+                          "/latency_ms/p90", "/latency_ms/p99", "/latency_ms/max", "/latency_ms/mean",
+                          "/retry_amplification/overall", "/tokens/input", "/tokens/output",
+                          "/tokens/burned_by_failed_attempts", "/cost_usd/total",
+                          "/cost_usd/burned_by_failed_attempts", "/cost_usd/per_task", "/task_spend/tokens/p50",
+                          "/task_spend/tokens/p99", "/task_spend/tokens/max", "/task_spend/cost_usd/p50",
+                          "/task_spend/cost_usd/p99", "/task_spend/cost_usd/max", "/breaker_transitions_total"}) {
+      h.push_back({p});
+    }
+    // The openings by cause, in the JSON report's order (BreakerCause's, none left out).
+    for (const BreakerCause cause : kBreakerCauses) {
+      if (cause != BreakerCause::none) h.push_back({fmt::format("/breaker_openings/{}", to_string(cause)), true});
+    }
+    h.push_back({""});  // thresholds_passed, counted
+    return h;
+  }();
+  return list;
+}
+
+std::optional<double> number_at(const json& report, const std::string& pointer) {
   const json::json_pointer p(pointer);
   if (!report.contains(p) || !report.at(p).is_number()) return std::nullopt;
   return report.at(p).get<double>();
@@ -54,8 +69,8 @@ std::optional<double> thresholds_passed(const json& r) {
 }
 
 // "/latency_ms/p99" -> "latency_ms.p99"
-std::string name_of(const char* pointer) {
-  std::string name(pointer + 1);
+std::string name_of(const std::string& pointer) {
+  std::string name = pointer.substr(1);
   std::replace(name.begin(), name.end(), '/', '.');
   return name;
 }
@@ -70,7 +85,7 @@ std::string shown(const json& v) {
   return text;
 }
 
-std::string not_version_1(const std::string& pointer, const json& found, const char* expected) {
+std::string not_version_1(std::string_view pointer, const json& found, const char* expected) {
   return fmt::format("not a squall report of version {}: {} is {}, expected {}", kReportVersion, pointer,
                      found.is_discarded() ? "missing" : shown(found), expected);
 }
@@ -98,11 +113,12 @@ std::optional<std::string> report_problem(const json& r) {
   if (!at("scenario").is_string()) return not_version_1("/scenario", at("scenario"), "a string");
   if (!at("seed").is_number_unsigned()) return not_version_1("/seed", at("seed"), "an unsigned integer");
   if (!at("thresholds").is_array()) return not_version_1("/thresholds", at("thresholds"), "an array");
-  for (const char* pointer : kHeadline) {
-    if (pointer[0] == '\0') continue;
-    const json::json_pointer p(pointer);
+  for (const Headline& h : headline()) {
+    if (h.pointer.empty()) continue;
+    const json::json_pointer p(h.pointer);
+    if (h.since_openings && !r.contains("breaker_openings")) continue;
     const json& value = r.contains(p) ? r.at(p) : missing;
-    if (!value.is_number() && !value.is_null()) return not_version_1(pointer, value, "a number or null");
+    if (!value.is_number() && !value.is_null()) return not_version_1(h.pointer, value, "a number or null");
   }
   return std::nullopt;
 }
@@ -146,9 +162,9 @@ const std::vector<std::string>& headline_metric_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> out;
     bool first_derived = true;
-    for (const char* pointer : kHeadline) {
-      if (pointer[0] != '\0') {
-        out.push_back(name_of(pointer));
+    for (const Headline& h : headline()) {
+      if (!h.pointer.empty()) {
+        out.push_back(name_of(h.pointer));
       } else {
         out.push_back(first_derived ? "task_success" : "thresholds_passed");
         first_derived = false;
@@ -163,9 +179,9 @@ std::vector<std::optional<double>> headline_metrics(const json& r) {
   if (const auto problem = report_problem(r)) throw std::runtime_error(*problem);
   std::vector<std::optional<double>> values;
   bool first_derived = true;
-  for (const char* pointer : kHeadline) {
-    if (pointer[0] != '\0') {
-      values.push_back(number_at(r, pointer));
+  for (const Headline& h : headline()) {
+    if (!h.pointer.empty()) {
+      values.push_back(number_at(r, h.pointer));
     } else {
       values.push_back(first_derived ? task_success(r) : thresholds_passed(r));
       first_derived = false;

@@ -8,8 +8,10 @@
 // checks): tasks total, succeeded, degraded, safe_failed, failed, wrong_answer;
 // task_success; task latency p50, p90, p99, max, mean (ms); retry amplification overall;
 // tokens input, output, burned by failed attempts; cost total, burned by failed attempts,
-// per task (USD); per-task tokens and USD p50, p99, max; breaker transitions; thresholds
-// passed (of the report's own thresholds, a count).
+// per task (USD); per-task tokens and USD p50, p99, max; breaker transitions; breaker
+// openings by cause (consecutive_failures, failure_rate, slow_call_rate, probe_failed,
+// as "breaker_openings.CAUSE"); thresholds passed (of the report's own thresholds, a
+// count).
 #pragma once
 
 #include <optional>
@@ -39,7 +41,9 @@ std::vector<std::optional<double>> headline_metrics(const nlohmann::json& report
 // whose squall_report_version is the integer 1, with the string `scenario`, the unsigned
 // integer `seed`, the array `thresholds`, and at every headline pointer a number or null
 // (a percentile without samples); anything else is refused, so two files of another
-// kind never compare as rows of "-":
+// kind never compare as rows of "-". The one exception is breaker_openings, which
+// version 1 reports written before squall counted openings lack: without it, its rows
+// show "-" (with it, each cause must be a number or null). Refusals read:
 //   not a squall report: a JSON string, not an object
 //   not a squall report: no squall_report_version
 //   squall report version 2: this squall reads version 1

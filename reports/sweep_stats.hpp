@@ -43,7 +43,7 @@ Interval interval_of(std::span<const double> values);
 // Which way a headline metric is better: max for task_success, tasks.succeeded and
 // thresholds_passed; none for tasks.total and tasks.degraded (neither is good or bad in
 // itself); min for the rest (failures, latency, amplification, tokens, cost, breaker
-// transitions).
+// transitions and openings by cause).
 std::optional<Goal> better_direction(std::string_view metric);
 
 // A paired difference's verdict: none when its interval includes zero (or there is no

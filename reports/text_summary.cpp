@@ -115,6 +115,8 @@ void cost_rows(const Report& r, std::vector<Row>& rows) {
                                  : fmt::format("p50={:.6f} p99={:.6f} max={:.6f}", round_usd(usd.p50),
                                                round_usd(usd.p99), round_usd(usd.max))});
   rows.push_back({"", "breaker transitions", fmt::format("{}", r.breaker_transitions_total)});
+  const std::string openings = format_breaker_openings(r);
+  if (!openings.empty()) rows.push_back({"", "  openings by cause", openings});
   std::string fallbacks;
   for (const FallbackRow& f : r.fallbacks) {
     if (!fallbacks.empty()) fallbacks += ' ';
@@ -191,6 +193,17 @@ std::string format_observed(const ThresholdResult& t) {
   const MetricInfo* metric = find_metric(t.metric.substr(0, t.metric.find('{')));
   const std::string_view unit = metric != nullptr && metric->is_time() ? " ms" : "";
   return fmt::format("{}{}", round_ratio(*t.observed), unit);
+}
+
+std::string format_breaker_openings(const Report& r) {
+  std::string out;
+  for (const BreakerCause cause : kBreakerCauses) {
+    const std::uint64_t n = r.breaker_openings[static_cast<std::size_t>(cause)];
+    if (cause == BreakerCause::none || n == 0) continue;
+    if (!out.empty()) out += ' ';
+    out += fmt::format("{}={}", to_string(cause), n);
+  }
+  return out;
 }
 
 std::string text_summary(const Report& r, bool color) {

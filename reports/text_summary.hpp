@@ -1,6 +1,8 @@
 // The end-of-run terminal summary, in the manner of k6's end-of-test summary: one line per
 // figure, labels padded with dots to a common column, thresholds marked ✓ or ✗ with the
 // observed value. Renders the same Report as the JSON writer, rounded the same way.
+// Under "breaker transitions", "  openings by cause" lists why breakers opened (the JSON
+// report's breaker_openings, non-zero causes only); the line is left out when none did.
 #pragma once
 
 #include <string>
@@ -16,5 +18,10 @@ std::string text_summary(const Report& report, bool color);
 // A threshold's observed value as the summary shows it: rounded to 6 decimals, " ms" after
 // time metrics, "no samples" when there were none.
 std::string format_observed(const ThresholdResult& threshold);
+
+// The breaker openings by cause as the summary shows them: the non-zero causes in
+// BreakerCause order (engine/events.hpp), "consecutive_failures=3 failure_rate=1"; empty
+// when no breaker opened.
+std::string format_breaker_openings(const Report& report);
 
 }  // namespace squall

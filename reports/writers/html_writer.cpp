@@ -113,6 +113,8 @@ void figures(const Report& r, std::string& out) {
   const SpendStats& usd = r.task_spend.cost_usd;
   row("cost per task (USD)", spread(usd.count, round_usd(usd.p50), round_usd(usd.p99), round_usd(usd.max), 6));
   row("breaker transitions", std::to_string(r.breaker_transitions_total));
+  const std::string openings = format_breaker_openings(r);
+  row("breaker openings by cause", openings.empty() ? std::string("none") : openings);
   out += "</tbody>\n</table>\n</section>\n";
 }
 

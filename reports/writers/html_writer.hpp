@@ -15,7 +15,9 @@
 //     section#outcomes    tasks by status with their share
 //     section#thresholds  one row per threshold in the scenario's order: ✓/✗ (class pass
 //                         or fail), metric, expression, observed (as the summary prints it)
-//     section#figures     task latency, retry amplification, tokens, cost, spend per task
+//     section#figures     task latency, retry amplification, tokens, cost, spend per task,
+//                         breaker transitions and openings by cause (the non-zero causes,
+//                         "consecutive_failures=3 failure_rate=1", or "none")
 //     section#providers   per provider: attempts, attempts by outcome (non-zero ones),
 //                         latency p50/p99, tokens, cost
 //     section#faults      injected faults by provider and kind, the non-zero ones; absent

@@ -98,6 +98,18 @@ void figures(const Report& r, std::string& out) {
   out += fmt::format("| cost per task (USD) | {} |\n\n", spend(r.task_spend.cost_usd, round_usd, 6));
 }
 
+// Why circuit breakers opened, one row per cause that opened any (BreakerCause order);
+// omitted when no breaker opened.
+void breaker_openings(const Report& r, std::string& out) {
+  std::string rows;
+  for (const BreakerCause cause : kBreakerCauses) {
+    const std::uint64_t n = r.breaker_openings[static_cast<std::size_t>(cause)];
+    if (cause != BreakerCause::none && n > 0) rows += fmt::format("| {} | {} |\n", markdown_code(to_string(cause)), n);
+  }
+  if (rows.empty()) return;
+  out += fmt::format("#### Breaker openings\n\n| cause | openings |\n|:--|--:|\n{}\n", rows);
+}
+
 // The count of `provider` in `rows` (sorted by provider), summed over kinds, or of one
 // `kind` when given.
 std::uint64_t count_of(const std::vector<InjectedFaultRow>& rows, std::string_view provider,
@@ -157,6 +169,7 @@ std::string markdown_summary(const Report& r) {
   thresholds(r, out);
   failure_reasons(r, out);
   figures(r, out);
+  breaker_openings(r, out);
   injected_faults(r, out);
   capacity(r, out);
   out += fmt::format("**Repro:** {}\n", markdown_code(r.produced_by.repro));

@@ -11,6 +11,12 @@
 //     safe_failed tasks, largest first (ties by status, then reason); omitted when none
 //   "#### Latency and spend": task latency p50/p99/max (ms), retry amplification, cost
 //     total, per-task tokens and USD p50/p99/max
+//   "#### Breaker openings": one row per cause that opened a circuit breaker, in
+//     BreakerCause order (engine/events.hpp), with how many times; omitted when none did
+//   "#### Injected faults": per provider with faults injected, how many, by phase, and how
+//     many the engine saw cut short; omitted when nothing was injected
+//   "#### Capacity": per provider with a capacity block, its totals and recovery time;
+//     omitted without capacity blocks
 //   "**Repro:**" and the repro command as code
 // Names from the scenario are escaped (reports/writers/markdown_text.hpp).
 #pragma once

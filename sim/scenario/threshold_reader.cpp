@@ -6,6 +6,7 @@
 
 #include "engine/runtime/duration.hpp"
 #include "mocks/chaos/fault.hpp"
+#include "reports/recorder.hpp"
 
 namespace squall {
 namespace {
@@ -72,6 +73,17 @@ void check_capacity_metric(const MetricSelector& selector, const ThresholdContex
         diag.error(path, fmt::format("provider \"{}\" has no capacity drops, so {} observes nothing for it", p.name,
                                      metric));
       }
+      continue;
+    }
+    // capacity_recovery() needs a whole report window before the first drop for its
+    // baseline (reports/capacity_recovery.hpp); without one there is nothing to recover to.
+    const Nanos window = RecorderOptions{}.window;
+    if (drops.front().from < window) {
+      diag.error(path, fmt::format("the first capacity drop of provider \"{}\" starts at {}, before the end of the "
+                                   "first report window ({}): recovery is judged against the goodput of the whole "
+                                   "windows before the first drop, so {} would observe nothing",
+                                   p.name, format_duration(drops.front().from), format_duration(window), metric));
+      observable = true;  // reported; no second error for the metric as a whole
       continue;
     }
     if (context.run_end && drops.back().to >= *context.run_end) {

@@ -41,6 +41,9 @@ struct ThresholdContext {
 //   `no provider has a capacity block, so capacity_goodput observes nothing`
 //   `provider "gpt" has no capacity drops, so capacity_recovery_time observes nothing for it`
 //   `no provider has capacity drops, so capacity_recovery_time observes nothing`
+//   `the first capacity drop of provider "gpt" starts at 5s, before the end of the first
+//    report window (10s): recovery is judged against the goodput of the whole windows
+//    before the first drop, so capacity_recovery_time would observe nothing`
 //   `the last capacity drop of provider "gpt" ends at 12m, not before the end of the run
 //    (duration 10m): recovery is measured from a drop's end, so capacity_recovery_time
 //    would observe only "not recovered"`

@@ -20,16 +20,30 @@ TEST(CompareCommandTest, TwoPoliciesOnTheSameSeedSideBySide) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(first_line(r.out), "squall compare launch-surge-429-storm: seed 7");
   // The README's two runs of the flagship, as differences.
-  EXPECT_NE(r.out.find("\ntasks.succeeded                                   1123                  975            -148"
+  EXPECT_NE(r.out.find("\ntasks.succeeded                                      1123                  975            -148"
                        "       -13.18%\n"),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("\ntask_success                                  0.863929             0.348214       -0.515715"
+  EXPECT_NE(r.out.find("\ntask_success                                     0.863929             0.348214       -0.515715"
                        "       -59.69%\n"),
             std::string::npos)
       << r.out;
+  // The scenario's breaker opened twice on a streak and four times on a failed probe; the
+  // naive policy has no breaker.
+  EXPECT_NE(r.out.find("\nbreaker_transitions_total                              14                    0             -14"
+                       "      -100.00%\n"
+                       "breaker_openings.consecutive_failures                   2                    0              -2"
+                       "      -100.00%\n"
+                       "breaker_openings.failure_rate                           0                    0              +0"
+                       "             -\n"
+                       "breaker_openings.slow_call_rate                         0                    0              +0"
+                       "             -\n"
+                       "breaker_openings.probe_failed                           4                    0              -4"
+                       "      -100.00%\n"),
+            std::string::npos)
+      << r.out;
   EXPECT_EQ(last_line(r.out),
-            "thresholds_passed                                    5                    3              -2       -40.00%");
+            "thresholds_passed                                       5                    3              -2       -40.00%");
 }
 
 TEST(CompareCommandTest, TwoReportsWrittenByRun) {
@@ -53,7 +67,7 @@ TEST(CompareCommandTest, TwoReportsWrittenByRun) {
     const bool zero = line.ends_with(" +0        +0.00%") || line.ends_with(" +0             -");
     EXPECT_TRUE(zero) << line;
   }
-  EXPECT_EQ(rows, 27);
+  EXPECT_EQ(rows, 31);
 }
 
 TEST(CompareCommandTest, UsageAndBadInputAreExit2) {
@@ -118,7 +132,7 @@ TEST(CompareCommandTest, ReportFlagsWriteTheComparisonAsJsonAndMarkdown) {
   EXPECT_TRUE(j["a"]["policy_file"].is_null());
   EXPECT_EQ(j["a"]["seed"], 7);
   EXPECT_EQ(j["warnings"], nlohmann::json::array());
-  ASSERT_EQ(j["metrics"].size(), 27u);
+  ASSERT_EQ(j["metrics"].size(), 31u);
   // The README's two runs of the flagship: 1123 and 975 clean successes.
   const nlohmann::json& succeeded = j["metrics"][1];
   EXPECT_EQ(succeeded["metric"], "tasks.succeeded");
@@ -130,11 +144,17 @@ TEST(CompareCommandTest, ReportFlagsWriteTheComparisonAsJsonAndMarkdown) {
   const std::string md = read_file(md_file);
   EXPECT_EQ(first_line(md), "### squall compare: launch-surge-429-storm, seed 7");
   EXPECT_NE(md.find("| `tasks.succeeded` | 1123 | 975 | -148 | -13.18% |\n"), std::string::npos) << md;
+  EXPECT_NE(md.find("| `breaker_openings.probe_failed` | 4 | 0 | -4 | -100.00% |\n"), std::string::npos) << md;
+  const nlohmann::json& probe_failed = j["metrics"][29];
+  EXPECT_EQ(probe_failed["metric"], "breaker_openings.probe_failed");
+  EXPECT_EQ(probe_failed["a"], 4);
+  EXPECT_EQ(probe_failed["b"], 0);
+  EXPECT_EQ(probe_failed["relative_difference"], -1.0);
   std::istringstream lines(md);
   std::string line;
   int rows = 0;
   while (std::getline(lines, line)) rows += line.starts_with("| `") ? 1 : 0;
-  EXPECT_EQ(rows, 27);
+  EXPECT_EQ(rows, 31);
 }
 
 TEST(CompareCommandTest, BadReportFlagsAreExit2BeforeAnythingRuns) {

@@ -9,7 +9,8 @@ namespace {
 
 using nlohmann::json;
 
-// Every headline pointer of a version 1 report (reports/compare.hpp), each null unless set.
+// Every headline pointer of a version 1 report (reports/compare.hpp), each null unless set,
+// but breaker_openings: these reports are as squall wrote them before it counted openings.
 constexpr const char* kHeadlinePointers[] = {
     "/tasks/total", "/tasks/succeeded", "/tasks/degraded", "/tasks/safe_failed", "/tasks/failed",
     "/tasks/wrong_answer", "/latency_ms/p50", "/latency_ms/p90", "/latency_ms/p99", "/latency_ms/max",
@@ -33,7 +34,7 @@ std::string problem(const json& r) { return report_problem(r).value_or("none"); 
 
 TEST(CompareTest, EveryHeadlineMetricInItsOrderWithMissingOnesAsNullopt) {
   const std::vector<MetricComparison> rows = compare_reports(small_report(8, 120.5, true), small_report(4, 60.25, false));
-  ASSERT_EQ(rows.size(), 27u);
+  ASSERT_EQ(rows.size(), 31u);
   EXPECT_EQ(rows[0].metric, "tasks.total");
   EXPECT_EQ(rows[6].metric, "task_success");
   EXPECT_EQ(rows[6].a, 0.8);
@@ -44,6 +45,37 @@ TEST(CompareTest, EveryHeadlineMetricInItsOrderWithMissingOnesAsNullopt) {
   EXPECT_EQ(rows.back().metric, "thresholds_passed");
   EXPECT_EQ(rows.back().a, 2.0);
   EXPECT_EQ(rows.back().b, 1.0);
+}
+
+TEST(CompareTest, BreakerOpeningsByCauseFollowTheTransitions) {
+  json a = small_report(8, 120.5, true);
+  json b = small_report(4, 60.25, false);
+  a["breaker_openings"] = json{{"consecutive_failures", 2}, {"failure_rate", 0}, {"slow_call_rate", 0}, {"probe_failed", 1}};
+  b["breaker_openings"] = json{{"consecutive_failures", 0}, {"failure_rate", 5}, {"slow_call_rate", 1}, {"probe_failed", 1}};
+  const std::vector<MetricComparison> rows = compare_reports(a, b);
+  ASSERT_EQ(rows.size(), 31u);
+  EXPECT_EQ(rows[25].metric, "breaker_transitions_total");
+  const std::vector<MetricComparison> openings(rows.begin() + 26, rows.begin() + 30);
+  EXPECT_EQ(comparison_table("a.json", "b.json", openings),
+            "metric                                      A: a.json       B: b.json           B - A   (B - A) / A\n"
+            "breaker_openings.consecutive_failures               2               0              -2      -100.00%\n"
+            "breaker_openings.failure_rate                       0               5              +5             -\n"
+            "breaker_openings.slow_call_rate                     0               1              +1             -\n"
+            "breaker_openings.probe_failed                       1               1              +0        +0.00%\n");
+  EXPECT_EQ(rows.back().metric, "thresholds_passed");
+  // A report written before squall counted openings compares, with "-" for them.
+  const std::vector<MetricComparison> old_and_new = compare_reports(small_report(8, 120.5, true), b);
+  EXPECT_EQ(old_and_new[27].metric, "breaker_openings.failure_rate");
+  EXPECT_FALSE(old_and_new[27].a.has_value());
+  EXPECT_EQ(old_and_new[27].b, 5.0);
+  // With breaker_openings, each cause must be there, as a number or null.
+  b["breaker_openings"]["failure_rate"] = "five";
+  EXPECT_EQ(problem(b),
+            "not a squall report of version 1: /breaker_openings/failure_rate is \"five\", expected a number or null");
+  b["breaker_openings"].erase("probe_failed");
+  b["breaker_openings"]["failure_rate"] = nullptr;
+  EXPECT_EQ(problem(b),
+            "not a squall report of version 1: /breaker_openings/probe_failed is missing, expected a number or null");
 }
 
 TEST(CompareTest, TheTableShowsBothValuesTheDifferenceAndTheRelativeDifference) {

@@ -63,6 +63,18 @@ TEST(HtmlWriterTest, ShowsTheSummaryAndEveryThreshold) {
   EXPECT_NE(page.find("<tr><td>llm</td><td>timeout</td><td class=\"n\">1</td></tr>"), std::string::npos);
 }
 
+TEST(HtmlWriterTest, BreakerOpeningsByCauseFollowTheTransitions) {
+  Report rep = test_support::writer_sample_report();
+  EXPECT_NE(html_page(rep).find("<tr><th>breaker transitions</th><td>1</td></tr>\n"
+                                "<tr><th>breaker openings by cause</th><td>consecutive_failures=1</td></tr>\n"),
+            std::string::npos);
+  rep.breaker_openings[static_cast<std::size_t>(BreakerCause::failure_rate)] = 2;
+  EXPECT_NE(html_page(rep).find("<tr><th>breaker openings by cause</th><td>consecutive_failures=1 failure_rate=2</td></tr>"),
+            std::string::npos);
+  rep.breaker_openings = {};
+  EXPECT_NE(html_page(rep).find("<tr><th>breaker openings by cause</th><td>none</td></tr>"), std::string::npos);
+}
+
 TEST(HtmlWriterTest, InjectedFaultsAreAlsoShownByPhase) {
   Report rep = test_support::writer_sample_report();
   rep.injected_fault_phases = {{"llm", "abort", 1}, {"llm", "delay", 0}, {"web_search", "delay", 2}};

@@ -47,6 +47,12 @@ TEST(MarkdownWriterTest, RendersTheSampleRun) {
       "| tokens per task | p50 0 · p99 1600 · max 1600 |\n"
       "| cost per task (USD) | p50 0.000000 · p99 0.005600 · max 0.005600 |\n"
       "\n"
+      "#### Breaker openings\n"
+      "\n"
+      "| cause | openings |\n"
+      "|:--|--:|\n"
+      "| `consecutive_failures` | 1 |\n"
+      "\n"
       "**Repro:** `squall run scenarios/sample.json --seed 7`\n";
   EXPECT_EQ(markdown_summary(test_support::writer_sample_report()), expected);
 }
@@ -107,6 +113,26 @@ TEST(MarkdownWriterTest, ARecoveredProviderShowsItsRecoveryTime) {
   EXPECT_NE(markdown_summary(rep).find("| 64 | 8 | 12.5 s |\n"), std::string::npos);
   rep.capacity[0].recovery.reset();
   EXPECT_NE(markdown_summary(rep).find("| 64 | 8 | - |\n"), std::string::npos);
+}
+
+TEST(MarkdownWriterTest, BreakerOpeningsByCauseNonZeroOnlyAndNoSectionWithoutAny) {
+  Report rep = test_support::writer_sample_report();
+  rep.breaker_openings[static_cast<std::size_t>(BreakerCause::slow_call_rate)] = 4;
+  const std::string md = markdown_summary(rep);
+  const std::string expected =
+      "#### Breaker openings\n"
+      "\n"
+      "| cause | openings |\n"
+      "|:--|--:|\n"
+      "| `consecutive_failures` | 1 |\n"
+      "| `slow_call_rate` | 4 |\n"
+      "\n";
+  const std::size_t at = md.find("#### Breaker openings");
+  ASSERT_NE(at, std::string::npos) << md;
+  EXPECT_EQ(md.substr(at, expected.size()), expected);
+  EXPECT_LT(md.find("#### Latency and spend"), at);
+  rep.breaker_openings = {};
+  EXPECT_EQ(markdown_summary(rep).find("Breaker openings"), std::string::npos);
 }
 
 TEST(MarkdownWriterTest, PassingRunSaysSoAndHasNoFailureReasons) {

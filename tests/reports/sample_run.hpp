@@ -9,7 +9,7 @@
 //   web_search #1   12 s   -> 12.1 s empty, query simplified (drop_quotes)
 //   web_search #2   12.1 s -> 12.3 s success                    logical call: 2 attempts
 //   llm #1          12.3 s -> 22.3 s timeout, 1200 in / 100 out, $0.0032  logical: 1
-// breaker "llm" closed -> open at 22.3 s
+// breaker "llm" closed -> open at 22.3 s (cause consecutive_failures)
 // task 3 "lookup" 23 s -> 23 s, failed "circuit_open"             llm logical: 0 attempts
 // task 4 "lookup" 25 s -> 26 s, degraded "simplified_query"
 //   web_search #1   25 s -> 26 s success                        logical call: 1 attempt
@@ -52,7 +52,8 @@ inline void feed_sample_events(EventSink& r) {
   r.on_logical_call(logical("llm", 1, OutcomeKind::timeout));
   r.on_task_finished(TaskResult{2, "research", 12'000 * ms, 22'300 * ms, TaskStatus::failed, "timeout", 1300, 0.0032});
 
-  r.on_breaker_transition(BreakerTransitionEvent{"llm", "llm", 22'300 * ms, BreakerState::closed, BreakerState::open});
+  r.on_breaker_transition(BreakerTransitionEvent{"llm", "llm", 22'300 * ms, BreakerState::closed, BreakerState::open,
+                                                 BreakerCause::consecutive_failures});
   r.on_logical_call(logical("llm", 0, OutcomeKind::circuit_open));
   r.on_task_finished(TaskResult{3, "lookup", 23'000 * ms, 23'000 * ms, TaskStatus::failed, "circuit_open"});
 

@@ -36,6 +36,7 @@ TEST(TextSummaryTest, RendersTheSampleRun) {
       "    tokens per task ......: p50=0 p99=1600 max=1600\n"
       "    USD per task .........: p50=0.000000 p99=0.005600 max=0.005600\n"
       "  breaker transitions ....: 1\n"
+      "    openings by cause ....: consecutive_failures=1\n"
       "  escalations ............: none\n"
       "  injected faults ........: llm/timeout=1 web_search/rate_limited=1\n"
       "\n"
@@ -56,6 +57,23 @@ TEST(TextSummaryTest, EscalationsByLevelWithTheirReasons) {
   EXPECT_NE(text.find(".: human_review=3 (cost_usd=1 safe_failed=2) critical_failure=1 (failed=1)\n"),
             std::string::npos)
       << text;
+}
+
+TEST(TextSummaryTest, BreakerOpeningsByCauseFollowTheTransitionsNonZeroOnly) {
+  Report rep = sample_report();
+  rep.breaker_openings[static_cast<std::size_t>(BreakerCause::failure_rate)] = 3;
+  rep.breaker_openings[static_cast<std::size_t>(BreakerCause::probe_failed)] = 2;
+  const std::string text = text_summary(rep, false);
+  EXPECT_NE(text.find("  breaker transitions ....: 1\n"
+                      "    openings by cause ....: consecutive_failures=1 failure_rate=3 probe_failed=2\n"
+                      "  escalations"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(format_breaker_openings(rep), "consecutive_failures=1 failure_rate=3 probe_failed=2");
+  // No opening, no line.
+  rep.breaker_openings = {};
+  EXPECT_EQ(text_summary(rep, false).find("openings by cause"), std::string::npos);
+  EXPECT_EQ(format_breaker_openings(rep), "");
 }
 
 TEST(TextSummaryTest, ColourOnlyWhenAsked) {

@@ -55,7 +55,7 @@ TEST(TraceWriterTest, WritesHeaderEveryEventInOrderAndTrailer) {
             R"({"seq":9,"event":"query_change","at_ns":12100000000,"task":2,"tool":"web_search","strategy":"simplify_query",)"
             R"("step":"drop_quotes","from":"\"acme\" 2024","to":"acme 2024"})");
   EXPECT_EQ(lines[15],
-            R"({"seq":15,"event":"breaker_transition","at_ns":22300000000,"tool":"llm","provider":"llm","from":"closed","to":"open","cause":"none"})");
+            R"({"seq":15,"event":"breaker_transition","at_ns":22300000000,"tool":"llm","provider":"llm","from":"closed","to":"open","cause":"consecutive_failures"})");
   EXPECT_EQ(lines[21],
             R"({"seq":21,"event":"run_finished","at_ns":30000000000,"fingerprint":"0123456789abcdef","tasks":4,"thresholds_passed":false})");
   for (std::size_t i = 0; i < lines.size(); ++i) {

@@ -196,5 +196,19 @@ TEST(ScenarioCapacityTest, ARecoveryThresholdNeedsADropThatEndsWithinTheRun) {
                                  "capacity_recovery_time would observe only \"not recovered\""));
 }
 
+TEST(ScenarioCapacityTest, ARecoveryThresholdNeedsAWholeWindowBeforeTheFirstDrop) {
+  // Recovery is judged against the goodput before the trigger (reports/capacity_recovery.hpp);
+  // a drop from 5 s leaves no whole 10 s window to measure it in.
+  Json doc = with(with_capacity(kSearch, Json::parse(R"({"max_concurrency": 4,
+                      "drops": [ {"from": "5s", "to": "1m", "max_concurrency": 1} ]})")),
+                  "/thresholds", Json::parse(R"({"capacity_recovery_time{provider:search}": ["max<1m"]})"));
+  EXPECT_EQ(errors_of(doc), only("/thresholds/capacity_recovery_time{provider:search}",
+                                 "the first capacity drop of provider \"search\" starts at 5s, before the end of the "
+                                 "first report window (10s): recovery is judged against the goodput of the whole "
+                                 "windows before the first drop, so capacity_recovery_time would observe nothing"));
+  doc["providers"]["search"]["capacity"]["drops"][0]["from"] = "10s";
+  EXPECT_EQ(errors_of(doc), std::vector<ValidationError>{});
+}
+
 }  // namespace
 }  // namespace squall

@@ -14,22 +14,7 @@ namespace {
 
 // Two tools on one always-failing search provider; one task per second, either tool.
 std::string scenario(std::string_view policy) {
-  return std::string(R"({
-  "name": "shared-breaker",
-  "duration": "30s",
-  "workload": {
-    "arrivals": { "process": "constant", "rate_per_s": 1 },
-    "tasks": [ { "name": "via-a", "steps": [ { "tool": "a", "query_from": "q" } ] },
-               { "name": "via-b", "steps": [ { "tool": "b", "query_from": "q" } ] } ],
-    "queries": { "q": [ "Acme Corp" ] }
-  },
-  "tools": { "a": { "provider": "search" }, "b": { "provider": "search" } },
-  "providers": {
-    "search": { "type": "web_search", "corpus": "corpus.jsonl",
-                "latency": { "distribution": "constant", "value": "200ms" },
-                "faults": [ { "kind": "server_error", "probability": 1 } ] }
-  },
-  "policy": )") + std::string(policy) + "\n}";
+  return test::two_tools_on_one_search(R"([ { "kind": "server_error", "probability": 1 } ])", policy);
 }
 
 std::uint64_t openings(const Report& r) { return r.breaker_openings[static_cast<std::size_t>(BreakerCause::consecutive_failures)]; }

@@ -41,6 +41,29 @@ inline std::uint64_t provider_calls(const Report& report) {
   return calls;
 }
 
+// Two tools, a and b, served by one web_search provider "search" (constant 200 ms, the
+// fault rules `faults`, a JSON array); one task a second for 30 s through either tool;
+// the scenario's policy is `policy` (a JSON object). For tests of state a provider's
+// stack shares across the tools reaching it.
+inline std::string two_tools_on_one_search(std::string_view faults, std::string_view policy) {
+  return std::string(R"({
+  "name": "two-tools-one-provider",
+  "duration": "30s",
+  "workload": {
+    "arrivals": { "process": "constant", "rate_per_s": 1 },
+    "tasks": [ { "name": "via-a", "steps": [ { "tool": "a", "query_from": "q" } ] },
+               { "name": "via-b", "steps": [ { "tool": "b", "query_from": "q" } ] } ],
+    "queries": { "q": [ "Acme Corp" ] }
+  },
+  "tools": { "a": { "provider": "search" }, "b": { "provider": "search" } },
+  "providers": {
+    "search": { "type": "web_search", "corpus": "corpus.jsonl",
+                "latency": { "distribution": "constant", "value": "200ms" },
+                "faults": )") + std::string(faults) + R"( }
+  },
+  "policy": )" + std::string(policy) + "\n}";
+}
+
 inline std::uint64_t count(const Report& report, TaskStatus status) { return report.tasks.by_status[index_of(status)]; }
 
 }  // namespace squall::test
