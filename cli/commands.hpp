@@ -83,6 +83,34 @@ struct CompareOptions {
 // Exit 0 when the comparison is printed, 2 on bad input or usage.
 int compare_command(const CompareOptions& options);
 
+struct SweepOptions {
+  std::filesystem::path sweep;                 // the sweep file (sim/sweep/sweep_spec.hpp)
+  std::size_t jobs = 0;                        // runs at once; 0: one per hardware thread
+  std::optional<std::string> shard;            // "i/n": run one slice, write a partial result to --out
+  std::optional<std::filesystem::path> out;    // the JSON report; with --shard, the partial result
+  std::vector<std::string> reports;            // --report FORMAT=PATH: json, markdown, csv, html
+  bool quiet = false;                          // no table on stdout
+  bool progress = false;                       // progress on stderr even when it is not a terminal
+};
+
+// `squall sweep SWEEP`: runs every variant of the sweep on the same seeds, in parallel
+// (docs/sweeps.md), prints the statistics table and writes the requested reports; with
+// --shard i/n, runs one slice and writes the partial result `squall merge` combines. Exit 0
+// when the sweep ran (a sweep checks no thresholds), 2 on bad input or usage (an invalid
+// sweep, scenario or policy file; a run stopped by its limits), 70 on an internal error.
+int sweep_command(const SweepOptions& options);
+
+struct MergeOptions {
+  std::vector<std::filesystem::path> partials;  // every shard's partial result
+  std::optional<std::filesystem::path> out;
+  std::vector<std::string> reports;
+  bool quiet = false;
+};
+
+// `squall merge PARTIAL...`: the partial results of every shard of one sweep combined into
+// the outputs the unsharded sweep gives, byte for byte. Exit 0, or 2 on bad input.
+int merge_command(const MergeOptions& options);
+
 // The worse of two exit codes in the order above (70, 3, 2, 1, 0).
 int worst_exit_code(int a, int b);
 

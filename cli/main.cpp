@@ -107,6 +107,37 @@ int main(int argc, char** argv) {
   CLI::Option* compare_seed_opt =
       compare_cmd->add_option("--seed", compare_seed, "Seed overriding the scenario's")->check(seed_check);
 
+  SweepOptions sweep;
+  std::string sweep_shard;
+  std::string sweep_out;
+  CLI::App* sweep_cmd = app.add_subcommand(
+      "sweep", "Run policy variants on common seeds in parallel; means, 95% intervals, paired differences against a "
+               "baseline, the Pareto front (docs/sweeps.md)");
+  sweep_cmd->add_option("sweep", sweep.sweep, "Sweep file (JSON or YAML)")->required();
+  sweep_cmd->add_option("-j,--jobs", sweep.jobs, "Runs at once (default: one per hardware thread)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1024}));
+  CLI::Option* shard_opt =
+      sweep_cmd->add_option("--shard", sweep_shard, "Run slice i of n (1-based) and write a partial result to --out")
+          ->type_name("i/n");
+  CLI::Option* sweep_out_opt =
+      sweep_cmd->add_option("--out", sweep_out, "Write the JSON report here (with --shard: the partial result)");
+  sweep_cmd->add_option("--report", sweep.reports, "Write json, markdown, csv or html to PATH; repeatable")
+      ->type_name("FORMAT=PATH");
+  sweep_cmd->add_flag("-q,--quiet", sweep.quiet, "Print no table (errors only)");
+  sweep_cmd->add_flag("--progress", sweep.progress,
+                      "Show progress with an ETA on stderr even when stderr is not a terminal; never with --quiet");
+
+  MergeOptions merge;
+  std::string merge_out;
+  CLI::App* merge_cmd = app.add_subcommand(
+      "merge", "Combine the partial results of every shard of a sweep into the unsharded sweep's outputs");
+  merge_cmd->add_option("partials", merge.partials, "Partial results written by `squall sweep --shard i/n --out`")
+      ->required();
+  CLI::Option* merge_out_opt = merge_cmd->add_option("--out", merge_out, "Write the JSON report here");
+  merge_cmd->add_option("--report", merge.reports, "Write json, markdown, csv or html to PATH; repeatable")
+      ->type_name("FORMAT=PATH");
+  merge_cmd->add_flag("-q,--quiet", merge.quiet, "Print no table (errors only)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -122,6 +153,15 @@ int main(int argc, char** argv) {
       return run_command(run);
     }
     if (*ci_cmd) return ci_command(ci);
+    if (*sweep_cmd) {
+      if (shard_opt->count() > 0) sweep.shard = sweep_shard;
+      if (sweep_out_opt->count() > 0) sweep.out = sweep_out;
+      return sweep_command(sweep);
+    }
+    if (*merge_cmd) {
+      if (merge_out_opt->count() > 0) merge.out = merge_out;
+      return merge_command(merge);
+    }
     if (*compare_cmd) {
       if (compare_seed_opt->count() > 0) compare.seed = parse_seed(compare_seed);
       return compare_command(compare);

@@ -19,6 +19,14 @@ std::string progress_text(const RunProgress& p, double wall_seconds) {
                      duration_s, share, p.tasks_finished, p.tasks_started - p.tasks_finished, rate);
 }
 
+std::string sweep_progress_text(std::size_t done, std::size_t planned, double wall_seconds) {
+  const double share = planned > 0 ? 100.0 * static_cast<double>(done) / static_cast<double>(planned) : 100.0;
+  if (done == 0 || wall_seconds <= 0) return fmt::format("progress: {} of {} runs ({:.0f}%), -", done, planned, share);
+  const double rate = static_cast<double>(done) / wall_seconds;
+  const double eta = static_cast<double>(planned - done) / rate;
+  return fmt::format("progress: {} of {} runs ({:.0f}%), {:.1f} runs/s, ETA {:.0f} s", done, planned, share, rate, eta);
+}
+
 bool ProgressLine::due(double wall_seconds) const {
   if (wall_seconds < kDelaySeconds) return false;
   return !drawn_ || wall_seconds - last_ >= (terminal_ ? kTerminalInterval : kLogInterval);

@@ -9,6 +9,7 @@
 // it or without it (tests/cli/progress_test.cpp checks that).
 #pragma once
 
+#include <cstddef>
 #include <cstdio>
 #include <string>
 
@@ -24,6 +25,13 @@ bool show_progress(bool asked, bool quiet, bool stderr_is_terminal);
 // where the rate is tasks finished per second of wall time (`wall_seconds` since the run
 // started; "-" before any wall time has passed).
 std::string progress_text(const RunProgress& progress, double wall_seconds);
+
+// The text of one update of a sweep (cli/sweep_command.cpp), e.g.
+//   "progress: 12 of 40 runs (30%), 3.1 runs/s, ETA 9 s"
+// where the rate is runs finished per second of wall time and the ETA the runs left at
+// that rate ("-" before any run has finished). `planned` is the runs planned so far: a
+// sweep with a target plans more rounds as its intervals ask.
+std::string sweep_progress_text(std::size_t done, std::size_t planned, double wall_seconds);
 
 class ProgressLine {
  public:

@@ -158,22 +158,44 @@ std::string relative_difference_text(const MetricComparison& row) {
   return fmt::format("{:+.2f}%", 100.0 * (*row.b - *row.a) / std::fabs(*row.a));
 }
 
-std::vector<MetricComparison> compare_reports(const json& a, const json& b) {
-  for (const json* r : {&a, &b}) {
-    if (const auto problem = report_problem(*r)) throw std::runtime_error(*problem);
-  }
-  std::vector<MetricComparison> rows;
+const std::vector<std::string>& headline_metric_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    bool first_derived = true;
+    for (const Headline& h : headline()) {
+      if (!h.pointer.empty()) {
+        out.push_back(name_of(h.pointer));
+      } else {
+        out.push_back(first_derived ? "task_success" : "thresholds_passed");
+        first_derived = false;
+      }
+    }
+    return out;
+  }();
+  return names;
+}
+
+std::vector<std::optional<double>> headline_metrics(const json& r) {
+  if (const auto problem = report_problem(r)) throw std::runtime_error(*problem);
+  std::vector<std::optional<double>> values;
   bool first_derived = true;
   for (const Headline& h : headline()) {
     if (!h.pointer.empty()) {
-      rows.push_back({name_of(h.pointer), number_at(a, h.pointer), number_at(b, h.pointer)});
-    } else if (first_derived) {
-      rows.push_back({"task_success", task_success(a), task_success(b)});
-      first_derived = false;
+      values.push_back(number_at(r, h.pointer));
     } else {
-      rows.push_back({"thresholds_passed", thresholds_passed(a), thresholds_passed(b)});
+      values.push_back(first_derived ? task_success(r) : thresholds_passed(r));
+      first_derived = false;
     }
   }
+  return values;
+}
+
+std::vector<MetricComparison> compare_reports(const json& a, const json& b) {
+  const std::vector<std::optional<double>> va = headline_metrics(a);
+  const std::vector<std::optional<double>> vb = headline_metrics(b);
+  const std::vector<std::string>& names = headline_metric_names();
+  std::vector<MetricComparison> rows;
+  for (std::size_t i = 0; i < names.size(); ++i) rows.push_back({names[i], va[i], vb[i]});
   return rows;
 }
 

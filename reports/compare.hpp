@@ -29,6 +29,14 @@ struct MetricComparison {
   std::optional<double> b;
 };
 
+// The headline metrics' names in the order above ("tasks.total", ..., "task_success",
+// "latency_ms.p99", ..., "thresholds_passed"); sweeps (sim/sweep/) report them by these names.
+const std::vector<std::string>& headline_metric_names();
+
+// The headline metrics of one report, in headline_metric_names() order; nullopt where the
+// report lacks a value (a percentile without samples). Throws as compare_reports does.
+std::vector<std::optional<double>> headline_metrics(const nlohmann::json& report);
+
 // Why `report` cannot be compared, or nullopt. A squall report of version 1 is an object
 // whose squall_report_version is the integer 1, with the string `scenario`, the unsigned
 // integer `seed`, the array `thresholds`, and at every headline pointer a number or null

@@ -12,6 +12,11 @@ no data-errors (uncaught errors); uPlot built that many charts in the DOM; and t
 logged nothing from the page's console (the page never logs, so any console line, an
 uncaught error included, is a failure).
 
+The sweep page (`squall sweep --report html=PATH`, docs/sweeps.md) of the shipped sweep:
+one Pareto chart expected and drawn, one uPlot chart in the DOM titled with the first two
+objectives, every variant a point of its data, the front's points those the JSON report
+marks `pareto`, no uncaught errors and no console output.
+
 Registered in ctest only when CMake finds a headless Chromium at configure time
 (tests/CMakeLists.txt says which it found or that it found none).
 
@@ -134,13 +139,47 @@ def check_page(scenario, policy, code, tmp):
     print(f"html_browser_test: {name}: {want} charts drawn, no console output")
 
 
+SWEEP = "scenarios/sweeps/launch-surge-policies.json"
+
+
+def check_sweep_page(tmp):
+    page = os.path.join(tmp, "sweep.html")
+    report = os.path.join(tmp, "sweep.json")
+    args = [SQUALL, "sweep", SWEEP, "--quiet", "--jobs", "2", "--out", report, "--report", f"html={page}"]
+    result = subprocess.run(args, capture_output=True, text=True)
+    check(result.returncode == 0, f"{' '.join(args)} exited {result.returncode}\n{result.stdout}{result.stderr}")
+    dom, log = open_in_browser(page, os.path.join(tmp, "profile-sweep"))
+    parsed = Page()
+    parsed.feed(dom)
+    check(parsed.data is not None, "sweep: no squall-data script in the dumped DOM")
+    data = json.loads(parsed.data)
+    root = parsed.root
+    check(root.get("data-squall-sweep") == "1", "sweep: not a sweep page (no data-squall-sweep)")
+    check(root.get("data-charts-expected") == "1", f"sweep: data-charts-expected={root.get('data-charts-expected')!r}")
+    check(root.get("data-charts-drawn") == "1", f"sweep: data-charts-drawn={root.get('data-charts-drawn')!r}")
+    check("data-errors" not in root, f"sweep: {root.get('data-errors')} uncaught errors on the page")
+    check(parsed.charts == 1, f"sweep: {parsed.charts} uPlot charts in the DOM, expected 1")
+    check(parsed.titles and parsed.titles[0].startswith("Variants' means: task_success (max) against latency_ms.p99"),
+          f"sweep: chart title {parsed.titles}")
+    with open(report, encoding="utf-8") as f:
+        variants = json.load(f)["variants"]
+    check(sorted(p["name"] for p in data["points"]) == sorted(v["name"] for v in variants),
+          "sweep: the chart's points are not the sweep's variants")
+    front = {v["name"] for v in variants if v["pareto"]}
+    check({p["name"] for p in data["points"] if p["front"]} == front, "sweep: the chart's front is not the report's")
+    console = [line for line in log.splitlines() if re.search(r":CONSOLE[:(]", line)]
+    check(not console, "sweep: the page logged to the console:\n" + "\n".join(console))
+    print(f"html_browser_test: sweep: Pareto chart drawn with {len(data['points'])} points, no console output")
+
+
 def main():
     version = subprocess.run([BROWSER, "--version"], capture_output=True, text=True).stdout.strip()
     print(f"html_browser_test: opening pages in {BROWSER} ({version})")
     with tempfile.TemporaryDirectory(prefix="squall-html-") as tmp:
         for scenario, policy, code in RUNS:
             check_page(scenario, policy, code, tmp)
-    print("html_browser_test: 2 passed, 0 failed")
+        check_sweep_page(tmp)
+    print("html_browser_test: 3 passed, 0 failed")
 
 
 main()

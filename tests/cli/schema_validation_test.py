@@ -3,7 +3,9 @@
 passes scenarios/schema/scenario.schema.json under a standard JSON Schema validator:
 Debian's python3-jsonschema (installed by scripts/setup.sh), Draft 2020-12. Policy files
 are checked against the schema's #/$defs/policy. The files of tests/cli/data/schema-bad/
-must be rejected by the schema (and by squall).
+must be rejected by the schema (and by squall). Shipped sweep files (scenarios/sweeps/, bench/sweeps/) pass
+scenarios/schema/sweep.schema.json (their whole-line // comments removed first), and sweeps
+squall refuses are refused by it too.
 
 Usage: schema_validation_test.py SQUALL_BINARY   (run from the source directory; ctest does)
 Exits non-zero with a message listing every check that failed.
@@ -69,6 +71,27 @@ for path in files(["tests/cli/data/schema-bad/*.json"]):
         failures.append(f"{path}: the schema accepts it, but it is invalid")
     if subprocess.run([SQUALL, "validate", path], capture_output=True).returncode != 2:
         failures.append(f"{path}: squall validate accepts it, but it is invalid")
+
+with open("scenarios/schema/sweep.schema.json", encoding="utf-8") as f:
+    SWEEP_SCHEMA = json.load(f)
+jsonschema.Draft202012Validator.check_schema(SWEEP_SCHEMA)
+for path in files(["scenarios/sweeps/*", "bench/sweeps/*"]):
+    with open(path, encoding="utf-8") as f:
+        text = "".join(line for line in f if not line.lstrip().startswith("//"))
+    failures += [f"{path}: {e}" for e in schema_errors(json.loads(text), SWEEP_SCHEMA)]
+    checked += 1
+GOOD_SWEEP = {"name": "t", "scenario": "../quickstart.json", "variants": [{"name": "a"}], "seeds": 3}
+BAD_SWEEPS = [  # each also an error of squall's (tests/sim/sweep_spec_test.cpp)
+    {"seeds": 0}, {"sedes": 3}, {"target": {"metric": "task_success", "width": 0.1, "max_seeds": 4}},
+    {"variants": []}, {"variants": [{"name": "g", "grid": [{"path": "llm.retry", "values": [2]}]}]},
+    {"variants": [{"name": "g", "grid": [{"path": "/llm/1/retry/max_attempts", "values": [2, 2]}]}]},
+    {"metrics": ["p99"]}, {"objectives": [{"metric": "task_success", "goal": "up"}]},
+]
+if schema_errors(GOOD_SWEEP, SWEEP_SCHEMA):
+    failures.append(f"sweep schema refuses a valid sweep: {schema_errors(GOOD_SWEEP, SWEEP_SCHEMA)}")
+for change in BAD_SWEEPS:
+    if not schema_errors({**GOOD_SWEEP, **change}, SWEEP_SCHEMA):
+        failures.append(f"sweep schema accepts an invalid sweep: {change}")
 
 if failures:
     sys.exit("schema_validation_test:\n  " + "\n  ".join(failures))

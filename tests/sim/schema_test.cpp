@@ -328,8 +328,8 @@ TEST(SchemaTest, NumericBoundsAgreeWithTheLoader) {
   EXPECT_EQ(checked.size(), 51u);
 }
 
-// Scenario files: scenarios/**/*.json (without schema/, corpora/ and policies/) and
-// bench/scenarios/*.json. Policy files: scenarios/policies/**/*.json.
+// Scenario files: scenarios/**/*.json (without schema/, corpora/, policies/ and sweeps/,
+// whose sweep files tests/sim/sweep_schema_test.cpp checks) and bench/scenarios/*.json. Policy files: scenarios/policies/**/*.json.
 struct ShippedFiles {
   std::vector<fs::path> scenarios;
   std::vector<fs::path> policies;
@@ -341,7 +341,7 @@ ShippedFiles shipped_files() {
   for (const auto& entry : fs::recursive_directory_iterator(root / "scenarios")) {
     if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
     const std::string top = entry.path().lexically_relative(root / "scenarios").begin()->string();
-    if (top == "schema" || top == "corpora") continue;
+    if (top == "schema" || top == "corpora" || top == "sweeps") continue;
     (top == "policies" ? files.policies : files.scenarios).push_back(entry.path());
   }
   if (fs::is_directory(root / "bench/scenarios")) {

@@ -1,0 +1,191 @@
+// `squall sweep` and `squall merge` (cli/commands.hpp, docs/sweeps.md).
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/core.h>
+
+#include "cli/commands.hpp"
+#include "cli/output_path.hpp"
+#include "cli/progress.hpp"
+#include "cli/report_requests.hpp"
+#include "cli/terminal.hpp"
+#include "reports/atomic_file.hpp"
+#include "reports/sweep_json.hpp"
+#include "reports/writers/sweep_html.hpp"
+#include "reports/writers/sweep_tables.hpp"
+#include "sim/parallel_runs.hpp"
+#include "sim/sweep/sweep_runner.hpp"
+
+namespace squall::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Checks --out and --report for a sweep's outputs: json, markdown, csv and html.
+std::optional<std::string> check_requests(const ReportRequests& requests, std::string_view command) {
+  if (requests.error) return requests.error;
+  for (const ReportRequest& r : requests.requests) {
+    const std::string_view name = r.format->name;
+    if (name != "json" && name != "markdown" && name != "csv" && name != "html") {
+      return fmt::format("{} writes json, markdown, csv and html reports; {} is one run's report: use `squall run "
+                         "SCENARIO --report {}=PATH`",
+                         command, name, name);
+    }
+  }
+  return std::nullopt;
+}
+
+std::string render(std::string_view format, const SweepResult& result, const SweepAnalysis& analysis) {
+  if (format == "json") return sweep_json_text(result, analysis);
+  if (format == "markdown") return sweep_markdown(result, analysis);
+  if (format == "csv") return sweep_csv(result, analysis);
+  return sweep_html_page(result, analysis);
+}
+
+// The table on stdout (unless quiet) and the requested files. Returns the exit code.
+int write_outputs(const SweepResult& result, const std::vector<ReportRequest>& requests, bool quiet,
+                  std::string_view command) {
+  const SweepAnalysis analysis = analyse(result);
+  if (!quiet) fmt::print("{}", sweep_table(result, analysis));
+  try {
+    for (const ReportRequest& r : requests) {
+      write_file_atomic(resolve_output(r.path), render(r.format->name, result, analysis));
+      if (!quiet) fmt::print("{} report written to {}\n", r.format->name, r.path.string());
+    }
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "squall {}: cannot write report: {}\n", command, e.what());
+    return kExitBadInput;
+  }
+  return kExitOk;
+}
+
+std::optional<SweepShard> parse_shard(const std::string& text) {
+  const std::size_t slash = text.find('/');
+  if (slash == std::string::npos) return std::nullopt;
+  const auto i = parse_seed(text.substr(0, slash));
+  const auto n = parse_seed(text.substr(slash + 1));
+  if (!i || !n || *i < 1 || *i > *n || *n > kMaxShards) return std::nullopt;
+  return SweepShard{static_cast<std::size_t>(*i), static_cast<std::size_t>(*n)};
+}
+
+std::vector<fs::path> inputs_of(const SweepSpec& spec) {
+  std::vector<fs::path> inputs{spec.file, spec.scenario_file};
+  for (const SweepVariant& v : spec.variants) {
+    if (v.policy_file) inputs.push_back(spec.file.parent_path() / *v.policy_file);
+  }
+  return inputs;
+}
+
+int bad_input(const std::string& message) {
+  fmt::print(stderr, "{}\n", message);
+  return kExitBadInput;
+}
+
+}  // namespace
+
+int sweep_command(const SweepOptions& options) {
+  std::optional<SweepShard> shard;
+  if (options.shard) {
+    shard = parse_shard(*options.shard);
+    if (!shard) {
+      return bad_input(
+          fmt::format("squall sweep: --shard expects i/n with 1 <= i <= n <= {}, got \"{}\"", kMaxShards, *options.shard));
+    }
+    if (!options.out) return bad_input("squall sweep: --shard writes a partial result: give --out PATH");
+    if (!options.reports.empty()) {
+      return bad_input("squall sweep: --shard writes only the partial result (--out); `squall merge` writes the reports");
+    }
+  }
+  SweepLoadResult loaded = load_sweep(options.sweep);
+  if (!loaded.ok()) {
+    for (const ValidationError& e : loaded.errors) fmt::print(stderr, "{}\n", to_string(e));
+    return kExitBadInput;
+  }
+  const SweepSpec& spec = *loaded.spec;
+  if (shard && spec.target) {
+    return bad_input(fmt::format("squall sweep: {}: a sweep with a target cannot be sharded (each shard would stop on "
+                                 "its own evidence): give \"seeds\" instead",
+                                 options.sweep.string()));
+  }
+  const ReportRequests requests = parse_report_requests(shard ? std::vector<std::string>{} : options.reports,
+                                                        shard ? std::nullopt : options.out, inputs_of(spec));
+  if (const auto problem = check_requests(requests, "sweep")) return bad_input(fmt::format("squall sweep: {}", *problem));
+  if (shard) {
+    if (const auto problem = output_problem(*options.out, inputs_of(spec))) {
+      return bad_input(fmt::format("squall sweep: {}", *problem));
+    }
+  }
+
+  const std::size_t jobs = options.jobs == 0 ? default_jobs() : options.jobs;
+  const std::size_t seeds = spec.target ? spec.target->min_seeds : spec.seeds;
+  if (!options.quiet) {
+    fmt::print(stderr, "squall sweep {}: {} variants x {} seeds{}, {} jobs\n", spec.name, spec.variants.size(),
+               spec.target ? fmt::format("{} or more", seeds) : fmt::format("{}", seeds),
+               shard ? fmt::format(", shard {}/{}", shard->index, shard->count) : "", jobs);
+  }
+  const auto wall_start = std::chrono::steady_clock::now();
+  ProgressLine progress_line(stderr, is_terminal(stderr));
+  SweepRunOptions run_options;
+  run_options.jobs = jobs;
+  run_options.shard = shard;
+  if (show_progress(options.progress, options.quiet, is_terminal(stderr))) {
+    run_options.progress = [&](std::size_t done, std::size_t planned) {
+      const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - wall_start;
+      progress_line.show([&] { return sweep_progress_text(done, planned, elapsed.count()); }, elapsed.count());
+    };
+  }
+  SweepResult result;
+  try {
+    const PreparedScenario prepared(spec.scenario);
+    result = run_sweep(spec, prepared, run_options);
+    progress_line.finish();
+  } catch (const CorpusError& e) {
+    progress_line.finish();
+    return bad_input(e.what());
+  } catch (const SweepRunFailed& e) {
+    progress_line.finish();
+    fmt::print(stderr, "squall sweep: {}\n", e.what());
+    return e.limit() ? kExitBadInput : kExitInternalError;
+  }
+  const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - wall_start;
+  // Wall time varies from run to run: stderr, so stdout is the same for any --jobs.
+  if (!options.quiet) {
+    fmt::print(stderr, "ran {} runs on {} jobs in {:.2f} s of wall time\n", result.runs.size(), jobs, wall.count());
+  }
+  if (shard) {
+    try {
+      write_file_atomic(resolve_output(*options.out), partial_json_text(result, shard->index, shard->count));
+    } catch (const std::exception& e) {
+      return bad_input(fmt::format("squall sweep: cannot write the partial result: {}", e.what()));
+    }
+    fmt::print("squall sweep {}: shard {}/{}: {} runs; partial result written to {}\n", spec.name, shard->index,
+               shard->count, result.runs.size(), options.out->string());
+    return kExitOk;
+  }
+  return write_outputs(result, requests.requests, options.quiet, "sweep");
+}
+
+int merge_command(const MergeOptions& options) {
+  const ReportRequests requests = parse_report_requests(options.reports, options.out, options.partials);
+  if (const auto problem = check_requests(requests, "merge")) return bad_input(fmt::format("squall merge: {}", *problem));
+  std::vector<PartialFile> files;
+  for (const fs::path& file : options.partials) {
+    std::ifstream in(file, std::ios::binary);
+    std::error_code error;
+    if (!fs::is_regular_file(file, error) || !in) return bad_input(fmt::format("squall merge: {}: cannot be read", file.string()));
+    std::stringstream text;
+    text << in.rdbuf();
+    files.push_back(PartialFile{file.string(), text.str()});
+  }
+  SweepResult result;
+  try {
+    result = merge_partials(files);
+  } catch (const std::runtime_error& e) {
+    return bad_input(fmt::format("squall merge: {}", e.what()));
+  }
+  return write_outputs(result, requests.requests, options.quiet, "merge");
+}
+
+}  // namespace squall::cli

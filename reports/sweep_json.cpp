@@ -1,0 +1,306 @@
+#include "reports/sweep_json.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "reports/rounding.hpp"
+
+namespace squall {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+double r6(double x) { return round_to(x, 1e6); }
+
+Json number_or_null(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
+
+Json interval_json(const Interval& i) {
+  Json out = Json::object();
+  out["n"] = i.n;
+  out["mean"] = i.n > 0 ? Json(r6(i.mean)) : Json(nullptr);
+  out["sd"] = r6(i.sd);
+  out["ci95"] = i.half_width ? Json::array({r6(i.low()), r6(i.high())}) : Json(nullptr);
+  return out;
+}
+
+Json params_json(const SweepVariantInfo& v) {
+  Json params = Json::object();
+  for (const auto& [pointer, value] : v.params) params[pointer] = Json::parse(value);
+  return params;
+}
+
+// The header both files share: what was run.
+Json header_json(const SweepResult& r) {
+  Json h = Json::object();
+  h["name"] = r.name;
+  h["description"] = r.description;
+  h["sweep_file"] = r.sweep_file;
+  h["scenario"] = Json{{"file", r.scenario_file}, {"name", r.scenario_name}};
+  h["squall_version"] = r.squall_version;
+  h["seeds"] = r.seeds;
+  if (r.target) {
+    h["target"] = Json{{"metric", r.target->metric}, {"width", r.target->width}, {"max_seeds", r.target->max_seeds},
+                       {"reached", r.target->reached}};
+  } else {
+    h["target"] = nullptr;
+  }
+  h["baseline"] = r.variants.empty() ? "" : r.variants[r.baseline].name;
+  h["metrics"] = r.metrics;
+  Json objectives = Json::array();
+  for (const SweepObjective& o : r.objectives) objectives.push_back(Json{{"metric", o.metric}, {"goal", to_string(o.goal)}});
+  h["objectives"] = objectives;
+  return h;
+}
+
+Json values_json(const SweepRun& run) {
+  Json values = Json::array();
+  for (const auto& v : run.values) values.push_back(number_or_null(v));
+  return values;
+}
+
+}  // namespace
+
+std::string sweep_json_text(const SweepResult& r, const SweepAnalysis& a) {
+  Json out = Json::object();
+  out["squall_sweep_version"] = 1;
+  const Json header = header_json(r);
+  for (const auto& [key, value] : header.items()) out[key] = value;
+  Json variants = Json::array();
+  Json front = Json::array();
+  for (std::size_t v = 0; v < r.variants.size(); ++v) {
+    const SweepVariantInfo& info = r.variants[v];
+    Json j = Json::object();
+    j["name"] = info.name;
+    j["policy"] = info.policy;
+    j["params"] = params_json(info);
+    j["policy_digest"] = info.policy_digest;
+    j["pareto"] = static_cast<bool>(a.pareto[v]);
+    if (a.pareto[v]) front.push_back(info.name);
+    Json metrics = Json::object();
+    for (std::size_t m = 0; m < r.metrics.size(); ++m) {
+      const MetricSummary& s = a.variants[v][m];
+      Json mj = interval_json(s.value);
+      if (s.difference) {
+        Json d = interval_json(*s.difference);
+        d["verdict"] = s.verdict == Verdict::none ? Json(nullptr) : Json(to_string(s.verdict));
+        mj["difference"] = d;
+      }
+      metrics[r.metrics[m]] = mj;
+    }
+    j["metrics"] = metrics;
+    Json runs = Json::array();
+    for (const SweepRun& run : r.runs) {
+      if (run.variant == v) runs.push_back(Json{{"seed", run.seed}, {"values", values_json(run)}});
+    }
+    j["runs"] = runs;
+    variants.push_back(j);
+  }
+  out["variants"] = variants;
+  out["pareto_front"] = front;
+  return out.dump(2) + "\n";
+}
+
+std::string partial_json_text(const SweepResult& r, std::size_t shard_index, std::size_t shard_count) {
+  Json out = Json::object();
+  out["squall_sweep_partial_version"] = 1;
+  out["shard"] = Json{{"index", shard_index}, {"count", shard_count}};
+  Json header = header_json(r);
+  Json variants = Json::array();
+  for (const SweepVariantInfo& v : r.variants) {
+    variants.push_back(Json{{"name", v.name}, {"policy", v.policy}, {"params", params_json(v)},
+                            {"policy_digest", v.policy_digest}});
+  }
+  header["variants"] = variants;
+  out["sweep"] = header;
+  Json runs = Json::array();
+  for (const SweepRun& run : r.runs) {
+    runs.push_back(Json{{"variant", run.variant}, {"seed", run.seed}, {"values", values_json(run)}});
+  }
+  out["runs"] = runs;
+  return out.dump(2) + "\n";
+}
+
+namespace {
+
+struct Partial {
+  std::string file;
+  Json doc;
+  std::size_t index = 0;
+  std::size_t count = 0;
+};
+
+[[noreturn]] void bad(const std::string& file, const std::string& what) {
+  throw std::runtime_error(fmt::format("{}: {}", file, what));
+}
+
+// A value as a message shows it: compact JSON, at most 40 characters.
+std::string shown(const Json& v) {
+  std::string text = v.dump(-1, ' ', false, Json::error_handler_t::replace);
+  if (text.size() > 40) text = text.substr(0, 37) + "...";
+  return text;
+}
+
+// `pointer: expected ..., got ...` for a value of a partial file.
+[[noreturn]] void bad_value(const std::string& file, const std::string& pointer, std::string_view expected,
+                            const Json* found) {
+  bad(file, fmt::format("{}: expected {}, got {}", pointer, expected, found != nullptr ? shown(*found) : "nothing"));
+}
+
+const Json* member(const Json& object, const char* key) {
+  return object.is_object() && object.contains(key) ? &object[key] : nullptr;
+}
+
+// The unsigned integer at object[key] within [low, high], or an error naming its pointer.
+std::uint64_t unsigned_at(const std::string& file, const Json& object, const std::string& pointer, const char* key,
+                          std::uint64_t low, std::uint64_t high) {
+  const Json* v = member(object, key);
+  const std::string at = pointer + "/" + key;
+  if (v == nullptr || !v->is_number_unsigned() || v->get<std::uint64_t>() < low || v->get<std::uint64_t>() > high) {
+    bad_value(file, at, fmt::format("an integer in [{}, {}]", low, high), v);
+  }
+  return v->get<std::uint64_t>();
+}
+
+Partial read_partial(const PartialFile& f) {
+  Partial p;
+  p.file = f.file;
+  try {
+    p.doc = Json::parse(f.text);
+  } catch (const nlohmann::json::parse_error& e) {
+    bad(f.file, fmt::format("not JSON: {}", e.what()));
+  }
+  if (!p.doc.is_object() || !p.doc.contains("squall_sweep_partial_version")) {
+    bad(f.file, "not a squall sweep partial result: no squall_sweep_partial_version");
+  }
+  if (p.doc["squall_sweep_partial_version"] != 1) {
+    bad(f.file, fmt::format("squall_sweep_partial_version {} is not supported (this squall reads 1)",
+                            shown(p.doc["squall_sweep_partial_version"])));
+  }
+  const Json* shard = member(p.doc, "shard");
+  if (shard == nullptr || !shard->is_object()) bad_value(f.file, "/shard", "an object {\"index\", \"count\"}", shard);
+  p.count = unsigned_at(f.file, *shard, "/shard", "count", 1, kMaxShards);
+  p.index = unsigned_at(f.file, *shard, "/shard", "index", 1, p.count);
+  const Json* sweep = member(p.doc, "sweep");
+  if (sweep == nullptr || !sweep->is_object()) bad_value(f.file, "/sweep", "the sweep's header, an object", sweep);
+  const Json* runs = member(p.doc, "runs");
+  if (runs == nullptr || !runs->is_array()) bad_value(f.file, "/runs", "an array of runs", runs);
+  return p;
+}
+
+SweepResult header_from(const Json& h) {
+  SweepResult r;
+  r.name = h.at("name").get<std::string>();
+  r.description = h.at("description").get<std::string>();
+  r.sweep_file = h.at("sweep_file").get<std::string>();
+  r.scenario_file = h.at("scenario").at("file").get<std::string>();
+  r.scenario_name = h.at("scenario").at("name").get<std::string>();
+  r.squall_version = h.at("squall_version").get<std::string>();
+  r.seeds = h.at("seeds").get<std::vector<std::uint64_t>>();
+  r.metrics = h.at("metrics").get<std::vector<std::string>>();
+  for (const Json& o : h.at("objectives")) {
+    r.objectives.push_back({o.at("metric").get<std::string>(), o.at("goal") == "max" ? Goal::max : Goal::min});
+  }
+  const std::string baseline = h.at("baseline").get<std::string>();
+  for (const Json& v : h.at("variants")) {
+    SweepVariantInfo info;
+    info.name = v.at("name").get<std::string>();
+    info.policy = v.at("policy").get<std::string>();
+    for (const auto& [pointer, value] : v.at("params").items()) info.params.emplace_back(pointer, value.dump());
+    info.policy_digest = v.at("policy_digest").get<std::string>();
+    if (info.name == baseline) r.baseline = r.variants.size();
+    r.variants.push_back(std::move(info));
+  }
+  return r;
+}
+
+}  // namespace
+
+SweepResult merge_partials(const std::vector<PartialFile>& files) {
+  if (files.empty()) throw std::runtime_error("give the partial results of every shard");
+  std::vector<Partial> partials;
+  for (const PartialFile& f : files) partials.push_back(read_partial(f));
+  const Partial& first = partials.front();
+  std::map<std::size_t, std::string> seen;  // shard index -> file
+  for (const Partial& p : partials) {
+    if (p.doc["sweep"] != first.doc["sweep"]) {
+      bad(p.file, fmt::format("a shard of another sweep than {} (name, scenario, variants, policies, seeds, metrics or "
+                              "squall version differ)",
+                              first.file));
+    }
+    if (p.count != first.count) {
+      bad(p.file, fmt::format("shard {} of {}, but {} is a shard of {}", p.index, p.count, first.file, first.count));
+    }
+    if (const auto it = seen.find(p.index); it != seen.end()) {
+      bad(p.file, fmt::format("shard {} of {} again (also {})", p.index, p.count, it->second));
+    }
+    seen.emplace(p.index, p.file);
+  }
+  for (std::size_t i = 1; i <= first.count; ++i) {
+    if (!seen.contains(i)) throw std::runtime_error(fmt::format("missing shard {} of {}", i, first.count));
+  }
+  SweepResult result;
+  try {
+    result = header_from(first.doc["sweep"]);
+  } catch (const nlohmann::json::exception& e) {
+    bad(first.file, fmt::format("/sweep: not a squall sweep's header ({})", e.what()));
+  }
+  if (result.variants.empty()) bad_value(first.file, "/sweep/variants", "a non-empty array", &first.doc["sweep"]["variants"]);
+  if (result.seeds.empty()) bad_value(first.file, "/sweep/seeds", "a non-empty array", &first.doc["sweep"]["seeds"]);
+  const std::size_t seeds = result.seeds.size();
+  const std::size_t total = result.variants.size() * seeds;
+  std::vector<std::optional<SweepRun>> runs(total);
+  for (const Partial& p : partials) {
+    const Json& list = p.doc["runs"];
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const std::string at = fmt::format("/runs/{}", i);
+      const Json& j = list[i];
+      if (!j.is_object()) bad_value(p.file, at, "a run {\"variant\", \"seed\", \"values\"}", &j);
+      SweepRun run;
+      run.variant = unsigned_at(p.file, j, at, "variant", 0, result.variants.size() - 1);
+      const Json* seed = member(j, "seed");
+      const auto s = seed != nullptr && seed->is_number_unsigned()
+                         ? std::find(result.seeds.begin(), result.seeds.end(), seed->get<std::uint64_t>())
+                         : result.seeds.end();
+      if (s == result.seeds.end()) {
+        bad_value(p.file, at + "/seed",
+                  fmt::format("one of the sweep's seeds ({}..{})", result.seeds.front(), result.seeds.back()), seed);
+      }
+      run.seed = *s;
+      const Json* values = member(j, "values");
+      if (values == nullptr || !values->is_array() || values->size() != result.metrics.size()) {
+        bad_value(p.file, at + "/values", fmt::format("an array of {} values, one per metric", result.metrics.size()),
+                  values);
+      }
+      for (std::size_t m = 0; m < values->size(); ++m) {
+        const Json& v = (*values)[m];
+        if (!v.is_number() && !v.is_null()) bad_value(p.file, fmt::format("{}/values/{}", at, m), "a number or null", &v);
+        run.values.push_back(v.is_null() ? std::nullopt : std::optional<double>(v.get<double>()));
+      }
+      const std::size_t k = run.variant * seeds + static_cast<std::size_t>(s - result.seeds.begin());
+      if (k % p.count != p.index - 1) {
+        bad(p.file, fmt::format("{}: the run of variant {} seed {} belongs to shard {} of {}, not {}", at, run.variant,
+                                run.seed, k % p.count + 1, p.count, p.index));
+      }
+      if (runs[k]) {
+        bad(p.file, fmt::format("{}: the run of variant {} seed {} appears twice", at, run.variant, run.seed));
+      }
+      runs[k] = std::move(run);
+    }
+  }
+  for (std::size_t k = 0; k < total; ++k) {
+    if (!runs[k]) {
+      throw std::runtime_error(fmt::format("shard {} of {} ({}) lacks the run of variant \"{}\" seed {}",
+                                           k % first.count + 1, first.count, seen[k % first.count + 1],
+                                           result.variants[k / seeds].name, result.seeds[k % seeds]));
+    }
+    result.runs.push_back(std::move(*runs[k]));
+  }
+  return result;
+}
+
+}  // namespace squall

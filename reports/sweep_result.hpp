@@ -1,0 +1,63 @@
+// The measurements of a policy sweep (`squall sweep`, docs/sweeps.md): what was run
+// (variants, seeds, metrics, objectives) and each run's metric values. Everything the
+// sweep's outputs show is computed from this (reports/sweep_stats.hpp), so a sweep run
+// whole and the same sweep run in shards and merged (reports/sweep_json.hpp) give the
+// same bytes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace squall {
+
+// Which way an objective (or a metric's verdict) is better.
+enum class Goal : std::uint8_t { max, min };
+std::string_view to_string(Goal goal);  // "max", "min"
+
+struct SweepObjective {
+  std::string metric;  // a headline metric name (reports/compare.hpp)
+  Goal goal = Goal::max;
+};
+
+struct SweepVariantInfo {
+  std::string name;
+  std::string policy;                                       // the policy file as the sweep names it, or "scenario"
+  std::vector<std::pair<std::string, std::string>> params;  // grid settings: JSON Pointer -> value as compact JSON
+  std::string policy_digest;                                // 16 hex digits: a hash of the policy document
+};
+
+struct SweepTargetInfo {
+  std::string metric;
+  double width = 0;
+  std::size_t max_seeds = 0;
+  bool reached = false;  // every variant's interval of `metric` narrower than width
+};
+
+struct SweepRun {
+  std::size_t variant = 0;  // index into SweepResult::variants
+  std::uint64_t seed = 0;
+  std::vector<std::optional<double>> values;  // one per SweepResult::metrics; nullopt when the report lacks it
+};
+
+struct SweepResult {
+  std::string name;
+  std::string description;
+  std::string sweep_file;     // as given on the command line
+  std::string scenario_file;  // as resolved against the sweep file
+  std::string scenario_name;
+  std::string squall_version;
+  std::vector<SweepVariantInfo> variants;  // in expansion order
+  std::size_t baseline = 0;
+  std::vector<std::string> metrics;        // reported, in order
+  std::vector<SweepObjective> objectives;
+  std::vector<std::uint64_t> seeds;        // every variant's, in order
+  std::optional<SweepTargetInfo> target;
+  std::vector<SweepRun> runs;              // variant-major, then seed order
+};
+
+}  // namespace squall

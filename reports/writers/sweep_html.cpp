@@ -1,0 +1,156 @@
+#include "reports/writers/sweep_html.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "reports/rounding.hpp"
+#include "reports/writers/html_assets.hpp"
+#include "reports/writers/html_text.hpp"
+
+namespace squall {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// The page's script: one scatter chart, then the counters the browser test reads.
+constexpr std::string_view kScript = R"JS((function () {
+  "use strict";
+  var root = document.documentElement;
+  var errors = 0;
+  window.addEventListener("error", function () {
+    errors += 1;
+    root.setAttribute("data-errors", String(errors));
+  });
+  var data = JSON.parse(document.getElementById("squall-data").textContent);
+  var drawn = 0;
+  root.setAttribute("data-charts-expected", "1");
+  var xs = data.points.map(function (p) { return p.x; });
+  var front = data.points.map(function (p) { return p.front ? p.y : null; });
+  var rest = data.points.map(function (p) { return p.front ? null : p.y; });
+  var none = function () { return null; };
+  var el = document.getElementById("pareto");
+  var opts = {
+    title: "Variants' means: " + data.y.metric + " (" + data.y.goal + ") against " + data.x.metric +
+      " (" + data.x.goal + ")",
+    width: Math.max(320, Math.min(1100, el.clientWidth || 900)),
+    height: 420,
+    scales: { x: { time: false } },
+    axes: [{ label: data.x.metric }, { label: data.y.metric }],
+    series: [
+      { label: data.x.metric },
+      { label: "Pareto front", stroke: "#0072B2", fill: "#0072B2", paths: none, points: { show: true, size: 12 } },
+      { label: "dominated", stroke: "#999999", fill: "#999999", paths: none, points: { show: true, size: 9 } }
+    ],
+    hooks: {
+      draw: [function (u) {
+        var ctx = u.ctx;
+        ctx.save();
+        ctx.fillStyle = "#333333";
+        ctx.font = String(Math.round(12 * devicePixelRatio)) + "px sans-serif";
+        data.points.forEach(function (p) {
+          ctx.fillText(p.name, u.valToPos(p.x, "x", true) + 8 * devicePixelRatio, u.valToPos(p.y, "y", true) - 6 * devicePixelRatio);
+        });
+        ctx.restore();
+        drawn += 1;
+        root.setAttribute("data-charts-drawn", String(Math.min(drawn, 1)));
+      }]
+    }
+  };
+  new uPlot(opts, [xs, front, rest], el);
+})();
+)JS";
+
+Json points_json(const SweepResult& r, const SweepAnalysis& a) {
+  const auto column = [&](const std::string& metric) {
+    return static_cast<std::size_t>(std::find(r.metrics.begin(), r.metrics.end(), metric) - r.metrics.begin());
+  };
+  const bool two = r.objectives.size() >= 2;
+  const std::size_t ym = column(r.objectives.front().metric);
+  const std::size_t xm = two ? column(r.objectives[1].metric) : 0;
+  struct Point {
+    std::string name;
+    double x, y;
+    bool front;
+  };
+  std::vector<Point> points;
+  for (std::size_t v = 0; v < r.variants.size(); ++v) {
+    const Interval& y = a.variants[v][ym].value;
+    const Interval* x = two ? &a.variants[v][xm].value : nullptr;
+    if (y.n == 0 || (x != nullptr && x->n == 0)) continue;
+    points.push_back({r.variants[v].name, x != nullptr ? round_to(x->mean, 1e6) : static_cast<double>(v),
+                      round_to(y.mean, 1e6), static_cast<bool>(a.pareto[v])});
+  }
+  std::stable_sort(points.begin(), points.end(),
+                   [](const Point& p, const Point& q) { return p.x != q.x ? p.x < q.x : p.name < q.name; });
+  Json out = Json::object();
+  out["x"] = two ? Json{{"metric", r.objectives[1].metric}, {"goal", to_string(r.objectives[1].goal)}}
+                 : Json{{"metric", "variant"}, {"goal", "none"}};
+  out["y"] = Json{{"metric", r.objectives[0].metric}, {"goal", to_string(r.objectives[0].goal)}};
+  Json list = Json::array();
+  for (const Point& p : points) list.push_back(Json{{"name", p.name}, {"x", p.x}, {"y", p.y}, {"front", p.front}});
+  out["points"] = list;
+  return out;
+}
+
+std::string num(double x) { return fmt::format("{:.6g}", x + 0.0); }
+
+std::string tables(const SweepResult& r, const SweepAnalysis& a) {
+  std::string out;
+  for (std::size_t m = 0; m < r.metrics.size(); ++m) {
+    out += fmt::format("<h3>{}</h3>\n<table>\n<tr><th>variant</th><th>n</th><th>mean</th><th>95% CI</th>"
+                       "<th>vs baseline (paired)</th><th>95% CI</th><th>verdict</th></tr>\n",
+                       html_text(r.metrics[m]));
+    for (std::size_t v = 0; v < r.variants.size(); ++v) {
+      const MetricSummary& s = a.variants[v][m];
+      const auto ci = [](const Interval& i) {
+        return i.half_width ? fmt::format("[{}, {}]", num(i.low()), num(i.high())) : std::string("-");
+      };
+      std::string diff = "baseline";
+      std::string diff_ci;
+      std::string verdict;
+      if (s.difference) {
+        diff = s.difference->n > 0 ? fmt::format("{:+.6g}", s.difference->mean + 0.0) : "-";
+        diff_ci = ci(*s.difference);
+        verdict = std::string(to_string(s.verdict));
+      }
+      out += fmt::format("<tr class=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+                         "<td>{}</td></tr>\n",
+                         verdict == "-" ? "" : verdict, html_text(r.variants[v].name), s.value.n,
+                         s.value.n > 0 ? num(s.value.mean) : "-", ci(s.value), diff, diff_ci, verdict);
+    }
+    out += "</table>\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string sweep_html_page(const SweepResult& r, const SweepAnalysis& a) {
+  std::string out = "<!DOCTYPE html>\n<html lang=\"en\" data-squall-sweep=\"1\">\n<head>\n<meta charset=\"utf-8\">\n";
+  out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
+  out += fmt::format("<meta name=\"generator\" content=\"squall {} with uPlot {}\">\n", html_text(r.squall_version),
+                     uplot_version());
+  out += fmt::format("<title>squall sweep: {}</title>\n", html_text(r.name));
+  out += fmt::format("<style>\n{}\n</style>\n<style>\n{}</style>\n", uplot_css(), html_page_css());
+  out += fmt::format("<script>\n{}\n</script>\n</head>\n<body>\n", uplot_js());
+  out += fmt::format("<header>\n<h1>squall sweep: {}</h1>\n<p>{}</p>\n<dl class=\"identity\">\n", html_text(r.name),
+                     html_text(r.description));
+  out += fmt::format("<dt>scenario</dt><dd>{} (<code>{}</code>)</dd>\n", html_text(r.scenario_name),
+                     html_text(r.scenario_file));
+  out += fmt::format("<dt>seeds</dt><dd>{}</dd>\n", r.seeds.empty() ? std::string("none")
+                                                                      : fmt::format("{} ({}..{})", r.seeds.size(),
+                                                                                    r.seeds.front(), r.seeds.back()));
+  out += fmt::format("<dt>baseline</dt><dd>{}</dd>\n", html_text(r.variants[r.baseline].name));
+  out += fmt::format("<dt>squall</dt><dd>{}</dd>\n</dl>\n</header>\n", html_text(r.squall_version));
+  out += "<section id=\"charts\">\n<h2>Pareto front</h2>\n<div id=\"pareto\"></div>\n</section>\n";
+  out += "<section id=\"statistics\">\n<h2>Means and paired differences (95% confidence intervals, Student's t)</h2>\n";
+  out += tables(r, a) + "</section>\n";
+  out += fmt::format("<script type=\"application/json\" id=\"squall-data\">{}</script>\n",
+                     script_json(points_json(r, a).dump()));
+  out += fmt::format("<script>\n{}</script>\n</body>\n</html>\n", kScript);
+  return out;
+}
+
+}  // namespace squall

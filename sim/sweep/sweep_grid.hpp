@@ -1,0 +1,49 @@
+// Grid expansion of one sweep variant (sim/sweep/sweep_spec.hpp): the cartesian product of
+// its axes, the last axis varying fastest, each combination written into a copy of the
+// variant's policy document at the axes' JSON Pointers and read and cross-checked as a
+// `--policy` file is.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "sim/scenario/json_reader.hpp"
+#include "sim/sweep/sweep_spec.hpp"
+
+namespace squall {
+
+struct GridAxis {
+  std::string pointer;       // where the values go, e.g. /llm/1/retry/max_attempts
+  std::vector<Json> values;  // in file order
+  std::string path;          // the axis's own JSON Pointer in the sweep file (/variants/2/grid/0)
+};
+
+// The combinations of `axes` in expansion order, each as one value index per axis.
+std::vector<std::vector<std::size_t>> grid_combinations(const std::vector<GridAxis>& axes);
+
+// "NAME[max_attempts=3,failure_threshold=5]" (NAME alone without axes). An axis's KEY is
+// the last token of its path; when two axes share it, the first token (the tool) and the
+// last joined by a dot ("llm.max_attempts"); when those are shared too, the whole path.
+std::string expanded_name(const std::string& name, const std::vector<GridAxis>& axes,
+                          const std::vector<std::size_t>& combination);
+
+// Expands a variant whose policy document is `policy` (a policy file's root, or the
+// scenario's policy block) into `out`. Errors go to `diag` at the sweep file's paths:
+//   <axis>/path:       expected a JSON Pointer such as "/llm/1/retry/max_attempts", got "llm.retry"
+//   <axis>/path:       the policy has no object at "/llm/5/retry" to hold "max_attempts"
+//   <axis>/values/<k>: makes an invalid policy: /llm/1/retry/max_attempts: expected an integer in [1, 1000], got 0
+//   <grid>:            [max_delay="1s",base_delay="2s"] makes an invalid policy: ... (a combination
+//                      whose values are each valid alone)
+// `base` carries the variant's name and policy file; its params, policy and policy_json
+// are filled per combination.
+void expand_grid(const SweepVariant& base, const Json& policy, const std::vector<GridAxis>& axes,
+                 const std::string& grid_path, const Scenario& scenario, Diagnostics& diag,
+                 std::vector<SweepVariant>& out);
+
+// Reads and cross-checks a policy document as the policy of `scenario`: the errors of
+// load_policy_text followed by check_policy's, with `file` as their file.
+std::vector<ValidationError> read_variant_policy(const Json& policy, const Scenario& scenario,
+                                                 const std::string& file, PolicyConfig& out);
+
+}  // namespace squall

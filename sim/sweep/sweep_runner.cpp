@@ -1,0 +1,161 @@
+#include "sim/sweep/sweep_runner.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <mutex>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "reports/compare.hpp"
+#include "reports/fingerprint.hpp"
+#include "reports/json_writer.hpp"
+#include "reports/sweep_stats.hpp"
+#include "sim/parallel_runs.hpp"
+
+namespace squall {
+namespace {
+
+struct Job {
+  std::size_t variant;
+  std::uint64_t seed;
+};
+
+struct Outcome {
+  std::vector<std::optional<double>> values;
+  std::optional<std::string> error;
+  bool limit = false;
+};
+
+Outcome run_one(const SweepSpec& spec, const PreparedScenario& prepared, const std::vector<std::size_t>& columns,
+                const Job& job) {
+  Outcome out;
+  const SweepVariant& variant = spec.variants[job.variant];
+  try {
+    Provenance provenance;
+    provenance.scenario_file = spec.scenario_file.string();
+    const nlohmann::json report = to_json(prepared.run(variant.policy, job.seed, std::move(provenance)));
+    const std::vector<std::optional<double>> all = headline_metrics(report);
+    for (const std::size_t c : columns) out.values.push_back(all[c]);
+  } catch (const RunLimitExceeded& e) {
+    out.error = fmt::format("variant \"{}\", seed {}: run stopped: {}", variant.name, job.seed, e.what());
+    out.limit = true;
+  } catch (const std::exception& e) {
+    out.error = fmt::format("variant \"{}\", seed {}: internal error: {}", variant.name, job.seed, e.what());
+  }
+  return out;
+}
+
+// Runs `jobs` on the pool, appending their runs to `result` in the jobs' order.
+void run_jobs(const SweepSpec& spec, const PreparedScenario& prepared, const std::vector<Job>& jobs,
+              const SweepRunOptions& options, std::size_t done_before, std::size_t planned, SweepResult& result) {
+  std::vector<std::size_t> columns;
+  const std::vector<std::string>& names = headline_metric_names();
+  for (const std::string& m : spec.metrics) {
+    columns.push_back(static_cast<std::size_t>(std::find(names.begin(), names.end(), m) - names.begin()));
+  }
+  const std::vector<Outcome> outcomes = run_parallel<Outcome>(
+      jobs.size(), options.jobs, [&](std::size_t i) { return run_one(spec, prepared, columns, jobs[i]); },
+      [&](std::size_t i, const Outcome&) {
+        if (options.progress) options.progress(done_before + i + 1, planned);
+      });
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    if (outcomes[i].error) throw SweepRunFailed(*outcomes[i].error, outcomes[i].limit);
+    result.runs.push_back(SweepRun{jobs[i].variant, jobs[i].seed, outcomes[i].values});
+  }
+}
+
+std::string digest(const std::string& text) {
+  Fingerprint f;
+  f.add_text(text);
+  return fmt::format("{:016x}", f.value());
+}
+
+void sort_runs(SweepResult& result) {
+  std::stable_sort(result.runs.begin(), result.runs.end(), [](const SweepRun& a, const SweepRun& b) {
+    return a.variant != b.variant ? a.variant < b.variant : a.seed < b.seed;
+  });
+}
+
+// The seed count the target asks for after `n` seeds per variant, or n when it is met.
+std::size_t seeds_needed(const SweepSpec& spec, const SweepResult& result, std::size_t n) {
+  const SweepTarget& target = *spec.target;
+  const std::size_t m = static_cast<std::size_t>(
+      std::find(result.metrics.begin(), result.metrics.end(), target.metric) - result.metrics.begin());
+  const SweepAnalysis analysis = analyse(result);
+  std::size_t needed = n;
+  for (const auto& variant : analysis.variants) {
+    const Interval& i = variant[m].value;
+    if (i.half_width && 2 * *i.half_width < target.width) continue;
+    const double t = t_quantile_975(i.n > 1 ? i.n - 1 : 1);
+    const double estimate = std::ceil(std::pow(2 * t * i.sd / target.width, 2));
+    const std::size_t want = estimate > static_cast<double>(kMaxSweepSeeds) ? kMaxSweepSeeds
+                                                                              : static_cast<std::size_t>(estimate);
+    needed = std::max({needed, n + 1, want});
+  }
+  return needed;
+}
+
+void run_to_target(const SweepSpec& spec, const PreparedScenario& prepared, const SweepRunOptions& options,
+                   SweepResult& result) {
+  const SweepTarget& target = *spec.target;
+  std::size_t n = 0;
+  std::size_t next = target.min_seeds;
+  while (true) {
+    std::vector<Job> jobs;
+    for (std::size_t v = 0; v < spec.variants.size(); ++v) {
+      for (std::size_t s = n; s < next; ++s) jobs.push_back(Job{v, spec.first_seed + s});
+    }
+    for (std::size_t s = n; s < next; ++s) result.seeds.push_back(spec.first_seed + s);
+    run_jobs(spec, prepared, jobs, options, n * spec.variants.size(), next * spec.variants.size(), result);
+    sort_runs(result);
+    n = next;
+    const std::size_t needed = seeds_needed(spec, result, n);
+    result.target->reached = needed == n;
+    if (needed == n || n >= target.max_seeds) return;
+    next = std::min(needed, target.max_seeds);
+  }
+}
+
+}  // namespace
+
+SweepResult sweep_header(const SweepSpec& spec) {
+  SweepResult r;
+  r.name = spec.name;
+  r.description = spec.description;
+  r.sweep_file = spec.file.string();
+  r.scenario_file = spec.scenario_file.string();
+  r.scenario_name = spec.scenario.name;
+  r.squall_version = std::string(squall_version());
+  for (const SweepVariant& v : spec.variants) {
+    r.variants.push_back(SweepVariantInfo{v.name, v.policy_file.value_or("scenario"), v.params, digest(v.policy_json)});
+  }
+  r.baseline = spec.baseline;
+  r.metrics = spec.metrics;
+  r.objectives = spec.objectives;
+  if (spec.target) {
+    r.target = SweepTargetInfo{spec.target->metric, spec.target->width, spec.target->max_seeds, false};
+  } else {
+    for (std::size_t s = 0; s < spec.seeds; ++s) r.seeds.push_back(spec.first_seed + s);
+  }
+  return r;
+}
+
+SweepResult run_sweep(const SweepSpec& spec, const PreparedScenario& prepared, const SweepRunOptions& options) {
+  SweepResult result = sweep_header(spec);
+  if (spec.target) {
+    if (options.shard) throw std::invalid_argument("a sweep with a target cannot be sharded");
+    run_to_target(spec, prepared, options, result);
+    return result;
+  }
+  std::vector<Job> jobs;
+  const std::size_t seeds = result.seeds.size();
+  for (std::size_t k = 0; k < spec.variants.size() * seeds; ++k) {
+    if (options.shard && k % options.shard->count != options.shard->index - 1) continue;
+    jobs.push_back(Job{k / seeds, result.seeds[k % seeds]});
+  }
+  run_jobs(spec, prepared, jobs, options, 0, jobs.size(), result);
+  return result;
+}
+
+}  // namespace squall

@@ -1,0 +1,334 @@
+#include "sim/sweep/sweep_spec.hpp"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "reports/compare.hpp"
+#include "sim/scenario/json_document.hpp"
+#include "sim/scenario_loader.hpp"
+#include "sim/sweep/sweep_grid.hpp"
+
+namespace squall {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::array<std::string_view, 11> kSweepKeys{"$schema",  "name",    "description", "scenario",
+                                                      "variants", "baseline", "seeds",      "target",
+                                                      "first_seed", "metrics", "objectives"};
+constexpr std::array<std::string_view, 2> kGoalNames{"max", "min"};
+
+// Where a sweep's errors that belong to other files (the scenario, a policy file) go: after
+// the sweep file's own, each with its own file.
+struct Reading {
+  Diagnostics diag;
+  std::vector<ValidationError> others;
+};
+
+bool known_metric(std::string_view name) {
+  const auto& names = headline_metric_names();
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+std::optional<std::string> read_metric(const Json& v, const std::string& path, Diagnostics& diag) {
+  auto name = read_string(v, path, diag);
+  if (!name) return std::nullopt;
+  if (!known_metric(*name)) {
+    std::vector<std::string_view> names(headline_metric_names().begin(), headline_metric_names().end());
+    diag.error(path, fmt::format("unknown metric \"{}\"; metrics are: {}", *name, join(names)));
+    return std::nullopt;
+  }
+  return name;
+}
+
+std::size_t read_count(const ObjectReader& obj, std::string_view key, std::int64_t min, std::size_t fallback) {
+  std::int64_t n = static_cast<std::int64_t>(fallback);
+  obj.get(key, n, IntRange{min, static_cast<std::int64_t>(kMaxSweepSeeds)});
+  return static_cast<std::size_t>(n);
+}
+
+std::optional<SweepTarget> read_target(const Json& v, const std::string& path, Diagnostics& diag) {
+  const ObjectReader obj(v, path, diag, {"metric", "width", "min_seeds", "max_seeds"});
+  if (!obj.valid()) return std::nullopt;
+  SweepTarget target;
+  const std::size_t before = diag.count();
+  if (const Json* metric = obj.require("metric")) {
+    if (auto m = read_metric(*metric, obj.path_of("metric"), diag)) target.metric = *m;
+  }
+  obj.get_number_required("width", target.width, NumberRange{0, true});
+  target.min_seeds = read_count(obj, "min_seeds", 2, target.min_seeds);
+  if (obj.require("max_seeds") != nullptr) {
+    target.max_seeds = read_count(obj, "max_seeds", 2, 0);
+    if (target.max_seeds != 0 && target.max_seeds < target.min_seeds) {
+      diag.error(obj.path_of("max_seeds"),
+                 fmt::format("expected an integer >= min_seeds ({}), got {}", target.min_seeds, target.max_seeds));
+    }
+  }
+  if (diag.count() != before) return std::nullopt;
+  return target;
+}
+
+std::vector<std::string> read_metrics(const Json& v, const std::string& path, Diagnostics& diag) {
+  std::vector<std::string> out;
+  const auto items = read_array(v, path, diag, /*nonempty=*/true);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const auto name = read_metric(items[i], pointer_append(path, i), diag);
+    if (!name) continue;
+    const auto seen = std::find(out.begin(), out.end(), *name);
+    if (seen != out.end()) {
+      diag.error(pointer_append(path, i), fmt::format("duplicate metric \"{}\"", *name));
+      continue;
+    }
+    out.push_back(*name);
+  }
+  return out;
+}
+
+std::vector<SweepObjective> read_objectives(const Json& v, const std::string& path, Diagnostics& diag) {
+  std::vector<SweepObjective> out;
+  const auto items = read_array(v, path, diag, /*nonempty=*/true);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const ObjectReader obj(items[i], pointer_append(path, i), diag, {"metric", "goal"});
+    if (!obj.valid()) continue;
+    SweepObjective objective;
+    const Json* metric = obj.require("metric");
+    const auto name = metric != nullptr ? read_metric(*metric, obj.path_of("metric"), diag) : std::nullopt;
+    obj.require("goal");
+    const std::array<Goal, 2> goals{Goal::max, Goal::min};
+    const bool goal = obj.get_choice<Goal>("goal", objective.goal, kGoalNames, goals);
+    if (!name || !goal) continue;
+    objective.metric = *name;
+    for (const SweepObjective& o : out) {
+      if (o.metric == *name) diag.error(obj.path_of("metric"), fmt::format("duplicate objective \"{}\"", *name));
+    }
+    out.push_back(std::move(objective));
+  }
+  return out;
+}
+
+// A JSON document of `file` (already validated by the loader, so errors are unexpected).
+std::optional<Json> document_of(const fs::path& file, Reading& r) {
+  Diagnostics diag(file.string());
+  const auto text = read_text_file(file, diag);
+  std::optional<ParsedDocument> doc;
+  if (text) doc = parse_document(*text, file, diag);
+  for (ValidationError& e : diag.take()) r.others.push_back(std::move(e));
+  if (!doc) return std::nullopt;
+  return std::move(doc->root);
+}
+
+std::vector<GridAxis> read_grid(const Json& v, const std::string& path, Diagnostics& diag) {
+  std::vector<GridAxis> axes;
+  const auto items = read_array(v, path, diag, /*nonempty=*/true);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const ObjectReader obj(items[i], pointer_append(path, i), diag, {"path", "values"});
+    if (!obj.valid()) continue;
+    GridAxis axis;
+    axis.path = obj.path();
+    const std::size_t before = diag.count();
+    if (obj.require("path") != nullptr) obj.get("path", axis.pointer);
+    if (const Json* values = obj.require("values")) {
+      const std::string values_path = obj.path_of("values");
+      const auto elements = read_array(*values, values_path, diag, /*nonempty=*/true);
+      for (std::size_t k = 0; k < elements.size(); ++k) {
+        for (std::size_t j = 0; j < axis.values.size(); ++j) {
+          if (axis.values[j] == elements[k]) {
+            diag.error(pointer_append(values_path, k), fmt::format("duplicate value {} (also {})", elements[k].dump(),
+                                                                   pointer_append(values_path, j)));
+          }
+        }
+        axis.values.push_back(elements[k]);
+      }
+    }
+    for (const GridAxis& other : axes) {
+      if (!axis.pointer.empty() && other.pointer == axis.pointer) {
+        diag.error(obj.path_of("path"), fmt::format("duplicate path \"{}\" (also {}/path)", axis.pointer, other.path));
+      }
+    }
+    if (diag.count() == before) axes.push_back(std::move(axis));
+  }
+  return axes;
+}
+
+void read_variant(const Json& v, const std::string& path, const fs::path& dir, const Scenario& scenario,
+                  const std::optional<Json>& scenario_policy, Reading& r, std::vector<SweepVariant>& out) {
+  Diagnostics& diag = r.diag;
+  const ObjectReader obj(v, path, diag, {"name", "policy", "grid"});
+  if (!obj.valid()) return;
+  const std::size_t before = diag.count();
+  SweepVariant variant;
+  if (obj.require("name") != nullptr && obj.get_nonempty("name", variant.name)) {
+    check_printable(variant.name, obj.path_of("name"), diag);
+  }
+  std::string policy_file;
+  const bool has_file = obj.get_nonempty("policy", policy_file);
+  if (obj.find("policy") != nullptr && !has_file) return;
+  std::vector<GridAxis> axes;
+  if (const Json* grid = obj.find("grid")) axes = read_grid(*grid, obj.path_of("grid"), diag);
+  if (diag.count() != before) return;
+
+  std::optional<Json> document;
+  if (has_file) {
+    variant.policy_file = policy_file;
+    const fs::path resolved = dir / policy_file;
+    PolicyLoadResult loaded = load_policy_file(resolved);
+    if (!loaded.ok()) {
+      for (ValidationError& e : loaded.errors) r.others.push_back(std::move(e));
+      return;
+    }
+    document = document_of(resolved, r);
+  } else {
+    document = scenario_policy;
+  }
+  if (!document) return;
+  if (axes.empty()) {
+    const std::string label = has_file ? (dir / policy_file).string() : scenario.source.string();
+    auto errors = read_variant_policy(*document, scenario, label, variant.policy);
+    if (!errors.empty()) {
+      for (ValidationError& e : errors) r.others.push_back(std::move(e));
+      return;
+    }
+    variant.policy_json = document->dump();
+    out.push_back(std::move(variant));
+    return;
+  }
+  expand_grid(variant, *document, axes, obj.path_of("grid"), scenario, diag, out);
+}
+
+void check_names(const std::vector<SweepVariant>& variants, const std::string& path, Diagnostics& diag) {
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (variants[i].name == variants[j].name) {
+        diag.error(path, fmt::format("two variants are named \"{}\": names must be unique", variants[i].name));
+        return;
+      }
+    }
+  }
+}
+
+void read_seeds(const ObjectReader& obj, SweepSpec& spec, Diagnostics& diag) {
+  const Json* seeds = obj.find("seeds");
+  const Json* target = obj.find("target");
+  if (seeds != nullptr && target != nullptr) {
+    diag.error(obj.path_of("target"), "expected either \"seeds\" or \"target\", not both");
+    return;
+  }
+  if (seeds == nullptr && target == nullptr) {
+    diag.error("", "missing required key \"seeds\" (or \"target\")");
+    return;
+  }
+  if (seeds != nullptr) spec.seeds = read_count(obj, "seeds", 1, 0);
+  if (target != nullptr) spec.target = read_target(*target, obj.path_of("target"), diag);
+  const std::size_t most = spec.target ? spec.target->max_seeds : spec.seeds;
+  if (most > 0 && spec.first_seed > std::numeric_limits<std::uint64_t>::max() - (most - 1)) {
+    diag.error(obj.path_of("first_seed"), fmt::format("first_seed + {} - 1 exceeds 18446744073709551615", most));
+  }
+}
+
+// Every metric the sweep measures: the reported ones, then objective and target metrics.
+void complete_metrics(SweepSpec& spec) {
+  const auto add = [&spec](const std::string& name) {
+    if (std::find(spec.metrics.begin(), spec.metrics.end(), name) == spec.metrics.end()) spec.metrics.push_back(name);
+  };
+  for (const SweepObjective& o : spec.objectives) add(o.metric);
+  if (spec.target) add(spec.target->metric);
+}
+
+void read_sweep(const Json& root, SweepSpec& spec, Reading& r) {
+  Diagnostics& diag = r.diag;
+  const ObjectReader obj(root, "", diag, kSweepKeys);
+  if (!obj.valid()) return;
+  if (const Json* schema = obj.find("$schema")) read_string(*schema, obj.path_of("$schema"), diag);
+  if (obj.require("name") != nullptr && obj.get_nonempty("name", spec.name)) {
+    check_printable(spec.name, obj.path_of("name"), diag);
+  }
+  if (obj.get("description", spec.description)) {
+    check_printable(spec.description, obj.path_of("description"), diag, AllowedControls::newline_and_tab);
+  }
+  for (const std::string_view m : kDefaultSweepMetrics) spec.metrics.emplace_back(m);
+  if (const Json* metrics = obj.find("metrics")) spec.metrics = read_metrics(*metrics, obj.path_of("metrics"), diag);
+  spec.objectives = {{"task_success", Goal::max}, {"latency_ms.p99", Goal::min}, {"cost_usd.total", Goal::min}};
+  if (const Json* objectives = obj.find("objectives")) {
+    spec.objectives = read_objectives(*objectives, obj.path_of("objectives"), diag);
+  }
+  const fs::path dir = spec.file.parent_path();
+  std::string scenario_file;
+  const bool has_scenario = obj.require("scenario") != nullptr && obj.get_nonempty("scenario", scenario_file);
+  bool scenario_ok = false;
+  if (has_scenario) {
+    spec.scenario_file = dir / scenario_file;
+    LoadResult loaded = load_scenario(spec.scenario_file);
+    for (ValidationError& e : loaded.errors) r.others.push_back(std::move(e));
+    if (loaded.scenario) {
+      spec.scenario = std::move(*loaded.scenario);
+      spec.first_seed = spec.scenario.seed;
+      scenario_ok = true;
+    }
+  }
+  if (const Json* first = obj.find("first_seed")) {
+    if (const auto s = read_unsigned(*first, obj.path_of("first_seed"), diag)) spec.first_seed = *s;
+  }
+  read_seeds(obj, spec, diag);
+  complete_metrics(spec);
+
+  const Json* variants = obj.require("variants");
+  if (variants == nullptr) return;
+  const auto items = read_array(*variants, obj.path_of("variants"), diag, /*nonempty=*/true);
+  if (!scenario_ok) return;  // variants are checked against the scenario
+  std::optional<Json> scenario_policy;
+  if (const auto doc = document_of(spec.scenario_file, r)) {
+    scenario_policy = doc->contains("policy") ? doc->at("policy") : Json::object();
+  }
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    read_variant(items[i], pointer_append(obj.path_of("variants"), i), dir, spec.scenario, scenario_policy, r,
+                 spec.variants);
+    if (spec.variants.size() > kMaxSweepVariants) {
+      diag.error(obj.path_of("variants"),
+                 fmt::format("expected at most {} variants once grids are expanded, got more", kMaxSweepVariants));
+      return;
+    }
+  }
+  check_names(spec.variants, obj.path_of("variants"), diag);
+  if (diag.count() > 0 || !r.others.empty() || spec.variants.empty()) return;
+  if (const Json* baseline = obj.find("baseline")) {
+    const auto name = read_string(*baseline, obj.path_of("baseline"), diag);
+    if (!name) return;
+    const auto it = std::find_if(spec.variants.begin(), spec.variants.end(),
+                                 [&](const SweepVariant& v) { return v.name == *name; });
+    if (it == spec.variants.end()) {
+      std::vector<std::string_view> names;
+      for (const SweepVariant& v : spec.variants) names.push_back(v.name);
+      diag.error(obj.path_of("baseline"), fmt::format("no variant named \"{}\"; variants are: {}", *name, join(names)));
+      return;
+    }
+    spec.baseline = static_cast<std::size_t>(it - spec.variants.begin());
+  }
+}
+
+}  // namespace
+
+SweepLoadResult load_sweep(const fs::path& file) {
+  Diagnostics diag(file.string());
+  const auto text = read_text_file(file, diag);
+  if (!text) return SweepLoadResult{std::nullopt, diag.take()};
+  return load_sweep_text(*text, file);
+}
+
+SweepLoadResult load_sweep_text(std::string_view text, const fs::path& file) {
+  Reading r{Diagnostics(file.string()), {}};
+  const auto document = parse_document(text, file, r.diag);
+  if (!document) return SweepLoadResult{std::nullopt, r.diag.take()};
+  r.diag.locate_with(&document->marks);
+  SweepSpec spec;
+  spec.file = file;
+  read_sweep(document->root, spec, r);
+  std::vector<ValidationError> errors = r.diag.take();
+  for (ValidationError& e : r.others) errors.push_back(std::move(e));
+  if (!errors.empty()) return SweepLoadResult{std::nullopt, std::move(errors)};
+  return SweepLoadResult{std::move(spec), {}};
+}
+
+}  // namespace squall

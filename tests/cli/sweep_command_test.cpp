@@ -1,0 +1,321 @@
+// `squall sweep` and `squall merge` as a user runs them: output identical for any --jobs,
+// three shards merged identical to the whole sweep, the shipped sweep's clear winner, and
+// the usage errors with their exact messages.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/progress.hpp"
+#include "cli_support.hpp"
+
+namespace squall::test_support {
+namespace {
+
+const std::string kSweep = "tests/cli/data/sweep-quickstart.json";
+const char* const kFormats[] = {"json", "markdown", "csv", "html"};
+
+// Runs `command` with every report format written to `prefix`.<format>; returns stdout.
+Result with_reports(const std::string& command, const std::string& prefix) {
+  std::string args = command;
+  for (const char* f : kFormats) args += " --report " + std::string(f) + "=" + temp_path(prefix + "." + f).string();
+  return squall(args);
+}
+
+// A file written earlier in the test (temp_path would remove it).
+fs::path written(const std::string& name) { return fs::temp_directory_path() / "squall_cli_test" / name; }
+
+void expect_same_reports(const std::string& a, const std::string& b) {
+  for (const char* f : kFormats) {
+    const std::string x = read_file(written(a + "." + f));
+    EXPECT_FALSE(x.empty()) << f;
+    EXPECT_EQ(x, read_file(written(b + "." + f))) << f;
+  }
+}
+
+}  // namespace
+
+TEST(SweepCommandTest, OutputIsTheSameForOneAndTwoJobs) {
+  const Result one = with_reports("sweep " + kSweep + " --jobs 1", "jobs1");
+  const Result two = with_reports("sweep " + kSweep + " --jobs 2", "jobs2");
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  ASSERT_EQ(two.exit_code, 0) << two.err;
+  EXPECT_NE(one.out.find("squall sweep quickstart-policies: scenario quickstart, 4 variants x 6 seeds (100..105), "
+                         "baseline own"),
+            std::string::npos)
+      << one.out;
+  // The lines naming the report files differ; the table does not.
+  EXPECT_EQ(one.out.substr(0, one.out.find("json report written")), two.out.substr(0, two.out.find("json report written")));
+  expect_same_reports("jobs1", "jobs2");
+}
+
+TEST(SweepCommandTest, ThreeShardsMergedAreTheWholeSweep) {
+  const Result whole = with_reports("sweep " + kSweep + " --jobs 2", "whole");
+  ASSERT_EQ(whole.exit_code, 0) << whole.err;
+  std::string partials;
+  for (int i = 1; i <= 3; ++i) {
+    const std::string out = temp_path("part" + std::to_string(i) + ".json").string();
+    const Result r = squall("sweep " + kSweep + " --jobs 1 --shard " + std::to_string(i) + "/3 --out " + out);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "squall sweep quickstart-policies: shard " + std::to_string(i) + "/3: 8 runs; partial result "
+                         "written to " + out + "\n");
+    partials = out + " " + partials;  // merged in reverse order: the order does not matter
+  }
+  const Result merged = with_reports("merge " + partials, "merged");
+  ASSERT_EQ(merged.exit_code, 0) << merged.err;
+  EXPECT_EQ(whole.out.substr(0, whole.out.find("json report written")),
+            merged.out.substr(0, merged.out.find("json report written")));
+  expect_same_reports("whole", "merged");
+}
+
+TEST(SweepCommandTest, MergeRefusesAMissingOrRepeatedShard) {
+  const std::string p1 = temp_path("m1.json").string();
+  const std::string p2 = temp_path("m2.json").string();
+  ASSERT_EQ(squall("sweep " + kSweep + " --shard 1/3 --out " + p1).exit_code, 0);
+  ASSERT_EQ(squall("sweep " + kSweep + " --shard 2/3 --out " + p2).exit_code, 0);
+  Result r = squall("merge " + p1 + " " + p2);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "squall merge: missing shard 3 of 3\n");
+  r = squall("merge " + p1 + " " + p1);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "squall merge: " + p1 + ": shard 1 of 3 again (also " + p1 + ")\n");
+  r = squall("merge " + kSweep);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(first_line(r.err), "squall merge: " + kSweep + ": not JSON: " +
+                                   first_line(r.err).substr(first_line(r.err).find("[json.exception")));
+}
+
+TEST(SweepCommandTest, MergeRefusesShardsOfAnotherSweep) {
+  const std::string p1 = temp_path("o1.json").string();
+  ASSERT_EQ(squall("sweep " + kSweep + " --shard 1/2 --out " + p1).exit_code, 0);
+  // Another sweep: shard 2 of the same sweep, renamed.
+  const std::string other = temp_path("o3.json").string();
+  ASSERT_EQ(squall("sweep " + kSweep + " --shard 2/2 --out " + other).exit_code, 0);
+  std::string changed = read_file(other);
+  const std::string name = "\"name\": \"quickstart-policies\"";
+  changed.replace(changed.find(name), name.size(), "\"name\": \"renamed\"");
+  { std::ofstream(other, std::ios::binary) << changed; }
+  const Result r = squall("merge " + p1 + " " + other);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "squall merge: " + other + ": a shard of another sweep than " + p1 +
+                       " (name, scenario, variants, policies, seeds, metrics or squall version differ)\n");
+}
+
+TEST(SweepCommandTest, ShardUsageErrors) {
+  Result r = squall("sweep " + kSweep + " --shard 0/3 --out " + temp_path("u.json").string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "squall sweep: --shard expects i/n with 1 <= i <= n <= 100000, got \"0/3\"\n");
+  r = squall("sweep " + kSweep + " --shard 1/3");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "squall sweep: --shard writes a partial result: give --out PATH\n");
+  r = squall("sweep tests/cli/data/sweep-target.yaml --shard 1/2 --out " + temp_path("u.json").string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "squall sweep: tests/cli/data/sweep-target.yaml: a sweep with a target cannot be sharded (each "
+                   "shard would stop on its own evidence): give \"seeds\" instead\n");
+}
+
+TEST(SweepCommandTest, RefusesOneRunsReportFormats) {
+  const Result r = squall("sweep " + kSweep + " --report junit=" + temp_path("j.xml").string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "squall sweep: sweep writes json, markdown, csv and html reports; junit is one run's report: use "
+                   "`squall run SCENARIO --report junit=PATH`\n");
+}
+
+TEST(SweepCommandTest, AnInvalidSweepFileIsExitTwoWithEveryError) {
+  const std::string file = temp_path("bad-sweep.json").string();
+  { std::ofstream(file) << R"({ "name": "x", "scenario": "nope.json", "variants": [], "seeds": 0 })"; }
+  const Result r = squall("sweep " + file);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, file + ": /seeds: expected an integer in [1, 10000], got 0\n" + file +
+                       ": /variants: expected a non-empty array, got []\n" + (fs::path(file).parent_path() / "nope.json").string() +
+                       ": file not found\n");
+}
+
+TEST(SweepCommandTest, TargetSweepStopsWhenTheIntervalIsNarrowEnoughTheSameForAnyJobs) {
+  const std::string a = temp_path("t1.json").string();
+  const std::string b = temp_path("t2.json").string();
+  const Result one = squall("sweep tests/cli/data/sweep-target.yaml --jobs 1 --out " + a);
+  const Result two = squall("sweep tests/cli/data/sweep-target.yaml --jobs 2 --out " + b);
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  ASSERT_EQ(two.exit_code, 0) << two.err;
+  EXPECT_EQ(read_file(a), read_file(b));
+  const nlohmann::json report = nlohmann::json::parse(read_file(a));
+  const std::size_t seeds = report["seeds"].size();
+  EXPECT_GE(seeds, 3U);
+  EXPECT_LE(seeds, 12U);
+  // Reached exactly when every variant's interval is narrower than 0.05.
+  bool narrow = true;
+  for (const auto& v : report["variants"]) {
+    const auto& ci = v["metrics"]["task_success"]["ci95"];
+    narrow = narrow && ci[1].get<double>() - ci[0].get<double>() < 0.05 + 1e-6;
+  }
+  EXPECT_EQ(report["target"]["reached"].get<bool>(), narrow);
+  if (!narrow) {
+    EXPECT_EQ(seeds, 12U);
+  }
+}
+
+TEST(SweepCommandTest, ShippedSweepHasAClearWinner) {
+  // scenarios/sweeps/launch-surge-policies.json: the incident's own policy (3 LLM
+  // attempts, 6 search attempts) has the highest task success, its interval above every
+  // other variant's.
+  const std::string out = temp_path("shipped.json").string();
+  const Result r = squall("sweep scenarios/sweeps/launch-surge-policies.json --jobs 2 --out " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // The README shows this table: it must be the table the sweep prints today.
+  const std::string table = r.out.substr(0, r.out.find("json report written"));
+  EXPECT_NE(read_file(std::string(SQUALL_SOURCE_DIR) + "/README.md").find(table), std::string::npos)
+      << "README.md's Policy sweeps table differs from today's output:\n" << table;
+  const nlohmann::json report = nlohmann::json::parse(read_file(out));
+  ASSERT_EQ(report["variants"].size(), 5U);
+  const nlohmann::json* best = nullptr;
+  for (const auto& v : report["variants"]) {
+    if (best == nullptr || v["metrics"]["task_success"]["mean"] > (*best)["metrics"]["task_success"]["mean"]) best = &v;
+  }
+  EXPECT_EQ((*best)["name"], "incident-policy[llm.max_attempts=3,web_search.max_attempts=6]");
+  const double low = (*best)["metrics"]["task_success"]["ci95"][0];
+  for (const auto& v : report["variants"]) {
+    if (&v == best) continue;
+    EXPECT_LT(v["metrics"]["task_success"]["ci95"][1].get<double>(), low) << v["name"];
+  }
+}
+
+TEST(SweepCommandTest, QuietPrintsNothingButWritesTheReport) {
+  const std::string out = temp_path("quiet.json").string();
+  const Result r = squall("sweep " + kSweep + " --quiet --out " + out);
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "");
+  EXPECT_FALSE(read_file(out).empty());
+}
+
+TEST(SweepCommandTest, ProgressTextHasAnEta) {
+  EXPECT_EQ(cli::sweep_progress_text(10, 40, 2.0), "progress: 10 of 40 runs (25%), 5.0 runs/s, ETA 6 s");
+  EXPECT_EQ(cli::sweep_progress_text(0, 40, 0.5), "progress: 0 of 40 runs (0%), -");
+}
+
+}  // namespace squall::test_support
+
+namespace squall::test_support {
+namespace {
+
+// A file name of this test's own: ctest runs each test in its own process, at once.
+std::string own(const std::string& name) {
+  return std::string(testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" + name;
+}
+
+// Shard 2 of 2 of the quickstart sweep, as JSON, for tests that spoil one value of it.
+const nlohmann::ordered_json& second_shard() {
+  static const nlohmann::ordered_json doc = [] {
+    const std::string out = temp_path(own("shard-2.json")).string();
+    EXPECT_EQ(squall("sweep " + kSweep + " --shard 2/2 --out " + out).exit_code, 0);
+    return nlohmann::ordered_json::parse(read_file(out));
+  }();
+  return doc;
+}
+
+std::string first_shard() {
+  static const std::string out = [] {
+    const std::string path = temp_path(own("shard-1.json")).string();
+    EXPECT_EQ(squall("sweep " + kSweep + " --shard 1/2 --out " + path).exit_code, 0);
+    return path;
+  }();
+  return out;
+}
+
+// `squall merge` of shard 1 and a spoiled shard 2: its stderr, after checking exit 2 and
+// that no report was written.
+std::string merge_error(const std::string& name, const std::string& text) {
+  const std::string file = temp_path(name).string();
+  { std::ofstream(file, std::ios::binary) << text; }
+  const std::string out = temp_path(name + ".report.json").string();
+  const Result r = squall("merge " + first_shard() + " " + file + " --out " + out);
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_FALSE(fs::exists(out));
+  const std::string prefix = "squall merge: " + file + ": ";
+  EXPECT_EQ(r.err.substr(0, prefix.size()), prefix) << r.err;
+  return r.err.substr(std::min(prefix.size(), r.err.size()));
+}
+
+std::string spoiled(const std::string& pointer, const nlohmann::ordered_json& value) {
+  nlohmann::ordered_json doc = second_shard();
+  doc[nlohmann::ordered_json::json_pointer(pointer)] = value;
+  return doc.dump(2);
+}
+
+}  // namespace
+
+TEST(SweepHostileTest, ShardOutsideOneToN) {
+  for (const std::string bad : {"4/3", "1/0", "0/0", "abc", "1/3/", "-1/3", "1/100001"}) {
+    const Result r = squall("sweep " + kSweep + " --shard " + bad + " --out " + temp_path("s.json").string());
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, "squall sweep: --shard expects i/n with 1 <= i <= n <= 100000, got \"" + bad + "\"\n");
+  }
+}
+
+TEST(SweepHostileTest, MergeRefusesATruncatedPartial) {
+  const std::string text = second_shard().dump(2);
+  const std::string err = merge_error("truncated.json", text.substr(0, text.size() / 2));
+  EXPECT_EQ(err.substr(0, 52), "not JSON: [json.exception.parse_error.101] parse err") << err;
+}
+
+TEST(SweepHostileTest, MergeRefusesShardsOfDifferentCounts) {
+  const std::string third = temp_path("third-of-3.json").string();
+  ASSERT_EQ(squall("sweep " + kSweep + " --shard 2/3 --out " + third).exit_code, 0);
+  const Result r = squall("merge " + first_shard() + " " + third);
+  EXPECT_EQ(r.exit_code, 2);
+  // The same sweep cut another way: the headers agree, the counts do not.
+  EXPECT_EQ(r.err, "squall merge: " + third + ": shard 2 of 3, but " + first_shard() + " is a shard of 2\n");
+}
+
+TEST(SweepHostileTest, MergeNamesThePointerTheExpectedAndTheFound) {
+  EXPECT_EQ(merge_error("v.json", spoiled("/runs/0/values/0", "x")),
+            "/runs/0/values/0: expected a number or null, got \"x\"\n");
+  EXPECT_EQ(merge_error("var.json", spoiled("/runs/0/variant", -1)),
+            "/runs/0/variant: expected an integer in [0, 3], got -1\n");
+  EXPECT_EQ(merge_error("seed.json", spoiled("/runs/0/seed", 12345)),
+            "/runs/0/seed: expected one of the sweep's seeds (100..105), got 12345\n");
+  EXPECT_EQ(merge_error("index.json", spoiled("/shard/index", "2")),
+            "/shard/index: expected an integer in [1, 2], got \"2\"\n");
+  EXPECT_EQ(merge_error("count.json", spoiled("/shard/count", 100001)),
+            "/shard/count: expected an integer in [1, 100000], got 100001\n");
+  EXPECT_EQ(merge_error("runs.json", spoiled("/runs", 5)), "/runs: expected an array of runs, got 5\n");
+  EXPECT_EQ(merge_error("values.json", spoiled("/runs/0/values", nlohmann::ordered_json::array({1}))),
+            "/runs/0/values: expected an array of 5 values, one per metric, got [1]\n");
+  EXPECT_EQ(merge_error("version.json", spoiled("/squall_sweep_partial_version", 2)),
+            "squall_sweep_partial_version 2 is not supported (this squall reads 1)\n");
+  EXPECT_EQ(merge_error("array.json", "[1, 2]"), "not a squall sweep partial result: no squall_sweep_partial_version\n");
+}
+
+TEST(SweepHostileTest, MergeRefusesARunOfAnotherShardOrTwice) {
+  nlohmann::ordered_json doc = second_shard();
+  // Runs are numbered variant-major; shard 2 of 2 holds the odd numbers: variant 0 seed
+  // 100 (number 0) is shard 1's.
+  doc["runs"][0]["seed"] = 100;
+  EXPECT_EQ(merge_error("other.json", doc.dump(2)),
+            "/runs/0: the run of variant 0 seed 100 belongs to shard 1 of 2, not 2\n");
+  doc = second_shard();
+  doc["runs"].push_back(doc["runs"][0]);
+  EXPECT_EQ(merge_error("twice.json", doc.dump(2)),
+            fmt::format("/runs/{}: the run of variant 0 seed 101 appears twice\n", doc["runs"].size() - 1));
+}
+
+TEST(SweepHostileTest, MergeRefusesAPartialLackingARunOrADirectory) {
+  nlohmann::ordered_json doc = second_shard();
+  doc["runs"].erase(0);
+  const std::string file = temp_path("lacking.json").string();
+  { std::ofstream(file, std::ios::binary) << doc.dump(2); }
+  Result r = squall("merge " + first_shard() + " " + file);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "squall merge: shard 2 of 2 (" + file + ") lacks the run of variant \"own\" seed 101\n");
+  const std::string dir = temp_path("a-directory").string();
+  fs::create_directories(dir);
+  r = squall("merge " + first_shard() + " " + dir);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "squall merge: " + dir + ": cannot be read\n");
+}
+
+}  // namespace squall::test_support

@@ -1,0 +1,345 @@
+// Sweep files (sim/sweep/sweep_spec.hpp): grid expansion order and names, defaults, and one
+// test per bad-config rule with its exact message. Sweeps are read in memory under a name in
+// scenarios/sweeps/, so that "../quickstart.json" and "../policies/naive-retry.json"
+// resolve to the shipped files.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "sim/scenario_loader.hpp"
+#include "sim/sweep/sweep_spec.hpp"
+
+namespace squall {
+namespace {
+
+const std::string kFile = std::string(SQUALL_SOURCE_DIR) + "/scenarios/sweeps/test-sweep.json";
+
+SweepLoadResult load(const std::string& text) { return load_sweep_text(text, kFile); }
+
+// The one error of `text`, as "path: message" (the sweep file's errors), or "file: ..."
+// for an error in another file.
+std::string error_of(const std::string& text) {
+  const SweepLoadResult r = load(text);
+  if (r.errors.size() != 1) {
+    std::string all = std::to_string(r.errors.size()) + " errors:";
+    for (const ValidationError& e : r.errors) {
+      all += '\n';
+      all += to_string(e);
+    }
+    return all;
+  }
+  const ValidationError& e = r.errors.front();
+  if (e.file != kFile) return to_string(e);
+  return e.path + ": " + e.message;
+}
+
+// A valid sweep with `extra` members added to its top level.
+std::string sweep(const std::string& variants, const std::string& extra = R"("seeds": 3)") {
+  std::string text = R"({ "name": "t", "scenario": "../quickstart.json", "variants": )";
+  text += variants;
+  text += ", ";
+  text += extra;
+  text += " }";
+  return text;
+}
+
+TEST(SweepSpecTest, DefaultsAreTheScenarioSeedTheFirstVariantAndTheHeadlineMetrics) {
+  const SweepLoadResult r = load(sweep(R"([{ "name": "own" }, { "name": "naive", "policy": "../policies/naive-retry.json" }])"));
+  ASSERT_TRUE(r.ok()) << to_string(r.errors.front());
+  const SweepSpec& s = *r.spec;
+  EXPECT_EQ(s.first_seed, 42U);  // quickstart's seed
+  EXPECT_EQ(s.seeds, 3U);
+  EXPECT_EQ(s.baseline, 0U);
+  EXPECT_EQ(s.metrics, (std::vector<std::string>{"task_success", "latency_ms.p50", "latency_ms.p99", "cost_usd.total",
+                                                 "retry_amplification.overall"}));
+  ASSERT_EQ(s.objectives.size(), 3U);
+  EXPECT_EQ(s.objectives[1].metric, "latency_ms.p99");
+  EXPECT_EQ(s.objectives[1].goal, Goal::min);
+  ASSERT_EQ(s.variants.size(), 2U);
+  EXPECT_FALSE(s.variants[0].policy_file);
+  EXPECT_EQ(*s.variants[1].policy_file, "../policies/naive-retry.json");
+  EXPECT_EQ(s.variants[1].policy.at("llm").size(), 1U);
+}
+
+TEST(SweepSpecTest, GridExpandsInOrderWithTheLastAxisFastest) {
+  const SweepLoadResult r = load(sweep(R"([
+    { "name": "a" },
+    { "name": "g", "grid": [ { "path": "/llm/1/retry/max_attempts", "values": [2, 3, 4] },
+                             { "path": "/web_search/2/retry/backoff", "values": ["constant", "linear"] } ] },
+    { "name": "z", "policy": "../policies/naive-retry.json" } ])"));
+  ASSERT_TRUE(r.ok()) << to_string(r.errors.front());
+  std::vector<std::string> names;
+  for (const SweepVariant& v : r.spec->variants) names.push_back(v.name);
+  EXPECT_EQ(names, (std::vector<std::string>{
+                       "a", R"(g[max_attempts=2,backoff="constant"])", R"(g[max_attempts=2,backoff="linear"])",
+                       R"(g[max_attempts=3,backoff="constant"])", R"(g[max_attempts=3,backoff="linear"])",
+                       R"(g[max_attempts=4,backoff="constant"])", R"(g[max_attempts=4,backoff="linear"])", "z"}));
+  const SweepVariant& v = r.spec->variants[3];
+  ASSERT_EQ(v.params.size(), 2U);
+  EXPECT_EQ(v.params[0], (std::pair<std::string, std::string>{"/llm/1/retry/max_attempts", "3"}));
+  // The value is in the policy that runs: quickstart's llm retry is item 1.
+  const auto& retry = std::get<RetryConfig>(v.policy.at("llm")[1]);
+  EXPECT_EQ(retry.max_attempts, 3);
+}
+
+TEST(SweepSpecTest, AxesEndingAlikeAreNamedByToolAndKey) {
+  const SweepLoadResult r = load(sweep(R"([{ "name": "g", "grid": [
+    { "path": "/llm/1/retry/max_attempts", "values": [2] },
+    { "path": "/web_search/2/retry/max_attempts", "values": [5] } ] }])"));
+  ASSERT_TRUE(r.ok()) << to_string(r.errors.front());
+  EXPECT_EQ(r.spec->variants[0].name, "g[llm.max_attempts=2,web_search.max_attempts=5]");
+}
+
+TEST(SweepSpecTest, AGridMaySetAParameterLeftAtItsDefault) {
+  const SweepLoadResult r = load(sweep(R"([{ "name": "g", "grid": [ { "path": "/llm/1/retry/jitter", "values": ["none"] } ] }])"));
+  ASSERT_TRUE(r.ok()) << to_string(r.errors.front());
+}
+
+TEST(SweepSpecTest, ObjectiveAndTargetMetricsAreMeasuredAfterTheReportedOnes) {
+  const SweepLoadResult r = load(sweep(R"([{ "name": "a" }])",
+                                       R"("metrics": ["tasks.failed"], "target": { "metric": "tokens.input", "width": 10, "max_seeds": 8 })"));
+  ASSERT_TRUE(r.ok()) << to_string(r.errors.front());
+  EXPECT_EQ(r.spec->metrics, (std::vector<std::string>{"tasks.failed", "task_success", "latency_ms.p99",
+                                                       "cost_usd.total", "tokens.input"}));
+  EXPECT_EQ(r.spec->target->min_seeds, 5U);
+  EXPECT_EQ(r.spec->target->max_seeds, 8U);
+}
+
+TEST(SweepSpecTest, YamlSweepsAreReadLikeJsonWithLineAndColumn) {
+  const std::string yaml = "name: t\nscenario: ../quickstart.json\nseeds: 3\nvariants:\n  - name: a\n    colour: red\n";
+  const SweepLoadResult r = load_sweep_text(yaml, std::string(SQUALL_SOURCE_DIR) + "/scenarios/sweeps/t.yaml");
+  ASSERT_EQ(r.errors.size(), 1U);
+  EXPECT_EQ(r.errors[0].path, "/variants/0/colour");
+  EXPECT_EQ(r.errors[0].message, "unknown key \"colour\"; expected one of: name, policy, grid");
+  EXPECT_EQ(r.errors[0].line, 6U);
+  EXPECT_EQ(r.errors[0].column, 5U);
+}
+
+// One test per rule, each with its exact message.
+
+TEST(SweepSpecRulesTest, UnknownTopLevelKey) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "a" }])", R"("seeds": 3, "sedes": 4)")), "/sedes: unknown key \"sedes\"; expected one of: $schema, name, description, scenario, variants, "
+            "baseline, seeds, target, first_seed, metrics, objectives");
+}
+
+TEST(SweepSpecRulesTest, NameIsRequired) {
+  EXPECT_EQ(error_of(R"({ "scenario": "../quickstart.json", "variants": [{ "name": "a" }], "seeds": 3 })"),
+            ": missing required key \"name\"");
+}
+
+TEST(SweepSpecRulesTest, ScenarioIsRequired) {
+  EXPECT_EQ(error_of(R"({ "name": "t", "variants": [{ "name": "a" }], "seeds": 3 })"),
+            ": missing required key \"scenario\"");
+}
+
+TEST(SweepSpecRulesTest, ScenarioErrorsAreTheLoadersRelativeToTheSweepFile) {
+  EXPECT_EQ(error_of(R"({ "name": "t", "scenario": "nope.json", "variants": [{ "name": "a" }], "seeds": 3 })"),
+            std::string(SQUALL_SOURCE_DIR) + "/scenarios/sweeps/nope.json: file not found");
+}
+
+TEST(SweepSpecRulesTest, SeedsOrTargetIsRequired) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "a" }])", R"("first_seed": 1)")),
+            ": missing required key \"seeds\" (or \"target\")");
+}
+
+TEST(SweepSpecRulesTest, NotBothSeedsAndTarget) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "a" }])",
+                           R"("seeds": 3, "target": { "metric": "task_success", "width": 0.1, "max_seeds": 9 })")),
+            "/target: expected either \"seeds\" or \"target\", not both");
+}
+
+TEST(SweepSpecRulesTest, SeedsWithinBounds) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "a" }])", R"("seeds": 0)")),
+            "/seeds: expected an integer in [1, 10000], got 0");
+}
+
+TEST(SweepSpecRulesTest, SeedListWithinUint64) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "a" }])", R"("seeds": 3, "first_seed": 18446744073709551615)")),
+            "/first_seed: first_seed + 3 - 1 exceeds 18446744073709551615");
+}
+
+TEST(SweepSpecRulesTest, TargetNeedsMaxSeeds) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "a" }])", R"("target": { "metric": "task_success", "width": 0.1 })")),
+            "/target: missing required key \"max_seeds\"");
+}
+
+TEST(SweepSpecRulesTest, TargetWidthIsPositive) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "a" }])", R"("target": { "metric": "task_success", "width": 0, "max_seeds": 9 })")),
+            "/target/width: expected a number > 0, got 0");
+}
+
+TEST(SweepSpecRulesTest, TargetMinSeedsAtLeastTwo) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "a" }])",
+                           R"("target": { "metric": "task_success", "width": 0.1, "min_seeds": 1, "max_seeds": 9 })")),
+            "/target/min_seeds: expected an integer in [2, 10000], got 1");
+}
+
+TEST(SweepSpecRulesTest, TargetMaxSeedsNotBelowMinSeeds) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "a" }])",
+                           R"("target": { "metric": "task_success", "width": 0.1, "min_seeds": 6, "max_seeds": 4 })")),
+            "/target/max_seeds: expected an integer >= min_seeds (6), got 4");
+}
+
+TEST(SweepSpecRulesTest, MetricsAreHeadlineMetrics) {
+  const std::string error = error_of(sweep(R"([{ "name": "a" }])", R"("seeds": 3, "metrics": ["p99"])"));
+  EXPECT_EQ(error.substr(0, error.find(';')), "/metrics/0: unknown metric \"p99\"");
+  EXPECT_NE(error.find("; metrics are: tasks.total, tasks.succeeded,"), std::string::npos) << error;
+}
+
+TEST(SweepSpecRulesTest, MetricsAreDistinct) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "a" }])", R"("seeds": 3, "metrics": ["task_success", "task_success"])")),
+            "/metrics/1: duplicate metric \"task_success\"");
+}
+
+TEST(SweepSpecRulesTest, ObjectiveGoalIsMaxOrMin) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "a" }])",
+                           R"("seeds": 3, "objectives": [{ "metric": "task_success", "goal": "up" }])")),
+            "/objectives/0/goal: expected one of \"max\", \"min\", got \"up\"");
+}
+
+TEST(SweepSpecRulesTest, ObjectivesAreDistinct) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "a" }])", R"("seeds": 3, "objectives": [{ "metric": "task_success", "goal": "max" },
+                                                                                 { "metric": "task_success", "goal": "min" }])")),
+            "/objectives/1/metric: duplicate objective \"task_success\"");
+}
+
+TEST(SweepSpecRulesTest, VariantsAreNonEmpty) {
+  EXPECT_EQ(error_of(sweep("[]")), "/variants: expected a non-empty array, got []");
+}
+
+TEST(SweepSpecRulesTest, VariantNameIsRequired) {
+  EXPECT_EQ(error_of(sweep(R"([{ "policy": "../policies/naive-retry.json" }])")),
+            "/variants/0: missing required key \"name\"");
+}
+
+TEST(SweepSpecRulesTest, VariantNamesAreUnique) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "a" }, { "name": "a", "policy": "../policies/naive-retry.json" }])")),
+            "/variants: two variants are named \"a\": names must be unique");
+}
+
+TEST(SweepSpecRulesTest, PolicyFileErrorsAreTheLoadersRelativeToTheSweepFile) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "a", "policy": "missing.json" }])")),
+            std::string(SQUALL_SOURCE_DIR) + "/scenarios/sweeps/missing.json: file not found");
+}
+
+TEST(SweepSpecRulesTest, PolicyFileIsCheckedAgainstTheScenario) {
+  // no-fallback.json is written for another scenario's tools: check_policy's errors, in
+  // the policy file, as `squall validate SCENARIO --policy FILE` reports them.
+  const SweepLoadResult r = load(sweep(R"([{ "name": "a", "policy": "../policies/no-fallback.json" }])"));
+  ASSERT_FALSE(r.errors.empty());
+  for (const ValidationError& e : r.errors) {
+    EXPECT_EQ(e.file, std::string(SQUALL_SOURCE_DIR) + "/scenarios/sweeps/../policies/no-fallback.json");
+  }
+}
+
+TEST(SweepSpecRulesTest, GridPathIsAJsonPointer) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "g", "grid": [ { "path": "llm.retry", "values": [2] } ] }])")),
+            "/variants/0/grid/0/path: expected a JSON Pointer such as \"/llm/1/retry/max_attempts\", got \"llm.retry\"");
+}
+
+TEST(SweepSpecRulesTest, GridPathMustExistUpToItsLastKey) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "g", "grid": [ { "path": "/llm/5/retry/max_attempts", "values": [2] } ] }])")),
+            "/variants/0/grid/0/path: the policy has no object at \"/llm/5/retry\" to hold \"max_attempts\"");
+}
+
+TEST(SweepSpecRulesTest, GridValueMustMakeAValidPolicy) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "g", "grid": [ { "path": "/llm/1/retry/max_attempts", "values": [2, 0] } ] }])")),
+            "/variants/0/grid/0/values/1: makes an invalid policy: /llm/1/retry/max_attempts: expected an integer in "
+            "[1, 1000], got 0");
+}
+
+TEST(SweepSpecRulesTest, GridUnknownKeyIsThePolicyReadersError) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "g", "grid": [ { "path": "/llm/1/retry/max_atempts", "values": [2] } ] }])")),
+            "/variants/0/grid/0/values/0: makes an invalid policy: /llm/1/retry/max_atempts: unknown key \"max_atempts\"; "
+            "expected one of: max_attempts, retry_on, backoff, base_delay, multiplier, max_delay, jitter, jitter_range, "
+            "honour_retry_after, max_retry_after, over_max_retry_after");
+}
+
+TEST(SweepSpecRulesTest, GridCombinationMustMakeAValidPolicy) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "g", "grid": [
+                  { "path": "/web_search/2/retry/base_delay", "values": ["1s", "20s"] },
+                  { "path": "/web_search/2/retry/max_delay", "values": ["10s"] } ] }])")),
+            "/variants/0/grid: [base_delay=\"20s\",max_delay=\"10s\"] makes an invalid policy: "
+            "/web_search/2/retry/max_delay: expected a duration >= base_delay (20s), got \"10s\"");
+}
+
+TEST(SweepSpecRulesTest, GridValuesAreDistinct) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "g", "grid": [ { "path": "/llm/1/retry/max_attempts", "values": [2, 2] } ] }])")),
+            "/variants/0/grid/0/values/1: duplicate value 2 (also /variants/0/grid/0/values/0)");
+}
+
+TEST(SweepSpecRulesTest, GridPathsAreDistinct) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "g", "grid": [ { "path": "/llm/1/retry/max_attempts", "values": [2] },
+                                                        { "path": "/llm/1/retry/max_attempts", "values": [3] } ] }])")),
+            "/variants/0/grid/1/path: duplicate path \"/llm/1/retry/max_attempts\" (also /variants/0/grid/0/path)");
+}
+
+TEST(SweepSpecRulesTest, GridValuesAreNonEmpty) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "g", "grid": [ { "path": "/llm/1/retry/max_attempts", "values": [] } ] }])")),
+            "/variants/0/grid/0/values: expected a non-empty array, got []");
+}
+
+TEST(SweepSpecRulesTest, BaselineNamesAnExpandedVariant) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "a" }, { "name": "g", "grid": [ { "path": "/llm/1/retry/max_attempts", "values": [2] } ] }])",
+                           R"("seeds": 3, "baseline": "g")")),
+            "/baseline: no variant named \"g\"; variants are: a, g[max_attempts=2]");
+}
+
+TEST(SweepSpecRulesTest, AtMostAThousandVariants) {
+  std::string values;
+  for (int i = 1; i <= 40; ++i) {
+    if (i > 1) values += ',';
+    values += std::to_string(i);
+  }
+  std::string variants = R"([{ "name": "g", "grid": [ { "path": "/llm/1/retry/max_attempts", "values": [)";
+  variants += values;
+  variants += R"(] }, { "path": "/web_search/2/retry/max_attempts", "values": [)";
+  variants += values;
+  variants += "] } ] }]";
+  EXPECT_EQ(error_of(sweep(variants)),
+            "/variants: expected at most 1000 variants once grids are expanded, got more");
+}
+
+// The hostile pass: wrong types and out-of-range values at every level, each one error at
+// its pointer with what was expected and what was found.
+TEST(SweepSpecRulesTest, SeedsAboveTheBound) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "a" }])", R"("seeds": 20000)")),
+            "/seeds: expected an integer in [1, 10000], got 20000");
+}
+
+TEST(SweepSpecRulesTest, SeedsOfTheWrongType) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "a" }])", R"("seeds": "ten")")),
+            "/seeds: expected an integer in [1, 10000], got \"ten\"");
+}
+
+TEST(SweepSpecRulesTest, FirstSeedIsUnsigned) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "a" }])", R"("seeds": 3, "first_seed": -1)")),
+            "/first_seed: expected an integer in [0, 18446744073709551615], got -1");
+}
+
+TEST(SweepSpecRulesTest, VariantsIsAnArray) {
+  EXPECT_EQ(error_of(sweep(R"({ "name": "a" })")), "/variants: expected a non-empty array, got {\"name\":\"a\"}");
+}
+
+TEST(SweepSpecRulesTest, GridIsAnArray) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "g", "grid": { "path": "/llm" } }])")),
+            "/variants/0/grid: expected a non-empty array, got {\"path\":\"/llm\"}");
+}
+
+TEST(SweepSpecRulesTest, GridPathEscapesAreRfc6901s) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "g", "grid": [ { "path": "/llm/~2", "values": [2] } ] }])")),
+            "/variants/0/grid/0/path: expected a JSON Pointer such as \"/llm/1/retry/max_attempts\", got \"/llm/~2\"");
+}
+
+TEST(SweepSpecRulesTest, GridPathBelowAScalar) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "g", "grid": [ { "path": "/llm/1/retry/max_attempts/x", "values": [2] } ] }])")),
+            "/variants/0/grid/0/path: the policy has no object at \"/llm/1/retry/max_attempts\" to hold \"x\"");
+}
+
+TEST(SweepSpecRulesTest, TheWholeFileIsAnObject) {
+  EXPECT_EQ(error_of("[1]"), ": expected an object, got [1]");
+}
+
+}  // namespace
+}  // namespace squall
