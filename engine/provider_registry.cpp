@@ -21,14 +21,15 @@ ProviderId ProviderRegistry::add(ProviderDescriptor descriptor, Provider& provid
                                  std::vector<std::unique_ptr<Strategy>> stack) {
   assert(!find(descriptor.name));
   entries_.push_back(std::make_unique<Entry>(std::move(descriptor), provider, env_, std::move(stack)));
-  return static_cast<ProviderId>(entries_.size() - 1);
+  const auto id = static_cast<ProviderId>(entries_.size() - 1);
+  ids_.emplace(entries_.back()->descriptor.name, id);
+  return id;
 }
 
 std::optional<ProviderId> ProviderRegistry::find(std::string_view name) const {
-  for (std::size_t i = 0; i < entries_.size(); ++i) {
-    if (entries_[i]->descriptor.name == name) return static_cast<ProviderId>(i);
-  }
-  return std::nullopt;
+  const auto it = ids_.find(name);
+  if (it == ids_.end()) return std::nullopt;
+  return it->second;
 }
 
 Task<Outcome> ProviderRegistry::run(CallContext& ctx, Request& request) {

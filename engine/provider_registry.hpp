@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -77,6 +78,9 @@ class ProviderRegistry final : public Terminal {
 
   EngineEnv env_;
   std::vector<std::unique_ptr<Entry>> entries_;  // by id; entries never move
+  // Ids by name, so that building a world of n providers and tools is O(n log n), not
+  // O(n^2). The keys view the entries' descriptors, which never move.
+  std::map<std::string_view, ProviderId> ids_;
 };
 
 }  // namespace squall

@@ -2,6 +2,7 @@
 
 #include "reports/atomic_file.hpp"
 #include "reports/fingerprint.hpp"
+#include "reports/json_members.hpp"
 #include "reports/rounding.hpp"
 
 namespace squall {
@@ -80,7 +81,7 @@ ordered_json tasks(const TaskSummary& t) {
 ordered_json providers(const Report& r) {
   ordered_json j = ordered_json::object();
   for (const ProviderSummary& p : r.providers) {
-    ordered_json& o = j[p.name];
+    ordered_json& o = append_member(j, p.name);
     o["calls"] = p.calls;
     o["by_outcome"] = outcome_counts(p.by_outcome, false);
     o["latency_ms"] = latency(p.latency);
@@ -95,7 +96,7 @@ ordered_json providers(const Report& r) {
 ordered_json logical_calls(const Report& r) {
   ordered_json j = ordered_json::object();
   for (const ToolSummary& t : r.tools) {
-    ordered_json& o = j[t.name];
+    ordered_json& o = append_member(j, t.name);
     o["total"] = t.logical_calls;
     o["attempts"] = t.attempts;
     o["by_outcome"] = outcome_counts(t.by_final_outcome, false);
@@ -183,7 +184,7 @@ ordered_json caches(const Report& r) {
 ordered_json hedges(const Report& r) {
   ordered_json j = ordered_json::object();
   for (const HedgeSummary& h : r.hedges) {
-    ordered_json& o = j[h.tool];
+    ordered_json& o = append_member(j, h.tool);
     for (HedgeAction action : kHedgeActions) o[std::string(to_string(action))] = h.by_action[static_cast<std::size_t>(action)];
     const std::uint64_t primaries = h.by_action[static_cast<std::size_t>(HedgeAction::primary)];
     const std::uint64_t launched = h.by_action[static_cast<std::size_t>(HedgeAction::launched)];
@@ -249,7 +250,7 @@ ordered_json answers(const Report& r) {
 
 ordered_json injected_faults(const std::vector<InjectedFaultRow>& rows) {
   ordered_json j = ordered_json::object();
-  for (const InjectedFaultRow& f : rows) j[f.provider][f.kind] = f.count;
+  for (const InjectedFaultRow& f : rows) append_member(last_or_append_member(j, f.provider), f.kind, f.count);
   return j;
 }
 
@@ -279,13 +280,13 @@ ordered_json time_series(const Report& r) {
     ordered_json calls = ordered_json::object();
     for (std::size_t p = 0; p < w.provider_calls.size(); ++p) {
       ordered_json kinds = outcome_counts(w.provider_calls[p], true);
-      if (!kinds.empty()) calls[r.providers[p].name] = std::move(kinds);
+      if (!kinds.empty()) append_member(calls, r.providers[p].name, std::move(kinds));
     }
     o["provider_calls"] = std::move(calls);
     ordered_json faults = ordered_json::object();
     for (std::size_t f = 0; f < w.injected_faults.size(); ++f) {
       const InjectedFaultRow& row = r.injected_faults[f];
-      if (w.injected_faults[f] != 0) faults[row.provider][row.kind] = w.injected_faults[f];
+      if (w.injected_faults[f] != 0) append_member(last_or_append_member(faults, row.provider), row.kind, w.injected_faults[f]);
     }
     o["injected_faults"] = std::move(faults);
     windows.push_back(std::move(o));
