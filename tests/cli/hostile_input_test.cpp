@@ -106,30 +106,28 @@ TEST(HostileInputTest, CompareEscapesControlCharactersOfAReportsScenarioName) {
             "\"a\\u001b[31mred\\u000aX\"\n");
 }
 
-// The quickstart reads scenarios/corpora/crm.jsonl.
-TEST(HostileInputTest, CompareNeverWritesOverACorpusTheScenarioReads) {
-  const std::string corpus = read_file(fs::path(SQUALL_SOURCE_DIR) / "scenarios/corpora/crm.jsonl");
-  const Result r = squall("compare scenarios/quickstart.json --policy scenarios/policies/naive-retry.json --report "
-                          "json=scenarios/corpora/crm.jsonl");
+// Runs `args`, whose --report json|junit=scenarios/corpora/crm.jsonl names the corpus the
+// quickstart reads, and expects it refused by `command` with nothing written.
+void expect_corpus_kept(const std::string& args, const std::string& command, const std::string& format) {
+  const fs::path corpus = fs::path(SQUALL_SOURCE_DIR) / "scenarios/corpora/crm.jsonl";
+  const std::string before = read_file(corpus);
+  const Result r = squall(args);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err,
-            "squall compare: cannot write the json report (--report json=scenarios/corpora/crm.jsonl): "
-            "\"scenarios/corpora/crm.jsonl\" is an input of this run (scenarios/corpora/crm.jsonl); the report would "
-            "overwrite it\n");
+  EXPECT_EQ(r.err, "squall " + command + ": cannot write the " + format + " report (--report " + format +
+                       "=scenarios/corpora/crm.jsonl): \"scenarios/corpora/crm.jsonl\" is an input of this run "
+                       "(scenarios/corpora/crm.jsonl); the report would overwrite it\n");
   EXPECT_EQ(r.out, "");
-  EXPECT_EQ(read_file(fs::path(SQUALL_SOURCE_DIR) / "scenarios/corpora/crm.jsonl"), corpus);
+  EXPECT_EQ(read_file(corpus), before);
+}
+
+TEST(HostileInputTest, CompareNeverWritesOverACorpusTheScenarioReads) {
+  expect_corpus_kept("compare scenarios/quickstart.json --policy scenarios/policies/naive-retry.json --report "
+                     "json=scenarios/corpora/crm.jsonl",
+                     "compare", "json");
 }
 
 TEST(HostileInputTest, CiNeverWritesOverACorpusTheScenarioReads) {
-  const std::string corpus = read_file(fs::path(SQUALL_SOURCE_DIR) / "scenarios/corpora/crm.jsonl");
-  const Result r = squall("ci scenarios/quickstart.json --report junit=scenarios/corpora/crm.jsonl");
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err,
-            "squall ci: cannot write the junit report (--report junit=scenarios/corpora/crm.jsonl): "
-            "\"scenarios/corpora/crm.jsonl\" is an input of this run (scenarios/corpora/crm.jsonl); the report would "
-            "overwrite it\n");
-  EXPECT_EQ(r.out, "");
-  EXPECT_EQ(read_file(fs::path(SQUALL_SOURCE_DIR) / "scenarios/corpora/crm.jsonl"), corpus);
+  expect_corpus_kept("ci scenarios/quickstart.json --report junit=scenarios/corpora/crm.jsonl", "ci", "junit");
 }
 
 TEST(HostileInputTest, CiNeverAppendsItsStepSummaryToAScenarioOrACorpus) {
