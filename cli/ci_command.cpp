@@ -244,8 +244,9 @@ std::vector<CiRun> run_all(const std::vector<fs::path>& files, std::size_t jobs,
 std::optional<ReportRequests> checked_outputs(const CiOptions& options, const std::vector<fs::path>& files,
                                               std::optional<fs::path>& step_summary) {
   std::vector<fs::path> inputs;
-  for (const fs::path& file : files) {
-    for (fs::path& input : run_inputs(file)) inputs.push_back(std::move(input));
+  // Loading every scenario once more to learn its corpora is wasted without a report.
+  for (std::size_t i = 0; i < files.size() && !options.reports.empty(); ++i) {
+    for (fs::path& input : run_inputs(files[i])) inputs.push_back(std::move(input));
   }
   ReportRequests requests = parse_report_requests(options.reports, std::nullopt, inputs);
   std::optional<std::string> problem = check_ci_requests(requests);

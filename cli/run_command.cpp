@@ -17,6 +17,7 @@
 #include "reports/json_writer.hpp"
 #include "reports/text_summary.hpp"
 #include "sim/scenario_loader.hpp"
+#include "sim/scenario/validation_error.hpp"
 #include "sim/run.hpp"
 
 namespace squall::cli {
@@ -101,13 +102,13 @@ std::optional<CheckedRun> check_run(const RunOptions& options) {
   const std::vector<std::filesystem::path> inputs = run_inputs(options.scenario, options.policy, run.scenario);
   run.reports = parse_report_requests(options.reports, options.out, inputs);
   if (run.reports.error) {
-    fmt::print(stderr, "squall: {}\n", *run.reports.error);
+    fmt::print(stderr, "squall: {}\n", escape_controls(*run.reports.error));
     return std::nullopt;
   }
   if (wants_markdown(run.reports.requests)) run.step_summary = step_summary_file();
   if (run.step_summary) {
     if (const auto problem = step_summary_problem(*run.step_summary, run.reports.requests, inputs)) {
-      fmt::print(stderr, "squall: {}\n", *problem);
+      fmt::print(stderr, "squall: {}\n", escape_controls(*problem));
       return std::nullopt;
     }
   }

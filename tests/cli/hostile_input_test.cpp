@@ -171,4 +171,12 @@ TEST(HostileInputTest, CiEscapesControlCharactersOfFileNamesInEveryLine) {
   EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
 }
 
+TEST(HostileInputTest, RunEscapesControlCharactersOfARefusedReportPath) {
+  const Result r = squall("run scenarios/quickstart.json --out '/nonexistent\x1b[31m/x.json'");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "squall: cannot write the json report (--out /nonexistent\\u001b[31m/x.json): directory "
+                   "\"/nonexistent\\u001b[31m\" does not exist\n");
+  EXPECT_EQ(r.out, "");
+}
+
 }  // namespace
