@@ -10,6 +10,7 @@
 #include "cli/output_path.hpp"
 #include "cli/repro.hpp"
 #include "cli/report_requests.hpp"
+#include "cli/run_inputs.hpp"
 #include "cli/scenario_inputs.hpp"
 #include "cli/step_summary.hpp"
 #include "cli/terminal.hpp"
@@ -21,6 +22,7 @@
 #include "sim/parallel_runs.hpp"
 #include "sim/run.hpp"
 #include "sim/scenario_loader.hpp"
+#include "sim/scenario/validation_error.hpp"
 
 namespace squall::cli {
 namespace {
@@ -86,22 +88,24 @@ std::size_t failed_thresholds(const Report& r) {
 //   PASS  scenarios/ci/llm-budget-guard.json (seed 11, 3 thresholds)
 //   FAIL  scenarios/incidents/x.json (seed 7, 2 of 5 thresholds failed)
 //   ERROR scenarios/bad.json (exit 2, not run)
-// followed, for ERROR, by the error lines indented.
+// followed, for ERROR, by the error lines indented. Names read from files or directories
+// are escaped for the terminal (escape_controls), here and in every line `ci` prints.
 std::string result_line(const fs::path& file, const CiRun& run) {
+  const std::string name = escape_controls(file.string());
   if (!run.report) {
-    std::string line = fmt::format("ERROR {} (exit {}, not run)\n", file.string(), run.exit_code);
+    std::string line = fmt::format("ERROR {} (exit {}, not run)\n", name, run.exit_code);
     std::size_t start = 0;
     while (start <= run.error.size()) {
       const std::size_t end = std::min(run.error.find('\n', start), run.error.size());
-      line += fmt::format("      {}\n", run.error.substr(start, end - start));
+      line += fmt::format("      {}\n", escape_controls(run.error.substr(start, end - start)));
       start = end + 1;
     }
     return line;
   }
   const Report& r = *run.report;
   const std::size_t failed = failed_thresholds(r);
-  if (failed == 0) return fmt::format("PASS  {} (seed {}, {} thresholds)\n", file.string(), r.seed, r.thresholds.size());
-  return fmt::format("FAIL  {} (seed {}, {} of {} thresholds failed)\n", file.string(), r.seed, failed,
+  if (failed == 0) return fmt::format("PASS  {} (seed {}, {} thresholds)\n", name, r.seed, r.thresholds.size());
+  return fmt::format("FAIL  {} (seed {}, {} of {} thresholds failed)\n", name, r.seed, failed,
                      r.thresholds.size());
 }
 
@@ -112,14 +116,16 @@ std::string percent(std::uint64_t n, std::uint64_t total) {
 
 // The final table: one row per scenario in input order, with the headline figures.
 std::string final_table(std::span<const fs::path> files, std::span<const CiRun> runs) {
+  std::vector<std::string> names;
+  for (const fs::path& f : files) names.push_back(escape_controls(f.string()));
   std::size_t width = std::string_view("scenario").size();
-  for (const fs::path& f : files) width = std::max(width, f.string().size());
+  for (const std::string& name : names) width = std::max(width, name.size());
   std::string out = fmt::format("\n{:<7}{:<{}}  {:>8}  {:>8}  {:>14}  {:>12}  {}\n", "result", "scenario", width, "tasks",
                                 "success", "p99 latency ms", "cost USD", "thresholds");
   for (std::size_t i = 0; i < files.size(); ++i) {
     const CiRun& run = runs[i];
     if (!run.report) {
-      out += fmt::format("{:<7}{:<{}}  {:>8}  {:>8}  {:>14}  {:>12}  {}\n", "ERROR", files[i].string(), width, "-", "-",
+      out += fmt::format("{:<7}{:<{}}  {:>8}  {:>8}  {:>14}  {:>12}  {}\n", "ERROR", names[i], width, "-", "-",
                          "-", "-", fmt::format("not run (exit {})", run.exit_code));
       continue;
     }
@@ -128,7 +134,7 @@ std::string final_table(std::span<const fs::path> files, std::span<const CiRun> 
                              r.tasks.by_status[index_of(TaskStatus::degraded)];
     const std::size_t failed = failed_thresholds(r);
     out += fmt::format("{:<7}{:<{}}  {:>8}  {:>8}  {:>14.3f}  {:>12.6f}  {}\n", failed == 0 ? "PASS" : "FAIL",
-                       files[i].string(), width, r.tasks.total, percent(ok, r.tasks.total),
+                       names[i], width, r.tasks.total, percent(ok, r.tasks.total),
                        round_ms(r.latency.p99_ms), round_usd(r.cost.total_usd),
                        fmt::format("{}/{} passed", r.thresholds.size() - failed, r.thresholds.size()));
   }
@@ -151,10 +157,11 @@ std::string failures_and_verdict(std::span<const fs::path> files, std::span<cons
     ++failed;
     for (const ThresholdResult& t : r.thresholds) {
       if (t.passed) continue;
-      out += fmt::format("threshold failed: {}: {}: {} (observed {})\n", files[i].string(), t.metric, t.expression,
-                         format_observed(t));
+      out += escape_controls(fmt::format("threshold failed: {}: {}: {} (observed {})", files[i].string(), t.metric,
+                                         t.expression, format_observed(t))) +
+             "\n";
     }
-    out += fmt::format("repro: {}\n", r.produced_by.repro);
+    out += escape_controls(fmt::format("repro: {}", r.produced_by.repro)) + "\n";
   }
   out += fmt::format("squall ci: {} scenarios, {} passed, {} failed, {} not run; exit {}\n", files.size(), passed, failed,
                      files.size() - passed - failed, exit_code);
@@ -192,11 +199,12 @@ std::vector<std::string> write_outputs(const std::vector<ReportRequest>& request
     const bool is_markdown = r.format->name == "markdown";
     if (is_markdown && step_summary && output_identity(r.path) == output_identity(*step_summary)) continue;
     write_file_atomic(resolve_output(r.path), is_markdown ? markdown_summary(outcomes) : junit_xml(outcomes));
-    lines.push_back(fmt::format("{} report written to {}", r.format->name, r.path.string()));
+    lines.push_back(fmt::format("{} report written to {}", r.format->name, escape_controls(r.path.string())));
   }
   if (step_summary) {
     append_to_file(*step_summary, markdown_summary(outcomes));
-    lines.push_back(fmt::format("markdown summary appended to {} ($GITHUB_STEP_SUMMARY)", step_summary->string()));
+    lines.push_back(fmt::format("markdown summary appended to {} ($GITHUB_STEP_SUMMARY)",
+                                escape_controls(step_summary->string())));
   }
   return lines;
 }
@@ -209,7 +217,7 @@ std::vector<CiRun> run_all(const std::vector<fs::path>& files, std::size_t jobs,
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   };
   std::vector<std::string> names;
-  for (const fs::path& f : files) names.push_back(f.string());
+  for (const fs::path& f : files) names.push_back(escape_controls(f.string()));
   CiProgress progress(stderr, is_terminal(stderr), show_progress(options.progress, options.quiet, is_terminal(stderr)),
                       std::move(names));
   std::vector<CiRun> runs = run_parallel<CiRun>(
@@ -230,6 +238,29 @@ std::vector<CiRun> run_all(const std::vector<fs::path>& files, std::size_t jobs,
   return runs;
 }
 
+// The --report requests and $GITHUB_STEP_SUMMARY (set in `step_summary` when a markdown
+// summary is asked for), checked as `run` checks its own against every file each scenario
+// reads (cli/run_inputs.hpp): nullopt, after saying why on stderr, when one is refused.
+std::optional<ReportRequests> checked_outputs(const CiOptions& options, const std::vector<fs::path>& files,
+                                              std::optional<fs::path>& step_summary) {
+  std::vector<fs::path> inputs;
+  // Loading every scenario once more to learn its corpora is wasted without a report.
+  for (std::size_t i = 0; i < files.size() && !options.reports.empty(); ++i) {
+    for (fs::path& input : run_inputs(files[i])) inputs.push_back(std::move(input));
+  }
+  ReportRequests requests = parse_report_requests(options.reports, std::nullopt, inputs);
+  std::optional<std::string> problem = check_ci_requests(requests);
+  for (const ReportRequest& r : requests.requests) {
+    if (r.format->name == "markdown") step_summary = step_summary_file();
+  }
+  if (!problem && step_summary) problem = step_summary_problem(*step_summary, requests.requests, inputs);
+  if (problem) {
+    fmt::print(stderr, "squall ci: {}\n", escape_controls(*problem));
+    return std::nullopt;
+  }
+  return requests;
+}
+
 }  // namespace
 
 int worst_exit_code(int a, int b) {
@@ -243,18 +274,12 @@ int worst_exit_code(int a, int b) {
 int ci_command(const CiOptions& options) {
   const ScenarioInputs inputs = expand_scenario_inputs(options.inputs);
   if (inputs.error) {
-    fmt::print(stderr, "squall ci: {}\n", *inputs.error);
-    return kExitBadInput;
-  }
-  const ReportRequests requests = parse_report_requests(options.reports, std::nullopt, inputs.files);
-  if (const auto problem = check_ci_requests(requests)) {
-    fmt::print(stderr, "squall ci: {}\n", *problem);
+    fmt::print(stderr, "squall ci: {}\n", escape_controls(*inputs.error));
     return kExitBadInput;
   }
   std::optional<fs::path> step_summary;
-  for (const ReportRequest& r : requests.requests) {
-    if (r.format->name == "markdown") step_summary = step_summary_file();
-  }
+  const std::optional<ReportRequests> requests = checked_outputs(options, inputs.files, step_summary);
+  if (!requests) return kExitBadInput;
   const std::vector<fs::path>& files = inputs.files;
   const std::size_t jobs = options.jobs == 0 ? default_jobs() : options.jobs;
   fmt::print("squall ci: {} scenarios\n", files.size());
@@ -273,7 +298,7 @@ int ci_command(const CiOptions& options) {
 
   const std::vector<SuiteOutcome> outcomes = suite_outcomes(files, runs);
   try {
-    for (const std::string& line : write_outputs(requests.requests, step_summary, outcomes)) {
+    for (const std::string& line : write_outputs(requests->requests, step_summary, outcomes)) {
       if (!options.quiet) fmt::print("{}\n", line);
     }
   } catch (const std::exception& e) {

@@ -1,7 +1,6 @@
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
+#include <variant>
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
@@ -9,12 +8,16 @@
 #include "cli/commands.hpp"
 #include "cli/output_path.hpp"
 #include "cli/repro.hpp"
+#include "cli/run_inputs.hpp"
+#include "mocks/input_file.hpp"
+#include "mocks/strict_json.hpp"
 #include "reports/atomic_file.hpp"
 #include "reports/compare.hpp"
 #include "reports/json_writer.hpp"
 #include "reports/writers/comparison_writer.hpp"
 #include "sim/run.hpp"
 #include "sim/scenario_loader.hpp"
+#include "sim/scenario/validation_error.hpp"
 
 namespace squall::cli {
 namespace {
@@ -31,18 +34,31 @@ struct BadInput : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Throws BadInput with `message` escaped for the terminal: it names files as given.
+[[noreturn]] void refuse(const std::string& message) { throw BadInput(escape_controls(message)); }
+
+// A report file read as the scenario loader reads its files (mocks/input_file.hpp: a
+// regular file of at most 64 MiB, so /dev/zero or a FIFO is refused before anything is
+// read) and parsed as strictly (mocks/strict_json.hpp: a repeated key is an error, as it
+// would hide which value is compared; no comments: squall writes none). Refused:
+//   a.json: not a regular file
+//   a.json:1:9: not JSON: syntax error while parsing value - invalid literal; last read: 'x'
+//   a.json: /tasks/total: duplicate key "total"
+//   a.json: not a squall report of version 1: /tasks/succeeded is -5, expected ... (report_problem)
 nlohmann::json read_report(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw BadInput(fmt::format("{}: cannot be read", file.string()));
-  std::stringstream text;
-  text << in.rdbuf();
-  nlohmann::json report;
-  try {
-    report = nlohmann::json::parse(text.str());
-  } catch (const nlohmann::json::parse_error& e) {
-    throw BadInput(fmt::format("{}: not JSON: {}", file.string(), e.what()));
+  const std::string name = file.string();
+  auto text = read_input_file(file);
+  if (const auto* error = std::get_if<InputFileError>(&text)) refuse(fmt::format("{}: {}", name, error->message));
+  const auto on_duplicate = [&name](const std::string& pointer, const std::string& key) {
+    refuse(fmt::format("{}: {}: duplicate key \"{}\"", name, pointer, key));
+  };
+  auto parsed = parse_strict_json(std::get<std::string>(text), JsonComments::rejected, on_duplicate);
+  if (const auto* error = std::get_if<JsonSyntaxError>(&parsed)) {
+    refuse(fmt::format("{}:{}:{}: not JSON: {}", name, error->line, error->column, error->message));
   }
-  if (const auto problem = report_problem(report)) throw BadInput(fmt::format("{}: {}", file.string(), *problem));
+  // The comparison reads plain nlohmann::json (reports/compare.hpp); key order is not used.
+  nlohmann::json report = std::get<Json>(std::move(parsed));
+  if (const auto problem = report_problem(report)) refuse(fmt::format("{}: {}", name, *problem));
   return report;
 }
 
@@ -56,26 +72,28 @@ constexpr std::string_view kCompareFormats[] = {"json", "markdown"};
 
 // Parses and checks --report FORMAT=PATH as `run` does (cli/report_requests.hpp): every
 // path is checked before anything runs, against the inputs, and no two write one file.
-std::vector<CompareOutput> parse_outputs(const CompareOptions& options) {
-  std::vector<fs::path> inputs = options.inputs;
+// The inputs are every file the comparison reads: two reports, or the scenario, each
+// corpus it reads and the policy files (cli/run_inputs.hpp, as `run` checks its reports).
+std::vector<CompareOutput> parse_outputs(const CompareOptions& options, bool reports) {
+  std::vector<fs::path> inputs = reports ? options.inputs : run_inputs(options.inputs[0]);
   inputs.insert(inputs.end(), options.policies.begin(), options.policies.end());
   std::vector<CompareOutput> outputs;
   std::vector<fs::path> seen;
   for (const std::string& spec : options.reports) {
     const std::size_t eq = spec.find('=');
-    if (eq == std::string::npos) throw BadInput(fmt::format("squall compare: --report expects FORMAT=PATH, got \"{}\"", spec));
+    if (eq == std::string::npos) refuse(fmt::format("squall compare: --report expects FORMAT=PATH, got \"{}\"", spec));
     CompareOutput out{spec.substr(0, eq), fs::path(spec.substr(eq + 1))};
     if (std::find(std::begin(kCompareFormats), std::end(kCompareFormats), out.format) == std::end(kCompareFormats)) {
-      throw BadInput(fmt::format("squall compare: unknown report format \"{}\" in --report {}; formats: json, markdown",
+      refuse(fmt::format("squall compare: unknown report format \"{}\" in --report {}; formats: json, markdown",
                                  out.format, spec));
     }
     if (const auto problem = output_problem(out.path, inputs)) {
-      throw BadInput(fmt::format("squall compare: cannot write the {} report (--report {}): {}", out.format, spec, *problem));
+      refuse(fmt::format("squall compare: cannot write the {} report (--report {}): {}", out.format, spec, *problem));
     }
     const fs::path identity = output_identity(out.path);
     for (std::size_t i = 0; i < seen.size(); ++i) {
       if (seen[i] == identity) {
-        throw BadInput(fmt::format("squall compare: --report {}={} and --report {} write the same file \"{}\"",
+        refuse(fmt::format("squall compare: --report {}={} and --report {} write the same file \"{}\"",
                                    outputs[i].format, outputs[i].path.string(), spec, out.path.string()));
       }
     }
@@ -96,7 +114,7 @@ std::vector<std::string> write_outputs(const std::vector<CompareOutput>& outputs
     const bool json = out.format == "json";
     write_file_atomic(resolve_output(out.path), json ? comparison_json(run_a, run_b, rows, warnings)
                                                      : comparison_markdown(run_a, run_b, rows, warnings));
-    lines.push_back(fmt::format("{} comparison written to {}", out.format, out.path.string()));
+    lines.push_back(fmt::format("{} comparison written to {}", out.format, escape_controls(out.path.string())));
   }
   return lines;
 }
@@ -140,7 +158,7 @@ std::pair<Side, Side> run_policies(const CompareOptions& options) {
     sides[i].label = policies[i] ? policies[i]->filename().string() : "scenario policy";
     sides[i].report = to_json(prepared.run(configs[i], seed, std::move(provenance)));
   }
-  fmt::print("squall compare {}: seed {}\n", prepared.scenario().name, seed);
+  fmt::print("squall compare {}: seed {}\n", escape_controls(prepared.scenario().name), seed);
   return {std::move(sides[0]), std::move(sides[1])};
 }
 
@@ -156,12 +174,13 @@ int compare_command(const CompareOptions& options) {
     return kExitBadInput;
   }
   try {
-    const std::vector<CompareOutput> outputs = parse_outputs(options);
+    const std::vector<CompareOutput> outputs = parse_outputs(options, reports);
     std::pair<Side, Side> sides;
     if (reports) {
       sides = {Side{options.inputs[0].filename().string(), read_report(options.inputs[0])},
                Side{options.inputs[1].filename().string(), read_report(options.inputs[1])}};
-      fmt::print("squall compare: {} and {}\n", options.inputs[0].string(), options.inputs[1].string());
+      fmt::print("squall compare: {} and {}\n", escape_controls(options.inputs[0].string()),
+                 escape_controls(options.inputs[1].string()));
     } else {
       sides = run_policies(options);
     }
@@ -169,9 +188,9 @@ int compare_command(const CompareOptions& options) {
     const std::vector<std::string> warnings = comparison_warnings(a.report, b.report);
     // On stderr, after the heading and before the table, so a merged log reads in order.
     std::fflush(stdout);
-    for (const std::string& w : warnings) fmt::print(stderr, "squall compare: warning: {}\n", w);
+    for (const std::string& w : warnings) fmt::print(stderr, "squall compare: warning: {}\n", escape_controls(w));
     const std::vector<MetricComparison> rows = compare_reports(a.report, b.report);
-    fmt::print("{}", comparison_table(a.label, b.label, rows));
+    fmt::print("{}", comparison_table(escape_controls(a.label), escape_controls(b.label), rows));
     try {
       for (const std::string& line : write_outputs(outputs, a, b, rows, warnings)) fmt::print("{}\n", line);
     } catch (const std::runtime_error& e) {

@@ -49,6 +49,22 @@ bool reaches_special_tree(const fs::path& out) {
   return false;
 }
 
+// Why directory `dir` of a target is missing: the nearest of it and its parents that
+// exists is a file, not a directory (`f/x.json` where `f` is a regular file: open(2)
+// fails with ENOTDIR), or nothing is there.
+std::string missing_directory(const fs::path& dir) {
+  std::error_code ec;
+  for (fs::path p = dir; !p.empty(); p = p.parent_path()) {
+    const fs::file_status status = fs::status(p, ec);
+    if (fs::exists(status)) {
+      if (fs::is_directory(status)) break;
+      return fmt::format("\"{}\" is not a directory", p.string());
+    }
+    if (p == p.parent_path()) break;
+  }
+  return fmt::format("directory \"{}\" does not exist", dir.string());
+}
+
 }  // namespace
 
 std::optional<std::string> output_problem(const fs::path& out, const std::vector<fs::path>& inputs) {
@@ -67,7 +83,7 @@ std::optional<std::string> output_problem(const fs::path& out, const std::vector
   // The report is written to a temporary file in the target's directory, then renamed
   // over the target, so that directory must exist and be writable.
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  if (!fs::is_directory(dir, ec)) return fmt::format("directory \"{}\" does not exist", dir.string());
+  if (!fs::is_directory(dir, ec)) return missing_directory(dir);
   if (::access(dir.c_str(), W_OK) != 0) return fmt::format("directory \"{}\" is not writable", dir.string());
   if (!fs::exists(status)) return std::nullopt;
   for (const fs::path& input : inputs) {

@@ -18,7 +18,8 @@ std::filesystem::path resolve_output(const std::filesystem::path& out);
 std::filesystem::path output_identity(const std::filesystem::path& out);
 
 // Why `out` must not receive the report, or nullopt when it may: a target in a directory
-// that does not exist, an existing target that
+// that does not exist (`directory "a/b" does not exist`) or under a file that is not a
+// directory (`"f" is not a directory` for f/x.json), an existing target that
 // is not a regular file (a directory, a device such as /dev/null, a FIFO: renaming onto
 // it would replace it), a path into /dev or /proc, or through a link into them
 // (/dev/stdout is /proc/self/fd/1, which names whatever the process writes to: renaming

@@ -12,11 +12,14 @@ bool show_progress(bool asked, bool quiet, bool stderr_is_terminal) {
 std::string progress_text(const RunProgress& p, double wall_seconds) {
   const double now_s = static_cast<double>(p.now) / 1e9;
   const double duration_s = static_cast<double>(p.duration) / 1e9;
-  const double share = duration_s > 0 ? 100.0 * now_s / duration_s : 100.0;
+  // Past its duration a run starts no task and drains those in flight: 100%, said so.
+  const bool draining = p.now > p.duration;
+  const double share = duration_s > 0 && !draining ? 100.0 * now_s / duration_s : 100.0;
   const std::string rate =
       wall_seconds > 0 ? fmt::format("{:.0f} tasks/s", static_cast<double>(p.tasks_finished) / wall_seconds) : "-";
-  return fmt::format("progress: simulated {:.1f} s of {:.1f} s ({:.0f}%), {} tasks done, {} in flight, {}", now_s,
-                     duration_s, share, p.tasks_finished, p.tasks_started - p.tasks_finished, rate);
+  return fmt::format("progress: simulated {:.1f} s of {:.1f} s ({:.0f}%{}), {} tasks done, {} in flight, {}", now_s,
+                     duration_s, share, draining ? ", draining tasks in flight" : "", p.tasks_finished,
+                     p.tasks_started - p.tasks_finished, rate);
 }
 
 std::string sweep_progress_text(std::size_t done, std::size_t planned, double wall_seconds) {

@@ -23,7 +23,9 @@ bool show_progress(bool asked, bool quiet, bool stderr_is_terminal);
 // The text of one update, e.g.
 //   "progress: simulated 312.5 s of 900.0 s (35%), 1234 tasks done, 56 in flight, 4567 tasks/s"
 // where the rate is tasks finished per second of wall time (`wall_seconds` since the run
-// started; "-" before any wall time has passed).
+// started; "-" before any wall time has passed). A run goes on past its duration until
+// the tasks in flight finish (sim/world.hpp); then the share stays at 100% and says so:
+//   "progress: simulated 1.3 s of 1.0 s (100%, draining tasks in flight), 90 tasks done, 3 in flight, -"
 std::string progress_text(const RunProgress& progress, double wall_seconds);
 
 // The text of one update of a sweep (cli/sweep_command.cpp), e.g.

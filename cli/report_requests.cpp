@@ -56,4 +56,20 @@ ReportRequests parse_report_requests(const std::vector<std::string>& specs, cons
   return result;
 }
 
+std::optional<std::string> step_summary_problem(const fs::path& step_summary, const std::vector<ReportRequest>& requests,
+                                                const std::vector<fs::path>& inputs) {
+  if (const auto problem = output_problem(step_summary, inputs)) {
+    return fmt::format("cannot append the markdown summary to $GITHUB_STEP_SUMMARY: {}", *problem);
+  }
+  for (const ReportRequest& r : requests) {
+    if (r.format->name != "markdown" && output_identity(r.path) == output_identity(step_summary)) {
+      return fmt::format(
+          "$GITHUB_STEP_SUMMARY ({}) is the {} report's file: the markdown summary appended to it would corrupt the "
+          "report",
+          step_summary.string(), r.format->name);
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace squall::cli

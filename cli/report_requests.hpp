@@ -33,4 +33,15 @@ ReportRequests parse_report_requests(const std::vector<std::string>& specs,
                                      const std::optional<std::filesystem::path>& out,
                                      const std::vector<std::filesystem::path>& inputs);
 
+// Why the Markdown summary cannot be appended to `step_summary` ($GITHUB_STEP_SUMMARY), or
+// nullopt: the file is refused as output_problem() refuses a report (an input of the run,
+// the scenario's corpora included, is never appended to), or another format's report of
+// `requests` goes there (the summary appended to it would corrupt it; a markdown report
+// there is the summary itself, written once):
+//   cannot append the markdown summary to $GITHUB_STEP_SUMMARY: "crm.jsonl" is an input of this run (...); ...
+//   $GITHUB_STEP_SUMMARY (out.xml) is the junit report's file: the markdown summary appended to it would corrupt the report
+std::optional<std::string> step_summary_problem(const std::filesystem::path& step_summary,
+                                                const std::vector<ReportRequest>& requests,
+                                                const std::vector<std::filesystem::path>& inputs);
+
 }  // namespace squall::cli

@@ -9,14 +9,15 @@
 #include "cli/progress.hpp"
 #include "cli/repro.hpp"
 #include "cli/report_requests.hpp"
+#include "cli/run_inputs.hpp"
 #include "cli/run_outputs.hpp"
 #include "cli/step_summary.hpp"
 #include "cli/terminal.hpp"
-#include "mocks/corpus.hpp"
 #include "reports/fingerprint.hpp"
 #include "reports/json_writer.hpp"
 #include "reports/text_summary.hpp"
 #include "sim/scenario_loader.hpp"
+#include "sim/scenario/validation_error.hpp"
 #include "sim/run.hpp"
 
 namespace squall::cli {
@@ -24,16 +25,6 @@ namespace {
 
 void print_errors(const std::vector<ValidationError>& errors) {
   for (const ValidationError& error : errors) fmt::print(stderr, "{}\n", to_string(error));
-}
-
-// Every file the run reads, which no report may overwrite.
-std::vector<std::filesystem::path> run_inputs(const RunOptions& options, const Scenario& scenario) {
-  std::vector<std::filesystem::path> inputs{options.scenario};
-  if (options.policy) inputs.push_back(*options.policy);
-  for (const ProviderConfig& provider : scenario.providers) {
-    if (const auto corpus = corpus_path(scenario, provider)) inputs.push_back(*corpus);
-  }
-  return inputs;
 }
 
 bool wants_markdown(const std::vector<ReportRequest>& requests) {
@@ -57,26 +48,6 @@ bool same_when_rerun(const PreparedScenario& prepared, std::uint64_t seed, const
                fingerprint_hex(first.fingerprint));
   }
   return true;
-}
-
-// Why the markdown summary cannot be appended to $GITHUB_STEP_SUMMARY, or nullopt.
-std::optional<std::string> check_step_summary(const std::filesystem::path& step_summary,
-                                              const std::vector<ReportRequest>& requests,
-                                              const std::vector<std::filesystem::path>& inputs) {
-  if (const auto problem = output_problem(step_summary, inputs)) {
-    return fmt::format("cannot append the markdown summary to $GITHUB_STEP_SUMMARY: {}", *problem);
-  }
-  // The summary is appended to that file: another format's report there would be
-  // corrupted by it (a markdown report there is the summary itself, written once).
-  for (const ReportRequest& r : requests) {
-    if (r.format->name != "markdown" && output_identity(r.path) == output_identity(step_summary)) {
-      return fmt::format(
-          "$GITHUB_STEP_SUMMARY ({}) is the {} report's file: the markdown summary appended to it would corrupt the "
-          "report",
-          step_summary.string(), r.format->name);
-    }
-  }
-  return std::nullopt;
 }
 
 // The terminal summary on stdout (unless quiet), then the wall time on stderr.
@@ -128,16 +99,16 @@ std::optional<CheckedRun> check_run(const RunOptions& options) {
       return std::nullopt;
     }
   }
-  const std::vector<std::filesystem::path> inputs = run_inputs(options, run.scenario);
+  const std::vector<std::filesystem::path> inputs = run_inputs(options.scenario, options.policy, run.scenario);
   run.reports = parse_report_requests(options.reports, options.out, inputs);
   if (run.reports.error) {
-    fmt::print(stderr, "squall: {}\n", *run.reports.error);
+    fmt::print(stderr, "squall: {}\n", escape_controls(*run.reports.error));
     return std::nullopt;
   }
   if (wants_markdown(run.reports.requests)) run.step_summary = step_summary_file();
   if (run.step_summary) {
-    if (const auto problem = check_step_summary(*run.step_summary, run.reports.requests, inputs)) {
-      fmt::print(stderr, "squall: {}\n", *problem);
+    if (const auto problem = step_summary_problem(*run.step_summary, run.reports.requests, inputs)) {
+      fmt::print(stderr, "squall: {}\n", escape_controls(*problem));
       return std::nullopt;
     }
   }

@@ -90,6 +90,22 @@ std::string not_version_1(std::string_view pointer, const json& found, const cha
                      found.is_discarded() ? "missing" : shown(found), expected);
 }
 
+// Why a headline value is out of what a squall report holds, or nullopt. Every headline
+// metric is a count, a duration, an amount of money or a ratio of such, so never
+// negative; counts are exact in a double only up to 2^53, and a larger value (1e308) makes
+// B - A infinite; and the JSON writer rounds every value to at most 6 decimals
+// (reports/rounding.hpp), so a positive value below 0.000001 (5e-324) is not one it wrote
+// and, as A, would make (B - A) / A infinite.
+std::optional<std::string> headline_value_problem(const std::string& pointer, const json& value) {
+  if (!value.is_number()) return std::nullopt;
+  const double v = value.get<double>();
+  if (v < 0 || v > kMaxHeadlineValue) {
+    return not_version_1(pointer, value, "a number from 0 to 9007199254740992 (2^53)");
+  }
+  if (v > 0 && v < 1e-6) return not_version_1(pointer, value, "0 or at least 0.000001 (reports round to 6 decimals)");
+  return std::nullopt;
+}
+
 std::string text_at(const json& r, const char* key) {
   return r.contains(key) && r[key].is_string() ? r[key].get<std::string>() : std::string();
 }
@@ -119,6 +135,7 @@ std::optional<std::string> report_problem(const json& r) {
     if (h.since_openings && !r.contains("breaker_openings")) continue;
     const json& value = r.contains(p) ? r.at(p) : missing;
     if (!value.is_number() && !value.is_null()) return not_version_1(h.pointer, value, "a number or null");
+    if (auto problem = headline_value_problem(h.pointer, value)) return problem;
   }
   return std::nullopt;
 }

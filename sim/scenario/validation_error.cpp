@@ -3,24 +3,6 @@
 #include <fmt/format.h>
 
 namespace squall {
-namespace {
-
-// `line` with each control character written as \u followed by its four hex digits.
-std::string escape_controls(std::string_view line) {
-  std::string out;
-  out.reserve(line.size());
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    if (const auto code = control_character_at(line, i)) {
-      out += fmt::format("\\u{:04x}", static_cast<std::uint32_t>(*code));
-      if (*code >= 0x80) ++i;  // the second byte of a C1 control's UTF-8 sequence
-    } else {
-      out += line[i];
-    }
-  }
-  return out;
-}
-
-}  // namespace
 
 std::optional<char32_t> control_character_at(std::string_view text, std::size_t i) {
   const auto byte = static_cast<unsigned char>(text[i]);
@@ -42,6 +24,20 @@ std::string to_string(const ValidationError& error) {
   }
   if (error.path.empty()) return escape_controls(fmt::format("{}: {}", error.file, error.message));
   return escape_controls(fmt::format("{}: {}: {}", error.file, error.path, error.message));
+}
+
+std::string escape_controls(std::string_view line) {
+  std::string out;
+  out.reserve(line.size());
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    if (const auto code = control_character_at(line, i)) {
+      out += fmt::format("\\u{:04x}", static_cast<std::uint32_t>(*code));
+      if (*code >= 0x80) ++i;  // the second byte of a C1 control's UTF-8 sequence
+    } else {
+      out += line[i];
+    }
+  }
+  return out;
 }
 
 }  // namespace squall

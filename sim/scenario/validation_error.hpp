@@ -33,4 +33,11 @@ std::string to_string(const ValidationError& error);
 // that starts at byte `i` of UTF-8 `text`, or nullopt. C1 controls take two bytes.
 std::optional<char32_t> control_character_at(std::string_view text, std::size_t i);
 
+// `text` with each control character (control_character_at) written as \u and its four
+// hex digits, as to_string() writes lines: the one escape for every line squall prints
+// that holds text read from a file (names, paths), so that a raw newline or ANSI escape
+// sequence (ECMA-48 CSI, ESC [) in it can neither break the line nor drive the terminal.
+// `a\x1b[31mred\nX` prints as `a\u001b[31mred\u000aX`.
+std::string escape_controls(std::string_view text);
+
 }  // namespace squall

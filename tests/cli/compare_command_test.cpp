@@ -78,7 +78,8 @@ TEST(CompareCommandTest, UsageAndBadInputAreExit2) {
             "reports\n");
   const Result not_report = squall("compare scenarios/quickstart.json scenarios/quickstart.json");
   EXPECT_EQ(not_report.exit_code, 2);
-  EXPECT_EQ(not_report.err.rfind("scenarios/quickstart.json: not JSON: ", 0), 0u) << not_report.err;
+  // Reports are strict JSON: the scenario's comments are a syntax error, at its line and column.
+  EXPECT_EQ(not_report.err.rfind("scenarios/quickstart.json:1:1: not JSON: ", 0), 0u) << not_report.err;
   const Result scenario_json = squall("compare scenarios/corpora/queries-crm.json scenarios/corpora/queries-crm.json");
   EXPECT_EQ(scenario_json.exit_code, 2);
   EXPECT_EQ(scenario_json.err, "scenarios/corpora/queries-crm.json: not a squall report: a JSON array, not an object\n");

@@ -36,6 +36,15 @@ TEST(ProgressTest, SaysSimulatedTimeTasksDoneInFlightAndRate) {
             "progress: simulated 0.0 s of 0.0 s (100%), 0 tasks done, 0 in flight, -");
 }
 
+TEST(ProgressTest, PastItsDurationARunSaysItIsDrainingAtMostOneHundredPercent) {
+  // The hostile report's 1.3 s of 1.0 s showed 128%; at the duration itself it is 100%.
+  const RunProgress past{1300 * kSecond / 1000, kSecond, 93, 90};
+  EXPECT_EQ(progress_text(past, 0.0),
+            "progress: simulated 1.3 s of 1.0 s (100%, draining tasks in flight), 90 tasks done, 3 in flight, -");
+  EXPECT_EQ(progress_text(RunProgress{kSecond, kSecond, 3, 3}, 0.0),
+            "progress: simulated 1.0 s of 1.0 s (100%), 3 tasks done, 0 in flight, -");
+}
+
 std::string written(std::FILE* f) {
   std::rewind(f);
   std::string text;

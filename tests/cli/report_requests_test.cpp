@@ -51,4 +51,18 @@ TEST(ReportRequestsTest, FormatNamesAreExact) {
   EXPECT_EQ(*r.error, "unknown report format \"JUnit\" in --report JUnit=a.xml; formats: json, junit, markdown, csv, jsonl, html");
 }
 
+TEST(ReportRequestsTest, APathUnderARegularFileSaysThatFileIsNotADirectory) {
+  const fs::path dir = temp_path("requests-under-file");
+  fs::create_directories(dir);
+  std::ofstream(dir / "f") << "";
+  const auto r = parse_report_requests({}, dir / "f" / "sub" / "x.json", {});
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(*r.error, "cannot write the json report (--out " + (dir / "f" / "sub" / "x.json").string() + "): \"" +
+                          (dir / "f").string() + "\" is not a directory");
+  const auto missing = parse_report_requests({}, dir / "none" / "x.json", {});
+  ASSERT_TRUE(missing.error);
+  EXPECT_EQ(*missing.error, "cannot write the json report (--out " + (dir / "none" / "x.json").string() +
+                                "): directory \"" + (dir / "none").string() + "\" does not exist");
+}
+
 }  // namespace

@@ -150,3 +150,29 @@ TEST(CompareTest, DifferencesAsNumbersAndAsText) {
 
 }  // namespace
 }  // namespace squall
+
+namespace squall {
+namespace {
+
+// One rule each: a headline number is from 0 to 2^53, and 0 or at least 0.000001.
+TEST(CompareTest, HeadlineNumbersOutsideWhatAReportHoldsAreRefused) {
+  json negative = small_report(8, 120.5, true);
+  negative["tasks"]["succeeded"] = -5;
+  EXPECT_EQ(problem(negative),
+            "not a squall report of version 1: /tasks/succeeded is -5, expected a number from 0 to 9007199254740992 (2^53)");
+  json huge = small_report(8, 120.5, true);
+  huge["tasks"]["total"] = 1e308;
+  EXPECT_EQ(problem(huge),
+            "not a squall report of version 1: /tasks/total is 1e+308, expected a number from 0 to 9007199254740992 (2^53)");
+  json tiny = small_report(8, 120.5, true);
+  tiny["latency_ms"]["p99"] = 5e-324;
+  EXPECT_EQ(problem(tiny), "not a squall report of version 1: /latency_ms/p99 is 5e-324, expected 0 or at least 0.000001 "
+                           "(reports round to 6 decimals)");
+  // The bounds themselves are values a report may hold.
+  json bounds = small_report(8, 0.000001, true);
+  bounds["tokens"]["input"] = kMaxHeadlineValue;
+  EXPECT_EQ(problem(bounds), "none");
+}
+
+}  // namespace
+}  // namespace squall
