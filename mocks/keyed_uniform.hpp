@@ -15,4 +15,9 @@ namespace squall {
 
 double keyed_uniform(std::uint64_t key, std::uint64_t task_id, std::string_view text, std::uint64_t index);
 
+// The same uniform with the text given by its CRC-64/XZ (crc64_xz in engine/runtime/rng.hpp),
+// for callers that hash one text once and decide many times with it:
+// keyed_uniform(key, task_id, text, index) == keyed_uniform_of_crc(key, task_id, crc64_xz(text), index).
+double keyed_uniform_of_crc(std::uint64_t key, std::uint64_t task_id, std::uint64_t text_crc, std::uint64_t index);
+
 }  // namespace squall

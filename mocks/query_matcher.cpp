@@ -92,12 +92,14 @@ void QueryMatcher::collect(std::size_t max_results) {
 }
 
 const std::vector<std::uint32_t>& QueryMatcher::hits_for(std::string_view query, std::size_t max_results) {
-  if (query == hits_query_ && max_results == hits_max_results_) return hits_;
-  parse(query);
-  collect(max_results);
-  hits_query_.assign(query);
-  hits_max_results_ = max_results;
-  return hits_;
+  const auto match_afresh = [this, max_results](std::string_view text) -> const std::vector<std::uint32_t>& {
+    parse(text);
+    collect(max_results);
+    return hits_;
+  };
+  if (answers_.size() == 0) answers_max_results_ = max_results;
+  if (max_results != answers_max_results_) return match_afresh(query);
+  return answers_.get(query, match_afresh);
 }
 
 void QueryMatcher::match(std::string_view query, std::size_t max_results, std::vector<SearchResult>& out) {

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "engine/call.hpp"
+#include "engine/runtime/text_memo.hpp"
 #include "mocks/corpus.hpp"
 
 namespace squall {
@@ -42,8 +43,12 @@ class QueryMatcher {
 
  private:
   // The ids of the documents matching `query`, at most `max_results`. Agents retry and
-  // re-issue the same query, and the corpus never changes, so the answer to the last
-  // query is kept and returned again when the same query comes with the same cap.
+  // re-issue the same queries (a run's tasks draw from a few templates, and their
+  // simplifications are the same few rungs), and the corpus never changes, so answers are
+  // kept per distinct query text: the first 4,096 distinct queries asked with the cap of
+  // the first call are answered from answers_ after their first time; any other query, or
+  // cap, is matched again each time. The memo changes no answer, only its cost; its memory
+  // is bounded by its cap on entries and the corpus's size.
   const std::vector<std::uint32_t>& hits_for(std::string_view query, std::size_t max_results);
   void parse(std::string_view query);
   void collect(std::size_t max_results);  // fills hits_
@@ -55,10 +60,10 @@ class QueryMatcher {
   std::vector<std::string_view> phrases_;
   std::vector<std::span<const std::uint32_t>> postings_;
   std::vector<std::uint32_t> hits_;
-  // The query and cap hits_ answers. They start as the empty query with cap 0, whose
-  // answer is no hits, which is what hits_ holds then.
-  std::string hits_query_;
-  std::size_t hits_max_results_ = 0;
+  // Answers kept per query text (engine/runtime/text_memo.hpp), for the cap of the first
+  // query asked (answers_max_results_); a query with another cap is matched afresh.
+  TextMemo<std::vector<std::uint32_t>> answers_;
+  std::size_t answers_max_results_ = 0;
 };
 
 }  // namespace squall

@@ -1,7 +1,6 @@
 #include "engine/runtime/rng.hpp"
 
 #include <bit>
-#include <boost/crc.hpp>
 #include <cassert>
 #include <cmath>
 #include <numbers>
@@ -103,12 +102,13 @@ FixedRng FixedRng::at_fraction(double u) {
   return FixedRng(static_cast<std::uint64_t>(u * 0x1.0p53) << 11);
 }
 
-std::uint64_t stream_seed(std::uint64_t seed, std::string_view component) {
-  // CRC-64/XZ: polynomial 0x42F0E1EBA9EA3693, reflected, all-ones init and final xor.
-  boost::crc_optimal<64, 0x42F0E1EBA9EA3693ULL, ~0ULL, ~0ULL, true, true> crc;
-  crc.process_bytes(component.data(), component.size());
-  std::uint64_t state = seed ^ crc.checksum();
+std::uint64_t stream_seed_of_crc(std::uint64_t seed, std::uint64_t crc) {
+  std::uint64_t state = seed ^ crc;
   return splitmix64(state);
+}
+
+std::uint64_t stream_seed(std::uint64_t seed, std::string_view component) {
+  return stream_seed_of_crc(seed, crc64_xz(component));
 }
 
 }  // namespace squall

@@ -118,15 +118,28 @@ void change_query(const EngineEnv& env, const CallContext& ctx, Request& request
 SimplifyQueryStrategy::SimplifyQueryStrategy(SimplifyQueryConfig config, EngineEnv env)
     : config_(std::move(config)), env_(env) {}
 
+const std::string& SimplifyQueryStrategy::rung(SimplifyStep step, std::string_view query) {
+  return rungs_[static_cast<std::size_t>(step)].get(
+      query, [&](std::string_view text) { return apply_simplify_step(step, text, config_.filler_words); });
+}
+
+const std::string& SimplifyQueryStrategy::normalised(std::string_view query) {
+  return normalised_.get(query, [](std::string_view text) { return normalised_query(text); });
+}
+
 Task<Outcome> SimplifyQueryStrategy::execute(CallContext& ctx, Request& request, Next next) {
-  // Tried queries in normalised form; a ladder has at most one entry per rung.
-  std::vector<std::string> tried{normalised_query(request.query)};
+  // The query as sent (an inner strategy may rewrite it). Tried queries, in normalised
+  // form (a ladder has at most one entry per rung), are listed only when the ladder runs,
+  // so a call whose answer is not empty pays for no normalisation.
+  const std::string sent = request.query;
   Outcome outcome = co_await next(ctx, request);
+  if (outcome.kind != OutcomeKind::empty) co_return outcome;
+  std::vector<std::string> tried{normalised(sent)};
   std::string base = request.query;  // what the next rung simplifies
   bool simplified = false;
   for (const SimplifyStep step : config_.steps) {
     if (outcome.kind != OutcomeKind::empty) break;
-    std::string candidate = apply_simplify_step(step, base, config_.filler_words);
+    std::string candidate = rung(step, base);
     if (candidate.empty()) continue;
     base = candidate;
     if (std::find(tried.begin(), tried.end(), candidate) != tried.end()) continue;

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "engine/pipeline.hpp"
+#include "engine/runtime/text_memo.hpp"
 
 namespace squall {
 
@@ -83,8 +84,17 @@ class SimplifyQueryStrategy final : public Strategy {
   Task<Outcome> execute(CallContext& ctx, Request& request, Next next) override;
 
  private:
+  // The rung `step` applied to `query` (apply_simplify_step), kept per step and query text:
+  // a run's tasks send the same few queries, so the ladder meets the same texts again.
+  const std::string& rung(SimplifyStep step, std::string_view query);
+  // normalised_query(query), kept per query text.
+  const std::string& normalised(std::string_view query);
+
   SimplifyQueryConfig config_;
   EngineEnv env_;
+  // One memo per SimplifyStep (engine/runtime/text_memo.hpp, default cap), by its value.
+  std::array<TextMemo<std::string>, static_cast<std::size_t>(SimplifyStep::drop_filler_words) + 1> rungs_;
+  TextMemo<std::string> normalised_;
 };
 
 // Builds the strategy for a pipeline (engine/policy.hpp's one list of strategies).

@@ -9,6 +9,7 @@
 #include "engine/answer_time.hpp"
 #include "engine/retry_after.hpp"
 #include "engine/runtime/duration.hpp"
+#include "engine/runtime/rng.hpp"
 #include "mocks/keyed_uniform.hpp"
 
 namespace squall {
@@ -36,9 +37,13 @@ std::uint64_t attempt_index(const CallOptions& options) {
   return (std::uint64_t{options.step} << 32) | static_cast<std::uint32_t>(options.attempt);
 }
 
-double keyed(std::uint64_t key, std::uint64_t salt, const CallOptions& options) {
-  return keyed_uniform(key ^ salt, options.task_id, options.tool, attempt_index(options));
+// keyed_uniform(key ^ salt, task id, tool, attempt index), with the tool given by its CRC.
+double keyed(std::uint64_t key, std::uint64_t salt, const CallOptions& options, std::uint64_t tool_crc) {
+  return keyed_uniform_of_crc(key ^ salt, options.task_id, tool_crc, attempt_index(options));
 }
+
+// keyed_uniform's text part for the empty text: crc64_xz("") (all-ones init and final xor).
+constexpr std::uint64_t kEmptyTextCrc = 0;
 
 Nanos ceil_div(Nanos a, Nanos b) { return a / b + (a % b != 0 ? 1 : 0); }
 
@@ -84,8 +89,16 @@ FaultPhaseCounts ChaosProvider::injected_phases() const {
   return phases;
 }
 
+std::uint64_t ChaosProvider::tool_crc(std::string_view tool) {
+  if (tool != crc_tool_) {
+    crc_tool_.assign(tool);
+    crc_tool_crc_ = crc64_xz(tool);
+  }
+  return crc_tool_crc_;
+}
+
 const FaultConfig* ChaosProvider::choose(bool delay_group, TimePoint now, std::uint64_t call, double u,
-                                         const CallOptions& options) const {
+                                         const CallOptions& options, std::uint64_t tool_crc) const {
   const auto in_group = [&](const FaultConfig& f) {
     return (phase_of(f.kind) == FaultPhase::delay) == delay_group && fault_active(f, now, call);
   };
@@ -93,8 +106,8 @@ const FaultConfig* ChaosProvider::choose(bool delay_group, TimePoint now, std::u
   for (const FaultConfig& fault : faults_) {
     if (fault.outage.empty() || !in_group(fault)) continue;
     const double shared = options.attempt > 0
-                              ? keyed(fault.outage_key, delay_group ? kDelaySalt : kAbortSalt, options)
-                              : keyed_uniform(fault.outage_key, 0, {}, call);
+                              ? keyed(fault.outage_key, delay_group ? kDelaySalt : kAbortSalt, options, tool_crc)
+                              : keyed_uniform_of_crc(fault.outage_key, 0, kEmptyTextCrc, call);
     if (shared < fault.probability) return &fault;
   }
   double cumulative = 0;
@@ -110,12 +123,15 @@ ChaosProvider::Decision ChaosProvider::decide(TimePoint now, std::uint64_t call,
   Decision d;
   d.keyed = options.attempt > 0;
   const std::uint64_t key = settings_.decision_key;
-  const double u_abort = d.keyed ? keyed(key, kAbortSalt, options) : rng_.uniform01();
-  const double u_delay = d.keyed ? keyed(key, kDelaySalt, options) : keyed_uniform(key ^ kDelaySalt, 0, {}, call);
-  d.delay = choose(/*delay_group=*/true, now, call, u_delay, options);
-  d.fault = choose(/*delay_group=*/false, now, call, u_abort, options);
+  // Only keyed decisions hash the tool name (choose's shared outages, too, only when keyed).
+  const std::uint64_t crc = d.keyed ? tool_crc(options.tool) : kEmptyTextCrc;
+  const double u_abort = d.keyed ? keyed(key, kAbortSalt, options, crc) : rng_.uniform01();
+  const double u_delay = d.keyed ? keyed(key, kDelaySalt, options, crc)
+                                 : keyed_uniform_of_crc(key ^ kDelaySalt, 0, kEmptyTextCrc, call);
+  d.delay = choose(/*delay_group=*/true, now, call, u_delay, options, crc);
+  d.fault = choose(/*delay_group=*/false, now, call, u_abort, options, crc);
   if (d.keyed) {
-    d.latency_seed = static_cast<std::uint64_t>(keyed(key, kLatencySalt, options) * 0x1.0p53);
+    d.latency_seed = static_cast<std::uint64_t>(keyed(key, kLatencySalt, options, crc) * 0x1.0p53);
   }
   return d;
 }

@@ -176,7 +176,11 @@ class ChaosProvider final : public Provider {
   };
   Decision decide(TimePoint now, std::uint64_t call, const CallOptions& options);
   const FaultConfig* choose(bool delay_group, TimePoint now, std::uint64_t call, double u,
-                            const CallOptions& options) const;
+                            const CallOptions& options, std::uint64_t tool_crc) const;
+  // crc64_xz(tool) (engine/runtime/rng.hpp), the text part of the keyed decisions' hash,
+  // taken once per tool name rather than once per decision: a decorator serves one
+  // provider, called for one tool or a few, so the last name's CRC is kept.
+  std::uint64_t tool_crc(std::string_view tool);
   Task<Response> run(Decision decision, TimePoint now, const Request& request, const CallOptions& options);
   // The call's number and decision, with the injected faults counted.
   Decision next_decision(TimePoint now, const CallOptions& options);
@@ -194,6 +198,8 @@ class ChaosProvider final : public Provider {
   void set_retry_after(const FaultConfig& fault, TimePoint now, Response& r);
   std::string_view keep(std::string text);
 
+  std::string crc_tool_;           // the tool name crc_tool_crc_ is the CRC of
+  std::uint64_t crc_tool_crc_ = 0;  // crc64_xz("") is 0
   std::unique_ptr<Provider> inner_;
   std::vector<FaultConfig> faults_;
   LatencyModel latency_;

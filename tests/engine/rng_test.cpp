@@ -40,6 +40,13 @@ TEST(RngTest, StreamSeedHashesTheNameWithCrc64Xz) {
   EXPECT_EQ(stream_seed(7, "policy/web_search/1/retry"), 0x68fe1d14290f5716ULL);
 }
 
+TEST(RngTest, StreamSeedSplitsIntoTheNamesCrcAndTheMix) {
+  // CRC-64/XZ's check value (the CRC catalogue's "123456789"), and the empty text's 0.
+  EXPECT_EQ(crc64_xz("123456789"), 0x995dc9bbdf1939faULL);
+  EXPECT_EQ(crc64_xz(""), 0U);
+  EXPECT_EQ(stream_seed_of_crc(7, crc64_xz("policy/web_search/1/retry")), 0x68fe1d14290f5716ULL);
+}
+
 TEST(RngTest, StreamSeedDiffersByNameAndSeed) {
   const std::uint64_t base = stream_seed(7, "mocks/web_search");
   EXPECT_EQ(stream_seed(7, "mocks/web_search"), base);

@@ -133,5 +133,19 @@ TEST(QueryMatcherTest, RepeatedQueriesGiveTheSameHitsWhateverCameBetween) {
   EXPECT_EQ(titles(m, "acme", 0), Titles{});
 }
 
+TEST(QueryMatcherTest, AnswersKeptPerQueryAreTheAnswersMatchedAfresh) {
+  // The matcher keeps answers per distinct query for the first call's cap; other caps are
+  // matched again. Alternate queries and caps: every answer equals a fresh matcher's.
+  const Corpus corpus = small_corpus();
+  QueryMatcher kept(corpus);
+  const std::vector<std::pair<std::string_view, std::size_t>> asks{
+      {"acme corp", 2}, {"\"series b\"", 2}, {"acme corp", 2}, {"acme corp", 100}, {"acme", 2},
+      {"\"series b\"", 2}, {"acme corp", 100}, {"acme corp", 2}, {"nothing here", 2}, {"acme", 1}};
+  for (const auto& [query, max] : asks) {
+    QueryMatcher fresh(corpus);
+    EXPECT_EQ(titles(kept, query, max), titles(fresh, query, max)) << query << " " << max;
+  }
+}
+
 }  // namespace
 }  // namespace squall
