@@ -1,13 +1,15 @@
 #include "reports/fingerprint.hpp"
 
+#include <boost/crc.hpp>
 #include <fmt/format.h>
-
-#include "engine/runtime/rng.hpp"
 
 namespace squall {
 
 void Fingerprint::add_text(std::string_view text) {
-  add_u64(crc64_xz(text));  // engine/runtime/crc64.cpp: Boost.CRC's values, eight bytes a step
+  // CRC-64/XZ: polynomial 0x42F0E1EBA9EA3693, reflected, all-ones init and final xor.
+  boost::crc_optimal<64, 0x42F0E1EBA9EA3693ULL, ~0ULL, ~0ULL, true, true> crc;
+  crc.process_bytes(text.data(), text.size());
+  add_u64(crc.checksum());
   add_u64(text.size());
 }
 

@@ -17,7 +17,7 @@
 // non-determinism (the thing this guards against) does not do; it is not a defence
 // against a trace crafted to collide.
 //
-// Text is folded as its CRC-64/XZ (engine/runtime/crc64.cpp, as stream_seed() hashes names)
+// Text is folded as its CRC-64/XZ (Boost.CRC, as stream_seed() hashes component names)
 // followed by its length. No allocation. Doubles are folded by their bit pattern, which
 // is deterministic for one binary (DESIGN section 3: same scenario, seed and binary give
 // the same report).

@@ -1,6 +1,7 @@
 #include "engine/runtime/rng.hpp"
 
 #include <bit>
+#include <boost/crc.hpp>
 #include <cassert>
 #include <cmath>
 #include <numbers>
@@ -100,6 +101,13 @@ std::uint64_t Xoshiro256::next_u64() {
 FixedRng FixedRng::at_fraction(double u) {
   assert(u >= 0 && u < 1);
   return FixedRng(static_cast<std::uint64_t>(u * 0x1.0p53) << 11);
+}
+
+std::uint64_t crc64_xz(std::string_view text) {
+  // CRC-64/XZ: polynomial 0x42F0E1EBA9EA3693, reflected, all-ones init and final xor.
+  boost::crc_optimal<64, 0x42F0E1EBA9EA3693ULL, ~0ULL, ~0ULL, true, true> crc;
+  crc.process_bytes(text.data(), text.size());
+  return crc.checksum();
 }
 
 std::uint64_t stream_seed_of_crc(std::uint64_t seed, std::uint64_t crc) {

@@ -82,7 +82,7 @@ std::uint64_t splitmix64(std::uint64_t& state);
 
 // The seed of the stream named `component` in a run seeded with `seed` (DESIGN section 3:
 // one stream per component, so a draw added to one component does not shift another's).
-// The name is hashed with CRC-64/XZ (engine/runtime/crc64.cpp) and mixed with the run seed by splitmix64.
+// The name is hashed with CRC-64/XZ (Boost.CRC) and mixed with the run seed by splitmix64.
 std::uint64_t stream_seed(std::uint64_t seed, std::string_view component);
 
 // The two halves of stream_seed, for a name hashed once and mixed with many seeds:
