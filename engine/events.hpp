@@ -272,7 +272,9 @@ struct ThrottledEvent {
   X(budget_denied, "a hedged attempt was due but the hedge budget refused it; none was sent")   \
   X(won, "a hedged attempt's answer won the call")                                              \
   X(loser_cancelled, "an attempt still running was cancelled because another answer won")               \
-  X(retry_budget_denied, "a hedged attempt was due but a retry_budget inside refused it; none was sent")
+  X(retry_budget_denied, "a hedged attempt was due but a retry_budget inside refused it; none was sent") \
+  X(unservable, "a hedged attempt was due but its provider cannot serve the request (context window, "    \
+                "capabilities); none was sent")
 
 enum class HedgeAction : std::uint8_t { SQUALL_HEDGE_ACTIONS(SQUALL_ENUMERATOR) };
 inline constexpr std::size_t kHedgeActionCount = 0 SQUALL_HEDGE_ACTIONS(SQUALL_COUNT);

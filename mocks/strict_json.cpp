@@ -65,13 +65,24 @@ class DocumentBuilder final : public nlohmann::json_sax<Json> {
     std::string message;
   };
 
-  explicit DocumentBuilder(const DuplicateKeyHandler& on_duplicate_key) : on_duplicate_key_(&on_duplicate_key) {}
+  DocumentBuilder(const DuplicateKeyHandler& on_duplicate_key, const char* text_begin, const char* const* furthest)
+      : on_duplicate_key_(&on_duplicate_key), text_begin_(text_begin), furthest_(furthest) {}
 
   bool null() override { return put(Json(nullptr)); }
   bool boolean(bool value) override { return put(Json(value)); }
   bool number_integer(number_integer_t value) override { return put(Json(value)); }
   bool number_unsigned(number_unsigned_t value) override { return put(Json(value)); }
-  bool number_float(number_float_t value, const string_t& /*text*/) override { return put(Json(value)); }
+  bool number_float(number_float_t value, const string_t& text) override {
+    if (underflowed_to_zero(value, text)) {
+      // Located at the number's first character: the lexer has read it and at most one
+      // character more, so it is the last occurrence of its text in what was read.
+      const std::string_view read(text_begin_, static_cast<std::size_t>(*furthest_ - text_begin_));
+      const std::size_t at = read.rfind(text);
+      error_ = Failure{(at == std::string_view::npos ? read.size() : at) + 1, underflow_message(text)};
+      return false;
+    }
+    return put(Json(value));
+  }
   bool string(string_t& value) override { return put(Json(std::move(value))); }
   bool binary(binary_t& value) override { return put(Json::binary(std::move(value))); }  // never in JSON text
 
@@ -179,6 +190,8 @@ class DocumentBuilder final : public nlohmann::json_sax<Json> {
   }
 
   const DuplicateKeyHandler* on_duplicate_key_;
+  const char* text_begin_;
+  const char* const* furthest_;  // how far the parser has read (TrackingIterator)
   Json root_;
   std::vector<Frame> frames_;
   std::optional<Failure> error_;
@@ -237,10 +250,20 @@ void append_json(const Json& value, std::size_t limit, std::string& out) {
 
 }  // namespace
 
+bool underflowed_to_zero(double value, std::string_view text) {
+  if (value != 0) return false;
+  const std::string_view mantissa = text.substr(0, text.find_first_of("eE"));
+  return mantissa.find_first_of("123456789") != std::string_view::npos;
+}
+
+std::string underflow_message(std::string_view text) {
+  return fmt::format("expected 0 or a number of magnitude at least 4.9e-324, got {}", text);
+}
+
 std::variant<Json, JsonSyntaxError> parse_strict_json(std::string_view text, JsonComments comments,
                                                       const DuplicateKeyHandler& on_duplicate_key) {
-  DocumentBuilder builder(on_duplicate_key);
   const char* furthest = text.data();
+  DocumentBuilder builder(on_duplicate_key, text.data(), &furthest);
   const TrackingIterator first(text.data(), &furthest);
   const TrackingIterator last(text.data() + text.size(), &furthest);
   Json::sax_parse(first, last, &builder, Json::input_format_t::json, /*strict=*/true,

@@ -28,7 +28,7 @@
 //           (engine/strategies/cache.hpp), under the tool or provider holding it: its
 //           events by action (CacheAction), the provider attempts its hits and waiters
 //           did not make, and the ages of its stale answers,
-//   hedges {tool: {primary, launched, budget_denied, won, loser_cancelled, retry_budget_denied,
+//   hedges {tool: {primary, launched, budget_denied, won, loser_cancelled, retry_budget_denied, unservable,
 //           hedged_fraction, loser_cost_usd, loser_tokens, launched_to {provider: n}}}  one per hedging strategy
 //           (engine/strategies/hedging.hpp): its events by action (HedgeAction), hedges
 //           launched per primary request (null without any), what cancelled losers billed,

@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "engine/outcome.hpp"
+#include "engine/strategies/relax_threshold.hpp"
+#include "engine/strategies/rewrite_query.hpp"
 
 namespace squall {
 namespace {
@@ -26,7 +28,7 @@ constexpr std::array<TagInfo, 4> kFallbackTags{{{"tool", TagValues::any},
 // rung: a relax_threshold rung's label ("dense 0.75", "keyword") or a rewrite's result
 // (intended, paraphrase, repeated, failed): labels depend on the policy's thresholds.
 constexpr std::array<TagInfo, 3> kLadderTags{{{"tool", TagValues::any},
-                                              {"strategy", TagValues::any},
+                                              {"strategy", TagValues::ladder_strategy},
                                               {"rung", TagValues::any}}};
 
 constexpr std::array<TagInfo, 2> kEscalationTags{{{"level", TagValues::escalation_level},
@@ -181,6 +183,8 @@ const std::vector<std::string_view>& vocabulary(TagValues values) {
   static const auto kLevels = names_of_values(all_escalation_levels());
   static const auto kReasons = names_of_values(all_escalation_conditions());
   static const auto kHedges = names_of_values(kHedgeActions);
+  // The strategies whose rungs Recorder::count_rung counts (reports/recorder.cpp).
+  static const std::vector<std::string_view> kLadder{RelaxThresholdConfig::kName, RewriteQueryConfig::kName};
   static const auto kCauses = [] {
     std::vector<std::string_view> names;
     for (const BreakerCause c : kBreakerCauses) {
@@ -198,6 +202,7 @@ const std::vector<std::string_view>& vocabulary(TagValues values) {
     case TagValues::escalation_reason: return kReasons;
     case TagValues::hedge_action: return kHedges;
     case TagValues::breaker_cause: return kCauses;
+    case TagValues::ladder_strategy: return kLadder;
   }
   return kNone;
 }

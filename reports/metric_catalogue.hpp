@@ -86,8 +86,10 @@ enum class TagValues : std::uint8_t {
   fallback_action,  // switched, skipped_context, skipped_capability, skipped_budget, exhausted
   escalation_level,   // auto_retry, model_switch, human_review, urgent_action, critical_failure
   escalation_reason,  // the escalation rule conditions: failed_attempts, fallbacks, ...
-  hedge_action,       // primary, launched, budget_denied, won, loser_cancelled, retry_budget_denied
+  hedge_action,       // primary, launched, budget_denied, won, loser_cancelled, retry_budget_denied,
+                      // unservable
   breaker_cause,      // consecutive_failures, failure_rate, slow_call_rate, probe_failed
+  ladder_strategy,    // the strategies whose rungs the ladder counts: relax_threshold, rewrite_query
 };
 
 struct TagInfo {

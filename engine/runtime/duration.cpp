@@ -163,7 +163,7 @@ std::string_view duration_expectation(DurationError error) {
     case DurationError::malformed: return R"(a duration string such as "250ms")";
     case DurationError::negative: return "a non-negative duration";
     case DurationError::finer_than_nanosecond: return "a whole number of nanoseconds";
-    case DurationError::too_large: return "a duration shorter than 292 years";
+    case DurationError::too_large: return "a duration shorter than 2562047h47m16.854775807s (int64 nanoseconds)";
   }
   return R"(a duration string such as "250ms")";
 }

@@ -28,7 +28,7 @@ enum class DurationError : std::uint8_t {
   malformed,              // not the grammar above (unknown unit, units out of order, ...)
   negative,               // "-1s": durations and times are never negative
   finer_than_nanosecond,  // "0.5ns": a part's exact value is not a whole number of nanoseconds
-  too_large,              // does not fit below kNever (about 292 years)
+  too_large,              // does not fit below kNever (int64 nanoseconds, about 292.47 years)
 };
 
 // Parses `text` into nanoseconds, or says why it cannot. The syntax is checked first, so
@@ -42,7 +42,8 @@ bool is_duration_unit(std::string_view suffix);
 // What a value failing with `error` was expected to be, for messages of the form
 // "expected <this>, got <value>": malformed -> `a duration string such as "250ms"`,
 // negative -> "a non-negative duration", finer_than_nanosecond -> "a whole number of
-// nanoseconds", too_large -> "a duration shorter than 292 years".
+// nanoseconds", too_large -> "a duration shorter than 2562047h47m16.854775807s (int64
+// nanoseconds)".
 std::string_view duration_expectation(DurationError error);
 
 // Formats `d` (>= 0) for messages, as Go's time.Duration.String() does but without zero

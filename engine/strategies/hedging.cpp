@@ -44,8 +44,12 @@ struct HedgingStrategy::Hedged {
 
 namespace {
 
-// Handled outcomes do not win (see the header): the transient ones.
-bool acceptable(OutcomeKind kind) { return retry_class(kind) != RetryClass::transient; }
+// Handled outcomes do not win (see the header): the transient ones, and the local
+// refusals (an open breaker, a full bulkhead...), which are no answer from the provider.
+bool acceptable(OutcomeKind kind) {
+  const RetryClass c = retry_class(kind);
+  return c != RetryClass::transient && c != RetryClass::local;
+}
 
 // What a hedge that was never sent returns; the level discards it (index -1).
 Outcome not_sent() { return refused(OutcomeKind::cancelled); }
@@ -159,10 +163,15 @@ Task<HedgingStrategy::Hedged> HedgingStrategy::run_hedge(Call& call, Level& lv, 
   // it (a hedge draws on it as a retry: see the header). The retry budget asked is that of
   // the hedge's own provider, as a shared per-provider budget would be.
   const ProviderId target = provider_of(call, k);
-  const bool late = env_.clock.now() >= call.deadline || !can_serve(target, call.request);
-  const bool budgeted = !late && budget_allows();
+  const bool late = env_.clock.now() >= call.deadline;
+  const bool servable = late || can_serve(target, call.request);
+  const bool budgeted = !late && servable && budget_allows();
   if (!budgeted || !admits_retry(call, target)) {
-    if (!late) emit(call, budgeted ? HedgeAction::retry_budget_denied : HedgeAction::budget_denied, k);
+    if (!late) {
+      emit(call, !servable ? HedgeAction::unservable
+                 : budgeted ? HedgeAction::retry_budget_denied
+                            : HedgeAction::budget_denied, k);
+    }
     lv.declined = true;
     if (!lv.attempt_failed) co_await until_cancelled(token);
     co_return Hedged{not_sent(), -1};

@@ -14,10 +14,14 @@
 //   t0 + d        attempt 1 starts if no attempt has answered acceptably by then
 //   t0 + 2d ...   and so on, each delay measured from the previous launch
 // An attempt that ends in a handled outcome (retry class `transient`: timeout, 429,
-// 5xx, invalid_output) does not win: the next hedge launches at once (gRPC's non-fatal
-// codes) and the call waits for the attempts still running. Any other outcome (success,
-// empty, a permanent error, a local refusal) is acceptable and wins: the attempts still
-// running are cancelled through their cancellation tokens (engine/runtime/race.hpp). A
+// 5xx, invalid_output; or retry class `local`: a refusal without calling, such as
+// circuit_open, bulkhead_full, rate_limiter_rejected, throttled, budget_exhausted) does
+// not win: the next hedge launches at once (gRPC's non-fatal codes) and the call waits
+// for the attempts still running. A local refusal is no answer from the provider: Polly
+// v8's hedging handles every exception by default (ShouldHandle), a BrokenCircuitException
+// or a RateLimiterRejectedException included, so it never cancels an attempt still
+// running. Any other outcome (success, empty, a permanent error) is acceptable and wins:
+// the attempts still running are cancelled through their cancellation tokens (engine/runtime/race.hpp). A
 // cancelled loser returns with what its provider billed (an LLM's partial output); the
 // provider attempt has already charged it to the task (ProviderAttempt), so losers'
 // cost stays in the task's spend and in the report. When every attempt fails, the call
@@ -36,8 +40,8 @@
 // registry (engine/provider_registry.hpp) like fallback's backups, so a hedge meets that
 // provider's own stack and state. A hedge whose provider cannot serve the request (its
 // context window cannot hold the prompt plus the requested output, or it lacks a required
-// capability: ProviderDescriptor::fits, Capabilities::covers) is not sent, as one past the
-// deadline. A hedge's answer that wins on another provider marks the task degraded
+// capability: ProviderDescriptor::fits, Capabilities::covers) is not sent, nor is any later
+// hedge of the call (as for a refused budget); it is counted as an `unservable` event. A hedge's answer that wins on another provider marks the task degraded
 // (Degradation::fallback_provider), as fallback does. HedgeEvent::provider names the
 // provider of each event's attempt.
 //
@@ -67,6 +71,7 @@
 //
 // Events (HedgeEvent): `primary` as each call enters (the budget's denominator),
 // `launched` per hedge sent, `budget_denied` per hedge the hedge budget refused,
+// `unservable` per hedge not sent because its provider cannot serve the request,
 // `retry_budget_denied` per hedge a retry budget refused (which emits its own
 // RetryRefusedEvent), `won` when a hedge's answer wins, `loser_cancelled` per attempt cut
 // short by a winner, with what it billed.

@@ -81,7 +81,9 @@ void read_drops(const ObjectReader& obj, std::optional<Nanos> run_end, ProviderT
   const Json* list = obj.find("drops");
   if (list == nullptr) return;
   const std::string path = obj.path_of("drops");
-  const auto elements = read_array(*list, path, obj.diag(), /*nonempty=*/false);
+  // Non-empty, as the block's "at least one limit, or drops" rule wants: `"drops": []`
+  // sets nothing, like `{}`.
+  const auto elements = read_array(*list, path, obj.diag(), /*nonempty=*/true);
   std::vector<std::size_t> positions;
   for (std::size_t i = 0; i < elements.size(); ++i) {
     const std::string drop_path = pointer_append(path, i);

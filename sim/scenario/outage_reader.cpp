@@ -124,6 +124,11 @@ std::optional<std::int64_t> read_start_time(const Json& value, const std::string
   if (!parsed) {
     diag.error(path, fmt::format("expected an RFC 3339 UTC time such as \"2021-12-07T15:30:00Z\", got {}",
                                  describe(value)));
+  } else if (*parsed > kLastStartTime) {
+    diag.error(path, fmt::format("expected a time no later than \"2262-04-11T23:47:16Z\" (the wall clock is kept in "
+                                 "int64 nanoseconds since 1970), got {}",
+                                 describe(value)));
+    return std::nullopt;
   }
   return parsed;
 }

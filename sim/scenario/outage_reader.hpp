@@ -13,6 +13,7 @@
 // spares (so its probability is not summed with theirs by check_fault_overlaps).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,7 +31,11 @@ void read_outages(const Json& value, const std::string& path, std::optional<Nano
 // A scenario's start_time: an RFC 3339 UTC timestamp "YYYY-MM-DDTHH:MM:SSZ" (e.g.
 // "2021-12-07T15:30:00Z"), no fraction, no offset other than Z, on or after 1970, as
 // seconds since the Unix epoch; records `expected an RFC 3339 UTC time such as
-// "2021-12-07T15:30:00Z", got ...` otherwise.
+// "2021-12-07T15:30:00Z", got ...` otherwise. At most kLastStartTime: the wall clock
+// (start plus virtual time) is kept in int64 nanoseconds since 1970, and start plus any
+// virtual time (itself at most int64 nanoseconds, about 292 years) then stays within
+// the four-digit years an HTTP-date can be written with.
+inline constexpr std::int64_t kLastStartTime = 9'223'372'036;  // 2262-04-11T23:47:16Z
 std::optional<std::int64_t> read_start_time(const Json& value, const std::string& path, Diagnostics& diag);
 
 }  // namespace squall

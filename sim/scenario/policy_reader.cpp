@@ -34,10 +34,10 @@ constexpr NumberRange kJitterFactor{0, true, 1000};
 constexpr IntRange kBreakerCount{1, 1'000'000};
 // - circuit_breaker sliding_window: 100000 calls (a ring entry each, per provider) or an
 //   hour of one-second buckets (minimum_number_of_calls takes kBreakerCount); the rate
-//   thresholds are percentages.
+//   thresholds are percentages kept in parts per million, so 0.0001 is the finest and least.
 constexpr IntRange kBreakerWindowCalls{1, 100'000};
 constexpr Nanos kMaxBreakerWindow = kHour;
-constexpr NumberRange kRatePercent{0, true, 100};
+constexpr NumberRange kRatePercent{0.0001, false, 100};
 constexpr IntRange kBudgetTokens{1, 1'000'000'000'000'000};
 constexpr NumberRange kBudgetCostUsd{0, true, 1e9};
 // - reflect's prompt_tokens and max_output_tokens: 1e9 tokens, the providers' bound;
@@ -116,6 +116,26 @@ void read_kinds(const ObjectReader& obj, std::string_view key, std::vector<Outco
   if (auto list = read_choice_list<OutcomeKind>(*v, obj.path_of(key), obj.diag(), kinds.names, kinds.values)) {
     out = std::move(*list);
   }
+}
+
+// A list of kinds counted only for calls that reached the provider (circuit_breaker's
+// failure_on, retry_budget's failure_on, adaptive_throttling's reject_on): a local refusal
+// (retry class local: circuit_open, bulkhead_full, ...) never reaches that count, so naming
+// one would silently do nothing. `counter` names who counts, for the message.
+void read_provider_kinds(const ObjectReader& obj, std::string_view key, std::vector<OutcomeKind>& out,
+                         std::string_view counter) {
+  std::vector<OutcomeKind> kinds = out;
+  read_kinds(obj, key, kinds);
+  bool ok = true;
+  for (std::size_t i = 0; i < kinds.size(); ++i) {
+    if (retry_class(kinds[i]) != RetryClass::local) continue;
+    ok = false;
+    obj.diag().error(pointer_append(obj.path_of(key), i),
+                     fmt::format("\"{}\" is a local refusal, made without calling the provider; {} counts only calls "
+                                 "that reached the provider, so it never sees one",
+                                 to_string(kinds[i]), counter));
+  }
+  if (ok) out = std::move(kinds);
 }
 
 void read_config(const ObjectReader& obj, TimeoutConfig& config) {
@@ -238,10 +258,21 @@ std::optional<SlidingWindowConfig> read_sliding_window(const ObjectReader& paren
   return window;
 }
 
-// A percentage in (0, 100], kept in parts per million.
+// A percentage in (0, 100], kept in parts per million (0.0001 percent): a finer value is an
+// error rather than silently rounded (0.00001 would round to 0 ppm and open the breaker
+// with no failure at all).
 void read_rate_ppm(const ObjectReader& obj, std::string_view key, std::int64_t& out) {
   double percent = 0;
-  if (obj.get(key, percent, kRatePercent)) out = std::llround(percent * 10'000.0);
+  if (!obj.get(key, percent, kRatePercent)) return;
+  const double ppm = percent * 10'000.0;
+  const double rounded = std::round(ppm);
+  if (rounded < 1 || std::abs(ppm - rounded) > 1e-6) {
+    obj.diag().error(obj.path_of(key),
+                     fmt::format("expected a multiple of 0.0001 (the breaker keeps rates in parts per million), got {}",
+                                 describe(*obj.find(key))));
+    return;
+  }
+  out = static_cast<std::int64_t>(rounded);
 }
 
 // Two modes (engine/strategies/circuit_breaker.hpp): without sliding_window, consecutive
@@ -261,7 +292,7 @@ void read_config(const ObjectReader& obj, CircuitBreakerConfig& config) {
                        obj.get_duration("open_duration", config.open_duration, DurationMin::positive);
   std::int32_t probes = 0;
   if (obj.get("half_open_probes", probes, kBreakerCount)) config.half_open_probes = probes;
-  read_kinds(obj, "failure_on", config.failure_on);
+  read_provider_kinds(obj, "failure_on", config.failure_on, "the breaker");
   for (const std::string_view key : {std::string_view("failure_rate_threshold"), std::string_view("minimum_number_of_calls"),
                                      std::string_view("slow_call_rate_threshold"),
                                      std::string_view("slow_call_duration_threshold")}) {
@@ -463,7 +494,7 @@ void read_config(const ObjectReader& obj, RetryBudgetConfig& config) {
   }
   if (only("max_tokens", RetryBudgetMode::grpc)) read_milli_tokens(obj, "max_tokens", config.max_milli_tokens);
   if (only("token_ratio", RetryBudgetMode::grpc)) read_milli_tokens(obj, "token_ratio", config.token_ratio_milli);
-  if (only("failure_on", RetryBudgetMode::grpc)) read_kinds(obj, "failure_on", config.failure_on);
+  if (only("failure_on", RetryBudgetMode::grpc)) read_provider_kinds(obj, "failure_on", config.failure_on, "the retry budget");
 }
 
 // The window is kept in one-second buckets: a whole number of seconds, at most an hour.
@@ -478,7 +509,7 @@ void read_config(const ObjectReader& obj, AdaptiveThrottlingConfig& config) {
     }
   }
   obj.get("k", config.k, kThrottleK);
-  read_kinds(obj, "reject_on", config.reject_on);
+  read_provider_kinds(obj, "reject_on", config.reject_on, "adaptive throttling");
 }
 
 // A rule: {"when": condition, "at_least": threshold (count and amount conditions only),
@@ -803,6 +834,53 @@ void check_retry_budget_order(const std::vector<StrategyConfig>& strategies, con
   }
 }
 
+bool asks_retry_budget(const StrategyConfig& s) {
+  return std::holds_alternative<RetryConfig>(s) || std::holds_alternative<HedgingConfig>(s);
+}
+
+// A retry_budget is asked only by a retry or a hedging outside it (Next::admit_retry): one
+// before it in the same list, or, in a provider's stack, one in the list of a tool whose
+// calls reach that provider (the tool's provider, or a provider named by its hedging or
+// fallback). A retry_budget nothing asks would load and limit nothing, so it is an error,
+// as the loader's other rules for keys without effect are (stale_on without
+// stale_if_error, a retry_budget after its retry...). A retry after it in the same list is
+// check_retry_budget_order's error.
+void check_retry_budget_asked(const PolicyConfig& policy, const ScenarioNames& names, const std::string& path,
+                              Diagnostics& diag) {
+  const auto reaches = [&](const std::string& tool, std::string_view provider) {
+    if (const auto it = names.tool_provider.find(tool); it != names.tool_provider.end() && it->second == provider) {
+      return true;
+    }
+    const auto names_it = [&](const std::vector<std::string>& list) {
+      return std::find(list.begin(), list.end(), provider) != list.end();
+    };
+    return std::any_of(policy.at(tool).begin(), policy.at(tool).end(), [&](const StrategyConfig& s) {
+      if (const auto* h = std::get_if<HedgingConfig>(&s)) return names_it(h->providers);
+      if (const auto* f = std::get_if<FallbackConfig>(&s)) return names_it(f->providers);
+      return false;
+    });
+  };
+  for (const auto& [owner, strategies] : policy) {
+    const auto budget = std::find_if(strategies.begin(), strategies.end(), [](const StrategyConfig& s) {
+      return std::holds_alternative<RetryBudgetConfig>(s);
+    });
+    if (budget == strategies.end() || std::any_of(strategies.begin(), strategies.end(), asks_retry_budget)) continue;
+    const bool stack = names.explicit_tools && names.providers.contains(owner) && !names.tools.contains(owner);
+    if (stack && std::any_of(policy.begin(), policy.end(), [&](const auto& entry) {
+          return names.tools.contains(entry.first) && reaches(entry.first, owner) &&
+                 std::any_of(entry.second.begin(), entry.second.end(), asks_retry_budget);
+        })) {
+      continue;
+    }
+    const auto index = static_cast<std::size_t>(budget - strategies.begin());
+    diag.error(pointer_append(pointer_append(pointer_append(path, owner), index), RetryBudgetConfig::kName),
+               stack ? fmt::format("limits nothing: no retry or hedging comes before it in this stack, nor in the list "
+                                   "of a tool whose calls reach \"{}\"",
+                                   owner)
+                     : std::string("limits nothing: no retry or hedging comes before it in this list"));
+  }
+}
+
 std::optional<StrategyConfig> read_item(const Json& item, const std::string& path, Diagnostics& diag) {
   const auto& names = strategy_names();
   const ObjectReader obj(item, path, diag, names);
@@ -843,6 +921,7 @@ PolicyConfig read_policy(const Json& value, const std::string& path, const Scena
     diag.error(path, fmt::format("expected an object, got {}", describe(value)));
     return policy;
   }
+  bool complete = true;
   for (const auto& [tool, list] : value.items()) {
     const std::string tool_path = pointer_append(path, tool);
     if (names != nullptr) check_owner(tool, *names, tool_path, diag);
@@ -859,9 +938,12 @@ PolicyConfig read_policy(const Json& value, const std::string& path, const Scena
       }
       strategies.push_back(std::move(*strategy));
     }
+    complete = complete && items.size() == strategies.size();
     if (items.size() == strategies.size()) check_retry_budget_order(strategies, tool_path, diag);
     policy.emplace(tool, std::move(strategies));
   }
+  // Judged on the whole policy only: a list with an unreadable item may lack its retry.
+  if (names != nullptr && complete) check_retry_budget_asked(policy, *names, path, diag);
   return policy;
 }
 
@@ -875,6 +957,7 @@ void check_policy(const PolicyConfig& policy, const ScenarioNames& names, const 
                      pointer_append(pointer_append(tool_path, i), strategy_name(strategies[i])), diag);
     }
   }
+  check_retry_budget_asked(policy, names, path, diag);
 }
 
 }  // namespace squall

@@ -188,7 +188,11 @@ class Builder : public YAML::EventHandler {
     }
     if (!is_json_number(value)) return Json(value);
     try {
-      return Json::parse(value);
+      Json number = Json::parse(value);
+      if (number.is_number_float() && underflowed_to_zero(number.get<double>(), value)) {
+        throw YamlSyntaxError{mark_of(mark), underflow_message(value)};
+      }
+      return number;
     } catch (const Json::exception&) {
       // JSON's message for the same number (mocks/strict_json.cpp).
       throw YamlSyntaxError{mark_of(mark),

@@ -15,6 +15,7 @@
 #include "engine/provider_registry.hpp"
 #include "engine/runtime/cancellable_sleep.hpp"
 #include "engine/runtime/rng.hpp"
+#include "engine/strategies/refused.hpp"
 #include "engine/strategies/retry_budget.hpp"
 #include "tests/engine/test_runtime.hpp"
 
@@ -329,14 +330,17 @@ TEST(HedgingTest, AHedgeInFlightIsAnActiveRetryOfAnEnvoyBudget) {
 // A registry of LLM providers over the harness, and a tool pipeline [hedging] ending in it.
 struct Registry {
   explicit Registry(Harness& h) : registry(EngineEnv{h.loop, h.loop, h.log}) {}
-  ProviderId add(std::string name, Provider& p, std::int64_t window = 128'000) {
+  ProviderId add(std::string name, Provider& p, std::int64_t window = 128'000,
+                 std::vector<std::unique_ptr<Strategy>> stack = {}) {
     ProviderDescriptor d;
     d.name = std::move(name);
     d.kind = ProviderKind::llm;
     d.context_window = window;
     d.max_output_tokens = 16'384;
-    return registry.add(std::move(d), p, {});
+    return registry.add(std::move(d), p, std::move(stack));
   }
+  // A provider whose stack refuses every call locally with `kind`, without calling.
+  ProviderId add_refusing(std::string name, Provider& p, OutcomeKind kind);
   std::unique_ptr<Pipeline> tool(HedgingConfig config) {
     std::vector<std::unique_ptr<Strategy>> chain;
     chain.push_back(std::make_unique<HedgingStrategy>(std::move(config), registry.env(), "answer"));
@@ -344,6 +348,23 @@ struct Registry {
   }
   ProviderRegistry registry;
 };
+
+// A provider stack's strategy that refuses every call without calling (an open breaker, a
+// full bulkhead...).
+class Refuse final : public Strategy {
+ public:
+  explicit Refuse(OutcomeKind kind) : kind_(kind) {}
+  Task<Outcome> execute(CallContext&, Request&, Next) override { co_return refused(kind_); }
+
+ private:
+  OutcomeKind kind_;
+};
+
+ProviderId Registry::add_refusing(std::string name, Provider& p, OutcomeKind kind) {
+  std::vector<std::unique_ptr<Strategy>> stack;
+  stack.push_back(std::make_unique<Refuse>(kind));
+  return add(std::move(name), p, 128'000, std::move(stack));
+}
 
 TEST(HedgingTest, AHedgeGoesToTheListedProviderAndTheLoserIsCancelled) {
   // gpt (the tool's provider) takes 1 s, claude 100 ms. The hedge goes to claude at the
@@ -407,8 +428,8 @@ TEST(HedgingTest, HedgesCycleThroughTheListedProviders) {
 }
 
 TEST(HedgingTest, NoHedgeToAProviderThatCannotFitThePrompt) {
-  // claude's 4,000-token window cannot hold a 5,000-token prompt: the hedge is not sent
-  // and the primary answers at 1 s.
+  // claude's 4,000-token window cannot hold a 5,000-token prompt: the hedge due at 200 ms
+  // is not sent, counted as unservable, and the primary answers at 1 s.
   Harness h;
   CancellableProvider gpt(h.loop, latencies({1000 * kMs}));
   CancellableProvider claude(h.loop, latencies({100 * kMs}));
@@ -424,7 +445,63 @@ TEST(HedgingTest, NoHedgeToAProviderThatCannotFitThePrompt) {
   EXPECT_EQ(test::run(h, *p, call).kind, OutcomeKind::success);
   EXPECT_EQ(call.finished, 1000 * kMs);
   EXPECT_TRUE(claude.starts().empty());
-  EXPECT_EQ(h.log.hedge_providers, (std::vector<std::string>{"primary #0 gpt"}));
+  EXPECT_EQ(h.log.hedge_providers, (std::vector<std::string>{"primary #0 gpt", "unservable #1 claude"}));
+  EXPECT_EQ(h.log.hedges, (std::vector<std::string>{"0ms primary #0 $0", "200ms unservable #1 $0"}));
+}
+
+class HedgeRefusedLocally : public ::testing::TestWithParam<OutcomeKind> {};
+
+TEST_P(HedgeRefusedLocally, DoesNotWinNorCancelThePrimary) {
+  // gpt (the tool's provider) answers in 1 s; claude's stack refuses every call at once
+  // (an open breaker, a full bulkhead...). Hedge 1 goes to claude at the 200 ms delay and
+  // is refused there: a handled failure, so hedge 2 goes at once (200 ms), refused too.
+  // The primary is not cancelled and answers at 1 s; no hedge won, nothing degraded.
+  Harness h;
+  CancellableProvider gpt(h.loop, latencies({1000 * kMs}));
+  CancellableProvider claude(h.loop, latencies({100 * kMs}));
+  Registry r(h);
+  const ProviderId primary = r.add("gpt", gpt);
+  r.add_refusing("claude", claude, GetParam());
+  HedgingConfig config = hedging(2, 200 * kMs);
+  config.providers = {"claude"};
+  auto p = r.tool(config);
+  Call call;
+  call.ctx.provider = primary;
+  EXPECT_EQ(test::run(h, *p, call).kind, OutcomeKind::success);
+  EXPECT_EQ(call.finished, 1000 * kMs);
+  EXPECT_EQ(gpt.starts(), (std::vector<TimePoint>{0}));
+  EXPECT_TRUE(claude.starts().empty());
+  EXPECT_EQ(h.log.hedges, (std::vector<std::string>{"0ms primary #0 $0", "200ms launched #1 $0", "200ms launched #2 $0"}));
+  EXPECT_EQ(h.log.hedge_providers,
+            (std::vector<std::string>{"primary #0 gpt", "launched #1 claude", "launched #2 claude"}));
+  EXPECT_FALSE(call.task.has(Degradation::fallback_provider));
+}
+
+INSTANTIATE_TEST_SUITE_P(LocalRefusals, HedgeRefusedLocally,
+                         ::testing::Values(OutcomeKind::circuit_open, OutcomeKind::bulkhead_full,
+                                           OutcomeKind::rate_limiter_rejected, OutcomeKind::throttled,
+                                           OutcomeKind::budget_exhausted),
+                         [](const ::testing::TestParamInfo<OutcomeKind>& param) {
+                           return std::string(to_string(param.param));
+                         });
+
+TEST(HedgingTest, WhenEveryAttemptIsRefusedLocallyTheLastGivesTheOutcome) {
+  // Both gpt and claude refuse at once: the primary's refusal sends the hedge at 0 ms
+  // (not at the delay), refused too; the call ends at 0 ms with the hedge's refusal.
+  Harness h;
+  CancellableProvider gpt(h.loop, latencies({1000 * kMs}));
+  CancellableProvider claude(h.loop, latencies({100 * kMs}));
+  Registry r(h);
+  const ProviderId primary = r.add_refusing("gpt", gpt, OutcomeKind::circuit_open);
+  r.add_refusing("claude", claude, OutcomeKind::bulkhead_full);
+  HedgingConfig config = hedging(1, 200 * kMs);
+  config.providers = {"claude"};
+  auto p = r.tool(config);
+  Call call;
+  call.ctx.provider = primary;
+  EXPECT_EQ(test::run(h, *p, call).kind, OutcomeKind::bulkhead_full);
+  EXPECT_EQ(call.finished, 0);
+  EXPECT_EQ(h.log.hedges, (std::vector<std::string>{"0ms primary #0 $0", "0ms launched #1 $0"}));
 }
 
 }  // namespace

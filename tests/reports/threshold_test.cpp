@@ -136,7 +136,7 @@ TEST(ThresholdParseTest, RejectsDurationsThatScenarioFilesReject) {
   EXPECT_EQ(error_of("task_latency", "p(99)<-5s"), R"msg(expected a non-negative duration, got "-5s")msg");
   EXPECT_EQ(error_of("task_latency", "p(99)<0.5ns"), R"msg(expected a whole number of nanoseconds, got "0.5ns")msg");
   EXPECT_EQ(error_of("task_latency", "p(99)<3000000h"),
-            R"msg(expected a duration shorter than 292 years, got "3000000h")msg");
+            R"msg(expected a duration shorter than 2562047h47m16.854775807s (int64 nanoseconds), got "3000000h")msg");
   EXPECT_EQ(error_of("task_latency", "p(99)<1m30d"), R"msg(unknown unit "d" in "1m30d"; expected ns, us, ms, s, m or h)msg");
 }
 
@@ -221,6 +221,8 @@ TEST(MetricParseTest, RejectsValueOutsideTagVocabulary) {
   EXPECT_EQ(error_of("escalations{reason:retries}", "count<1"),
             "unknown value \"retries\" for tag \"reason\" of metric \"escalations\"; known: failed_attempts, "
             "fallbacks, fallbacks_exhausted, cost_usd, tokens, degraded, safe_failed, failed");
+  EXPECT_EQ(error_of("ladder_rungs{strategy:foo}", "count<1"),
+            R"msg(unknown value "foo" for tag "strategy" of metric "ladder_rungs"; known: relax_threshold, rewrite_query)msg");
   EXPECT_EQ(error_of("escalations{template:research}", "count<1"),
             R"msg(unknown tag "template" for metric "escalations"; known: level, reason)msg");
 }

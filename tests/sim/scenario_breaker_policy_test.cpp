@@ -134,14 +134,28 @@ TEST(ScenarioCircuitBreakerWindowTest, RateKeysNeedAWindow) {
 
 TEST(ScenarioCircuitBreakerWindowTest, FailureRateThresholdIsAPercentAboveZero) {
   EXPECT_EQ(errors_of(with_breaker({{"sliding_window", kCountWindow}, {"failure_rate_threshold", 0}})),
-            only(at("failure_rate_threshold"), "expected a number in (0, 100], got 0"));
+            only(at("failure_rate_threshold"), "expected a number in [0.0001, 100], got 0"));
   EXPECT_EQ(errors_of(with_breaker({{"sliding_window", kCountWindow}, {"failure_rate_threshold", 101}})),
-            only(at("failure_rate_threshold"), "expected a number in (0, 100], got 101"));
+            only(at("failure_rate_threshold"), "expected a number in [0.0001, 100], got 101"));
+}
+
+TEST(ScenarioCircuitBreakerWindowTest, RateThresholdsAreWholePartsPerMillion) {
+  // Kept in parts per million: 0.00001 percent would round to 0 and open with no failure,
+  // 1e-7 too; a finer value is not rounded either.
+  EXPECT_EQ(errors_of(with_breaker({{"sliding_window", kCountWindow}, {"failure_rate_threshold", 0.00001}})),
+            only(at("failure_rate_threshold"), "expected a number in [0.0001, 100], got 1e-05"));
+  EXPECT_EQ(errors_of(with_breaker({{"sliding_window", kCountWindow}, {"slow_call_rate_threshold", 1e-7}})),
+            only(at("slow_call_rate_threshold"), "expected a number in [0.0001, 100], got 1e-07"));
+  EXPECT_EQ(errors_of(with_breaker({{"sliding_window", kCountWindow}, {"slow_call_rate_threshold", 12.34567}})),
+            only(at("slow_call_rate_threshold"),
+                 "expected a multiple of 0.0001 (the breaker keeps rates in parts per million), got 12.34567"));
+  const CircuitBreakerConfig c = loaded({{"sliding_window", kCountWindow}, {"failure_rate_threshold", 0.0001}});
+  EXPECT_EQ(c.failure_rate_threshold_ppm, 1);
 }
 
 TEST(ScenarioCircuitBreakerWindowTest, SlowCallRateThresholdIsAPercentAboveZero) {
   EXPECT_EQ(errors_of(with_breaker({{"sliding_window", kCountWindow}, {"slow_call_rate_threshold", 0}})),
-            only(at("slow_call_rate_threshold"), "expected a number in (0, 100], got 0"));
+            only(at("slow_call_rate_threshold"), "expected a number in [0.0001, 100], got 0"));
 }
 
 TEST(ScenarioCircuitBreakerWindowTest, MinimumNumberOfCallsIsPositive) {

@@ -65,6 +65,12 @@ TEST(ScenarioCapacityTest, ABlockWithoutLimitsOrDropsIsAnError) {
                           "drops"));
 }
 
+TEST(ScenarioCapacityTest, AnEmptyDropsListIsAnError) {
+  // `"drops": []` sets nothing, like `{}`, which is an error too.
+  EXPECT_EQ(errors_of(with_capacity(kSearch, Json::parse(R"({"drops": []})"))),
+            only("/providers/search/capacity/drops", "expected a non-empty array, got []"));
+}
+
 TEST(ScenarioCapacityTest, ADropWithoutLimitsIsAnError) {
   EXPECT_EQ(errors_of(with_capacity(kSearch, Json::parse(R"({"drops": [{"from": "1m", "to": "2m"}]})"))),
             only("/providers/search/capacity/drops/0",

@@ -2,6 +2,7 @@
 #include <sys/stat.h>
 
 #include <filesystem>
+#include <variant>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -132,6 +133,19 @@ TEST(ScenarioDocumentTest, NumberBeyondADoubleIsASyntaxErrorAtTheNumber) {
   EXPECT_EQ(load_scenario_text("[1, -1E+400]", "x.json").errors,
             (std::vector{ValidationError{"x.json", "", "expected a number of magnitude at most 1.8e308, got -1E+400",
                                          1, 5}}));
+}
+
+TEST(ScenarioDocumentTest, NonZeroNumberTooSmallForADoubleIsASyntaxErrorAtTheNumber) {
+  // nlohmann reads 1e-400 silently as 0: a seed 1e-400 was seed 0. 0e-400 and 0.0 are 0.
+  EXPECT_EQ(load_scenario_text("{\n  \"seed\": 1e-400,\n  \"name\": \"x\"\n}", "x.json").errors,
+            (std::vector{ValidationError{"x.json", "", "expected 0 or a number of magnitude at least 4.9e-324, got 1e-400",
+                                         2, 11}}));
+  EXPECT_EQ(load_scenario_text("[1, -0.5E-400]", "x.json").errors,
+            (std::vector{ValidationError{"x.json", "",
+                                         "expected 0 or a number of magnitude at least 4.9e-324, got -0.5E-400", 1, 5}}));
+  const auto zeros = parse_strict_json("[0e-400, 0.0, -0.000e-9999, 1e-320]", JsonComments::rejected, {});
+  ASSERT_TRUE(std::holds_alternative<Json>(zeros));
+  EXPECT_EQ(std::get<Json>(zeros).size(), 4U);
 }
 
 TEST(ScenarioDocumentTest, NumberBeyondADoubleAsTheWholeDocument) {

@@ -225,5 +225,15 @@ TEST(ScenarioStartTimeTest, IsAnRfc3339UtcTime) {
   EXPECT_EQ(errors_of(with(base_scenario(), "/start_time", "2021-12-07T15:30:00Z")), std::vector<ValidationError>{});
 }
 
+TEST(ScenarioStartTimeTest, IsNoLaterThanInt64NanosecondsSince1970) {
+  // Start plus the run's virtual time must stay writable as an HTTP-date (four-digit
+  // year) and readable as int64 nanoseconds: 9999-12-31 once exited 70 on a Retry-After.
+  EXPECT_EQ(errors_of(with(base_scenario(), "/start_time", "2262-04-11T23:47:17Z")),
+            only("/start_time", "expected a time no later than \"2262-04-11T23:47:16Z\" (the wall clock is kept in "
+                                "int64 nanoseconds since 1970), got \"2262-04-11T23:47:17Z\""));
+  EXPECT_EQ(errors_of(with(base_scenario(), "/start_time", "9999-12-31T23:59:59Z")).size(), 1U);
+  EXPECT_EQ(errors_of(with(base_scenario(), "/start_time", "2262-04-11T23:47:16Z")), std::vector<ValidationError>{});
+}
+
 }  // namespace
 }  // namespace squall

@@ -302,6 +302,28 @@ TEST(ScenarioCircuitBreakerConfigTest, FailureOnNamesOutcomeKinds) {
                  std::string("expected one of ") + kKindList + ", got \"5xx\""));
 }
 
+TEST(ScenarioCircuitBreakerConfigTest, FailureOnNamesNoLocalRefusal) {
+  // A local refusal never reaches the breaker's count: naming one would never open it.
+  EXPECT_EQ(errors_of(with_strategy("search", "circuit_breaker", {{"failure_on", {"timeout", "bulkhead_full"}}})),
+            only("/policy/search/0/circuit_breaker/failure_on/1",
+                 "\"bulkhead_full\" is a local refusal, made without calling the provider; the breaker counts only "
+                 "calls that reached the provider, so it never sees one"));
+}
+
+TEST(ScenarioRetryBudgetConfigTest, GrpcFailureOnNamesNoLocalRefusal) {
+  EXPECT_EQ(errors_of(with_strategy("search", "retry_budget", {{"mode", "grpc"}, {"failure_on", {"circuit_open"}}})),
+            only("/policy/search/0/retry_budget/failure_on/0",
+                 "\"circuit_open\" is a local refusal, made without calling the provider; the retry budget counts "
+                 "only calls that reached the provider, so it never sees one"));
+}
+
+TEST(ScenarioAdaptiveThrottlingConfigTest, RejectOnNamesNoLocalRefusal) {
+  EXPECT_EQ(errors_of(with_strategy("search", "adaptive_throttling", {{"reject_on", {"rate_limiter_rejected"}}})),
+            only("/policy/search/0/adaptive_throttling/reject_on/0",
+                 "\"rate_limiter_rejected\" is a local refusal, made without calling the provider; adaptive "
+                 "throttling counts only calls that reached the provider, so it never sees one"));
+}
+
 TEST(ScenarioSimplifyQueryConfigTest, AppliesOnlyToWebSearchProviders) {
   EXPECT_EQ(errors_of(with_strategy("gpt", "simplify_query", Json::object())),
             only("/policy/gpt/0/simplify_query",
@@ -483,12 +505,18 @@ TEST(ScenarioCacheConfigTest, AListHoldsOneCache) {
   EXPECT_EQ(errors_of(doc), only("/policy/search/2", "duplicate \"cache\" (also /policy/search/0); a list holds at most one"));
 }
 
-TEST(ScenarioEscalationConfigTest, AppliesOnlyToTools) {
+// base_scenario() with a `tools` block: web (served by search) and answer (by gpt), each
+// a step's tool, and `policy` as given.
+Json with_two_tools(const Json& policy) {
   Json doc = with(base_scenario(), "/tools", Json::parse(R"({ "web": { "provider": "search" },
                                                              "answer": { "provider": "gpt" } })"));
   doc = with(doc, "/workload/tasks/0/steps/0/tool", "web");
   doc = with(doc, "/workload/tasks/0/steps/1/tool", "answer");
-  doc = with(doc, "/policy", Json::parse(R"({ "web": [], "answer": [ { "escalation": {} } ],
+  return with(doc, "/policy", policy);
+}
+
+TEST(ScenarioEscalationConfigTest, AppliesOnlyToTools) {
+  Json doc = with_two_tools(Json::parse(R"({ "web": [], "answer": [ { "escalation": {} } ],
                                              "gpt": [ { "escalation": {} } ] })"));
   EXPECT_EQ(errors_of(doc), only("/policy/gpt/0/escalation",
                                  "escalation applies only to a tool's list; \"gpt\" is a provider, whose stack "
@@ -587,11 +615,7 @@ TEST(ScenarioCacheConfigTest, AppliesOnlyToSearchProviders) {
 }
 
 TEST(ScenarioCacheConfigTest, AppliesOnlyToToolsServedBySearchProviders) {
-  Json doc = with(base_scenario(), "/tools", Json::parse(R"({ "web": { "provider": "search" },
-                                                             "answer": { "provider": "gpt" } })"));
-  doc = with(doc, "/workload/tasks/0/steps/0/tool", "web");
-  doc = with(doc, "/workload/tasks/0/steps/1/tool", "answer");
-  doc = with(doc, "/policy", Json::parse(R"({ "web": [ { "cache": {} } ], "search": [ { "cache": {} } ],
+  Json doc = with_two_tools(Json::parse(R"({ "web": [ { "cache": {} } ], "search": [ { "cache": {} } ],
                                              "answer": [ { "cache": {} } ] })"));
   EXPECT_EQ(errors_of(doc), only("/policy/answer/0/cache",
                                  "cache applies only to tools and stacks of search providers (web_search, "
@@ -888,10 +912,16 @@ namespace {
 constexpr const char* kBudget = "/policy/search/0/retry_budget";
 constexpr const char* kThrottle = "/policy/search/0/adaptive_throttling";
 
+// search's list: a retry, then a retry_budget with `config` (which the retry asks).
+Json with_retry_budget(const Json& config) {
+  return with(base_scenario(), "/policy/search",
+              Json::array({Json{{"retry", Json::object()}}, Json{{"retry_budget", config}}}));
+}
+
 TEST(ScenarioRetryBudgetConfigTest, DefaultsAreEnvoysAndA6sExample) {
-  LoadResult loaded = load_scenario_text(with_strategy("search", "retry_budget", Json::object()).dump(), test::kBaseFile);
+  LoadResult loaded = load_scenario_text(with_retry_budget(Json::object()).dump(), test::kBaseFile);
   ASSERT_EQ(loaded.errors, std::vector<ValidationError>{});
-  const auto& c = std::get<RetryBudgetConfig>(loaded.scenario->policy.at("search").at(0));
+  const auto& c = std::get<RetryBudgetConfig>(loaded.scenario->policy.at("search").at(1));
   EXPECT_EQ(c.mode, RetryBudgetMode::envoy);
   EXPECT_EQ(c.budget_percent, 20.0);
   EXPECT_EQ(c.min_retry_concurrency, 3);
@@ -901,10 +931,9 @@ TEST(ScenarioRetryBudgetConfigTest, DefaultsAreEnvoysAndA6sExample) {
 
 TEST(ScenarioRetryBudgetConfigTest, GrpcFiguresAreReadInMilliTokens) {
   LoadResult loaded = load_scenario_text(
-      with_strategy("search", "retry_budget", {{"mode", "grpc"}, {"max_tokens", 2.5}, {"token_ratio", 0.125}}).dump(),
-      test::kBaseFile);
+      with_retry_budget({{"mode", "grpc"}, {"max_tokens", 2.5}, {"token_ratio", 0.125}}).dump(), test::kBaseFile);
   ASSERT_EQ(loaded.errors, std::vector<ValidationError>{});
-  const auto& c = std::get<RetryBudgetConfig>(loaded.scenario->policy.at("search").at(0));
+  const auto& c = std::get<RetryBudgetConfig>(loaded.scenario->policy.at("search").at(1));
   EXPECT_EQ(c.max_milli_tokens, 2500);
   EXPECT_EQ(c.token_ratio_milli, 125);
 }
@@ -938,6 +967,27 @@ TEST(ScenarioRetryBudgetConfigTest, MustComeAfterTheRetryItLimits) {
   const Json ok = with(base_scenario(), "/policy/search",
                        Json::array({Json{{"retry", Json::object()}}, Json{{"retry_budget", Json::object()}}}));
   EXPECT_EQ(errors_of(ok), std::vector<ValidationError>{});
+}
+
+TEST(ScenarioRetryBudgetConfigTest, WithoutARetryOrHedgingToAskItLimitsNothing) {
+  // Only a retry or a hedging before it asks a retry_budget (Next::admit_retry).
+  EXPECT_EQ(errors_of(with(base_scenario(), "/policy/search",
+                           Json::array({Json{{"timeout", Json::object()}}, Json{{"retry_budget", Json::object()}}}))),
+            only("/policy/search/1/retry_budget", "limits nothing: no retry or hedging comes before it in this list"));
+  const Json hedged = with(base_scenario(), "/policy/search",
+                           Json::array({Json{{"hedging", Json::object()}}, Json{{"retry_budget", Json::object()}}}));
+  EXPECT_EQ(errors_of(hedged), std::vector<ValidationError>{});
+}
+
+TEST(ScenarioRetryBudgetConfigTest, InAProviderStackItIsAskedByTheRetriesOfToolsReachingIt) {
+  Json doc = with_two_tools(Json::parse(R"({ "web": [ { "retry": {} } ], "answer": [ { "timeout": {} } ],
+                                             "search": [ { "retry_budget": {} } ], "gpt": [ { "retry_budget": {} } ] })"));
+  EXPECT_EQ(errors_of(doc), only("/policy/gpt/0/retry_budget",
+                                 "limits nothing: no retry or hedging comes before it in this stack, nor in the list "
+                                 "of a tool whose calls reach \"gpt\""));
+  // A retry in answer's list (answer calls gpt) asks gpt's stack.
+  doc = with(doc, "/policy/answer", Json::parse(R"([ { "retry": {} } ])"));
+  EXPECT_EQ(errors_of(doc), std::vector<ValidationError>{});
 }
 
 TEST(ScenarioAdaptiveThrottlingConfigTest, Defaults) {

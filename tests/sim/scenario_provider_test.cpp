@@ -32,7 +32,7 @@ TEST(ScenarioProvidersTest, ProvidersMustBeAnObject) {
 TEST(ScenarioProvidersTest, ProviderNameMustBeAName) {
   EXPECT_EQ(
       errors_of(with(base_scenario(), "/providers/my search", Json{{"type", "llm"}})),
-      only("/providers/my search", "expected a provider name of letters, digits, '.', '_' and '-', got \"my search\""));
+      only("/providers/my search", "expected a provider name of ASCII letters, digits, '.', '_' and '-', got \"my search\""));
 }
 
 TEST(ScenarioProvidersTest, ProviderMustBeAnObject) {

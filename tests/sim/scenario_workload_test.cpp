@@ -59,6 +59,15 @@ TEST(ScenarioTopLevelTest, SeedMustBeANonNegativeInteger) {
             only("/seed", "expected an integer in [0, 18446744073709551615], got 2.5"));
 }
 
+TEST(ScenarioTopLevelTest, ASeedBeyondUint64IsReportedAsTheIntegerWritten) {
+  // The literal 18446744073709551616 (2^64) is read as a double; shown as the integer, not
+  // as 1.8446744073709552e+19.
+  const std::string text = with(base_scenario(), "/seed", 7).dump();
+  const std::string big = std::string(text).replace(text.find("\"seed\":7"), 8, "\"seed\":18446744073709551616");
+  EXPECT_EQ(load_scenario_text(big, test::kBaseFile).errors,
+            only("/seed", "expected an integer in [0, 18446744073709551615], got 18446744073709551616"));
+}
+
 TEST(ScenarioTopLevelTest, DurationIsRequired) {
   EXPECT_EQ(errors_of(without(base_scenario(), "/duration")), only("", "missing required key \"duration\""));
 }
@@ -90,7 +99,7 @@ TEST(ScenarioTopLevelTest, DurationMustBeWholeNanoseconds) {
 
 TEST(ScenarioTopLevelTest, DurationMustFitInt64Nanoseconds) {
   EXPECT_EQ(errors_of(with(base_scenario(), "/duration", "3000000h")),
-            only("/duration", "expected a duration shorter than 292 years, got \"3000000h\""));
+            only("/duration", "expected a duration shorter than 2562047h47m16.854775807s (int64 nanoseconds), got \"3000000h\""));
 }
 
 TEST(ScenarioTopLevelTest, DurationMayBeCompound) {
@@ -261,7 +270,7 @@ TEST(ScenarioTasksTest, TaskNamesMustBeUnique) {
 TEST(ScenarioTasksTest, TaskNameMustBeAName) {
   EXPECT_EQ(
       errors_of(with(base_scenario(), at(kTask, "/name"), "deep research")),
-      only(at(kTask, "/name"), "expected a task name of letters, digits, '.', '_' and '-', got \"deep research\""));
+      only(at(kTask, "/name"), "expected a task name of ASCII letters, digits, '.', '_' and '-', got \"deep research\""));
 }
 
 TEST(ScenarioTasksTest, WeightMustBePositive) {

@@ -127,6 +127,13 @@ TEST(YamlDocumentTest, NumberBeyondADoubleIsASyntaxErrorAtTheNumber) {
   EXPECT_EQ(parsed("a: '1e999'\n"), Json::parse(R"({"a": "1e999"})"));
 }
 
+TEST(YamlDocumentTest, NonZeroNumberTooSmallForADoubleIsASyntaxErrorAtTheNumber) {
+  EXPECT_EQ(parse_errors("seed: 1\nrate: 1e-400\n"),
+            (std::vector{ValidationError{"x.yaml", "", "expected 0 or a number of magnitude at least 4.9e-324, got 1e-400",
+                                         2, 7}}));
+  EXPECT_EQ(parsed("a: 0e-400\n"), Json::parse(R"({"a": 0.0})"));
+}
+
 TEST(YamlDocumentTest, NestingDeeperThan256LevelsIsASyntaxError) {
   // The root mapping is level 1; the bracket that opens level 257 is at column 4 + 255.
   const std::string deep = "a: " + std::string(300, '[') + std::string(300, ']') + "\n";
