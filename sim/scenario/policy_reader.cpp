@@ -582,7 +582,18 @@ void read_config(const ObjectReader& obj, HedgingConfig& config) {
   obj.get("max_hedged_attempts", config.max_hedged_attempts, kMaxHedgedAttempts);
   obj.get_duration("delay", config.delay, DurationMin::zero);
   double budget = 0;
-  if (obj.get("budget", budget, kHedgeBudget)) config.budget = budget;
+  if (obj.get("budget", budget, kHedgeBudget)) {
+    // Kept in parts per million: a finer value is an error rather than silently rounded
+    // (1e-7 would round to 0 and refuse every hedge).
+    const double ppm = budget * 1e6;
+    if (std::abs(ppm - std::round(ppm)) > 1e-6) {
+      obj.diag().error(obj.path_of("budget"),
+                       fmt::format("expected a multiple of 0.000001 (hedging keeps its budget in parts per million), got {}",
+                                   describe(*obj.find("budget"))));
+    } else {
+      config.budget = budget;
+    }
+  }
   read_name_list(obj, "providers", config.providers);
 }
 

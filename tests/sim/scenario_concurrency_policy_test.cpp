@@ -45,6 +45,10 @@ TEST(ScenarioHedgingConfigTest, DelayMustBeADuration) {
 TEST(ScenarioHedgingConfigTest, BudgetIsAFractionUpToTen) {
   EXPECT_EQ(errors_of(with_strategy("hedging", {{"budget", -0.1}})),
             only("/policy/search/0/hedging/budget", "expected a number in [0, 10], got -0.1"));
+  // Kept in parts per million: 1e-7 would round to 0 and refuse every hedge.
+  EXPECT_EQ(errors_of(with_strategy("hedging", {{"budget", 1e-7}})),
+            only("/policy/search/0/hedging/budget",
+                 "expected a multiple of 0.000001 (hedging keeps its budget in parts per million), got 1e-07"));
 }
 
 TEST(ScenarioHedgingConfigTest, UnknownKeyIsAnError) {
