@@ -54,7 +54,7 @@ struct CapacityConfig {
   // by default; 529, Anthropic's overloaded_error; or 429, how OpenAI answers an engine
   // that is overloaded. Rate-limit rejections are always 429.
   int reject_status = 503;
-  std::vector<CapacityDrop> drops;  // sorted by `from`
+  std::vector<CapacityDrop> drops;  // sorted by `from`, never overlapping (the loader rejects overlaps)
 };
 
 }  // namespace squall

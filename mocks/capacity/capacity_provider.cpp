@@ -68,12 +68,16 @@ CapacityProvider::~CapacityProvider() = default;
 
 CapacityLimits CapacityProvider::limits_at(TimePoint t) const {
   CapacityLimits limits = config_.limits;
-  for (const CapacityDrop& drop : config_.drops) {
-    if (t < drop.from || t >= drop.to) continue;
-    if (drop.limits.max_concurrency) limits.max_concurrency = drop.limits.max_concurrency;
-    if (drop.limits.requests_per_minute) limits.requests_per_minute = drop.limits.requests_per_minute;
-    if (drop.limits.tokens_per_minute) limits.tokens_per_minute = drop.limits.tokens_per_minute;
-  }
+  // Drops are sorted by start and never overlap: only the last one starting at or before t
+  // can cover it (a scan of every drop at every edge was quadratic in the drops).
+  const auto after = std::upper_bound(config_.drops.begin(), config_.drops.end(), t,
+                                      [](TimePoint x, const CapacityDrop& d) { return x < d.from; });
+  if (after == config_.drops.begin()) return limits;
+  const CapacityDrop& drop = *std::prev(after);
+  if (t >= drop.to) return limits;
+  if (drop.limits.max_concurrency) limits.max_concurrency = drop.limits.max_concurrency;
+  if (drop.limits.requests_per_minute) limits.requests_per_minute = drop.limits.requests_per_minute;
+  if (drop.limits.tokens_per_minute) limits.tokens_per_minute = drop.limits.tokens_per_minute;
   return limits;
 }
 

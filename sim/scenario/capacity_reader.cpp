@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
+#include <tuple>
 #include <vector>
 
 #include <fmt/format.h>
@@ -84,26 +86,33 @@ void read_drops(const ObjectReader& obj, std::optional<Nanos> run_end, ProviderT
   // Non-empty, as the block's "at least one limit, or drops" rule wants: `"drops": []`
   // sets nothing, like `{}`.
   const auto elements = read_array(*list, path, obj.diag(), /*nonempty=*/true);
-  std::vector<std::size_t> positions;
+  // The drops kept so far by start, each with its position in the list. They never
+  // overlap one another, so those a new drop overlaps are adjacent in this order: finding
+  // them costs O(log n) plus their count, not a scan of every drop kept.
+  std::map<Nanos, std::pair<const CapacityDrop*, std::size_t>> kept;
+  config.drops.reserve(elements.size());
   for (std::size_t i = 0; i < elements.size(); ++i) {
     const std::string drop_path = pointer_append(path, i);
     auto drop = read_drop(elements[i], drop_path, run_end, type, provider, obj.diag());
     if (!drop) continue;
-    // One drop at a time: which limit would hold where two overlap is not obvious.
-    bool overlaps = false;
-    for (std::size_t j = 0; j < config.drops.size() && !overlaps; ++j) {
-      const CapacityDrop& other = config.drops[j];
-      if (drop->from < other.to && other.from < drop->to) {
-        obj.diag().error(pointer_append(drop_path, "from"),
-                         fmt::format("overlaps drop {} ([{}, {})); drops must not overlap", positions[j],
-                                     format_duration(other.from), format_duration(other.to)));
-        overlaps = true;
-      }
+    // One drop at a time: which limit would hold where two overlap is not obvious. The
+    // error names the overlapping drop listed first.
+    auto it = kept.lower_bound(drop->from);
+    if (it != kept.begin() && std::prev(it)->second.first->to > drop->from) --it;
+    const CapacityDrop* other = nullptr;
+    std::size_t other_position = 0;
+    for (; it != kept.end() && it->first < drop->to; ++it) {
+      if (other == nullptr || it->second.second < other_position) std::tie(other, other_position) = it->second;
     }
-    if (overlaps) continue;
+    if (other != nullptr) {
+      obj.diag().error(pointer_append(drop_path, "from"),
+                       fmt::format("overlaps drop {} ([{}, {})); drops must not overlap", other_position,
+                                   format_duration(other->from), format_duration(other->to)));
+      continue;
+    }
     if (!lowers_limits(*drop, config.limits, drop_path, obj.diag())) continue;
     config.drops.push_back(*drop);
-    positions.push_back(i);
+    kept.emplace(drop->from, std::pair{&config.drops.back(), i});
   }
   std::sort(config.drops.begin(), config.drops.end(),
             [](const CapacityDrop& a, const CapacityDrop& b) { return a.from < b.from; });

@@ -140,6 +140,17 @@ TEST(ScenarioCapacityTest, OverlappingDropsAreAnError) {
             only("/providers/search/capacity/drops/1/from", "overlaps drop 0 ([1m, 3m)); drops must not overlap"));
 }
 
+TEST(ScenarioCapacityTest, ADropOverlappingSeveralNamesTheOneListedFirst) {
+  // Drop 2 overlaps drops 1 (listed later, starting earlier) and 0: the error names drop 0;
+  // drop 3 touches drop 0's end and overlaps nothing.
+  EXPECT_EQ(errors_of(with_capacity(kSearch, Json::parse(R"({"drops": [
+                {"from": "5m", "to": "6m", "max_concurrency": 1},
+                {"from": "1m", "to": "3m", "max_concurrency": 1},
+                {"from": "2m", "to": "5m30s", "max_concurrency": 2},
+                {"from": "6m", "to": "7m", "max_concurrency": 2}]})"))),
+            only("/providers/search/capacity/drops/2/from", "overlaps drop 0 ([5m, 6m)); drops must not overlap"));
+}
+
 TEST(ScenarioCapacityTest, ADropThatRaisesALimitIsAnError) {
   EXPECT_EQ(errors_of(with_capacity(kSearch, Json::parse(R"({"max_concurrency": 4, "requests_per_minute": 600,
                 "drops": [ {"from": "1m", "to": "2m", "max_concurrency": 8, "requests_per_minute": 600} ]})"))),
