@@ -10,6 +10,7 @@
 #include "cli/output_path.hpp"
 #include "cli/progress.hpp"
 #include "cli/report_requests.hpp"
+#include "cli/run_inputs.hpp"
 #include "cli/terminal.hpp"
 #include "reports/atomic_file.hpp"
 #include "reports/sweep_json.hpp"
@@ -70,8 +71,11 @@ std::optional<SweepShard> parse_shard(const std::string& text) {
   return SweepShard{static_cast<std::size_t>(*i), static_cast<std::size_t>(*n)};
 }
 
+// The files no output may overwrite: the sweep file, the scenario and the corpora it reads
+// (cli/run_inputs.hpp), and every variant's policy file.
 std::vector<fs::path> inputs_of(const SweepSpec& spec) {
-  std::vector<fs::path> inputs{spec.file, spec.scenario_file};
+  std::vector<fs::path> inputs{spec.file};
+  for (fs::path& input : run_inputs(spec.scenario_file)) inputs.push_back(std::move(input));
   for (const SweepVariant& v : spec.variants) {
     if (v.policy_file) inputs.push_back(spec.file.parent_path() / *v.policy_file);
   }
@@ -109,11 +113,12 @@ int sweep_command(const SweepOptions& options) {
                                  "its own evidence): give \"seeds\" instead",
                                  options.sweep.string()));
   }
+  const std::vector<fs::path> inputs = inputs_of(spec);
   const ReportRequests requests = parse_report_requests(shard ? std::vector<std::string>{} : options.reports,
-                                                        shard ? std::nullopt : options.out, inputs_of(spec));
+                                                        shard ? std::nullopt : options.out, inputs);
   if (const auto problem = check_requests(requests, "sweep")) return bad_input(fmt::format("squall sweep: {}", *problem));
   if (shard) {
-    if (const auto problem = output_problem(*options.out, inputs_of(spec))) {
+    if (const auto problem = output_problem(*options.out, inputs)) {
       return bad_input(fmt::format("squall sweep: {}", *problem));
     }
   }
@@ -160,8 +165,10 @@ int sweep_command(const SweepOptions& options) {
     } catch (const std::exception& e) {
       return bad_input(fmt::format("squall sweep: cannot write the partial result: {}", e.what()));
     }
-    fmt::print("squall sweep {}: shard {}/{}: {} runs; partial result written to {}\n", spec.name, shard->index,
-               shard->count, result.runs.size(), options.out->string());
+    if (!options.quiet) {
+      fmt::print("squall sweep {}: shard {}/{}: {} runs; partial result written to {}\n", spec.name, shard->index,
+                 shard->count, result.runs.size(), options.out->string());
+    }
     return kExitOk;
   }
   return write_outputs(result, requests.requests, options.quiet, "sweep");

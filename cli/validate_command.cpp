@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/core.h>
 
@@ -22,9 +23,17 @@ bool report(const std::filesystem::path& file, const std::vector<ValidationError
   return false;
 }
 
-// "  about N tasks expected over <duration>", and a warning above kManyTasks.
+// "  N tasks expected over <duration>" for constant arrivals (the integrated rate rounded
+// up: sim/arrivals.hpp), "  about N ..." for Poisson ones (the mean, rounded), and a
+// warning above kManyTasks.
 void print_expected_tasks(const Scenario& scenario) {
-  fmt::print("  about {:.0f} tasks expected over {}\n", expected_tasks(scenario), format_duration(scenario.duration));
+  const double expected = expected_tasks(scenario);
+  if (scenario.workload.arrivals.process == ArrivalProcess::constant) {
+    // Less a rounding error's worth, so an integral of exactly n is not taken as n + 1.
+    fmt::print("  {:.0f} tasks expected over {}\n", std::ceil(expected - 1e-9), format_duration(scenario.duration));
+  } else {
+    fmt::print("  about {:.0f} tasks expected over {}\n", expected, format_duration(scenario.duration));
+  }
   if (const auto warning = many_tasks_warning(scenario)) fmt::print(stderr, "{}\n", *warning);
 }
 

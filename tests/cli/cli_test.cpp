@@ -24,6 +24,18 @@ namespace fs = std::filesystem;
 constexpr const char* kFlagship = "scenarios/incidents/launch-surge-429-storm.json";
 constexpr const char* kNaive = "scenarios/policies/naive-retry.json";
 
+TEST(CliTest, ValidateGivesTheExactCountOfConstantArrivals) {
+  // 0.25 per second for 10 s: arrivals at 0, 4 and 8 s, the integral 2.5 rounded up.
+  const fs::path file = temp_path("quarter-per-second.json");
+  std::ofstream(file) << R"({ "name": "q", "duration": "10s",
+    "workload": { "arrivals": { "process": "constant", "rate_per_s": 0.25 },
+                  "tasks": [ { "name": "t", "steps": [ { "tool": "llm" } ] } ] },
+    "providers": { "llm": { "type": "llm", "price_per_mtok": { "input": 1, "output": 1 } } } })";
+  const Result r = squall("validate " + file.string());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, file.string() + ": ok\n  3 tasks expected over 10s\n");
+}
+
 TEST(CliTest, QuickstartPassesAndPrintsTheSeedFirst) {
   const Result r = squall("run scenarios/quickstart.json");
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -229,7 +241,7 @@ TEST(CliTest, ValidateWarnsAboveTenMillionExpectedTasks) {
     "providers": { "llm": { "type": "llm", "price_per_mtok": { "input": 1, "output": 1 } } } })";
   const Result r = squall("validate " + file.string());
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("about 14400000 tasks expected over 2h"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  14400000 tasks expected over 2h"), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("warning: " + file.string() + ": about 14400000 tasks, above 10000000"), std::string::npos)
       << r.err;
 }

@@ -192,6 +192,31 @@ TEST(SweepCommandTest, QuietPrintsNothingButWritesTheReport) {
   EXPECT_FALSE(read_file(out).empty());
 }
 
+TEST(SweepCommandTest, NoOutputOverwritesACorpusTheScenarioReads) {
+  // The scenario's corpus is an input as the sweep file, scenario and policies are, for
+  // the whole sweep's reports and for a shard's partial result alike.
+  const std::string corpus = "scenarios/corpora/crm.jsonl";
+  const std::string before = read_file(corpus);
+  Result r = squall("sweep " + kSweep + " --out " + corpus);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "squall sweep: cannot write the json report (--out " + corpus + "): \"" + corpus +
+                       "\" is an input of this run (" + corpus + "); the report would overwrite it\n");
+  r = squall("sweep " + kSweep + " --shard 1/2 --out " + corpus);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "squall sweep: \"" + corpus + "\" is an input of this run (" + corpus +
+                       "); the report would overwrite it\n");
+  EXPECT_EQ(read_file(corpus), before);
+}
+
+TEST(SweepCommandTest, QuietShardPrintsNothing) {
+  const std::string out = temp_path("quiet-shard.json").string();
+  const Result r = squall("sweep " + kSweep + " --quiet --shard 1/2 --out " + out);
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "");
+  EXPECT_FALSE(read_file(out).empty());
+}
+
 TEST(SweepCommandTest, ProgressTextHasAnEta) {
   EXPECT_EQ(cli::sweep_progress_text(10, 40, 2.0), "progress: 10 of 40 runs (25%), 5.0 runs/s, ETA 6 s");
   EXPECT_EQ(cli::sweep_progress_text(0, 40, 0.5), "progress: 0 of 40 runs (0%), -");
