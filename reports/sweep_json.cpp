@@ -1,6 +1,7 @@
 #include "reports/sweep_json.hpp"
 
 #include <algorithm>
+#include <initializer_list>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -8,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "reports/compare.hpp"
 #include "reports/rounding.hpp"
 
 namespace squall {
@@ -23,7 +25,7 @@ Json interval_json(const Interval& i) {
   Json out = Json::object();
   out["n"] = i.n;
   out["mean"] = i.n > 0 ? Json(r6(i.mean)) : Json(nullptr);
-  out["sd"] = r6(i.sd);
+  out["sd"] = i.n > 1 ? Json(r6(i.sd)) : Json(nullptr);  // a sample sd needs two values
   out["ci95"] = i.half_width ? Json::array({r6(i.low()), r6(i.high())}) : Json(nullptr);
   return out;
 }
@@ -166,6 +168,17 @@ std::uint64_t unsigned_at(const std::string& file, const Json& object, const std
   return v->get<std::uint64_t>();
 }
 
+// Every key of `object` is one of `known`: an unknown key is an error, not ignored (a
+// partial is squall's own output, so anything else was added by hand or by another tool).
+void only_keys(const std::string& file, const Json& object, const std::string& pointer,
+               std::initializer_list<std::string_view> known) {
+  for (const auto& [key, value] : object.items()) {
+    if (std::find(known.begin(), known.end(), key) == known.end()) {
+      bad(file, fmt::format("{}/{}: unknown key \"{}\" (expected one of {})", pointer, key, key, fmt::join(known, ", ")));
+    }
+  }
+}
+
 Partial read_partial(const PartialFile& f) {
   Partial p;
   p.file = f.file;
@@ -181,8 +194,10 @@ Partial read_partial(const PartialFile& f) {
     bad(f.file, fmt::format("squall_sweep_partial_version {} is not supported (this squall reads 1)",
                             shown(p.doc["squall_sweep_partial_version"])));
   }
+  only_keys(f.file, p.doc, "", {"squall_sweep_partial_version", "shard", "sweep", "runs"});
   const Json* shard = member(p.doc, "shard");
   if (shard == nullptr || !shard->is_object()) bad_value(f.file, "/shard", "an object {\"index\", \"count\"}", shard);
+  only_keys(f.file, *shard, "/shard", {"index", "count"});
   p.count = unsigned_at(f.file, *shard, "/shard", "count", 1, kMaxShards);
   p.index = unsigned_at(f.file, *shard, "/shard", "index", 1, p.count);
   const Json* sweep = member(p.doc, "sweep");
@@ -260,6 +275,7 @@ SweepResult merge_partials(const std::vector<PartialFile>& files) {
       const std::string at = fmt::format("/runs/{}", i);
       const Json& j = list[i];
       if (!j.is_object()) bad_value(p.file, at, "a run {\"variant\", \"seed\", \"values\"}", &j);
+      only_keys(p.file, j, at, {"variant", "seed", "values"});
       SweepRun run;
       run.variant = unsigned_at(p.file, j, at, "variant", 0, result.variants.size() - 1);
       const Json* seed = member(j, "seed");
@@ -278,7 +294,11 @@ SweepResult merge_partials(const std::vector<PartialFile>& files) {
       }
       for (std::size_t m = 0; m < values->size(); ++m) {
         const Json& v = (*values)[m];
-        if (!v.is_number() && !v.is_null()) bad_value(p.file, fmt::format("{}/values/{}", at, m), "a number or null", &v);
+        // What a run's report can hold (reports/compare.hpp): no headline metric is negative,
+        // and none beyond 2^53, so no mean or difference overflows.
+        if (!v.is_null() && (!v.is_number() || !(v.get<double>() >= 0) || v.get<double>() > kMaxHeadlineValue)) {
+          bad_value(p.file, fmt::format("{}/values/{}", at, m), "null or a number from 0 to 9007199254740992 (2^53)", &v);
+        }
         run.values.push_back(v.is_null() ? std::nullopt : std::optional<double>(v.get<double>()));
       }
       const std::size_t k = run.variant * seeds + static_cast<std::size_t>(s - result.seeds.begin());

@@ -298,7 +298,19 @@ TEST(SweepHostileTest, MergeRefusesShardsOfDifferentCounts) {
 
 TEST(SweepHostileTest, MergeNamesThePointerTheExpectedAndTheFound) {
   EXPECT_EQ(merge_error("v.json", spoiled("/runs/0/values/0", "x")),
-            "/runs/0/values/0: expected a number or null, got \"x\"\n");
+            "/runs/0/values/0: expected null or a number from 0 to 9007199254740992 (2^53), got \"x\"\n");
+  // No run's report holds a negative or astronomically large headline value.
+  EXPECT_EQ(merge_error("neg.json", spoiled("/runs/0/values/0", -5)),
+            "/runs/0/values/0: expected null or a number from 0 to 9007199254740992 (2^53), got -5\n");
+  EXPECT_EQ(merge_error("huge.json", spoiled("/runs/0/values/0", 1e300)),
+            "/runs/0/values/0: expected null or a number from 0 to 9007199254740992 (2^53), got 1e+300\n");
+  // Unknown keys are errors, at the top, in the shard and in a run.
+  EXPECT_EQ(merge_error("extra.json", spoiled("/extra", 1)),
+            "/extra: unknown key \"extra\" (expected one of squall_sweep_partial_version, shard, sweep, runs)\n");
+  EXPECT_EQ(merge_error("extra-shard.json", spoiled("/shard/extra", 1)),
+            "/shard/extra: unknown key \"extra\" (expected one of index, count)\n");
+  EXPECT_EQ(merge_error("extra-run.json", spoiled("/runs/0/extra", 1)),
+            "/runs/0/extra: unknown key \"extra\" (expected one of variant, seed, values)\n");
   EXPECT_EQ(merge_error("var.json", spoiled("/runs/0/variant", -1)),
             "/runs/0/variant: expected an integer in [0, 3], got -1\n");
   EXPECT_EQ(merge_error("seed.json", spoiled("/runs/0/seed", 12345)),
