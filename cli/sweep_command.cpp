@@ -1,8 +1,7 @@
 // `squall sweep` and `squall merge` (cli/commands.hpp, docs/sweeps.md).
 #include <chrono>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
+#include <variant>
 
 #include <fmt/core.h>
 
@@ -12,6 +11,7 @@
 #include "cli/report_requests.hpp"
 #include "cli/run_inputs.hpp"
 #include "cli/terminal.hpp"
+#include "mocks/input_file.hpp"
 #include "reports/atomic_file.hpp"
 #include "reports/sweep_json.hpp"
 #include "reports/writers/sweep_html.hpp"
@@ -174,17 +174,32 @@ int sweep_command(const SweepOptions& options) {
   return write_outputs(result, requests.requests, options.quiet, "sweep");
 }
 
+// The files a merge's outputs must not overwrite: the partials, and the sweep's own inputs
+// (as `sweep` checks them) when its file can be read from here, else the sweep file and
+// the scenario the partials name.
+std::vector<fs::path> merge_inputs(const MergeOptions& options, const SweepResult& result) {
+  std::vector<fs::path> inputs = options.partials;
+  const SweepLoadResult loaded = load_sweep(result.sweep_file);
+  if (loaded.ok()) {
+    for (fs::path& input : inputs_of(*loaded.spec)) inputs.push_back(std::move(input));
+  } else {
+    inputs.push_back(result.sweep_file);
+    inputs.push_back(result.scenario_file);
+  }
+  return inputs;
+}
+
 int merge_command(const MergeOptions& options) {
-  const ReportRequests requests = parse_report_requests(options.reports, options.out, options.partials);
-  if (const auto problem = check_requests(requests, "merge")) return bad_input(fmt::format("squall merge: {}", *problem));
+  if (const auto problem = check_requests(parse_report_requests(options.reports, options.out, options.partials), "merge")) {
+    return bad_input(fmt::format("squall merge: {}", *problem));
+  }
   std::vector<PartialFile> files;
   for (const fs::path& file : options.partials) {
-    std::ifstream in(file, std::ios::binary);
-    std::error_code error;
-    if (!fs::is_regular_file(file, error) || !in) return bad_input(fmt::format("squall merge: {}: cannot be read", file.string()));
-    std::stringstream text;
-    text << in.rdbuf();
-    files.push_back(PartialFile{file.string(), text.str()});
+    auto text = read_input_file(file);
+    if (const auto* error = std::get_if<InputFileError>(&text)) {
+      return bad_input(fmt::format("squall merge: {}: {}", file.string(), error->message));
+    }
+    files.push_back(PartialFile{file.string(), std::move(std::get<std::string>(text))});
   }
   SweepResult result;
   try {
@@ -192,6 +207,8 @@ int merge_command(const MergeOptions& options) {
   } catch (const std::runtime_error& e) {
     return bad_input(fmt::format("squall merge: {}", e.what()));
   }
+  const ReportRequests requests = parse_report_requests(options.reports, options.out, merge_inputs(options, result));
+  if (const auto problem = check_requests(requests, "merge")) return bad_input(fmt::format("squall merge: {}", *problem));
   return write_outputs(result, requests.requests, options.quiet, "merge");
 }
 

@@ -352,7 +352,21 @@ TEST(SweepHostileTest, MergeRefusesAPartialLackingARunOrADirectory) {
   fs::create_directories(dir);
   r = squall("merge " + first_shard() + " " + dir);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "squall merge: " + dir + ": cannot be read\n");
+  EXPECT_EQ(r.err, "squall merge: " + dir + ": not a regular file\n");
+}
+
+TEST(SweepHostileTest, MergeNeverOverwritesTheSweepsInputs) {
+  // The partials name their sweep file; its scenario, corpora and policies are inputs of
+  // the merge's outputs as they are of the sweep's.
+  const std::string sweep_file = read_file(kSweep);
+  const std::string second = temp_path("merge-inputs-2.json").string();
+  { std::ofstream(second, std::ios::binary) << second_shard().dump(2); }
+  for (const std::string& target : {kSweep, std::string("scenarios/quickstart.json"), std::string("scenarios/corpora/crm.jsonl")}) {
+    const Result r = squall("merge " + first_shard() + " " + second + " --out " + target);
+    EXPECT_EQ(r.exit_code, 2) << target;
+    EXPECT_NE(r.err.find("\"" + target + "\" is an input of this run"), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(read_file(kSweep), sweep_file);
 }
 
 }  // namespace squall::test_support
