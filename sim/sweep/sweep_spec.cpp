@@ -176,6 +176,7 @@ void read_variant(const Json& v, const std::string& path, const fs::path& dir, c
     const fs::path resolved = dir / policy_file;
     PolicyLoadResult loaded = load_policy_file(resolved);
     if (!loaded.ok()) {
+      diag.error(obj.path_of("policy"), fmt::format("the policy file \"{}\" is not valid (its errors follow)", resolved.string()));
       for (ValidationError& e : loaded.errors) r.others.push_back(std::move(e));
       return;
     }
@@ -188,6 +189,9 @@ void read_variant(const Json& v, const std::string& path, const fs::path& dir, c
     const std::string label = has_file ? (dir / policy_file).string() : scenario.source.string();
     auto errors = read_variant_policy(*document, scenario, label, variant.policy);
     if (!errors.empty()) {
+      diag.error(has_file ? obj.path_of("policy") : path,
+                 fmt::format("the policy {} does not fit the scenario (its errors follow)",
+                             has_file ? "file \"" + label + "\"" : "of the scenario"));
       for (ValidationError& e : errors) r.others.push_back(std::move(e));
       return;
     }
@@ -261,6 +265,11 @@ void read_sweep(const Json& root, SweepSpec& spec, Reading& r) {
   if (has_scenario) {
     spec.scenario_file = dir / scenario_file;
     LoadResult loaded = load_scenario(spec.scenario_file);
+    // Named here first, so the sweep's own error says which key led to the file's errors.
+    if (!loaded.errors.empty()) {
+      diag.error(obj.path_of("scenario"),
+                 fmt::format("the scenario \"{}\" is not valid (its errors follow)", spec.scenario_file.string()));
+    }
     for (ValidationError& e : loaded.errors) r.others.push_back(std::move(e));
     if (loaded.scenario) {
       spec.scenario = std::move(*loaded.scenario);

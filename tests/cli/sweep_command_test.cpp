@@ -129,9 +129,10 @@ TEST(SweepCommandTest, AnInvalidSweepFileIsExitTwoWithEveryError) {
   { std::ofstream(file) << R"({ "name": "x", "scenario": "nope.json", "variants": [], "seeds": 0 })"; }
   const Result r = squall("sweep " + file);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, file + ": /seeds: expected an integer in [1, 10000], got 0\n" + file +
-                       ": /variants: expected a non-empty array, got []\n" + (fs::path(file).parent_path() / "nope.json").string() +
-                       ": file not found\n");
+  const std::string scenario = (fs::path(file).parent_path() / "nope.json").string();
+  EXPECT_EQ(r.err, file + ": /scenario: the scenario \"" + scenario + "\" is not valid (its errors follow)\n" + file +
+                       ": /seeds: expected an integer in [1, 10000], got 0\n" + file +
+                       ": /variants: expected a non-empty array, got []\n" + scenario + ": file not found\n");
 }
 
 TEST(SweepCommandTest, TargetSweepStopsWhenTheIntervalIsNarrowEnoughTheSameForAnyJobs) {

@@ -134,8 +134,11 @@ TEST(SweepSpecRulesTest, ScenarioIsRequired) {
 }
 
 TEST(SweepSpecRulesTest, ScenarioErrorsAreTheLoadersRelativeToTheSweepFile) {
+  // The sweep's own error first, naming the key that led to the file, then the file's.
+  const std::string dir = std::string(SQUALL_SOURCE_DIR) + "/scenarios/sweeps/";
   EXPECT_EQ(error_of(R"({ "name": "t", "scenario": "nope.json", "variants": [{ "name": "a" }], "seeds": 3 })"),
-            std::string(SQUALL_SOURCE_DIR) + "/scenarios/sweeps/nope.json: file not found");
+            "2 errors:\n" + dir + "test-sweep.json: /scenario: the scenario \"" + dir +
+                "nope.json\" is not valid (its errors follow)\n" + dir + "nope.json: file not found");
 }
 
 TEST(SweepSpecRulesTest, SeedsOrTargetIsRequired) {
@@ -219,17 +222,22 @@ TEST(SweepSpecRulesTest, VariantNamesAreUnique) {
 }
 
 TEST(SweepSpecRulesTest, PolicyFileErrorsAreTheLoadersRelativeToTheSweepFile) {
+  const std::string dir = std::string(SQUALL_SOURCE_DIR) + "/scenarios/sweeps/";
   EXPECT_EQ(error_of(sweep(R"([{ "name": "a", "policy": "missing.json" }])")),
-            std::string(SQUALL_SOURCE_DIR) + "/scenarios/sweeps/missing.json: file not found");
+            "2 errors:\n" + dir + "test-sweep.json: /variants/0/policy: the policy file \"" + dir +
+                "missing.json\" is not valid (its errors follow)\n" + dir + "missing.json: file not found");
 }
 
 TEST(SweepSpecRulesTest, PolicyFileIsCheckedAgainstTheScenario) {
   // no-fallback.json is written for another scenario's tools: check_policy's errors, in
   // the policy file, as `squall validate SCENARIO --policy FILE` reports them.
   const SweepLoadResult r = load(sweep(R"([{ "name": "a", "policy": "../policies/no-fallback.json" }])"));
-  ASSERT_FALSE(r.errors.empty());
-  for (const ValidationError& e : r.errors) {
-    EXPECT_EQ(e.file, std::string(SQUALL_SOURCE_DIR) + "/scenarios/sweeps/../policies/no-fallback.json");
+  // The sweep's own error first, at the variant's policy, then the policy file's.
+  ASSERT_GE(r.errors.size(), 2U);
+  EXPECT_EQ(r.errors[0].file, std::string(SQUALL_SOURCE_DIR) + "/scenarios/sweeps/test-sweep.json");
+  EXPECT_EQ(r.errors[0].path, "/variants/0/policy");
+  for (std::size_t i = 1; i < r.errors.size(); ++i) {
+    EXPECT_EQ(r.errors[i].file, std::string(SQUALL_SOURCE_DIR) + "/scenarios/sweeps/../policies/no-fallback.json");
   }
 }
 
