@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_support.hpp"
 #include "bench/rate_sweep.hpp"
 #include "bench/retry_breaker_baseline.hpp"
 #include "sim/event_loop.hpp"
@@ -59,10 +60,8 @@ void BM_EventLoopScheduleRun(benchmark::State& state) {
 }
 BENCHMARK(BM_EventLoopScheduleRun)->Arg(1'000)->Arg(100'000);
 
-Scenario load_bench_scenario() {
-  LoadResult loaded = load_scenario(SQUALL_SOURCE_DIR "/bench/scenarios/retry-breaker-1m.json");
-  if (!loaded.errors.empty()) throw std::runtime_error(to_string(loaded.errors.front()));
-  return std::move(*loaded.scenario);
+Scenario retry_breaker_scenario() {
+  return bench::load_bench_scenario(SQUALL_SOURCE_DIR "/bench/scenarios/retry-breaker-1m.json");
 }
 
 // The throughput runs: one simulation per repetition, five repetitions each, interleaved
@@ -73,14 +72,10 @@ Scenario load_bench_scenario() {
 constexpr int kThroughputRepetitions = 5;
 
 void BM_RetryBreaker1M_Squall(benchmark::State& state) {
-  const Scenario scenario = load_bench_scenario();
-  std::uint64_t calls = 0;
-  std::uint64_t events = 0;
+  const Scenario scenario = retry_breaker_scenario();
+  bench::RunCounts counts;
   for (auto _ : state) {
-    World world(scenario, scenario.seed);
-    const Report report = world.run();
-    for (const ProviderSummary& provider : report.providers) calls += provider.calls;
-    events += world.loop().events_run();
+    const Report report = counts.run(scenario);
     // The model's product, shown beside the baseline's as a check that both run the same
     // model (their random streams differ, so the figures agree closely, not exactly).
     const std::uint64_t succeeded = report.tasks.by_status[index_of(TaskStatus::succeeded)] +
@@ -88,8 +83,7 @@ void BM_RetryBreaker1M_Squall(benchmark::State& state) {
     state.counters["task_success"] = static_cast<double>(succeeded) / static_cast<double>(report.tasks.total);
     state.counters["task_p99_ms"] = report.latency.p99_ms;
   }
-  state.counters["provider_calls_per_s"] = benchmark::Counter(static_cast<double>(calls), benchmark::Counter::kIsRate);
-  state.counters["events_per_s"] = benchmark::Counter(static_cast<double>(events), benchmark::Counter::kIsRate);
+  counts.report_rates(state);
 }
 BENCHMARK(BM_RetryBreaker1M_Squall)
     ->Unit(benchmark::kMillisecond)

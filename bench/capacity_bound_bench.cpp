@@ -6,10 +6,7 @@
 // "_Squall" suffix, so bench_main.cpp's ratio line stays the retry-breaker model's.
 #include <benchmark/benchmark.h>
 
-#include <stdexcept>
-
-#include "sim/scenario_loader.hpp"
-#include "sim/world.hpp"
+#include "bench/bench_support.hpp"
 
 namespace {
 
@@ -17,9 +14,7 @@ using namespace squall;
 
 const Scenario& capacity_bound_scenario() {
   static const Scenario scenario = [] {
-    LoadResult loaded = load_scenario(SQUALL_SOURCE_DIR "/bench/scenarios/capacity-bound-1m.json");
-    if (!loaded.errors.empty()) throw std::runtime_error(to_string(loaded.errors.front()));
-    return std::move(*loaded.scenario);
+    return bench::load_bench_scenario(SQUALL_SOURCE_DIR "/bench/scenarios/capacity-bound-1m.json");
   }();
   return scenario;
 }
@@ -28,18 +23,13 @@ const Scenario& capacity_bound_scenario() {
 // is the figure. Rates are per CPU second of the benchmark thread.
 void BM_CapacityBound1M(benchmark::State& state) {
   const Scenario& scenario = capacity_bound_scenario();
-  std::uint64_t calls = 0;
-  std::uint64_t events = 0;
+  bench::RunCounts counts;
   for (auto _ : state) {
-    World world(scenario, scenario.seed);
-    const Report report = world.run();
-    for (const ProviderSummary& provider : report.providers) calls += provider.calls;
-    events += world.loop().events_run();
+    const Report report = counts.run(scenario);
     state.counters["task_p99_ms"] = report.latency.p99_ms;
     state.counters["max_queue"] = report.capacity.empty() ? 0.0 : static_cast<double>(report.capacity[0].max_queue);
   }
-  state.counters["provider_calls_per_s"] = benchmark::Counter(static_cast<double>(calls), benchmark::Counter::kIsRate);
-  state.counters["events_per_s"] = benchmark::Counter(static_cast<double>(events), benchmark::Counter::kIsRate);
+  counts.report_rates(state);
 }
 BENCHMARK(BM_CapacityBound1M)->Unit(benchmark::kMillisecond)->Iterations(1)->Repetitions(5);
 

@@ -7,6 +7,7 @@
 
 #include <stdexcept>
 
+#include "bench/bench_support.hpp"
 #include "sim/run.hpp"
 #include "sim/scenario_loader.hpp"
 
@@ -16,9 +17,7 @@ using namespace squall;
 
 const PreparedScenario& flagship_hour() {
   static const PreparedScenario prepared = [] {
-    LoadResult loaded = load_scenario(SQUALL_SOURCE_DIR "/bench/scenarios/launch-surge-hour.json");
-    if (!loaded.errors.empty()) throw std::runtime_error(to_string(loaded.errors.front()));
-    return PreparedScenario(std::move(*loaded.scenario));
+    return PreparedScenario(bench::load_bench_scenario(SQUALL_SOURCE_DIR "/bench/scenarios/launch-surge-hour.json"));
   }();
   return prepared;
 }

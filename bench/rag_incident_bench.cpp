@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "bench/bench_support.hpp"
 #include "sim/run.hpp"
 #include "sim/scenario_loader.hpp"
 
@@ -26,9 +27,7 @@ constexpr const char* kNoRecovery = SQUALL_SOURCE_DIR "/scenarios/policies/rag-n
 // The incident, one hour long at 100 tasks per second.
 const PreparedScenario& stretched() {
   static const PreparedScenario prepared = [] {
-    LoadResult loaded = load_scenario(kIncident);
-    if (!loaded.errors.empty()) throw std::runtime_error(to_string(loaded.errors.front()));
-    Scenario s = std::move(*loaded.scenario);
+    Scenario s = bench::load_bench_scenario(kIncident);
     s.duration = 60 * 60 * kSecond;
     s.workload.arrivals.rate_per_s = 100;
     s.thresholds.clear();

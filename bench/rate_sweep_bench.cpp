@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "bench/bench_support.hpp"
 #include "bench/heap_meter.hpp"
 #include "bench/rate_sweep.hpp"
 #include "bench/retry_breaker_baseline.hpp"
@@ -42,9 +43,7 @@ const Loaded& scenario_at(std::int64_t rate) {
   static std::map<std::int64_t, Loaded> cache;
   auto it = cache.find(rate);
   if (it == cache.end()) {
-    LoadResult loaded = load_scenario(SQUALL_SOURCE_DIR "/bench/scenarios/retry-1m.json");
-    if (!loaded.errors.empty()) throw std::runtime_error(to_string(loaded.errors.front()));
-    Scenario s = std::move(*loaded.scenario);
+    Scenario s = bench::load_bench_scenario(SQUALL_SOURCE_DIR "/bench/scenarios/retry-1m.json");
     s.workload.arrivals.rate_per_s = static_cast<double>(rate);
     Corpora corpora = load_corpora(s);
     it = cache.emplace(rate, Loaded{std::move(s), std::move(corpora)}).first;
