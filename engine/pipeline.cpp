@@ -2,9 +2,10 @@
 
 #include <algorithm>
 
-#include "engine/answer_time.hpp"
 #include "engine/classify.hpp"
+#include "engine/fused_call.hpp"
 #include "engine/provider_registry.hpp"
+#include "engine/strategies/retry.hpp"
 
 namespace squall {
 
@@ -18,6 +19,15 @@ bool Next::refuses(const CallContext& ctx, const Request& request) const {
 
 bool Next::admit_retry(const CallContext& ctx, const Request& request) const {
   return pipeline_->admit_retry_from(index_, ctx, request);
+}
+
+Task<Outcome> Gate::execute(CallContext& ctx, Request& request, Next next) {
+  Ticket ticket;
+  Outcome& outcome = co_await Task<Outcome>::result_slot();
+  if (!admit(ctx, request, ticket, outcome)) co_return Task<Outcome>::kSlotFilled;
+  co_await next(ctx, request).into(outcome);
+  settle(ctx, ticket, outcome);
+  co_return Task<Outcome>::kSlotFilled;
 }
 
 Pipeline::Pipeline(Terminal& terminal, std::vector<std::unique_ptr<Strategy>> strategies)
@@ -34,8 +44,23 @@ Task<Outcome> Pipeline::execute(CallContext& ctx, Request& request) const {
 }
 
 Task<Outcome> Pipeline::run_from(std::size_t index, CallContext& ctx, Request& request) const {
+  if (FusedRoute route; route_from(index, ctx, route)) return run_fused(route, ctx, request);
   if (index < strategies_.size()) return strategies_[index]->execute(ctx, request, Next(this, index + 1));
   return terminal_.run(ctx, request);
+}
+
+bool Pipeline::route_from(std::size_t index, const CallContext& ctx, FusedRoute& route) const {
+  for (std::size_t i = index; i < strategies_.size(); ++i) {
+    Strategy& s = *strategies_[i];
+    if (Gate* gate = s.as_gate()) {
+      if (!route.add_gate(*gate)) return false;
+    } else if (RetryStrategy* retry = s.as_retry()) {
+      if (!route.set_retry(*retry, *this, i + 1)) return false;
+    } else {
+      return false;
+    }
+  }
+  return terminal_.route(ctx, route);
 }
 
 bool Pipeline::refuses_from(std::size_t index, const CallContext& ctx, const Request& request) const {
@@ -49,18 +74,17 @@ bool Pipeline::admit_retry_from(std::size_t index, const CallContext& ctx, const
 }
 
 Task<Outcome> ProviderAttempt::run(CallContext& ctx, Request& request) {
-  const TimePoint started = env_.clock.now();
-  // The Outcome is built where it is returned, in the promise (Task::result_slot): every
-  // local of a coroutine has its own bytes in the frame (GCC 12), and this frame is held
-  // by every task in flight (bench/README.md).
-  Outcome& outcome = co_await Task<Outcome>::result_slot();
-  // No attempt starts at or after the call's deadline: what is left is a timeout that
-  // the provider never sees.
-  if (started >= ctx.deadline) {
-    outcome.kind = OutcomeKind::timeout;
-    outcome.response.transport = Transport::timeout;
-    co_return Task<Outcome>::kSlotFilled;
-  }
+  FusedRoute route;
+  route.attempt = this;
+  return run_fused(route, ctx, request);
+}
+
+bool ProviderAttempt::route(const CallContext& /*ctx*/, FusedRoute& route) const {
+  route.attempt = this;
+  return true;
+}
+
+CallOptions ProviderAttempt::begin(CallContext& ctx, TimePoint started) const {
   ++ctx.attempts;
   CallOptions options;
   options.deadline = std::min(ctx.deadline, add_saturating(started, ctx.attempt_timeout));
@@ -69,21 +93,10 @@ Task<Outcome> ProviderAttempt::run(CallContext& ctx, Request& request) {
   options.step = ctx.step;
   options.attempt = ctx.attempts;
   options.cancellation = ctx.cancellation;
-  // A provider that decides its answer at once writes it into the outcome and the wait
-  // happens here, so the call holds no frame of its own (Provider::start); the response
-  // is the same as from call().
-  ScheduledAnswer answer;
-  Task<Response> pending = provider_.start(request, options, outcome.response, answer);
-  if (pending.valid()) {
-    co_await std::move(pending).into(outcome.response);
-  } else {
-    co_await AwaitScheduled(env_.scheduler, outcome.response, answer, options);
-  }
-  settle(ctx, started, outcome);
-  co_return Task<Outcome>::kSlotFilled;
+  return options;
 }
 
-void ProviderAttempt::settle(CallContext& ctx, TimePoint started, Outcome& outcome) {
+void ProviderAttempt::settle(CallContext& ctx, TimePoint started, Outcome& outcome) const {
   outcome.kind = classify(outcome.response);
   const Response& r = outcome.response;
   ctx.task.tokens_spent += r.input_tokens + r.output_tokens;

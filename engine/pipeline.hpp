@@ -28,8 +28,11 @@
 
 namespace squall {
 
+class Gate;
 class Pipeline;
 class ProviderRegistry;
+class RetryStrategy;
+struct FusedRoute;
 
 // The rest of the pipeline after the current strategy. Cheap to copy; valid while the
 // pipeline lives.
@@ -49,6 +52,7 @@ class Next {
 
  private:
   friend class Pipeline;
+  friend struct FusedRoute;
   Next(const Pipeline* pipeline, std::size_t index) : pipeline_(pipeline), index_(index) {}
   const Pipeline* pipeline_;
   std::size_t index_;  // the strategy to run next; == size() means the terminal
@@ -68,6 +72,36 @@ class Strategy {
   virtual bool admit_retry(const CallContext& ctx, const Request& request, Next next) {
     return next.admit_retry(ctx, request);
   }
+  // What the pipeline may run inside a fused call's frame instead of calling execute
+  // (engine/fused_call.hpp): a gate, or the retry strategy. Null for every other strategy.
+  virtual Gate* as_gate() { return nullptr; }
+  virtual RetryStrategy* as_retry() { return nullptr; }
+};
+
+// A strategy that acts only around one call of the rest of the pipeline: admit() before it
+// (it may refuse the call, or change the context) and settle() after it (it may observe or
+// change the outcome). It never waits and calls the rest at most once, so it needs no
+// coroutine frame of its own: the pipeline runs the gates between a retry and a provider
+// attempt inside the attempt's frame (engine/fused_call.hpp), where every frame a call holds
+// costs memory per task in flight and a resumption per event (bench/README.md). execute()
+// is admit, the rest of the pipeline if admitted, settle; both ways give the same events.
+class Gate : public Strategy {
+ public:
+  // What a gate keeps across one call in place of a coroutine's locals; each gate says
+  // what its fields hold.
+  struct Ticket {
+    std::int64_t first = 0;
+    std::int64_t second = 0;
+    std::int32_t count = 0;
+    bool flag = false;
+  };
+  Task<Outcome> execute(CallContext& ctx, Request& request, Next next) final;
+  Gate* as_gate() final { return this; }
+  // Before the call. `outcome` is default-constructed; to refuse the call, fill it with
+  // the refusal and return false (the gate's settle() is then not called).
+  virtual bool admit(CallContext& ctx, Request& request, Ticket& ticket, Outcome& outcome) = 0;
+  // After the call, or after a refusal by a gate inside this one, with its outcome.
+  virtual void settle(CallContext& /*ctx*/, const Ticket& /*ticket*/, Outcome& /*outcome*/) {}
 };
 
 // Where a pipeline's innermost strategy sends the call.
@@ -77,6 +111,9 @@ class Terminal {
   virtual Task<Outcome> run(CallContext& ctx, Request& request) = 0;
   virtual bool refuses(const CallContext&, const Request&) const { return false; }
   virtual bool admit_retry(const CallContext&, const Request&) { return true; }
+  // Completes `route` with where this terminal sends `ctx` now, if a fused call can make
+  // it (engine/fused_call.hpp); false otherwise (the default).
+  virtual bool route(const CallContext& /*ctx*/, FusedRoute& /*route*/) const { return false; }
 };
 
 // The engine's seams, passed by reference to everything that needs them. `providers` is
@@ -111,14 +148,20 @@ class ProviderAttempt final : public Terminal {
  public:
   ProviderAttempt(Provider& provider, EngineEnv env, LatencyWindow* observed = nullptr, std::string_view name = {})
       : provider_(provider), env_(env), observed_(observed), name_(name.empty() ? provider.name() : name) {}
+  // One attempt, in a fused call of its own (engine/fused_call.hpp).
   Task<Outcome> run(CallContext& ctx, Request& request) override;
+  bool route(const CallContext& ctx, FusedRoute& route) const override;
   Provider& provider() const { return provider_; }
+  const EngineEnv& env() const { return env_; }
+
+  // The steps of one attempt, which a fused call runs in its frame: the provider call's
+  // options, for an attempt started at `started` (it counts the attempt in ctx.attempts);
+  // then, after the answer, settle() classifies it, charges the task and emits the
+  // AttemptEvent. Plain functions, so that their temporaries are not in the frame.
+  CallOptions begin(CallContext& ctx, TimePoint started) const;
+  void settle(CallContext& ctx, TimePoint started, Outcome& outcome) const;
 
  private:
-  // After the answer: classifies it, charges the task and emits the AttemptEvent. Out of
-  // the coroutine, so that its temporaries are not in the frame.
-  void settle(CallContext& ctx, TimePoint started, Outcome& outcome);
-
   Provider& provider_;
   EngineEnv env_;
   LatencyWindow* observed_;
@@ -144,6 +187,11 @@ class Pipeline {
   }
 
   std::size_t size() const { return strategies_.size(); }
+
+  // Completes `route` with the strategies from `index` on and this pipeline's terminal,
+  // when they are gates, at most one retry (across the whole route) and a terminal that
+  // routes; false otherwise.
+  bool route_from(std::size_t index, const CallContext& ctx, FusedRoute& route) const;
 
  private:
   friend class Next;

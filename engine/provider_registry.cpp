@@ -37,6 +37,10 @@ Task<Outcome> ProviderRegistry::run(CallContext& ctx, Request& request) {
   return entries_[ctx.provider]->pipeline.run(ctx, request);
 }
 
+bool ProviderRegistry::route(const CallContext& ctx, FusedRoute& route) const {
+  return ctx.provider < entries_.size() && entries_[ctx.provider]->pipeline.route_from(0, ctx, route);
+}
+
 bool ProviderRegistry::refuses(const CallContext& ctx, const Request& request) const {
   return ctx.provider < entries_.size() && entries_[ctx.provider]->pipeline.refuses(ctx, request);
 }

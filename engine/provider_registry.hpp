@@ -65,6 +65,8 @@ class ProviderRegistry final : public Terminal {
   bool refuses(const CallContext& ctx, const Request& request) const override;
   // Asks the stack of ctx.provider (true for an unknown id).
   bool admit_retry(const CallContext& ctx, const Request& request) override;
+  // Routes through the stack of ctx.provider (engine/fused_call.hpp).
+  bool route(const CallContext& ctx, FusedRoute& route) const override;
 
  private:
   struct Entry {

@@ -38,17 +38,15 @@ bool BudgetStrategy::refuses(const CallContext& ctx, const Request& request, Nex
   return breach(ctx, request, ctx.iterations + 1).has_value() || next.refuses(ctx, request);
 }
 
-Task<Outcome> BudgetStrategy::execute(CallContext& ctx, Request& request, Next next) {
+bool BudgetStrategy::admit(CallContext& ctx, Request& request, Ticket& /*ticket*/, Outcome& outcome) {
   ++ctx.iterations;
-  if (const auto b = breach(ctx, request, ctx.iterations)) {
-    env_.events.on_budget_exhausted(
-        BudgetExhaustedEvent{ctx.task.id, ctx.tool, env_.clock.now(), b->limit, b->spent, b->projected, b->maximum});
-    Outcome refused;
-    refused.kind = OutcomeKind::budget_exhausted;
-    refused.response.status = 0;  // no exchange took place
-    co_return refused;
-  }
-  co_return co_await next(ctx, request);
+  const auto b = breach(ctx, request, ctx.iterations);
+  if (!b) return true;
+  env_.events.on_budget_exhausted(
+      BudgetExhaustedEvent{ctx.task.id, ctx.tool, env_.clock.now(), b->limit, b->spent, b->projected, b->maximum});
+  outcome.kind = OutcomeKind::budget_exhausted;
+  outcome.response.status = 0;  // no exchange took place
+  return false;
 }
 
 std::unique_ptr<Strategy> make_strategy(const BudgetConfig& config, const StrategyBuild& build) {

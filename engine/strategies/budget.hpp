@@ -51,10 +51,12 @@ struct BudgetConfig {
   std::optional<std::int32_t> max_iterations;
 };
 
-class BudgetStrategy final : public Strategy {
+class BudgetStrategy final : public Gate {
  public:
   BudgetStrategy(BudgetConfig config, EngineEnv env) : config_(config), env_(env) {}
-  Task<Outcome> execute(CallContext& ctx, Request& request, Next next) override;
+  // A gate (engine/pipeline.hpp) that keeps nothing in its ticket: it counts the round
+  // and refuses a call that would break a limit.
+  bool admit(CallContext& ctx, Request& request, Ticket& ticket, Outcome& outcome) override;
   bool refuses(const CallContext& ctx, const Request& request, Next next) const override;
 
  private:

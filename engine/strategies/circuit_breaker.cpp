@@ -143,26 +143,30 @@ void CircuitBreakerStrategy::record(Breaker& b, ProviderId provider, OutcomeKind
   }
 }
 
-Task<Outcome> CircuitBreakerStrategy::execute(CallContext& ctx, Request& request, Next next) {
+bool CircuitBreakerStrategy::admit(CallContext& ctx, Request& /*request*/, Ticket& ticket, Outcome& outcome) {
   const ProviderId provider = ctx.provider;
-  // The vector only grows for ids beyond the registry's (engine tests), never across this
-  // call's await for its own id, but the index is taken again after it all the same.
   Breaker& b = breaker_of(provider);
   refresh(b, provider);
   const bool probe = b.state == BreakerState::half_open;
   if (b.state == BreakerState::open || (probe && b.probes_admitted >= probes_)) {
-    Outcome rejected;
-    rejected.kind = OutcomeKind::circuit_open;
-    rejected.response.status = 0;  // no exchange took place
-    co_return rejected;
+    outcome.kind = OutcomeKind::circuit_open;
+    outcome.response.status = 0;  // no exchange took place
+    return false;
   }
   if (probe) ++b.probes_admitted;
-  const std::uint64_t epoch = b.epoch;
-  const std::int32_t attempts_before = ctx.attempts;
-  const TimePoint admitted = env_.clock.now();
-  Outcome outcome = co_await next(ctx, request);
-  record(breaker_of(provider), provider, outcome.kind, ctx.attempts > attempts_before, epoch, probe, admitted);
-  co_return outcome;
+  ticket.first = static_cast<std::int64_t>(b.epoch);
+  ticket.second = env_.clock.now();
+  ticket.count = ctx.attempts;
+  ticket.flag = probe;
+  return true;
+}
+
+void CircuitBreakerStrategy::settle(CallContext& ctx, const Ticket& ticket, Outcome& outcome) {
+  // The vector only grows for ids beyond the registry's (engine tests), never during a
+  // call for its own id, but the breaker is looked up again after the call all the same.
+  const ProviderId provider = ctx.provider;
+  record(breaker_of(provider), provider, outcome.kind, ctx.attempts > ticket.count,
+         static_cast<std::uint64_t>(ticket.first), ticket.flag, ticket.second);
 }
 
 std::unique_ptr<Strategy> make_strategy(const CircuitBreakerConfig& config, const StrategyBuild& build) {

@@ -141,12 +141,16 @@ struct CircuitBreakerConfig {
   static std::vector<OutcomeKind> default_failure_on();
 };
 
-class CircuitBreakerStrategy final : public Strategy {
+class CircuitBreakerStrategy final : public Gate {
  public:
   // `owner` (the tool or provider whose pipeline holds it) names the breaker in its
   // BreakerTransitionEvents.
   CircuitBreakerStrategy(CircuitBreakerConfig config, EngineEnv env, std::string owner);
-  Task<Outcome> execute(CallContext& ctx, Request& request, Next next) override;
+  // A gate (engine/pipeline.hpp). The ticket holds the admitting epoch (first), the
+  // admission time (second), ctx.attempts at admission (count) and whether the call is a
+  // probe (flag).
+  bool admit(CallContext& ctx, Request& request, Ticket& ticket, Outcome& outcome) override;
+  void settle(CallContext& ctx, const Ticket& ticket, Outcome& outcome) override;
 
   // The state of `provider`'s breaker as of now: an open breaker whose open duration has
   // passed reads as half_open, although its transition event waits for the next call.

@@ -115,63 +115,71 @@ void RetryStrategy::give_up(const CallContext& ctx, std::string_view reason, Out
   env_.events.on_give_up(GiveUpEvent{ctx.task.id, ctx.tool, "retry", reason, env_.clock.now(), last_kind});
 }
 
+RetryStrategy::Step RetryStrategy::after_attempt(CallContext& ctx, const Request& request, Next next,
+                                                 Progress& progress, const Outcome& outcome) {
+  using Then = Step::Then;
+  ctx.retry = progress.outer_retry;
+  if (outcome.kind == OutcomeKind::success) return {};
+  if (!retry_on_.contains(outcome.kind)) {
+    give_up(ctx, "not_retryable", outcome.kind);
+    return {};
+  }
+  if (progress.attempt >= config_.max_attempts) {
+    give_up(ctx, "max_attempts", outcome.kind);
+    return {};
+  }
+  if (!proves_unprocessed(outcome.kind) && env_.providers != nullptr && ctx.provider < env_.providers->size() &&
+      !may_resend(env_.providers->descriptor(ctx.provider), outcome.kind)) {
+    give_up(ctx, "not_idempotent", outcome.kind);
+    return {};
+  }
+
+  std::optional<Nanos> retry_after;
+  if (config_.honour_retry_after) {
+    const Nanos wall_now = add_saturating(
+        env_.start_unix_seconds > kNever / kSecond ? kNever : env_.start_unix_seconds * kSecond, env_.clock.now());
+    retry_after = server_retry_delay(outcome.response, wall_now);
+  }
+  if (retry_after && *retry_after > config_.max_retry_after) {
+    if (config_.over_max_retry_after == RetryAfterOverMax::give_up) {
+      give_up(ctx, "retry_after_exceeds_cap", outcome.kind);
+      return {};
+    }
+    retry_after.reset();  // not trusted: the backoff below is waited instead
+  }
+  // A retry budget inside (retry_budget) has the last word before the backoff.
+  if (!next.admit_retry(ctx, request)) {
+    give_up(ctx, "retry_budget", outcome.kind);
+    return {};
+  }
+  const std::int32_t attempt = progress.attempt++;
+  // A next attempt that would be refused without a call (a spent budget) is made at
+  // once: sleeping first would only delay the same refusal.
+  if (next.refuses(ctx, request)) return {Then::retry_now};
+  // The Rng is drawn only when the backoff is actually used, so the stream's position
+  // depends only on the backoffs taken.
+  const Nanos wait = retry_after ? *retry_after : backoff_delay(attempt, progress.backoff);
+  const TimePoint now = env_.clock.now();
+  const TimePoint resume = add_saturating(now, wait);
+  if (resume >= ctx.deadline) {
+    give_up(ctx, "deadline", outcome.kind);
+    return {};
+  }
+  env_.events.on_backoff(BackoffEvent{ctx.task.id, ctx.tool, attempt, now, wait, retry_after.has_value()});
+  return {Then::retry_at, resume};
+}
+
 Task<Outcome> RetryStrategy::execute(CallContext& ctx, Request& request, Next next) {
-  BackoffState backoff_state;  // this logical call's, never shared with another call
-  const bool outer_retry = ctx.retry;  // an attempt of an outer retry is a retry here too
+  Progress progress = begin(ctx);
   // Each attempt's outcome lands where this call returns it (Task::result_slot), so the
   // frame, which every call in flight holds, has no second Outcome (bench/README.md).
   Outcome& outcome = co_await Task<Outcome>::result_slot();
-  for (std::int32_t attempt = 1;; ++attempt) {
-    ctx.retry = outer_retry || attempt > 1;
+  for (;;) {
+    before_attempt(ctx, progress);
     co_await next(ctx, request).into(outcome);
-    ctx.retry = outer_retry;
-    if (outcome.kind == OutcomeKind::success) co_return Task<Outcome>::kSlotFilled;
-    if (!retry_on_.contains(outcome.kind)) {
-      give_up(ctx, "not_retryable", outcome.kind);
-      co_return Task<Outcome>::kSlotFilled;
-    }
-    if (attempt >= config_.max_attempts) {
-      give_up(ctx, "max_attempts", outcome.kind);
-      co_return Task<Outcome>::kSlotFilled;
-    }
-    if (!proves_unprocessed(outcome.kind) && env_.providers != nullptr && ctx.provider < env_.providers->size() &&
-        !may_resend(env_.providers->descriptor(ctx.provider), outcome.kind)) {
-      give_up(ctx, "not_idempotent", outcome.kind);
-      co_return Task<Outcome>::kSlotFilled;
-    }
-
-    std::optional<Nanos> retry_after;
-    if (config_.honour_retry_after) {
-      const Nanos wall_now = add_saturating(
-          env_.start_unix_seconds > kNever / kSecond ? kNever : env_.start_unix_seconds * kSecond, env_.clock.now());
-      retry_after = server_retry_delay(outcome.response, wall_now);
-    }
-    if (retry_after && *retry_after > config_.max_retry_after) {
-      if (config_.over_max_retry_after == RetryAfterOverMax::give_up) {
-        give_up(ctx, "retry_after_exceeds_cap", outcome.kind);
-        co_return Task<Outcome>::kSlotFilled;
-      }
-      retry_after.reset();  // not trusted: the backoff below is waited instead
-    }
-    // A retry budget inside (retry_budget) has the last word before the backoff.
-    if (!next.admit_retry(ctx, request)) {
-      give_up(ctx, "retry_budget", outcome.kind);
-      co_return Task<Outcome>::kSlotFilled;
-    }
-    // A next attempt that would be refused without a call (a spent budget) is made at
-    // once: sleeping first would only delay the same refusal.
-    if (next.refuses(ctx, request)) continue;
-    // The Rng is drawn only when the backoff is actually used, so the stream's position
-    // depends only on the backoffs taken.
-    const Nanos wait = retry_after ? *retry_after : backoff_delay(attempt, backoff_state);
-    const TimePoint now = env_.clock.now();
-    const TimePoint resume = add_saturating(now, wait);
-    if (resume >= ctx.deadline) {
-      give_up(ctx, "deadline", outcome.kind);
-      co_return Task<Outcome>::kSlotFilled;
-    }
-    env_.events.on_backoff(BackoffEvent{ctx.task.id, ctx.tool, attempt, now, wait, retry_after.has_value()});
-    co_await sleep_until(env_.scheduler, resume);
+    const Step step = after_attempt(ctx, request, next, progress, outcome);
+    if (step.then == Step::Then::finish) co_return Task<Outcome>::kSlotFilled;
+    if (step.then == Step::Then::retry_at) co_await sleep_until(env_.scheduler, step.at);
   }
 }
 

@@ -154,6 +154,33 @@ class RetryStrategy final : public Strategy {
   // `rng` is this strategy's own stream (policy.hpp names it); it must outlive the strategy.
   RetryStrategy(RetryConfig config, EngineEnv env, Rng& rng);
   Task<Outcome> execute(CallContext& ctx, Request& request, Next next) override;
+  RetryStrategy* as_retry() override { return this; }
+
+  // The loop's steps, which execute() runs around `co_await next` and a fused call
+  // (engine/fused_call.hpp) around the attempt in its own frame, so both decide alike.
+  // One logical call's place in the loop:
+  struct Progress {
+    BackoffState backoff;       // this call's, never shared with another call
+    std::int32_t attempt = 1;   // the attempt about to be made or just made, from 1
+    bool outer_retry = false;   // ctx.retry on entry: an attempt of an outer retry is a retry here too
+  };
+  // What follows an attempt: the end of the call with the attempt's outcome, the next
+  // attempt at once (the rest of the pipeline would refuse it without a call: sleeping
+  // first would only delay the same refusal), or the next attempt at `at`, after a backoff.
+  struct Step {
+    enum class Then : std::uint8_t { finish, retry_now, retry_at };
+    Then then = Then::finish;
+    TimePoint at = 0;
+  };
+  static Progress begin(const CallContext& ctx) { return Progress{{}, 1, ctx.retry}; }
+  // Before each attempt: marks it in ctx.retry (a retry from the second attempt on).
+  static void before_attempt(CallContext& ctx, const Progress& progress) {
+    ctx.retry = progress.outer_retry || progress.attempt > 1;
+  }
+  // After each attempt, with its outcome: restores ctx.retry and decides; emits the
+  // GiveUpEvent or BackoffEvent and counts the attempt in `progress` when retrying.
+  Step after_attempt(CallContext& ctx, const Request& request, Next next, Progress& progress, const Outcome& outcome);
+  Scheduler& scheduler() const { return env_.scheduler; }
 
   // The backoff before retry n (n >= 1) of the logical call whose state is `state`,
   // after cap and jitter; draws once from the Rng unless jitter is none. Records the

@@ -9,15 +9,17 @@ TimeoutStrategy::TimeoutStrategy(TimeoutConfig config, Clock& clock) : config_(c
   assert(config_.per_attempt > 0 && config_.total > 0);
 }
 
-Task<Outcome> TimeoutStrategy::execute(CallContext& ctx, Request& request, Next next) {
-  const TimePoint outer_deadline = ctx.deadline;
-  const Nanos outer_attempt_timeout = ctx.attempt_timeout;
+bool TimeoutStrategy::admit(CallContext& ctx, Request& /*request*/, Ticket& ticket, Outcome& /*outcome*/) {
+  ticket.first = ctx.deadline;
+  ticket.second = ctx.attempt_timeout;
   ctx.deadline = std::min(ctx.deadline, add_saturating(clock_.now(), config_.total));
   ctx.attempt_timeout = std::min(ctx.attempt_timeout, config_.per_attempt);
-  Outcome outcome = co_await next(ctx, request);
-  ctx.deadline = outer_deadline;
-  ctx.attempt_timeout = outer_attempt_timeout;
-  co_return outcome;
+  return true;
+}
+
+void TimeoutStrategy::settle(CallContext& ctx, const Ticket& ticket, Outcome& /*outcome*/) {
+  ctx.deadline = ticket.first;
+  ctx.attempt_timeout = ticket.second;
 }
 
 std::unique_ptr<Strategy> make_strategy(const TimeoutConfig& config, const StrategyBuild& build) {

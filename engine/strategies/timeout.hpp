@@ -35,11 +35,14 @@ struct TimeoutConfig {
   Nanos total = kNever;
 };
 
-class TimeoutStrategy final : public Strategy {
+class TimeoutStrategy final : public Gate {
  public:
   // Both durations must be positive (the scenario loader validates them).
   TimeoutStrategy(TimeoutConfig config, Clock& clock);
-  Task<Outcome> execute(CallContext& ctx, Request& request, Next next) override;
+  // A gate (engine/pipeline.hpp): tightens the call's deadline and attempt timeout, and
+  // restores the outer ones after; the ticket holds them (first, second).
+  bool admit(CallContext& ctx, Request& request, Ticket& ticket, Outcome& outcome) override;
+  void settle(CallContext& ctx, const Ticket& ticket, Outcome& outcome) override;
 
  private:
   TimeoutConfig config_;

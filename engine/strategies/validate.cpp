@@ -33,15 +33,13 @@ std::optional<ValidateCheck> ValidateStrategy::failed_check(const Outcome& outco
   return std::nullopt;
 }
 
-Task<Outcome> ValidateStrategy::execute(CallContext& ctx, Request& request, Next next) {
-  Outcome outcome = co_await next(ctx, request);
-  if (!failed_check(outcome)) co_return outcome;
+void ValidateStrategy::settle(CallContext& ctx, const Ticket& /*ticket*/, Outcome& outcome) {
+  if (!failed_check(outcome)) return;
   // The attempt was recorded as its classified kind; it is a failure of another kind now.
   TaskHistory& h = ctx.task.history;
   if (outcome.kind == OutcomeKind::success && h.failed_attempts != UINT32_MAX) ++h.failed_attempts;
   h.failure_kinds |= std::uint32_t{1} << index_of(OutcomeKind::invalid_output);
   outcome.kind = OutcomeKind::invalid_output;
-  co_return outcome;
 }
 
 std::unique_ptr<Strategy> make_strategy(const ValidateConfig& config, const StrategyBuild& /*build*/) {

@@ -59,10 +59,14 @@ struct ValidateConfig {
   std::vector<ValidateCheck> require{ValidateCheck::json};
 };
 
-class ValidateStrategy final : public Strategy {
+class ValidateStrategy final : public Gate {
  public:
   explicit ValidateStrategy(ValidateConfig config);
-  Task<Outcome> execute(CallContext& ctx, Request& request, Next next) override;
+  // A gate (engine/pipeline.hpp) that admits every call and judges its outcome after.
+  bool admit(CallContext& /*ctx*/, Request& /*request*/, Ticket& /*ticket*/, Outcome& /*outcome*/) override {
+    return true;
+  }
+  void settle(CallContext& ctx, const Ticket& ticket, Outcome& outcome) override;
 
   // The first check of `require` that `outcome` fails, or nullopt when it passes (or is
   // neither success nor, for non_empty, empty). Exposed for tests.

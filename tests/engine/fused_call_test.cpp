@@ -1,0 +1,257 @@
+// A fused call (engine/fused_call.hpp) against the nested coroutines it replaces: which
+// pipelines fuse, and that a fused pipeline makes the same attempts, backoffs, give-ups,
+// breaker transitions and budget refusals, at the same virtual times, with the same
+// outcomes, as the same strategies run one coroutine each.
+#include "engine/fused_call.hpp"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <memory>
+#include <tuple>
+#include <vector>
+
+#include "engine/strategies/budget.hpp"
+#include "engine/strategies/circuit_breaker.hpp"
+#include "engine/strategies/retry.hpp"
+#include "engine/strategies/timeout.hpp"
+#include "engine/strategies/validate.hpp"
+#include "test_runtime.hpp"
+
+namespace squall {
+namespace {
+
+using test::Harness;
+using test::Reply;
+using test::ScriptedProvider;
+
+// A strategy that only passes the call on, in a coroutine of its own: not a gate, so no
+// pipeline that holds it fuses the strategies before it.
+class Opaque final : public Strategy {
+ public:
+  Task<Outcome> execute(CallContext& ctx, Request& request, Next next) override {
+    co_return co_await next(ctx, request);
+  }
+};
+
+RetryConfig retry_config() {
+  RetryConfig c;
+  c.max_attempts = 4;
+  c.base_delay = 100 * kMillisecond;
+  c.max_delay = 2 * kSecond;
+  c.jitter = Jitter::full;
+  c.max_retry_after = 3 * kSecond;
+  c.retry_on = {OutcomeKind::timeout, OutcomeKind::rate_limited, OutcomeKind::server_error,
+                OutcomeKind::circuit_open, OutcomeKind::invalid_output};
+  return c;
+}
+
+CircuitBreakerConfig breaker_config() {
+  CircuitBreakerConfig c;
+  c.failure_threshold = 5;
+  c.open_duration = 300 * kMillisecond;
+  c.half_open_probes = 2;
+  return c;
+}
+
+TimeoutConfig timeout_config() {
+  TimeoutConfig c;
+  c.per_attempt = kSecond;
+  c.total = 6 * kSecond;
+  return c;
+}
+
+BudgetConfig budget_config() {
+  BudgetConfig c;
+  c.max_tokens = 150;  // two attempts of 100 tokens, not a third
+  return c;
+}
+
+ValidateConfig validate_config() {
+  ValidateConfig c;
+  c.require = {ValidateCheck::non_empty};
+  return c;
+}
+
+// The strategies of one pipeline, built for one harness and one retry stream.
+using Build = std::function<std::vector<std::unique_ptr<Strategy>>(Harness&, Rng&)>;
+
+// Reply i: a mix, by a fixed hash of i, of successes, empty answers, 500s, 429s with a
+// Retry-After of 1 s, and answers slower than the attempt timeout; each bills 100 tokens.
+Reply mixed_reply(std::size_t i) {
+  std::uint64_t state = i;
+  const std::uint64_t h = splitmix64(state);
+  Reply reply;
+  switch (h % 6) {
+    case 0:
+    case 1: reply.response = test::results(); break;
+    case 2: reply.response = test::no_results(); break;
+    case 3: reply.response = test::status(500); break;
+    case 4: reply.response = test::status(429, "1"); break;
+    default:
+      reply.response = test::results();
+      reply.latency = 3 * kSecond;
+      break;
+  }
+  if (h % 6 != 5) reply.latency = static_cast<Nanos>(20 + (h >> 32) % 300) * kMillisecond;
+  reply.response.input_tokens = 100;
+  return reply;
+}
+
+// What a run of many calls left behind, in comparable form.
+struct Trace {
+  std::vector<std::tuple<std::int32_t, TimePoint, TimePoint, OutcomeKind>> attempts;
+  std::vector<std::tuple<std::int32_t, TimePoint, Nanos, bool>> backoffs;
+  std::vector<std::tuple<std::string, TimePoint, OutcomeKind>> give_ups;
+  std::vector<std::string> transitions;
+  std::vector<std::tuple<std::string, TimePoint>> budgets;
+  std::vector<std::tuple<OutcomeKind, TimePoint>> calls;
+  friend bool operator==(const Trace&, const Trace&) = default;
+};
+
+// Runs 12 rounds of 25 concurrent calls, 1.5 s apart, through the strategies `build`
+// gives, ending in a scripted provider; with `opaque`, an Opaque strategy sits between
+// them and the provider, so nothing fuses.
+Trace run_calls(const Build& build, bool opaque) {
+  Harness h;
+  Xoshiro256 rng(42);
+  ScriptedProvider provider(h.loop, [](std::size_t i, const Request&) { return mixed_reply(i); });
+  std::vector<std::unique_ptr<Strategy>> strategies = build(h, rng);
+  if (opaque) strategies.push_back(std::make_unique<Opaque>());
+  Pipeline pipeline(provider, h.env, std::move(strategies));
+  std::vector<std::unique_ptr<test::Call>> calls;
+  std::exception_ptr error;
+  for (int round = 0; round < 12; ++round) {
+    h.loop.run_until(static_cast<TimePoint>(round) * 1500 * kMillisecond);
+    for (int i = 0; i < 25; ++i) {
+      calls.push_back(std::make_unique<test::Call>());
+      test::start(h, pipeline, *calls.back(), &error);
+    }
+  }
+  test::drain(h);
+  if (error) std::rethrow_exception(error);
+  Trace t;
+  for (const AttemptEvent& e : h.log.attempts) t.attempts.emplace_back(e.attempt, e.started, e.finished, e.kind);
+  for (const BackoffEvent& e : h.log.backoffs) t.backoffs.emplace_back(e.after_attempt, e.at, e.delay, e.from_retry_after);
+  for (const auto& e : h.log.give_ups) t.give_ups.emplace_back(e.reason, e.at, e.last_kind);
+  t.transitions = h.log.transitions;
+  for (const auto& e : h.log.budgets) t.budgets.emplace_back(e.limit, e.at);
+  for (const auto& c : calls) t.calls.emplace_back(c->outcome.value().kind, c->finished);
+  return t;
+}
+
+void expect_same_as_nested(const Build& build) {
+  const Trace fused = run_calls(build, /*opaque=*/false);
+  const Trace nested = run_calls(build, /*opaque=*/true);
+  // The mix must exercise what it compares.
+  EXPECT_GT(fused.attempts.size(), fused.calls.size());
+  EXPECT_FALSE(fused.backoffs.empty());
+  EXPECT_FALSE(fused.give_ups.empty());
+  EXPECT_EQ(fused.attempts, nested.attempts);
+  EXPECT_EQ(fused.backoffs, nested.backoffs);
+  EXPECT_EQ(fused.give_ups, nested.give_ups);
+  EXPECT_EQ(fused.transitions, nested.transitions);
+  EXPECT_EQ(fused.budgets, nested.budgets);
+  EXPECT_EQ(fused.calls, nested.calls);
+}
+
+// Timeout outside the retry, breaker and budget inside it: the shipped policies' shape.
+std::vector<std::unique_ptr<Strategy>> timeout_retry_breaker_budget(Harness& h, Rng& rng) {
+  std::vector<std::unique_ptr<Strategy>> s;
+  s.push_back(std::make_unique<TimeoutStrategy>(timeout_config(), h.loop));
+  s.push_back(std::make_unique<RetryStrategy>(retry_config(), h.env, rng));
+  s.push_back(std::make_unique<CircuitBreakerStrategy>(breaker_config(), h.env, "web_search"));
+  s.push_back(std::make_unique<BudgetStrategy>(budget_config(), h.env));
+  return s;
+}
+
+TEST(FusedCallTest, TimeoutRetryBreakerBudgetMatchNestedCoroutines) {
+  expect_same_as_nested(timeout_retry_breaker_budget);
+  // And the run did meet the breaker and the budget.
+  const Trace t = run_calls(timeout_retry_breaker_budget, /*opaque=*/false);
+  EXPECT_FALSE(t.transitions.empty());
+  EXPECT_FALSE(t.budgets.empty());
+}
+
+TEST(FusedCallTest, GatesOutsideTheRetryAndValidateInsideMatchNestedCoroutines) {
+  expect_same_as_nested([](Harness& h, Rng& rng) {
+    std::vector<std::unique_ptr<Strategy>> s;
+    s.push_back(std::make_unique<BudgetStrategy>(budget_config(), h.env));
+    s.push_back(std::make_unique<RetryStrategy>(retry_config(), h.env, rng));
+    s.push_back(std::make_unique<ValidateStrategy>(validate_config()));
+    return s;
+  });
+}
+
+TEST(FusedCallTest, GatesWithoutARetryMatchNestedCoroutines) {
+  // Without a retry the run has no backoffs or give-ups of its own: compare directly.
+  const Build build = [](Harness& h, Rng&) {
+    std::vector<std::unique_ptr<Strategy>> s;
+    s.push_back(std::make_unique<TimeoutStrategy>(timeout_config(), h.loop));
+    s.push_back(std::make_unique<CircuitBreakerStrategy>(breaker_config(), h.env, "web_search"));
+    return s;
+  };
+  const Trace fused = run_calls(build, false);
+  EXPECT_FALSE(fused.transitions.empty());
+  EXPECT_EQ(fused, run_calls(build, true));
+}
+
+// Which pipelines fuse from their first strategy: route_from's verdict and the route.
+struct RouteRig {
+  Harness h;
+  Xoshiro256 rng{1};
+  ScriptedProvider provider{h.loop, std::vector<Reply>{Reply{}}};
+  TaskContext task;
+  CallContext ctx{task, "web_search"};
+
+  std::unique_ptr<Strategy> timeout() { return std::make_unique<TimeoutStrategy>(timeout_config(), h.loop); }
+  std::unique_ptr<Strategy> retry() { return std::make_unique<RetryStrategy>(retry_config(), h.env, rng); }
+  std::unique_ptr<Strategy> breaker() {
+    return std::make_unique<CircuitBreakerStrategy>(breaker_config(), h.env, "web_search");
+  }
+  std::unique_ptr<Strategy> opaque() { return std::make_unique<Opaque>(); }
+
+  std::optional<FusedRoute> route(std::vector<std::unique_ptr<Strategy>> strategies) {
+    Pipeline pipeline(provider, h.env, std::move(strategies));
+    FusedRoute r;
+    if (!pipeline.route_from(0, ctx, r)) return std::nullopt;
+    return r;
+  }
+};
+
+template <class... S>
+std::vector<std::unique_ptr<Strategy>> chain(S... s) {
+  std::vector<std::unique_ptr<Strategy>> v;
+  (v.push_back(std::move(s)), ...);
+  return v;
+}
+
+TEST(FusedCallTest, GatesAroundOneRetryFuseAndCountOuterAndInnerGates) {
+  RouteRig rig;
+  const auto r = rig.route(chain(rig.timeout(), rig.retry(), rig.breaker()));
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->outer, 1);
+  EXPECT_EQ(r->count, 2);
+  EXPECT_NE(r->retry, nullptr);
+  EXPECT_NE(r->attempt, nullptr);
+  const auto bare = rig.route(chain());
+  ASSERT_TRUE(bare.has_value());
+  EXPECT_EQ(bare->count, 0);
+  EXPECT_EQ(bare->retry, nullptr);
+  // Without a retry every gate runs once, around the one attempt.
+  const auto gates = rig.route(chain(rig.timeout(), rig.breaker()));
+  ASSERT_TRUE(gates.has_value());
+  EXPECT_EQ(gates->outer, 2);
+  EXPECT_EQ(gates->count, 2);
+}
+
+TEST(FusedCallTest, SecondRetryTooManyGatesOrAnotherStrategyDoNotFuse) {
+  RouteRig rig;
+  EXPECT_FALSE(rig.route(chain(rig.retry(), rig.breaker(), rig.retry())).has_value());
+  EXPECT_FALSE(rig.route(chain(rig.timeout(), rig.breaker(), rig.timeout(), rig.breaker())).has_value());
+  EXPECT_FALSE(rig.route(chain(rig.retry(), rig.opaque())).has_value());
+  EXPECT_TRUE(rig.route(chain(rig.timeout(), rig.breaker(), rig.timeout())).has_value());
+}
+
+}  // namespace
+}  // namespace squall
