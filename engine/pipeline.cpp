@@ -31,12 +31,19 @@ Task<Outcome> Gate::execute(CallContext& ctx, Request& request, Next next) {
 }
 
 Pipeline::Pipeline(Terminal& terminal, std::vector<std::unique_ptr<Strategy>> strategies)
-    : terminal_(terminal), strategies_(std::move(strategies)) {}
+    : terminal_(terminal), strategies_(std::move(strategies)), fusable_(fusable_of(strategies_)) {}
 
 Pipeline::Pipeline(Provider& provider, EngineEnv env, std::vector<std::unique_ptr<Strategy>> strategies)
     : own_terminal_(std::make_unique<ProviderAttempt>(provider, env)),
       terminal_(*own_terminal_),
-      strategies_(std::move(strategies)) {}
+      strategies_(std::move(strategies)),
+      fusable_(fusable_of(strategies_)) {}
+
+std::vector<Pipeline::Fusable> Pipeline::fusable_of(const std::vector<std::unique_ptr<Strategy>>& strategies) {
+  std::vector<Fusable> fusable;
+  for (const auto& s : strategies) fusable.push_back(Fusable{s->as_gate(), s->as_retry()});
+  return fusable;
+}
 
 Task<Outcome> Pipeline::execute(CallContext& ctx, Request& request) const {
   ctx.deadline = std::min(ctx.deadline, ctx.task.deadline);
@@ -50,12 +57,12 @@ Task<Outcome> Pipeline::run_from(std::size_t index, CallContext& ctx, Request& r
 }
 
 bool Pipeline::route_from(std::size_t index, const CallContext& ctx, FusedRoute& route) const {
-  for (std::size_t i = index; i < strategies_.size(); ++i) {
-    Strategy& s = *strategies_[i];
-    if (Gate* gate = s.as_gate()) {
-      if (!route.add_gate(*gate)) return false;
-    } else if (RetryStrategy* retry = s.as_retry()) {
-      if (!route.set_retry(*retry, *this, i + 1)) return false;
+  for (std::size_t i = index; i < fusable_.size(); ++i) {
+    const Fusable& s = fusable_[i];
+    if (s.gate != nullptr) {
+      if (!route.add_gate(*s.gate)) return false;
+    } else if (s.retry != nullptr) {
+      if (!route.set_retry(*s.retry, *this, i + 1)) return false;
     } else {
       return false;
     }

@@ -202,6 +202,14 @@ class Pipeline {
   std::unique_ptr<ProviderAttempt> own_terminal_;  // set by the Provider& constructor
   Terminal& terminal_;
   std::vector<std::unique_ptr<Strategy>> strategies_;
+  // Each strategy as a fused call sees it (Strategy::as_gate, as_retry), asked once here
+  // rather than on every call; both null for a strategy that does not fuse.
+  struct Fusable {
+    Gate* gate = nullptr;
+    RetryStrategy* retry = nullptr;
+  };
+  std::vector<Fusable> fusable_;
+  static std::vector<Fusable> fusable_of(const std::vector<std::unique_ptr<Strategy>>& strategies);
 };
 
 }  // namespace squall
