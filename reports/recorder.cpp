@@ -316,7 +316,8 @@ void Recorder::on_task_finished(const TaskResult& r) {
   s.tokens += r.tokens;
   s.cost_usd += r.cost_usd;
   s.task_tokens.push_back(r.tokens);
-  s.task_cost_nano_usd.push_back(std::llround(r.cost_usd * kNanoUsdPerUsd));
+  // A task that billed nothing (every task of a model without an LLM) needs no llround call.
+  s.task_cost_nano_usd.push_back(r.cost_usd == 0 ? 0 : std::llround(r.cost_usd * kNanoUsdPerUsd));
   if (reason > 0) ++reasons_[reason - 1].tasks[status];
   if (r.answer) {
     ++s.answers[answer];

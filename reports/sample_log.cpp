@@ -1,5 +1,7 @@
 #include "reports/sample_log.hpp"
 
+#include <algorithm>
+#include <array>
 #include <utility>
 
 namespace squall {
@@ -8,14 +10,25 @@ namespace {
 // Emptied blocks of logs that went away, each with capacity kBlockSamples.
 thread_local std::vector<std::vector<std::int64_t>> spare_blocks;
 
+// What the parts of a log of zeros view: read only, shared by every log and thread.
+constexpr std::array<std::int64_t, SampleLog::kBlockSamples> kZeroBlock{};
+
 }  // namespace
 
-SampleLog::SampleLog(const SampleLog& other) : exact_limit_(other.exact_limit_) {
+SampleLog::SampleLog(const SampleLog& other) : zeros_(other.zeros_), exact_limit_(other.exact_limit_) {
   if (other.histogram_) histogram_ = std::make_unique<LogHistogram>(*other.histogram_);
   for (const std::vector<std::int64_t>& block : other.blocks_) {
     add_block();
     blocks_.back().assign(block.begin(), block.end());
   }
+}
+
+SampleLog::SampleLog(SampleLog&& other) noexcept
+    : blocks_(std::move(other.blocks_)),
+      histogram_(std::move(other.histogram_)),
+      zeros_(std::exchange(other.zeros_, 0)),
+      exact_limit_(other.exact_limit_) {
+  other.blocks_.clear();
 }
 
 SampleLog& SampleLog::operator=(const SampleLog& other) {
@@ -29,6 +42,7 @@ SampleLog& SampleLog::operator=(SampleLog&& other) noexcept {
     blocks_ = std::move(other.blocks_);
     other.blocks_.clear();
     histogram_ = std::move(other.histogram_);
+    zeros_ = std::exchange(other.zeros_, 0);
     exact_limit_ = other.exact_limit_;
   }
   return *this;
@@ -37,6 +51,15 @@ SampleLog& SampleLog::operator=(SampleLog&& other) noexcept {
 SampleLog::~SampleLog() { release_blocks(); }
 
 void SampleLog::push_slow(std::int64_t sample) {
+  // The zeros counted so far go into blocks first, as if pushed one by one.
+  for (; zeros_ > 0; --zeros_) {
+    if (blocks_.empty() || blocks_.back().size() == kBlockSamples) add_block();
+    blocks_.back().push_back(0);
+  }
+  if (!blocks_.empty() && blocks_.back().size() < kBlockSamples) {
+    blocks_.back().push_back(sample);
+    return;
+  }
   if (!histogram_ && size() >= exact_limit_) {
     histogram_ = std::make_unique<LogHistogram>();
     for (const std::vector<std::int64_t>& block : blocks_) {
@@ -78,9 +101,23 @@ void SampleLog::release_spare_blocks() noexcept {
   spare_blocks.shrink_to_fit();
 }
 
+void SampleLog::append_parts(std::vector<Trend::Part>& parts) const {
+  if (histogram_) {
+    parts.emplace_back(*histogram_);
+    return;
+  }
+  for (std::size_t left = zeros_; left > 0;) {
+    const std::size_t n = std::min(left, kBlockSamples);
+    parts.emplace_back(std::span<const std::int64_t>(kZeroBlock.data(), n));
+    left -= n;
+  }
+  parts.insert(parts.end(), blocks_.begin(), blocks_.end());
+}
+
 std::vector<std::int64_t> SampleLog::to_vector() const {
   std::vector<std::int64_t> samples;
   samples.reserve(size());
+  samples.insert(samples.end(), zeros_, 0);
   for (const std::vector<std::int64_t>& block : blocks_) samples.insert(samples.end(), block.begin(), block.end());
   return samples;
 }

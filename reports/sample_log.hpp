@@ -23,6 +23,13 @@
 // Percentiles of such a log are then within LogHistogram::kRelativeError (2^-11) of the
 // exact ones (Trend::exact() says which); the count, min, max and mean stay exact. The
 // switch depends only on the number of samples, so it is as deterministic as they are.
+//
+// Zeros. A log whose samples so far are all 0 holds no blocks, only their count: the
+// per-task tokens and cost of a model without an LLM are a million zeros each, 16 MiB of
+// fresh pages and 4,096 page faults for nothing (bench/README.md). Its parts then view a
+// shared read-only block of zeros, so a trend reads the same samples. The first sample
+// that is not 0 writes the zeros into blocks and the log goes on as above; a log of zeros
+// only switches to the histogram at the same count as any other.
 #pragma once
 
 #include <cstddef>
@@ -46,9 +53,10 @@ class SampleLog {
   static constexpr std::size_t kExactSamples = std::size_t{1} << 20;
 
   // `exact_limit` is rounded up to whole blocks; tests use small ones.
-  explicit SampleLog(std::size_t exact_limit = kExactSamples) : exact_limit_(exact_limit) {}
+  explicit SampleLog(std::size_t exact_limit = kExactSamples)
+      : exact_limit_((exact_limit + kBlockSamples - 1) / kBlockSamples * kBlockSamples) {}
   SampleLog(const SampleLog& other);
-  SampleLog(SampleLog&& other) noexcept = default;
+  SampleLog(SampleLog&& other) noexcept;
   SampleLog& operator=(const SampleLog& other);
   SampleLog& operator=(SampleLog&& other) noexcept;
   ~SampleLog();
@@ -56,6 +64,10 @@ class SampleLog {
   void push_back(std::int64_t sample) {
     // A log that counts in a histogram has no blocks, so it takes the slow path too.
     if (blocks_.empty() || blocks_.back().size() == kBlockSamples) [[unlikely]] {
+      if (sample == 0 && blocks_.empty() && !histogram_ && zeros_ < exact_limit_) {
+        ++zeros_;  // still all zeros: counted only (see the header)
+        return;
+      }
       push_slow(sample);
       return;
     }
@@ -64,22 +76,16 @@ class SampleLog {
 
   std::size_t size() const {
     if (histogram_) return histogram_->count();
-    return blocks_.empty() ? 0 : (blocks_.size() - 1) * kBlockSamples + blocks_.back().size();
+    return blocks_.empty() ? zeros_ : (blocks_.size() - 1) * kBlockSamples + blocks_.back().size();
   }
   bool empty() const { return size() == 0; }
   // True while every sample is kept (at most exact_limit of them).
   bool exact() const { return !histogram_; }
 
-  // Appends to `parts` the samples: in order, one span per block, or the histogram. The
-  // parts are valid until the next push_back. Parts of several logs make one trend
-  // (reports/trend.hpp).
-  void append_parts(std::vector<Trend::Part>& parts) const {
-    if (histogram_) {
-      parts.emplace_back(*histogram_);
-      return;
-    }
-    parts.insert(parts.end(), blocks_.begin(), blocks_.end());
-  }
+  // Appends to `parts` the samples: in order, one span per block (of a log of zeros only,
+  // spans of the shared block of zeros), or the histogram. The parts are valid until the
+  // next push_back. Parts of several logs make one trend (reports/trend.hpp).
+  void append_parts(std::vector<Trend::Part>& parts) const;
   // Frees the emptied blocks this thread keeps for its next logs (see the header), giving
   // back what the thread's logs held at their peak; for long-lived threads between runs.
   static void release_spare_blocks() noexcept;
@@ -89,7 +95,8 @@ class SampleLog {
 
  private:
   // push_back when the last block is full (or there is none, or the log counts in a
-  // histogram): adds a block, or switches to the histogram at the exact limit.
+  // histogram): writes out the zeros counted so far, then adds a block, or switches to the
+  // histogram at the exact limit.
   void push_slow(std::int64_t sample);
   // Appends an empty block of capacity kBlockSamples, a spare one if the thread has one.
   void add_block();
@@ -98,7 +105,8 @@ class SampleLog {
 
   std::vector<std::vector<std::int64_t>> blocks_;  // all full but the last; none once counted
   std::unique_ptr<LogHistogram> histogram_;        // every sample, once past exact_limit_
-  std::size_t exact_limit_;
+  std::size_t zeros_ = 0;  // the samples, all 0, while there are no blocks and no histogram
+  std::size_t exact_limit_;  // a whole number of blocks
 };
 
 }  // namespace squall

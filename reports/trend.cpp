@@ -16,6 +16,12 @@ using Samples = std::span<const std::int64_t>;
 
 // Bits of the value range resolved per pass: 2048 counters of 8 bytes stay in L1.
 constexpr int kDigitBits = 11;
+// At most this many samples are searched by selection on a copy (std::nth_element)
+// instead of by a counting pass: the copy is at most 16 KiB, and a counting pass would
+// clear and walk 2048 counters per digit, several digits deep, for a few hundred samples
+// (a time-series window's, or the samples of the bucket a rank fell in after the first
+// pass over a million). The answer is the k-th smallest sample either way.
+constexpr std::size_t kSelectOnCopyMax = std::size_t{1} << kDigitBits;
 
 // A rank (0-based) among the samples being searched, and where its sample goes.
 struct Query {
@@ -35,6 +41,23 @@ std::uint64_t offset(std::int64_t x, std::int64_t lo) {
 void select(std::span<const Samples> parts, std::int64_t lo, std::uint64_t width, std::span<const Query> queries) {
   if (width == 0) {  // one value left: it is every rank's answer
     for (const Query& q : queries) *q.answer = lo;
+    return;
+  }
+  std::size_t n = 0;
+  for (const Samples part : parts) n += part.size();
+  if (n <= kSelectOnCopyMax) {
+    std::vector<std::int64_t> copy;
+    copy.reserve(n);
+    for (const Samples part : parts) copy.insert(copy.end(), part.begin(), part.end());
+    // Ranks ascending: each selection leaves only larger samples after its rank, so the
+    // next one searches the rest.
+    auto from = copy.begin();
+    for (const Query& q : queries) {
+      const auto at = copy.begin() + static_cast<std::ptrdiff_t>(q.rank);
+      std::nth_element(from, at, copy.end());
+      *q.answer = *at;
+      from = at;
+    }
     return;
   }
   const int shift = std::max(0, static_cast<int>(std::bit_width(width)) - kDigitBits);

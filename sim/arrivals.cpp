@@ -7,12 +7,21 @@
 namespace squall {
 namespace {
 
+// std::llround(x) for 0 <= x < 2^63 (halves away from zero), inline: the library's is a
+// call on every arrival. Truncation is exact there, and so is x - trunc(x) (the two lie
+// within a factor of two of each other, or trunc(x) is 0), so the comparison with 0.5
+// decides as llround does.
+Nanos round_non_negative(double x) {
+  const auto whole = static_cast<Nanos>(x);
+  return x - static_cast<double>(whole) >= 0.5 ? whole + 1 : whole;
+}
+
 // The time `ns` nanoseconds (a non-negative double) after `start`, rounded to a whole
 // nanosecond, saturating at kNever.
 TimePoint at_offset(TimePoint start, double ns) {
-  constexpr double kMaxOffset = 9.2e18;  // below 2^63, so llround cannot overflow
+  constexpr double kMaxOffset = 9.2e18;  // below 2^63, so the rounding cannot overflow
   if (!(ns < kMaxOffset)) return kNever;
-  const Nanos rounded = std::llround(ns);
+  const Nanos rounded = round_non_negative(ns);
   return rounded >= kNever - start ? kNever : start + rounded;
 }
 
@@ -66,8 +75,14 @@ std::optional<TimePoint> ArrivalSchedule::next(Rng& rng) {
   // Each pass either returns an arrival or moves to the next rate change, so the loop is
   // bounded by the number of burst boundaries before `end_`.
   while (segment_start_ < end_) {
-    const double rate = rate_at(segment_start_);
-    const TimePoint change = next_change(segment_start_);
+    // The segment's rate and end, looked up once per segment rather than per arrival.
+    if (looked_up_for_ != segment_start_) {
+      segment_rate_ = rate_at(segment_start_);
+      segment_change_ = next_change(segment_start_);
+      looked_up_for_ = segment_start_;
+    }
+    const double rate = segment_rate_;
+    const TimePoint change = segment_change_;
     if (rate <= 0) {
       start_segment(change, 0);
       continue;

@@ -64,6 +64,11 @@ class ArrivalSchedule {
   double intensity_ = 0;         // constant process: the rate integrated over [0, segment_start_)
   double offset_ns_ = 0;         // poisson process: the previous arrival, exact, since segment_start_
   TimePoint last_ = -1;          // the previous arrival (-1: none yet)
+  // rate_at(segment_start_) and next_change(segment_start_), for segment_start_ ==
+  // looked_up_for_ (-1: not yet looked up; segments start at 0 or later).
+  TimePoint looked_up_for_ = -1;
+  double segment_rate_ = 0;
+  TimePoint segment_change_ = 0;
   ArrivalProcess process_;
 };
 

@@ -75,13 +75,6 @@ std::size_t Rng::weighted_index(std::span<const double> weights) {
   return weights.size() - 1;
 }
 
-std::uint64_t splitmix64(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
 Xoshiro256::Xoshiro256(std::uint64_t seed) {
   for (auto& word : s_) word = splitmix64(seed);
 }
@@ -108,11 +101,6 @@ std::uint64_t crc64_xz(std::string_view text) {
   boost::crc_optimal<64, 0x42F0E1EBA9EA3693ULL, ~0ULL, ~0ULL, true, true> crc;
   crc.process_bytes(text.data(), text.size());
   return crc.checksum();
-}
-
-std::uint64_t stream_seed_of_crc(std::uint64_t seed, std::uint64_t crc) {
-  std::uint64_t state = seed ^ crc;
-  return splitmix64(state);
 }
 
 std::uint64_t stream_seed(std::uint64_t seed, std::string_view component) {

@@ -77,8 +77,16 @@ class FixedRng final : public Rng {
   std::uint64_t value_;
 };
 
-// splitmix64's output function: a bijective 64-bit mixer.
-std::uint64_t splitmix64(std::uint64_t& state);
+// splitmix64's output function: a bijective 64-bit mixer. Inline: the chaos decorator's
+// keyed decisions (mocks/keyed_uniform.hpp), the time series' bottom-k samples
+// (reports/window_sample.hpp) and the fingerprint call it on every provider call or task,
+// and out of line its call cost as much as its five operations (bench/README.md).
+inline std::uint64_t splitmix64(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
 
 // The seed of the stream named `component` in a run seeded with `seed` (DESIGN section 3:
 // one stream per component, so a draw added to one component does not shift another's).
@@ -88,6 +96,9 @@ std::uint64_t stream_seed(std::uint64_t seed, std::string_view component);
 // The two halves of stream_seed, for a name hashed once and mixed with many seeds:
 // stream_seed(seed, name) == stream_seed_of_crc(seed, crc64_xz(name)).
 std::uint64_t crc64_xz(std::string_view text);
-std::uint64_t stream_seed_of_crc(std::uint64_t seed, std::uint64_t crc);
+inline std::uint64_t stream_seed_of_crc(std::uint64_t seed, std::uint64_t crc) {
+  std::uint64_t state = seed ^ crc;
+  return splitmix64(state);
+}
 
 }  // namespace squall

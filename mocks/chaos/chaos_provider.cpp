@@ -42,6 +42,11 @@ double keyed(std::uint64_t key, std::uint64_t salt, const CallOptions& options, 
   return keyed_uniform_of_crc(key ^ salt, options.task_id, tool_crc, attempt_index(options));
 }
 
+// The same with the tool's CRC mixed with key ^ salt already (ChaosProvider::ToolSeeds).
+double keyed_seeded(std::uint64_t key, std::uint64_t salt, const CallOptions& options, std::uint64_t tool_seed) {
+  return keyed_uniform_of_seed(key ^ salt, options.task_id, tool_seed, attempt_index(options));
+}
+
 // keyed_uniform's text part for the empty text: crc64_xz("") (all-ones init and final xor).
 constexpr std::uint64_t kEmptyTextCrc = 0;
 
@@ -61,6 +66,10 @@ ChaosProvider::ChaosProvider(std::unique_ptr<Provider> inner, std::vector<FaultC
       rng_(rng),
       settings_(settings) {
   assert(inner_ != nullptr && settings_.hang_cap >= 0 && settings_.window > 0 && settings_.max_windows > 0);
+  for (const FaultConfig& fault : faults_) {
+    const std::size_t group = phase_of(fault.kind) == FaultPhase::delay ? kDelayGroup : kAbortGroup;
+    (fault.outage.empty() ? own_rules_ : outage_rules_)[group].push_back(&fault);
+  }
 }
 
 std::size_t ChaosProvider::window_of(TimePoint decided) const {
@@ -89,49 +98,68 @@ FaultPhaseCounts ChaosProvider::injected_phases() const {
   return phases;
 }
 
-std::uint64_t ChaosProvider::tool_crc(std::string_view tool) {
-  if (tool != crc_tool_) {
-    crc_tool_.assign(tool);
-    crc_tool_crc_ = crc64_xz(tool);
+const ChaosProvider::ToolSeeds& ChaosProvider::tool_seeds(std::string_view tool) {
+  if (!seeds_set_ || tool != seeds_tool_) {
+    seeds_tool_.assign(tool);
+    seeds_set_ = true;
+    const std::uint64_t key = settings_.decision_key;
+    seeds_.crc = crc64_xz(tool);
+    seeds_.delay = stream_seed_of_crc(key ^ kDelaySalt, seeds_.crc);
+    seeds_.abort = stream_seed_of_crc(key ^ kAbortSalt, seeds_.crc);
+    seeds_.latency = stream_seed_of_crc(key ^ kLatencySalt, seeds_.crc);
   }
-  return crc_tool_crc_;
+  return seeds_;
 }
 
 const FaultConfig* ChaosProvider::choose(bool delay_group, TimePoint now, std::uint64_t call, double u,
                                          const CallOptions& options, std::uint64_t tool_crc) const {
-  const auto in_group = [&](const FaultConfig& f) {
-    return (phase_of(f.kind) == FaultPhase::delay) == delay_group && fault_active(f, now, call);
-  };
+  const std::size_t group = delay_group ? kDelayGroup : kAbortGroup;
   // Shared outages first, each deciding with its own key (chaos_provider.hpp, step 3).
-  for (const FaultConfig& fault : faults_) {
-    if (fault.outage.empty() || !in_group(fault)) continue;
+  for (const FaultConfig* fault : outage_rules_[group]) {
+    if (!fault_active(*fault, now, call)) continue;
     const double shared = options.attempt > 0
-                              ? keyed(fault.outage_key, delay_group ? kDelaySalt : kAbortSalt, options, tool_crc)
-                              : keyed_uniform_of_crc(fault.outage_key, 0, kEmptyTextCrc, call);
-    if (shared < fault.probability) return &fault;
+                              ? keyed(fault->outage_key, delay_group ? kDelaySalt : kAbortSalt, options, tool_crc)
+                              : keyed_uniform_of_crc(fault->outage_key, 0, kEmptyTextCrc, call);
+    if (shared < fault->probability) return fault;
   }
   double cumulative = 0;
-  for (const FaultConfig& fault : faults_) {
-    if (!fault.outage.empty() || !in_group(fault)) continue;
-    cumulative += fault.probability;
-    if (u < cumulative) return &fault;
+  for (const FaultConfig* fault : own_rules_[group]) {
+    if (!fault_active(*fault, now, call)) continue;
+    cumulative += fault->probability;
+    if (u < cumulative) return fault;
   }
   return nullptr;
 }
 
 ChaosProvider::Decision ChaosProvider::decide(TimePoint now, std::uint64_t call, const CallOptions& options) {
+  // The uniforms are pure hashes, except an unkeyed call's abort uniform, a draw from the
+  // stream: that one is taken whatever the rules, and a hash is taken only for a group
+  // that has rules and a latency seed only for a call that has a fault, since nothing
+  // else reads them (the values are those of the header's steps either way).
   Decision d;
   d.keyed = options.attempt > 0;
   const std::uint64_t key = settings_.decision_key;
+  if (!d.keyed) {
+    const double u_abort = rng_.uniform01();
+    if (has_rules(kDelayGroup)) {
+      const double u_delay = keyed_uniform_of_crc(key ^ kDelaySalt, 0, kEmptyTextCrc, call);
+      d.delay = choose(/*delay_group=*/true, now, call, u_delay, options, kEmptyTextCrc);
+    }
+    if (has_rules(kAbortGroup)) d.fault = choose(/*delay_group=*/false, now, call, u_abort, options, kEmptyTextCrc);
+    return d;
+  }
   // Only keyed decisions hash the tool name (choose's shared outages, too, only when keyed).
-  const std::uint64_t crc = d.keyed ? tool_crc(options.tool) : kEmptyTextCrc;
-  const double u_abort = d.keyed ? keyed(key, kAbortSalt, options, crc) : rng_.uniform01();
-  const double u_delay = d.keyed ? keyed(key, kDelaySalt, options, crc)
-                                 : keyed_uniform_of_crc(key ^ kDelaySalt, 0, kEmptyTextCrc, call);
-  d.delay = choose(/*delay_group=*/true, now, call, u_delay, options, crc);
-  d.fault = choose(/*delay_group=*/false, now, call, u_abort, options, crc);
-  if (d.keyed) {
-    d.latency_seed = static_cast<std::uint64_t>(keyed(key, kLatencySalt, options, crc) * 0x1.0p53);
+  const ToolSeeds& tool = tool_seeds(options.tool);
+  if (has_rules(kDelayGroup)) {
+    d.delay = choose(/*delay_group=*/true, now, call, keyed_seeded(key, kDelaySalt, options, tool.delay), options,
+                     tool.crc);
+  }
+  if (has_rules(kAbortGroup)) {
+    d.fault = choose(/*delay_group=*/false, now, call, keyed_seeded(key, kAbortSalt, options, tool.abort), options,
+                     tool.crc);
+  }
+  if (d.delay != nullptr || d.fault != nullptr) {
+    d.latency_seed = static_cast<std::uint64_t>(keyed_seeded(key, kLatencySalt, options, tool.latency) * 0x1.0p53);
   }
   return d;
 }

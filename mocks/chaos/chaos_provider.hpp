@@ -102,6 +102,7 @@
 // untouched, without a call number or a draw: it is never sent, and the inner mock says so.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <set>
 #include <memory>
@@ -171,16 +172,23 @@ class ChaosProvider final : public Provider {
   struct Decision {
     const FaultConfig* delay = nullptr;
     const FaultConfig* fault = nullptr;  // abort or transform
-    std::uint64_t latency_seed = 0;      // seeds the latency samples when keyed
+    std::uint64_t latency_seed = 0;      // seeds the latency samples when keyed and faulty
     bool keyed = false;
   };
   Decision decide(TimePoint now, std::uint64_t call, const CallOptions& options);
   const FaultConfig* choose(bool delay_group, TimePoint now, std::uint64_t call, double u,
                             const CallOptions& options, std::uint64_t tool_crc) const;
-  // crc64_xz(tool) (engine/runtime/rng.hpp), the text part of the keyed decisions' hash,
-  // taken once per tool name rather than once per decision: a decorator serves one
-  // provider, called for one tool or a few, so the last name's CRC is kept.
-  std::uint64_t tool_crc(std::string_view tool);
+  // The text part of the keyed decisions' hash for a tool (mocks/keyed_uniform.hpp): its
+  // crc64_xz (engine/runtime/rng.hpp) and that CRC mixed with the decision key of each
+  // salt, taken once per tool name rather than once per decision: a decorator serves one
+  // provider, called for one tool or a few, so the last name's are kept.
+  struct ToolSeeds {
+    std::uint64_t crc = 0;  // crc64_xz(tool), for the outages' keys
+    std::uint64_t delay = 0;    // stream_seed_of_crc(decision_key ^ delay salt, crc)
+    std::uint64_t abort = 0;    // the same for the abort and transform group
+    std::uint64_t latency = 0;  // the same for the latency samples
+  };
+  const ToolSeeds& tool_seeds(std::string_view tool);
   Task<Response> run(Decision decision, TimePoint now, const Request& request, const CallOptions& options);
   // The call's number and decision, with the injected faults counted.
   Decision next_decision(TimePoint now, const CallOptions& options);
@@ -198,8 +206,19 @@ class ChaosProvider final : public Provider {
   void set_retry_after(const FaultConfig& fault, TimePoint now, Response& r);
   std::string_view keep(std::string text);
 
-  std::string crc_tool_;           // the tool name crc_tool_crc_ is the CRC of
-  std::uint64_t crc_tool_crc_ = 0;  // crc64_xz("") is 0
+  std::string seeds_tool_;  // the tool name seeds_ are of
+  ToolSeeds seeds_;
+  bool seeds_set_ = false;
+  // The rules of each group (kDelayGroup, kAbortGroup: abort and transform), in file
+  // order, split into the shared outages' and the provider's own, so that choose() walks
+  // only the rules it may pick. Pointers into faults_, which never changes. A group
+  // without rules chooses nothing, so its uniform is not hashed (the stream's draw of an
+  // unkeyed call is still taken, so the stream is where it was).
+  static constexpr std::size_t kDelayGroup = 0;
+  static constexpr std::size_t kAbortGroup = 1;
+  std::array<std::vector<const FaultConfig*>, 2> outage_rules_;
+  std::array<std::vector<const FaultConfig*>, 2> own_rules_;
+  bool has_rules(std::size_t group) const { return !outage_rules_[group].empty() || !own_rules_[group].empty(); }
   std::unique_ptr<Provider> inner_;
   std::vector<FaultConfig> faults_;
   LatencyModel latency_;

@@ -168,5 +168,82 @@ TEST(SampleLogTest, CopiesOfACountingLogKeepTheirHistogram) {
   EXPECT_EQ(moved.size(), SampleLog::kBlockSamples + 2);
 }
 
+TEST(SampleLogTest, ALogOfZerosViewsTheSharedBlockOfZeros) {
+  // 2 blocks and 5 zeros: counted, not stored; parts of 8192, 8192 and 5 zeros, all over
+  // one block of zeros, which a second log shares.
+  constexpr std::size_t n = 2 * SampleLog::kBlockSamples + 5;
+  SampleLog log;
+  SampleLog other;
+  for (std::size_t i = 0; i < n; ++i) log.push_back(0);
+  other.push_back(0);
+  EXPECT_EQ(log.size(), n);
+  EXPECT_TRUE(log.exact());
+  EXPECT_EQ(log.to_vector(), std::vector<std::int64_t>(n, 0));
+  std::vector<Trend::Part> parts;
+  log.append_parts(parts);
+  ASSERT_EQ(parts.size(), 3U);
+  EXPECT_EQ(parts[0].size(), SampleLog::kBlockSamples);
+  EXPECT_EQ(parts[2].size(), 5U);
+  EXPECT_EQ(parts[0].samples.data(), parts[2].samples.data());
+  std::vector<Trend::Part> other_parts;
+  other.append_parts(other_parts);
+  ASSERT_EQ(other_parts.size(), 1U);
+  EXPECT_EQ(other_parts[0].samples.data(), parts[0].samples.data());
+  const Trend t(parts);
+  EXPECT_EQ(t.size(), n);
+  EXPECT_EQ(t.percentile(99), 0);
+  EXPECT_EQ(t.max(), 0);
+}
+
+TEST(SampleLogTest, TheFirstSampleThatIsNotZeroWritesTheZerosOut) {
+  // 8192 + 3 zeros, then 7: the same samples, parts and blocks as if pushed into blocks.
+  SampleLog log;
+  std::vector<std::int64_t> expected(SampleLog::kBlockSamples + 3, 0);
+  for (std::size_t i = 0; i < expected.size(); ++i) log.push_back(0);
+  log.push_back(7);
+  expected.push_back(7);
+  log.push_back(0);
+  expected.push_back(0);
+  EXPECT_EQ(log.size(), expected.size());
+  EXPECT_EQ(log.to_vector(), expected);
+  std::vector<Trend::Part> parts;
+  log.append_parts(parts);
+  ASSERT_EQ(parts.size(), 2U);
+  EXPECT_EQ(parts[1].size(), 5U);
+  EXPECT_EQ(parts[1].samples[3], 7);
+}
+
+TEST(SampleLogTest, ALogOfZerosSwitchesToTheHistogramAtTheSameCount) {
+  // Room for one block: 8192 zeros are kept exactly, the next sample (a zero too) moves
+  // them all into the histogram, as for any other samples.
+  SampleLog log(100);  // rounded up to one block
+  for (std::size_t i = 0; i < SampleLog::kBlockSamples; ++i) log.push_back(0);
+  EXPECT_TRUE(log.exact());
+  log.push_back(0);
+  EXPECT_FALSE(log.exact());
+  EXPECT_EQ(log.size(), SampleLog::kBlockSamples + 1);
+  std::vector<Trend::Part> parts;
+  log.append_parts(parts);
+  ASSERT_EQ(parts.size(), 1U);
+  EXPECT_NE(parts[0].histogram, nullptr);
+  EXPECT_EQ(Trend(parts).max(), 0);
+}
+
+TEST(SampleLogTest, CopiesAndMovesOfALogOfZerosKeepTheCount) {
+  SampleLog log;
+  for (int i = 0; i < 10; ++i) log.push_back(0);
+  SampleLog copy(log);
+  copy.push_back(1);
+  EXPECT_EQ(log.to_vector(), std::vector<std::int64_t>(10, 0));
+  EXPECT_EQ(copy.size(), 11U);
+  SampleLog moved(std::move(log));
+  EXPECT_EQ(moved.size(), 10U);
+  EXPECT_TRUE(log.empty());  // NOLINT(bugprone-use-after-move): a moved-from log is empty
+  SampleLog assigned;
+  assigned.push_back(5);
+  assigned = std::move(moved);
+  EXPECT_EQ(assigned.to_vector(), std::vector<std::int64_t>(10, 0));
+}
+
 }  // namespace
 }  // namespace squall
