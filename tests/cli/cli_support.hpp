@@ -59,9 +59,12 @@ inline std::string last_line(const std::string& s) {
   return trimmed.substr(trimmed.rfind('\n') + 1);
 }
 
-// A fresh path in the tests' temporary directory (removed if it exists).
+// A fresh path in the tests' temporary directory (removed if it exists), in a directory
+// of the running test's own: ctest runs the tests of one binary as parallel processes, and
+// two tests writing, removing and reading one shared file name raced.
 inline fs::path temp_path(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / "squall_cli_test";
+  const fs::path dir = fs::temp_directory_path() / "squall_cli_test" /
+                       testing::UnitTest::GetInstance()->current_test_info()->name();
   fs::create_directories(dir);
   fs::remove_all(dir / name);
   return dir / name;
