@@ -59,7 +59,9 @@ ChaosProvider::ChaosProvider(std::unique_ptr<Provider> inner, std::vector<FaultC
       clock_(clock),
       scheduler_(scheduler),
       rng_(rng),
-      settings_(settings) {
+      settings_(settings),
+      has_delay_rules_(std::any_of(faults_.begin(), faults_.end(),
+                                   [](const FaultConfig& f) { return phase_of(f.kind) == FaultPhase::delay; })) {
   assert(inner_ != nullptr && settings_.hang_cap >= 0 && settings_.window > 0 && settings_.max_windows > 0);
 }
 
@@ -126,11 +128,16 @@ ChaosProvider::Decision ChaosProvider::decide(TimePoint now, std::uint64_t call,
   // Only keyed decisions hash the tool name (choose's shared outages, too, only when keyed).
   const std::uint64_t crc = d.keyed ? tool_crc(options.tool) : kEmptyTextCrc;
   const double u_abort = d.keyed ? keyed(key, kAbortSalt, options, crc) : rng_.uniform01();
-  const double u_delay = d.keyed ? keyed(key, kDelaySalt, options, crc)
-                                 : keyed_uniform_of_crc(key ^ kDelaySalt, 0, kEmptyTextCrc, call);
-  d.delay = choose(/*delay_group=*/true, now, call, u_delay, options, crc);
+  // The delay uniform and the latency seed are hashes, not draws, so leaving out one that
+  // cannot matter changes nothing: the delay group's without delay rules, the seed
+  // without a fault to sample a latency for.
+  if (has_delay_rules_) {
+    const double u_delay = d.keyed ? keyed(key, kDelaySalt, options, crc)
+                                   : keyed_uniform_of_crc(key ^ kDelaySalt, 0, kEmptyTextCrc, call);
+    d.delay = choose(/*delay_group=*/true, now, call, u_delay, options, crc);
+  }
   d.fault = choose(/*delay_group=*/false, now, call, u_abort, options, crc);
-  if (d.keyed) {
+  if (d.keyed && (d.delay != nullptr || d.fault != nullptr)) {
     d.latency_seed = static_cast<std::uint64_t>(keyed(key, kLatencySalt, options, crc) * 0x1.0p53);
   }
   return d;
