@@ -53,6 +53,8 @@ struct CallOptions {
   GenerationMeter* meter = nullptr;
 };
 
+class AnswerEnd;  // engine/answer_time.hpp
+
 // When an answer that a provider decided at once reaches its caller (Provider::start).
 struct ScheduledAnswer {
   // The virtual time the answer would reach the caller, before the deadline and
@@ -62,6 +64,13 @@ struct ScheduledAnswer {
   // count of injected faults the caller never saw, mocks/chaos/chaos_provider.hpp); null
   // when nothing counts it.
   std::uint64_t* cut_short = nullptr;
+  // For an answer that is not complete when decided (an LLM's, generated over time and
+  // billed by what was generated when the wait ended, mocks/llm.hpp): what finishes the
+  // response when the wait ends (AnswerEnd, engine/answer_time.hpp). Null (the default):
+  // the response is complete as decided. Set by the provider, which must outlive the
+  // wait; `since` is the provider's own mark for it (the LLM's first token's time).
+  AnswerEnd* end = nullptr;
+  TimePoint since = 0;
 };
 
 class Provider {

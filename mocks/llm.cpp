@@ -64,18 +64,24 @@ std::string_view LlmMock::rewrite_of(const Request& request, std::uint64_t task_
 }
 
 Task<Response> LlmMock::call(const Request& request, const CallOptions& options) {
+  return call_through_start(*this, scheduler_, request, options);
+}
+
+Task<Response> LlmMock::start(const Request& request, const CallOptions& options, Response& response,
+                              ScheduledAnswer& answer) {
   const TimePoint start = clock_.now();
-  // A call cancelled before it is sent reaches no API: no draw, nothing billed.
-  if (options.cancellation.cancelled()) co_return cancelled_response(Body::completion);
+  response.body = Body::completion;
+  answer.at = start;
+  // A call cancelled before it is sent reaches no API: no draw, nothing billed (the
+  // cancelled token makes the caller's wait end at once, cancelled).
+  if (options.cancellation.cancelled()) return {};
   if (request.prompt_tokens + request.max_output_tokens > config_.context_window) {
-    const Answer answer = co_await await_answer(scheduler_, add_saturating(start, kContextRejectLatency), options);
-    if (answer != Answer::arrived) co_return no_answer_response(answer, Body::completion);
-    Response rejected;
-    rejected.status = 400;
-    rejected.body = Body::completion;
-    rejected.error_code = "context_length_exceeded";
-    rejected.error_message = context_message_;
-    co_return rejected;
+    // Refused without a draw; a deadline or cancel before the refusal bills nothing.
+    answer.at = add_saturating(start, kContextRejectLatency);
+    response.status = 400;
+    response.error_code = "context_length_exceeded";
+    response.error_message = context_message_;
+    return {};
   }
 
   const Nanos ttft = ttft_.sample(rng_);
@@ -94,7 +100,7 @@ Task<Response> LlmMock::call(const Request& request, const CallOptions& options)
     truncated = true;
   }
   const TimePoint first_token_at = add_saturating(start, ttft);
-  const TimePoint answer_at = add_saturating(first_token_at, generation_time(tokens));
+  answer.at = add_saturating(first_token_at, generation_time(tokens));
 
   if (options.meter != nullptr) {
     const std::int64_t prompt = request.prompt_tokens;
@@ -102,27 +108,31 @@ Task<Response> LlmMock::call(const Request& request, const CallOptions& options)
       return partial(prompt, first_token_at, tokens, stopped);
     };
   }
-  Response response;
-  response.body = Body::completion;
-  const Answer answer = co_await await_answer(scheduler_, answer_at, options);
-  if (answer == Answer::arrived) {
-    response.output_tokens = tokens;
-    response.truncated = truncated;
-    if (rewrite) {
-      response.tool_result = rewritten;
-    } else if (config_.malformed_output_rate > 0) {
-      response.malformed = rng_.bernoulli(config_.malformed_output_rate);
-    }
-  } else {
-    // Generation stopped at the deadline, or at the cancel (now).
-    const TimePoint stopped = answer == Answer::cancelled ? clock_.now() : options.deadline;
-    const Response usage = partial(request.prompt_tokens, first_token_at, tokens, stopped);
-    response = no_answer_response(answer, Body::completion);
-    response.output_tokens = usage.output_tokens;
-  }
+  // The answer as it arrives, but for the malformed-output draw, which happens on arrival
+  // (End::arrived); End::stopped bills a wait cut short from the prompt and output tokens.
+  response.output_tokens = tokens;
+  response.truncated = truncated;
+  if (rewrite) response.tool_result = rewritten;
   response.input_tokens = request.prompt_tokens;
   bill(response);
-  co_return response;
+  answer.end = !rewrite && config_.malformed_output_rate > 0 ? &drawing_end_ : &plain_end_;
+  answer.since = first_token_at;
+  return {};
+}
+
+void LlmMock::End::arrived(Response& response) noexcept {
+  if (draws_malformed_) response.malformed = mock_.rng_.bernoulli(mock_.config_.malformed_output_rate);
+}
+
+void LlmMock::End::stopped(Response& response, Answer answer, TimePoint deadline, TimePoint since) noexcept {
+  // Generation stopped at the deadline, or at the cancel (now).
+  const TimePoint stopped = answer == Answer::cancelled ? mock_.clock_.now() : deadline;
+  const std::int64_t prompt = response.input_tokens;
+  const Response usage = mock_.partial(prompt, since, response.output_tokens, stopped);
+  response = no_answer_response(answer, Body::completion);
+  response.output_tokens = usage.output_tokens;
+  response.input_tokens = prompt;
+  mock_.bill(response);
 }
 
 Response LlmMock::partial(std::int64_t prompt_tokens, TimePoint first_token_at, std::int64_t tokens,

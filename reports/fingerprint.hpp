@@ -17,13 +17,24 @@
 // non-determinism (the thing this guards against) does not do; it is not a defence
 // against a trace crafted to collide.
 //
-// Text is folded as its CRC-64/XZ (Boost.CRC, as stream_seed() hashes component names)
-// followed by its length. No allocation. Doubles are folded by their bit pattern, which
+// Text is folded as its CRC-64/XZ (crc64_xz of engine/runtime/rng.hpp, by Boost.CRC, as
+// stream_seed() hashes component names) followed by its length. No allocation. Doubles are folded by their bit pattern, which
 // is deterministic for one binary (DESIGN section 3: same scenario, seed and binary give
 // the same report).
+//
+// A run folds the same few texts again and again (the queries a simplification ladder
+// changes, from and to, bench/README.md), and taking the CRC byte by byte was the
+// largest single cost of the flagship hour's run. So a fingerprint keeps the CRCs of the
+// last texts it folded: kCrcSlots slots, direct-mapped by the text's length and its first
+// and last eight bytes, each holding a copy of the text it hashed (texts of 8 to
+// kCachedTextBytes bytes) and compared with it byte for byte, so a kept CRC is used only
+// for exactly that text. It changes no value, only the cost; a shorter or longer text, or
+// one whose slot holds another text, is hashed as before (and then kept in its slot).
 #pragma once
 
+#include <array>
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -69,7 +80,22 @@ class Fingerprint {
 
   // FxHasher's multiplier: 2^64 / pi, made odd so that multiplying by it is invertible.
   static constexpr std::uint64_t kFxMultiplier = 0x517cc1b727220a95ULL;
+
+  // The kept CRCs (see above): 256 slots of 80 bytes, 20 KiB, room for the distinct
+  // texts of a run's few query ladders; 64 bytes hold any query of the shipped scenarios.
+  static constexpr std::size_t kCrcSlotBits = 8;
+  static constexpr std::size_t kCrcSlots = std::size_t{1} << kCrcSlotBits;
+  static constexpr std::size_t kCachedTextBytes = 64;
+  struct CrcSlot {
+    std::uint64_t crc = 0;
+    std::size_t size = 0;  // 0: empty (no text of fewer than 8 bytes is kept)
+    std::array<char, kCachedTextBytes> text{};
+  };
+  // crc64_xz(text), from its slot when the slot holds exactly `text`.
+  std::uint64_t crc_of(std::string_view text);
+
   std::uint64_t hash_ = 0;
+  std::array<CrcSlot, kCrcSlots> crc_slots_{};
 };
 
 // The fingerprint as printed in reports: 16 lowercase hex digits.

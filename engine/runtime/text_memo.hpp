@@ -41,6 +41,10 @@ class TextMemo {
     return spill_;
   }
 
+  // Whether `value`, a reference get() returned, is a kept value (valid for the memo's
+  // life) rather than the spill slot (valid until the next get() of a text not kept).
+  bool kept(const Value& value) const { return &value != &spill_; }
+
   std::size_t size() const { return kept_.size(); }
   void clear() { kept_.clear(); }
 

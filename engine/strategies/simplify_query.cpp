@@ -108,11 +108,20 @@ std::string apply_simplify_step(SimplifyStep step, std::string_view query,
 
 std::string normalised_query(std::string_view query) { return join_words(split_words(query)); }
 
+namespace {
+
+void emit_query_change(const EngineEnv& env, const CallContext& ctx, const Request& request,
+                       std::string_view strategy, std::string_view step, std::string_view previous) {
+  env.events.on_query_change(
+      QueryChangeEvent{ctx.task.id, ctx.tool, strategy, step, env.clock.now(), previous, request.query});
+}
+
+}  // namespace
+
 void change_query(const EngineEnv& env, const CallContext& ctx, Request& request, std::string_view strategy,
                   std::string_view step, std::string query) {
   const std::string previous = std::exchange(request.query, std::move(query));
-  env.events.on_query_change(
-      QueryChangeEvent{ctx.task.id, ctx.tool, strategy, step, env.clock.now(), previous, request.query});
+  emit_query_change(env, ctx, request, strategy, step, previous);
 }
 
 SimplifyQueryStrategy::SimplifyQueryStrategy(SimplifyQueryConfig config, EngineEnv env)
@@ -127,24 +136,57 @@ const std::string& SimplifyQueryStrategy::normalised(std::string_view query) {
   return normalised_.get(query, [](std::string_view text) { return normalised_query(text); });
 }
 
-Task<Outcome> SimplifyQueryStrategy::execute(CallContext& ctx, Request& request, Next next) {
-  // The query as sent (an inner strategy may rewrite it). Tried queries, in normalised
-  // form (a ladder has at most one entry per rung), are listed only when the ladder runs,
-  // so a call whose answer is not empty pays for no normalisation.
-  const std::string sent = request.query;
-  Outcome outcome = co_await next(ctx, request);
-  if (outcome.kind != OutcomeKind::empty) co_return outcome;
+SimplifyQueryStrategy::Ladder SimplifyQueryStrategy::ladder(std::string_view sent, std::string_view query) {
   std::vector<std::string> tried{normalised(sent)};
-  std::string base = request.query;  // what the next rung simplifies
-  bool simplified = false;
+  std::string base(query);  // what the next rung simplifies
+  Ladder rungs;
   for (const SimplifyStep step : config_.steps) {
-    if (outcome.kind != OutcomeKind::empty) break;
     std::string candidate = rung(step, base);
     if (candidate.empty()) continue;
     base = candidate;
     if (std::find(tried.begin(), tried.end(), candidate) != tried.end()) continue;
     tried.push_back(candidate);
-    change_query(env_, ctx, request, SimplifyQueryConfig::kName, to_string(step), std::move(candidate));
+    rungs.push_back(Rung{step, std::move(candidate)});
+  }
+  return rungs;
+}
+
+Task<Outcome> SimplifyQueryStrategy::execute(CallContext& ctx, Request& request, Next next) {
+  // The query as sent (an inner strategy may rewrite it). The ladder is worked out only
+  // when the answer is empty, so a call whose answer is not empty pays for nothing more.
+  const std::string sent = request.query;
+  Outcome outcome = co_await next(ctx, request);
+  if (outcome.kind != OutcomeKind::empty) co_return outcome;
+  // The rungs to send: the memo's, which stay where they are while this call waits for
+  // answers, or a copy of this frame's own when the memo cannot keep them (or the inner
+  // strategies changed the query, which is rare: then they are worked out afresh).
+  Ladder own;
+  const Ladder* rungs = &own;
+  if (sent == request.query) {
+    const Ladder& kept = ladders_.get(sent, [&](std::string_view text) { return ladder(text, text); });
+    if (ladders_.kept(kept)) {
+      rungs = &kept;
+    } else {
+      own = kept;
+    }
+  } else {
+    own = ladder(sent, request.query);
+  }
+  // What request.query held when this strategy last set it (a text that outlives the
+  // call): while the inner strategies leave the query alone, a rung is written over it in
+  // the request's own buffer and the event's `from` views this text, so a rung allocates
+  // nothing; otherwise change_query takes a copy, as for any query ladder.
+  std::string_view previous = sent;
+  bool simplified = false;
+  for (const Rung& rung : *rungs) {
+    if (outcome.kind != OutcomeKind::empty) break;
+    if (request.query == previous) {
+      request.query.assign(rung.query);
+      emit_query_change(env_, ctx, request, SimplifyQueryConfig::kName, to_string(rung.step), previous);
+    } else {
+      change_query(env_, ctx, request, SimplifyQueryConfig::kName, to_string(rung.step), rung.query);
+    }
+    previous = rung.query;
     simplified = true;
     outcome = co_await next(ctx, request);
   }

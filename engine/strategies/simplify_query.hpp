@@ -90,11 +90,27 @@ class SimplifyQueryStrategy final : public Strategy {
   // normalised_query(query), kept per query text.
   const std::string& normalised(std::string_view query);
 
+  // A query the ladder sends if every answer before it was empty, and its rung.
+  struct Rung {
+    SimplifyStep step;
+    std::string query;
+  };
+  using Ladder = std::vector<Rung>;
+  // The queries the ladder sends, in order, if every answer is empty, for a first query
+  // sent as `sent` and `query` when its answer came (they differ only when an inner
+  // strategy changed it): each rung applied to the last non-empty one (from `query`),
+  // skipping empty results and queries already tried in normalised form (`sent`'s
+  // first). A pure function of the two texts and the config, so execute() sends a prefix
+  // of it, and kept per text (ladders_) when the two are the same.
+  Ladder ladder(std::string_view sent, std::string_view query);
+
   SimplifyQueryConfig config_;
   EngineEnv env_;
   // One memo per SimplifyStep (engine/runtime/text_memo.hpp, default cap), by its value.
   std::array<TextMemo<std::string>, static_cast<std::size_t>(SimplifyStep::drop_filler_words) + 1> rungs_;
   TextMemo<std::string> normalised_;
+  // ladder(query, query) per query text.
+  TextMemo<Ladder> ladders_;
 };
 
 // Builds the strategy for a pipeline (engine/policy.hpp's one list of strategies).

@@ -27,7 +27,8 @@
 //    every attempt they share (DESIGN section 3). A call without identity
 //    (CallOptions::attempt == 0: not from the engine, e.g. a test) draws the abort
 //    uniform from the decorator's stream `rng` instead, one draw per call, and hashes
-//    the delay uniform from its call number.
+//    the delay uniform from its call number. (A decorator without delay rules hashes no
+//    delay uniform: it could choose nothing.)
 // 3. Per group (delay; abort and transform) the active rules (window, scripted calls and
 //    flapping: fault_active) are walked in file order: first the rules of shared
 //    outages, each with its own uniform hashed from the outage's key (the same for every

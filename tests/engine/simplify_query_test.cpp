@@ -130,6 +130,65 @@ TEST(SimplifyQueryTest, SkipsAnEmptyRungAndKeepsItsInput) {
   EXPECT_EQ(provider.queries(), (std::vector<std::string>{"1990 1991 1992 1993", "1990 1991 1992"}));
 }
 
+// An inner strategy that appends " inc" to the query of the `nth` call it forwards (from
+// 1), as a strategy rewriting queries inside the ladder would.
+class SuffixOnce final : public Strategy {
+ public:
+  explicit SuffixOnce(int nth) : nth_(nth) {}
+  Task<Outcome> execute(CallContext& ctx, Request& request, Next next) override {
+    if (++calls_ == nth_) request.query += " inc";
+    return next(ctx, request);
+  }
+
+ private:
+  int nth_;
+  int calls_ = 0;
+};
+
+// "the 2023 report" through the ladder with SuffixOnce(nth) inside it, every answer empty:
+// the queries the provider saw and the query changes.
+struct LadderRun {
+  std::vector<std::string> queries;
+  std::vector<test::RecordedQueryChange> changes;
+};
+LadderRun ladder_with_suffix(int nth) {
+  Harness h;
+  ScriptedProvider provider(h.loop, {{test::no_results()}});
+  auto pipeline = test::make_pipeline(provider, h.env, std::make_unique<SimplifyQueryStrategy>(SimplifyQueryConfig{}, h.env),
+                                      std::make_unique<SuffixOnce>(nth));
+  Call call("the 2023 report");
+  EXPECT_EQ(test::run(h, *pipeline, call).kind, OutcomeKind::empty);
+  return {provider.queries(), h.log.query_changes};
+}
+
+TEST(SimplifyQueryTest, AQueryChangedInsideTheLadderIsTheNextRungsFrom) {
+  // drop_years sends "the report", which the inner strategy changes to "the report inc";
+  // the rungs still simplify the ladder's own last query ("the report": first_5 and
+  // first_3 change nothing), and drop_filler_words's change is from the query as sent.
+  const LadderRun r = ladder_with_suffix(2);
+  EXPECT_EQ(r.queries, (std::vector<std::string>{"the 2023 report", "the report inc", "report"}));
+  ASSERT_EQ(r.changes.size(), 2U);
+  EXPECT_EQ(r.changes[0].from, "the 2023 report");
+  EXPECT_EQ(r.changes[0].to, "the report");
+  EXPECT_EQ(r.changes[1].from, "the report inc");
+  EXPECT_EQ(r.changes[1].to, "report");
+}
+
+TEST(SimplifyQueryTest, AQueryChangedBeforeTheLadderIsSimplifiedAsItCame) {
+  // The inner strategy changes the first query to "the 2023 report inc": the ladder starts
+  // from that query, and compares its rungs with the query as sent ("the 2023 report").
+  // drop_quotes changes nothing but is not the query sent, so it is sent; drop_years then
+  // gives "the report inc", and drop_filler_words "report inc".
+  const LadderRun r = ladder_with_suffix(1);
+  EXPECT_EQ(r.queries,
+            (std::vector<std::string>{"the 2023 report inc", "the 2023 report inc", "the report inc", "report inc"}));
+  ASSERT_EQ(r.changes.size(), 3U);
+  EXPECT_EQ(r.changes[0].from, "the 2023 report inc");
+  EXPECT_EQ(r.changes[0].to, "the 2023 report inc");
+  EXPECT_EQ(r.changes[2].from, "the report inc");
+  EXPECT_EQ(r.changes[2].to, "report inc");
+}
+
 TEST(SimplifyQueryTest, SuccessAfterSimplificationMarksTheTaskDegraded) {
   // Only "acme corp revenue" has results: drop_quotes still finds nothing, drop_years finds
   // it, and the ladder stops there.

@@ -28,7 +28,10 @@ TEST(TextMemoTest, ComputesEachTextOnceWhileThereIsRoom) {
   EXPECT_EQ(memo.size(), 2U);
   // Kept values stay where they are.
   const std::string& ab = memo.get("ab", upper);
-  EXPECT_EQ(memo.get("gh", upper), "GH");
+  EXPECT_TRUE(memo.kept(ab));
+  const std::string& gh = memo.get("gh", upper);
+  EXPECT_EQ(gh, "GH");
+  EXPECT_FALSE(memo.kept(gh));
   EXPECT_EQ(ab, "AB");
   EXPECT_EQ(computed, 5);
 }

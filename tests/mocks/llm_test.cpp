@@ -6,6 +6,7 @@
 
 #include "engine/classify.hpp"
 #include "sim/event_loop.hpp"
+#include "tests/engine/test_runtime.hpp"
 #include "tests/mocks/support.hpp"
 
 namespace squall {
@@ -280,6 +281,33 @@ TEST(LlmMockTest, MalformedOutputComesAtItsRateAndIsBilledInFull) {
     EXPECT_GT(call.response.cost_usd, 0);
   }
   EXPECT_NEAR(static_cast<double>(malformed) / n, 0.2, 4 * std::sqrt(0.2 * 0.8 / n));
+}
+
+TEST(LlmMockTest, MalformedOutputIsDrawnWhenTheAnswerArrives) {
+  // Two completions started together: A of 100 tokens (back at 200 ms + 100 / 50 s =
+  // 2.2 s) and B of 10 (-100 * ln(e^-0.1) = 10 tokens, back at 200 ms + 0.2 s = 0.4 s).
+  // The constant TTFT draws nothing, so the stream gives A's length, B's length, then the
+  // malformed-output draw of B, whose answer arrives first (0.25 < 0.5: malformed), then
+  // A's (0.75: not). Drawn when the calls start, A would have taken 0.25.
+  EventLoop loop;
+  test::ScriptedRng rng({1.0 - std::exp(-1.0), 1.0 - std::exp(-0.1), 0.25, 0.75});
+  LlmConfig c = config();
+  c.malformed_output_rate = 0.5;
+  LlmMock mock("m", c, loop, loop, rng);
+  std::vector<testing::Finished> out;
+  std::exception_ptr error;
+  spawn(testing::call_into(mock, prompt(10), CallOptions{}, loop, out), &error);
+  spawn(testing::call_into(mock, prompt(10), CallOptions{}, loop, out), &error);
+  loop.run();
+  ASSERT_FALSE(error);
+  ASSERT_EQ(out.size(), 2U);
+  EXPECT_EQ(out[0].at, 400 * kMillisecond);
+  EXPECT_EQ(out[0].response.output_tokens, 10);
+  EXPECT_TRUE(out[0].response.malformed);
+  EXPECT_EQ(out[1].at, 2200 * kMillisecond);
+  EXPECT_EQ(out[1].response.output_tokens, 100);
+  EXPECT_FALSE(out[1].response.malformed);
+  EXPECT_EQ(rng.draws(), 4U);
 }
 
 TEST(LlmMockTest, NoMalformedOutputDrawsNothingExtra) {

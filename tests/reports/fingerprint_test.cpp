@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <string>
+#include <vector>
+
 namespace squall {
 namespace {
 
@@ -59,6 +63,30 @@ TEST(FingerprintTest, TextIsFoldedByContentAndLength) {
   c.add_text("web_searcH");
   EXPECT_EQ(a.value(), b.value());
   EXPECT_NE(a.value(), c.value());
+}
+
+TEST(FingerprintTest, KeptCrcsFoldEveryTextAsItsOwnCrcAndLength) {
+  // Each text folds as add_u64(crc64_xz(text)) then add_u64(size), whether its CRC is
+  // taken afresh or from a slot: texts repeated, texts too short (7 bytes) and too long
+  // (65) to be kept, the longest kept (64), and texts sharing their length and both
+  // ends, which map to one slot and differ only inside.
+  const std::string kept64(64, 'q');
+  const std::string long65(65, 'q');
+  const std::vector<std::string> texts{
+      "Acme Corp Series B", "Acme Corp Series B", "acme co", "acme co", kept64, long65, kept64,
+      "abcdefgh-X-abcdefgh", "abcdefgh-Y-abcdefgh", "abcdefgh-X-abcdefgh", "abcdefgh-Y-abcdefgh",
+      "Acme Corp Series B", "12345678", "12345678"};
+  Fingerprint folded;
+  std::uint64_t state = 0;
+  constexpr std::uint64_t k = 0x517cc1b727220a95ULL;
+  for (int round = 0; round < 2; ++round) {
+    for (const std::string& text : texts) {
+      folded.add_text(text);
+      state = (std::rotl(state, 5) ^ crc64_xz(text)) * k;
+      state = (std::rotl(state, 5) ^ text.size()) * k;
+    }
+  }
+  EXPECT_EQ(folded.value(), splitmix64(state));
 }
 
 TEST(FingerprintTest, HexIsSixteenLowercaseDigits) {
