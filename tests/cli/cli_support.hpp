@@ -62,10 +62,14 @@ inline std::string last_line(const std::string& s) {
 // A fresh path in the tests' temporary directory (removed if it exists), in a directory
 // of the running test's own: ctest runs the tests of one binary as parallel processes, and
 // two tests writing, removing and reading one shared file name raced.
-inline fs::path temp_path(const std::string& name) {
+inline fs::path temp_dir() {
   const fs::path dir = fs::temp_directory_path() / "squall_cli_test" /
                        testing::UnitTest::GetInstance()->current_test_info()->name();
   fs::create_directories(dir);
+  return dir;
+}
+inline fs::path temp_path(const std::string& name) {
+  const fs::path dir = temp_dir();
   fs::remove_all(dir / name);
   return dir / name;
 }

@@ -26,7 +26,7 @@ Result with_reports(const std::string& command, const std::string& prefix) {
 }
 
 // A file written earlier in the test (temp_path would remove it).
-fs::path written(const std::string& name) { return fs::temp_directory_path() / "squall_cli_test" / name; }
+fs::path written(const std::string& name) { return temp_dir() / name; }
 
 void expect_same_reports(const std::string& a, const std::string& b) {
   for (const char* f : kFormats) {
