@@ -5,12 +5,19 @@
 // addresses or hashing (DESIGN section 3). Single-threaded by design: one simulation, one
 // thread.
 //
-// The queue is an implicit 4-ary min-heap in a vector (Johnson 1975; the d-ary heap that
-// LaMarca and Ladner found fastest in "The influence of caches on the performance of
-// heaps", 1996): half the depth of a binary heap, and a node's four children share a cache
-// line or two, so a pop, the loop's commonest operation, touches fewer lines. Every
-// simulated provider call costs two or three events, so the queue is on the hot path of
-// every run (bench/README.md).
+// The queue is an implicit 4-ary min-heap in a vector (Johnson 1975), laid out as LaMarca
+// and Ladner's aligned d-ary heap ("The influence of caches on the performance of heaps",
+// 1996): half the depth of a binary heap, and with 16-byte entries, storage aligned to 64
+// bytes and the root placed three entries in, a node's four children fill exactly one cache
+// line, so a pop, the loop's commonest operation, reads one line per level. Every simulated
+// provider call costs two or three events, so the queue is on the hot path of every run
+// (bench/README.md).
+//
+// Ties are broken by a 32-bit scheduling sequence, which keeps an entry at 16 bytes. Before
+// it would wrap (after 2^32 - 1 events scheduled), the queued events are sorted by
+// (time, sequence) and renumbered from 0: their order is unchanged, a sorted array is a
+// heap, and later events number after all of them, so the run's order does not depend on
+// when renumbering happens.
 //
 // Cancellation is O(1) with a tombstone. Each queued event owns a slot in a side table
 // that holds its coroutine handle and a generation count; a TimerId names (slot,
@@ -36,6 +43,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include <boost/align/aligned_allocator.hpp>
+
 #include "engine/runtime/clock.hpp"
 
 namespace squall {
@@ -57,6 +66,11 @@ class SimulationStalled : public std::runtime_error {
 
 class EventLoop final : public Clock, public Scheduler {
  public:
+  EventLoop() = default;
+  // Starts the scheduling sequence at `first_seq` instead of 0: tests start it next to
+  // its end to reach renumbering (see the header) without scheduling 2^32 events.
+  explicit EventLoop(std::uint32_t first_seq) : next_seq_(first_seq) {}
+
   TimePoint now() const override { return now_; }
   TimerId schedule_at(TimePoint at, std::coroutine_handle<> handle) override;
   // O(1). Cancelling an event that ran, was cancelled, or was never scheduled is a no-op.
@@ -86,12 +100,19 @@ class EventLoop final : public Clock, public Scheduler {
   ComponentId component() const { return component_; }
 
  private:
-  // A heap entry: 24 bytes, the handle lives in the slot so the entry need not grow.
+  // A heap entry: 16 bytes, so that four siblings are one cache line; the handle lives in
+  // the slot so the entry need not grow.
   struct Event {
+    // The scheduling sequence (renumbered before it wraps, see the header) in the high
+    // half, the slot in the low half: one word, so that key() is two plain loads.
+    std::uint64_t seq_slot;
     TimePoint at;
-    std::uint64_t seq;
-    std::uint32_t slot;
+    std::uint32_t slot() const { return static_cast<std::uint32_t>(seq_slot); }
+    static std::uint64_t pack(std::uint32_t seq, std::uint32_t slot) {
+      return (static_cast<std::uint64_t>(seq) << 32) | slot;
+    }
   };
+  static_assert(sizeof(Event) == 16);
   // The per-event tombstone. `handle` is null once the event is cancelled; `generation`
   // changes whenever the TimerId that names the slot stops being valid (run or cancel).
   struct Slot {
@@ -103,31 +124,53 @@ class EventLoop final : public Clock, public Scheduler {
     };
   };
   static constexpr std::size_t kArity = 4;
+  static constexpr std::size_t kLineBytes = 64;
+  static_assert(kArity * sizeof(Event) == kLineBytes);
+  // heap_[kRoot] is the earliest event; the kRoot entries before it are padding, so that
+  // the children of position p, kArity * p - 8 .. kArity * p - 5, start at a multiple of
+  // kArity entries and hence of 64 bytes.
+  static constexpr std::size_t kRoot = kArity - 1;
+  static constexpr std::size_t first_child(std::size_t p) { return kArity * p - 2 * kArity; }
+  static constexpr std::size_t parent(std::size_t p) { return p / kArity + 2; }
+  // The sequence number renumbering starts at (see the header).
+  static constexpr std::uint32_t kMaxSeq = UINT32_MAX;
   static constexpr std::uint32_t kNoSlot = UINT32_MAX;
   // Below this many entries the heap is never compacted: tombstones are cheap to skip.
   static constexpr std::size_t kCompactMin = 1024;
-  static bool earlier(const Event& a, const Event& b) { return a.at != b.at ? a.at < b.at : a.seq < b.seq; }
+  // (time, seq) order as one unsigned 128-bit comparison, which compiles to a compare and
+  // a subtract-with-borrow with no branch: the sift-down picks the earliest of four
+  // children with conditional moves. Times are never negative (the clock starts at 0 and
+  // schedule_at clamps to now), so their unsigned order is their order; the slot in the
+  // low bits never decides, as sequence numbers are unique.
+  __extension__ using Key = unsigned __int128;
+  static Key key(const Event& e) { return (static_cast<Key>(static_cast<std::uint64_t>(e.at)) << 64) | e.seq_slot; }
+  static bool earlier(const Event& a, const Event& b) { return key(a) < key(b); }
 
+  bool heap_empty() const { return heap_.size() == kRoot; }
+  const Event& earliest() const { return heap_[kRoot]; }
   void push(const Event& e);
-  // Places `e` at `hole` or above it; heap_[0 .. hole) must be a heap.
+  // Places `e` at position `hole` or above it; heap_[kRoot .. hole) must be a heap.
   void sift_up(std::size_t hole, const Event& e);
   // Removes and returns the earliest event; the heap must not be empty.
   Event pop_earliest();
-  // Drops cancelled events off the top of the heap, so that heap_.front(), if any, is live.
+  // Drops cancelled events off the top of the heap, so that earliest(), if any, is live.
   void skip_cancelled();
   // Rebuilds the heap from its live entries and recycles the tombstoned slots.
   void compact();
+  // Sorts the queued events and numbers them from 0 (see the header).
+  void renumber();
   std::uint32_t take_slot();
   void free_slot(std::uint32_t slot);
   // Runs the live event at the top of the heap.
   void run_front();
 
-  std::vector<Event> heap_;  // heap_[0] is the earliest; the children of i are 4i+1 .. 4i+4
+  using Heap = std::vector<Event, boost::alignment::aligned_allocator<Event, kLineBytes>>;
+  Heap heap_ = Heap(kRoot);  // positions [kRoot, size) hold the heap (see kRoot)
   std::vector<Slot> slots_;  // one per queued event, live or tombstoned; recycled LIFO
   std::uint32_t free_head_ = kNoSlot;
   std::size_t live_ = 0;
   TimePoint now_ = 0;
-  std::uint64_t next_seq_ = 0;
+  std::uint32_t next_seq_ = 0;
   std::uint64_t events_run_ = 0;
   std::uint64_t events_at_now_ = 0;  // events run in a row at now_
   ComponentId component_ = 0;

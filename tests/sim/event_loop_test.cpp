@@ -252,6 +252,62 @@ TEST(EventLoopTest, ManyCancellationsCompactTheHeapWithoutChangingTheOrder) {
   EXPECT_FALSE(error);
 }
 
+// Sleeps until `first`, logs, then sleeps until `second` and logs again (tag + 10000):
+// the second wait is scheduled while the loop runs, after the sequence was renumbered.
+Task<void> twice(EventLoop& loop, TimePoint first, TimePoint second, int tag, std::vector<Woken>& log) {
+  co_await sleep_until(loop, first);
+  log.push_back({tag, loop.now()});
+  co_await sleep_until(loop, second);
+  log.push_back({tag + 10000, loop.now()});
+}
+
+TEST(EventLoopTest, TheSequenceRenumbersBeforeItWrapsWithoutChangingTheOrder) {
+  // The 32-bit scheduling sequence starts 1500 short of its end, so it is renumbered while
+  // 3000 events are being scheduled, a third of which are then cancelled: the order must be
+  // (time, scheduling order) throughout, as if the sequence were unbounded. Times 0..49 ns, so every time is shared by dozens of events on both sides
+  // of the renumbering; the second waits, scheduled during the run, must follow every
+  // earlier-scheduled event at their time.
+  EventLoop loop(UINT32_MAX - 1500);
+  std::vector<Woken> log;
+  std::vector<std::pair<std::uint64_t, Woken>> expected;  // (scheduling order, wake)
+  std::vector<TimerId> cancelled;
+  std::exception_ptr error;
+  Xoshiro256 rng(13);
+  std::uint64_t order = 0;
+  std::vector<std::pair<int, TimePoint>> second_waits;
+  for (int tag = 0; tag < 3000; ++tag) {
+    const TimePoint at = rng.uniform_range(0, 49);
+    if (tag % 3 == 1) {
+      cancelled.push_back(loop.schedule_at(at, std::noop_coroutine()));
+      ++order;
+      continue;
+    }
+    const TimePoint again = at + rng.uniform_range(0, 49);
+    spawn(twice(loop, at, again, tag, log), &error);
+    expected.push_back({order++, {tag, at}});
+    second_waits.push_back({tag, again});
+  }
+  for (const TimerId id : cancelled) loop.cancel(id);
+  EXPECT_EQ(loop.pending(), 2000U);
+  // The second waits are scheduled in the order the first ones run: (time, tag order).
+  std::vector<std::pair<std::uint64_t, Woken>> firsts = expected;
+  std::stable_sort(firsts.begin(), firsts.end(), [](const auto& a, const auto& b) { return a.second.at < b.second.at; });
+  for (const auto& [unused, woken] : firsts) {
+    const auto it = std::find_if(second_waits.begin(), second_waits.end(),
+                                 [&](const auto& w) { return w.first == woken.tag; });
+    expected.push_back({order++, {woken.tag + 10000, it->second}});
+  }
+  std::stable_sort(expected.begin(), expected.end(), [](const auto& a, const auto& b) {
+    return a.second.at != b.second.at ? a.second.at < b.second.at : a.first < b.first;
+  });
+  std::vector<Woken> expected_log;
+  for (const auto& [unused, woken] : expected) expected_log.push_back(woken);
+  EXPECT_EQ(loop.run(), 4000U);
+  EXPECT_EQ(log, expected_log);
+  EXPECT_TRUE(loop.empty());
+  EXPECT_FALSE(error);
+}
+
 }  // namespace
 }  // namespace squall
 
