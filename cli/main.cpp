@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 
 #include "cli/commands.hpp"
+#include "cli/huge_pages.hpp"
 #include "reports/writers/report_formats.hpp"
 
 namespace {
@@ -20,6 +21,7 @@ constexpr const char* kScenarioFilesHelp =
 
 int main(int argc, char** argv) {
   using namespace squall::cli;
+  back_heap_with_huge_pages();
   CLI::App app{"squall: deterministic chaos testing for the resilience layer of AI agents"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "squall 0.1.0");

@@ -74,12 +74,20 @@ Recorder::Recorder(RecorderOptions options) : window_(options.window) {
 }
 
 // Linear search: there are a handful of names per table. A new name is folded into the
-// fingerprint once, so that later events can fold its index alone.
+// fingerprint once, so that later events can fold its index alone. Inlined into every
+// event handler: the search is a few instructions for the one or two names a table
+// usually holds, and a call per name (three or four per task) cost more than the search.
 template <class Stats>
-std::size_t Recorder::intern(std::vector<Stats>& table, std::string_view name) {
+[[gnu::always_inline]] inline std::size_t Recorder::intern(std::vector<Stats>& table, std::string_view name) {
   for (std::size_t i = 0; i < table.size(); ++i) {
     if (same_text(table[i].name, name)) return i;
   }
+  return add_name(table, name);
+}
+
+// The first sight of a name: out of line, off the hot path.
+template <class Stats>
+[[gnu::noinline]] std::size_t Recorder::add_name(std::vector<Stats>& table, std::string_view name) {
   fingerprint_.fold(EventTag::name, name);
   table.emplace_back();
   table.back().name = std::string(name);
@@ -118,9 +126,11 @@ void Recorder::on_attempt(const AttemptEvent& e) {
     s.failed_cost_usd += e.cost_usd;
   }
   const std::size_t w = window_of(e.finished);
-  if (w >= s.calls_by_window.size()) s.calls_by_window.resize(w + 1);
+  if (w >= s.calls_by_window.size()) {  // the two series grow together
+    s.calls_by_window.resize(w + 1);
+    s.spend_by_window.resize(w + 1);
+  }
   ++s.calls_by_window[w][kind];
-  if (w >= s.spend_by_window.size()) s.spend_by_window.resize(w + 1);
   s.spend_by_window[w].tokens += e.input_tokens + e.output_tokens;
   s.spend_by_window[w].cost_usd += e.cost_usd;
   saw_time(e.finished);
@@ -324,9 +334,11 @@ void Recorder::on_task_finished(const TaskResult& r) {
     ++answers_by_path_[r.degradations][answer];
   }
   const std::size_t w = window_of(r.finished);
-  if (w >= tasks_by_window_.size()) tasks_by_window_.resize(w + 1);
+  if (w >= tasks_by_window_.size()) {  // the two series grow together
+    tasks_by_window_.resize(w + 1);
+    task_latency_by_window_.resize(w + 1);
+  }
   ++tasks_by_window_[w][status];
-  if (w >= task_latency_by_window_.size()) task_latency_by_window_.resize(w + 1);
   task_latency_by_window_[w].add(r.id, r.finished - r.started);
   saw_time(r.finished);
 }

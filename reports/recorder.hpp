@@ -269,6 +269,8 @@ class Recorder final : public EventSink {
   };
   template <class Stats>
   std::size_t intern(std::vector<Stats>& table, std::string_view name);
+  template <class Stats>
+  std::size_t add_name(std::vector<Stats>& table, std::string_view name);
   // The time-series window of time t. Events come in time order, so t is nearly always
   // in the window of the event before: that window is checked first, which spares a
   // 64-bit division per event.

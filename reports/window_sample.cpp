@@ -6,18 +6,17 @@
 
 namespace squall {
 
-void WindowSample::add(std::uint64_t key, std::int64_t sample) {
-  max_ = count_ == 0 ? sample : std::max(max_, sample);
-  ++count_;
-  sum_ += sample;
-  std::uint64_t state = key;
-  const std::uint64_t hash = splitmix64(state);
+void WindowSample::add_past_bound(std::uint64_t key, std::int64_t sample) {
   const auto by_hash = [](const auto& a, const auto& b) { return a.first < b.first; };
-  if (kept_.size() < kKept) {
-    kept_.emplace_back(hash, sample);
-    if (kept_.size() == kKept) std::make_heap(kept_.begin(), kept_.end(), by_hash);
-    return;
+  const auto hash_of = [](std::uint64_t k) {
+    std::uint64_t state = k;
+    return splitmix64(state);
+  };
+  if (count_ == kKept + 1) {  // the first sample past the bound: the kept keys become hashes
+    for (auto& [kept_key, kept_sample] : kept_) kept_key = hash_of(kept_key);
+    std::make_heap(kept_.begin(), kept_.end(), by_hash);
   }
+  const std::uint64_t hash = hash_of(key);
   if (hash >= kept_.front().first) return;
   std::pop_heap(kept_.begin(), kept_.end(), by_hash);
   kept_.back() = {hash, sample};

@@ -154,6 +154,11 @@ Task<void> World::arrivals() {
   weights.reserve(workload.tasks.size());
   for (const TaskTemplate& t : workload.tasks) weights.push_back(t.weight);
   const std::int64_t max_tasks = workload.arrivals.max_tasks.value_or(INT64_MAX);
+  // Lists of one query each leave nothing to choose; the stream serves only these choices,
+  // so not drawing from it changes nothing else. With any longer list every task draws, as
+  // the draws of one template's tasks shift those of another's.
+  const bool draw_queries = std::any_of(plan_queries_.begin(), plan_queries_.end(),
+                                        [](const std::vector<PoolQuery>* q) { return q != nullptr && q->size() > 1; });
 
   for (std::int64_t n = 0; n < max_tasks; ++n) {
     const std::optional<TimePoint> at = schedule.next(*arrival_rng_);
@@ -164,7 +169,8 @@ Task<void> World::arrivals() {
     const std::size_t index = plans_.size() == 1 ? 0 : task_rng_->weighted_index(weights);
     // The first search step's query is drawn now, from the workload's own stream.
     const std::vector<PoolQuery>* queries = plan_queries_[index];
-    const PoolQuery* query = queries != nullptr ? &(*queries)[query_rng_->uniform_int(queries->size())] : nullptr;
+    const PoolQuery* query = nullptr;
+    if (queries != nullptr) query = &(*queries)[draw_queries ? query_rng_->uniform_int(queries->size()) : 0];
     ++tasks_started_;
     const std::uint64_t in_flight = tasks_started_ - recorder_.tasks_finished();
     peak_in_flight_ = std::max(peak_in_flight_, in_flight);

@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <utility>
 #include <vector>
+
+#include "engine/runtime/rng.hpp"
 
 namespace squall {
 namespace {
@@ -49,6 +52,28 @@ TEST(WindowSampleTest, TheSampleDependsOnTheKeysNotOnTheirOrder) {
   for (std::uint64_t i = 0; i < n; ++i) forward.add(i, static_cast<std::int64_t>(3 * i));
   for (std::uint64_t i = n; i-- > 0;) backward.add(i, static_cast<std::int64_t>(3 * i));
   EXPECT_EQ(sorted(forward.kept()), sorted(backward.kept()));
+}
+
+TEST(WindowSampleTest, PastTheBoundKeepsTheSamplesOfTheLowestHashedKeys) {
+  // Keys are hashed only once the bound is passed (reports/window_sample.hpp): the kept
+  // samples must still be those of the kKept lowest splitmix64 hashes, whether the bound
+  // was passed by one sample or by many.
+  for (const std::uint64_t n : {WindowSample::kKept + 1, 3 * WindowSample::kKept + 7}) {
+    WindowSample w;
+    std::vector<std::pair<std::uint64_t, std::int64_t>> by_hash;
+    for (std::uint64_t i = 0; i < n; ++i) {
+      const std::uint64_t key = 1000 + 17 * i;
+      const auto sample = static_cast<std::int64_t>((i * 7919) % 5000);
+      w.add(key, sample);
+      std::uint64_t state = key;
+      by_hash.emplace_back(splitmix64(state), sample);
+    }
+    std::sort(by_hash.begin(), by_hash.end());
+    Samples expected;
+    for (std::size_t i = 0; i < WindowSample::kKept; ++i) expected.push_back(by_hash[i].second);
+    EXPECT_EQ(sorted(w.kept()), sorted(expected)) << "n = " << n;
+    EXPECT_EQ(w.count(), n);
+  }
 }
 
 TEST(WindowSampleTest, TheSampleIsUniformWithinTheDocumentedRankError) {
