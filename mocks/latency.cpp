@@ -5,6 +5,8 @@
 #include <cassert>
 #include <cmath>
 
+#include "engine/runtime/rounding.hpp"
+
 namespace squall {
 namespace {
 
@@ -15,7 +17,7 @@ constexpr std::array<std::string_view, 3> kShapeNames{"constant", "exponential",
 Nanos to_nanos(double ns) {
   if (!(ns > 0)) return 0;
   if (ns >= static_cast<double>(kMaxLatency)) return kMaxLatency;
-  return static_cast<Nanos>(std::llround(ns));
+  return round_non_negative(ns);
 }
 
 }  // namespace
@@ -29,6 +31,13 @@ std::optional<LatencyShape> parse_latency_shape(std::string_view name) {
   return std::nullopt;
 }
 
+LatencyModel::LatencyModel(LatencyConfig config) : config_(config) {
+  // Only a lognormal has a sigma, and only a valid one (sample() asserts it) a finite one.
+  if (config_.shape == LatencyShape::lognormal && config_.median > 0 && config_.p99 >= config_.median) {
+    sigma_ = Rng::lognormal_sigma(static_cast<double>(config_.median), static_cast<double>(config_.p99));
+  }
+}
+
 Nanos LatencyModel::sample(Rng& rng) const {
   switch (config_.shape) {
     case LatencyShape::constant:
@@ -37,7 +46,7 @@ Nanos LatencyModel::sample(Rng& rng) const {
       return to_nanos(rng.exponential(static_cast<double>(config_.mean)));
     case LatencyShape::lognormal:
       assert(config_.median > 0 && config_.p99 >= config_.median);
-      return to_nanos(rng.lognormal_median_p99(static_cast<double>(config_.median), static_cast<double>(config_.p99)));
+      return to_nanos(rng.lognormal(static_cast<double>(config_.median), sigma_));
   }
   assert(false && "unknown LatencyShape");
   return 0;

@@ -35,16 +35,20 @@ inline constexpr Nanos kMaxLatency = Nanos{1} << 62;
 
 class LatencyModel {
  public:
-  explicit LatencyModel(LatencyConfig config) : config_(config) {}
+  explicit LatencyModel(LatencyConfig config);
   // One latency draw, rounded to whole nanoseconds, never negative, at most kMaxLatency.
   // constant draws nothing; exponential draws once (Rng::exponential); lognormal draws
-  // twice (Rng::lognormal_median_p99, which needs 0 < median <= p99: the scenario loader
-  // validates it, and a violation here is a programmer error caught by an assertion).
+  // twice (Rng::lognormal_median_p99's value, which needs 0 < median <= p99: the scenario
+  // loader validates it, and a violation here is a programmer error caught by an
+  // assertion), with its sigma taken once, when the model is made.
   Nanos sample(Rng& rng) const;
   const LatencyConfig& config() const { return config_; }
 
  private:
   LatencyConfig config_;
+  // Rng::lognormal_sigma(median, p99) of a lognormal config (0 for the other shapes): a
+  // logarithm that every draw would otherwise take again.
+  double sigma_ = 0;
 };
 
 }  // namespace squall

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/runtime/rounding.hpp"
 #include "engine/token_estimate.hpp"
 #include "mocks/answer_time.hpp"
 #include "mocks/keyed_uniform.hpp"
@@ -34,8 +35,9 @@ LlmMock::LlmMock(std::string name, LlmConfig config, Clock& clock, Scheduler& sc
 }
 
 Nanos LlmMock::generation_time(std::int64_t tokens) const {
+  // tokens >= 0 and tokens_per_second > 0: 0 <= ns, and ns < 2^62 where it is rounded.
   const double ns = static_cast<double>(tokens) * kNanosPerSecond / config_.tokens_per_second;
-  return ns >= static_cast<double>(kMaxLatency) ? kMaxLatency : static_cast<Nanos>(std::llround(ns));
+  return ns >= static_cast<double>(kMaxLatency) ? kMaxLatency : round_non_negative(ns);
 }
 
 std::int64_t LlmMock::tokens_generated_in(Nanos streaming) const {
@@ -91,7 +93,7 @@ Task<Response> LlmMock::start(const Request& request, const CallOptions& options
   // rounded length always fits int64.
   std::int64_t tokens =
       rewrite ? std::max<std::int64_t>(1, estimate_tokens(rewritten.empty() ? std::string_view(request.query) : rewritten))
-              : std::max<std::int64_t>(1, std::llround(rng_.exponential(static_cast<double>(config_.mean_output_tokens))));
+              : std::max<std::int64_t>(1, round_non_negative(rng_.exponential(static_cast<double>(config_.mean_output_tokens))));
   bool truncated = false;
   std::int64_t cap = config_.max_output_tokens;
   if (request.max_output_tokens > 0 && request.max_output_tokens < cap) cap = request.max_output_tokens;

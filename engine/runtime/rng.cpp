@@ -52,12 +52,13 @@ double Rng::standard_normal() {
   return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
 }
 
-double Rng::lognormal_median_p99(double median, double p99) {
+double Rng::lognormal_sigma(double median, double p99) {
   constexpr double kZ99 = 2.3263478740408408;
   assert(median > 0 && p99 >= median);
-  const double sigma = std::log(p99 / median) / kZ99;
-  return median * std::exp(sigma * standard_normal());
+  return std::log(p99 / median) / kZ99;
 }
+
+double Rng::lognormal(double median, double sigma) { return median * std::exp(sigma * standard_normal()); }
 
 std::size_t Rng::weighted_index(std::span<const double> weights) {
   assert(!weights.empty());

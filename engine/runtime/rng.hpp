@@ -47,7 +47,13 @@ class Rng {
   // Lognormal described by its median and 99th percentile, the two figures provider
   // dashboards publish: mu = ln(median), sigma = ln(p99 / median) / z_0.99 with
   // z_0.99 = 2.3263478740408408. Requires 0 < median <= p99.
-  double lognormal_median_p99(double median, double p99);
+  // lognormal(median, lognormal_sigma(median, p99)): the same value, bit for bit.
+  double lognormal_median_p99(double median, double p99) { return lognormal(median, lognormal_sigma(median, p99)); }
+  // The two halves of lognormal_median_p99, for a distribution drawn from many times
+  // (mocks/latency.hpp): its sigma, ln(p99 / median) / z_0.99, taken once, and a draw,
+  // median * exp(sigma * N(0, 1)), with N(0, 1) from standard_normal().
+  static double lognormal_sigma(double median, double p99);
+  double lognormal(double median, double sigma);
   // Index i with probability weights[i] / sum(weights); weights are >= 0 with a positive
   // sum. Linear scan of the cumulative sum: weight lists here are short.
   std::size_t weighted_index(std::span<const double> weights);

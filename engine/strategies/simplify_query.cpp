@@ -8,6 +8,8 @@
 #include <string_view>
 #include <utility>
 
+#include "engine/pool_query.hpp"
+
 namespace squall {
 namespace {
 
@@ -154,7 +156,17 @@ SimplifyQueryStrategy::Ladder SimplifyQueryStrategy::ladder(std::string_view sen
 Task<Outcome> SimplifyQueryStrategy::execute(CallContext& ctx, Request& request, Next next) {
   // The query as sent (an inner strategy may rewrite it). The ladder is worked out only
   // when the answer is empty, so a call whose answer is not empty pays for nothing more.
-  const std::string sent = request.query;
+  // Most calls send the task's pool query as drawn, a text that outlives the call, which
+  // is viewed rather than copied: a copy is a heap allocation per call for any query
+  // longer than a string's 15 inline bytes.
+  std::string sent_copy;
+  std::string_view sent;
+  if (request.origin != nullptr && request.query == request.origin->text) {
+    sent = request.origin->text;
+  } else {
+    sent_copy = request.query;
+    sent = sent_copy;
+  }
   Outcome outcome = co_await next(ctx, request);
   if (outcome.kind != OutcomeKind::empty) co_return outcome;
   // The rungs to send: the memo's, which stay where they are while this call waits for

@@ -86,6 +86,21 @@ TEST(LatencyModelTest, SameSeedSameSamples) {
   EXPECT_NE(sorted_samples(model, 5, 1000), sorted_samples(model, 6, 1000));
 }
 
+TEST(LatencyModelTest, LognormalDrawsAreLognormalMedianP99sRounded) {
+  // The model takes the lognormal's sigma once; its draws are the ones
+  // lognormal_median_p99 gives, rounded as llround rounds, on twin streams.
+  LatencyConfig config;
+  config.median = 180 * kMillisecond;
+  config.p99 = 1200 * kMillisecond;
+  const LatencyModel model(config);
+  Xoshiro256 a(7);
+  Xoshiro256 b(7);
+  for (int i = 0; i < 100'000; ++i) {
+    const double expected = b.lognormal_median_p99(static_cast<double>(config.median), static_cast<double>(config.p99));
+    ASSERT_EQ(model.sample(a), std::llround(expected));
+  }
+}
+
 TEST(LatencyShapeTest, NamesRoundTrip) {
   for (const auto shape : {LatencyShape::constant, LatencyShape::exponential, LatencyShape::lognormal}) {
     EXPECT_EQ(parse_latency_shape(to_string(shape)), shape);
