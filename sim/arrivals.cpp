@@ -4,24 +4,17 @@
 #include <cassert>
 #include <cmath>
 
+#include "engine/runtime/rounding.hpp"
+
 namespace squall {
 namespace {
-
-// std::llround(x) for 0 <= x < 2^63 (halves away from zero), inline: the library's is a
-// call on every arrival. Truncation is exact there, and so is x - trunc(x) (the two lie
-// within a factor of two of each other, or trunc(x) is 0), so the comparison with 0.5
-// decides as llround does.
-Nanos round_non_negative(double x) {
-  const auto whole = static_cast<Nanos>(x);
-  return x - static_cast<double>(whole) >= 0.5 ? whole + 1 : whole;
-}
 
 // The time `ns` nanoseconds (a non-negative double) after `start`, rounded to a whole
 // nanosecond, saturating at kNever.
 TimePoint at_offset(TimePoint start, double ns) {
   constexpr double kMaxOffset = 9.2e18;  // below 2^63, so the rounding cannot overflow
   if (!(ns < kMaxOffset)) return kNever;
-  const Nanos rounded = round_non_negative(ns);
+  const Nanos rounded = round_non_negative(ns);  // inline, not a libm call per arrival
   return rounded >= kNever - start ? kNever : start + rounded;
 }
 
