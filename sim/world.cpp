@@ -176,9 +176,8 @@ Task<void> World::arrivals() {
     peak_in_flight_ = std::max(peak_in_flight_, in_flight);
     if (in_flight > limits_.max_tasks_in_flight) {
       throw RunLimitExceeded(fmt::format(
-          "at {} of simulated time, more than {} tasks were in flight (the limit; squall run --max-in-flight "
-          "changes it) while tasks arrived at {:g} per second: tasks arrive faster than they finish, or the "
-          "limit is too low for this workload",
+          "at {} of simulated time, more than {} tasks were in flight (the limit) while tasks arrived at {:g} "
+          "per second: tasks arrive faster than they finish, or the limit is too low for this workload",
           format_duration(*at), limits_.max_tasks_in_flight, schedule.rate_at(*at)));
     }
     loop_.set_component(kFirstTemplateComponent + static_cast<ComponentId>(index));

@@ -134,6 +134,16 @@ TEST(CiTest, ABadScenarioIsAnErrorLineAndDoesNotStopTheOthers) {
   EXPECT_EQ(last_line(r.out), "squall ci: 2 scenarios, 1 passed, 0 failed, 1 not run; exit 2");
 }
 
+TEST(CiTest, AScenarioOverTheInFlightLimitIsNotRunAndNamesTheFlag) {
+  const Result r = squall("ci scenarios/incidents/launch-surge-429-storm.json --max-in-flight 1");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.out.find("launch-surge-429-storm.json: run stopped, no report written: at "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("more than 1 tasks were in flight (the limit) while tasks arrived at "), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("for this workload (--max-in-flight sets the limit)\n"), std::string::npos) << r.out;
+  EXPECT_EQ(last_line(r.out), "squall ci: 1 scenarios, 0 passed, 0 failed, 1 not run; exit 2");
+}
+
 TEST(CiTest, AFailingScenarioEndsWithItsFailuresAndReproAfterTheTable) {
   const fs::path failing = failing_scenario();
   const Result r = squall("ci scenarios/quickstart.json " + failing.string());

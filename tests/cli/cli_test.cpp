@@ -130,9 +130,9 @@ TEST(CliTest, TooManyTasksInFlightStopTheRunWithExitTwoAndNoReport) {
   const Result r = squall(std::string("run ") + kFlagship + " --max-in-flight 1 --out " + out.string());
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("squall: run stopped, no report written: at "), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("more than 1 tasks were in flight (the limit; squall run --max-in-flight changes it)"),
-            std::string::npos)
+  EXPECT_NE(r.err.find("more than 1 tasks were in flight (the limit) while tasks arrived at "), std::string::npos)
       << r.err;
+  EXPECT_NE(r.err.find("for this workload (--max-in-flight sets the limit)\n"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(out));
   EXPECT_EQ(squall(std::string("run ") + kFlagship + " --max-in-flight 0").exit_code, 2);
 }

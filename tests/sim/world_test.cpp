@@ -71,9 +71,8 @@ TEST(WorldTest, TasksPilingUpPastTheInFlightLimitStopTheRun) {
     FAIL() << "the limit was not enforced";
   } catch (const RunLimitExceeded& e) {
     EXPECT_STREQ(e.what(),
-                 "at 0s of simulated time, more than 0 tasks were in flight (the limit; squall run --max-in-flight "
-                 "changes it) while tasks arrived at 1 per second: tasks arrive faster than they finish, or the "
-                 "limit is too low for this workload");
+                 "at 0s of simulated time, more than 0 tasks were in flight (the limit) while tasks arrived at 1 "
+                 "per second: tasks arrive faster than they finish, or the limit is too low for this workload");
   }
   // Ten tasks in all fit a limit of 10 whatever their latencies.
   World roomy(scenario, scenario.policy, corpora, 1, nullptr, RunLimits{10});
