@@ -46,9 +46,11 @@ struct Request {
   // only the simulator knows about it: its intended form, which an LLM rewrite can reach,
   // and the documents that answer it. Null for requests without a pool query.
   const PoolQuery* origin = nullptr;
-  // Vector search parameters (mocks/vector_search.hpp); other providers ignore them.
-  std::int32_t top_k = 0;   // hits wanted at most; 0: the provider's default
+  // Vector search parameters (mocks/vector_search.hpp); other providers ignore them. (The
+  // members are ordered by size, so that the 4- and 1-byte ones share words: a task in
+  // flight holds its step's Request in its frame, 88 bytes.)
   double min_score = 0;     // dense mode: hits scoring below it are dropped
+  std::int32_t top_k = 0;   // hits wanted at most; 0: the provider's default
   SearchMode mode = SearchMode::dense;
   std::int64_t prompt_tokens = 0;      // input tokens of an LLM request
   std::int64_t max_output_tokens = 0;  // the request's cap on output tokens (0: the model's)
@@ -104,10 +106,19 @@ struct RateLimitHeaders {
 
 // What a provider answered, before the engine classifies it (engine/classify.hpp). Mocks
 // fill it the way an HTTP client would see a real service.
+//
+// Every call in flight holds a Response (its Outcome, in the frame of the call's
+// coroutine), so the small members come first and share one word: no padding anywhere
+// (216 bytes; static_assert below).
 struct Response {
   Transport transport = Transport::ok;
-  int status = 200;             // HTTP status code
   Body body = Body::search_results;
+  bool truncated = false;  // LLM output stopped at max_output_tokens
+  // The completion does not parse as the output format asked for (a JSON object): only a
+  // client that parses it can tell, so classify() does not look at it; the validate
+  // strategy's "json" check does (engine/strategies/validate.hpp).
+  bool malformed = false;
+  int status = 200;  // HTTP status code
   // The body's error code, e.g. "context_length_exceeded", and the raw Retry-After header
   // value; empty when absent. Like every view in a Response, they point into storage the
   // provider owns for the whole run (a literal, the fault rule's configured value), so a
@@ -129,11 +140,6 @@ struct Response {
   std::int64_t input_tokens = 0;      // billed input tokens, failed attempts included
   std::int64_t output_tokens = 0;     // billed output tokens
   double cost_usd = 0;                // billed cost of this exchange
-  bool truncated = false;             // LLM output stopped at max_output_tokens
-  // The completion does not parse as the output format asked for (a JSON object): only a
-  // client that parses it can tell, so classify() does not look at it; the validate
-  // strategy's "json" check does (engine/strategies/validate.hpp).
-  bool malformed = false;
   // The error's human-readable message from the body (a tool's "invalid arguments: ..."),
   // which a reflection quotes to the model; empty when absent. A view into storage the
   // provider owns for the whole run.
@@ -148,6 +154,10 @@ struct Response {
   // `capacity` block, mocks/capacity/capacity_provider.hpp).
   RateLimitHeaders rate_limit;
 };
+
+static_assert(sizeof(Response) == 8 + 5 * sizeof(std::string_view) + sizeof(std::vector<SearchResult>) + 24 +
+                                       2 * sizeof(std::string_view) + sizeof(RateLimitHeaders),
+              "Response has padding: keep its small members together at the front");
 
 // A response together with the engine's classification of it.
 struct Outcome {
@@ -215,29 +225,33 @@ struct TaskContext {
 };
 
 // Per logical call state: one tool call of one task step, across all its attempts.
+//
+// A task in flight holds its step's CallContext in its frame: the members after the first
+// three (which callers initialise by position) are ordered so that the 4- and 1-byte ones
+// share words, 72 bytes.
 struct CallContext {
   TaskContext& task;
   std::string_view tool;           // the tool the step calls, as in the scenario
   ProviderId provider = kNoProvider;  // the provider the next attempt goes to
+  std::int32_t attempts = 0;       // provider attempts started so far
   TimePoint deadline = kNever;     // no attempt starts at or after it, none outlives it
   Nanos attempt_timeout = kNever;  // each attempt's own timeout (the timeout strategy)
-  std::int32_t attempts = 0;       // provider attempts started so far
+  // The caller's cancellation, observed by every wait inside the call (the cache's
+  // single-flight wait) and passed to each provider attempt (CallOptions::cancellation).
+  // Default: never cancelled.
+  CancellationToken cancellation{};
   // Recovery rounds of this call so far: entries into the budget strategy (each retry,
   // fallback candidate or simplification rung is one); the budget's iteration cap.
   std::int32_t iterations = 0;
+  // The index of the task's step this call serves, from 0 (TaskRunner sets it). With the
+  // task id and the attempt number it identifies an attempt across runs of different
+  // policies (CallOptions::step).
+  std::uint32_t step = 0;
   // Whether the attempt now being made re-sends the call: set by the retry strategy for
   // its second and later attempts (and kept for every attempt inside one of them, such as
   // an SDK retry's first), so that cross-call retry limits (retry_budget) can tell
   // retries from first attempts. Restored when the retry strategy's attempt returns.
   bool retry = false;
-  // The caller's cancellation, observed by every wait inside the call (the cache's
-  // single-flight wait) and passed to each provider attempt (CallOptions::cancellation).
-  // Default: never cancelled.
-  CancellationToken cancellation{};
-  // The index of the task's step this call serves, from 0 (TaskRunner sets it). With the
-  // task id and the attempt number it identifies an attempt across runs of different
-  // policies (CallOptions::step).
-  std::uint32_t step = 0;
 };
 
 }  // namespace squall

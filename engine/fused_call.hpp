@@ -36,12 +36,19 @@ struct FusedRoute {
   // shipped policies' runs (timeout around retry around breaker or budget).
   static constexpr std::size_t kMaxGates = 3;
 
+  // Every call in flight holds a copy in its frame: the members are ordered so that the
+  // small ones share the last word (56 bytes).
   std::array<Gate*, kMaxGates> gates{};
+  RetryStrategy* retry = nullptr;
+  const ProviderAttempt* attempt = nullptr;
+  // The rest of the pipeline after the retry strategy, as Next(pipeline, index) but without
+  // Next's padding.
+  const Pipeline* after_retry_pipeline = nullptr;
+  std::uint32_t after_retry_index = 0;
   std::uint8_t outer = 0;  // gates[0, outer) run once, around the retry (all of them without one)
   std::uint8_t count = 0;  // gates[outer, count) run around each attempt
-  RetryStrategy* retry = nullptr;
-  Next after_retry{nullptr, 0};  // the rest of the pipeline after the retry strategy
-  const ProviderAttempt* attempt = nullptr;
+
+  Next after_retry() const { return Next(after_retry_pipeline, after_retry_index); }
 
   // Appends a gate; false when the route is full.
   bool add_gate(Gate& gate) {
@@ -55,7 +62,8 @@ struct FusedRoute {
   bool set_retry(RetryStrategy& strategy, const Pipeline& pipeline, std::size_t index) {
     if (retry != nullptr) return false;
     retry = &strategy;
-    after_retry = Next(&pipeline, index);
+    after_retry_pipeline = &pipeline;
+    after_retry_index = static_cast<std::uint32_t>(index);
     return true;
   }
 };

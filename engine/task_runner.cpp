@@ -148,14 +148,15 @@ Task<void> TaskRunner::run(std::uint64_t id, const TaskPlan& plan, const PoolQue
   task.deadline = add_saturating(task.started, plan.deadline);
   task.escalation.config = plan.escalation;
   StepsSoFar so_far;
-  std::uint32_t step_index = 0;
-  for (const StepPlan& step : plan.steps) {
-    Request request = make_request(step, query, so_far.context_tokens);
-    CallContext ctx{task, step.tool->name, step.tool->primary};
-    ctx.step = step_index++;
-    Task<Outcome> call = step.tool->pipeline->execute(ctx, request);
+  // An index, not a range-for: the range, its two iterators and the step's reference would
+  // each be 8 bytes of this frame.
+  for (std::uint32_t i = 0; i < plan.steps.size(); ++i) {
+    Request request = make_request(plan.steps[i], query, so_far.context_tokens);
+    CallContext ctx{task, plan.steps[i].tool->name, plan.steps[i].tool->primary};
+    ctx.step = i;
+    Task<Outcome> call = plan.steps[i].tool->pipeline->execute(ctx, request);
     co_await call.finished();
-    if (!after_step(step, query, ctx, call.result(), so_far)) break;
+    if (!after_step(plan.steps[i], query, ctx, call.result(), so_far)) break;
   }
   finish(plan, query, task, so_far);
 }
