@@ -69,6 +69,7 @@ struct Request {
   // (an SDK retry) gets the same answer.
   std::uint32_t rewrite_attempt = 0;
 };
+static_assert(sizeof(Request) == 88, "Request grew: keep it packed (see its members' comment)");
 
 // How the exchange ended at the transport level.
 enum class Transport : std::uint8_t {
@@ -253,5 +254,6 @@ struct CallContext {
   // retries from first attempts. Restored when the retry strategy's attempt returns.
   bool retry = false;
 };
+static_assert(sizeof(CallContext) == 72, "CallContext grew: keep it packed (see its comment)");
 
 }  // namespace squall

@@ -67,6 +67,7 @@ struct FusedRoute {
     return true;
   }
 };
+static_assert(sizeof(FusedRoute) == 56, "FusedRoute grew: keep its small members together at the end");
 
 // Runs `route` (complete: route.attempt is set) for one logical call, in one frame.
 Task<Outcome> run_fused(FusedRoute route, CallContext& ctx, Request& request);
