@@ -5,7 +5,7 @@
 
 namespace squall {
 
-Task<Outcome> run_fused(FusedRoute route, CallContext& ctx, Request& request) {
+Task<Outcome> run_fused(const FusedRoute& route, CallContext& ctx, Request& request) {
   // The outcome is built where it is returned (Task::result_slot): every local of a
   // coroutine has its own bytes in the frame (GCC 12), and this frame is held by every
   // call in flight.

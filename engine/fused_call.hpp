@@ -36,8 +36,6 @@ struct FusedRoute {
   // shipped policies' runs (timeout around retry around breaker or budget).
   static constexpr std::size_t kMaxGates = 3;
 
-  // Every call in flight holds a copy in its frame: the members are ordered so that the
-  // small ones share the last word (56 bytes).
   std::array<Gate*, kMaxGates> gates{};
   RetryStrategy* retry = nullptr;
   const ProviderAttempt* attempt = nullptr;
@@ -67,9 +65,9 @@ struct FusedRoute {
     return true;
   }
 };
-static_assert(sizeof(FusedRoute) == 56, "FusedRoute grew: keep its small members together at the end");
 
-// Runs `route` (complete: route.attempt is set) for one logical call, in one frame.
-Task<Outcome> run_fused(FusedRoute route, CallContext& ctx, Request& request);
+// Runs `route` (complete: route.attempt is set) for one logical call, in one frame. The
+// route must outlive the call (Pipeline keeps the routes it runs).
+Task<Outcome> run_fused(const FusedRoute& route, CallContext& ctx, Request& request);
 
 }  // namespace squall

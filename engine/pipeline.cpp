@@ -39,6 +39,10 @@ Pipeline::Pipeline(Provider& provider, EngineEnv env, std::vector<std::unique_pt
       strategies_(std::move(strategies)),
       fusable_(fusable_of(strategies_)) {}
 
+Pipeline::~Pipeline() = default;
+
+const FusedRoute Pipeline::kNoRoute{};
+
 std::vector<Pipeline::Fusable> Pipeline::fusable_of(const std::vector<std::unique_ptr<Strategy>>& strategies) {
   std::vector<Fusable> fusable;
   for (const auto& s : strategies) fusable.push_back(Fusable{s->as_gate(), s->as_retry()});
@@ -51,9 +55,27 @@ Task<Outcome> Pipeline::execute(CallContext& ctx, Request& request) const {
 }
 
 Task<Outcome> Pipeline::run_from(std::size_t index, CallContext& ctx, Request& request) const {
-  if (FusedRoute route; route_from(index, ctx, route)) return run_fused(route, ctx, request);
+  if (const FusedRoute* route = fused_route(index, ctx)) return run_fused(*route, ctx, request);
   if (index < strategies_.size()) return strategies_[index]->execute(ctx, request, Next(this, index + 1));
   return terminal_.run(ctx, request);
+}
+
+const FusedRoute* Pipeline::fused_route(std::size_t index, const CallContext& ctx) const {
+  if (routes_.empty()) routes_.resize(strategies_.size() + 1);
+  std::vector<const FusedRoute*>& by_provider = routes_[index];
+  // kNoProvider (UINT32_MAX) wraps to entry 0, the provider ids follow it.
+  const std::size_t slot = static_cast<std::uint32_t>(ctx.provider + 1);
+  if (slot >= by_provider.size()) by_provider.resize(slot + 1, nullptr);
+  const FusedRoute*& known = by_provider[slot];
+  if (known == nullptr) {
+    FusedRoute route;
+    if (route_from(index, ctx, route)) {
+      known = route_store_.emplace_back(std::make_unique<FusedRoute>(route)).get();
+    } else {
+      known = &kNoRoute;
+    }
+  }
+  return known == &kNoRoute ? nullptr : known;
 }
 
 bool Pipeline::route_from(std::size_t index, const CallContext& ctx, FusedRoute& route) const {
@@ -80,11 +102,18 @@ bool Pipeline::admit_retry_from(std::size_t index, const CallContext& ctx, const
   return terminal_.admit_retry(ctx, request);
 }
 
-Task<Outcome> ProviderAttempt::run(CallContext& ctx, Request& request) {
-  FusedRoute route;
-  route.attempt = this;
-  return run_fused(route, ctx, request);
+ProviderAttempt::ProviderAttempt(Provider& provider, EngineEnv env, LatencyWindow* observed, std::string_view name)
+    : provider_(provider),
+      env_(env),
+      observed_(observed),
+      name_(name.empty() ? provider.name() : name),
+      own_route_(std::make_unique<FusedRoute>()) {
+  own_route_->attempt = this;
 }
+
+ProviderAttempt::~ProviderAttempt() = default;
+
+Task<Outcome> ProviderAttempt::run(CallContext& ctx, Request& request) { return run_fused(*own_route_, ctx, request); }
 
 bool ProviderAttempt::route(const CallContext& /*ctx*/, FusedRoute& route) const {
   route.attempt = this;

@@ -146,8 +146,8 @@ struct StrategyBuild {
 // what Provider::name() says.
 class ProviderAttempt final : public Terminal {
  public:
-  ProviderAttempt(Provider& provider, EngineEnv env, LatencyWindow* observed = nullptr, std::string_view name = {})
-      : provider_(provider), env_(env), observed_(observed), name_(name.empty() ? provider.name() : name) {}
+  ProviderAttempt(Provider& provider, EngineEnv env, LatencyWindow* observed = nullptr, std::string_view name = {});
+  ~ProviderAttempt() override;
   // One attempt, in a fused call of its own (engine/fused_call.hpp).
   Task<Outcome> run(CallContext& ctx, Request& request) override;
   bool route(const CallContext& ctx, FusedRoute& route) const override;
@@ -166,6 +166,7 @@ class ProviderAttempt final : public Terminal {
   EngineEnv env_;
   LatencyWindow* observed_;
   std::string_view name_;
+  std::unique_ptr<FusedRoute> own_route_;  // this attempt alone, for run()
 };
 
 class Pipeline {
@@ -174,6 +175,7 @@ class Pipeline {
   Pipeline(Terminal& terminal, std::vector<std::unique_ptr<Strategy>> strategies);
   // Ends in an attempt on `provider` (a provider's stack, or a test's single provider).
   Pipeline(Provider& provider, EngineEnv env, std::vector<std::unique_ptr<Strategy>> strategies);
+  ~Pipeline();
 
   // Runs one logical call through every strategy. The context's deadline is tightened
   // to the task's deadline first, so no call outlives its task.
@@ -210,6 +212,18 @@ class Pipeline {
   };
   std::vector<Fusable> fusable_;
   static std::vector<Fusable> fusable_of(const std::vector<std::unique_ptr<Strategy>>& strategies);
+
+  // The fused route from `index` for `ctx`, or null when the rest does not fuse. A route
+  // depends only on the index and on ctx.provider (the registry's terminal routes to that
+  // provider's stack), so each is worked out on first use and kept: a fused call's frame
+  // holds a pointer to it instead of a 56-byte copy, and a call does not walk the
+  // strategies again. routes_[index][provider + 1] (kNoProvider wraps to 0); kNoRoute
+  // marks a rest that does not fuse. Each route has a block of its own, so it never moves
+  // while calls hold it.
+  const FusedRoute* fused_route(std::size_t index, const CallContext& ctx) const;
+  mutable std::vector<std::vector<const FusedRoute*>> routes_;
+  mutable std::vector<std::unique_ptr<FusedRoute>> route_store_;
+  static const FusedRoute kNoRoute;
 };
 
 }  // namespace squall

@@ -6,18 +6,20 @@ namespace squall {
 namespace {
 
 TEST(FramePoolTest, AFreedFrameIsReusedForTheSameSizeClass) {
-  // 100 and 120 bytes share the class of 128-byte blocks; the list is last in, first out.
-  void* a = frame_pool::allocate(100);
-  frame_pool::deallocate(a, 100);
-  void* b = frame_pool::allocate(120);
+  // 113 and 128 bytes share the class of 128-byte blocks; the list is last in, first out.
+  void* a = frame_pool::allocate(113);
+  frame_pool::deallocate(a, 113);
+  void* b = frame_pool::allocate(128);
   EXPECT_EQ(b, a);
-  frame_pool::deallocate(b, 120);
+  frame_pool::deallocate(b, 128);
 }
 
 TEST(FramePoolTest, SizeClassesAreKeptApart) {
+  // Classes are 16 bytes apart (kGranule): 65 bytes is the class after 64's.
+  static_assert(frame_pool::kGranule == 16);
   void* small = frame_pool::allocate(64);
   frame_pool::deallocate(small, 64);
-  void* larger = frame_pool::allocate(65);  // the next class: 128-byte blocks
+  void* larger = frame_pool::allocate(65);  // the next class: 80-byte blocks
   EXPECT_NE(larger, small);
   void* again = frame_pool::allocate(64);
   EXPECT_EQ(again, small);
