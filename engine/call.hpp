@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/error_details.hpp"
 #include "engine/outcome.hpp"
 #include "engine/pool_query.hpp"
 #include "engine/provider_descriptor.hpp"
@@ -110,7 +111,7 @@ struct RateLimitHeaders {
 //
 // Every call in flight holds a Response (its Outcome, in the frame of the call's
 // coroutine), so the small members come first and share one word: no padding anywhere
-// (216 bytes; static_assert below).
+// (128 bytes; static_assert below), and what only some errors carry is out of line.
 struct Response {
   Transport transport = Transport::ok;
   Body body = Body::search_results;
@@ -120,31 +121,16 @@ struct Response {
   // strategy's "json" check does (engine/strategies/validate.hpp).
   bool malformed = false;
   int status = 200;  // HTTP status code
-  // The body's error code, e.g. "context_length_exceeded", and the raw Retry-After header
-  // value; empty when absent. Like every view in a Response, they point into storage the
-  // provider owns for the whole run (a literal, the fault rule's configured value), so a
-  // Response moves as cheaply as plain data through every layer of the pipeline.
-  std::string_view error_code;
-  std::string_view retry_after;
-  // The other ways a server states the delay it asks for (engine/retry_after.hpp): the
-  // `retry-after-ms` header (OpenAI, Azure OpenAI; milliseconds, it wins over
-  // Retry-After), and google.rpc.RetryInfo's retry_delay in the error body (Google's APIs;
-  // a protobuf Duration in its JSON form, "2.5s"). Empty when absent.
-  std::string_view retry_after_ms;
-  std::string_view retry_delay;
-  // An error object carried by a 2xx body ({"error": {...}} beside or instead of the
-  // content): what a masked error looks like. classify() does not read it, as a client
-  // that trusts the status does not; the validate strategy's "no_error" check does.
-  // Empty when absent.
-  std::string_view body_error;
+  // What only some errors carry (engine/error_details.hpp): the error code and message,
+  // Retry-After and the other retry-delay hints, an error object in a 2xx body. Null:
+  // none, as on most answers; read it through details(). Points to storage the provider
+  // keeps for the whole run (ErrorDetailsStore), so a Response still moves as cheaply as
+  // plain data through every layer of the pipeline.
+  const ErrorDetails* error_details = nullptr;
   std::vector<SearchResult> results;  // search hits (empty for LLM responses)
   std::int64_t input_tokens = 0;      // billed input tokens, failed attempts included
   std::int64_t output_tokens = 0;     // billed output tokens
   double cost_usd = 0;                // billed cost of this exchange
-  // The error's human-readable message from the body (a tool's "invalid arguments: ..."),
-  // which a reflection quotes to the model; empty when absent. A view into storage the
-  // provider owns for the whole run.
-  std::string_view error_message;
   // A tool's result body; empty when the tool answered 200 with nothing (an `empty`
   // outcome). For a query rewrite (Request::rewrite_attempt > 0) an LLM's answer: the
   // rewritten query, a view into the request's PoolQuery (Request::origin); empty when
@@ -154,10 +140,12 @@ struct Response {
   // The provider's rate-limit headers; all -1 when it sent none (mocks without a
   // `capacity` block, mocks/capacity/capacity_provider.hpp).
   RateLimitHeaders rate_limit;
+
+  const ErrorDetails& details() const { return error_details != nullptr ? *error_details : kNoErrorDetails; }
 };
 
-static_assert(sizeof(Response) == 8 + 5 * sizeof(std::string_view) + sizeof(std::vector<SearchResult>) + 24 +
-                                       2 * sizeof(std::string_view) + sizeof(RateLimitHeaders),
+static_assert(sizeof(Response) == 8 + sizeof(const ErrorDetails*) + sizeof(std::vector<SearchResult>) + 24 +
+                                       sizeof(std::string_view) + sizeof(RateLimitHeaders),
               "Response has padding: keep its small members together at the front");
 
 // A response together with the engine's classification of it.

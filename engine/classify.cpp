@@ -44,8 +44,9 @@ OutcomeKind classify(const Response& response) {
   if (response.transport == Transport::timeout) return OutcomeKind::timeout;
   if (response.transport == Transport::cancelled) return OutcomeKind::cancelled;
   const int s = response.status;
+  const ErrorDetails& details = response.details();
   if (s >= 200 && s < 300) {
-    if (!response.error_code.empty()) return from_error_code(response.error_code, OutcomeKind::server_error);
+    if (!details.error_code.empty()) return from_error_code(details.error_code, OutcomeKind::server_error);
     if (response.truncated) return OutcomeKind::invalid_output;
     bool empty = false;
     switch (response.body) {
@@ -62,10 +63,10 @@ OutcomeKind classify(const Response& response) {
   if (s == 401 || s == 403) return OutcomeKind::auth_error;
   if (s == 408) return OutcomeKind::timeout;
   if (s == 400 || s == 413 || s == 422) {
-    const OutcomeKind by_code = from_error_code(response.error_code, OutcomeKind::bad_request);
+    const OutcomeKind by_code = from_error_code(details.error_code, OutcomeKind::bad_request);
     if (by_code != OutcomeKind::bad_request) return by_code;
-    if (mentions(response.error_message, kContextLengthWordings)) return OutcomeKind::context_length;
-    if (mentions(response.error_message, kContentFilterWordings)) return OutcomeKind::content_filter;
+    if (mentions(details.error_message, kContextLengthWordings)) return OutcomeKind::context_length;
+    if (mentions(details.error_message, kContentFilterWordings)) return OutcomeKind::content_filter;
     return OutcomeKind::bad_request;
   }
   return OutcomeKind::bad_request;

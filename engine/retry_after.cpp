@@ -116,18 +116,19 @@ std::optional<Nanos> parse_retry_delay(std::string_view value) {
 }
 
 std::optional<Nanos> server_retry_delay(const Response& response, std::int64_t wall_now_unix_ns) {
-  if (!response.retry_after_ms.empty()) {
-    if (const auto ms = parse_retry_after_ms(response.retry_after_ms)) return ms;
+  const ErrorDetails& details = response.details();
+  if (!details.retry_after_ms.empty()) {
+    if (const auto ms = parse_retry_after_ms(details.retry_after_ms)) return ms;
   }
-  if (!response.retry_after.empty()) {
-    if (const auto seconds = parse_retry_after(response.retry_after)) return seconds;
-    if (const auto date = parse_http_date(trim_ows(response.retry_after))) {
+  if (!details.retry_after.empty()) {
+    if (const auto seconds = parse_retry_after(details.retry_after)) return seconds;
+    if (const auto date = parse_http_date(trim_ows(details.retry_after))) {
       // Dates beyond int64 nanoseconds (after 2262) saturate like a huge delay-seconds.
       if (*date > kNever / kSecond) return kNever;
       return std::max<Nanos>(0, *date * kSecond - wall_now_unix_ns);
     }
   }
-  if (!response.retry_delay.empty()) return parse_retry_delay(response.retry_delay);
+  if (!details.retry_delay.empty()) return parse_retry_delay(details.retry_delay);
   return std::nullopt;
 }
 

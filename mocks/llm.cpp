@@ -32,6 +32,7 @@ LlmMock::LlmMock(std::string name, LlmConfig config, Clock& clock, Scheduler& sc
   context_message_ = fmt::format(
       "This model's maximum context length is {} tokens. Please reduce the length of the messages or completion.",
       config_.context_window);
+  context_details_.error_message = context_message_;
 }
 
 Nanos LlmMock::generation_time(std::int64_t tokens) const {
@@ -81,8 +82,7 @@ Task<Response> LlmMock::start(const Request& request, const CallOptions& options
     // Refused without a draw; a deadline or cancel before the refusal bills nothing.
     answer.at = add_saturating(start, kContextRejectLatency);
     response.status = 400;
-    response.error_code = "context_length_exceeded";
-    response.error_message = context_message_;
+    response.error_details = &context_details_;
     return {};
   }
 

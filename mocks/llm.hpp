@@ -159,9 +159,10 @@ class LlmMock final : public Provider {
 
   std::string name_;
   LlmConfig config_;
-  // The body of a context-length rejection, in OpenAI's wording (Response::error_message
-  // views it, so it lives as long as the mock).
+  // The body of a context-length rejection, in OpenAI's wording, and the rejection's
+  // details, which view it (ErrorDetails::error_message; the mock never moves).
   std::string context_message_;
+  ErrorDetails context_details_{.error_code = "context_length_exceeded"};
   LatencyModel ttft_;
   Clock& clock_;
   Scheduler& scheduler_;

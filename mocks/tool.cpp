@@ -43,8 +43,7 @@ Task<Response> ToolMock::start(const Request& request, const CallOptions& option
   answer.at = add_saturating(answer.at, latency_.sample(rng_));
   if (arguments_invalid(options.task_id, options.tool, request.argument_revision)) {
     response.status = 400;
-    response.error_code = "invalid_arguments";
-    response.error_message = invalid_message_;
+    response.error_details = &invalid_details_;
   } else {
     response.tool_result = kResultBody;
   }

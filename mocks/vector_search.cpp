@@ -63,9 +63,9 @@ Task<Response> VectorSearchMock::start(const Request& request, const CallOptions
   if (const auto wait = bucket_ ? bucket_->take(now) : std::nullopt) {
     ++rate_limited_;
     response.status = kTooManyRequests;
-    response.error_code = "rate_limit_exceeded";
-    response.error_message = limit_message_;
-    response.retry_after = retry_after_.for_wait(*wait);
+    response.error_details = details_.keep({.error_code = "rate_limit_exceeded",
+                                            .error_message = limit_message_,
+                                            .retry_after = retry_after_.for_wait(*wait)});
   } else {
     // Searched before the answer is awaited: the scratch buffers are shared by all calls
     // of this mock, and no other call can run until this one suspends.

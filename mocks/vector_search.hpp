@@ -106,6 +106,7 @@ class VectorSearchMock final : public Provider {
   std::optional<ReadUnitBucket> bucket_;
   std::string limit_message_;                          // the 429's message
   RetryAfterTexts retry_after_;                        // the 429s' Retry-After values
+  ErrorDetailsStore details_;                          // the 429s' details, one per value
   VectorIndex::Scratch scratch_;
   std::uint64_t rate_limited_ = 0;
 };

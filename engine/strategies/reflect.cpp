@@ -10,7 +10,8 @@
 namespace squall {
 
 std::int64_t error_tokens(const Response& response) {
-  return estimate_tokens(response.error_message.empty() ? response.error_code : response.error_message);
+  const ErrorDetails& details = response.details();
+  return estimate_tokens(details.error_message.empty() ? details.error_code : details.error_message);
 }
 
 ReflectStrategy::ReflectStrategy(ReflectConfig config, EngineEnv env)

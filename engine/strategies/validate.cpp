@@ -26,7 +26,7 @@ std::optional<ValidateCheck> ValidateStrategy::failed_check(const Outcome& outco
         if (outcome.kind == OutcomeKind::empty) return check;
         break;
       case ValidateCheck::no_error:
-        if (outcome.kind == OutcomeKind::success && !r.body_error.empty()) return check;
+        if (outcome.kind == OutcomeKind::success && !r.details().body_error.empty()) return check;
         break;
     }
   }

@@ -17,7 +17,7 @@
 //              the provider rather than a true "no records" (an LLM that returned
 //              nothing), so retry and fallback treat it as one. It therefore also
 //              applies to `empty` outcomes, the only non-success outcome it changes.
-//   no_error   a 2xx body carries no error object (Response::body_error): a masked
+//   no_error   a 2xx body carries no error object (ErrorDetails::body_error): a masked
 //              error, a 200 whose body says it failed ({"error": {...}}), which
 //              classify() takes for a success as a client trusting the status would.
 // A truncated completion (finish_reason "length") is already invalid_output by

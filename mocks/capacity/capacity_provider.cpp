@@ -14,6 +14,10 @@ namespace {
 
 constexpr int kTooManyRequests = 429;
 constexpr std::int64_t kUnlimited = INT64_MAX;
+// The server queue's rejections (capacity_provider.hpp).
+constexpr ErrorDetails kQueueTimeout{.error_code = "queue_timeout",
+                                     .error_message = "the request waited too long in the server's queue"};
+constexpr ErrorDetails kQueueFull{.error_code = "overloaded", .error_message = "the server's queue is full"};
 
 bool is_2xx(const Response& r) { return r.transport == Transport::ok && r.status >= 200 && r.status < 300; }
 
@@ -123,21 +127,23 @@ std::optional<Response> CapacityProvider::check_rates(const Request& request, Ti
   Response r;
   r.body = body_;
   r.status = kTooManyRequests;
-  r.error_code = "rate_limit_exceeded";
-  r.error_message = request_wait != 0 ? std::string_view("rate limit reached for requests per minute")
-                                      : std::string_view("rate limit reached for tokens per minute");
-  if (token_wait == kNever) r.error_message = "request too large: it needs more tokens than the tokens-per-minute limit";
-  r.retry_after = retry_after_.for_wait(std::max(request_wait, token_wait));
+  ErrorDetails details{.error_code = "rate_limit_exceeded"};
+  details.error_message = request_wait != 0 ? std::string_view("rate limit reached for requests per minute")
+                                            : std::string_view("rate limit reached for tokens per minute");
+  if (token_wait == kNever) {
+    details.error_message = "request too large: it needs more tokens than the tokens-per-minute limit";
+  }
+  details.retry_after = retry_after_.for_wait(std::max(request_wait, token_wait));
+  r.error_details = details_.keep(details);
   r.rate_limit = headers;
   return r;
 }
 
-Response CapacityProvider::rejection(std::string_view code, std::string_view message) const {
+Response CapacityProvider::rejection(const ErrorDetails& details) const {
   Response r;
   r.body = body_;
   r.status = config_.reject_status;
-  r.error_code = code;
-  r.error_message = message;
+  r.error_details = &details;
   return r;
 }
 
@@ -173,7 +179,7 @@ Task<void> CapacityProvider::serve(Request request, std::uint64_t task_id, std::
       assert(result == WaitResult::timed_out);
       ++stats_.totals().queue_timeouts;
       ++stats_.at(now).rejected;
-      deliver(job, rejection("queue_timeout", "the request waited too long in the server's queue"));
+      deliver(job, rejection(kQueueTimeout));
       co_return;
     }
     // admit_waiting() counted this request's slot when it let it go.
@@ -254,7 +260,7 @@ Task<Response> CapacityProvider::call(const Request& request, const CallOptions&
   if (!slot_free && queue_.size() >= queue_.max_waiters()) {
     ++stats_.totals().queue_full;
     ++stats_.at(now).rejected;
-    Response r = rejection("overloaded", "the server's queue is full");
+    Response r = rejection(kQueueFull);
     r.rate_limit = headers;
     return answer_now(std::move(r));
   }

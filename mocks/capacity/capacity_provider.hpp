@@ -106,7 +106,8 @@ class CapacityProvider final : public Provider {
   void admit_waiting();
   // Steps 2 of the file comment: a 429 when a bucket is short, else takes the shares.
   std::optional<Response> check_rates(const Request& request, TimePoint now, RateLimitHeaders& headers);
-  Response rejection(std::string_view code, std::string_view message) const;
+  // A rejection by the server's queue with `details` (which must live for the run).
+  Response rejection(const ErrorDetails& details) const;
   Task<Response> wait_for_answer(Request request, CallOptions options, RateLimitHeaders headers);
   Task<void> serve(Request request, std::uint64_t task_id, std::string_view tool, Pending* client);
   // Wakes at each drop edge to come while requests are queued (see the file comment).
@@ -128,6 +129,7 @@ class CapacityProvider final : public Provider {
   WaitQueue queue_;
   CapacityStats stats_;
   RetryAfterTexts retry_after_;
+  ErrorDetailsStore details_;  // the 429s' details, one per Retry-After value and message
   std::exception_ptr error_;  // a programmer error thrown by a server-side coroutine
 };
 

@@ -166,41 +166,42 @@ ChaosProvider::Decision ChaosProvider::decide(TimePoint now, std::uint64_t call,
 
 std::string_view ChaosProvider::keep(std::string text) { return *texts_.insert(std::move(text)).first; }
 
-void ChaosProvider::set_retry_after(const FaultConfig& fault, TimePoint now, Response& r) {
+void ChaosProvider::set_retry_after(const FaultConfig& fault, TimePoint now, ErrorDetails& details) {
   if (fault.retry_after) {
-    r.retry_after = *fault.retry_after;  // faults_ live as long as the decorator
+    details.retry_after = *fault.retry_after;  // faults_ live as long as the decorator
     return;
   }
   if (!fault.retry_after_delay) return;
   const Nanos delay = *fault.retry_after_delay;
   switch (fault.retry_after_form) {
-    case RetryAfterForm::delay_seconds: r.retry_after = keep(format_delta_seconds(delay)); break;
+    case RetryAfterForm::delay_seconds: details.retry_after = keep(format_delta_seconds(delay)); break;
     case RetryAfterForm::http_date: {
       // The date the client may retry at, rounded up to a whole second (an HTTP-date has
       // no finer resolution), so that a client never retries early.
       const Nanos at = add_saturating(now, delay);
-      r.retry_after = keep(format_http_date(settings_.start_unix_seconds + ceil_div(at, kSecond)));
+      details.retry_after = keep(format_http_date(settings_.start_unix_seconds + ceil_div(at, kSecond)));
       break;
     }
     case RetryAfterForm::milliseconds:
-      r.retry_after_ms = keep(fmt::format("{}", ceil_div(delay, kMillisecond)));
-      r.retry_after = keep(fmt::format("{}", ceil_div(delay, kSecond)));
+      details.retry_after_ms = keep(fmt::format("{}", ceil_div(delay, kMillisecond)));
+      details.retry_after = keep(fmt::format("{}", ceil_div(delay, kSecond)));
       break;
-    case RetryAfterForm::retry_info: r.retry_delay = keep(format_delta_seconds(delay) + "s"); break;
+    case RetryAfterForm::retry_info: details.retry_delay = keep(format_delta_seconds(delay) + "s"); break;
   }
 }
 
 Response ChaosProvider::faulty_answer(const FaultConfig& fault, TimePoint now) {
   Response r;
   r.body = body_;
+  ErrorDetails details;
   switch (fault.kind) {
     case FaultKind::rate_limited:
       r.status = kTooManyRequests;
-      set_retry_after(fault, now, r);
+      set_retry_after(fault, now, details);
       break;
     case FaultKind::overloaded:
       r.status = fault.status.value_or(kDefaultOverloadedStatus);
-      set_retry_after(fault, now, r);
+      set_retry_after(fault, now, details);
       break;
     case FaultKind::server_error: r.status = fault.status.value_or(kDefaultServerErrorStatus); break;
     case FaultKind::client_error: r.status = fault.status.value_or(kDefaultClientErrorStatus); break;
@@ -210,11 +211,12 @@ Response ChaosProvider::faulty_answer(const FaultConfig& fault, TimePoint now) {
       break;
     case FaultKind::index_not_ready:
       r.status = kServiceUnavailable;
-      r.error_code = "index_not_ready";
-      r.error_message = "the index is not ready: it is still being built or loaded; retry later";
+      details.error_code = "index_not_ready";
+      details.error_message = "the index is not ready: it is still being built or loaded; retry later";
       break;
     default: assert(false && "not an abort with an answer"); break;
   }
+  r.error_details = details_.keep(details);
   return r;
 }
 
@@ -250,7 +252,9 @@ Task<Response> ChaosProvider::transform(const FaultConfig& fault, TimePoint deci
       ++cut_short_[index_of(fault.kind)];
       co_return r;
     }
-    r.body_error = kMaskedError;
+    ErrorDetails details = r.details();
+    details.body_error = kMaskedError;
+    r.error_details = details_.keep(details);
     co_return r;
   }
   assert(fault.kind == FaultKind::stream_cut);
@@ -274,8 +278,10 @@ Task<Response> ChaosProvider::transform(const FaultConfig& fault, TimePoint deci
   }
   r.truncated = false;
   r.status = fault.status.value_or(kDefaultServerErrorStatus);
-  r.error_code = "stream_error";
-  r.error_message = "the stream ended with an error event after partial output";
+  ErrorDetails details = r.details();
+  details.error_code = "stream_error";
+  details.error_message = "the stream ended with an error event after partial output";
+  r.error_details = details_.keep(details);
   r.tool_result = {};
   co_return r;
 }

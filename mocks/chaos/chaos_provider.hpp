@@ -86,7 +86,7 @@
 // billed so far, and counts the fault as cut short.
 //
 // Transform phase:
-// - masked_error: the inner answer, its Response::body_error set to a JSON error object:
+// - masked_error: the inner answer, its ErrorDetails::body_error set to a JSON error object:
 //   a 200 the engine takes for a success unless a validate "no_error" check reads it.
 // - stream_cut: the inner LLM is asked for at most after_tokens output tokens; when its
 //   stream reaches them (it would have gone on), the answer is turned into fault.status
@@ -204,7 +204,9 @@ class ChaosProvider final : public Provider {
   void abort_now(const FaultConfig& fault, TimePoint now, const CallOptions& options, Rng& rng, Response& response,
                  ScheduledAnswer& answer);
   Response faulty_answer(const FaultConfig& fault, TimePoint now);
-  void set_retry_after(const FaultConfig& fault, TimePoint now, Response& r);
+  // Sets the retry-delay hint `fault` sends (its Retry-After, retry-after-ms or RetryInfo)
+  // in `details`.
+  void set_retry_after(const FaultConfig& fault, TimePoint now, ErrorDetails& details);
   std::string_view keep(std::string text);
 
   std::string seeds_tool_;  // the tool name seeds_ are of
@@ -235,6 +237,7 @@ class ChaosProvider final : public Provider {
   // Header and body texts made per answer (dates, delays), kept for the run since a
   // Response only points at them; one per distinct text.
   std::set<std::string, std::less<>> texts_;
+  ErrorDetailsStore details_;  // the answers' error details, one per distinct set
 };
 
 }  // namespace squall

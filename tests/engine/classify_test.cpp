@@ -5,11 +5,17 @@
 namespace squall {
 namespace {
 
-// `error_code` must outlive the response (a literal).
+// `details` kept for the test program, as a provider keeps the details it sends; their
+// views must outlive it (literals).
+const ErrorDetails* kept(const ErrorDetails& details) {
+  static ErrorDetailsStore store;
+  return store.keep(details);
+}
+
 Response with_status(int status, std::string_view error_code = {}) {
   Response r;
   r.status = status;
-  r.error_code = error_code;
+  r.error_details = kept({.error_code = error_code});
   return r;
 }
 
@@ -72,7 +78,7 @@ TEST(ClassifyTest, A200WithAnErrorBodyIsClassifiedByTheBody) {
   };
   for (const auto& [code, kind] : cases) {
     Response r = search_hits(2);  // the error code wins over the hits
-    r.error_code = code;
+    r.error_details = kept({.error_code = code});
     EXPECT_EQ(classify(r), kind) << code;
   }
 }
@@ -103,8 +109,8 @@ TEST(OutcomeTest, NamesRoundTrip) {
 
 // The views must outlive the response (literals).
 Response bad_request_saying(std::string_view code, std::string_view message) {
-  Response r = with_status(400, code);
-  r.error_message = message;
+  Response r = with_status(400);
+  r.error_details = kept({.error_code = code, .error_message = message});
   return r;
 }
 

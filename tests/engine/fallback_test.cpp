@@ -313,8 +313,8 @@ TEST(FallbackTest, AContextErrorInAnotherProvidersWordingRoutesToALargerWindow) 
   // moved at once to the backup.
   Harness h;
   Response too_long = test::status(400);
-  too_long.error_code = "invalid_request_error";
-  too_long.error_message = "prompt is too long: 208310 tokens > 200000 maximum";
+  too_long.error_details = test::kept(
+      {.error_code = "invalid_request_error", .error_message = "prompt is too long: 208310 tokens > 200000 maximum"});
   ScriptedProvider primary(h.loop, {{too_long, 50 * ms}});
   ScriptedProvider backup(h.loop, {{completion(), 100 * ms}});
   Agent a(h);

@@ -22,8 +22,7 @@ Response bad_arguments() {
   Response r;
   r.status = 400;
   r.body = Body::tool_result;
-  r.error_code = "invalid_arguments";
-  r.error_message = kMessage;
+  r.error_details = test::kept({.error_code = "invalid_arguments", .error_message = kMessage});
   return r;
 }
 
@@ -219,9 +218,11 @@ TEST(ReflectTest, AFailedReflectionEndsTheCallWithTheToolsError) {
 
 TEST(ReflectTest, ErrorTokensAreAQuarterOfTheMessageRoundedUp) {
   Response r;
-  r.error_code = "invalid_arguments";  // 17 bytes
+  ErrorDetails details;
+  r.error_details = &details;
+  details.error_code = "invalid_arguments";  // 17 bytes
   EXPECT_EQ(error_tokens(r), 5);
-  r.error_message = kMessage;  // 28 bytes
+  details.error_message = kMessage;  // 28 bytes
   EXPECT_EQ(error_tokens(r), 7);
 }
 

@@ -122,21 +122,23 @@ TEST(RetryAfterTest, ServerDelayPrecedence) {
   const Nanos now = start * kSecond;
   Response r;
   EXPECT_EQ(server_retry_delay(r, now), std::nullopt);
-  r.retry_delay = "3s";
+  ErrorDetails details;  // r carries these from here on; the test edits them in place
+  r.error_details = &details;
+  details.retry_delay = "3s";
   EXPECT_EQ(server_retry_delay(r, now), seconds(3));
-  r.retry_after = "Wed, 21 Oct 2015 07:28:00 GMT";
+  details.retry_after = "Wed, 21 Oct 2015 07:28:00 GMT";
   EXPECT_EQ(server_retry_delay(r, now), seconds(10));
   EXPECT_EQ(server_retry_delay(r, now + seconds(60)), Nanos{0});  // a date past: at once
-  r.retry_after = "7";
+  details.retry_after = "7";
   EXPECT_EQ(server_retry_delay(r, now), seconds(7));
-  r.retry_after_ms = "1500";
+  details.retry_after_ms = "1500";
   EXPECT_EQ(server_retry_delay(r, now), 1500 * kMillisecond);
   // Malformed forms are skipped: the next one in order is used.
-  r.retry_after_ms = "x";
+  details.retry_after_ms = "x";
   EXPECT_EQ(server_retry_delay(r, now), seconds(7));
-  r.retry_after = "Thu, 21 Oct 2015 07:28:00 GMT";
+  details.retry_after = "Thu, 21 Oct 2015 07:28:00 GMT";
   EXPECT_EQ(server_retry_delay(r, now), seconds(3));
-  r.retry_delay = "3";
+  details.retry_delay = "3";
   EXPECT_EQ(server_retry_delay(r, now), std::nullopt);
 }
 

@@ -202,12 +202,10 @@ TEST(RetryTest, RetryAfterMsWinsAndRetryInfoIsTheLastResort) {
   // 100 + 250 ms); then 529 with only a RetryInfo retry_delay of 1.5 s in the body
   // (attempt 3 at 450 ms + 1.5 s = 1950 ms); a malformed retry-after-ms beside a good
   // Retry-After is skipped (attempt 4 at 2050 ms + 2 s).
-  Response both = test::status(503, "5");
-  both.retry_after_ms = "250";
-  Response body = test::status(529);
-  body.retry_delay = "1.5s";
-  Response bad_ms = test::status(429, "2");
-  bad_ms.retry_after_ms = "soon";
+  const Response both = test::with_details(test::status(503, "5"), [](ErrorDetails& d) { d.retry_after_ms = "250"; });
+  const Response body = test::with_details(test::status(529), [](ErrorDetails& d) { d.retry_delay = "1.5s"; });
+  const Response bad_ms =
+      test::with_details(test::status(429, "2"), [](ErrorDetails& d) { d.retry_after_ms = "soon"; });
   Harness h;
   ScriptedProvider provider(h.loop, {{both}, {body}, {bad_ms}, {test::results()}});
   FixedRng rng(0);

@@ -43,12 +43,28 @@ inline Response results(int hits = 1) {
 // A 200 without results (classified empty).
 inline Response no_results() { return Response{}; }
 
+// `details` kept for the whole test program, as a provider keeps the details it sends
+// (ErrorDetailsStore); null when they are empty. Their views must outlive it (literals).
+inline const ErrorDetails* kept(const ErrorDetails& details) {
+  static ErrorDetailsStore store;
+  return store.keep(details);
+}
+
+// `r` with `edit` applied to a copy of its error details, kept (see kept()).
+template <class Edit>
+Response with_details(Response r, Edit edit) {
+  ErrorDetails details = r.details();
+  edit(details);
+  r.error_details = kept(details);
+  return r;
+}
+
 // An error status, with an optional raw Retry-After header value.
 // `retry_after` must outlive the response (a literal).
 inline Response status(int code, std::string_view retry_after = {}) {
   Response r;
   r.status = code;
-  r.retry_after = retry_after;
+  r.error_details = kept({.retry_after = retry_after});
   return r;
 }
 

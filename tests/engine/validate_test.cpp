@@ -63,7 +63,7 @@ TEST(ValidateTest, NoErrorCatchesAMaskedError) {
   // A 200 whose body carries an error object: a success to classify(), invalid to no_error.
   const ValidateStrategy no_error(requiring({ValidateCheck::no_error}));
   Outcome masked{OutcomeKind::success, test::results(2)};
-  masked.response.body_error = R"({"error":{"type":"api_error"}})";
+  masked.response.error_details = test::kept({.body_error = R"({"error":{"type":"api_error"}})"});
   Outcome hits{OutcomeKind::success, test::results(2)};
   EXPECT_EQ(no_error.failed_check(masked), ValidateCheck::no_error);
   EXPECT_EQ(no_error.failed_check(hits), std::nullopt);

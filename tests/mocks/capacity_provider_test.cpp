@@ -93,7 +93,7 @@ TEST(CapacityProviderTest, AFullQueueRejectsAtOnceWithTheRejectStatus) {
   EXPECT_EQ(r[1].at, 200 * kMillisecond);
   EXPECT_EQ(r[2].at, 0);
   EXPECT_EQ(r[2].response.status, 503);
-  EXPECT_EQ(r[2].response.error_code, "overloaded");
+  EXPECT_EQ(r[2].response.details().error_code, "overloaded");
   EXPECT_EQ(f.capacity->stats().totals().queue_full, 1U);
   EXPECT_EQ(f.inner->calls(), 2);
 }
@@ -121,7 +121,7 @@ TEST(CapacityProviderTest, AQueuedRequestTimesOutAtItsQueueTimeout) {
   EXPECT_EQ(r[0].at, kSecond);
   EXPECT_EQ(r[1].at, 300 * kMillisecond);
   EXPECT_EQ(r[1].response.status, 503);
-  EXPECT_EQ(r[1].response.error_code, "queue_timeout");
+  EXPECT_EQ(r[1].response.details().error_code, "queue_timeout");
   EXPECT_EQ(f.capacity->stats().totals().queue_timeouts, 1U);
   EXPECT_EQ(f.inner->calls(), 1);
 }
@@ -177,8 +177,8 @@ TEST(CapacityProviderTest, RequestBucketAnswers429WithRetryAfterFromTheBucket) {
   for (int i = 0; i < 60; ++i) EXPECT_EQ(r[i].response.status, 200) << i;
   EXPECT_EQ(r[60].response.status, 429);
   EXPECT_EQ(r[60].at, 0);
-  EXPECT_EQ(r[60].response.retry_after, "1");
-  EXPECT_EQ(r[60].response.error_code, "rate_limit_exceeded");
+  EXPECT_EQ(r[60].response.details().retry_after, "1");
+  EXPECT_EQ(r[60].response.details().error_code, "rate_limit_exceeded");
   EXPECT_EQ(r[61].response.status, 200);
   EXPECT_EQ(r[62].response.status, 200);
   EXPECT_EQ(r[63].response.status, 429);
@@ -207,7 +207,7 @@ TEST(CapacityProviderTest, TokenBucketCountsPromptAndMaxOutputTokensOfLlmRequest
   const auto r = run_at(f, {0, 0, 0, 0, 0}, kNever, request);
   for (int i = 0; i < 4; ++i) EXPECT_EQ(r[i].response.status, 200);
   EXPECT_EQ(r[4].response.status, 429);
-  EXPECT_EQ(r[4].response.retry_after, "15");
+  EXPECT_EQ(r[4].response.details().retry_after, "15");
   EXPECT_EQ(r[3].response.rate_limit.remaining_tokens, 0);
   EXPECT_EQ(f.capacity->stats().totals().rate_limited_tokens, 1U);
 }
@@ -220,7 +220,7 @@ TEST(CapacityProviderTest, ARequestLargerThanTheTokenLimitGetsNoRetryAfter) {
   request.prompt_tokens = 2000;
   const auto r = run_at(f, {0}, kNever, request);
   EXPECT_EQ(r[0].response.status, 429);
-  EXPECT_EQ(r[0].response.retry_after, "");
+  EXPECT_EQ(r[0].response.details().retry_after, "");
 }
 
 TEST(CapacityProviderTest, ADropLowersSlotsAndRatesForItsWindowOnly) {

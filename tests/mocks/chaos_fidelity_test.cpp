@@ -156,7 +156,7 @@ TEST(ChaosFidelityTest, MaskedErrorIsASuccessToClassify) {
   EXPECT_TRUE(from_inner(done));
   EXPECT_EQ(done.at, 10 * kMillisecond);
   EXPECT_EQ(done.response.status, 200);
-  EXPECT_FALSE(done.response.body_error.empty());
+  EXPECT_FALSE(done.response.details().body_error.empty());
   EXPECT_EQ(classify(done.response), OutcomeKind::success);
   EXPECT_EQ(f.chaos->injected_phases(), (FaultPhaseCounts{0, 0, 1}));
 }
@@ -201,18 +201,18 @@ TEST(ChaosFidelityTest, RetryAfterFormsOnOverloaded) {
     kept.push_back(std::make_unique<Fixture>(std::vector<FaultConfig>{down}, settings));
     return kept.back()->call(attempt(1, 1)).response;
   };
-  EXPECT_EQ(answer(RetryAfterForm::delay_seconds).retry_after, "2.5");
+  EXPECT_EQ(answer(RetryAfterForm::delay_seconds).details().retry_after, "2.5");
   // 100 ms + 2.5 s = 2.6 s, rounded up to 15:30:03.
   const Response dated = answer(RetryAfterForm::http_date);
-  EXPECT_EQ(dated.retry_after, "Tue, 07 Dec 2021 15:30:03 GMT");
+  EXPECT_EQ(dated.details().retry_after, "Tue, 07 Dec 2021 15:30:03 GMT");
   EXPECT_EQ(server_retry_delay(dated, (1'638'891'000 * kSecond) + 100 * kMillisecond), 2'900 * kMillisecond);
   const Response ms = answer(RetryAfterForm::milliseconds);
-  EXPECT_EQ(ms.retry_after_ms, "2500");
-  EXPECT_EQ(ms.retry_after, "3");
+  EXPECT_EQ(ms.details().retry_after_ms, "2500");
+  EXPECT_EQ(ms.details().retry_after, "3");
   EXPECT_EQ(server_retry_delay(ms, 0), 2'500 * kMillisecond);
   const Response body = answer(RetryAfterForm::retry_info);
-  EXPECT_EQ(body.retry_after, "");
-  EXPECT_EQ(body.retry_delay, "2.5s");
+  EXPECT_EQ(body.details().retry_after, "");
+  EXPECT_EQ(body.details().retry_delay, "2.5s");
 }
 
 TEST(ChaosFidelityTest, FlappingFollowsItsDutyCycle) {

@@ -115,7 +115,7 @@ TEST(ChaosProviderTest, ScriptedCallsGetTheirFaultAndAreCounted) {
     const int number = i + 1;
     const bool scripted_call = number >= 3 && number <= 7;
     EXPECT_EQ(calls[i].response.status, scripted_call ? 429 : 200) << "call " << number;
-    EXPECT_EQ(calls[i].response.retry_after, scripted_call ? "20" : "") << "call " << number;
+    EXPECT_EQ(calls[i].response.details().retry_after, scripted_call ? "20" : "") << "call " << number;
   }
   EXPECT_EQ(f.chaos->injected()[index_of(FaultKind::rate_limited)], 5U);
   EXPECT_EQ(f.inner->calls(), 5);
@@ -129,12 +129,12 @@ TEST(ChaosProviderTest, RetryAfterIsPassedVerbatim) {
     Fixture f({limited}, rng);
     const auto done = run_call(f.loop, *f.chaos);
     EXPECT_EQ(done.response.status, 429);
-    EXPECT_EQ(done.response.retry_after, value);
+    EXPECT_EQ(done.response.details().retry_after, value);
     EXPECT_EQ(classify(done.response), OutcomeKind::rate_limited);
   }
   Xoshiro256 rng(1);
   Fixture bare({fault(FaultKind::rate_limited, 1.0)}, rng);
-  EXPECT_EQ(run_call(bare.loop, *bare.chaos).response.retry_after, "");
+  EXPECT_EQ(run_call(bare.loop, *bare.chaos).response.details().retry_after, "");
 }
 
 TEST(ChaosProviderTest, TimeoutReturnsExactlyAtTheDeadline) {

@@ -83,7 +83,7 @@ TEST(LlmMockTest, PromptOverTheContextWindowIsRefusedWithoutDrawsOrBilling) {
   const auto done = run_call(loop, mock, prompt(128'001));
   EXPECT_EQ(done.at, kContextRejectLatency);
   EXPECT_EQ(done.response.status, 400);
-  EXPECT_EQ(done.response.error_code, "context_length_exceeded");
+  EXPECT_EQ(done.response.details().error_code, "context_length_exceeded");
   EXPECT_EQ(done.response.input_tokens, 0);
   EXPECT_EQ(done.response.output_tokens, 0);
   EXPECT_EQ(done.response.cost_usd, 0);

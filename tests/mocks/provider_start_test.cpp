@@ -112,7 +112,7 @@ void expect_same_runs(bool keyed) {
     EXPECT_EQ(a[i].response.transport, b[i].response.transport);
     EXPECT_EQ(a[i].response.status, b[i].response.status);
     EXPECT_EQ(a[i].response.body, b[i].response.body);
-    EXPECT_EQ(a[i].response.retry_after, b[i].response.retry_after);
+    EXPECT_EQ(a[i].response.details().retry_after, b[i].response.details().retry_after);
     EXPECT_EQ(a[i].response.results.size(), b[i].response.results.size());
   }
   EXPECT_EQ(by_call.chaos->injected(), by_start.chaos->injected());
@@ -251,13 +251,13 @@ TEST(ProviderStartTest, TheLlmStartsAsItsCallAnswersWithTheSameDrawsInTheSameOrd
     EXPECT_EQ(x.truncated, y.truncated);
     EXPECT_EQ(x.malformed, y.malformed);
     EXPECT_EQ(x.tool_result, y.tool_result);
-    EXPECT_EQ(x.error_code, y.error_code);
-    EXPECT_EQ(x.retry_after, y.retry_after);
+    EXPECT_EQ(x.details().error_code, y.details().error_code);
+    EXPECT_EQ(x.details().retry_after, y.details().retry_after);
     malformed += y.malformed ? 1 : 0;
     timeouts += y.transport == Transport::timeout ? 1 : 0;
     cancelled += y.transport == Transport::cancelled ? 1 : 0;
     billed_partly += y.transport != Transport::ok && y.output_tokens > 0 ? 1 : 0;
-    rejected += y.error_code == "context_length_exceeded" ? 1 : 0;
+    rejected += y.details().error_code == "context_length_exceeded" ? 1 : 0;
     rewritten += y.tool_result == "acme corp funding" ? 1 : 0;
   }
   EXPECT_EQ(by_call.chaos->injected(), by_start.chaos->injected());

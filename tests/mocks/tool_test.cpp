@@ -53,8 +53,8 @@ TEST(ToolMockTest, InvalidArgumentsAnswer400WithAMessage) {
   const auto r = run_call(loop, mock, revision(0), for_task(7));
   EXPECT_EQ(r.at, 80 * kMillisecond);
   EXPECT_EQ(r.response.status, 400);
-  EXPECT_EQ(r.response.error_code, "invalid_arguments");
-  EXPECT_EQ(r.response.error_message,
+  EXPECT_EQ(r.response.details().error_code, "invalid_arguments");
+  EXPECT_EQ(r.response.details().error_message,
             "Invalid arguments for crm: a required parameter is missing or has the wrong type");
   EXPECT_EQ(classify(r.response), OutcomeKind::bad_request);
 }

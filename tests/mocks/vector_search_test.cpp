@@ -111,15 +111,15 @@ TEST(VectorSearchMockTest, ReadUnitsRunOutWith429AndRetryAfterFromTheBucket) {
   EXPECT_EQ(done[1].response.status, 200);
   EXPECT_EQ(done[2].response.status, 429);
   EXPECT_EQ(done[2].at, 10 * kMillisecond);  // a rejection takes the latency too
-  EXPECT_EQ(done[2].response.retry_after, "2");
-  EXPECT_EQ(done[2].response.error_code, "rate_limit_exceeded");
-  EXPECT_EQ(done[2].response.error_message,
+  EXPECT_EQ(done[2].response.details().retry_after, "2");
+  EXPECT_EQ(done[2].response.details().error_code, "rate_limit_exceeded");
+  EXPECT_EQ(done[2].response.details().error_message,
             "read units exhausted for index \"kb\": 1 RU available, refilling at 0.1 RU/s; a query costs 0.4 RU");
   EXPECT_TRUE(done[2].response.results.empty());
   EXPECT_EQ(classify(done[2].response), OutcomeKind::rate_limited);
   EXPECT_EQ(done[3].response.status, 200);
   EXPECT_EQ(done[4].response.status, 429);
-  EXPECT_EQ(done[4].response.retry_after, "4");
+  EXPECT_EQ(done[4].response.details().retry_after, "4");
   EXPECT_EQ(mock.rate_limited(), 2U);
 }
 
@@ -132,7 +132,7 @@ TEST(VectorSearchMockTest, DefaultQueryCostIsPineconesMinimum) {
   const auto done = calls_at(loop, mock, {0, 0, 0}, query("refund"));
   EXPECT_EQ(done[1].response.status, 200);
   EXPECT_EQ(done[2].response.status, 429);
-  EXPECT_EQ(done[2].response.retry_after, "");  // a quota that does not refill: no Retry-After
+  EXPECT_EQ(done[2].response.details().retry_after, "");  // a quota that does not refill: no Retry-After
 }
 
 TEST(VectorSearchMockTest, IndexNotReadyIsA503ClassifiedOverloadedAndRetried) {
@@ -147,7 +147,7 @@ TEST(VectorSearchMockTest, IndexNotReadyIsA503ClassifiedOverloadedAndRetried) {
                       {fault}, config(20 * kMillisecond).latency, Body::search_results, loop, loop, chaos_rng);
   const auto early = run_call(loop, chaos, query("refund"));
   EXPECT_EQ(early.response.status, 503);
-  EXPECT_EQ(early.response.error_code, "index_not_ready");
+  EXPECT_EQ(early.response.details().error_code, "index_not_ready");
   EXPECT_EQ(classify(early.response), OutcomeKind::overloaded);
   EXPECT_EQ(chaos.injected()[index_of(FaultKind::index_not_ready)], 1U);
   // Systemic and retryable: in the retry strategy's and the breaker's defaults.
