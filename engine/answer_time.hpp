@@ -96,6 +96,22 @@ class AnswerEnd {
   ~AnswerEnd() = default;
 };
 
+// Finishes `response`, an answer that Provider::start decided at once, when its wait for
+// `answer` ended as `how` (the rules of AwaitScheduled below, which calls this).
+inline void deliver_scheduled(Response& response, const ScheduledAnswer& answer, TimePoint deadline,
+                              Answer how) noexcept {
+  if (how == Answer::arrived) {
+    if (answer.end != nullptr) answer.end->arrived(response);
+    return;
+  }
+  if (answer.cut_short != nullptr) ++*answer.cut_short;
+  if (answer.end != nullptr) {
+    answer.end->stopped(response, how, deadline, answer.since);
+    return;
+  }
+  response = no_answer_response(how, response.body);
+}
+
 // `co_await AwaitScheduled(scheduler, response, answer, options)` delivers an answer that
 // Provider::start decided at once: it waits as await_answer(scheduler, answer.at, options)
 // does and, when the deadline or a cancel came first, replaces `response` with what the
@@ -111,19 +127,7 @@ class AwaitScheduled {
       : wait_(scheduler, answer.at, options), response_(response), answer_(answer), deadline_(options.deadline) {}
   bool await_ready() noexcept { return wait_.await_ready(); }
   void await_suspend(std::coroutine_handle<> h) { wait_.await_suspend(h); }
-  void await_resume() noexcept {
-    const Answer answer = wait_.await_resume();
-    if (answer == Answer::arrived) {
-      if (answer_.end != nullptr) answer_.end->arrived(response_);
-      return;
-    }
-    if (answer_.cut_short != nullptr) ++*answer_.cut_short;
-    if (answer_.end != nullptr) {
-      answer_.end->stopped(response_, answer, deadline_, answer_.since);
-      return;
-    }
-    response_ = no_answer_response(answer, response_.body);
-  }
+  void await_resume() noexcept { deliver_scheduled(response_, answer_, deadline_, wait_.await_resume()); }
 
  private:
   AwaitAnswer wait_;
@@ -131,6 +135,15 @@ class AwaitScheduled {
   const ScheduledAnswer& answer_;
   TimePoint deadline_;
 };
+
+// `co_await AwaitScheduled(...)` in a coroutine frame of its own, for a caller that keeps
+// the cancellable wait's 128 bytes out of its own frame (the fused call,
+// engine/fused_call.cpp): awaiting it makes the same scheduler calls, at the same virtual
+// times, as awaiting AwaitScheduled directly.
+inline Task<void> await_scheduled_in_own_frame(Scheduler& scheduler, Response& response,
+                                               const ScheduledAnswer& answer, const CallOptions& options) {
+  co_await AwaitScheduled(scheduler, response, answer, options);
+}
 
 // call() for a provider that answers through start(): runs start() when the Task is first
 // awaited (as a call() coroutine's body would run), then delivers its answer, or awaits

@@ -40,8 +40,15 @@ Task<Outcome> run_fused(const FusedRoute& route, CallContext& ctx, Request& requ
           Task<Response> pending = route.attempt->provider().start(request, options, outcome.response, answer);
           if (pending.valid()) {
             co_await std::move(pending).into(outcome.response);
+          } else if (!options.cancellation.can_be_cancelled()) {
+            // Most calls: nothing can cut the wait short but the deadline, which is known
+            // now, so it is one timer, as AwaitScheduled would schedule, and no
+            // cancellation registration in this frame.
+            co_await sleep_until(route.attempt->env().scheduler, std::min(answer.at, options.deadline));
+            deliver_scheduled(outcome.response, answer, options.deadline,
+                              answer.at <= options.deadline ? Answer::arrived : Answer::timed_out);
           } else {
-            co_await AwaitScheduled(route.attempt->env().scheduler, outcome.response, answer, options);
+            co_await await_scheduled_in_own_frame(route.attempt->env().scheduler, outcome.response, answer, options);
           }
           route.attempt->settle(ctx, started, outcome);
         }

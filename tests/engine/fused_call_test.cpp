@@ -11,6 +11,8 @@
 #include <tuple>
 #include <vector>
 
+#include "engine/answer_time.hpp"
+#include "engine/runtime/cancellation.hpp"
 #include "engine/strategies/budget.hpp"
 #include "engine/strategies/circuit_breaker.hpp"
 #include "engine/strategies/retry.hpp"
@@ -251,6 +253,68 @@ TEST(FusedCallTest, SecondRetryTooManyGatesOrAnotherStrategyDoNotFuse) {
   EXPECT_FALSE(rig.route(chain(rig.timeout(), rig.breaker(), rig.timeout(), rig.breaker())).has_value());
   EXPECT_FALSE(rig.route(chain(rig.retry(), rig.opaque())).has_value());
   EXPECT_TRUE(rig.route(chain(rig.timeout(), rig.breaker(), rig.timeout())).has_value());
+}
+
+// A provider that decides every answer at once and has it arrive `latency` later
+// (Provider::start), counting the answers a deadline or a cancel cut short.
+class ScheduledProvider final : public Provider {
+ public:
+  ScheduledProvider(EventLoop& loop, Nanos latency) : loop_(loop), latency_(latency) {}
+  std::string_view name() const override { return "scheduled"; }
+  Task<Response> call(const Request& request, const CallOptions& options) override {
+    return call_through_start(*this, loop_, request, options);
+  }
+  Task<Response> start(const Request&, const CallOptions&, Response& response, ScheduledAnswer& answer) override {
+    response = test::results();
+    answer.at = loop_.now() + latency_;
+    answer.cut_short = &cut_short;
+    return {};
+  }
+  std::uint64_t cut_short = 0;
+
+ private:
+  EventLoop& loop_;
+  Nanos latency_;
+};
+
+// A fused attempt waits for a scheduled answer in its own frame when nothing can cancel
+// the call, and in a frame of its own when something can: either way the answer arrives
+// at its time, a deadline before it ends the wait as a timeout at the deadline, and a
+// cancel ends it at the time of the cancel.
+TEST(FusedCallTest, ScheduledAnswersArriveTimeOutAndAreCancelledAtTheirTimes) {
+  const auto one_call = [](Nanos latency, Nanos deadline, CancellationToken token, Nanos cancel_at,
+                           CancellationSource* source) {
+    Harness h;
+    ScheduledProvider provider(h.loop, latency);
+    Pipeline pipeline(provider, h.env, {});
+    test::Call call;
+    call.ctx.deadline = deadline;
+    call.ctx.cancellation = token;
+    std::exception_ptr error;
+    test::start(h, pipeline, call, &error);
+    if (source != nullptr) {
+      h.loop.run_until(cancel_at);
+      source->cancel();
+    }
+    test::drain(h);
+    if (error) std::rethrow_exception(error);
+    return std::tuple(call.outcome.value().kind, call.finished, provider.cut_short);
+  };
+  const Nanos ms = kMillisecond;
+  // Nothing can cancel: arrives at 80 ms; with a 50 ms deadline, a timeout at 50 ms.
+  EXPECT_EQ(one_call(80 * ms, kNever, {}, 0, nullptr), std::tuple(OutcomeKind::success, 80 * ms, 0U));
+  EXPECT_EQ(one_call(80 * ms, 50 * ms, {}, 0, nullptr), std::tuple(OutcomeKind::timeout, 50 * ms, 1U));
+  EXPECT_EQ(one_call(80 * ms, 80 * ms, {}, 0, nullptr), std::tuple(OutcomeKind::success, 80 * ms, 0U));
+  // A token that can be cancelled: the same when it is not; cancelled at 30 ms when it is.
+  {
+    CancellationSource source;
+    EXPECT_EQ(one_call(80 * ms, 50 * ms, source.token(), 0, nullptr), std::tuple(OutcomeKind::timeout, 50 * ms, 1U));
+  }
+  {
+    CancellationSource source;
+    EXPECT_EQ(one_call(80 * ms, kNever, source.token(), 30 * ms, &source),
+              std::tuple(OutcomeKind::cancelled, 30 * ms, 1U));
+  }
 }
 
 }  // namespace
