@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <exception>
 #include <optional>
+#include <type_traits>
 #include <utility>
 
 #include "engine/runtime/frame_pool.hpp"
@@ -22,6 +23,34 @@ namespace detail {
 
 // The tag of Task<T>::kSlotFilled.
 struct SlotFilled {};
+
+// Where a Task<T>'s promise keeps its result. A T that can be default-constructed is kept
+// as itself, constructed with the promise and assigned when the coroutine returns: an
+// optional's engaged flag would be one more word in every frame (8 bytes after an
+// Outcome), and the frames of calls in flight are the simulator's memory
+// (bench/README.md). Other types are kept in an optional, constructed on return.
+template <class T, bool = std::is_default_constructible_v<T>>
+struct ResultStorage {
+  T value{};
+  T& get() noexcept { return value; }
+  template <class U>
+  void set(U&& v) {
+    value = std::forward<U>(v);
+  }
+  // The result to build in place (Task::result_slot): default-constructed, as the
+  // promise made it; the coroutine has not returned yet.
+  T& slot() noexcept { return value; }
+};
+
+template <class T>
+struct ResultStorage<T, false> {
+  std::optional<T> value;
+  T& get() noexcept { return *value; }
+  template <class U>
+  void set(U&& v) {
+    value.emplace(std::forward<U>(v));
+  }
+};
 
 struct PooledFrame {
   static void* operator new(std::size_t n) { return frame_pool::allocate(n); }
@@ -60,18 +89,18 @@ template <class T = void>
 class [[nodiscard]] Task {
  public:
   struct promise_type : detail::PromiseBase {
-    std::optional<T> value;
+    detail::ResultStorage<T> result;
     Task get_return_object() { return Task(std::coroutine_handle<promise_type>::from_promise(*this)); }
     template <class U>
     void return_value(U&& v) {
-      value.emplace(std::forward<U>(v));
+      result.set(std::forward<U>(v));
     }
     // `co_return Task<T>::kSlotFilled;` after building the result in its slot.
     void return_value(detail::SlotFilled) noexcept {}
   };
 
   // `T& result = co_await Task<T>::result_slot();` inside a Task<T> coroutine: the
-  // promise's result, default-constructed now (without suspending), for the coroutine to
+  // promise's result, default-constructed with the promise (no suspension), for the coroutine to
   // build in place and end with `co_return Task<T>::kSlotFilled;`. GCC 12 gives every local
   // of a coroutine its own bytes in the frame, so a local result plus the promise's copy
   // hold the result twice in a frame every task in flight keeps (bench/README.md); this
@@ -80,7 +109,7 @@ class [[nodiscard]] Task {
    public:
     bool await_ready() const noexcept { return false; }
     bool await_suspend(std::coroutine_handle<promise_type> h) noexcept {
-      slot_ = &h.promise().value.emplace();
+      slot_ = &h.promise().result.slot();
       return false;  // resume at once
     }
     T& await_resume() const noexcept { return *slot_; }
@@ -114,7 +143,7 @@ class [[nodiscard]] Task {
   T await_resume() {
     auto& p = handle_.promise();
     if (p.exception) std::rethrow_exception(p.exception);
-    return std::move(*p.value);
+    return std::move(p.result.get());
   }
 
   bool valid() const noexcept { return static_cast<bool>(handle_); }
@@ -138,7 +167,7 @@ class [[nodiscard]] Task {
   };
   Finished finished() & { return Finished(*this); }
   // The result of a task awaited with finished().
-  T& result() { return *handle_.promise().value; }
+  T& result() { return handle_.promise().result.get(); }
 
   // `co_await std::move(task).into(x)` runs the task and move-assigns its result to `x`,
   // as `x = co_await std::move(task)` does but without the temporary that GCC 12 keeps
@@ -155,7 +184,7 @@ class [[nodiscard]] Task {
     void await_resume() {
       auto& p = task_.handle_.promise();
       if (p.exception) std::rethrow_exception(p.exception);
-      target_ = std::move(*p.value);
+      target_ = std::move(p.result.get());
     }
 
    private:
