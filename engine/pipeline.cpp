@@ -30,6 +30,25 @@ Task<Outcome> Gate::execute(CallContext& ctx, Request& request, Next next) {
   co_return Task<Outcome>::kSlotFilled;
 }
 
+Task<Outcome> Strategy::execute_gated(OuterGates gates, CallContext& ctx, Request& request, Next next) {
+  Outcome& outcome = co_await Task<Outcome>::result_slot();
+  if (gates.admit(ctx, request, outcome)) co_await execute(ctx, request, next).into(outcome);
+  gates.settle(ctx, outcome);
+  co_return Task<Outcome>::kSlotFilled;
+}
+
+bool OuterGates::admit(CallContext& ctx, Request& request, Outcome& outcome) {
+  while (admitted_ < count_ && gates_[admitted_]->admit(ctx, request, tickets_[admitted_], outcome)) ++admitted_;
+  return admitted_ == count_;
+}
+
+void OuterGates::settle(CallContext& ctx, Outcome& outcome) {
+  while (admitted_ > 0) {
+    --admitted_;
+    gates_[admitted_]->settle(ctx, tickets_[admitted_], outcome);
+  }
+}
+
 Pipeline::Pipeline(Terminal& terminal, std::vector<std::unique_ptr<Strategy>> strategies)
     : terminal_(terminal), strategies_(std::move(strategies)), fusable_(fusable_of(strategies_)) {}
 
@@ -46,6 +65,28 @@ const FusedRoute Pipeline::kNoRoute{};
 std::vector<Pipeline::Fusable> Pipeline::fusable_of(const std::vector<std::unique_ptr<Strategy>>& strategies) {
   std::vector<Fusable> fusable;
   for (const auto& s : strategies) fusable.push_back(Fusable{s->as_gate(), s->as_retry()});
+  // From the last strategy back: the gates and retries from each one on, and the first
+  // strategy from it on that is not a gate.
+  std::size_t gates = 0;
+  std::size_t retries = 0;
+  bool all_fuse = true;
+  std::size_t not_gate = fusable.size();
+  for (std::size_t i = fusable.size(); i-- > 0;) {
+    Fusable& f = fusable[i];
+    if (f.gate != nullptr) {
+      ++gates;
+    } else if (f.retry != nullptr) {
+      ++retries;
+    } else {
+      all_fuse = false;
+    }
+    f.may_fuse = all_fuse && retries <= 1 && gates <= FusedRoute::kMaxGates;
+    if (f.gate == nullptr) {
+      not_gate = i;
+    } else if (not_gate < fusable.size() && not_gate - i <= OuterGates::kMax) {
+      f.gated = static_cast<std::uint32_t>(not_gate);
+    }
+  }
   return fusable;
 }
 
@@ -56,8 +97,13 @@ Task<Outcome> Pipeline::execute(CallContext& ctx, Request& request) const {
 
 Task<Outcome> Pipeline::run_from(std::size_t index, CallContext& ctx, Request& request) const {
   if (const FusedRoute* route = fused_route(index, ctx)) return run_fused(*route, ctx, request);
-  if (index < strategies_.size()) return strategies_[index]->execute(ctx, request, Next(this, index + 1));
-  return terminal_.run(ctx, request);
+  if (index == strategies_.size()) return terminal_.run(ctx, request);
+  if (const std::uint32_t gated = fusable_[index].gated; gated != kNoStrategy) {
+    OuterGates gates;
+    for (std::size_t i = index; i < gated; ++i) gates.add(*fusable_[i].gate);
+    return strategies_[gated]->execute_gated(gates, ctx, request, Next(this, gated + 1));
+  }
+  return strategies_[index]->execute(ctx, request, Next(this, index + 1));
 }
 
 const FusedRoute* Pipeline::fused_route(std::size_t index, const CallContext& ctx) const {
@@ -79,6 +125,7 @@ const FusedRoute* Pipeline::fused_route(std::size_t index, const CallContext& ct
 }
 
 bool Pipeline::route_from(std::size_t index, const CallContext& ctx, FusedRoute& route) const {
+  if (index < fusable_.size() && !fusable_[index].may_fuse) return false;
   for (std::size_t i = index; i < fusable_.size(); ++i) {
     const Fusable& s = fusable_[i];
     if (s.gate != nullptr) {

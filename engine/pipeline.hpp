@@ -13,7 +13,9 @@
 // response, charges the task's spend and emits the AttemptEvent.
 #pragma once
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -29,6 +31,7 @@
 namespace squall {
 
 class Gate;
+class OuterGates;
 class Pipeline;
 class ProviderRegistry;
 class RetryStrategy;
@@ -62,6 +65,12 @@ class Strategy {
  public:
   virtual ~Strategy() = default;
   virtual Task<Outcome> execute(CallContext& ctx, Request& request, Next next) = 0;
+  // execute() with the gates that stand right before this strategy in its pipeline
+  // admitted before it and settled after it, in one frame (OuterGates). The default is a
+  // coroutine that does that around execute(): one frame for all the gates instead of one
+  // per gate. A strategy that runs as a coroutine of its own may override it to admit and
+  // settle them in its own frame, so that the gates cost no frame at all.
+  virtual Task<Outcome> execute_gated(OuterGates gates, CallContext& ctx, Request& request, Next next);
   // See Next::refuses. Strategies that refuse without calling (budget) override it; the
   // others pass the question on.
   virtual bool refuses(const CallContext& ctx, const Request& request, Next next) const {
@@ -102,6 +111,42 @@ class Gate : public Strategy {
   virtual bool admit(CallContext& ctx, Request& request, Ticket& ticket, Outcome& outcome) = 0;
   // After the call, or after a refusal by a gate inside this one, with its outcome.
   virtual void settle(CallContext& /*ctx*/, const Ticket& /*ticket*/, Outcome& /*outcome*/) {}
+};
+
+// The gates that stand right before a strategy that does not fuse (a run of gates, then
+// simplify_query, in a tool's pipeline), run by that strategy in its frame
+// (Strategy::execute_gated) instead of in a Gate::execute frame each. A gate never waits
+// and calls the rest at most once, so running it this way makes the same calls in the same
+// order as the nested frames: admit() admits the gates outermost first and stops at the
+// first refusal, whose outcome is then the call's (the strategy is not run); settle()
+// settles the admitted ones innermost first, with the call's outcome, as each Gate::execute
+// does when the frame inside it returns. Copied into the strategy's frame: the tickets are
+// the gates' locals.
+class OuterGates {
+ public:
+  // Gates run at most this way, as in a fused call (engine/fused_call.hpp); longer runs of
+  // gates keep their own frames.
+  static constexpr std::size_t kMax = 3;
+
+  // Appends a gate, inside the ones added before; false when full.
+  bool add(Gate& gate) {
+    if (count_ == kMax) return false;
+    gates_[count_++] = &gate;
+    return true;
+  }
+  std::size_t size() const { return count_; }
+
+  // Admits the gates in order; false when one refused, its refusal in `outcome` (which
+  // must be default-constructed, as a gate's admit() expects). settle() follows either way.
+  bool admit(CallContext& ctx, Request& request, Outcome& outcome);
+  // Settles the admitted gates, innermost first.
+  void settle(CallContext& ctx, Outcome& outcome);
+
+ private:
+  std::array<Gate*, kMax> gates_{};
+  std::array<Gate::Ticket, kMax> tickets_{};
+  std::uint8_t count_ = 0;
+  std::uint8_t admitted_ = 0;
 };
 
 // Where a pipeline's innermost strategy sends the call.
@@ -205,11 +250,20 @@ class Pipeline {
   Terminal& terminal_;
   std::vector<std::unique_ptr<Strategy>> strategies_;
   // Each strategy as a fused call sees it (Strategy::as_gate, as_retry), asked once here
-  // rather than on every call; both null for a strategy that does not fuse.
+  // rather than on every call; both null for a strategy that does not fuse. What follows
+  // depends only on the strategies, so it is worked out once too, not on every call.
   struct Fusable {
     Gate* gate = nullptr;
     RetryStrategy* retry = nullptr;
+    // Whether the strategies from this one on may fuse: all gates or retry, at most one
+    // retry and FusedRoute::kMaxGates gates. When false, route_from() is false at once.
+    bool may_fuse = false;
+    // For a gate: the strategy that this gate and the ones after it stand before, when it
+    // does not fuse and they are at most OuterGates::kMax (run_from() then runs them in
+    // its execute_gated()); kNoStrategy otherwise.
+    std::uint32_t gated = kNoStrategy;
   };
+  static constexpr std::uint32_t kNoStrategy = ~std::uint32_t{0};
   std::vector<Fusable> fusable_;
   static std::vector<Fusable> fusable_of(const std::vector<std::unique_ptr<Strategy>>& strategies);
 

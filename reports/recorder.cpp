@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "engine/runtime/same_text.hpp"
+
 namespace squall {
 namespace {
 
@@ -36,53 +38,39 @@ enum class EventTag : std::uint64_t {
 
 constexpr std::string_view kUnspecifiedReason = "unspecified";
 
-template <class Word>
-Word load(const char* p) {
-  Word w;
-  std::memcpy(&w, p, sizeof w);
-  return w;
-}
-
-// Names are a few bytes long and compared several times per event. Comparing them inline,
-// a word at a time (the last word overlapping the one before, as memcmp implementations
-// do), costs a fraction of a call to memcmp, which std::string_view's == makes.
-bool same_text(std::string_view a, std::string_view b) {
-  const std::size_t n = a.size();
-  if (n != b.size()) return false;
-  const char* p = a.data();
-  const char* q = b.data();
-  if (n >= 8) {
-    for (std::size_t i = 0; i + 8 < n; i += 8) {
-      if (load<std::uint64_t>(p + i) != load<std::uint64_t>(q + i)) return false;
-    }
-    return load<std::uint64_t>(p + n - 8) == load<std::uint64_t>(q + n - 8);
-  }
-  if (n >= 4) {
-    return load<std::uint32_t>(p) == load<std::uint32_t>(q) &&
-           load<std::uint32_t>(p + n - 4) == load<std::uint32_t>(q + n - 4);
-  }
-  for (std::size_t i = 0; i < n; ++i) {
-    if (p[i] != q[i]) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 Recorder::Recorder(RecorderOptions options) : window_(options.window) {
   if (window_ <= 0) throw std::invalid_argument("the time-series window must be positive");
 }
 
-// Linear search: there are a handful of names per table. A new name is folded into the
-// fingerprint once, so that later events can fold its index alone. Inlined into every
-// event handler: the search is a few instructions for the one or two names a table
-// usually holds, and a call per name (three or four per task) cost more than the search.
+// The hint first (recorder.hpp, InternHint): one comparison when the name sits where it
+// sat when last interned, as the engine's literals and a scenario's names do. Inlined
+// into every event handler; the search is not.
 template <class Stats>
 [[gnu::always_inline]] inline std::size_t Recorder::intern(std::vector<Stats>& table, std::string_view name) {
-  for (std::size_t i = 0; i < table.size(); ++i) {
-    if (same_text(table[i].name, name)) return i;
-  }
-  return add_name(table, name);
+  const InternHint& hint = hints_[hint_slot(&table, name.data())];
+  if (hint.data == name.data() && hint.table == &table && same_text(table[hint.index].name, name)) return hint.index;
+  return intern_by_search(table, name);
+}
+
+// Linear search: there are a handful of names per table. A new name is folded into the
+// fingerprint once, so that later events can fold its index alone.
+template <class Stats>
+[[gnu::noinline]] std::size_t Recorder::intern_by_search(std::vector<Stats>& table, std::string_view name) {
+  std::size_t i = 0;
+  while (i < table.size() && !same_text(table[i].name, name)) ++i;
+  if (i == table.size()) i = add_name(table, name);
+  hints_[hint_slot(&table, name.data())] = InternHint{name.data(), &table, i};
+  return i;
+}
+
+std::size_t Recorder::hint_slot(const void* table, const char* data) {
+  // The top bits of an FxHasher-style product of both addresses (reports/fingerprint.hpp).
+  constexpr std::uint64_t kMultiplier = 0x517cc1b727220a95ULL;
+  const auto mixed = (reinterpret_cast<std::uintptr_t>(data) ^ (reinterpret_cast<std::uintptr_t>(table) << 7)) *
+                     kMultiplier;
+  return static_cast<std::size_t>(mixed >> (64 - kInternHintBits));
 }
 
 // The first sight of a name: out of line, off the hot path.

@@ -270,6 +270,24 @@ class Recorder final : public EventSink {
   template <class Stats>
   std::size_t intern(std::vector<Stats>& table, std::string_view name);
   template <class Stats>
+  std::size_t intern_by_search(std::vector<Stats>& table, std::string_view name);
+  // Where a name was found when last interned, by the address of its text: events name
+  // things by views of the engine's literals and of the scenario's names, which stay put,
+  // so a name is nearly always found at its hint without searching its table (a flagship
+  // ladder's rung searched ten labels). A hint is used only after comparing the text it
+  // names with the table's, so it changes no index, only the cost; addresses pick a slot,
+  // never a result. kInternHintSlots slots, direct-mapped by table and text address; a
+  // slot holds the last name interned there.
+  struct InternHint {
+    const char* data = nullptr;
+    const void* table = nullptr;
+    std::size_t index = 0;
+  };
+  static constexpr std::size_t kInternHintBits = 6;
+  static constexpr std::size_t kInternHintSlots = std::size_t{1} << kInternHintBits;
+  static std::size_t hint_slot(const void* table, const char* data);
+  std::array<InternHint, kInternHintSlots> hints_{};
+  template <class Stats>
   std::size_t add_name(std::vector<Stats>& table, std::string_view name);
   // The time-series window of time t. Events come in time order, so t is nearly always
   // in the window of the event before: that window is checked first, which spares a

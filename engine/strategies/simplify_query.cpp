@@ -153,7 +153,15 @@ SimplifyQueryStrategy::Ladder SimplifyQueryStrategy::ladder(std::string_view sen
   return rungs;
 }
 
-Task<Outcome> SimplifyQueryStrategy::execute(CallContext& ctx, Request& request, Next next) {
+Task<Outcome> SimplifyQueryStrategy::execute_gated(OuterGates gates, CallContext& ctx, Request& request,
+                                                   Next next) {
+  // The outcome is built where it is returned (Task::result_slot): the outer gates'
+  // refusal, or the answer to the last query sent.
+  Outcome& outcome = co_await Task<Outcome>::result_slot();
+  if (!gates.admit(ctx, request, outcome)) {
+    gates.settle(ctx, outcome);
+    co_return Task<Outcome>::kSlotFilled;
+  }
   // The query as sent (an inner strategy may rewrite it). The ladder is worked out only
   // when the answer is empty, so a call whose answer is not empty pays for nothing more.
   // Most calls send the task's pool query as drawn, a text that outlives the call, which
@@ -167,8 +175,11 @@ Task<Outcome> SimplifyQueryStrategy::execute(CallContext& ctx, Request& request,
     sent_copy = request.query;
     sent = sent_copy;
   }
-  Outcome outcome = co_await next(ctx, request);
-  if (outcome.kind != OutcomeKind::empty) co_return outcome;
+  co_await next(ctx, request).into(outcome);
+  if (outcome.kind != OutcomeKind::empty) {
+    gates.settle(ctx, outcome);
+    co_return Task<Outcome>::kSlotFilled;
+  }
   // The rungs to send: the memo's, which stay where they are while this call waits for
   // answers, or a copy of this frame's own when the memo cannot keep them (or the inner
   // strategies changed the query, which is rare: then they are worked out afresh).
@@ -200,10 +211,11 @@ Task<Outcome> SimplifyQueryStrategy::execute(CallContext& ctx, Request& request,
     }
     previous = rung.query;
     simplified = true;
-    outcome = co_await next(ctx, request);
+    co_await next(ctx, request).into(outcome);
   }
   if (simplified && outcome.kind == OutcomeKind::success) ctx.task.mark(Degradation::simplified_query);
-  co_return outcome;
+  gates.settle(ctx, outcome);
+  co_return Task<Outcome>::kSlotFilled;
 }
 
 std::unique_ptr<Strategy> make_strategy(const SimplifyQueryConfig& config, const StrategyBuild& build) {

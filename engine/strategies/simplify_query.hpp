@@ -81,7 +81,12 @@ void change_query(const EngineEnv& env, const CallContext& ctx, Request& request
 class SimplifyQueryStrategy final : public Strategy {
  public:
   SimplifyQueryStrategy(SimplifyQueryConfig config, EngineEnv env);
-  Task<Outcome> execute(CallContext& ctx, Request& request, Next next) override;
+  Task<Outcome> execute(CallContext& ctx, Request& request, Next next) override {
+    return execute_gated(OuterGates{}, ctx, request, next);
+  }
+  // The ladder with the gates before it (a tool's timeout) admitted and settled in its
+  // frame (engine/pipeline.hpp), so they hold no frame of their own.
+  Task<Outcome> execute_gated(OuterGates gates, CallContext& ctx, Request& request, Next next) override;
 
  private:
   // The rung `step` applied to `query` (apply_simplify_step), kept per step and query text:

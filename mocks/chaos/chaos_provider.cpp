@@ -10,6 +10,7 @@
 #include "engine/retry_after.hpp"
 #include "engine/runtime/duration.hpp"
 #include "engine/runtime/rng.hpp"
+#include "engine/runtime/same_text.hpp"
 #include "mocks/keyed_uniform.hpp"
 
 namespace squall {
@@ -98,16 +99,21 @@ FaultPhaseCounts ChaosProvider::injected_phases() const {
   return phases;
 }
 
-const ChaosProvider::ToolSeeds& ChaosProvider::tool_seeds(std::string_view tool) {
-  if (!seeds_set_ || tool != seeds_tool_) {
-    seeds_tool_.assign(tool);
-    seeds_set_ = true;
-    const std::uint64_t key = settings_.decision_key;
-    seeds_.crc = crc64_xz(tool);
-    seeds_.delay = stream_seed_of_crc(key ^ kDelaySalt, seeds_.crc);
-    seeds_.abort = stream_seed_of_crc(key ^ kAbortSalt, seeds_.crc);
-    seeds_.latency = stream_seed_of_crc(key ^ kLatencySalt, seeds_.crc);
-  }
+// The name compared inline (same_text): a call to memcmp cost more than the comparison
+// of these few bytes, on every keyed call.
+inline const ChaosProvider::ToolSeeds& ChaosProvider::tool_seeds(std::string_view tool) {
+  if (seeds_set_ && same_text(tool, seeds_tool_)) return seeds_;
+  return new_tool_seeds(tool);
+}
+
+const ChaosProvider::ToolSeeds& ChaosProvider::new_tool_seeds(std::string_view tool) {
+  seeds_tool_.assign(tool);
+  seeds_set_ = true;
+  const std::uint64_t key = settings_.decision_key;
+  seeds_.crc = crc64_xz(tool);
+  seeds_.delay = stream_seed_of_crc(key ^ kDelaySalt, seeds_.crc);
+  seeds_.abort = stream_seed_of_crc(key ^ kAbortSalt, seeds_.crc);
+  seeds_.latency = stream_seed_of_crc(key ^ kLatencySalt, seeds_.crc);
   return seeds_;
 }
 

@@ -190,6 +190,7 @@ class ChaosProvider final : public Provider {
     std::uint64_t latency = 0;  // the same for the latency samples
   };
   const ToolSeeds& tool_seeds(std::string_view tool);
+  const ToolSeeds& new_tool_seeds(std::string_view tool);  // a name other than the last one's
   Task<Response> run(Decision decision, TimePoint now, const Request& request, const CallOptions& options);
   // The call's number and decision, with the injected faults counted.
   Decision next_decision(TimePoint now, const CallOptions& options);

@@ -182,6 +182,42 @@ TEST(RecorderTest, InjectedFaultWindowsMustSumToTheTotal) {
   EXPECT_TRUE(r.injected_faults_by_window().at("p").at("empty").empty());
 }
 
+// The interning hints (recorder.hpp) are by the address of a name's text: a name whose
+// text changes in place, at the same address, is another name, and one at a new address
+// is still the same name.
+TEST(RecorderTest, NamesAreInternedByTextNotByAddress) {
+  Recorder reused;  // every name written over one buffer, at one address
+  Recorder apart;   // every name in its own string
+  const std::string tool_name = "web_search";
+  const std::string strategy = "retry";
+  std::string buffer;
+  buffer.reserve(64);
+  const std::vector<std::string> reasons = {"max_attempts", "deadline", "max_attempts", "not_retryable",
+                                            "deadline", "max_attempts"};
+  std::vector<std::string> copies;
+  copies.reserve(reasons.size());
+  for (std::size_t i = 0; i < reasons.size(); ++i) {
+    const char* before = buffer.data();
+    buffer.assign(reasons[i]);
+    ASSERT_EQ(buffer.data(), before);  // the same address, another text
+    copies.push_back(reasons[i]);
+    const auto at = static_cast<TimePoint>(i);
+    reused.on_give_up(GiveUpEvent{i, tool_name, strategy, buffer, at, OutcomeKind::timeout});
+    apart.on_give_up(GiveUpEvent{i, tool_name, strategy, copies.back(), at, OutcomeKind::timeout});
+    // The provider's name at the same address as the last reason, to a different table.
+    reused.on_attempt(attempt(i, buffer, 1, at, at + 1, OutcomeKind::success, 200));
+    apart.on_attempt(attempt(i, copies.back(), 1, at, at + 1, OutcomeKind::success, 200));
+  }
+  EXPECT_EQ(reused.fingerprint(), apart.fingerprint());
+  ASSERT_EQ(reused.providers().size(), 3U);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(reused.providers()[i].name, apart.providers()[i].name);
+    EXPECT_EQ(reused.providers()[i].calls, apart.providers()[i].calls);
+  }
+  EXPECT_EQ(provider(reused, "max_attempts").calls[index_of(OutcomeKind::success)], 3U);
+  EXPECT_EQ(tool(reused, "web_search").give_ups, 6U);
+}
+
 TEST(RecorderTest, SameEventsGiveTheSameFingerprint) {
   Recorder a;
   Recorder b;

@@ -1,0 +1,214 @@
+// Gates before a strategy that does not fuse, run in that strategy's frame (OuterGates,
+// Strategy::execute_gated in engine/pipeline.hpp), against the same gates each in a
+// Gate::execute frame of its own: the same attempts, query changes, backoffs, give-ups,
+// breaker transitions and budget refusals, at the same virtual times, with the same
+// outcomes. Both simplify_query's own execute_gated and the default one are compared.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "engine/pipeline.hpp"
+#include "engine/strategies/budget.hpp"
+#include "engine/strategies/circuit_breaker.hpp"
+#include "engine/strategies/retry.hpp"
+#include "engine/strategies/simplify_query.hpp"
+#include "engine/strategies/timeout.hpp"
+#include "test_runtime.hpp"
+
+namespace squall {
+namespace {
+
+using test::Harness;
+using test::Reply;
+using test::ScriptedProvider;
+
+// A gate run as a strategy that is not one: the pipeline cannot see that it is a gate, so
+// it runs in Gate::execute's frame, nested, as every gate did before OuterGates.
+class Nested final : public Strategy {
+ public:
+  explicit Nested(std::unique_ptr<Gate> gate) : gate_(std::move(gate)) {}
+  Task<Outcome> execute(CallContext& ctx, Request& request, Next next) override {
+    return gate_->execute(ctx, request, next);
+  }
+
+ private:
+  std::unique_ptr<Gate> gate_;
+};
+
+// A strategy that only passes the call on, in a coroutine of its own, with the default
+// execute_gated.
+class Opaque final : public Strategy {
+ public:
+  Task<Outcome> execute(CallContext& ctx, Request& request, Next next) override {
+    co_return co_await next(ctx, request);
+  }
+};
+
+RetryConfig retry_config() {
+  RetryConfig c;
+  c.max_attempts = 3;
+  c.base_delay = 100 * kMillisecond;
+  c.max_delay = kSecond;
+  c.jitter = Jitter::full;
+  c.max_retry_after = 2 * kSecond;
+  c.retry_on = {OutcomeKind::timeout, OutcomeKind::rate_limited, OutcomeKind::server_error,
+                OutcomeKind::circuit_open};
+  return c;
+}
+
+CircuitBreakerConfig breaker_config(std::int32_t failure_threshold = 4) {
+  CircuitBreakerConfig c;
+  c.failure_threshold = failure_threshold;
+  c.open_duration = 400 * kMillisecond;
+  c.half_open_probes = 2;
+  return c;
+}
+
+TimeoutConfig timeout_config() {
+  TimeoutConfig c;
+  c.per_attempt = kSecond;
+  c.total = 5 * kSecond;
+  return c;
+}
+
+BudgetConfig budget_config() {
+  BudgetConfig c;
+  c.max_tokens = 250;  // two attempts of 100 tokens, not a third
+  return c;
+}
+
+// Reply i: by a fixed hash of i, successes, empty answers (which the ladder simplifies),
+// 500s, 429s with a Retry-After of 1 s, and answers slower than the attempt timeout; each
+// bills 100 tokens.
+Reply mixed_reply(std::size_t i) {
+  std::uint64_t state = i;
+  const std::uint64_t h = splitmix64(state);
+  Reply reply;
+  switch (h % 7) {
+    case 0:
+    case 1: reply.response = test::results(); break;
+    case 2:
+    case 3: reply.response = test::no_results(); break;
+    case 4: reply.response = test::status(500); break;
+    case 5: reply.response = test::status(429, "1"); break;
+    default:
+      reply.response = test::results();
+      reply.latency = 3 * kSecond;
+      break;
+  }
+  if (h % 7 != 6) reply.latency = static_cast<Nanos>(20 + (h >> 32) % 300) * kMillisecond;
+  reply.response.input_tokens = 100;
+  return reply;
+}
+
+struct Trace {
+  std::vector<std::tuple<std::int32_t, TimePoint, TimePoint, OutcomeKind>> attempts;
+  std::vector<std::tuple<std::string, std::string, std::string, TimePoint>> query_changes;
+  std::vector<std::tuple<std::int32_t, TimePoint, Nanos, bool>> backoffs;
+  std::vector<std::tuple<std::string, TimePoint, OutcomeKind>> give_ups;
+  std::vector<std::string> transitions;
+  std::vector<std::tuple<std::string, TimePoint>> budgets;
+  std::vector<std::tuple<OutcomeKind, TimePoint, std::string, Nanos, TimePoint>> calls;
+  friend bool operator==(const Trace&, const Trace&) = default;
+};
+
+// The strategies of one pipeline; `nested` wraps its gates in Nested.
+using Build = std::function<std::vector<std::unique_ptr<Strategy>>(Harness&, Rng&, bool nested)>;
+
+// Runs 12 rounds of 25 concurrent calls, 1.5 s apart, through the strategies `build` gives.
+Trace run_calls(const Build& build, bool nested) {
+  Harness h;
+  Xoshiro256 rng(42);
+  ScriptedProvider provider(h.loop, [](std::size_t i, const Request&) { return mixed_reply(i); });
+  Pipeline pipeline(provider, h.env, build(h, rng, nested));
+  std::vector<std::unique_ptr<test::Call>> calls;
+  std::exception_ptr error;
+  for (int round = 0; round < 12; ++round) {
+    h.loop.run_until(static_cast<TimePoint>(round) * 1500 * kMillisecond);
+    for (int i = 0; i < 25; ++i) {
+      calls.push_back(std::make_unique<test::Call>(i % 2 == 0 ? "\"acme corp\" pricing 2024 enterprise tier"
+                                                              : "acme revenue"));
+      test::start(h, pipeline, *calls.back(), &error);
+    }
+  }
+  test::drain(h);
+  if (error) std::rethrow_exception(error);
+  Trace t;
+  for (const AttemptEvent& e : h.log.attempts) t.attempts.emplace_back(e.attempt, e.started, e.finished, e.kind);
+  for (const auto& e : h.log.query_changes) t.query_changes.emplace_back(e.step, e.from, e.to, e.at);
+  for (const BackoffEvent& e : h.log.backoffs) t.backoffs.emplace_back(e.after_attempt, e.at, e.delay, e.from_retry_after);
+  for (const auto& e : h.log.give_ups) t.give_ups.emplace_back(e.reason, e.at, e.last_kind);
+  t.transitions = h.log.transitions;
+  for (const auto& e : h.log.budgets) t.budgets.emplace_back(e.limit, e.at);
+  // The context's deadline and attempt timeout after the call: the timeout gate restored them.
+  for (const auto& c : calls) {
+    t.calls.emplace_back(c->outcome.value().kind, c->finished, c->request.query, c->ctx.attempt_timeout,
+                         c->ctx.deadline);
+  }
+  return t;
+}
+
+std::unique_ptr<Strategy> gate(std::unique_ptr<Gate> g, bool nested) {
+  if (nested) return std::make_unique<Nested>(std::move(g));
+  return g;
+}
+
+void expect_same_as_nested(const Build& build) {
+  const Trace gated = run_calls(build, /*nested=*/false);
+  const Trace nested = run_calls(build, /*nested=*/true);
+  // The mix must exercise what it compares.
+  EXPECT_GT(gated.attempts.size(), gated.calls.size());
+  EXPECT_FALSE(gated.backoffs.empty());
+  EXPECT_FALSE(gated.give_ups.empty());
+  EXPECT_FALSE(gated.transitions.empty());
+  EXPECT_EQ(gated.attempts, nested.attempts);
+  EXPECT_EQ(gated.query_changes, nested.query_changes);
+  EXPECT_EQ(gated.backoffs, nested.backoffs);
+  EXPECT_EQ(gated.give_ups, nested.give_ups);
+  EXPECT_EQ(gated.transitions, nested.transitions);
+  EXPECT_EQ(gated.budgets, nested.budgets);
+  EXPECT_EQ(gated.calls, nested.calls);
+}
+
+// The flagship's web_search policy with a breaker outside the ladder too, so that an
+// outer gate refuses (circuit_open) before the ladder runs.
+TEST(OuterGatesTest, TimeoutAndBreakerAroundTheLadderMatchNestedGates) {
+  const Build build = [](Harness& h, Rng& rng, bool nested) {
+    std::vector<std::unique_ptr<Strategy>> s;
+    s.push_back(gate(std::make_unique<TimeoutStrategy>(timeout_config(), h.loop), nested));
+    // Outside the retry it sees only calls' last outcomes: a low threshold, so that it opens.
+    s.push_back(gate(std::make_unique<CircuitBreakerStrategy>(breaker_config(2), h.env, "web_search"), nested));
+    s.push_back(std::make_unique<SimplifyQueryStrategy>(SimplifyQueryConfig{}, h.env));
+    s.push_back(std::make_unique<RetryStrategy>(retry_config(), h.env, rng));
+    s.push_back(std::make_unique<BudgetStrategy>(budget_config(), h.env));
+    return s;
+  };
+  expect_same_as_nested(build);
+  const Trace t = run_calls(build, false);
+  EXPECT_FALSE(t.query_changes.empty());
+  EXPECT_FALSE(t.budgets.empty());
+  bool refused = false;
+  for (const auto& c : t.calls) refused = refused || std::get<0>(c) == OutcomeKind::circuit_open;
+  EXPECT_TRUE(refused);
+}
+
+// Three gates before a strategy with the default execute_gated, and a retry after it.
+TEST(OuterGatesTest, GatesBeforeAnyStrategyMatchNestedGates) {
+  expect_same_as_nested([](Harness& h, Rng& rng, bool nested) {
+    std::vector<std::unique_ptr<Strategy>> s;
+    s.push_back(gate(std::make_unique<TimeoutStrategy>(timeout_config(), h.loop), nested));
+    s.push_back(gate(std::make_unique<BudgetStrategy>(budget_config(), h.env), nested));
+    s.push_back(gate(std::make_unique<CircuitBreakerStrategy>(breaker_config(), h.env, "web_search"), nested));
+    s.push_back(std::make_unique<Opaque>());
+    s.push_back(std::make_unique<RetryStrategy>(retry_config(), h.env, rng));
+    return s;
+  });
+}
+
+}  // namespace
+}  // namespace squall
