@@ -112,6 +112,7 @@ std::string partial_json_text(const SweepResult& r, std::size_t shard_index, std
   out["squall_sweep_partial_version"] = 1;
   out["shard"] = Json{{"index", shard_index}, {"count", shard_count}};
   Json header = header_json(r);
+  header["inputs_digest"] = r.inputs_digest;
   Json variants = Json::array();
   for (const SweepVariantInfo& v : r.variants) {
     variants.push_back(Json{{"name", v.name}, {"policy", v.policy}, {"params", params_json(v)},
@@ -243,8 +244,8 @@ SweepResult merge_partials(const std::vector<PartialFile>& files) {
   std::map<std::size_t, std::string> seen;  // shard index -> file
   for (const Partial& p : partials) {
     if (p.doc["sweep"] != first.doc["sweep"]) {
-      bad(p.file, fmt::format("a shard of another sweep than {} (name, scenario, variants, policies, seeds, metrics or "
-                              "squall version differ)",
+      bad(p.file, fmt::format("a shard of another sweep than {} (name, scenario, its contents or its corpora's, "
+                              "variants, policies, seeds, metrics or squall version differ)",
                               first.file));
     }
     if (p.count != first.count) {

@@ -51,6 +51,10 @@ struct SweepResult {
   std::string scenario_file;  // as resolved against the sweep file
   std::string scenario_name;
   std::string squall_version;
+  // 16 hex digits: a hash of the bytes of the scenario file and of each corpus it reads, in
+  // its providers' order. Part of a shard's identity (a partial result holds it), so that
+  // shards run on different contents of the same files are not merged; not in the reports.
+  std::string inputs_digest;
   std::vector<SweepVariantInfo> variants;  // in expansion order
   std::size_t baseline = 0;
   std::vector<std::string> metrics;        // reported, in order

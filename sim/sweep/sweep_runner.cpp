@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <mutex>
+#include <variant>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "mocks/input_file.hpp"
 #include "reports/compare.hpp"
 #include "reports/fingerprint.hpp"
 #include "reports/json_writer.hpp"
@@ -71,6 +74,26 @@ std::string digest(const std::string& text) {
   return fmt::format("{:016x}", f.value());
 }
 
+// SweepResult::inputs_digest: each file's path as the sweep resolved it, then its bytes
+// (or why it could not be read again, which a shard run elsewhere would see too).
+std::string inputs_digest(const SweepSpec& spec) {
+  Fingerprint f;
+  const auto add_file = [&f](const std::filesystem::path& file) {
+    f.add_text(file.string());
+    const auto bytes = read_input_file(file);
+    if (const auto* text = std::get_if<std::string>(&bytes)) {
+      f.add_text(*text);
+    } else {
+      f.add_text(std::get<InputFileError>(bytes).message);
+    }
+  };
+  add_file(spec.scenario_file);
+  for (const ProviderConfig& provider : spec.scenario.providers) {
+    if (const auto corpus = corpus_path(spec.scenario, provider)) add_file(*corpus);
+  }
+  return fmt::format("{:016x}", f.value());
+}
+
 void sort_runs(SweepResult& result) {
   std::stable_sort(result.runs.begin(), result.runs.end(), [](const SweepRun& a, const SweepRun& b) {
     return a.variant != b.variant ? a.variant < b.variant : a.seed < b.seed;
@@ -127,6 +150,7 @@ SweepResult sweep_header(const SweepSpec& spec) {
   r.scenario_file = spec.scenario_file.string();
   r.scenario_name = spec.scenario.name;
   r.squall_version = std::string(squall_version());
+  r.inputs_digest = inputs_digest(spec);
   for (const SweepVariant& v : spec.variants) {
     r.variants.push_back(SweepVariantInfo{v.name, v.policy_file.value_or("scenario"), v.params, digest(v.policy_json)});
   }

@@ -101,7 +101,48 @@ TEST(SweepCommandTest, MergeRefusesShardsOfAnotherSweep) {
   const Result r = squall("merge " + p1 + " " + other);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, "squall merge: " + other + ": a shard of another sweep than " + p1 +
-                       " (name, scenario, variants, policies, seeds, metrics or squall version differ)\n");
+                       " (name, scenario, its contents or its corpora's, variants, policies, seeds, metrics or squall "
+                       "version differ)\n");
+}
+
+TEST(SweepCommandTest, MergeRefusesShardsRunOnAnEditedScenarioOrCorpus) {
+  // The same files by name, edited between two shards: the shards ran different models.
+  const fs::path dir = temp_dir() / "edited";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "corpora");
+  fs::copy_file("scenarios/corpora/crm.jsonl", dir / "corpora/crm.jsonl");
+  const std::string scenario = read_file("scenarios/quickstart.json");
+  { std::ofstream(dir / "quickstart.json", std::ios::binary) << scenario; }
+  const std::string sweep = (dir / "sweep.json").string();
+  {
+    std::ofstream(sweep, std::ios::binary)
+        << R"({"name": "edited", "scenario": "quickstart.json", "variants": [{"name": "own"}], "seeds": 2})";
+  }
+  const auto shard = [&](int i) {
+    const std::string out = (dir / fmt::format("p{}.json", i)).string();
+    const Result r = squall(fmt::format("sweep {} --shard {}/2 --out {}", sweep, i, out));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return out;
+  };
+  const std::string p1 = shard(1);
+  const std::string unchanged = shard(2);
+  EXPECT_EQ(squall("merge " + p1 + " " + unchanged + " --out " + (dir / "merged.json").string()).exit_code, 0);
+  const std::string refusal = ": a shard of another sweep than " + p1 +
+                              " (name, scenario, its contents or its corpora's, variants, policies, seeds, metrics or "
+                              "squall version differ)\n";
+  // The scenario's bytes (a description edited: the digest does not parse the file).
+  { std::ofstream(dir / "quickstart.json", std::ios::binary) << scenario << "\n"; }
+  const std::string after_scenario = shard(2);
+  Result r = squall("merge " + p1 + " " + after_scenario);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "squall merge: " + after_scenario + refusal);
+  // The corpus's bytes, the scenario as it was.
+  { std::ofstream(dir / "quickstart.json", std::ios::binary) << scenario; }
+  { std::ofstream(dir / "corpora/crm.jsonl", std::ios::binary | std::ios::app) << "\n"; }
+  const std::string after_corpus = shard(2);
+  r = squall("merge " + p1 + " " + after_corpus);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "squall merge: " + after_corpus + refusal);
 }
 
 TEST(SweepCommandTest, ShardUsageErrors) {
