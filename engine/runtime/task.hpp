@@ -7,7 +7,6 @@
 // exceptions: exceptions are reserved for programmer errors.
 #pragma once
 
-#include <cassert>
 #include <coroutine>
 #include <cstddef>
 #include <exception>
@@ -57,12 +56,17 @@ struct PooledFrame {
   static void operator delete(void* p, std::size_t n) noexcept { frame_pool::deallocate(p, n); }
 };
 
+// The error slot spawn() gives a task spawned without one: it marks the task detached and
+// is never written, so an exception such a task throws is dropped.
+inline std::exception_ptr no_error_slot;
+
 // Every call in flight holds a promise in its frame, so it is three words.
 struct PromiseBase : PooledFrame {
   std::coroutine_handle<> continuation = std::noop_coroutine();
   std::exception_ptr exception;
   // Set by spawn(), never null there: the task has no awaiter, frees its own frame when it
-  // finishes, and reports an exception here. Null: the task is awaited.
+  // finishes, and reports an exception here (unless it is &no_error_slot). Null: the task
+  // is awaited.
   std::exception_ptr* detached_error = nullptr;
 
   struct FinalAwaiter {
@@ -71,7 +75,7 @@ struct PromiseBase : PooledFrame {
     std::coroutine_handle<> await_suspend(std::coroutine_handle<P> h) const noexcept {
       PromiseBase& p = h.promise();
       if (p.detached_error == nullptr) return p.continuation;
-      if (p.exception && !*p.detached_error) *p.detached_error = p.exception;
+      if (p.exception && p.detached_error != &no_error_slot && !*p.detached_error) *p.detached_error = p.exception;
       h.destroy();  // allowed: the coroutine is suspended at its final point
       return std::noop_coroutine();
     }
@@ -241,14 +245,13 @@ class [[nodiscard]] Task<void> {
 
 // Starts `task` now and lets it run to completion on its own; it runs until its first
 // suspension before spawn() returns. An exception escaping the task (a programmer error)
-// is stored in `*error` (which must not be null) if that is still empty, so the owner of
-// the run can rethrow it. The task is marked detached and resumed directly: when it finishes, its final awaiter
-// reports the exception and frees the frame, so a spawned task costs no wrapper coroutine
-// (the simulator spawns one per simulated task).
+// is stored in `*error` if that is still empty, so the owner of the run can rethrow it;
+// with a null `error` it is dropped. The task is marked detached and resumed directly:
+// when it finishes, its final awaiter reports the exception and frees the frame, so a
+// spawned task costs no wrapper coroutine (the simulator spawns one per simulated task).
 inline void spawn(Task<void> task, std::exception_ptr* error) {
-  assert(error != nullptr);
   const std::coroutine_handle<Task<void>::promise_type> h = std::exchange(task.handle_, {});
-  h.promise().detached_error = error;
+  h.promise().detached_error = error != nullptr ? error : &detail::no_error_slot;
   h.resume();
 }
 

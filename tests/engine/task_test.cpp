@@ -83,6 +83,29 @@ TEST(TaskTest, SpawnReportsAnExceptionThrownBeforeAnySuspension) {
   spawn(fail_at_once(), &error);
   EXPECT_TRUE(error);
   spawn(fail_at_once(), nullptr);  // no place to report: the exception is dropped
+  EXPECT_FALSE(detail::no_error_slot);
+}
+
+TEST(TaskTest, ASpawnedTaskFreesItsFrameWithOrWithoutAnErrorSlot) {
+  // A local of the task's frame counts its destruction: the frame is freed when the task
+  // ends, whether spawn() was given a place for errors or not.
+  struct Counted {
+    int& freed;
+    ~Counted() { ++freed; }
+  };
+  const auto task = [](EventLoop& l, int& freed) -> Task<void> {
+    Counted counted{freed};
+    co_await sleep_until(l, 5);
+  };
+  EventLoop loop;
+  int freed = 0;
+  std::exception_ptr error;
+  spawn(task(loop, freed), &error);
+  spawn(task(loop, freed), nullptr);
+  EXPECT_EQ(freed, 0);
+  loop.run();
+  EXPECT_EQ(freed, 2);
+  EXPECT_FALSE(error);
 }
 
 TEST(TaskTest, AnAwaitedTaskPassesItsExceptionToItsAwaiter) {
