@@ -18,6 +18,7 @@
 #include "engine/strategies/retry.hpp"
 #include "engine/strategies/timeout.hpp"
 #include "engine/strategies/validate.hpp"
+#include "concurrent_calls.hpp"
 #include "test_runtime.hpp"
 
 namespace squall {
@@ -26,15 +27,6 @@ namespace {
 using test::Harness;
 using test::Reply;
 using test::ScriptedProvider;
-
-// A strategy that only passes the call on, in a coroutine of its own: not a gate, so no
-// pipeline that holds it fuses the strategies before it.
-class Opaque final : public Strategy {
- public:
-  Task<Outcome> execute(CallContext& ctx, Request& request, Next next) override {
-    co_return co_await next(ctx, request);
-  }
-};
 
 RetryConfig retry_config() {
   RetryConfig c;
@@ -102,42 +94,23 @@ Reply mixed_reply(std::size_t i) {
 
 // What a run of many calls left behind, in comparable form.
 struct Trace {
-  std::vector<std::tuple<std::int32_t, TimePoint, TimePoint, OutcomeKind>> attempts;
-  std::vector<std::tuple<std::int32_t, TimePoint, Nanos, bool>> backoffs;
-  std::vector<std::tuple<std::string, TimePoint, OutcomeKind>> give_ups;
-  std::vector<std::string> transitions;
-  std::vector<std::tuple<std::string, TimePoint>> budgets;
+  test::EventTrace events;
   std::vector<std::tuple<OutcomeKind, TimePoint>> calls;
   friend bool operator==(const Trace&, const Trace&) = default;
 };
 
-// Runs 12 rounds of 25 concurrent calls, 1.5 s apart, through the strategies `build`
-// gives, ending in a scripted provider; with `opaque`, an Opaque strategy sits between
-// them and the provider, so nothing fuses.
+// Runs test::run_rounds through the strategies `build` gives, ending in a scripted
+// provider; with `opaque`, an Opaque strategy sits between them and the provider, so
+// nothing fuses.
 Trace run_calls(const Build& build, bool opaque) {
   Harness h;
   Xoshiro256 rng(42);
   ScriptedProvider provider(h.loop, [](std::size_t i, const Request&) { return mixed_reply(i); });
   std::vector<std::unique_ptr<Strategy>> strategies = build(h, rng);
-  if (opaque) strategies.push_back(std::make_unique<Opaque>());
+  if (opaque) strategies.push_back(std::make_unique<test::Opaque>());
   Pipeline pipeline(provider, h.env, std::move(strategies));
-  std::vector<std::unique_ptr<test::Call>> calls;
-  std::exception_ptr error;
-  for (int round = 0; round < 12; ++round) {
-    h.loop.run_until(static_cast<TimePoint>(round) * 1500 * kMillisecond);
-    for (int i = 0; i < 25; ++i) {
-      calls.push_back(std::make_unique<test::Call>());
-      test::start(h, pipeline, *calls.back(), &error);
-    }
-  }
-  test::drain(h);
-  if (error) std::rethrow_exception(error);
-  Trace t;
-  for (const AttemptEvent& e : h.log.attempts) t.attempts.emplace_back(e.attempt, e.started, e.finished, e.kind);
-  for (const BackoffEvent& e : h.log.backoffs) t.backoffs.emplace_back(e.after_attempt, e.at, e.delay, e.from_retry_after);
-  for (const auto& e : h.log.give_ups) t.give_ups.emplace_back(e.reason, e.at, e.last_kind);
-  t.transitions = h.log.transitions;
-  for (const auto& e : h.log.budgets) t.budgets.emplace_back(e.limit, e.at);
+  const auto calls = test::run_rounds(h, pipeline, [](int) { return std::make_unique<test::Call>(); });
+  Trace t{test::trace_of(h.log), {}};
   for (const auto& c : calls) t.calls.emplace_back(c->outcome.value().kind, c->finished);
   return t;
 }
@@ -146,14 +119,10 @@ void expect_same_as_nested(const Build& build) {
   const Trace fused = run_calls(build, /*opaque=*/false);
   const Trace nested = run_calls(build, /*opaque=*/true);
   // The mix must exercise what it compares.
-  EXPECT_GT(fused.attempts.size(), fused.calls.size());
-  EXPECT_FALSE(fused.backoffs.empty());
-  EXPECT_FALSE(fused.give_ups.empty());
-  EXPECT_EQ(fused.attempts, nested.attempts);
-  EXPECT_EQ(fused.backoffs, nested.backoffs);
-  EXPECT_EQ(fused.give_ups, nested.give_ups);
-  EXPECT_EQ(fused.transitions, nested.transitions);
-  EXPECT_EQ(fused.budgets, nested.budgets);
+  EXPECT_GT(fused.events.attempts.size(), fused.calls.size());
+  EXPECT_FALSE(fused.events.backoffs.empty());
+  EXPECT_FALSE(fused.events.give_ups.empty());
+  test::expect_same_events(fused.events, nested.events);
   EXPECT_EQ(fused.calls, nested.calls);
 }
 
@@ -171,8 +140,8 @@ TEST(FusedCallTest, TimeoutRetryBreakerBudgetMatchNestedCoroutines) {
   expect_same_as_nested(timeout_retry_breaker_budget);
   // And the run did meet the breaker and the budget.
   const Trace t = run_calls(timeout_retry_breaker_budget, /*opaque=*/false);
-  EXPECT_FALSE(t.transitions.empty());
-  EXPECT_FALSE(t.budgets.empty());
+  EXPECT_FALSE(t.events.transitions.empty());
+  EXPECT_FALSE(t.events.budgets.empty());
 }
 
 TEST(FusedCallTest, GatesOutsideTheRetryAndValidateInsideMatchNestedCoroutines) {
@@ -194,7 +163,7 @@ TEST(FusedCallTest, GatesWithoutARetryMatchNestedCoroutines) {
     return s;
   };
   const Trace fused = run_calls(build, false);
-  EXPECT_FALSE(fused.transitions.empty());
+  EXPECT_FALSE(fused.events.transitions.empty());
   EXPECT_EQ(fused, run_calls(build, true));
 }
 
@@ -211,7 +180,7 @@ struct RouteRig {
   std::unique_ptr<Strategy> breaker() {
     return std::make_unique<CircuitBreakerStrategy>(breaker_config(), h.env, "web_search");
   }
-  std::unique_ptr<Strategy> opaque() { return std::make_unique<Opaque>(); }
+  std::unique_ptr<Strategy> opaque() { return std::make_unique<test::Opaque>(); }
 
   std::optional<FusedRoute> route(std::vector<std::unique_ptr<Strategy>> strategies) {
     Pipeline pipeline(provider, h.env, std::move(strategies));

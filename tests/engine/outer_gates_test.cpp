@@ -18,6 +18,7 @@
 #include "engine/strategies/retry.hpp"
 #include "engine/strategies/simplify_query.hpp"
 #include "engine/strategies/timeout.hpp"
+#include "concurrent_calls.hpp"
 #include "test_runtime.hpp"
 
 namespace squall {
@@ -38,15 +39,6 @@ class Nested final : public Strategy {
 
  private:
   std::unique_ptr<Gate> gate_;
-};
-
-// A strategy that only passes the call on, in a coroutine of its own, with the default
-// execute_gated.
-class Opaque final : public Strategy {
- public:
-  Task<Outcome> execute(CallContext& ctx, Request& request, Next next) override {
-    co_return co_await next(ctx, request);
-  }
 };
 
 RetryConfig retry_config() {
@@ -107,12 +99,7 @@ Reply mixed_reply(std::size_t i) {
 }
 
 struct Trace {
-  std::vector<std::tuple<std::int32_t, TimePoint, TimePoint, OutcomeKind>> attempts;
-  std::vector<std::tuple<std::string, std::string, std::string, TimePoint>> query_changes;
-  std::vector<std::tuple<std::int32_t, TimePoint, Nanos, bool>> backoffs;
-  std::vector<std::tuple<std::string, TimePoint, OutcomeKind>> give_ups;
-  std::vector<std::string> transitions;
-  std::vector<std::tuple<std::string, TimePoint>> budgets;
+  test::EventTrace events;
   std::vector<std::tuple<OutcomeKind, TimePoint, std::string, Nanos, TimePoint>> calls;
   friend bool operator==(const Trace&, const Trace&) = default;
 };
@@ -120,31 +107,17 @@ struct Trace {
 // The strategies of one pipeline; `nested` wraps its gates in Nested.
 using Build = std::function<std::vector<std::unique_ptr<Strategy>>(Harness&, Rng&, bool nested)>;
 
-// Runs 12 rounds of 25 concurrent calls, 1.5 s apart, through the strategies `build` gives.
+// Runs test::run_rounds through the strategies `build` gives, half the calls with a query
+// that the ladder can simplify.
 Trace run_calls(const Build& build, bool nested) {
   Harness h;
   Xoshiro256 rng(42);
   ScriptedProvider provider(h.loop, [](std::size_t i, const Request&) { return mixed_reply(i); });
   Pipeline pipeline(provider, h.env, build(h, rng, nested));
-  std::vector<std::unique_ptr<test::Call>> calls;
-  std::exception_ptr error;
-  for (int round = 0; round < 12; ++round) {
-    h.loop.run_until(static_cast<TimePoint>(round) * 1500 * kMillisecond);
-    for (int i = 0; i < 25; ++i) {
-      calls.push_back(std::make_unique<test::Call>(i % 2 == 0 ? "\"acme corp\" pricing 2024 enterprise tier"
-                                                              : "acme revenue"));
-      test::start(h, pipeline, *calls.back(), &error);
-    }
-  }
-  test::drain(h);
-  if (error) std::rethrow_exception(error);
-  Trace t;
-  for (const AttemptEvent& e : h.log.attempts) t.attempts.emplace_back(e.attempt, e.started, e.finished, e.kind);
-  for (const auto& e : h.log.query_changes) t.query_changes.emplace_back(e.step, e.from, e.to, e.at);
-  for (const BackoffEvent& e : h.log.backoffs) t.backoffs.emplace_back(e.after_attempt, e.at, e.delay, e.from_retry_after);
-  for (const auto& e : h.log.give_ups) t.give_ups.emplace_back(e.reason, e.at, e.last_kind);
-  t.transitions = h.log.transitions;
-  for (const auto& e : h.log.budgets) t.budgets.emplace_back(e.limit, e.at);
+  const auto calls = test::run_rounds(h, pipeline, [](int i) {
+    return std::make_unique<test::Call>(i % 2 == 0 ? "\"acme corp\" pricing 2024 enterprise tier" : "acme revenue");
+  });
+  Trace t{test::trace_of(h.log), {}};
   // The context's deadline and attempt timeout after the call: the timeout gate restored them.
   for (const auto& c : calls) {
     t.calls.emplace_back(c->outcome.value().kind, c->finished, c->request.query, c->ctx.attempt_timeout,
@@ -162,16 +135,11 @@ void expect_same_as_nested(const Build& build) {
   const Trace gated = run_calls(build, /*nested=*/false);
   const Trace nested = run_calls(build, /*nested=*/true);
   // The mix must exercise what it compares.
-  EXPECT_GT(gated.attempts.size(), gated.calls.size());
-  EXPECT_FALSE(gated.backoffs.empty());
-  EXPECT_FALSE(gated.give_ups.empty());
-  EXPECT_FALSE(gated.transitions.empty());
-  EXPECT_EQ(gated.attempts, nested.attempts);
-  EXPECT_EQ(gated.query_changes, nested.query_changes);
-  EXPECT_EQ(gated.backoffs, nested.backoffs);
-  EXPECT_EQ(gated.give_ups, nested.give_ups);
-  EXPECT_EQ(gated.transitions, nested.transitions);
-  EXPECT_EQ(gated.budgets, nested.budgets);
+  EXPECT_GT(gated.events.attempts.size(), gated.calls.size());
+  EXPECT_FALSE(gated.events.backoffs.empty());
+  EXPECT_FALSE(gated.events.give_ups.empty());
+  EXPECT_FALSE(gated.events.transitions.empty());
+  test::expect_same_events(gated.events, nested.events);
   EXPECT_EQ(gated.calls, nested.calls);
 }
 
@@ -190,8 +158,8 @@ TEST(OuterGatesTest, TimeoutAndBreakerAroundTheLadderMatchNestedGates) {
   };
   expect_same_as_nested(build);
   const Trace t = run_calls(build, false);
-  EXPECT_FALSE(t.query_changes.empty());
-  EXPECT_FALSE(t.budgets.empty());
+  EXPECT_FALSE(t.events.query_changes.empty());
+  EXPECT_FALSE(t.events.budgets.empty());
   bool refused = false;
   for (const auto& c : t.calls) refused = refused || std::get<0>(c) == OutcomeKind::circuit_open;
   EXPECT_TRUE(refused);
@@ -204,7 +172,7 @@ TEST(OuterGatesTest, GatesBeforeAnyStrategyMatchNestedGates) {
     s.push_back(gate(std::make_unique<TimeoutStrategy>(timeout_config(), h.loop), nested));
     s.push_back(gate(std::make_unique<BudgetStrategy>(budget_config(), h.env), nested));
     s.push_back(gate(std::make_unique<CircuitBreakerStrategy>(breaker_config(), h.env, "web_search"), nested));
-    s.push_back(std::make_unique<Opaque>());
+    s.push_back(std::make_unique<test::Opaque>());
     s.push_back(std::make_unique<RetryStrategy>(retry_config(), h.env, rng));
     return s;
   });
