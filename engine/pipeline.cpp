@@ -50,13 +50,17 @@ void OuterGates::settle(CallContext& ctx, Outcome& outcome) {
 }
 
 Pipeline::Pipeline(Terminal& terminal, std::vector<std::unique_ptr<Strategy>> strategies)
-    : terminal_(terminal), strategies_(std::move(strategies)), fusable_(fusable_of(strategies_)) {}
+    : terminal_(terminal),
+      strategies_(std::move(strategies)),
+      fusable_(fusable_of(strategies_)),
+      routes_(strategies_.size() + 1) {}
 
 Pipeline::Pipeline(Provider& provider, EngineEnv env, std::vector<std::unique_ptr<Strategy>> strategies)
     : own_terminal_(std::make_unique<ProviderAttempt>(provider, env)),
       terminal_(*own_terminal_),
       strategies_(std::move(strategies)),
-      fusable_(fusable_of(strategies_)) {}
+      fusable_(fusable_of(strategies_)),
+      routes_(strategies_.size() + 1) {}
 
 Pipeline::~Pipeline() = default;
 
@@ -107,7 +111,6 @@ Task<Outcome> Pipeline::run_from(std::size_t index, CallContext& ctx, Request& r
 }
 
 const FusedRoute* Pipeline::fused_route(std::size_t index, const CallContext& ctx) const {
-  if (routes_.empty()) routes_.resize(strategies_.size() + 1);
   std::vector<const FusedRoute*>& by_provider = routes_[index];
   // kNoProvider (UINT32_MAX) wraps to entry 0, the provider ids follow it.
   const std::size_t slot = static_cast<std::uint32_t>(ctx.provider + 1);

@@ -272,8 +272,9 @@ class Pipeline {
   // provider's stack), so each is worked out on first use and kept: a fused call's frame
   // holds a pointer to it instead of a 56-byte copy, and a call does not walk the
   // strategies again. routes_[index][provider + 1] (kNoProvider wraps to 0); kNoRoute
-  // marks a rest that does not fuse. Each route has a block of its own, so it never moves
-  // while calls hold it.
+  // marks a rest that does not fuse; routes_ has an entry per index from construction, the
+  // provider entries grow on first use. Each route has a block of its own, so it never
+  // moves while calls hold it.
   const FusedRoute* fused_route(std::size_t index, const CallContext& ctx) const;
   mutable std::vector<std::vector<const FusedRoute*>> routes_;
   mutable std::vector<std::unique_ptr<FusedRoute>> route_store_;

@@ -104,11 +104,11 @@ class [[nodiscard]] Task {
   };
 
   // `T& result = co_await Task<T>::result_slot();` inside a Task<T> coroutine: the
-  // promise's result, default-constructed with the promise (no suspension), for the coroutine to
-  // build in place and end with `co_return Task<T>::kSlotFilled;`. GCC 12 gives every local
-  // of a coroutine its own bytes in the frame, so a local result plus the promise's copy
-  // hold the result twice in a frame every task in flight keeps (bench/README.md); this
-  // holds it once and saves the move at co_return.
+  // promise's result, default-constructed with the promise (no suspension), for the
+  // coroutine to build in place and end with `co_return Task<T>::kSlotFilled;`. GCC 12
+  // gives every local of a coroutine its own bytes in the frame, so a local result plus
+  // the promise's copy hold the result twice in a frame every task in flight keeps
+  // (bench/README.md); this holds it once and saves the move at co_return.
   class ResultSlot {
    public:
     bool await_ready() const noexcept { return false; }
