@@ -24,9 +24,11 @@
 #pragma once
 
 #include <array>
+#include <coroutine>
 #include <cstdint>
 
 #include "engine/pipeline.hpp"
+#include "engine/strategies/retry.hpp"
 
 namespace squall {
 
@@ -66,8 +68,76 @@ struct FusedRoute {
   }
 };
 
-// Runs `route` (complete: route.attempt is set) for one logical call, in one frame. The
-// route must outlive the call (Pipeline keeps the routes it runs).
+// One logical call through a complete route (route.attempt is set), as a state machine
+// that lives in its caller's coroutine frame instead of a frame of its own. The caller
+// drives it with a loop of thin awaits:
+//
+//   FusedCall call(route);
+//   while (call.advance(ctx, request, outcome)) co_await call;
+//
+// advance() runs the call on from where it stopped until it must wait (true) or has
+// ended (false: `outcome` is the call's). Awaiting the call waits for what it stopped on:
+// the provider's pending answer, the answer's timer, or a backoff. The task runner holds
+// its step's call this way, so a task in flight is one coroutine frame, not two
+// (bench/README.md, "One frame per task"); run_fused() is the same loop in a frame of its
+// own, for pipelines entered from a strategy. ctx, request and outcome must be the same
+// objects at every advance(); `outcome` must start default-constructed. Destroying a
+// FusedCall before it ended destroys the provider's pending coroutine or the wait's own
+// frame with it, as destroying the single frame that held them did.
+class FusedCall {
+ public:
+  explicit FusedCall(const FusedRoute& route) noexcept : route_(&route) {}
+  FusedCall(const FusedCall&) = delete;
+  FusedCall& operator=(const FusedCall&) = delete;
+
+  // Throws what the provider's pending answer threw.
+  bool advance(CallContext& ctx, Request& request, Outcome& outcome);
+
+  bool await_ready() const noexcept { return false; }
+  std::coroutine_handle<> await_suspend(std::coroutine_handle<> caller);
+  void await_resume() const noexcept {}
+
+ private:
+  // Where advance() stopped: what the caller's await waits for.
+  enum class Stage : std::uint8_t {
+    start,             // not started
+    answer_pending,    // the provider's own coroutine (pending_), which writes the response
+    answer_timer,      // an answer decided at once (answer_), due at min(at, deadline)
+    answer_own_frame,  // the same with a cancellable token: AwaitScheduled in own_wait_
+    backoff,           // the retry strategy's wait before the next attempt, until wake_at_
+  };
+  enum class AfterAttempt : std::uint8_t { done, again_now, again_after_backoff };
+
+  // The outer gates' admit and the retry's progress; false when a gate refused.
+  bool begin(CallContext& ctx, Request& request, Outcome& outcome);
+  // Before an attempt: the retry's mark, the inner gates' admit, the provider call; true
+  // when it waits for the answer (stage_ says how), false when a gate refused or the
+  // deadline had passed (outcome says which).
+  bool start_attempt(CallContext& ctx, Request& request, Outcome& outcome);
+  // The answer is in: delivers a timed answer, then classifies and charges the attempt.
+  void finish_attempt(CallContext& ctx, Outcome& outcome);
+  // After an attempt or a refusal: the inner gates' settle and the retry's decision.
+  AfterAttempt end_attempt(CallContext& ctx, Request& request, Outcome& outcome);
+  // The outer gates' settle; returns false (the call has ended).
+  bool finish(CallContext& ctx, Outcome& outcome);
+
+  const FusedRoute* route_;
+  Stage stage_ = Stage::start;
+  std::uint8_t admitted_ = 0;  // gates admitted and not yet settled, outermost first
+  std::array<Gate::Ticket, FusedRoute::kMaxGates> tickets_;
+  RetryStrategy::Progress progress_;
+  TimePoint started_ = 0;  // the current attempt's start
+  TimePoint wake_at_ = 0;  // the backoff's end
+  // The current attempt's provider call: its options (the provider's coroutine reads them
+  // by reference while it runs), the answer decided at once, or the coroutine.
+  CallOptions options_;
+  ScheduledAnswer answer_;
+  Task<Response> pending_;
+  Task<void> own_wait_;
+};
+
+// Runs `route` (complete: route.attempt is set) for one logical call, in one frame of its
+// own (FusedCall). The route must outlive the call (Pipeline keeps the routes it runs).
 Task<Outcome> run_fused(const FusedRoute& route, CallContext& ctx, Request& request);
 
 }  // namespace squall

@@ -95,8 +95,13 @@ std::vector<Pipeline::Fusable> Pipeline::fusable_of(const std::vector<std::uniqu
 }
 
 Task<Outcome> Pipeline::execute(CallContext& ctx, Request& request) const {
-  ctx.deadline = std::min(ctx.deadline, ctx.task.deadline);
+  if (const FusedRoute* route = enter(ctx)) return run_fused(*route, ctx, request);
   return run_from(0, ctx, request);
+}
+
+const FusedRoute* Pipeline::enter(CallContext& ctx) const {
+  ctx.deadline = std::min(ctx.deadline, ctx.task.deadline);
+  return fused_route(0, ctx);
 }
 
 Task<Outcome> Pipeline::run_from(std::size_t index, CallContext& ctx, Request& request) const {

@@ -225,6 +225,11 @@ class Pipeline {
   // Runs one logical call through every strategy. The context's deadline is tightened
   // to the task's deadline first, so no call outlives its task.
   Task<Outcome> execute(CallContext& ctx, Request& request) const;
+  // The first half of execute(), for a caller that runs a fused call in its own frame
+  // (FusedCall, engine/fused_call.hpp): tightens the deadline as execute() does and
+  // returns the fused route of the whole pipeline for `ctx`, or null when it does not
+  // fuse (then run(ctx, request) is the call).
+  const FusedRoute* enter(CallContext& ctx) const;
   // Runs the strategies without touching the deadline: for a stack entered from another
   // pipeline, whose deadline is already set.
   Task<Outcome> run(CallContext& ctx, Request& request) const { return run_from(0, ctx, request); }

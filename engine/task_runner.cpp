@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include "engine/fused_call.hpp"
 #include "engine/provider_registry.hpp"
 
 namespace squall {
@@ -139,8 +140,10 @@ void TaskRunner::finish(const TaskPlan& plan, const PoolQuery* query, TaskContex
 
 // Only what crosses a suspension lives here: the rest of a step's work is in make_request,
 // after_step and finish, whose locals are on the stack, not in this frame (every local
-// of a coroutine has its own bytes in the frame with GCC 12, bench/README.md). The
-// step's outcome is read where the call left it, in its finished frame, not copied here.
+// of a coroutine has its own bytes in the frame with GCC 12, bench/README.md). A step
+// whose pipeline fuses runs its call in this frame too (FusedCall), so a task in flight
+// is one coroutine frame; the others await the pipeline's coroutines. Either way the
+// step's outcome is built in place, not copied.
 Task<void> TaskRunner::run(std::uint64_t id, const TaskPlan& plan, const PoolQuery* query) const {
   TaskContext task;
   task.id = id;
@@ -154,9 +157,14 @@ Task<void> TaskRunner::run(std::uint64_t id, const TaskPlan& plan, const PoolQue
     Request request = make_request(plan.steps[i], query, so_far.context_tokens);
     CallContext ctx{task, plan.steps[i].tool->name, plan.steps[i].tool->primary};
     ctx.step = i;
-    Task<Outcome> call = plan.steps[i].tool->pipeline->execute(ctx, request);
-    co_await call.finished();
-    if (!after_step(plan.steps[i], query, ctx, call.result(), so_far)) break;
+    Outcome outcome;
+    if (const FusedRoute* route = plan.steps[i].tool->pipeline->enter(ctx)) {
+      FusedCall call(*route);
+      while (call.advance(ctx, request, outcome)) co_await call;
+    } else {
+      co_await plan.steps[i].tool->pipeline->run(ctx, request).into(outcome);
+    }
+    if (!after_step(plan.steps[i], query, ctx, outcome, so_far)) break;
   }
   finish(plan, query, task, so_far);
 }

@@ -213,6 +213,8 @@ class [[nodiscard]] Task<void> {
     void return_void() const noexcept {}
   };
 
+  // An empty Task: no coroutine, nothing to await (a FusedCall that is not waiting on one).
+  Task() noexcept = default;
   Task(Task&& other) noexcept : handle_(std::exchange(other.handle_, {})) {}
   Task& operator=(Task&& other) noexcept {
     if (this != &other) {
@@ -233,6 +235,8 @@ class [[nodiscard]] Task<void> {
   void await_resume() const {
     if (handle_.promise().exception) std::rethrow_exception(handle_.promise().exception);
   }
+  bool valid() const noexcept { return static_cast<bool>(handle_); }
+
 
  private:
   friend void spawn(Task<void> task, std::exception_ptr* error);
@@ -240,7 +244,7 @@ class [[nodiscard]] Task<void> {
   void destroy() {
     if (handle_) handle_.destroy();
   }
-  std::coroutine_handle<promise_type> handle_;
+  std::coroutine_handle<promise_type> handle_{};
 };
 
 // Starts `task` now and lets it run to completion on its own; it runs until its first

@@ -59,17 +59,21 @@ inline EventTrace trace_of(const EventLog& log) {
   return t;
 }
 
+// How a call is started: test::start (Pipeline::execute), or another way of running it.
+using StartCall = std::function<void(Harness&, const Pipeline&, Call&, std::exception_ptr*)>;
+
 // Runs 12 rounds of 25 overlapping calls, 1.5 s apart, through `pipeline` to the end; call
-// i of a round is `make_call(i)`. Returns the calls, finished.
+// i of a round is `make_call(i)`, started by `start_call`. Returns the calls, finished.
 inline std::vector<std::unique_ptr<Call>> run_rounds(Harness& h, const Pipeline& pipeline,
-                                                     const std::function<std::unique_ptr<Call>(int)>& make_call) {
+                                                     const std::function<std::unique_ptr<Call>(int)>& make_call,
+                                                     const StartCall& start_call = start) {
   std::vector<std::unique_ptr<Call>> calls;
   std::exception_ptr error;
   for (int round = 0; round < 12; ++round) {
     h.loop.run_until(static_cast<TimePoint>(round) * 1500 * kMillisecond);
     for (int i = 0; i < 25; ++i) {
       calls.push_back(make_call(i));
-      start(h, pipeline, *calls.back(), &error);
+      start_call(h, pipeline, *calls.back(), &error);
     }
   }
   drain(h);

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <tuple>
 #include <vector>
 
@@ -99,25 +100,51 @@ struct Trace {
   friend bool operator==(const Trace&, const Trace&) = default;
 };
 
+// Runs `call` as the task runner runs a step: the fused call in the caller's own frame
+// (Pipeline::enter, FusedCall), not in a frame of its own (run_fused).
+Task<void> complete_in_callers_frame(const Pipeline& pipeline, test::Call& call, const Clock& clock) {
+  const FusedRoute* route = pipeline.enter(call.ctx);
+  if (route == nullptr) throw std::logic_error("the pipeline does not fuse");
+  Outcome outcome;
+  FusedCall fused(*route);
+  while (fused.advance(call.ctx, call.request, outcome)) co_await fused;
+  call.outcome = std::move(outcome);
+  call.finished = clock.now();
+}
+
+void start_in_callers_frame(Harness& h, const Pipeline& pipeline, test::Call& call, std::exception_ptr* error) {
+  spawn(complete_in_callers_frame(pipeline, call, h.loop), error);
+}
+
+// Where a run's fused calls run: in a frame of their own (Pipeline::execute), in the
+// caller's frame (as the task runner runs them), or not fused at all: an Opaque strategy
+// between the strategies and the provider keeps them nested.
+enum class RunAs { own_frame, callers_frame, nested };
+
+void start_as(RunAs how, Harness& h, const Pipeline& pipeline, test::Call& call, std::exception_ptr* error) {
+  (how == RunAs::callers_frame ? start_in_callers_frame : test::start)(h, pipeline, call, error);
+}
+
 // Runs test::run_rounds through the strategies `build` gives, ending in a scripted
-// provider; with `opaque`, an Opaque strategy sits between them and the provider, so
-// nothing fuses.
-Trace run_calls(const Build& build, bool opaque) {
+// provider, as `how` says.
+Trace run_calls(const Build& build, RunAs how = RunAs::own_frame) {
   Harness h;
   Xoshiro256 rng(42);
   ScriptedProvider provider(h.loop, [](std::size_t i, const Request&) { return mixed_reply(i); });
   std::vector<std::unique_ptr<Strategy>> strategies = build(h, rng);
-  if (opaque) strategies.push_back(std::make_unique<test::Opaque>());
+  if (how == RunAs::nested) strategies.push_back(std::make_unique<test::Opaque>());
   Pipeline pipeline(provider, h.env, std::move(strategies));
-  const auto calls = test::run_rounds(h, pipeline, [](int) { return std::make_unique<test::Call>(); });
+  const auto calls = test::run_rounds(
+      h, pipeline, [](int) { return std::make_unique<test::Call>(); },
+      [how](Harness& harness, const Pipeline& p, test::Call& c, std::exception_ptr* e) { start_as(how, harness, p, c, e); });
   Trace t{test::trace_of(h.log), {}};
   for (const auto& c : calls) t.calls.emplace_back(c->outcome.value().kind, c->finished);
   return t;
 }
 
 void expect_same_as_nested(const Build& build) {
-  const Trace fused = run_calls(build, /*opaque=*/false);
-  const Trace nested = run_calls(build, /*opaque=*/true);
+  const Trace fused = run_calls(build);
+  const Trace nested = run_calls(build, RunAs::nested);
   // The mix must exercise what it compares.
   EXPECT_GT(fused.events.attempts.size(), fused.calls.size());
   EXPECT_FALSE(fused.events.backoffs.empty());
@@ -139,7 +166,7 @@ std::vector<std::unique_ptr<Strategy>> timeout_retry_breaker_budget(Harness& h, 
 TEST(FusedCallTest, TimeoutRetryBreakerBudgetMatchNestedCoroutines) {
   expect_same_as_nested(timeout_retry_breaker_budget);
   // And the run did meet the breaker and the budget.
-  const Trace t = run_calls(timeout_retry_breaker_budget, /*opaque=*/false);
+  const Trace t = run_calls(timeout_retry_breaker_budget);
   EXPECT_FALSE(t.events.transitions.empty());
   EXPECT_FALSE(t.events.budgets.empty());
 }
@@ -162,9 +189,62 @@ TEST(FusedCallTest, GatesWithoutARetryMatchNestedCoroutines) {
     s.push_back(std::make_unique<CircuitBreakerStrategy>(breaker_config(), h.env, "web_search"));
     return s;
   };
-  const Trace fused = run_calls(build, false);
+  const Trace fused = run_calls(build);
   EXPECT_FALSE(fused.events.transitions.empty());
-  EXPECT_EQ(fused, run_calls(build, true));
+  EXPECT_EQ(fused, run_calls(build, RunAs::nested));
+}
+
+// The task runner runs a fused call in its own frame (FusedCall driven by a loop of
+// awaits); run_fused runs the same state machine in a frame of its own. Same events, same
+// outcomes, same times.
+TEST(FusedCallTest, ACallersFrameRunsTheCallAsAFrameOfItsOwnDoes) {
+  const Build gates_outside_and_inside = [](Harness& h, Rng& rng) {
+    std::vector<std::unique_ptr<Strategy>> s;
+    s.push_back(std::make_unique<TimeoutStrategy>(timeout_config(), h.loop));
+    s.push_back(std::make_unique<RetryStrategy>(retry_config(), h.env, rng));
+    s.push_back(std::make_unique<CircuitBreakerStrategy>(breaker_config(), h.env, "web_search"));
+    s.push_back(std::make_unique<ValidateStrategy>(validate_config()));
+    return s;
+  };
+  for (const Build& build : {Build(timeout_retry_breaker_budget), gates_outside_and_inside}) {
+    const Trace in_callers_frame = run_calls(build, RunAs::callers_frame);
+    EXPECT_FALSE(in_callers_frame.events.backoffs.empty());
+    EXPECT_FALSE(in_callers_frame.events.transitions.empty());
+    EXPECT_EQ(in_callers_frame, run_calls(build, RunAs::own_frame));
+  }
+}
+
+// A provider whose answer throws after `latency`: the error must reach whoever awaits the
+// call, in either frame, not vanish in a state machine.
+class ThrowingProvider final : public Provider {
+ public:
+  explicit ThrowingProvider(EventLoop& loop) : loop_(loop) {}
+  std::string_view name() const override { return "throwing"; }
+  Task<Response> call(const Request&, const CallOptions&) override {
+    co_await sleep_until(loop_, loop_.now() + 10 * kMillisecond);
+    throw std::runtime_error("provider broke");
+  }
+
+ private:
+  EventLoop& loop_;
+};
+
+TEST(FusedCallTest, AnErrorThrownByTheProvidersCoroutineReachesTheCaller) {
+  for (const RunAs how : {RunAs::own_frame, RunAs::callers_frame}) {
+    Harness h;
+    Xoshiro256 rng(3);
+    ThrowingProvider provider(h.loop);
+    std::vector<std::unique_ptr<Strategy>> strategies;
+    strategies.push_back(std::make_unique<RetryStrategy>(retry_config(), h.env, rng));
+    Pipeline pipeline(provider, h.env, std::move(strategies));
+    test::Call call;
+    std::exception_ptr error;
+    start_as(how, h, pipeline, call, &error);
+    test::drain(h);
+    ASSERT_TRUE(error);
+    EXPECT_THROW(std::rethrow_exception(error), std::runtime_error);
+    EXPECT_FALSE(call.outcome.has_value());
+  }
 }
 
 // Which pipelines fuse from their first strategy: route_from's verdict and the route.
@@ -246,12 +326,13 @@ class ScheduledProvider final : public Provider {
   Nanos latency_;
 };
 
-// A fused attempt waits for a scheduled answer in its own frame when nothing can cancel
-// the call, and in a frame of its own when something can: either way the answer arrives
-// at its time, a deadline before it ends the wait as a timeout at the deadline, and a
-// cancel ends it at the time of the cancel.
+// A fused attempt waits for a scheduled answer on one timer when nothing can cancel the
+// call, and in a frame of its own when something can, whether the fused call runs in a
+// frame of its own or in its caller's: either way the answer arrives at its time, a
+// deadline before it ends the wait as a timeout at the deadline, and a cancel ends it at
+// the time of the cancel.
 TEST(FusedCallTest, ScheduledAnswersArriveTimeOutAndAreCancelledAtTheirTimes) {
-  const auto one_call = [](Nanos latency, Nanos deadline, CancellationToken token, Nanos cancel_at,
+  const auto one_call = [](RunAs how, Nanos latency, Nanos deadline, CancellationToken token, Nanos cancel_at,
                            CancellationSource* source) {
     Harness h;
     ScheduledProvider provider(h.loop, latency);
@@ -260,7 +341,7 @@ TEST(FusedCallTest, ScheduledAnswersArriveTimeOutAndAreCancelledAtTheirTimes) {
     call.ctx.deadline = deadline;
     call.ctx.cancellation = token;
     std::exception_ptr error;
-    test::start(h, pipeline, call, &error);
+    start_as(how, h, pipeline, call, &error);
     if (source != nullptr) {
       h.loop.run_until(cancel_at);
       source->cancel();
@@ -270,19 +351,23 @@ TEST(FusedCallTest, ScheduledAnswersArriveTimeOutAndAreCancelledAtTheirTimes) {
     return std::tuple(call.outcome.value().kind, call.finished, provider.cut_short);
   };
   const Nanos ms = kMillisecond;
-  // Nothing can cancel: arrives at 80 ms; with a 50 ms deadline, a timeout at 50 ms.
-  EXPECT_EQ(one_call(80 * ms, kNever, {}, 0, nullptr), std::tuple(OutcomeKind::success, 80 * ms, 0U));
-  EXPECT_EQ(one_call(80 * ms, 50 * ms, {}, 0, nullptr), std::tuple(OutcomeKind::timeout, 50 * ms, 1U));
-  EXPECT_EQ(one_call(80 * ms, 80 * ms, {}, 0, nullptr), std::tuple(OutcomeKind::success, 80 * ms, 0U));
-  // A token that can be cancelled: the same when it is not; cancelled at 30 ms when it is.
-  {
-    CancellationSource source;
-    EXPECT_EQ(one_call(80 * ms, 50 * ms, source.token(), 0, nullptr), std::tuple(OutcomeKind::timeout, 50 * ms, 1U));
-  }
-  {
-    CancellationSource source;
-    EXPECT_EQ(one_call(80 * ms, kNever, source.token(), 30 * ms, &source),
-              std::tuple(OutcomeKind::cancelled, 30 * ms, 1U));
+  for (const RunAs how : {RunAs::own_frame, RunAs::callers_frame}) {
+    SCOPED_TRACE(how == RunAs::own_frame ? "in a frame of its own" : "in the caller's frame");
+    // Nothing can cancel: arrives at 80 ms; with a 50 ms deadline, a timeout at 50 ms.
+    EXPECT_EQ(one_call(how, 80 * ms, kNever, {}, 0, nullptr), std::tuple(OutcomeKind::success, 80 * ms, 0U));
+    EXPECT_EQ(one_call(how, 80 * ms, 50 * ms, {}, 0, nullptr), std::tuple(OutcomeKind::timeout, 50 * ms, 1U));
+    EXPECT_EQ(one_call(how, 80 * ms, 80 * ms, {}, 0, nullptr), std::tuple(OutcomeKind::success, 80 * ms, 0U));
+    // A token that can be cancelled: the same when it is not; cancelled at 30 ms when it is.
+    {
+      CancellationSource source;
+      EXPECT_EQ(one_call(how, 80 * ms, 50 * ms, source.token(), 0, nullptr),
+                std::tuple(OutcomeKind::timeout, 50 * ms, 1U));
+    }
+    {
+      CancellationSource source;
+      EXPECT_EQ(one_call(how, 80 * ms, kNever, source.token(), 30 * ms, &source),
+                std::tuple(OutcomeKind::cancelled, 30 * ms, 1U));
+    }
   }
 }
 
