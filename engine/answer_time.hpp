@@ -141,7 +141,7 @@ class AwaitScheduled {
 // engine/fused_call.cpp): awaiting it makes the same scheduler calls, at the same virtual
 // times, as awaiting AwaitScheduled directly.
 inline Task<void> await_scheduled_in_own_frame(Scheduler& scheduler, Response& response,
-                                               const ScheduledAnswer& answer, const CallOptions& options) {
+                                               const ScheduledAnswer& answer, CallOptions options) {
   co_await AwaitScheduled(scheduler, response, answer, options);
 }
 
@@ -149,7 +149,7 @@ inline Task<void> await_scheduled_in_own_frame(Scheduler& scheduler, Response& r
 // awaited (as a call() coroutine's body would run), then delivers its answer, or awaits
 // the Task start() returned. `provider`, `request` and `options` must outlive the Task.
 inline Task<Response> call_through_start(Provider& provider, Scheduler& scheduler, const Request& request,
-                                         const CallOptions& options) {
+                                         CallOptions options) {
   Response response;
   ScheduledAnswer answer;
   Task<Response> pending = provider.start(request, options, response, answer);

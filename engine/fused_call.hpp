@@ -126,11 +126,12 @@ class FusedCall {
   std::uint8_t admitted_ = 0;  // gates admitted and not yet settled, outermost first
   std::array<Gate::Ticket, FusedRoute::kMaxGates> tickets_;
   RetryStrategy::Progress progress_;
-  TimePoint started_ = 0;  // the current attempt's start
-  TimePoint wake_at_ = 0;  // the backoff's end
-  // The current attempt's provider call: its options (the provider's coroutine reads them
-  // by reference while it runs), the answer decided at once, or the coroutine.
-  CallOptions options_;
+  TimePoint started_ = 0;   // the current attempt's start
+  TimePoint deadline_ = 0;  // the current attempt's deadline (CallOptions::deadline)
+  TimePoint wake_at_ = 0;   // the backoff's end
+  // The current attempt's answer: decided at once, or the provider's coroutine, or the
+  // wait for it in a frame of its own. Its CallOptions are not kept: the coroutines have
+  // their own copies (Provider::call).
   ScheduledAnswer answer_;
   Task<Response> pending_;
   Task<void> own_wait_;

@@ -106,6 +106,10 @@ const FusedRoute* Pipeline::enter(CallContext& ctx) const {
 
 Task<Outcome> Pipeline::run_from(std::size_t index, CallContext& ctx, Request& request) const {
   if (const FusedRoute* route = fused_route(index, ctx)) return run_fused(*route, ctx, request);
+  return run_unfused_from(index, ctx, request);
+}
+
+Task<Outcome> Pipeline::run_unfused_from(std::size_t index, CallContext& ctx, Request& request) const {
   if (index == strategies_.size()) return terminal_.run(ctx, request);
   if (const std::uint32_t gated = fusable_[index].gated; gated != kNoStrategy) {
     OuterGates gates;

@@ -228,8 +228,10 @@ class Pipeline {
   // The first half of execute(), for a caller that runs a fused call in its own frame
   // (FusedCall, engine/fused_call.hpp): tightens the deadline as execute() does and
   // returns the fused route of the whole pipeline for `ctx`, or null when it does not
-  // fuse (then run(ctx, request) is the call).
+  // fuse (then run_unfused(ctx, request) is the call).
   const FusedRoute* enter(CallContext& ctx) const;
+  // run() for a pipeline that enter() found does not fuse: without asking again.
+  Task<Outcome> run_unfused(CallContext& ctx, Request& request) const { return run_unfused_from(0, ctx, request); }
   // Runs the strategies without touching the deadline: for a stack entered from another
   // pipeline, whose deadline is already set.
   Task<Outcome> run(CallContext& ctx, Request& request) const { return run_from(0, ctx, request); }
@@ -248,6 +250,8 @@ class Pipeline {
  private:
   friend class Next;
   Task<Outcome> run_from(std::size_t index, CallContext& ctx, Request& request) const;
+  // run_from() once the rest from `index` is known not to fuse.
+  Task<Outcome> run_unfused_from(std::size_t index, CallContext& ctx, Request& request) const;
   bool refuses_from(std::size_t index, const CallContext& ctx, const Request& request) const;
   bool admit_retry_from(std::size_t index, const CallContext& ctx, const Request& request) const;
 

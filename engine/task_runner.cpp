@@ -143,7 +143,7 @@ void TaskRunner::finish(const TaskPlan& plan, const PoolQuery* query, TaskContex
 // of a coroutine has its own bytes in the frame with GCC 12, bench/README.md). A step
 // whose pipeline fuses runs its call in this frame too (FusedCall), so a task in flight
 // is one coroutine frame; the others await the pipeline's coroutines. Either way the
-// step's outcome is built in place, not copied.
+// step's outcome is read where the call built it, not copied.
 Task<void> TaskRunner::run(std::uint64_t id, const TaskPlan& plan, const PoolQuery* query) const {
   TaskContext task;
   task.id = id;
@@ -157,14 +157,16 @@ Task<void> TaskRunner::run(std::uint64_t id, const TaskPlan& plan, const PoolQue
     Request request = make_request(plan.steps[i], query, so_far.context_tokens);
     CallContext ctx{task, plan.steps[i].tool->name, plan.steps[i].tool->primary};
     ctx.step = i;
-    Outcome outcome;
     if (const FusedRoute* route = plan.steps[i].tool->pipeline->enter(ctx)) {
+      Outcome outcome;
       FusedCall call(*route);
       while (call.advance(ctx, request, outcome)) co_await call;
+      if (!after_step(plan.steps[i], query, ctx, outcome, so_far)) break;
     } else {
-      co_await plan.steps[i].tool->pipeline->run(ctx, request).into(outcome);
+      Task<Outcome> call = plan.steps[i].tool->pipeline->run_unfused(ctx, request);
+      co_await call.finished();
+      if (!after_step(plan.steps[i], query, ctx, call.result(), so_far)) break;
     }
-    if (!after_step(plan.steps[i], query, ctx, outcome, so_far)) break;
   }
   finish(plan, query, task, so_far);
 }

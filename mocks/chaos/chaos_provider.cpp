@@ -242,7 +242,7 @@ void ChaosProvider::abort_now(const FaultConfig& fault, TimePoint now, const Cal
   response = faulty_answer(fault, answer.at);
 }
 
-Task<Response> ChaosProvider::abort(const FaultConfig& fault, TimePoint now, const CallOptions& options, Rng& rng) {
+Task<Response> ChaosProvider::abort(const FaultConfig& fault, TimePoint now, CallOptions options, Rng& rng) {
   Response response;
   ScheduledAnswer answer;
   abort_now(fault, now, options, rng, response, answer);
@@ -251,7 +251,7 @@ Task<Response> ChaosProvider::abort(const FaultConfig& fault, TimePoint now, con
 }
 
 Task<Response> ChaosProvider::transform(const FaultConfig& fault, TimePoint decided, const Request& request,
-                                        const CallOptions& options) {
+                                        CallOptions options) {
   if (fault.kind == FaultKind::masked_error) {
     Response r = co_await inner_->call(request, options);
     if (r.transport != Transport::ok) {
@@ -293,7 +293,7 @@ Task<Response> ChaosProvider::transform(const FaultConfig& fault, TimePoint deci
 }
 
 Task<Response> ChaosProvider::run(Decision decision, TimePoint now, const Request& request,
-                                  const CallOptions& options) {
+                                  CallOptions options) {
   Xoshiro256 keyed_rng(decision.latency_seed);
   Rng& rng = decision.keyed ? static_cast<Rng&>(keyed_rng) : rng_;
   const FaultConfig* delay = decision.delay;
@@ -337,7 +337,7 @@ ChaosProvider::Decision ChaosProvider::next_decision(TimePoint now, const CallOp
 
 // Not a coroutine: it decides at once and hands back the inner provider's Task or the
 // fault's, so a clean call costs no frame of its own and no extra move of the Response.
-Task<Response> ChaosProvider::call(const Request& request, const CallOptions& options) {
+Task<Response> ChaosProvider::call(const Request& request, CallOptions options) {
   // A call cancelled before it is sent is not a call: no number, no draw. The inner
   // provider answers it as cancelled at once.
   if (options.cancellation.cancelled()) return inner_->call(request, options);

@@ -92,7 +92,7 @@ class ScriptedProvider final : public Provider {
 
   std::string_view name() const override { return "scripted"; }
 
-  Task<Response> call(const Request& request, const CallOptions& options) override {
+  Task<Response> call(const Request& request, CallOptions options) override {
     const TimePoint started = loop_.now();
     const TimePoint deadline = options.deadline;
     calls_.push_back(ReceivedCall{started, deadline, request.query});
