@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -111,7 +112,7 @@ struct RateLimitHeaders {
 //
 // Every call in flight holds a Response (its Outcome, in the frame of the call's
 // coroutine), so the small members come first and share one word: no padding anywhere
-// (128 bytes; static_assert below), and what only some errors carry is out of line.
+// (120 bytes; static_assert below), and what only some errors carry is out of line.
 struct Response {
   Transport transport = Transport::ok;
   Body body = Body::search_results;
@@ -127,7 +128,10 @@ struct Response {
   // keeps for the whole run (ErrorDetailsStore), so a Response still moves as cheaply as
   // plain data through every layer of the pipeline.
   const ErrorDetails* error_details = nullptr;
-  std::vector<SearchResult> results;  // search hits (empty for LLM responses)
+  // The search hits (empty for LLM responses), a view of the list the provider keeps for
+  // the whole run (SearchResultsStore, engine/search_results_store.hpp): no heap block
+  // per answer, and copying a Response copies two words.
+  std::span<const SearchResult> results;
   std::int64_t input_tokens = 0;      // billed input tokens, failed attempts included
   std::int64_t output_tokens = 0;     // billed output tokens
   double cost_usd = 0;                // billed cost of this exchange
@@ -144,7 +148,7 @@ struct Response {
   const ErrorDetails& details() const { return error_details != nullptr ? *error_details : kNoErrorDetails; }
 };
 
-static_assert(sizeof(Response) == 8 + sizeof(const ErrorDetails*) + sizeof(std::vector<SearchResult>) + 24 +
+static_assert(sizeof(Response) == 8 + sizeof(const ErrorDetails*) + sizeof(std::span<const SearchResult>) + 24 +
                                        sizeof(std::string_view) + sizeof(RateLimitHeaders),
               "Response has padding: keep its small members together at the front");
 

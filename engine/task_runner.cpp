@@ -29,7 +29,7 @@ TaskResult end_of_task(OutcomeKind kind) {
 }
 
 // How the hits a search step returned answer `query` (AnswerVerdict).
-AnswerVerdict judge(const PoolQuery& query, const std::vector<SearchResult>& hits) {
+AnswerVerdict judge(const PoolQuery& query, std::span<const SearchResult> hits) {
   if (hits.empty()) return AnswerVerdict::not_answered;
   for (const SearchResult& hit : hits) {
     if (query.is_relevant(hit.link)) return AnswerVerdict::answered;

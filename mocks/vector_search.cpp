@@ -70,8 +70,9 @@ Task<Response> VectorSearchMock::start(const Request& request, const CallOptions
     // Searched before the answer is awaited: the scratch buffers are shared by all calls
     // of this mock, and no other call can run until this one suspends.
     const std::int32_t top_k = request.top_k > 0 ? request.top_k : config_.top_k;
-    index_->search(request.query, request.mode, static_cast<std::size_t>(top_k), request.min_score, scratch_,
-                   response.results);
+    hits_.clear();
+    index_->search(request.query, request.mode, static_cast<std::size_t>(top_k), request.min_score, scratch_, hits_);
+    response.results = results_.keep(hits_);
   }
   return {};
 }

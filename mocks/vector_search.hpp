@@ -31,10 +31,12 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "engine/provider.hpp"
 #include "engine/provider_descriptor.hpp"
 #include "engine/runtime/clock.hpp"
+#include "engine/search_results_store.hpp"
 #include "mocks/latency.hpp"
 #include "mocks/mock_build.hpp"
 #include "mocks/read_units.hpp"
@@ -108,6 +110,10 @@ class VectorSearchMock final : public Provider {
   RetryAfterTexts retry_after_;                        // the 429s' Retry-After values
   ErrorDetailsStore details_;                          // the 429s' details, one per value
   VectorIndex::Scratch scratch_;
+  // The hits of the call being answered, then kept once per distinct list (the answers
+  // view them).
+  std::vector<SearchResult> hits_;
+  SearchResultsStore results_;
   std::uint64_t rate_limited_ = 0;
 };
 

@@ -36,7 +36,9 @@ Task<Response> WebSearchMock::start(const Request& request, const CallOptions& o
   answer.at = add_saturating(answer.at, latency_.sample(rng_));
   // Matched before the answer is awaited: the matcher's scratch buffers are shared by all
   // calls of this mock, and no other call can run until this one suspends.
-  matcher_.match(request.query, static_cast<std::size_t>(std::max(config_.max_results, 0)), response.results);
+  hits_.clear();
+  matcher_.match(request.query, static_cast<std::size_t>(std::max(config_.max_results, 0)), hits_);
+  response.results = results_.keep(hits_);
   return {};
 }
 

@@ -20,10 +20,12 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "engine/provider.hpp"
 #include "engine/provider_descriptor.hpp"
 #include "engine/runtime/clock.hpp"
+#include "engine/search_results_store.hpp"
 #include "mocks/corpus.hpp"
 #include "mocks/latency.hpp"
 #include "mocks/mock_build.hpp"
@@ -68,6 +70,10 @@ class WebSearchMock final : public Provider {
   Scheduler& scheduler_;
   Rng& rng_;
   QueryMatcher matcher_;  // reads *corpus_; declared after it
+  // The hits of the call being answered, then kept once per distinct list (the answers
+  // view them).
+  std::vector<SearchResult> hits_;
+  SearchResultsStore results_;
 };
 
 // This provider type's factory and its part of the routing descriptor (mocks/mock_build.hpp).

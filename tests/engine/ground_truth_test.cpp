@@ -16,8 +16,10 @@ constexpr Nanos ms = kMillisecond;
 
 // A 200 whose hits link to `links`, in order.
 Response hits(std::vector<std::string_view> links) {
+  std::vector<SearchResult> hits;
+  for (std::string_view link : links) hits.push_back(SearchResult{"title", link, "snippet", 3});
   Response r;
-  for (std::string_view link : links) r.results.push_back(SearchResult{"title", link, "snippet", 3});
+  r.results = test::kept_hits(hits);
   return r;
 }
 

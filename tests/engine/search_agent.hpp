@@ -34,8 +34,8 @@ inline std::string describe_search(const Request& r) {
 
 // One hit scoring `score`.
 inline Response hit(double score) {
-  Response r = results(1);
-  r.results[0].score = score;
+  Response r;
+  r.results = kept_hits({SearchResult{"title", "https://example.com", "snippet", 3, score}});
   return r;
 }
 

@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -22,6 +23,7 @@
 #include "engine/runtime/clock.hpp"
 #include "engine/runtime/rng.hpp"
 #include "engine/runtime/task.hpp"
+#include "engine/search_results_store.hpp"
 #include "sim/event_loop.hpp"
 
 namespace squall::test {
@@ -32,11 +34,18 @@ struct Reply {
   Nanos latency = 100 * kMillisecond;
 };
 
+// `hits` kept for the whole test program, as a search provider keeps the lists it
+// answers with (SearchResultsStore). Their views must outlive it (literals).
+inline std::span<const SearchResult> kept_hits(const std::vector<SearchResult>& hits) {
+  static SearchResultsStore store;
+  return store.keep(hits);
+}
+
 // A 200 with `hits` search results.
 inline Response results(int hits = 1) {
   Response r;
-  r.results.assign(static_cast<std::size_t>(hits),
-                   SearchResult{"title", "https://example.com", "snippet", 3});
+  r.results = kept_hits(std::vector<SearchResult>(static_cast<std::size_t>(hits),
+                                                  SearchResult{"title", "https://example.com", "snippet", 3}));
   return r;
 }
 

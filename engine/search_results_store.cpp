@@ -1,0 +1,46 @@
+#include "engine/search_results_store.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <string_view>
+
+#include <boost/container_hash/hash.hpp>
+
+namespace squall {
+namespace {
+
+bool same_view(std::string_view a, std::string_view b) { return a.data() == b.data() && a.size() == b.size(); }
+
+}  // namespace
+
+std::size_t SearchResultsStore::Hash::operator()(const std::vector<SearchResult>& hits) const {
+  std::size_t seed = hits.size();
+  for (const SearchResult& hit : hits) {
+    for (const std::string_view view : {hit.title, hit.link, hit.snippet}) {
+      boost::hash_combine(seed, reinterpret_cast<std::uintptr_t>(view.data()));
+      boost::hash_combine(seed, view.size());
+    }
+    boost::hash_combine(seed, hit.snippet_tokens);
+    boost::hash_combine(seed, std::bit_cast<std::uint64_t>(hit.score));
+  }
+  return seed;
+}
+
+bool SearchResultsStore::SameViews::operator()(const std::vector<SearchResult>& a,
+                                               const std::vector<SearchResult>& b) const {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const SearchResult& x, const SearchResult& y) {
+    return same_view(x.title, y.title) && same_view(x.link, y.link) && same_view(x.snippet, y.snippet) &&
+           x.snippet_tokens == y.snippet_tokens &&
+           std::bit_cast<std::uint64_t>(x.score) == std::bit_cast<std::uint64_t>(y.score);
+  });
+}
+
+std::span<const SearchResult> SearchResultsStore::keep(const std::vector<SearchResult>& hits) {
+  if (hits.empty()) return {};
+  const auto it = kept_.find(hits);
+  const std::vector<SearchResult>& kept = it != kept_.end() ? *it : *kept_.insert(hits).first;
+  return kept;
+}
+
+}  // namespace squall
