@@ -141,6 +141,9 @@ class EventQueue {
   static constexpr std::size_t kLevels = (64 + kDigitBits - 1) / kDigitBits;
   static constexpr std::size_t kBuckets = kLevels * kDigits;
   static constexpr std::size_t kNoBucket = kBuckets;
+  // The most events' worth of storage an emptied bucket keeps (4 KiB): 2.8 MiB at most
+  // over all buckets.
+  static constexpr std::size_t kKeptCapacity = 256;
   struct Bucket {
     unsigned level;
     unsigned digit;
