@@ -18,72 +18,6 @@ std::uint32_t generation_of(TimerId id) { return static_cast<std::uint32_t>(id >
 SimulationStalled::SimulationStalled(TimePoint at, ComponentId component)
     : std::runtime_error("virtual time stopped advancing"), at_(at), component_(component) {}
 
-void EventLoop::push(const Event& e) {
-  heap_.push_back(e);
-  sift_up(heap_.size() - 1, e);
-}
-
-void EventLoop::sift_up(std::size_t hole, const Event& e) {
-  // Move later parents down into the hole until e's place is found.
-  while (hole > kRoot) {
-    const std::size_t up = parent(hole);
-    if (!earlier(e, heap_[up])) break;
-    heap_[hole] = heap_[up];
-    hole = up;
-  }
-  heap_[hole] = e;
-}
-
-EventLoop::Event EventLoop::pop_earliest() {
-  static_assert(first_child(kRoot) == kRoot + 1 && first_child(kRoot) % kArity == 0 &&
-                parent(first_child(kRoot)) == kRoot && parent(first_child(kRoot) + kArity - 1) == kRoot &&
-                parent(first_child(kRoot + 1)) == kRoot + 1);
-  const Event first_event = earliest();
-  const Event last = heap_.back();
-  heap_.pop_back();
-  const std::size_t n = heap_.size();
-  if (n == kRoot) return first_event;
-  // Sift down: move the earliest child up into the hole until `last` fits there.
-  const Key last_key = key(last);
-  std::size_t hole = kRoot;
-  for (;;) {
-    const std::size_t first = first_child(hole);
-    if (first >= n) break;
-    std::size_t child = first;
-    Key child_key = key(heap_[first]);
-    if (first + kArity <= n) {
-      // A full line of four: a tournament of three comparisons, the two semifinals
-      // independent of each other, where a scan would chain all three.
-      const Key k1 = key(heap_[first + 1]);
-      const Key k2 = key(heap_[first + 2]);
-      const Key k3 = key(heap_[first + 3]);
-      const std::size_t right = k3 < k2 ? first + 3 : first + 2;
-      const Key right_key = k3 < k2 ? k3 : k2;
-      if (k1 < child_key) {
-        child = first + 1;
-        child_key = k1;
-      }
-      if (right_key < child_key) {
-        child = right;
-        child_key = right_key;
-      }
-    } else {
-      for (std::size_t c = first + 1; c < n; ++c) {
-        const Key k = key(heap_[c]);
-        if (k < child_key) {
-          child = c;
-          child_key = k;
-        }
-      }
-    }
-    if (!(child_key < last_key)) break;
-    heap_[hole] = heap_[child];
-    hole = child;
-  }
-  heap_[hole] = last;
-  return first_event;
-}
-
 std::uint32_t EventLoop::take_slot() {
   if (free_head_ != kNoSlot) {
     const std::uint32_t slot = free_head_;
@@ -111,7 +45,7 @@ TimerId EventLoop::schedule_at(TimePoint at, std::coroutine_handle<> handle) {
   slots_[slot].handle = handle;
   slots_[slot].component = component_;
   if (next_seq_ == kMaxSeq) renumber();
-  push(Event{.seq_slot = Event::pack(next_seq_++, slot), .at = std::max(at, now_)});
+  queue_.push(Event{.seq_slot = Event::pack(next_seq_++, slot), .at = std::max(at, now_)});
   ++live_;
   return make_id(slot, slots_[slot].generation);
 }
@@ -125,42 +59,37 @@ void EventLoop::cancel(TimerId id) {
   ++s.generation;
   --live_;
   // Tombstones of far-future timers (a deadline minutes away, cancelled because the answer
-  // came first) would pile up until their time; once they are most of the heap, it is
-  // rebuilt without them. O(n) per n/2 cancels: amortised O(1), and (time, seq) order is a
-  // total order, so the rebuilt heap pops in the same order.
-  if (heap_.size() > kCompactMin + kRoot && heap_.size() - kRoot > 2 * live_) compact();
+  // came first) would pile up until their time; once they are most of the queue, it is
+  // filtered of them. O(n) per n/2 cancels: amortised O(1), and the queue keeps its order.
+  if (queue_.size() > kCompactMin && queue_.size() > 2 * live_) compact();
 }
 
 void EventLoop::compact() {
-  // In place: live entries move to the front, each sifted up into the heap growing there.
-  std::size_t n = kRoot;
-  for (std::size_t i = kRoot; i < heap_.size(); ++i) {
-    const Event e = heap_[i];
-    if (!slots_[e.slot()].handle) {
-      free_slot(e.slot());
-      continue;
-    }
-    sift_up(n++, e);
-  }
-  heap_.resize(n);
+  queue_.erase_if([this](const Event& e) {
+    if (slots_[e.slot()].handle) return false;
+    free_slot(e.slot());
+    return true;
+  });
 }
 
 void EventLoop::renumber() {
-  // Tombstones go first, as compact() drops them; the live entries, sorted by (time, seq),
-  // are a heap as they stand.
+  // Tombstones go first, as compact() drops them; the live entries, sorted by (time, seq)
+  // and numbered in that order, are queued again in it.
   compact();
-  std::sort(heap_.begin() + kRoot, heap_.end(), earlier);
+  std::vector<Event> queued = queue_.take_sorted();
   std::uint32_t seq = 0;
-  for (std::size_t i = kRoot; i < heap_.size(); ++i) heap_[i].seq_slot = Event::pack(seq++, heap_[i].slot());
+  for (Event& e : queued) {
+    e.seq_slot = Event::pack(seq++, e.slot());
+    queue_.push(e);
+  }
   next_seq_ = seq;
 }
 
 void EventLoop::skip_cancelled() {
-  while (!heap_empty() && !slots_[earliest().slot()].handle) free_slot(pop_earliest().slot());
+  while (!queue_.empty() && !slots_[queue_.earliest().slot()].handle) free_slot(queue_.pop().slot());
 }
 
-void EventLoop::run_front() {
-  const Event e = pop_earliest();
+void EventLoop::run_event(const Event& e) {
   Slot& s = slots_[e.slot()];
   const std::coroutine_handle<> handle = s.handle;
   const ComponentId component = s.component;
@@ -180,8 +109,8 @@ void EventLoop::run_front() {
   // the largest single stall of a high-rate run (bench/README.md). Asking for its first
   // lines now lets them arrive while this event runs. A hint: a wrong guess (an event
   // this one schedules earlier, a cancelled one) costs wasted prefetches.
-  if (!heap_empty()) {
-    if (const std::coroutine_handle<> next = slots_[earliest().slot()].handle) {
+  if (!queue_.empty()) {
+    if (const std::coroutine_handle<> next = slots_[queue_.earliest().slot()].handle) {
       const auto* frame = static_cast<const char*>(next.address());
       // Eight lines: a resumption reads the frame's header, its promise's result and the
       // awaiter it resumes from, spread over the first few hundred bytes of a fused call's
@@ -196,11 +125,15 @@ void EventLoop::run_front() {
 
 std::uint64_t EventLoop::run(std::uint64_t max_events) {
   std::uint64_t ran = 0;
-  while (ran < max_events) {
-    skip_cancelled();
-    if (heap_empty()) break;
+  while (ran < max_events && !queue_.empty()) {
+    // Taken out without looking first: a cancelled event is dropped, a live one run.
+    const Event e = queue_.pop();
+    if (!slots_[e.slot()].handle) {
+      free_slot(e.slot());
+      continue;
+    }
     ++ran;
-    run_front();
+    run_event(e);
   }
   return ran;
 }
@@ -210,9 +143,9 @@ std::uint64_t EventLoop::run_until(TimePoint until) {
   for (;;) {
     // A cancelled earliest event must not hide a live one behind it, nor stop the loop.
     skip_cancelled();
-    if (heap_empty() || earliest().at > until) break;
+    if (queue_.empty() || queue_.earliest().at > until) break;
     ++ran;
-    run_front();
+    run_event(queue_.pop());
   }
   now_ = std::max(now_, until);
   return ran;

@@ -5,27 +5,25 @@
 // addresses or hashing (DESIGN section 3). Single-threaded by design: one simulation, one
 // thread.
 //
-// The queue is an implicit 4-ary min-heap in a vector (Johnson 1975), laid out as LaMarca
-// and Ladner's aligned d-ary heap ("The influence of caches on the performance of heaps",
-// 1996): half the depth of a binary heap, and with 16-byte entries, storage aligned to 64
-// bytes and the root placed three entries in, a node's four children fill exactly one cache
-// line, so a pop, the loop's commonest operation, reads one line per level. Every simulated
-// provider call costs two or three events, so the queue is on the hot path of every run
-// (bench/README.md).
+// The queue is a radix heap over virtual time (sim/event_queue.hpp): a simulator's queue is
+// monotone, no event is scheduled before the one running, and a monotone queue files an
+// event in O(1) and takes it out after a few moves between buckets, where the 4-ary heap it
+// replaced read a cache line per level (bench/README.md). Every simulated provider call
+// costs two or three events, so the queue is on the hot path of every run.
 //
 // Ties are broken by a 32-bit scheduling sequence, which keeps an entry at 16 bytes. Before
 // it would wrap (after 2^32 - 1 events scheduled), the queued events are sorted by
-// (time, sequence) and renumbered from 0: their order is unchanged, a sorted array is a
-// heap, and later events number after all of them, so the run's order does not depend on
+// (time, sequence), renumbered from 0 and queued again in that order: their order is
+// unchanged, and later events number after all of them, so the run's order does not depend on
 // when renumbering happens.
 //
 // Cancellation is O(1) with a tombstone. Each queued event owns a slot in a side table
 // that holds its coroutine handle and a generation count; a TimerId names (slot,
 // generation). cancel() checks the generation, clears the handle (the tombstone) and bumps
 // the generation, so a second cancel, or a cancel of an event that already ran, finds a
-// different generation and does nothing. The heap entry stays where it is and is dropped
-// when it reaches the top (or when tombstones are most of the heap, which is then
-// rebuilt without them); its slot is then recycled. Timed-out waits cancel their timers
+// different generation and does nothing. The queued entry stays where it is and is
+// dropped when it comes out first (or when tombstones are most of the queue, which is then
+// filtered of them); its slot is then recycled. Timed-out waits cancel their timers
 // on every provider call that answers in time, so this is on the hot path too.
 //
 // Stall detection (DESIGN section 9: no silent hangs). A model that schedules event after
@@ -43,9 +41,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include <boost/align/aligned_allocator.hpp>
-
 #include "engine/runtime/clock.hpp"
+#include "sim/event_queue.hpp"
 
 namespace squall {
 
@@ -100,19 +97,7 @@ class EventLoop final : public Clock, public Scheduler {
   ComponentId component() const { return component_; }
 
  private:
-  // A heap entry: 16 bytes, so that four siblings are one cache line; the handle lives in
-  // the slot so the entry need not grow.
-  struct Event {
-    // The scheduling sequence (renumbered before it wraps, see the header) in the high
-    // half, the slot in the low half: one word, so that key() is two plain loads.
-    std::uint64_t seq_slot;
-    TimePoint at;
-    std::uint32_t slot() const { return static_cast<std::uint32_t>(seq_slot); }
-    static std::uint64_t pack(std::uint32_t seq, std::uint32_t slot) {
-      return (static_cast<std::uint64_t>(seq) << 32) | slot;
-    }
-  };
-  static_assert(sizeof(Event) == 16);
+  using Event = QueuedEvent;
   // The per-event tombstone. `handle` is null once the event is cancelled; `generation`
   // changes whenever the TimerId that names the slot stops being valid (run or cancel).
   struct Slot {
@@ -123,49 +108,23 @@ class EventLoop final : public Clock, public Scheduler {
       ComponentId component;        // who scheduled the event while it is queued
     };
   };
-  static constexpr std::size_t kArity = 4;
-  static constexpr std::size_t kLineBytes = 64;
-  static_assert(kArity * sizeof(Event) == kLineBytes);
-  // heap_[kRoot] is the earliest event; the kRoot entries before it are padding, so that
-  // the children of position p, kArity * p - 8 .. kArity * p - 5, start at a multiple of
-  // kArity entries and hence of 64 bytes.
-  static constexpr std::size_t kRoot = kArity - 1;
-  static constexpr std::size_t first_child(std::size_t p) { return kArity * p - 2 * kArity; }
-  static constexpr std::size_t parent(std::size_t p) { return p / kArity + 2; }
   // The sequence number renumbering starts at (see the header).
   static constexpr std::uint32_t kMaxSeq = UINT32_MAX;
   static constexpr std::uint32_t kNoSlot = UINT32_MAX;
-  // Below this many entries the heap is never compacted: tombstones are cheap to skip.
+  // Below this many entries the queue is never compacted: tombstones are cheap to skip.
   static constexpr std::size_t kCompactMin = 1024;
-  // (time, seq) order as one unsigned 128-bit comparison, which compiles to a compare and
-  // a subtract-with-borrow with no branch: the sift-down picks the earliest of four
-  // children with conditional moves. Times are never negative (the clock starts at 0 and
-  // schedule_at clamps to now), so their unsigned order is their order; the slot in the
-  // low bits never decides, as sequence numbers are unique.
-  __extension__ using Key = unsigned __int128;
-  static Key key(const Event& e) { return (static_cast<Key>(static_cast<std::uint64_t>(e.at)) << 64) | e.seq_slot; }
-  static bool earlier(const Event& a, const Event& b) { return key(a) < key(b); }
-
-  bool heap_empty() const { return heap_.size() == kRoot; }
-  const Event& earliest() const { return heap_[kRoot]; }
-  void push(const Event& e);
-  // Places `e` at position `hole` or above it; heap_[kRoot .. hole) must be a heap.
-  void sift_up(std::size_t hole, const Event& e);
-  // Removes and returns the earliest event; the heap must not be empty.
-  Event pop_earliest();
-  // Drops cancelled events off the top of the heap, so that earliest(), if any, is live.
+  // Drops cancelled events off the front of the queue, so that its earliest, if any, is live.
   void skip_cancelled();
-  // Rebuilds the heap from its live entries and recycles the tombstoned slots.
+  // Drops the tombstones from the queue and recycles their slots.
   void compact();
   // Sorts the queued events and numbers them from 0 (see the header).
   void renumber();
   std::uint32_t take_slot();
   void free_slot(std::uint32_t slot);
-  // Runs the live event at the top of the heap.
-  void run_front();
+  // Runs `e`, a live event just taken out of the queue.
+  void run_event(const Event& e);
 
-  using Heap = std::vector<Event, boost::alignment::aligned_allocator<Event, kLineBytes>>;
-  Heap heap_ = Heap(kRoot);  // positions [kRoot, size) hold the heap (see kRoot)
+  EventQueue queue_;
   std::vector<Slot> slots_;  // one per queued event, live or tombstoned; recycled LIFO
   std::uint32_t free_head_ = kNoSlot;
   std::size_t live_ = 0;

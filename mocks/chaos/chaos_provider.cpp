@@ -117,7 +117,8 @@ const ChaosProvider::ToolSeeds& ChaosProvider::new_tool_seeds(std::string_view t
   return seeds_;
 }
 
-const FaultConfig* ChaosProvider::choose(bool delay_group, TimePoint now, std::uint64_t call, double u,
+template <class Uniform>
+const FaultConfig* ChaosProvider::choose(bool delay_group, TimePoint now, std::uint64_t call, Uniform uniform,
                                          const CallOptions& options, std::uint64_t tool_crc) const {
   const std::size_t group = delay_group ? kDelayGroup : kAbortGroup;
   // Shared outages first, each deciding with its own key (chaos_provider.hpp, step 3).
@@ -129,8 +130,14 @@ const FaultConfig* ChaosProvider::choose(bool delay_group, TimePoint now, std::u
     if (shared < fault->probability) return fault;
   }
   double cumulative = 0;
+  double u = 0;
+  bool have_u = false;
   for (const FaultConfig* fault : own_rules_[group]) {
     if (!fault_active(*fault, now, call)) continue;
+    if (!have_u) {
+      u = uniform();
+      have_u = true;
+    }
     cumulative += fault->probability;
     if (u < cumulative) return fault;
   }
@@ -140,29 +147,32 @@ const FaultConfig* ChaosProvider::choose(bool delay_group, TimePoint now, std::u
 ChaosProvider::Decision ChaosProvider::decide(TimePoint now, std::uint64_t call, const CallOptions& options) {
   // The uniforms are pure hashes, except an unkeyed call's abort uniform, a draw from the
   // stream: that one is taken whatever the rules, and a hash is taken only for a group
-  // that has rules and a latency seed only for a call that has a fault, since nothing
-  // else reads them (the values are those of the header's steps either way).
+  // with one of the provider's own rules active (choose) and a latency seed only for a
+  // call that has a fault, since nothing else reads them (the values are those of the
+  // header's steps either way).
   Decision d;
   d.keyed = options.attempt > 0;
   const std::uint64_t key = settings_.decision_key;
   if (!d.keyed) {
     const double u_abort = rng_.uniform01();
     if (has_rules(kDelayGroup)) {
-      const double u_delay = keyed_uniform_of_crc(key ^ kDelaySalt, 0, kEmptyTextCrc, call);
+      const auto u_delay = [&] { return keyed_uniform_of_crc(key ^ kDelaySalt, 0, kEmptyTextCrc, call); };
       d.delay = choose(/*delay_group=*/true, now, call, u_delay, options, kEmptyTextCrc);
     }
-    if (has_rules(kAbortGroup)) d.fault = choose(/*delay_group=*/false, now, call, u_abort, options, kEmptyTextCrc);
+    if (has_rules(kAbortGroup)) {
+      d.fault = choose(/*delay_group=*/false, now, call, [u_abort] { return u_abort; }, options, kEmptyTextCrc);
+    }
     return d;
   }
   // Only keyed decisions hash the tool name (choose's shared outages, too, only when keyed).
   const ToolSeeds& tool = tool_seeds(options.tool);
   if (has_rules(kDelayGroup)) {
-    d.delay = choose(/*delay_group=*/true, now, call, keyed_seeded(key, kDelaySalt, options, tool.delay), options,
-                     tool.crc);
+    const auto u_delay = [&] { return keyed_seeded(key, kDelaySalt, options, tool.delay); };
+    d.delay = choose(/*delay_group=*/true, now, call, u_delay, options, tool.crc);
   }
   if (has_rules(kAbortGroup)) {
-    d.fault = choose(/*delay_group=*/false, now, call, keyed_seeded(key, kAbortSalt, options, tool.abort), options,
-                     tool.crc);
+    const auto u_abort = [&] { return keyed_seeded(key, kAbortSalt, options, tool.abort); };
+    d.fault = choose(/*delay_group=*/false, now, call, u_abort, options, tool.crc);
   }
   if (d.delay != nullptr || d.fault != nullptr) {
     d.latency_seed = static_cast<std::uint64_t>(keyed_seeded(key, kLatencySalt, options, tool.latency) * 0x1.0p53);

@@ -28,7 +28,8 @@
 //    (CallOptions::attempt == 0: not from the engine, e.g. a test) draws the abort
 //    uniform from the decorator's stream `rng` instead, one draw per call, and hashes
 //    the delay uniform from its call number. (A decorator without delay rules hashes no
-//    delay uniform: it could choose nothing.)
+//    delay uniform: it could choose nothing; nor does a call for which none of the group's
+//    own rules is active, for the same reason.)
 // 3. Per group (delay; abort and transform) the active rules (window, scripted calls and
 //    flapping: fault_active) are walked in file order: first the rules of shared
 //    outages, each with its own uniform hashed from the outage's key (the same for every
@@ -177,7 +178,11 @@ class ChaosProvider final : public Provider {
     bool keyed = false;
   };
   Decision decide(TimePoint now, std::uint64_t call, const CallOptions& options);
-  const FaultConfig* choose(bool delay_group, TimePoint now, std::uint64_t call, double u,
+  // `uniform()` gives the group's uniform; it is called only when one of the provider's own
+  // rules of the group is active, since a keyed uniform is a pure hash that nothing else
+  // reads (most calls of a run fall outside its fault windows).
+  template <class Uniform>
+  const FaultConfig* choose(bool delay_group, TimePoint now, std::uint64_t call, Uniform uniform,
                             const CallOptions& options, std::uint64_t tool_crc) const;
   // The text part of the keyed decisions' hash for a tool (mocks/keyed_uniform.hpp): its
   // crc64_xz (engine/runtime/rng.hpp) and that CRC mixed with the decision key of each

@@ -1,0 +1,184 @@
+#include "sim/event_queue.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <set>
+#include <vector>
+
+#include "engine/runtime/rng.hpp"
+
+namespace squall {
+namespace {
+
+// The reference: an ordered set of (time, sequence) pairs, the order the event loop has
+// always run events in.
+class Reference {
+ public:
+  void push(const QueuedEvent& e) { set_.insert(e); }
+  QueuedEvent pop() {
+    const QueuedEvent e = *set_.begin();
+    set_.erase(set_.begin());
+    return e;
+  }
+  bool empty() const { return set_.empty(); }
+  std::size_t size() const { return set_.size(); }
+  const std::set<QueuedEvent>& all() const { return set_; }
+
+ private:
+  std::set<QueuedEvent> set_;
+};
+
+// Pushes into both with the next sequence number; the slot is the sequence's low bits
+// reversed, so that an order by slot would differ from the order by sequence.
+struct Both {
+  EventQueue queue;
+  Reference reference;
+  std::uint32_t seq = 0;
+  void push(TimePoint at) {
+    const QueuedEvent e{.seq_slot = QueuedEvent::pack(seq, ~seq), .at = at};
+    ++seq;
+    queue.push(e);
+    reference.push(e);
+  }
+  void peek_checked() {
+    const QueuedEvent peeked = queue.earliest();
+    EXPECT_TRUE(peeked.at == reference.all().begin()->at && peeked.seq_slot == reference.all().begin()->seq_slot);
+  }
+  // Pops one from each, checking earliest() first; returns the reference's.
+  QueuedEvent pop_checked() {
+    const QueuedEvent peeked = queue.earliest();
+    const QueuedEvent popped = queue.pop();
+    const QueuedEvent expected = reference.pop();
+    EXPECT_EQ(peeked.at, expected.at);
+    EXPECT_EQ(peeked.seq_slot, expected.seq_slot);
+    EXPECT_EQ(popped.at, expected.at);
+    EXPECT_EQ(popped.seq_slot, expected.seq_slot);
+    EXPECT_EQ(queue.size(), reference.size());
+    return expected;
+  }
+};
+
+bool same(const QueuedEvent& a, const QueuedEvent& b) { return a.at == b.at && a.seq_slot == b.seq_slot; }
+
+TEST(EventQueueTest, TiesComeOutInSequenceOrderAfterAnyNumberOfMoves) {
+  // Events at one far time, pushed while the queue's last time is 0, are filed together
+  // and moved down level by level as earlier events come out; more events at that time,
+  // pushed after it became the present, must follow them.
+  Both both;
+  const TimePoint far = (TimePoint{1} << 40) + 12345;
+  for (int i = 0; i < 20; ++i) both.push(far);
+  both.push(far - 1);
+  both.push(far - 64);
+  both.push(far - 4096);
+  both.push(7);
+  for (int i = 0; i < 4; ++i) both.pop_checked();  // 7, then the three just before `far`
+  both.pop_checked();                                // the first at `far`: the present is refilled
+  for (int i = 0; i < 5; ++i) both.push(far);        // later sequences at the present time
+  while (!both.reference.empty()) both.pop_checked();
+  EXPECT_TRUE(both.queue.empty());
+}
+
+TEST(EventQueueTest, RandomSchedulesMatchTheOrderedSet) {
+  // A simulation's pattern: each pop may push a few events at or after its time, at
+  // distances from 0 (the same instant) to hours, with many ties, and far-future timers
+  // (a deadline of days, times near 2^62) that stay queued throughout.
+  Xoshiro256 rng(2024);
+  Both both;
+  for (int i = 0; i < 50; ++i) both.push(rng.uniform_range(0, 1'000'000));
+  both.push(TimePoint{1} << 62);
+  both.push((TimePoint{1} << 62) + 1);
+  both.push(3 * 86'400 * kSecond);
+  std::uint64_t popped = 0;
+  while (!both.reference.empty() && popped < 200'000) {
+    const QueuedEvent e = both.pop_checked();
+    ++popped;
+    if (e.at >= (TimePoint{1} << 61)) continue;
+    const int pushes = static_cast<int>(rng.uniform_int(3));  // 0, 1 or 2: the queue drains slowly
+    for (int i = 0; i < pushes && popped < 150'000; ++i) {
+      TimePoint delay = 0;
+      switch (rng.uniform_int(5)) {
+        case 0: delay = 0; break;                                            // the same instant
+        case 1: delay = rng.uniform_range(0, 3); break;                      // ties nearby
+        case 2: delay = rng.uniform_range(0, 200 * kMillisecond); break;     // a latency
+        case 3: delay = rng.uniform_range(0, 10 * kSecond); break;           // a backoff
+        default: delay = rng.uniform_range(0, 2 * 3600 * kSecond); break;    // a long timer
+      }
+      both.push(e.at + delay);
+      // earliest() remembers where the first bucket's earliest event is; a later push
+      // into that bucket or an earlier one must correct it.
+      both.peek_checked();
+    }
+  }
+  while (!both.reference.empty()) both.pop_checked();
+  EXPECT_TRUE(both.queue.empty());
+}
+
+TEST(EventQueueTest, AnEarlierEventPushedAfterALookIsTheEarliest) {
+  // earliest() scans the first bucket and remembers its earliest event; pushes into the
+  // same bucket, and into an earlier one, come before it.
+  Both both;
+  both.push((1 << 20) + 500);  // times 2^20 to 2^20 + 2^18 - 1 share a bucket
+  both.push((1 << 20) + 900);
+  both.peek_checked();
+  both.push((1 << 20) + 700);  // the same bucket, later: 500 is still the first
+  both.peek_checked();
+  both.push((1 << 20) + 100);  // the same bucket, earlier
+  both.peek_checked();
+  both.push((1 << 20) - 3);    // an earlier bucket
+  both.peek_checked();
+  both.push(1000);             // an earlier one still
+  both.peek_checked();
+  while (!both.reference.empty()) both.pop_checked();
+}
+
+TEST(EventQueueTest, EraseIfKeepsTheOthersInOrder) {
+  Xoshiro256 rng(5);
+  Both both;
+  for (int i = 0; i < 3000; ++i) both.push(rng.uniform_range(0, 99));
+  for (int i = 0; i < 500; ++i) both.pop_checked();  // some in the present, some filed below
+  for (int i = 0; i < 3000; ++i) both.push(both.reference.all().begin()->at + rng.uniform_range(0, 5000));
+  const auto dead = [](const QueuedEvent& e) { return (e.seq_slot >> 32) % 3 == 0; };
+  both.queue.erase_if(dead);
+  std::set<QueuedEvent> kept;
+  for (const QueuedEvent& e : both.reference.all()) {
+    if (!dead(e)) kept.insert(e);
+  }
+  EXPECT_EQ(both.queue.size(), kept.size());
+  for (const QueuedEvent& e : kept) {
+    ASSERT_TRUE(same(both.queue.pop(), e));
+  }
+  EXPECT_TRUE(both.queue.empty());
+}
+
+TEST(EventQueueTest, TakeSortedEmptiesTheQueueInOrder) {
+  Xoshiro256 rng(9);
+  Both both;
+  for (int i = 0; i < 2000; ++i) both.push(rng.uniform_range(0, 1 << 20));
+  for (int i = 0; i < 100; ++i) both.pop_checked();
+  const std::vector<QueuedEvent> all = both.queue.take_sorted();
+  EXPECT_TRUE(both.queue.empty());
+  ASSERT_EQ(all.size(), both.reference.size());
+  std::size_t i = 0;
+  for (const QueuedEvent& e : both.reference.all()) EXPECT_TRUE(same(all[i++], e));
+}
+
+TEST(EventQueueTest, APushBeforeTheLastTimeTakenOutKeepsTheOrder) {
+  // The loop does this only after run_until dropped cancelled events past its bound and
+  // then schedules at the bound: every queued event is filed again against the earlier time.
+  Both both;
+  both.push(100);
+  both.push(5000);
+  both.push(5000);
+  both.push(70'000);
+  both.pop_checked();                            // 100
+  EXPECT_TRUE(same(both.queue.pop(), both.reference.pop()));  // 5000: last is now 5000
+  both.push(200);                                // before it
+  both.push(5000);                               // after the 5000 still queued
+  both.push(200);
+  while (!both.reference.empty()) both.pop_checked();
+  EXPECT_TRUE(both.queue.empty());
+}
+
+}  // namespace
+}  // namespace squall
