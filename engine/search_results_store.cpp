@@ -38,9 +38,13 @@ bool SearchResultsStore::SameViews::operator()(const std::vector<SearchResult>& 
 
 std::span<const SearchResult> SearchResultsStore::keep(const std::vector<SearchResult>& hits) {
   if (hits.empty()) return {};
+  // Calls in a row often get the same hits (the same query, retried or asked by the next
+  // task): comparing with the last list costs less than hashing, and a different list
+  // usually differs in its size or first link.
+  if (last_ != nullptr && SameViews{}(*last_, hits)) return *last_;
   const auto it = kept_.find(hits);
-  const std::vector<SearchResult>& kept = it != kept_.end() ? *it : *kept_.insert(hits).first;
-  return kept;
+  last_ = it != kept_.end() ? &*it : &*kept_.insert(hits).first;
+  return *last_;
 }
 
 }  // namespace squall

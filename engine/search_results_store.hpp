@@ -42,6 +42,7 @@ class SearchResultsStore {
   // Elements of an unordered_set never move (rehashing relinks nodes), nor do their
   // vectors' buffers.
   std::unordered_set<std::vector<SearchResult>, Hash, SameViews> kept_;
+  const std::vector<SearchResult>* last_ = nullptr;  // the list keep() returned last
 };
 
 }  // namespace squall
