@@ -14,8 +14,9 @@
 // provider attempt starts the provider call and waits for its answer. Where the rest of a
 // pipeline from some strategy on has this shape, counted across a tool's pipeline and the
 // provider's stack it reaches through the ProviderRegistry, the pipeline runs it as one
-// coroutine (run_fused): the outer gates' admit, the retry loop, and for each attempt the
-// inner gates' admit, the attempt, the inner gates' settle, then the retry's decision.
+// state machine in one frame (FusedCall, in its caller's frame or in run_fused's): the
+// outer gates' admit, the retry loop, and for each attempt the inner gates' admit, the
+// attempt, the inner gates' settle, then the retry's decision.
 // The gates, the retry strategy and the attempt supply every decision through the same
 // functions their own coroutines use (Gate::admit/settle, RetryStrategy::after_attempt,
 // ProviderAttempt::begin/settle), so a fused call makes the same calls, events and draws,
