@@ -41,16 +41,24 @@ inline constexpr std::size_t kSearchModeCount = 0 SQUALL_SEARCH_MODES(SQUALL_COU
 std::string_view to_string(SearchMode mode);
 
 // What the engine asks a provider for. Search providers read `query`; LLM providers read
-// the token fields.
+// the token fields. A Request is a value of 72 bytes that owns nothing: the task runner
+// builds its step's request afresh whenever the fused call needs it (engine/fused_call.hpp),
+// and a provider's coroutine copies it (Provider::call).
 struct Request {
-  std::string query;
+  // The query text, a view. Its owner keeps it alive while the request is in use: the
+  // workload's pool (the task's query as drawn), or the strategy that changed it
+  // (simplify_query's rungs, rewrite_query's rewrites). A change is scoped to the call:
+  // a strategy that changes the query restores the one it was given before it returns
+  // (change_query, engine/strategies/simplify_query.hpp), so a caller never sees a text
+  // that lived in a finished strategy's frame.
+  std::string_view query;
   // The workload entry the task's query was drawn from (engine/pool_query.hpp), for what
   // only the simulator knows about it: its intended form, which an LLM rewrite can reach,
   // and the documents that answer it. Null for requests without a pool query.
   const PoolQuery* origin = nullptr;
   // Vector search parameters (mocks/vector_search.hpp); other providers ignore them. (The
   // members are ordered by size, so that the 4- and 1-byte ones share words: a task in
-  // flight holds its step's Request in its frame, 88 bytes.)
+  // copy of a Request is 72 bytes.)
   double min_score = 0;     // dense mode: hits scoring below it are dropped
   std::int32_t top_k = 0;   // hits wanted at most; 0: the provider's default
   SearchMode mode = SearchMode::dense;
@@ -71,7 +79,7 @@ struct Request {
   // (an SDK retry) gets the same answer.
   std::uint32_t rewrite_attempt = 0;
 };
-static_assert(sizeof(Request) == 88, "Request grew: keep it packed (see its members' comment)");
+static_assert(sizeof(Request) == 72, "Request grew: keep it packed (see its members' comment)");
 
 // How the exchange ended at the transport level.
 enum class Transport : std::uint8_t {

@@ -15,12 +15,6 @@ double on_grid(double threshold) { return std::round(threshold * 1e9) / 1e9; }
 
 RelaxRung dense(double min_score) { return RelaxRung{min_score, SearchMode::dense, fmt::format("dense {}", min_score)}; }
 
-// What a rung sent: the query, and the rung's index (its threshold and mode).
-struct Sent {
-  std::string query;
-  std::size_t rung = 0;
-};
-
 }  // namespace
 
 std::vector<RelaxRung> relax_ladder(const RelaxThresholdConfig& config) {
@@ -42,16 +36,16 @@ RelaxThresholdStrategy::RelaxThresholdStrategy(const RelaxThresholdConfig& confi
 Task<Outcome> RelaxThresholdStrategy::execute(CallContext& ctx, Request& request, Next next) {
   request.min_score = ladder_[0].min_score;
   request.mode = ladder_[0].mode;
-  // What was sent in this call; at most one entry per rung.
-  std::vector<Sent> sent{Sent{request.query, 0}};
+  // The rungs sent in this call, by index. The query is the same in all of them: an inner
+  // strategy's change is scoped to the call it forwards (Request::query).
+  std::vector<std::size_t> sent{0};
   Outcome outcome = co_await next(ctx, request);
   std::size_t reached = 0;  // the rung whose outcome is `outcome`
   for (std::size_t i = 1; i < ladder_.size(); ++i) {
     if (outcome.kind != OutcomeKind::empty || env_.clock.now() >= ctx.deadline) break;
     const RelaxRung& rung = ladder_[i];
-    const bool repeated = std::any_of(sent.begin(), sent.end(), [&](const Sent& s) {
-      const RelaxRung& r = ladder_[s.rung];
-      return r.mode == rung.mode && r.min_score == rung.min_score && s.query == request.query;
+    const bool repeated = std::any_of(sent.begin(), sent.end(), [&](std::size_t s) {
+      return ladder_[s].mode == rung.mode && ladder_[s].min_score == rung.min_score;
     });
     if (repeated) continue;
     const double previous_score = std::exchange(request.min_score, rung.min_score);
@@ -63,7 +57,7 @@ Task<Outcome> RelaxThresholdStrategy::execute(CallContext& ctx, Request& request
     }
     env_.events.on_threshold_relax(ThresholdRelaxEvent{ctx.task.id, ctx.tool, static_cast<std::int32_t>(i), rung.label,
                                                        env_.clock.now(), rung.min_score, rung.mode});
-    sent.push_back(Sent{request.query, i});
+    sent.push_back(i);
     reached = i;
     outcome = co_await next(ctx, request);
   }

@@ -16,7 +16,7 @@
 //   for rung in 1 .. last:
 //     if outcome is not `empty`: stop            # success, or a systemic failure
 //     if now >= the call's deadline: stop        # no rung could start
-//     if (query, min_score, mode) of the rung was already sent in this call: skip it
+//     if (min_score, mode) of the rung was already sent in this call: skip it
 //     if the rest of the pipeline would refuse it (a spent budget, Next::refuses): stop
 //     emit ThresholdRelaxEvent; outcome = next(request at the rung)
 //   return outcome
@@ -27,8 +27,9 @@
 // below the threshold: a semantic failure). Timeouts, 429s and 5xx are systemic
 // failures: they end the ladder and pass up untouched; retry and fallback inside the
 // strategy handle them. The request sent by rung k is never identical to one sent
-// before in the call (the thresholds strictly decrease, and a strategy inside that
-// changed the query is checked against what was sent).
+// before in the call (the thresholds strictly decrease, and the query is the same in
+// every rung: a strategy inside that changes it changes only the call it forwards,
+// Request::query).
 //
 // Result. A success at a dense rung k >= 1 marks the task degraded
 // (Degradation::relaxed_threshold); a success in keyword mode marks keyword_fallback.

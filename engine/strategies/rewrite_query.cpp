@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <deque>
 #include <utility>
 #include <vector>
 
@@ -23,8 +24,11 @@ Task<Outcome> RewriteQueryStrategy::execute(CallContext& ctx, Request& request, 
   Outcome outcome = co_await next(ctx, request);
   if (outcome.kind != OutcomeKind::empty) co_return outcome;
 
-  const std::string original = request.query;  // what every rewrite asks to rewrite
+  const std::string_view original = request.query;  // the caller's text, what every rewrite asks to rewrite
   std::vector<std::string> tried{normalised_query(original)};
+  // The rewrites sent, which the request views in turn: a deque, whose push_back never
+  // moves the text the request views while change_query reports the change from it.
+  std::deque<std::string> sent;
   const std::string_view intended = request.origin != nullptr ? std::string_view(request.origin->rewrite) : "";
   bool rewritten = false;
   for (std::int32_t n = 1; n <= config_.max_rewrites && outcome.kind == OutcomeKind::empty; ++n) {
@@ -63,10 +67,12 @@ Task<Outcome> RewriteQueryStrategy::execute(CallContext& ctx, Request& request, 
     if (result == RewriteResult::failed) break;
     if (result == RewriteResult::repeated) continue;
     tried.push_back(std::move(normalised));
-    change_query(env_, ctx, request, RewriteQueryConfig::kName, "llm_rewrite", std::string(text));
+    sent.emplace_back(text);
+    change_query(env_, ctx, request, RewriteQueryConfig::kName, "llm_rewrite", sent.back());
     rewritten = true;
     outcome = co_await next(ctx, request);
   }
+  request.query = original;
   if (rewritten && outcome.kind == OutcomeKind::success) ctx.task.mark(Degradation::rewritten_query);
   co_return outcome;
 }

@@ -43,8 +43,9 @@
 //
 // Result. A success after a rewrite marks the task degraded (Degradation::
 // rewritten_query). When the rewrites run out, or one fails, the last search outcome is
-// returned: `empty`, which the task runner makes a safe-fail (no_records_found). Nothing
-// is restored: afterwards the request's query is the last one issued.
+// returned: `empty`, which the task runner makes a safe-fail (no_records_found). The
+// query is restored before the strategy returns (Request::query: a change is scoped to
+// the call).
 //
 // The RewriteEvent says whether the rewrite reached the query's intended form
 // (PoolQuery::rewrite, which only the simulator knows) or a paraphrase: for the report

@@ -110,20 +110,11 @@ std::string apply_simplify_step(SimplifyStep step, std::string_view query,
 
 std::string normalised_query(std::string_view query) { return join_words(split_words(query)); }
 
-namespace {
-
-void emit_query_change(const EngineEnv& env, const CallContext& ctx, const Request& request,
-                       std::string_view strategy, std::string_view step, std::string_view previous) {
+void change_query(const EngineEnv& env, const CallContext& ctx, Request& request, std::string_view strategy,
+                  std::string_view step, std::string_view query) {
+  const std::string_view previous = std::exchange(request.query, query);
   env.events.on_query_change(
       QueryChangeEvent{ctx.task.id, ctx.tool, strategy, step, env.clock.now(), previous, request.query});
-}
-
-}  // namespace
-
-void change_query(const EngineEnv& env, const CallContext& ctx, Request& request, std::string_view strategy,
-                  std::string_view step, std::string query) {
-  const std::string previous = std::exchange(request.query, std::move(query));
-  emit_query_change(env, ctx, request, strategy, step, previous);
 }
 
 SimplifyQueryStrategy::SimplifyQueryStrategy(SimplifyQueryConfig config, EngineEnv env)
@@ -138,8 +129,8 @@ const std::string& SimplifyQueryStrategy::normalised(std::string_view query) {
   return normalised_.get(query, [](std::string_view text) { return normalised_query(text); });
 }
 
-SimplifyQueryStrategy::Ladder SimplifyQueryStrategy::ladder(std::string_view sent, std::string_view query) {
-  std::vector<std::string> tried{normalised(sent)};
+SimplifyQueryStrategy::Ladder SimplifyQueryStrategy::ladder(std::string_view query) {
+  std::vector<std::string> tried{normalised(query)};
   std::string base(query);  // what the next rung simplifies
   Ladder rungs;
   for (const SimplifyStep step : config_.steps) {
@@ -162,57 +153,32 @@ Task<Outcome> SimplifyQueryStrategy::execute_gated(OuterGates gates, CallContext
     gates.settle(ctx, outcome);
     co_return Task<Outcome>::kSlotFilled;
   }
-  // The query as sent (an inner strategy may rewrite it). The ladder is worked out only
-  // when the answer is empty, so a call whose answer is not empty pays for nothing more.
-  // Most calls send the task's pool query as drawn, a text that outlives the call, which
-  // is viewed rather than copied: a copy is a heap allocation per call for any query
-  // longer than a string's 15 inline bytes.
-  std::string sent_copy;
-  std::string_view sent;
-  if (request.origin != nullptr && request.query == request.origin->text) {
-    sent = request.origin->text;
-  } else {
-    sent_copy = request.query;
-    sent = sent_copy;
-  }
   co_await next(ctx, request).into(outcome);
   if (outcome.kind != OutcomeKind::empty) {
     gates.settle(ctx, outcome);
     co_return Task<Outcome>::kSlotFilled;
   }
-  // The rungs to send: the memo's, which stay where they are while this call waits for
-  // answers, or a copy of this frame's own when the memo cannot keep them (or the inner
-  // strategies changed the query, which is rare: then they are worked out afresh).
+  // The ladder is worked out only when the answer is empty, so a call whose answer is not
+  // empty pays for nothing more. Its rungs: the memo's, which stay where they are while
+  // this call waits for answers, or a copy in this frame when the memo cannot keep them.
+  // Either outlives every request that views a rung.
+  const std::string_view given = request.query;  // the caller's text (Request::query)
   Ladder own;
   const Ladder* rungs = &own;
-  if (sent == request.query) {
-    const Ladder& kept = ladders_.get(sent, [&](std::string_view text) { return ladder(text, text); });
-    if (ladders_.kept(kept)) {
-      rungs = &kept;
-    } else {
-      own = kept;
-    }
+  const Ladder& kept = ladders_.get(given, [&](std::string_view text) { return ladder(text); });
+  if (ladders_.kept(kept)) {
+    rungs = &kept;
   } else {
-    own = ladder(sent, request.query);
+    own = kept;
   }
-  // What request.query held when this strategy last set it (a text that outlives the
-  // call): while the inner strategies leave the query alone, a rung is written over it in
-  // the request's own buffer and the event's `from` views this text, so a rung allocates
-  // nothing; otherwise change_query takes a copy, as for any query ladder.
-  std::string_view previous = sent;
   bool simplified = false;
   for (const Rung& rung : *rungs) {
     if (outcome.kind != OutcomeKind::empty) break;
-    if (request.query == previous) {
-      request.query.assign(rung.query);
-      emit_query_change(env_, ctx, request, SimplifyQueryConfig::kName, to_string(rung.step), previous);
-    } else {
-      change_query(env_, ctx, request, SimplifyQueryConfig::kName, to_string(rung.step), rung.query);
-    }
-    previous = rung.query;
+    change_query(env_, ctx, request, SimplifyQueryConfig::kName, to_string(rung.step), rung.query);
     simplified = true;
     co_await next(ctx, request).into(outcome);
   }
+  request.query = given;
   if (simplified && outcome.kind == OutcomeKind::success) ctx.task.mark(Degradation::simplified_query);
   gates.settle(ctx, outcome);
   co_return Task<Outcome>::kSlotFilled;

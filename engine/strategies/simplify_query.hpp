@@ -20,8 +20,10 @@
 // simplified one, ends the ladder and is returned as is. A success after any rung marks
 // the task degraded (Degradation::simplified_query). When the ladder is exhausted the last
 // empty outcome is returned. Each change emits a QueryChangeEvent before its attempt.
-// Nothing is restored: afterwards the request's query is the last one tried, so callers
-// see what was actually sent.
+// The query is restored before the strategy returns: a change is scoped to the call
+// (Request::query), so the caller's request is the one it passed. An inner strategy that
+// changes a query (a rewrite) changes only the call it forwards; the ladder simplifies
+// its own queries.
 #pragma once
 
 #include <array>
@@ -72,11 +74,13 @@ std::string apply_simplify_step(SimplifyStep step, std::string_view query,
 // the same query.
 std::string normalised_query(std::string_view query);
 
-// Replaces the request's query with `query` and emits the QueryChangeEvent of `strategy`'s
-// rung `step`, before the new query's attempt: how a query ladder (this one,
-// rewrite_query) issues a new query.
+// Points the request's query at `query` and emits the QueryChangeEvent of `strategy`'s
+// rung `step` (from the query it replaces), before the new query's attempt: how a query
+// ladder (this one, rewrite_query) issues a new query. The caller keeps `query`'s text
+// alive while the request is in use, and restores the query it was given before it
+// returns (Request::query).
 void change_query(const EngineEnv& env, const CallContext& ctx, Request& request, std::string_view strategy,
-                  std::string_view step, std::string query);
+                  std::string_view step, std::string_view query);
 
 class SimplifyQueryStrategy final : public Strategy {
  public:
@@ -102,19 +106,18 @@ class SimplifyQueryStrategy final : public Strategy {
   };
   using Ladder = std::vector<Rung>;
   // The queries the ladder sends, in order, if every answer is empty, for a first query
-  // sent as `sent` and `query` when its answer came (they differ only when an inner
-  // strategy changed it): each rung applied to the last non-empty one (from `query`),
-  // skipping empty results and queries already tried in normalised form (`sent`'s
-  // first). A pure function of the two texts and the config, so execute() sends a prefix
-  // of it, and kept per text (ladders_) when the two are the same.
-  Ladder ladder(std::string_view sent, std::string_view query);
+  // `query`: each rung applied to the last non-empty one (from `query`), skipping empty
+  // results and queries already tried in normalised form (`query`'s first). A pure
+  // function of the text and the config, so execute() sends a prefix of it, and kept per
+  // text (ladders_).
+  Ladder ladder(std::string_view query);
 
   SimplifyQueryConfig config_;
   EngineEnv env_;
   // One memo per SimplifyStep (engine/runtime/text_memo.hpp, default cap), by its value.
   std::array<TextMemo<std::string>, static_cast<std::size_t>(SimplifyStep::drop_filler_words) + 1> rungs_;
   TextMemo<std::string> normalised_;
-  // ladder(query, query) per query text.
+  // ladder(query) per query text.
   TextMemo<Ladder> ladders_;
 };
 

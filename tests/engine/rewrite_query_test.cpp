@@ -72,7 +72,7 @@ TEST(RewriteQueryTest, ARewriteIsBilledAndTimedThenTheRewrittenQueryIsSearched) 
   EXPECT_DOUBLE_EQ(call.task.cost_spent_usd, 0.0000908);
   EXPECT_EQ(call.ctx.attempts, 2);
   EXPECT_TRUE(call.task.has(Degradation::rewritten_query));
-  EXPECT_EQ(call.request.query, "acme corp annual revenue");
+  EXPECT_EQ(call.request.query, "acme revenue");  // the caller's query, restored
 }
 
 TEST(RewriteQueryTest, AFailedRewriteIsBilledAndEndsTheLadderWithTheSearchsOutcome) {

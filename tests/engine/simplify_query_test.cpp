@@ -74,7 +74,7 @@ TEST(SimplifyQueryTest, WalksTheWholeLadderCumulativelyUntilExhausted) {
       "acme corp",                                                     // drop_filler_words
   };
   EXPECT_EQ(provider.queries(), expected);
-  EXPECT_EQ(call.request.query, "acme corp");  // nothing restored
+  EXPECT_EQ(call.request.query, call.text);  // the caller's query, restored
   EXPECT_FALSE(call.task.has(Degradation::simplified_query));
 
   ASSERT_EQ(h.log.query_changes.size(), 5U);
@@ -131,13 +131,19 @@ TEST(SimplifyQueryTest, SkipsAnEmptyRungAndKeepsItsInput) {
 }
 
 // An inner strategy that appends " inc" to the query of the `nth` call it forwards (from
-// 1), as a strategy rewriting queries inside the ladder would.
+// 1), as a strategy rewriting queries inside the ladder would: for that call only, its
+// caller's query restored when it returns (Request::query).
 class SuffixOnce final : public Strategy {
  public:
   explicit SuffixOnce(int nth) : nth_(nth) {}
   Task<Outcome> execute(CallContext& ctx, Request& request, Next next) override {
-    if (++calls_ == nth_) request.query += " inc";
-    return next(ctx, request);
+    if (++calls_ != nth_) co_return co_await next(ctx, request);
+    const std::string_view given = request.query;
+    const std::string suffixed = std::string(given) + " inc";
+    request.query = suffixed;
+    Outcome outcome = co_await next(ctx, request);
+    request.query = given;
+    co_return outcome;
   }
 
  private:
@@ -161,32 +167,31 @@ LadderRun ladder_with_suffix(int nth) {
   return {provider.queries(), h.log.query_changes};
 }
 
-TEST(SimplifyQueryTest, AQueryChangedInsideTheLadderIsTheNextRungsFrom) {
-  // drop_years sends "the report", which the inner strategy changes to "the report inc";
-  // the rungs still simplify the ladder's own last query ("the report": first_5 and
-  // first_3 change nothing), and drop_filler_words's change is from the query as sent.
+TEST(SimplifyQueryTest, AQueryChangedInsideTheLadderChangesOnlyTheCallItForwards) {
+  // drop_years sends "the report", which the inner strategy changes to "the report inc"
+  // for that call only; the rungs still simplify the ladder's own last query ("the
+  // report": first_5 and first_3 change nothing), and drop_filler_words's change is
+  // from the ladder's own query.
   const LadderRun r = ladder_with_suffix(2);
   EXPECT_EQ(r.queries, (std::vector<std::string>{"the 2023 report", "the report inc", "report"}));
   ASSERT_EQ(r.changes.size(), 2U);
   EXPECT_EQ(r.changes[0].from, "the 2023 report");
   EXPECT_EQ(r.changes[0].to, "the report");
-  EXPECT_EQ(r.changes[1].from, "the report inc");
+  EXPECT_EQ(r.changes[1].from, "the report");
   EXPECT_EQ(r.changes[1].to, "report");
 }
 
-TEST(SimplifyQueryTest, AQueryChangedBeforeTheLadderIsSimplifiedAsItCame) {
-  // The inner strategy changes the first query to "the 2023 report inc": the ladder starts
-  // from that query, and compares its rungs with the query as sent ("the 2023 report").
-  // drop_quotes changes nothing but is not the query sent, so it is sent; drop_years then
-  // gives "the report inc", and drop_filler_words "report inc".
+TEST(SimplifyQueryTest, AQueryChangedInsideTheFirstCallLeavesTheLadderAsTheQueryCame) {
+  // The inner strategy changes the first query to "the 2023 report inc" for that call
+  // only: the ladder simplifies the query it was given, "the 2023 report" (drop_quotes
+  // changes nothing, so it is not sent again), and never sees the suffix.
   const LadderRun r = ladder_with_suffix(1);
-  EXPECT_EQ(r.queries,
-            (std::vector<std::string>{"the 2023 report inc", "the 2023 report inc", "the report inc", "report inc"}));
-  ASSERT_EQ(r.changes.size(), 3U);
-  EXPECT_EQ(r.changes[0].from, "the 2023 report inc");
-  EXPECT_EQ(r.changes[0].to, "the 2023 report inc");
-  EXPECT_EQ(r.changes[2].from, "the report inc");
-  EXPECT_EQ(r.changes[2].to, "report inc");
+  EXPECT_EQ(r.queries, (std::vector<std::string>{"the 2023 report inc", "the report", "report"}));
+  ASSERT_EQ(r.changes.size(), 2U);
+  EXPECT_EQ(r.changes[0].from, "the 2023 report");
+  EXPECT_EQ(r.changes[0].to, "the report");
+  EXPECT_EQ(r.changes[1].from, "the report");
+  EXPECT_EQ(r.changes[1].to, "report");
 }
 
 TEST(SimplifyQueryTest, SuccessAfterSimplificationMarksTheTaskDegraded) {
@@ -202,7 +207,7 @@ TEST(SimplifyQueryTest, SuccessAfterSimplificationMarksTheTaskDegraded) {
   EXPECT_EQ(provider.queries(), (std::vector<std::string>{R"("acme corp" revenue 2023)",
                                                           "acme corp revenue 2023", "acme corp revenue"}));
   EXPECT_TRUE(call.task.has(Degradation::simplified_query));
-  EXPECT_EQ(call.request.query, "acme corp revenue");
+  EXPECT_EQ(call.request.query, call.text);
 }
 
 TEST(SimplifyQueryTest, SuccessOnTheFirstQueryIsNotDegraded) {

@@ -104,7 +104,7 @@ class ScriptedProvider final : public Provider {
   Task<Response> call(const Request& request, CallOptions options) override {
     const TimePoint started = loop_.now();
     const TimePoint deadline = options.deadline;
-    calls_.push_back(ReceivedCall{started, deadline, request.query});
+    calls_.push_back(ReceivedCall{started, deadline, std::string(request.query)});
     Reply reply = responder_(calls_.size() - 1, request);
     const TimePoint arrives = add_saturating(started, reply.latency);
     if (arrives > deadline) {
@@ -273,10 +273,11 @@ std::unique_ptr<Pipeline> make_pipeline(Terminal& terminal, std::unique_ptr<S>..
 
 // One logical call's state; its address must stay fixed while the call runs.
 struct Call {
-  explicit Call(std::string query = "acme revenue") { request.query = std::move(query); }
+  explicit Call(std::string query = "acme revenue") : text(std::move(query)) { request.query = text; }
   Call(const Call&) = delete;
   Call& operator=(const Call&) = delete;
 
+  std::string text;  // what request.query views
   TaskContext task;
   CallContext ctx{task, "web_search"};
   Request request;

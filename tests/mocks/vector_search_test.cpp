@@ -39,9 +39,9 @@ VectorSearchConfig limited(Nanos latency, ReadUnitConfig units) {
   return c;
 }
 
-Request query(std::string q, SearchMode mode = SearchMode::dense, double min_score = 0, std::int32_t top_k = 0) {
+Request query(std::string_view q, SearchMode mode = SearchMode::dense, double min_score = 0, std::int32_t top_k = 0) {
   Request r;
-  r.query = std::move(q);
+  r.query = q;
   r.mode = mode;
   r.min_score = min_score;
   r.top_k = top_k;

@@ -26,9 +26,9 @@ WebSearchConfig config(Nanos latency, std::int32_t max_results = 10) {
   return c;
 }
 
-Request query(std::string q) {
+Request query(std::string_view q) {
   Request r;
-  r.query = std::move(q);
+  r.query = q;
   return r;
 }
 
