@@ -147,8 +147,9 @@ inline Task<void> await_scheduled_in_own_frame(Scheduler& scheduler, Response& r
 
 // call() for a provider that answers through start(): runs start() when the Task is first
 // awaited (as a call() coroutine's body would run), then delivers its answer, or awaits
-// the Task start() returned. `provider`, `request` and `options` must outlive the Task.
-inline Task<Response> call_through_start(Provider& provider, Scheduler& scheduler, const Request& request,
+// the Task start() returned. `provider` must outlive the Task; it keeps its own copies of
+// `request` and `options` (Provider::call).
+inline Task<Response> call_through_start(Provider& provider, Scheduler& scheduler, Request request,
                                          CallOptions options) {
   Response response;
   ScheduledAnswer answer;

@@ -23,7 +23,7 @@ namespace squall {
 //   outer gates' settle                                                   (finish)
 //
 // in the order the nested coroutines of the same strategies would make them.
-SQUALL_FUSED_STEP bool FusedCall::begin(CallContext& ctx, Request& request, Outcome& outcome) {
+SQUALL_FUSED_STEP bool FusedCall::begin(CallContext& ctx, const Request& request, Outcome& outcome) {
   while (admitted_ < route_->outer && route_->gates[admitted_]->admit(ctx, request, tickets_[admitted_], outcome)) {
     ++admitted_;
   }
@@ -32,7 +32,7 @@ SQUALL_FUSED_STEP bool FusedCall::begin(CallContext& ctx, Request& request, Outc
   return true;
 }
 
-SQUALL_FUSED_STEP bool FusedCall::start_attempt(CallContext& ctx, Request& request, Outcome& outcome) {
+SQUALL_FUSED_STEP bool FusedCall::start_attempt(CallContext& ctx, const Request& request, Outcome& outcome) {
   if (route_->retry != nullptr) RetryStrategy::before_attempt(ctx, progress_);
   while (admitted_ < route_->count && route_->gates[admitted_]->admit(ctx, request, tickets_[admitted_], outcome)) {
     ++admitted_;
@@ -103,7 +103,7 @@ SQUALL_FUSED_STEP void FusedCall::finish_attempt(CallContext& ctx, Outcome& outc
   route_->attempt->settle(ctx, started_, outcome);
 }
 
-SQUALL_FUSED_STEP FusedCall::AfterAttempt FusedCall::end_attempt(CallContext& ctx, Request& request, Outcome& outcome) {
+SQUALL_FUSED_STEP FusedCall::AfterAttempt FusedCall::end_attempt(CallContext& ctx, const Request& request, Outcome& outcome) {
   while (admitted_ > route_->outer) {
     --admitted_;
     route_->gates[admitted_]->settle(ctx, tickets_[admitted_], outcome);
@@ -126,7 +126,7 @@ SQUALL_FUSED_STEP bool FusedCall::finish(CallContext& ctx, Outcome& outcome) {
   return false;
 }
 
-bool FusedCall::advance(CallContext& ctx, Request& request, Outcome& outcome) {
+bool FusedCall::advance(CallContext& ctx, const Request& request, Outcome& outcome) {
   if (stage_ == Stage::start && !begin(ctx, request, outcome)) return finish(ctx, outcome);
   bool answered = stage_ != Stage::start && stage_ != Stage::backoff;
   for (;;) {

@@ -81,8 +81,11 @@ struct FusedRoute {
 // the provider's pending answer, the answer's timer, or a backoff. The task runner holds
 // its step's call this way, so a task in flight is one coroutine frame, not two
 // (bench/README.md, "One frame per task"); run_fused() is the same loop in a frame of its
-// own, for pipelines entered from a strategy. ctx, request and outcome must be the same
-// objects at every advance(); `outcome` must start default-constructed. Destroying a
+// own, for pipelines entered from a strategy. ctx and outcome must be the same objects at
+// every advance(); `outcome` must start default-constructed. `request` need only be the
+// same value: the call reads it only while advance() runs (the gates never change it, and
+// a provider's coroutine keeps its own copy, Provider::call), so the task runner builds
+// it on its stack at each advance() and its frame holds none. Destroying a
 // FusedCall before it ended destroys the provider's pending coroutine or the wait's own
 // frame with it, as destroying the single frame that held them did.
 class FusedCall {
@@ -92,7 +95,7 @@ class FusedCall {
   FusedCall& operator=(const FusedCall&) = delete;
 
   // Throws what the provider's pending answer threw.
-  bool advance(CallContext& ctx, Request& request, Outcome& outcome);
+  bool advance(CallContext& ctx, const Request& request, Outcome& outcome);
 
   bool await_ready() const noexcept { return false; }
   std::coroutine_handle<> await_suspend(std::coroutine_handle<> caller);
@@ -110,15 +113,15 @@ class FusedCall {
   enum class AfterAttempt : std::uint8_t { done, again_now, again_after_backoff };
 
   // The outer gates' admit and the retry's progress; false when a gate refused.
-  bool begin(CallContext& ctx, Request& request, Outcome& outcome);
+  bool begin(CallContext& ctx, const Request& request, Outcome& outcome);
   // Before an attempt: the retry's mark, the inner gates' admit, the provider call; true
   // when it waits for the answer (stage_ says how), false when a gate refused or the
   // deadline had passed (outcome says which).
-  bool start_attempt(CallContext& ctx, Request& request, Outcome& outcome);
+  bool start_attempt(CallContext& ctx, const Request& request, Outcome& outcome);
   // The answer is in: delivers a timed answer, then classifies and charges the attempt.
   void finish_attempt(CallContext& ctx, Outcome& outcome);
   // After an attempt or a refusal: the inner gates' settle and the retry's decision.
-  AfterAttempt end_attempt(CallContext& ctx, Request& request, Outcome& outcome);
+  AfterAttempt end_attempt(CallContext& ctx, const Request& request, Outcome& outcome);
   // The outer gates' settle; returns false (the call has ended).
   bool finish(CallContext& ctx, Outcome& outcome);
 

@@ -37,7 +37,7 @@ Task<Outcome> Strategy::execute_gated(OuterGates gates, CallContext& ctx, Reques
   co_return Task<Outcome>::kSlotFilled;
 }
 
-bool OuterGates::admit(CallContext& ctx, Request& request, Outcome& outcome) {
+bool OuterGates::admit(CallContext& ctx, const Request& request, Outcome& outcome) {
   while (admitted_ < count_ && gates_[admitted_]->admit(ctx, request, tickets_[admitted_], outcome)) ++admitted_;
   return admitted_ == count_;
 }
@@ -107,6 +107,12 @@ const FusedRoute* Pipeline::enter(CallContext& ctx) const {
 Task<Outcome> Pipeline::run_from(std::size_t index, CallContext& ctx, Request& request) const {
   if (const FusedRoute* route = fused_route(index, ctx)) return run_fused(*route, ctx, request);
   return run_unfused_from(index, ctx, request);
+}
+
+Task<Outcome> Pipeline::run_unfused(CallContext& ctx, Request request) const {
+  Outcome& outcome = co_await Task<Outcome>::result_slot();
+  co_await run_unfused_from(0, ctx, request).into(outcome);
+  co_return Task<Outcome>::kSlotFilled;
 }
 
 Task<Outcome> Pipeline::run_unfused_from(std::size_t index, CallContext& ctx, Request& request) const {

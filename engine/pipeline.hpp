@@ -108,7 +108,7 @@ class Gate : public Strategy {
   Gate* as_gate() final { return this; }
   // Before the call. `outcome` is default-constructed; to refuse the call, fill it with
   // the refusal and return false (the gate's settle() is then not called).
-  virtual bool admit(CallContext& ctx, Request& request, Ticket& ticket, Outcome& outcome) = 0;
+  virtual bool admit(CallContext& ctx, const Request& request, Ticket& ticket, Outcome& outcome) = 0;
   // After the call, or after a refusal by a gate inside this one, with its outcome.
   virtual void settle(CallContext& /*ctx*/, const Ticket& /*ticket*/, Outcome& /*outcome*/) {}
 };
@@ -138,7 +138,7 @@ class OuterGates {
 
   // Admits the gates in order; false when one refused, its refusal in `outcome` (which
   // must be default-constructed, as a gate's admit() expects). settle() follows either way.
-  bool admit(CallContext& ctx, Request& request, Outcome& outcome);
+  bool admit(CallContext& ctx, const Request& request, Outcome& outcome);
   // Settles the admitted gates, innermost first.
   void settle(CallContext& ctx, Outcome& outcome);
 
@@ -230,8 +230,10 @@ class Pipeline {
   // returns the fused route of the whole pipeline for `ctx`, or null when it does not
   // fuse (then run_unfused(ctx, request) is the call).
   const FusedRoute* enter(CallContext& ctx) const;
-  // run() for a pipeline that enter() found does not fuse: without asking again.
-  Task<Outcome> run_unfused(CallContext& ctx, Request& request) const { return run_unfused_from(0, ctx, request); }
+  // run() for a pipeline that enter() found does not fuse, without asking again, in a
+  // frame that holds the request: its strategies change it and view it while they wait,
+  // and the task runner's frame keeps none (FusedCall).
+  Task<Outcome> run_unfused(CallContext& ctx, Request request) const;
   // Runs the strategies without touching the deadline: for a stack entered from another
   // pipeline, whose deadline is already set.
   Task<Outcome> run(CallContext& ctx, Request& request) const { return run_from(0, ctx, request); }

@@ -78,10 +78,11 @@ class Provider {
   virtual ~Provider() = default;
   // The provider's name in the scenario (a key of `providers`).
   virtual std::string_view name() const = 0;
-  // The options by value: a provider's coroutine keeps its own copy, so its caller need
-  // not keep them alive while the call runs (a fused call builds them on its stack). The
-  // request must outlive the call.
-  virtual Task<Response> call(const Request& request, CallOptions options) = 0;
+  // The request and the options by value: a provider's coroutine keeps its own copies, so
+  // its caller need not keep them alive while the call runs (a fused call builds both on
+  // its stack, engine/fused_call.hpp). The texts they view (Request::query,
+  // CallOptions::tool) must outlive the call.
+  virtual Task<Response> call(Request request, CallOptions options) = 0;
   // Starts a call for a caller that holds the answer itself (the engine's
   // ProviderAttempt), so that a provider whose answer is computed now and delivered after
   // a latency needs no coroutine frame: such a provider writes the response into
@@ -92,9 +93,9 @@ class Provider {
   // untouched. Either way the caller sees what awaiting call() would give, and the
   // provider draws and decides exactly what call() would, in the same order. Every call
   // of a simulated task goes through it, and a frame per call held by every task in
-  // flight is what made runs slow at high rates (bench/README.md). `options` need only
-  // live until start() returns: a Task it returns holds its own copy (a coroutine takes
-  // CallOptions by value). Default: call().
+  // flight is what made runs slow at high rates (bench/README.md). `request` and `options`
+  // need only live until start() returns: a Task it returns holds its own copies (a
+  // provider's coroutine takes both by value, as call() does). Default: call().
   virtual Task<Response> start(const Request& request, const CallOptions& options, Response& response,
                                ScheduledAnswer& answer) {
     (void)response;

@@ -154,16 +154,17 @@ Task<void> TaskRunner::run(std::uint64_t id, const TaskPlan& plan, const PoolQue
   // An index, not a range-for: the range, its two iterators and the step's reference would
   // each be 8 bytes of this frame.
   for (std::uint32_t i = 0; i < plan.steps.size(); ++i) {
-    Request request = make_request(plan.steps[i], query, so_far.context_tokens);
     CallContext ctx{task, plan.steps[i].tool->name, plan.steps[i].tool->primary};
     ctx.step = i;
     if (const FusedRoute* route = plan.steps[i].tool->pipeline->enter(ctx)) {
       Outcome outcome;
       FusedCall call(*route);
-      while (call.advance(ctx, request, outcome)) co_await call;
+      // The request is built afresh at each advance, on the stack (FusedCall::advance).
+      while (call.advance(ctx, make_request(plan.steps[i], query, so_far.context_tokens), outcome)) co_await call;
       if (!after_step(plan.steps[i], query, ctx, outcome, so_far)) break;
     } else {
-      Task<Outcome> call = plan.steps[i].tool->pipeline->run_unfused(ctx, request);
+      Task<Outcome> call =
+          plan.steps[i].tool->pipeline->run_unfused(ctx, make_request(plan.steps[i], query, so_far.context_tokens));
       co_await call.finished();
       if (!after_step(plan.steps[i], query, ctx, call.result(), so_far)) break;
     }

@@ -66,7 +66,7 @@ std::string_view LlmMock::rewrite_of(const Request& request, std::uint64_t task_
   return origin->paraphrase;
 }
 
-Task<Response> LlmMock::call(const Request& request, CallOptions options) {
+Task<Response> LlmMock::call(Request request, CallOptions options) {
   return call_through_start(*this, scheduler_, request, options);
 }
 

@@ -115,7 +115,7 @@ class LlmMock final : public Provider {
   LlmMock& operator=(const LlmMock&) = delete;
   std::string_view name() const override { return name_; }
   // Through start() (engine/answer_time.hpp, call_through_start).
-  Task<Response> call(const Request& request, CallOptions options) override;
+  Task<Response> call(Request request, CallOptions options) override;
   // Decides the answer at once (the draws above, in that order) and leaves its end to the
   // caller's AwaitScheduled: the malformed-output draw when the answer arrives, at the
   // virtual time the answer arrives, as the call's coroutine made it; the billing of what

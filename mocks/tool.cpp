@@ -29,7 +29,7 @@ bool ToolMock::arguments_invalid(std::uint64_t task_id, std::string_view tool, s
   return u >= config_.reflection_fix_rate;
 }
 
-Task<Response> ToolMock::call(const Request& request, CallOptions options) {
+Task<Response> ToolMock::call(Request request, CallOptions options) {
   return call_through_start(*this, scheduler_, request, options);
 }
 

@@ -61,7 +61,7 @@ class ToolMock final : public Provider {
   // The clock, scheduler and rng must outlive the mock; `rng` is the mock's own stream.
   ToolMock(std::string name, ToolMockConfig config, Clock& clock, Scheduler& scheduler, Rng& rng);
   std::string_view name() const override { return name_; }
-  Task<Response> call(const Request& request, CallOptions options) override;
+  Task<Response> call(Request request, CallOptions options) override;
   // Answers at once (engine/provider.hpp): the arguments' verdict and the latency are
   // decided now.
   Task<Response> start(const Request& request, const CallOptions& options, Response& response,

@@ -47,7 +47,7 @@ VectorSearchMock::VectorSearchMock(std::string name, VectorSearchConfig config,
   }
 }
 
-Task<Response> VectorSearchMock::call(const Request& request, CallOptions options) {
+Task<Response> VectorSearchMock::call(Request request, CallOptions options) {
   return call_through_start(*this, scheduler_, request, options);
 }
 

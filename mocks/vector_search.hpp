@@ -86,7 +86,7 @@ class VectorSearchMock final : public Provider {
   VectorSearchMock(std::string name, VectorSearchConfig config, std::shared_ptr<const VectorIndex> index,
                    Clock& clock, Scheduler& scheduler, Rng& rng);
   std::string_view name() const override { return name_; }
-  Task<Response> call(const Request& request, CallOptions options) override;
+  Task<Response> call(Request request, CallOptions options) override;
   // Answers at once (engine/provider.hpp): the hits, the read units and the latency are
   // decided now.
   Task<Response> start(const Request& request, const CallOptions& options, Response& response,

@@ -22,7 +22,7 @@ WebSearchMock::WebSearchMock(std::string name, WebSearchConfig config, std::shar
       rng_(rng),
       matcher_(*corpus_) {}
 
-Task<Response> WebSearchMock::call(const Request& request, CallOptions options) {
+Task<Response> WebSearchMock::call(Request request, CallOptions options) {
   return call_through_start(*this, scheduler_, request, options);
 }
 

@@ -56,7 +56,7 @@ class WebSearchMock final : public Provider {
   WebSearchMock(std::string name, WebSearchConfig config, std::shared_ptr<const Corpus> corpus,
                 Clock& clock, Scheduler& scheduler, Rng& rng);
   std::string_view name() const override { return name_; }
-  Task<Response> call(const Request& request, CallOptions options) override;
+  Task<Response> call(Request request, CallOptions options) override;
   // Answers at once (engine/provider.hpp): the hits and the latency are decided now.
   Task<Response> start(const Request& request, const CallOptions& options, Response& response,
                        ScheduledAnswer& answer) override;

@@ -38,7 +38,7 @@ bool BudgetStrategy::refuses(const CallContext& ctx, const Request& request, Nex
   return breach(ctx, request, ctx.iterations + 1).has_value() || next.refuses(ctx, request);
 }
 
-bool BudgetStrategy::admit(CallContext& ctx, Request& request, Ticket& /*ticket*/, Outcome& outcome) {
+bool BudgetStrategy::admit(CallContext& ctx, const Request& request, Ticket& /*ticket*/, Outcome& outcome) {
   ++ctx.iterations;
   const auto b = breach(ctx, request, ctx.iterations);
   if (!b) return true;

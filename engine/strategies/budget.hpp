@@ -56,7 +56,7 @@ class BudgetStrategy final : public Gate {
   BudgetStrategy(BudgetConfig config, EngineEnv env) : config_(config), env_(env) {}
   // A gate (engine/pipeline.hpp) that keeps nothing in its ticket: it counts the round
   // and refuses a call that would break a limit.
-  bool admit(CallContext& ctx, Request& request, Ticket& ticket, Outcome& outcome) override;
+  bool admit(CallContext& ctx, const Request& request, Ticket& ticket, Outcome& outcome) override;
   bool refuses(const CallContext& ctx, const Request& request, Next next) const override;
 
  private:

@@ -143,7 +143,7 @@ void CircuitBreakerStrategy::record(Breaker& b, ProviderId provider, OutcomeKind
   }
 }
 
-bool CircuitBreakerStrategy::admit(CallContext& ctx, Request& /*request*/, Ticket& ticket, Outcome& outcome) {
+bool CircuitBreakerStrategy::admit(CallContext& ctx, const Request& /*request*/, Ticket& ticket, Outcome& outcome) {
   const ProviderId provider = ctx.provider;
   Breaker& b = breaker_of(provider);
   refresh(b, provider);

@@ -149,7 +149,7 @@ class CircuitBreakerStrategy final : public Gate {
   // A gate (engine/pipeline.hpp). The ticket holds the admitting epoch (first), the
   // admission time (second), ctx.attempts at admission (count) and whether the call is a
   // probe (flag).
-  bool admit(CallContext& ctx, Request& request, Ticket& ticket, Outcome& outcome) override;
+  bool admit(CallContext& ctx, const Request& request, Ticket& ticket, Outcome& outcome) override;
   void settle(CallContext& ctx, const Ticket& ticket, Outcome& outcome) override;
 
   // The state of `provider`'s breaker as of now: an open breaker whose open duration has

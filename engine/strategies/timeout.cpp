@@ -9,7 +9,7 @@ TimeoutStrategy::TimeoutStrategy(TimeoutConfig config, Clock& clock) : config_(c
   assert(config_.per_attempt > 0 && config_.total > 0);
 }
 
-bool TimeoutStrategy::admit(CallContext& ctx, Request& /*request*/, Ticket& ticket, Outcome& /*outcome*/) {
+bool TimeoutStrategy::admit(CallContext& ctx, const Request& /*request*/, Ticket& ticket, Outcome& /*outcome*/) {
   ticket.first = ctx.deadline;
   ticket.second = ctx.attempt_timeout;
   ctx.deadline = std::min(ctx.deadline, add_saturating(clock_.now(), config_.total));

@@ -41,7 +41,7 @@ class TimeoutStrategy final : public Gate {
   TimeoutStrategy(TimeoutConfig config, Clock& clock);
   // A gate (engine/pipeline.hpp): tightens the call's deadline and attempt timeout, and
   // restores the outer ones after; the ticket holds them (first, second).
-  bool admit(CallContext& ctx, Request& request, Ticket& ticket, Outcome& outcome) override;
+  bool admit(CallContext& ctx, const Request& request, Ticket& ticket, Outcome& outcome) override;
   void settle(CallContext& ctx, const Ticket& ticket, Outcome& outcome) override;
 
  private:

@@ -63,7 +63,7 @@ class ValidateStrategy final : public Gate {
  public:
   explicit ValidateStrategy(ValidateConfig config);
   // A gate (engine/pipeline.hpp) that admits every call and judges its outcome after.
-  bool admit(CallContext& /*ctx*/, Request& /*request*/, Ticket& /*ticket*/, Outcome& /*outcome*/) override {
+  bool admit(CallContext& /*ctx*/, const Request& /*request*/, Ticket& /*ticket*/, Outcome& /*outcome*/) override {
     return true;
   }
   void settle(CallContext& ctx, const Ticket& ticket, Outcome& outcome) override;

@@ -246,7 +246,7 @@ Task<Response> CapacityProvider::wait_for_answer(Request request, CallOptions op
 
 // Not a coroutine: a rejection costs no frame, and an accepted request's coroutine owns
 // copies of the request and options, which the server side outlives the caller with.
-Task<Response> CapacityProvider::call(const Request& request, CallOptions options) {
+Task<Response> CapacityProvider::call(Request request, CallOptions options) {
   if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
   if (options.cancellation.cancelled()) return inner_->call(request, options);
   const TimePoint now = clock_.now();

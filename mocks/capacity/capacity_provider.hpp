@@ -82,7 +82,7 @@ class CapacityProvider final : public Provider {
   ~CapacityProvider() override;
 
   std::string_view name() const override { return inner_->name(); }
-  Task<Response> call(const Request& request, CallOptions options) override;
+  Task<Response> call(Request request, CallOptions options) override;
 
   // What the layer saw so far. Call finish() at the end of the run first, so that the
   // queue and in-flight levels are integrated up to it.

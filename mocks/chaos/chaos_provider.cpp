@@ -302,7 +302,7 @@ Task<Response> ChaosProvider::transform(const FaultConfig& fault, TimePoint deci
   co_return r;
 }
 
-Task<Response> ChaosProvider::run(Decision decision, TimePoint now, const Request& request,
+Task<Response> ChaosProvider::run(Decision decision, TimePoint now, Request request,
                                   CallOptions options) {
   Xoshiro256 keyed_rng(decision.latency_seed);
   Rng& rng = decision.keyed ? static_cast<Rng&>(keyed_rng) : rng_;
@@ -347,7 +347,7 @@ ChaosProvider::Decision ChaosProvider::next_decision(TimePoint now, const CallOp
 
 // Not a coroutine: it decides at once and hands back the inner provider's Task or the
 // fault's, so a clean call costs no frame of its own and no extra move of the Response.
-Task<Response> ChaosProvider::call(const Request& request, CallOptions options) {
+Task<Response> ChaosProvider::call(Request request, CallOptions options) {
   // A call cancelled before it is sent is not a call: no number, no draw. The inner
   // provider answers it as cancelled at once.
   if (options.cancellation.cancelled()) return inner_->call(request, options);

@@ -149,7 +149,7 @@ class ChaosProvider final : public Provider {
 
   // The inner provider's name: the decorator is invisible in reports.
   std::string_view name() const override { return inner_->name(); }
-  Task<Response> call(const Request& request, CallOptions options) override;
+  Task<Response> call(Request request, CallOptions options) override;
   // Answers at once (engine/provider.hpp) when the call is clean and the inner provider
   // does, or when the fault is an abort without a delay; otherwise the Task call() gives.
   Task<Response> start(const Request& request, const CallOptions& options, Response& response,
@@ -196,7 +196,7 @@ class ChaosProvider final : public Provider {
   };
   const ToolSeeds& tool_seeds(std::string_view tool);
   const ToolSeeds& new_tool_seeds(std::string_view tool);  // a name other than the last one's
-  Task<Response> run(Decision decision, TimePoint now, const Request& request, CallOptions options);
+  Task<Response> run(Decision decision, TimePoint now, Request request, CallOptions options);
   // The call's number and decision, with the injected faults counted.
   Decision next_decision(TimePoint now, const CallOptions& options);
   Task<Response> abort(const FaultConfig& fault, TimePoint now, CallOptions options, Rng& rng);

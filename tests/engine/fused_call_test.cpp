@@ -220,7 +220,7 @@ class ThrowingProvider final : public Provider {
  public:
   explicit ThrowingProvider(EventLoop& loop) : loop_(loop) {}
   std::string_view name() const override { return "throwing"; }
-  Task<Response> call(const Request&, CallOptions) override {
+  Task<Response> call(Request, CallOptions) override {
     co_await sleep_until(loop_, loop_.now() + 10 * kMillisecond);
     throw std::runtime_error("provider broke");
   }
@@ -310,7 +310,7 @@ class ScheduledProvider final : public Provider {
  public:
   ScheduledProvider(EventLoop& loop, Nanos latency) : loop_(loop), latency_(latency) {}
   std::string_view name() const override { return "scheduled"; }
-  Task<Response> call(const Request& request, CallOptions options) override {
+  Task<Response> call(Request request, CallOptions options) override {
     return call_through_start(*this, loop_, request, options);
   }
   Task<Response> start(const Request&, const CallOptions&, Response& response, ScheduledAnswer& answer) override {

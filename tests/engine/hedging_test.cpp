@@ -37,7 +37,7 @@ class CancellableProvider final : public Provider {
   CancellableProvider(EventLoop& loop, Script script) : loop_(loop), script_(std::move(script)) {}
   std::string_view name() const override { return "hedged"; }
 
-  Task<Response> call(const Request&, CallOptions options) override {
+  Task<Response> call(Request, CallOptions options) override {
     const TimePoint started = loop_.now();
     starts_.push_back(started);
     const std::pair<Nanos, int> scripted = script_(starts_.size() - 1);

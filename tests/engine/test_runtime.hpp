@@ -101,7 +101,7 @@ class ScriptedProvider final : public Provider {
 
   std::string_view name() const override { return "scripted"; }
 
-  Task<Response> call(const Request& request, CallOptions options) override {
+  Task<Response> call(Request request, CallOptions options) override {
     const TimePoint started = loop_.now();
     const TimePoint deadline = options.deadline;
     calls_.push_back(ReceivedCall{started, deadline, std::string(request.query)});

@@ -29,7 +29,7 @@ class ExponentialServer final : public Provider {
   ExponentialServer(Clock& clock, Scheduler& scheduler, double mean_s, std::vector<TimePoint>& started)
       : clock_(clock), scheduler_(scheduler), rng_(77), mean_s_(mean_s), started_(started) {}
   std::string_view name() const override { return "mmc"; }
-  Task<Response> call(const Request& request, CallOptions) override {
+  Task<Response> call(Request request, CallOptions) override {
     started_[static_cast<std::size_t>(request.prompt_tokens)] = clock_.now();
     const auto service = static_cast<Nanos>(std::llround(rng_.exponential(mean_s_) * 1e9));
     co_await resume_after(clock_, scheduler_, service);

@@ -87,7 +87,7 @@ class FakeProvider final : public Provider {
   FakeProvider(Clock& clock, Scheduler& scheduler, Nanos latency)
       : clock_(clock), scheduler_(scheduler), latency_(latency) {}
   std::string_view name() const override { return "fake"; }
-  Task<Response> call(const Request& /*request*/, CallOptions /*options*/) override {
+  Task<Response> call(Request /*request*/, CallOptions /*options*/) override {
     ++calls_;
     co_await resume_after(clock_, scheduler_, latency_);
     Response r;
