@@ -136,13 +136,15 @@ class AwaitScheduled {
   TimePoint deadline_;
 };
 
-// `co_await AwaitScheduled(...)` in a coroutine frame of its own, for a caller that keeps
-// the cancellable wait's 128 bytes out of its own frame (the fused call,
-// engine/fused_call.cpp): awaiting it makes the same scheduler calls, at the same virtual
-// times, as awaiting AwaitScheduled directly.
-inline Task<void> await_scheduled_in_own_frame(Scheduler& scheduler, Response& response,
-                                               const ScheduledAnswer& answer, CallOptions options) {
+// AwaitScheduled in a coroutine frame of its own, which holds the response, the answer
+// and the cancellable wait, for a caller that keeps them out of its own frame (the fused
+// call's cancellable attempts, engine/fused_call.cpp): awaiting it makes the same
+// scheduler calls, at the same virtual times, and gives the same response, as awaiting
+// AwaitScheduled on `response` directly.
+inline Task<Response> deliver_in_own_frame(Scheduler& scheduler, Response response, ScheduledAnswer answer,
+                                           CallOptions options) {
   co_await AwaitScheduled(scheduler, response, answer, options);
+  co_return response;
 }
 
 // call() for a provider that answers through start(): runs start() when the Task is first

@@ -103,13 +103,15 @@ enum class Body : std::uint8_t {
 // provider does not limit that dimension (and sends none of its three figures).
 // `remaining` is counted after this request took its share; `reset` is how long until the
 // limit's bucket is full again (OpenAI sends it as a duration such as "6m0s"; Anthropic as
-// the RFC 3339 time it happens).
+// the RFC 3339 time it happens). The counts are 32-bit: a scenario's limits are at most
+// 100,000,000 per minute (mocks/capacity/capacity_config.hpp), and every response of a
+// task in flight carries these figures (32 bytes, not 48).
 struct RateLimitHeaders {
-  std::int64_t limit_requests = -1;      // requests per minute
-  std::int64_t remaining_requests = -1;  // whole requests the bucket holds now
+  std::int32_t limit_requests = -1;      // requests per minute
+  std::int32_t remaining_requests = -1;  // whole requests the bucket holds now
+  std::int32_t limit_tokens = -1;        // tokens per minute
+  std::int32_t remaining_tokens = -1;    // whole tokens the bucket holds now
   Nanos reset_requests = 0;
-  std::int64_t limit_tokens = -1;        // tokens per minute
-  std::int64_t remaining_tokens = -1;    // whole tokens the bucket holds now
   Nanos reset_tokens = 0;
 
   bool present() const { return limit_requests >= 0 || limit_tokens >= 0; }
@@ -215,8 +217,8 @@ struct TaskContext {
   std::int64_t tokens_spent = 0;  // input + output tokens of every attempt, failed included
   double cost_spent_usd = 0;      // USD of every attempt, failed included
   std::uint32_t degradations = 0;  // bitmask of Degradation
-  TaskHistory history;
-  EscalationState escalation;  // the task's rules and the level reached (strategies/escalation.hpp)
+  TaskHistory history{};
+  EscalationState escalation{};  // the level reached (strategies/escalation.hpp)
 
   void mark(Degradation d) { degradations |= bit(d); }
   bool has(Degradation d) const { return (degradations & bit(d)) != 0; }
@@ -224,6 +226,7 @@ struct TaskContext {
  private:
   static std::uint32_t bit(Degradation d) { return std::uint32_t{1} << static_cast<std::uint32_t>(d); }
 };
+static_assert(sizeof(TaskContext) == 72, "TaskContext grew: every task in flight holds one in its frame");
 
 // Per logical call state: one tool call of one task step, across all its attempts.
 //

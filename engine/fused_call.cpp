@@ -61,8 +61,8 @@ SQUALL_FUSED_STEP bool FusedCall::start_attempt(CallContext& ctx, const Request&
     // it is one timer, as AwaitScheduled would schedule, and no cancellation registration.
     stage_ = Stage::answer_timer;
   } else {
-    own_wait_ = await_scheduled_in_own_frame(attempt.env().scheduler, outcome.response, answer_, options);
-    stage_ = Stage::answer_own_frame;
+    pending_ = deliver_in_own_frame(attempt.env().scheduler, outcome.response, answer_, options);
+    stage_ = Stage::answer_pending;
   }
   return true;
 }
@@ -71,8 +71,6 @@ std::coroutine_handle<> FusedCall::await_suspend(std::coroutine_handle<> caller)
   switch (stage_) {
     case Stage::answer_pending:
       return pending_.await_suspend(caller);
-    case Stage::answer_own_frame:
-      return own_wait_.await_suspend(caller);
     case Stage::answer_timer:
       route_->attempt->env().scheduler.schedule_at(std::min(answer_.at, deadline_), caller);
       break;
@@ -93,9 +91,6 @@ SQUALL_FUSED_STEP void FusedCall::finish_attempt(CallContext& ctx, Outcome& outc
     case Stage::answer_timer:
       deliver_scheduled(outcome.response, answer_, deadline_,
                         answer_.at <= deadline_ ? Answer::arrived : Answer::timed_out);
-      break;
-    case Stage::answer_own_frame:
-      std::exchange(own_wait_, {}).await_resume();
       break;
     default:
       break;
@@ -146,7 +141,7 @@ Task<Outcome> run_fused(const FusedRoute& route, CallContext& ctx, Request& requ
   // The outcome is built where it is returned (Task::result_slot): every local of a
   // coroutine has its own bytes in the frame (GCC 12).
   Outcome& outcome = co_await Task<Outcome>::result_slot();
-  FusedCall call(route);
+  FusedCall call(&route);
   while (call.advance(ctx, request, outcome)) co_await call;
   co_return Task<Outcome>::kSlotFilled;
 }

@@ -73,7 +73,7 @@ struct FusedRoute {
 // that lives in its caller's coroutine frame instead of a frame of its own. The caller
 // drives it with a loop of thin awaits:
 //
-//   FusedCall call(route);
+//   FusedCall call(&route);
 //   while (call.advance(ctx, request, outcome)) co_await call;
 //
 // advance() runs the call on from where it stopped until it must wait (true) or has
@@ -90,7 +90,11 @@ struct FusedRoute {
 // frame with it, as destroying the single frame that held them did.
 class FusedCall {
  public:
-  explicit FusedCall(const FusedRoute& route) noexcept : route_(&route) {}
+  // A call on `route`, or none: null for a pipeline that does not fuse (Pipeline::enter),
+  // which lets the task runner keep no route of its own in its frame. Only a call that
+  // fused() may advance().
+  explicit FusedCall(const FusedRoute* route) noexcept : route_(route) {}
+  bool fused() const noexcept { return route_ != nullptr; }
   FusedCall(const FusedCall&) = delete;
   FusedCall& operator=(const FusedCall&) = delete;
 
@@ -104,11 +108,11 @@ class FusedCall {
  private:
   // Where advance() stopped: what the caller's await waits for.
   enum class Stage : std::uint8_t {
-    start,             // not started
-    answer_pending,    // the provider's own coroutine (pending_), which writes the response
-    answer_timer,      // an answer decided at once (answer_), due at min(at, deadline)
-    answer_own_frame,  // the same with a cancellable token: AwaitScheduled in own_wait_
-    backoff,           // the retry strategy's wait before the next attempt, until wake_at_
+    start,           // not started
+    answer_pending,  // a coroutine that gives the response (pending_): the provider's own,
+                     // or, for a cancellable attempt, deliver_in_own_frame's
+    answer_timer,    // an answer decided at once (answer_), due at min(at, deadline)
+    backoff,         // the retry strategy's wait before the next attempt, until wake_at_
   };
   enum class AfterAttempt : std::uint8_t { done, again_now, again_after_backoff };
 
@@ -132,13 +136,15 @@ class FusedCall {
   RetryStrategy::Progress progress_;
   TimePoint started_ = 0;   // the current attempt's start
   TimePoint deadline_ = 0;  // the current attempt's deadline (CallOptions::deadline)
-  TimePoint wake_at_ = 0;   // the backoff's end
-  // The current attempt's answer: decided at once, or the provider's coroutine, or the
-  // wait for it in a frame of its own. Its CallOptions are not kept: the coroutines have
-  // their own copies (Provider::call).
-  ScheduledAnswer answer_;
+  // The current attempt's answer, decided at once (answer_timer), or the backoff's end
+  // (backoff): a union, as no stage needs both, in the frame of every task in flight. Its
+  // CallOptions are not kept: the coroutines have their own copies (Provider::call).
+  union {
+    ScheduledAnswer answer_{};
+    TimePoint wake_at_;
+  };
+  // The coroutine that gives the answer (answer_pending).
   Task<Response> pending_;
-  Task<void> own_wait_;
 };
 
 // Runs `route` (complete: route.attempt is set) for one logical call, in one frame of its

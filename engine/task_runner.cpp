@@ -59,6 +59,9 @@ void TaskPlan::resolve_escalation() {
 // it lives in the task's coroutine frame, which every task in flight holds.
 struct TaskRunner::StepsSoFar {
   std::int64_t context_tokens = 0;  // tokens of the previous step's hits, fed to an LLM step
+  // The step running, from 0: the loop's index lives here, in the padding after the
+  // 8-byte member, rather than in 8 bytes of the frame of its own.
+  std::uint32_t step = 0;
   // The verdict on the hits of the last successful search step (grounded queries only).
   AnswerVerdict hits_verdict = AnswerVerdict::not_answered;
   std::optional<OutcomeKind> ended_by;  // the final kind of the required step that ended the task
@@ -79,8 +82,9 @@ Request TaskRunner::make_request(const StepPlan& step, const PoolQuery* query, s
   return request;
 }
 
-bool TaskRunner::after_step(const StepPlan& step, const PoolQuery* query, const CallContext& ctx,
+bool TaskRunner::after_step(const TaskPlan& plan, const PoolQuery* query, const CallContext& ctx,
                             const Outcome& outcome, StepsSoFar& so_far) const {
+  const StepPlan& step = plan.steps[so_far.step];
   TaskContext& task = ctx.task;
   std::string_view provider;
   if (env_.providers != nullptr && ctx.provider < env_.providers->size()) {
@@ -88,7 +92,7 @@ bool TaskRunner::after_step(const StepPlan& step, const PoolQuery* query, const 
   }
   env_.events.on_logical_call(
       LogicalCallEvent{task.id, step.tool->name, provider, ctx.attempts, outcome.kind, env_.clock.now()});
-  if (task.escalation.config != nullptr) escalate(task, std::nullopt);
+  if (plan.escalation != nullptr) escalate(plan.escalation, task, std::nullopt);
   so_far.context_tokens = 0;
   if (outcome.kind == OutcomeKind::success) {
     for (const SearchResult& hit : outcome.response.results) so_far.context_tokens += hit.snippet_tokens;
@@ -130,7 +134,7 @@ void TaskRunner::finish(const TaskPlan& plan, const PoolQuery* query, TaskContex
   result.finished = env_.clock.now();
   result.tokens = task.tokens_spent;
   result.cost_usd = task.cost_spent_usd;
-  if (plan.escalation != nullptr) escalate(task, result.status);
+  if (plan.escalation != nullptr) escalate(plan.escalation, task, result.status);
   if (task.escalation.raised) {
     env_.events.on_escalation(
         EscalationEvent{task.id, plan.name, task.escalation.level, task.escalation.reason, result.finished});
@@ -144,29 +148,28 @@ void TaskRunner::finish(const TaskPlan& plan, const PoolQuery* query, TaskContex
 // whose pipeline fuses runs its call in this frame too (FusedCall), so a task in flight
 // is one coroutine frame; the others await the pipeline's coroutines. Either way the
 // step's outcome is read where the call built it, not copied.
-Task<void> TaskRunner::run(std::uint64_t id, const TaskPlan& plan, const PoolQuery* query) const {
-  TaskContext task;
-  task.id = id;
+Task<void> TaskRunner::run(TaskContext task, const TaskPlan& plan, const PoolQuery* query) const {
   task.started = env_.clock.now();
   task.deadline = add_saturating(task.started, plan.deadline);
-  task.escalation.config = plan.escalation;
   StepsSoFar so_far;
-  // An index, not a range-for: the range, its two iterators and the step's reference would
-  // each be 8 bytes of this frame.
-  for (std::uint32_t i = 0; i < plan.steps.size(); ++i) {
-    CallContext ctx{task, plan.steps[i].tool->name, plan.steps[i].tool->primary};
-    ctx.step = i;
-    if (const FusedRoute* route = plan.steps[i].tool->pipeline->enter(ctx)) {
+  // No named local in the loop but those that cross a suspension: each would have bytes
+  // of its own in the frame, so the step is plan.steps[so_far.step] wherever it is used.
+  for (; so_far.step < plan.steps.size(); ++so_far.step) {
+    CallContext ctx{task, plan.steps[so_far.step].tool->name, plan.steps[so_far.step].tool->primary};
+    ctx.step = so_far.step;
+    FusedCall call(plan.steps[so_far.step].tool->pipeline->enter(ctx));
+    if (call.fused()) {
       Outcome outcome;
-      FusedCall call(*route);
       // The request is built afresh at each advance, on the stack (FusedCall::advance).
-      while (call.advance(ctx, make_request(plan.steps[i], query, so_far.context_tokens), outcome)) co_await call;
-      if (!after_step(plan.steps[i], query, ctx, outcome, so_far)) break;
+      while (call.advance(ctx, make_request(plan.steps[so_far.step], query, so_far.context_tokens), outcome)) {
+        co_await call;
+      }
+      if (!after_step(plan, query, ctx, outcome, so_far)) break;
     } else {
-      Task<Outcome> call =
-          plan.steps[i].tool->pipeline->run_unfused(ctx, make_request(plan.steps[i], query, so_far.context_tokens));
-      co_await call.finished();
-      if (!after_step(plan.steps[i], query, ctx, call.result(), so_far)) break;
+      Task<Outcome> unfused = plan.steps[so_far.step].tool->pipeline->run_unfused(
+          ctx, make_request(plan.steps[so_far.step], query, so_far.context_tokens));
+      co_await unfused.finished();
+      if (!after_step(plan, query, ctx, unfused.result(), so_far)) break;
     }
   }
   finish(plan, query, task, so_far);

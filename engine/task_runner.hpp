@@ -79,17 +79,19 @@ class TaskRunner {
   // The plans, tools and pipelines must outlive every task run.
   explicit TaskRunner(EngineEnv env);
 
-  // Runs task `id` of `plan` from now; `query` (may be null) is the task's search query,
-  // drawn from the workload's pool.
+  // Runs `task` (its id set, the rest default) of `plan` from now; `query` (may be null) is
+  // the task's search query, drawn from the workload's pool. The runner sets the task's
+  // start and deadline. The context is a parameter, not a local built from an id: a
+  // coroutine keeps its parameters in its frame, which every task in flight holds.
   // The result goes to the event sink (EventSink::on_task_finished), so the simulator can
   // spawn the task itself: one coroutine frame per task, not two.
-  Task<void> run(std::uint64_t id, const TaskPlan& plan, const PoolQuery* query) const;
+  Task<void> run(TaskContext task, const TaskPlan& plan, const PoolQuery* query) const;
 
  private:
   struct StepsSoFar;
   static Request make_request(const StepPlan& step, const PoolQuery* query, std::int64_t context_tokens);
   // Records a finished step's logical call; false when it ends the task.
-  bool after_step(const StepPlan& step, const PoolQuery* query, const CallContext& ctx, const Outcome& outcome,
+  bool after_step(const TaskPlan& plan, const PoolQuery* query, const CallContext& ctx, const Outcome& outcome,
                   StepsSoFar& so_far) const;
   // Decides the task's result and emits it.
   void finish(const TaskPlan& plan, const PoolQuery* query, TaskContext& task, const StepsSoFar& so_far) const;

@@ -181,7 +181,7 @@ Task<void> World::arrivals() {
           format_duration(*at), limits_.max_tasks_in_flight, schedule.rate_at(*at)));
     }
     loop_.set_component(kFirstTemplateComponent + static_cast<ComponentId>(index));
-    spawn(runner_.run(static_cast<std::uint64_t>(n), plans_[index], query), &error_);
+    spawn(runner_.run(TaskContext{.id = static_cast<std::uint64_t>(n)}, plans_[index], query), &error_);
     loop_.set_component(kArrivalsComponent);
   }
 }

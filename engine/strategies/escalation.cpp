@@ -53,11 +53,11 @@ bool holds(const EscalationRule& rule, const TaskContext& task, std::optional<Ta
 
 }  // namespace
 
-bool escalate(TaskContext& task, std::optional<TaskStatus> status) {
+bool escalate(const EscalationConfig* rules, TaskContext& task, std::optional<TaskStatus> status) {
+  if (rules == nullptr) return false;
   EscalationState& state = task.escalation;
-  if (state.config == nullptr) return false;
   bool rose = false;
-  for (const EscalationRule& rule : state.config->rules) {
+  for (const EscalationRule& rule : rules->rules) {
     // Strictly above: at one level, the first rule in list order (and the earliest
     // evaluation) gives the reason.
     if (state.raised && index_of(rule.level) <= index_of(state.level)) continue;

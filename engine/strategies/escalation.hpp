@@ -103,16 +103,17 @@ struct EscalationConfig {
   static std::vector<EscalationRule> default_rules();
 };
 
-// A task's escalation so far (TaskContext::escalation): a few bytes per task in flight.
+// A task's escalation so far (TaskContext::escalation): three bytes per task in flight.
+// The rules are the task plan's (TaskPlan::escalation), passed to escalate().
 struct EscalationState {
-  const EscalationConfig* config = nullptr;  // the task's rules; none: never escalates
-  bool raised = false;                       // a rule has fired
+  bool raised = false;  // a rule has fired
   EscalationLevel level = EscalationLevel::auto_retry;                // valid when raised
   EscalationCondition reason = EscalationCondition::failed_attempts;  // valid when raised
 };
 
 // Evaluates the task's rules over its history and spend, and with `status` at task end;
 // raises TaskContext::escalation as the header comment says. Returns whether it rose.
-bool escalate(TaskContext& task, std::optional<TaskStatus> status);
+// Null rules: the task never escalates.
+bool escalate(const EscalationConfig* rules, TaskContext& task, std::optional<TaskStatus> status);
 
 }  // namespace squall

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstdint>
 #include <utility>
 
 #include <fmt/format.h>
@@ -11,6 +12,11 @@
 
 namespace squall {
 namespace {
+
+// A bucket's count as RateLimitHeaders carries it: the limits are at most 100,000,000 per
+// minute (the loader's range), and a bucket never holds more than its limit.
+static_assert(kMaxRequestsPerMinute <= INT32_MAX && kMaxTokensPerMinute <= INT32_MAX);
+std::int32_t header_count(std::int64_t count) { return static_cast<std::int32_t>(count); }
 
 constexpr int kTooManyRequests = 429;
 constexpr std::int64_t kUnlimited = INT64_MAX;
@@ -113,11 +119,11 @@ std::optional<Response> CapacityProvider::check_rates(const Request& request, Ti
     requests_.take(1);
     tokens_.take(tokens);
   }
-  headers.limit_requests = requests_.limit().value_or(-1);
-  headers.remaining_requests = requests_.remaining();
+  headers.limit_requests = header_count(requests_.limit().value_or(-1));
+  headers.remaining_requests = header_count(requests_.remaining());
   headers.reset_requests = requests_.until_full();
-  headers.limit_tokens = tokens_.limit().value_or(-1);
-  headers.remaining_tokens = tokens_.remaining();
+  headers.limit_tokens = header_count(tokens_.limit().value_or(-1));
+  headers.remaining_tokens = header_count(tokens_.remaining());
   headers.reset_tokens = tokens_.until_full();
   if (request_wait == 0 && token_wait == 0) return std::nullopt;
 

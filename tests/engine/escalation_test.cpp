@@ -31,9 +31,8 @@ std::string level_of(const TaskContext& task) {
 
 // A task whose history saw `failed` failed attempts (server_error) after `succeeded`
 // successes.
-TaskContext task_with(const EscalationConfig& config, std::uint32_t failed, std::uint32_t succeeded = 0) {
+TaskContext task_with(std::uint32_t failed, std::uint32_t succeeded = 0) {
   TaskContext task;
-  task.escalation.config = &config;
   for (std::uint32_t i = 0; i < failed; ++i) task.history.saw_attempt(OutcomeKind::server_error);
   for (std::uint32_t i = 0; i < succeeded; ++i) task.history.saw_attempt(OutcomeKind::success);
   return task;
@@ -71,55 +70,55 @@ TEST(EscalationTest, DefaultRulesFollowSeed004sLadder) {
 
 TEST(EscalationTest, NoRuleFiresForACleanTask) {
   const EscalationConfig config;  // the defaults
-  TaskContext task = task_with(config, 0, 3);
-  EXPECT_FALSE(escalate(task, std::nullopt));
-  EXPECT_FALSE(escalate(task, TaskStatus::succeeded));
+  TaskContext task = task_with(0, 3);
+  EXPECT_FALSE(escalate(&config, task, std::nullopt));
+  EXPECT_FALSE(escalate(&config, task, TaskStatus::succeeded));
   EXPECT_EQ(level_of(task), "none");
 }
 
 TEST(EscalationTest, WithoutRulesATaskNeverEscalates) {
   TaskContext task;
   task.history.saw_attempt(OutcomeKind::timeout);
-  EXPECT_FALSE(escalate(task, TaskStatus::failed));
+  EXPECT_FALSE(escalate(nullptr, task, TaskStatus::failed));
   EXPECT_EQ(level_of(task), "none");
 }
 
 TEST(EscalationTest, FailedAttemptsHoldAtTheThreshold) {
   const auto config = rules({{EscalationCondition::failed_attempts, 3, EscalationLevel::human_review}});
-  TaskContext two = task_with(config, 2, 1);
-  EXPECT_FALSE(escalate(two, TaskStatus::succeeded));
+  TaskContext two = task_with(2, 1);
+  EXPECT_FALSE(escalate(&config, two, TaskStatus::succeeded));
   EXPECT_EQ(level_of(two), "none");
-  TaskContext three = task_with(config, 3);
-  EXPECT_TRUE(escalate(three, std::nullopt));
+  TaskContext three = task_with(3);
+  EXPECT_TRUE(escalate(&config, three, std::nullopt));
   EXPECT_EQ(level_of(three), "human_review failed_attempts");
 }
 
 TEST(EscalationTest, FallbacksAndExhaustionReadTheHistory) {
   const auto config = rules({{EscalationCondition::fallbacks, 2, EscalationLevel::model_switch},
                              {EscalationCondition::fallbacks_exhausted, 0, EscalationLevel::urgent_action}});
-  TaskContext task = task_with(config, 1);
+  TaskContext task = task_with(1);
   task.history.fallbacks = 1;
-  EXPECT_FALSE(escalate(task, std::nullopt));
+  EXPECT_FALSE(escalate(&config, task, std::nullopt));
   task.history.fallbacks = 2;
-  EXPECT_TRUE(escalate(task, std::nullopt));
+  EXPECT_TRUE(escalate(&config, task, std::nullopt));
   EXPECT_EQ(level_of(task), "model_switch fallbacks");
   task.history.fallbacks_exhausted = true;
-  EXPECT_TRUE(escalate(task, std::nullopt));
+  EXPECT_TRUE(escalate(&config, task, std::nullopt));
   EXPECT_EQ(level_of(task), "urgent_action fallbacks_exhausted");
 }
 
 TEST(EscalationTest, CostAndTokensHoldAtOrAboveTheThreshold) {
   const auto config = rules({{EscalationCondition::cost_usd, 0.5, EscalationLevel::human_review},
                              {EscalationCondition::tokens, 10'000, EscalationLevel::urgent_action}});
-  TaskContext task = task_with(config, 0, 1);
+  TaskContext task = task_with(0, 1);
   task.cost_spent_usd = 0.499;
   task.tokens_spent = 9'999;
-  EXPECT_FALSE(escalate(task, TaskStatus::succeeded));
+  EXPECT_FALSE(escalate(&config, task, TaskStatus::succeeded));
   task.cost_spent_usd = 0.5;
-  EXPECT_TRUE(escalate(task, TaskStatus::succeeded));
+  EXPECT_TRUE(escalate(&config, task, TaskStatus::succeeded));
   EXPECT_EQ(level_of(task), "human_review cost_usd");
   task.tokens_spent = 10'000;
-  EXPECT_TRUE(escalate(task, TaskStatus::succeeded));
+  EXPECT_TRUE(escalate(&config, task, TaskStatus::succeeded));
   EXPECT_EQ(level_of(task), "urgent_action tokens");
 }
 
@@ -132,9 +131,9 @@ TEST(EscalationTest, StatusRulesFireOnlyAtTaskEndWithTheirStatus) {
            {TaskStatus::degraded, "auto_retry degraded"},
            {TaskStatus::safe_failed, "human_review safe_failed"},
            {TaskStatus::failed, "critical_failure failed"}}) {
-    TaskContext task = task_with(config, 4);
-    EXPECT_FALSE(escalate(task, std::nullopt));  // no status before the end
-    escalate(task, status);
+    TaskContext task = task_with(4);
+    EXPECT_FALSE(escalate(&config, task, std::nullopt));  // no status before the end
+    escalate(&config, task, status);
     EXPECT_EQ(level_of(task), expected) << to_string(status);
   }
 }
@@ -144,9 +143,9 @@ TEST(EscalationTest, TheHighestLevelWinsAndTheFirstRuleAtItGivesTheReason) {
                              {EscalationCondition::failed_attempts, 2, EscalationLevel::human_review},
                              {EscalationCondition::tokens, 1, EscalationLevel::human_review},
                              {EscalationCondition::failed_attempts, 3, EscalationLevel::model_switch}});
-  TaskContext task = task_with(config, 3);
+  TaskContext task = task_with(3);
   task.tokens_spent = 100;
-  EXPECT_TRUE(escalate(task, std::nullopt));
+  EXPECT_TRUE(escalate(&config, task, std::nullopt));
   // failed_attempts >= 2 and tokens >= 1 both give human_review, the highest that holds;
   // the first of them in list order is the reason. model_switch (listed later) is lower.
   EXPECT_EQ(level_of(task), "human_review failed_attempts");
@@ -156,12 +155,12 @@ TEST(EscalationTest, ALevelReachedIsKeptWithItsReason) {
   const auto config = rules({{EscalationCondition::tokens, 1, EscalationLevel::human_review},
                              {EscalationCondition::failed_attempts, 1, EscalationLevel::human_review},
                              {EscalationCondition::failed_attempts, 1, EscalationLevel::auto_retry}});
-  TaskContext task = task_with(config, 1);
-  EXPECT_TRUE(escalate(task, std::nullopt));
+  TaskContext task = task_with(1);
+  EXPECT_TRUE(escalate(&config, task, std::nullopt));
   EXPECT_EQ(level_of(task), "human_review failed_attempts");
   // Later the tokens rule holds too, at the same level: the earlier reason stays.
   task.tokens_spent = 5;
-  EXPECT_FALSE(escalate(task, TaskStatus::succeeded));
+  EXPECT_FALSE(escalate(&config, task, TaskStatus::succeeded));
   EXPECT_EQ(level_of(task), "human_review failed_attempts");
 }
 
@@ -233,7 +232,7 @@ struct Agent {
     std::exception_ptr error;
     spawn(
         [](const TaskRunner& r, std::uint64_t task, const TaskPlan& p, const PoolQuery* q) -> Task<void> {
-          co_await r.run(task, p, q);
+          co_await r.run(TaskContext{.id = task}, p, q);
         }(runner, id, plan, &query),
         &error);
     loop.run(100'000);

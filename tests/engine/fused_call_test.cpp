@@ -106,7 +106,7 @@ Task<void> complete_in_callers_frame(const Pipeline& pipeline, test::Call& call,
   const FusedRoute* route = pipeline.enter(call.ctx);
   if (route == nullptr) throw std::logic_error("the pipeline does not fuse");
   Outcome outcome;
-  FusedCall fused(*route);
+  FusedCall fused(route);
   while (fused.advance(call.ctx, call.request, outcome)) co_await fused;
   call.outcome = std::move(outcome);
   call.finished = clock.now();

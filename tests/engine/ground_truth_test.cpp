@@ -62,7 +62,7 @@ struct Agent {
 
   const Results& run(const PoolQuery& query) {
     std::exception_ptr error;
-    spawn([](const TaskRunner& r, const TaskPlan& p, const PoolQuery* q) -> Task<void> { co_await r.run(1, p, q); }(
+    spawn([](const TaskRunner& r, const TaskPlan& p, const PoolQuery* q) -> Task<void> { co_await r.run(TaskContext{.id = 1}, p, q); }(
               runner, plan, &query),
           &error);
     loop.run(100'000);
