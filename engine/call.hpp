@@ -232,7 +232,7 @@ static_assert(sizeof(TaskContext) == 72, "TaskContext grew: every task in flight
 //
 // A task in flight holds its step's CallContext in its frame: the members after the first
 // three (which callers initialise by position) are ordered so that the 4- and 1-byte ones
-// share words, 72 bytes.
+// share words, 64 bytes.
 struct CallContext {
   TaskContext& task;
   std::string_view tool;           // the tool the step calls, as in the scenario
@@ -249,14 +249,19 @@ struct CallContext {
   std::int32_t iterations = 0;
   // The index of the task's step this call serves, from 0 (TaskRunner sets it). With the
   // task id and the attempt number it identifies an attempt across runs of different
-  // policies (CallOptions::step).
-  std::uint32_t step = 0;
+  // policies (CallOptions::step). 16 bits, so that the context is 64 bytes: a task has
+  // at most kMaxTaskSteps steps (the loader's limit).
+  std::uint16_t step = 0;
   // Whether the attempt now being made re-sends the call: set by the retry strategy for
   // its second and later attempts (and kept for every attempt inside one of them, such as
   // an SDK retry's first), so that cross-call retry limits (retry_budget) can tell
   // retries from first attempts. Restored when the retry strategy's attempt returns.
   bool retry = false;
 };
-static_assert(sizeof(CallContext) == 72, "CallContext grew: keep it packed (see its comment)");
+static_assert(sizeof(CallContext) == 64, "CallContext grew: keep it packed (see its comment)");
+
+// The most steps a task's template may have (sim/scenario/workload_reader.cpp), so that
+// CallContext::step holds every step's index.
+inline constexpr std::size_t kMaxTaskSteps = UINT16_MAX;
 
 }  // namespace squall

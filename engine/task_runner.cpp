@@ -156,7 +156,7 @@ Task<void> TaskRunner::run(TaskContext task, const TaskPlan& plan, const PoolQue
   // of its own in the frame, so the step is plan.steps[so_far.step] wherever it is used.
   for (; so_far.step < plan.steps.size(); ++so_far.step) {
     CallContext ctx{task, plan.steps[so_far.step].tool->name, plan.steps[so_far.step].tool->primary};
-    ctx.step = so_far.step;
+    ctx.step = static_cast<std::uint16_t>(so_far.step);  // at most kMaxTaskSteps - 1
     FusedCall call(plan.steps[so_far.step].tool->pipeline->enter(ctx));
     if (call.fused()) {
       Outcome outcome;

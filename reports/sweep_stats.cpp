@@ -1,6 +1,7 @@
 #include "reports/sweep_stats.hpp"
 
 #include <array>
+#include <cassert>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -147,6 +148,7 @@ SweepAnalysis analyse(const SweepResult& r) {
   for (const SweepObjective& o : r.objectives) {
     std::size_t m = 0;
     while (m < r.metrics.size() && r.metrics[m] != o.metric) ++m;
+    assert(m < r.metrics.size() && "an objective's metric is one the sweep measured");
     goals.push_back(o.goal);
     for (std::size_t v = 0; v < r.variants.size(); ++v) {
       const Interval& i = a.variants[v][m].value;

@@ -62,6 +62,8 @@ struct SweepAnalysis {
   std::vector<bool> pareto;                          // per variant: on the front of the objectives
 };
 
+// `result.metrics` must name every objective's metric (a sweep measures them:
+// complete_metrics, sim/sweep/sweep_spec.cpp).
 SweepAnalysis analyse(const SweepResult& result);
 
 // Which points are not dominated: point a dominates b when a is at least as good in every

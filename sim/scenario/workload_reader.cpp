@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/call.hpp"
 #include "engine/runtime/duration.hpp"
 #include "mocks/text.hpp"
 #include "mocks/vector_search.hpp"
@@ -274,6 +275,9 @@ std::vector<TaskTemplate> read_tasks(const Json& value, const std::string& path,
     if (const Json* steps = obj.require("steps")) {
       const std::string steps_path = obj.path_of("steps");
       const auto step_elements = read_array(*steps, steps_path, diag, /*nonempty=*/true);
+      if (step_elements.size() > kMaxTaskSteps) {
+        diag.error(steps_path, fmt::format("expected at most {} steps, got {}", kMaxTaskSteps, step_elements.size()));
+      }
       // A task draws one query, from its first search step's list, and every search step
       // sends it (sim/world.hpp): a later step naming another list would be ignored.
       std::optional<std::size_t> first_search;

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "engine/call.hpp"
 #include "tests/sim/scenario_test_support.hpp"
 
 namespace squall {
@@ -402,6 +403,18 @@ TEST(ScenarioQueriesTest, EverySearchStepOfATaskDrawsFromTheSameList) {
                                  "expected \"companies\", the list of the task's first search step "
                                  "(/workload/tasks/0/steps/0): a task draws one query and every search step sends it, "
                                  "got \"people\""));
+}
+
+TEST(ScenarioQueriesTest, ATaskHasAtMost65535Steps) {
+  // A call's step index is 16 bits (CallContext::step): one more step is refused.
+  Json doc = base_scenario();
+  Json steps = doc.at(Json::json_pointer("/workload/tasks/0/steps"));
+  const Json step = steps.at(0);
+  while (steps.size() < kMaxTaskSteps) steps.push_back(step);
+  EXPECT_EQ(errors_of(with(doc, "/workload/tasks/0/steps", steps)), std::vector<ValidationError>{});
+  steps.push_back(step);
+  EXPECT_EQ(errors_of(with(doc, "/workload/tasks/0/steps", steps)),
+            only("/workload/tasks/0/steps", "expected at most 65535 steps, got 65536"));
 }
 
 TEST(ScenarioQueriesTest, QueryListMustNotBeEmpty) {
