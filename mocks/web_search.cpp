@@ -8,6 +8,7 @@
 #include <cassert>
 
 #include "engine/answer_time.hpp"
+#include "engine/runtime/same_text.hpp"
 
 namespace squall {
 
@@ -36,10 +37,20 @@ Task<Response> WebSearchMock::start(const Request& request, const CallOptions& o
   answer.at = add_saturating(answer.at, latency_.sample(rng_));
   // Matched before the answer is awaited: the matcher's scratch buffers are shared by all
   // calls of this mock, and no other call can run until this one suspends.
-  hits_.clear();
-  matcher_.match(request.query, static_cast<std::size_t>(std::max(config_.max_results, 0)), hits_);
-  response.results = results_.keep(hits_);
+  response.results = answer_for(request.query);
   return {};
+}
+
+std::span<const SearchResult> WebSearchMock::answer_for(std::string_view query) {
+  if (answered_ && same_text(last_query_, query)) return last_answer_;
+  last_answer_ = answers_.get(query, [this](std::string_view text) {
+    hits_.clear();
+    matcher_.match(text, static_cast<std::size_t>(std::max(config_.max_results, 0)), hits_);
+    return results_.keep(hits_);
+  });
+  last_query_.assign(query);
+  answered_ = true;
+  return last_answer_;
 }
 
 std::unique_ptr<Provider> make_mock(const WebSearchConfig& config, const MockBuild& build) {

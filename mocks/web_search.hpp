@@ -19,12 +19,15 @@
 #include <array>
 
 #include <memory>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/provider.hpp"
 #include "engine/provider_descriptor.hpp"
 #include "engine/runtime/clock.hpp"
+#include "engine/runtime/text_memo.hpp"
 #include "engine/search_results_store.hpp"
 #include "mocks/corpus.hpp"
 #include "mocks/latency.hpp"
@@ -70,10 +73,25 @@ class WebSearchMock final : public Provider {
   Scheduler& scheduler_;
   Rng& rng_;
   QueryMatcher matcher_;  // reads *corpus_; declared after it
-  // The hits of the call being answered, then kept once per distinct list (the answers
+  // The kept hit list that answers `query` (results_), matched on its first sight.
+  std::span<const SearchResult> answer_for(std::string_view query);
+  // The hits of a query being matched, then kept once per distinct list (the answers
   // view them).
   std::vector<SearchResult> hits_;
   SearchResultsStore results_;
+  // The answer per distinct query text. An answer depends on nothing but the query (the
+  // corpus and max_results are fixed), and a run asks the same few queries again and
+  // again, so matching them (the matcher's memo lookup, a copy of the hits, the store's
+  // comparison) was done once per call for the same answer. The memo changes no answer,
+  // only its cost (engine/runtime/text_memo.hpp); a kept list never moves, so its view
+  // stays valid whether the memo kept it or not.
+  TextMemo<std::span<const SearchResult>> answers_;
+  // The last query answered and its answer: calls in a row often ask the same query (a
+  // retry, the next task of the same template), and comparing it costs less than hashing
+  // it for the memo.
+  std::string last_query_;
+  std::span<const SearchResult> last_answer_;
+  bool answered_ = false;
 };
 
 // This provider type's factory and its part of the routing descriptor (mocks/mock_build.hpp).
