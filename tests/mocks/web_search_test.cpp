@@ -136,10 +136,15 @@ TEST(WebSearchMockTest, KeptAnswersAreTheAnswersOfAFreshMock) {
   // The mock keeps its answer per query text and the last query's answer: repeats,
   // alternations, the empty query and queries that match nothing each get what a mock
   // that never saw a query answers.
-  // ("acme" and "news", and "acme corp" and "acme news", are as long and answer apart.)
+  // ("acme" and "news", and "acme corp" and "acme news", are as long and answer apart;
+  // so are the two queries of 24 bytes, which also share their first and last eight bytes
+  // and so the slot of the recent answers.)
+  const std::string series_b = "acme    corp    series b";
+  const std::string no_hits = "acme    xxxx    series b";
   const std::vector<std::string> queries{"acme", "acme", "news", "acme", "globex", "acme", "acme corp", "acme news",
                                          "globex", "", "no such words", "acme", "ACME", "acme",
-                                         "\"acme corp\" series b", "acme corp", "acme"};
+                                         "\"acme corp\" series b", "acme corp", "acme", series_b, no_hits,
+                                         series_b, series_b, no_hits, "acme corp", series_b};
   EventLoop loop;
   Xoshiro256 rng(1);
   WebSearchMock kept("web_search", config(kMillisecond), corpus(), loop, loop, rng);
