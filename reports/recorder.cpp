@@ -49,8 +49,10 @@ Recorder::Recorder(RecorderOptions options) : window_(options.window) {
 // into every event handler; the search is not.
 template <class Stats>
 [[gnu::always_inline]] inline std::size_t Recorder::intern(std::vector<Stats>& table, std::string_view name) {
-  const InternHint& hint = hints_[hint_slot(&table, name.data())];
-  if (hint.data == name.data() && hint.table == &table && same_text(table[hint.index].name, name)) return hint.index;
+  const std::array<InternHint, 2>& set = hints_[hint_set(&table, name.data())];
+  const InternHint* hint = &set[0];
+  if (hint->data != name.data() || hint->table != &table) hint = &set[1];
+  if (hint->data == name.data() && hint->table == &table && same_text(table[hint->index].name, name)) return hint->index;
   return intern_by_search(table, name);
 }
 
@@ -61,11 +63,13 @@ template <class Stats>
   std::size_t i = 0;
   while (i < table.size() && !same_text(table[i].name, name)) ++i;
   if (i == table.size()) i = add_name(table, name);
-  hints_[hint_slot(&table, name.data())] = InternHint{name.data(), &table, i};
+  std::array<InternHint, 2>& set = hints_[hint_set(&table, name.data())];
+  set[1] = set[0];
+  set[0] = InternHint{name.data(), &table, i};
   return i;
 }
 
-std::size_t Recorder::hint_slot(const void* table, const char* data) {
+std::size_t Recorder::hint_set(const void* table, const char* data) {
   // The top bits of an FxHasher-style product of both addresses (reports/fingerprint.hpp).
   constexpr std::uint64_t kMultiplier = 0x517cc1b727220a95ULL;
   const auto mixed = (reinterpret_cast<std::uintptr_t>(data) ^ (reinterpret_cast<std::uintptr_t>(table) << 7)) *

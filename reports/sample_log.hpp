@@ -61,9 +61,12 @@ class SampleLog {
   SampleLog& operator=(SampleLog&& other) noexcept;
   ~SampleLog();
 
+  // A compare and a store while the last block has room: the recorder pushes a sample
+  // per attempt and three per task. A log without blocks (empty, of zeros, or counting
+  // in a histogram) has no room, so it takes the slow path too, but for a zero that is
+  // only counted (a model without an LLM pushes two per task).
   void push_back(std::int64_t sample) {
-    // A log that counts in a histogram has no blocks, so it takes the slow path too.
-    if (blocks_.empty() || blocks_.back().size() == kBlockSamples) [[unlikely]] {
+    if (next_ == block_end_) [[unlikely]] {
       if (sample == 0 && blocks_.empty() && !histogram_ && zeros_ < exact_limit_) {
         ++zeros_;  // still all zeros: counted only (see the header)
         return;
@@ -71,12 +74,12 @@ class SampleLog {
       push_slow(sample);
       return;
     }
-    blocks_.back().push_back(sample);
+    *next_++ = sample;
   }
 
   std::size_t size() const {
     if (histogram_) return histogram_->count();
-    return blocks_.empty() ? zeros_ : (blocks_.size() - 1) * kBlockSamples + blocks_.back().size();
+    return blocks_.empty() ? zeros_ : (blocks_.size() - 1) * kBlockSamples + last_block_size();
   }
   bool empty() const { return size() == 0; }
   // True while every sample is kept (at most exact_limit of them).
@@ -98,12 +101,19 @@ class SampleLog {
   // histogram): writes out the zeros counted so far, then adds a block, or switches to the
   // histogram at the exact limit.
   void push_slow(std::int64_t sample);
-  // Appends an empty block of capacity kBlockSamples, a spare one if the thread has one.
+  // Appends an empty block of kBlockSamples samples, a spare one if the thread has one.
   void add_block();
   // Moves every block to the thread's spare list, leaving the log empty.
   void release_blocks() noexcept;
 
-  std::vector<std::vector<std::int64_t>> blocks_;  // all full but the last; none once counted
+  // The samples in the last block.
+  std::size_t last_block_size() const { return static_cast<std::size_t>(next_ - blocks_.back().get()); }
+
+  // Blocks of kBlockSamples samples: all full but the last, which is filled up to next_;
+  // none once counted. next_ and block_end_ are null without blocks.
+  std::vector<std::unique_ptr<std::int64_t[]>> blocks_;
+  std::int64_t* next_ = nullptr;       // where the next sample goes in the last block
+  std::int64_t* block_end_ = nullptr;  // the last block's end
   std::unique_ptr<LogHistogram> histogram_;        // every sample, once past exact_limit_
   std::size_t zeros_ = 0;  // the samples, all 0, while there are no blocks and no histogram
   std::size_t exact_limit_;  // a whole number of blocks

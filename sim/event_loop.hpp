@@ -119,6 +119,8 @@ class EventLoop final : public Clock, public Scheduler {
   void compact();
   // Sorts the queued events and numbers them from 0 (see the header).
   void renumber();
+  // schedule_at's steps when its call-free common case does not apply (event_loop.cpp).
+  [[gnu::noinline]] TimerId schedule_slow(TimePoint at, std::coroutine_handle<> handle);
   std::uint32_t take_slot();
   void free_slot(std::uint32_t slot);
   // Runs `e`, a live event just taken out of the queue.

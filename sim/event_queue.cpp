@@ -5,20 +5,24 @@
 
 namespace squall {
 
-void EventQueue::find_min(std::size_t b) {
-  const std::vector<QueuedEvent>& bucket = buckets_[b];
-  assert(!bucket.empty());
-  std::size_t best = 0;
-  for (std::size_t i = 1; i < bucket.size(); ++i) {
-    if (bucket[i] < bucket[best]) best = i;
-  }
-  min_bucket_ = b;
-  min_index_ = best;
-}
-
 QueuedEvent EventQueue::pop_first_bucket() {
   assert(size_ > 0 && head_ == 0 && present_.empty());
   if (min_bucket_ == kNoBucket) find_min(first_bucket());
+  const std::size_t b = min_bucket_;
+  std::vector<QueuedEvent>& source = buckets_[b];
+  if (source.size() > 1) return pop_and_refile();
+  min_bucket_ = kNoBucket;
+  const QueuedEvent first = source.front();
+  source.pop_back();
+  --size_;
+  last_ = time_bits(first);
+  const std::size_t level = b / kDigits;
+  digits_[level] &= ~(std::uint64_t{1} << (b % kDigits));
+  if (digits_[level] == 0) levels_ &= ~(std::uint32_t{1} << level);
+  return first;
+}
+
+[[gnu::noinline]] QueuedEvent EventQueue::pop_and_refile() {
   const std::size_t b = min_bucket_;
   min_bucket_ = kNoBucket;
   std::vector<QueuedEvent>& source = buckets_[b];

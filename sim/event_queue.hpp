@@ -64,6 +64,31 @@ class EventQueue {
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }
 
+  // Adds `e` when that is an append into storage its bucket already has, and returns
+  // true; otherwise changes nothing and returns false, and push() must add it. The
+  // common case, with no call in it, so that the event loop's schedule_at inlines it and
+  // saves no registers (bench/README.md).
+  bool try_push(const QueuedEvent& e) {
+    const std::uint64_t t = time_bits(e);
+    if (t < last_) [[unlikely]] return false;
+    const std::uint64_t differ = t ^ last_;
+    if (differ == 0) {
+      if (present_.size() == present_.capacity()) return false;
+      present_.push_back(e);
+      ++size_;
+      return true;
+    }
+    const Bucket b = bucket_of(t, differ);
+    std::vector<QueuedEvent>& bucket = buckets_[b.index()];
+    if (bucket.size() == bucket.capacity()) return false;
+    remember_push(b, bucket, e);
+    bucket.push_back(e);
+    ++size_;
+    levels_ |= std::uint32_t{1} << b.level;
+    digits_[b.level] |= std::uint64_t{1} << b.digit;
+    return true;
+  }
+
   // Adds `e` (e.at >= 0). O(1), but for a time before the last one taken out (see the
   // header).
   void push(const QueuedEvent& e) {
@@ -77,18 +102,10 @@ class EventQueue {
     }
     const Bucket b = bucket_of(t, differ);
     std::vector<QueuedEvent>& bucket = buckets_[b.index()];
+    remember_push(b, bucket, e);
     bucket.push_back(e);
     levels_ |= std::uint32_t{1} << b.level;
     digits_[b.level] |= std::uint64_t{1} << b.digit;
-    // Keeps the remembered earliest (see earliest()) true: an event in the bucket may be
-    // earlier, one in a bucket before it is.
-    if (b.index() <= min_bucket_) [[unlikely]] {
-      if (b.index() < min_bucket_) {
-        min_bucket_ = kNoBucket;
-      } else if (e < bucket[min_index_]) {
-        min_index_ = bucket.size() - 1;
-      }
-    }
   }
 
   // The earliest event by (time, sequence); the queue must not be empty. When the present
@@ -160,10 +177,33 @@ class EventQueue {
     const auto level = static_cast<unsigned>(std::countr_zero(levels_));
     return Bucket{level, static_cast<unsigned>(std::countr_zero(digits_[level]))}.index();
   }
-  void find_min(std::size_t b);
+  // Keeps the remembered earliest (see earliest()) true when `e` is about to be appended
+  // to `bucket`, bucket b: an event in the remembered bucket may be earlier than the
+  // remembered event, and one in a bucket before it is.
+  void remember_push(Bucket b, const std::vector<QueuedEvent>& bucket, const QueuedEvent& e) {
+    if (b.index() <= min_bucket_) [[unlikely]] {
+      if (b.index() < min_bucket_) {
+        min_bucket_ = kNoBucket;
+      } else if (e < bucket[min_index_]) {
+        min_index_ = bucket.size();
+      }
+    }
+  }
+  void find_min(std::size_t b) {
+    const std::vector<QueuedEvent>& bucket = buckets_[b];
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < bucket.size(); ++i) {
+      if (bucket[i] < bucket[best]) best = i;
+    }
+    min_bucket_ = b;
+    min_index_ = best;
+  }
   // With the present empty: takes out the first non-empty bucket's earliest event, makes
   // its time last_ and files the bucket's other events again against it (see the header).
+  // A bucket of one event, the common case, is taken out without a call (as try_push);
+  // one of more events by pop_and_refile.
   QueuedEvent pop_first_bucket();
+  QueuedEvent pop_and_refile();
   // Files every event again against `t`, earlier than last_.
   void rebase(std::uint64_t t);
 

@@ -15,11 +15,11 @@ __extension__ using u128 = unsigned __int128;
 
 }  // namespace
 
-double Rng::uniform01() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }
+double Rng::uniform01() { return static_cast<double>(draw() >> 11) * 0x1.0p-53; }
 
 std::uint64_t Rng::uniform_int(std::uint64_t n) {
   assert(n > 0);
-  u128 m = static_cast<u128>(next_u64()) * n;
+  u128 m = static_cast<u128>(draw()) * n;
   auto low = static_cast<std::uint64_t>(m);
   if (low < n) {
     const std::uint64_t threshold = (0 - n) % n;
@@ -27,7 +27,7 @@ std::uint64_t Rng::uniform_int(std::uint64_t n) {
     // threshold / 2^64 < 1/2, so a real generator reaches the bound with probability below
     // 2^-kMaxUniformIntRejections; a constant source (FixedRng) would otherwise spin forever.
     for (int rejections = 0; low < threshold && rejections < kMaxUniformIntRejections; ++rejections) {
-      m = static_cast<u128>(next_u64()) * n;
+      m = static_cast<u128>(draw()) * n;
       low = static_cast<std::uint64_t>(m);
     }
   }
@@ -37,7 +37,7 @@ std::uint64_t Rng::uniform_int(std::uint64_t n) {
 std::int64_t Rng::uniform_range(std::int64_t lo, std::int64_t hi) {
   assert(lo <= hi);
   const auto span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
-  if (span == UINT64_MAX) return static_cast<std::int64_t>(next_u64());
+  if (span == UINT64_MAX) return static_cast<std::int64_t>(draw());
   return lo + static_cast<std::int64_t>(uniform_int(span + 1));
 }
 
@@ -77,19 +77,8 @@ std::size_t Rng::weighted_index(std::span<const double> weights) {
 }
 
 Xoshiro256::Xoshiro256(std::uint64_t seed) {
+  xoshiro_ = true;
   for (auto& word : s_) word = splitmix64(seed);
-}
-
-std::uint64_t Xoshiro256::next_u64() {
-  const std::uint64_t result = std::rotl(s_[1] * 5, 7) * 9;
-  const std::uint64_t t = s_[1] << 17;
-  s_[2] ^= s_[0];
-  s_[3] ^= s_[1];
-  s_[1] ^= s_[2];
-  s_[0] ^= s_[3];
-  s_[2] ^= t;
-  s_[3] = std::rotl(s_[3], 45);
-  return result;
 }
 
 FixedRng FixedRng::at_fraction(double u) {

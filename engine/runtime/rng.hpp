@@ -11,6 +11,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -57,6 +58,16 @@ class Rng {
   // Index i with probability weights[i] / sum(weights); weights are >= 0 with a positive
   // sum. Linear scan of the cumulative sum: weight lists here are short.
   std::size_t weighted_index(std::span<const double> weights);
+
+ protected:
+  // Set by Xoshiro256, the generator of every stream of a run: the distributions above
+  // then draw through its inline step instead of the virtual next_u64(), the same value
+  // (the call was about a fifth of a draw's instructions; bench/README.md).
+  bool xoshiro_ = false;
+
+ private:
+  // next_u64(), inline for a Xoshiro256.
+  std::uint64_t draw();
 };
 
 // xoshiro256**: 256 bits of state, period 2^256 - 1, passes BigCrush.
@@ -64,11 +75,26 @@ class Xoshiro256 final : public Rng {
  public:
   // The state is four successive splitmix64 outputs from `seed`.
   explicit Xoshiro256(std::uint64_t seed);
-  std::uint64_t next_u64() override;
+  std::uint64_t next_u64() override { return step(); }
 
  private:
+  friend class Rng;  // Rng::draw() steps it without the virtual call
+  std::uint64_t step() {
+    const std::uint64_t result = std::rotl(s_[1] * 5, 7) * 9;
+    const std::uint64_t t = s_[1] << 17;
+    s_[2] ^= s_[0];
+    s_[3] ^= s_[1];
+    s_[1] ^= s_[2];
+    s_[0] ^= s_[3];
+    s_[2] ^= t;
+    s_[3] = std::rotl(s_[3], 45);
+    return result;
+  }
+
   std::array<std::uint64_t, 4> s_{};
 };
+
+inline std::uint64_t Rng::draw() { return xoshiro_ ? static_cast<Xoshiro256*>(this)->step() : next_u64(); }
 
 // Returns the same value on every draw: uniform01() then yields value / 2^64. Tests use it
 // to pin jitter to a known point of its range.

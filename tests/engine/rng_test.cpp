@@ -35,6 +35,37 @@ TEST(RngTest, Xoshiro256StarStarKnownAnswer) {
   EXPECT_EQ(answer.next_u64(), 0xecb8ad4703b360a1ULL);
 }
 
+// A Xoshiro256 reached only through the virtual next_u64(), as any other Rng is.
+class VirtualXoshiro final : public Rng {
+ public:
+  explicit VirtualXoshiro(std::uint64_t seed) : inner_(seed) {}
+  std::uint64_t next_u64() override { return inner_.next_u64(); }
+
+ private:
+  Xoshiro256 inner_;
+};
+
+TEST(RngTest, DistributionsOfAXoshiroDrawWhatTheVirtualCallDraws) {
+  // The distributions step a Xoshiro256 inline (Rng::draw); every value, and the
+  // stream's position after each, is what the same seed gives through next_u64().
+  Xoshiro256 inline_draws(77);
+  VirtualXoshiro virtual_draws(77);
+  Rng& a = inline_draws;
+  Rng& b = virtual_draws;
+  const std::array<double, 3> weights{0.2, 0.5, 0.3};
+  for (int i = 0; i < 1000; ++i) {
+    EXPECT_EQ(a.uniform01(), b.uniform01());
+    EXPECT_EQ(a.uniform_int(7), b.uniform_int(7));
+    EXPECT_EQ(a.uniform_int((std::uint64_t{1} << 63) + 12345), b.uniform_int((std::uint64_t{1} << 63) + 12345));
+    EXPECT_EQ(a.uniform_range(INT64_MIN, INT64_MAX), b.uniform_range(INT64_MIN, INT64_MAX));
+    EXPECT_EQ(a.exponential(80.0), b.exponential(80.0));
+    EXPECT_EQ(a.lognormal(100.0, 0.7), b.lognormal(100.0, 0.7));
+    EXPECT_EQ(a.weighted_index(weights), b.weighted_index(weights));
+    EXPECT_EQ(a.bernoulli(0.3), b.bernoulli(0.3));
+    EXPECT_EQ(a.next_u64(), b.next_u64());
+  }
+}
+
 TEST(RngTest, StreamSeedHashesTheNameWithCrc64Xz) {
   // CRC-64/XZ("policy/web_search/1/retry") xor 7, through one splitmix64 step.
   EXPECT_EQ(stream_seed(7, "policy/web_search/1/retry"), 0x68fe1d14290f5716ULL);

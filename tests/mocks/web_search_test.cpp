@@ -125,5 +125,60 @@ TEST(WebSearchMockTest, CancelReturnsAtTheCancelTimeWithoutHits) {
   EXPECT_TRUE(loop.empty());
 }
 
+// The links of a search answer, in order.
+std::vector<std::string_view> links(const Response& response) {
+  std::vector<std::string_view> out;
+  for (const SearchResult& hit : response.results) out.push_back(hit.link);
+  return out;
+}
+
+TEST(WebSearchMockTest, KeptAnswersAreTheAnswersOfAFreshMock) {
+  // The mock keeps its answer per query text and the last query's answer: repeats,
+  // alternations, the empty query and queries that match nothing each get what a mock
+  // that never saw a query answers.
+  // ("acme" and "news", and "acme corp" and "acme news", are as long and answer apart;
+  // so are the two queries of 24 bytes, which also share their first and last eight bytes
+  // and so the slot of the recent answers.)
+  const std::string series_b = "acme    corp    series b";
+  const std::string no_hits = "acme    xxxx    series b";
+  const std::vector<std::string> queries{"acme", "acme", "news", "acme", "globex", "acme", "acme corp", "acme news",
+                                         "globex", "", "no such words", "acme", "ACME", "acme",
+                                         "\"acme corp\" series b", "acme corp", "acme", series_b, no_hits,
+                                         series_b, series_b, no_hits, "acme corp", series_b};
+  EventLoop loop;
+  Xoshiro256 rng(1);
+  WebSearchMock kept("web_search", config(kMillisecond), corpus(), loop, loop, rng);
+  for (const std::string& q : queries) {
+    EventLoop fresh_loop;
+    Xoshiro256 fresh_rng(1);
+    WebSearchMock fresh("web_search", config(kMillisecond), corpus(), fresh_loop, fresh_loop, fresh_rng);
+    EXPECT_EQ(links(run_call(loop, kept, query(q)).response), links(run_call(fresh_loop, fresh, query(q)).response))
+        << q;
+  }
+}
+
+TEST(WebSearchMockTest, QueriesPastTheMemosCapAreAnsweredAsTheFirst) {
+  // More distinct texts than the memo keeps (TextMemo's 4,096): "acme" and "globex" with
+  // i % 64 spaces before and i / 64 after match as the bare words do (whitespace runs
+  // collapse); 8,400 texts, so the later ones are matched afresh each time, and early ones
+  // are still answered.
+  EventLoop loop;
+  Xoshiro256 rng(1);
+  WebSearchMock mock("web_search", config(kMillisecond), corpus(), loop, loop, rng);
+  const std::vector<std::string_view> acme{"https://acme.example/b", "https://acme.example/pricing",
+                                           "https://globex.example/news"};
+  const std::vector<std::string_view> globex{"https://globex.example/news"};
+  const auto padded = [](std::string_view word, std::size_t i) {
+    return std::string(i % 64, ' ') + std::string(word) + std::string(i / 64, ' ');
+  };
+  for (std::size_t i = 0; i < 4200; ++i) {
+    ASSERT_EQ(links(run_call(loop, mock, query(padded("acme", i))).response), acme) << i;
+    ASSERT_EQ(links(run_call(loop, mock, query(padded("globex", i))).response), globex) << i;
+  }
+  EXPECT_EQ(links(run_call(loop, mock, query("acme")).response), acme);
+  EXPECT_EQ(links(run_call(loop, mock, query(padded("globex", 4199))).response), globex);
+  EXPECT_EQ(links(run_call(loop, mock, query(padded("acme", 4199))).response), acme);
+}
+
 }  // namespace
 }  // namespace squall

@@ -218,6 +218,39 @@ TEST(RecorderTest, NamesAreInternedByTextNotByAddress) {
   EXPECT_EQ(tool(reused, "web_search").give_ups, 6U);
 }
 
+// More names than the hints have room for (64 sets of two): they share sets, push one
+// another out and are found in either way; every event still counts for its own name,
+// and first sight still orders the table.
+TEST(RecorderTest, ManyNamesTakingTurnsKeepTheirOwnCounts) {
+  Recorder r;
+  std::vector<std::string> names;
+  for (int i = 0; i < 300; ++i) names.push_back("provider-" + std::to_string(i));
+  std::vector<std::uint64_t> expected(names.size(), 0);
+  std::uint64_t task = 0;
+  const auto call = [&](std::size_t i) {
+    const auto at = static_cast<TimePoint>(task);
+    r.on_attempt(attempt(task++, names[i], 1, at, at + 1, OutcomeKind::success, 200));
+    ++expected[i];
+  };
+  for (int round = 0; round < 3; ++round) {
+    for (std::size_t i = 0; i < names.size(); ++i) call(i);
+  }
+  // Pairs and triples in turn, as a run's hot names take turns.
+  for (std::size_t i = 0; i + 2 < names.size(); i += 7) {
+    for (int k = 0; k < 5; ++k) {
+      call(i);
+      call(i + 1);
+      call(i + 2);
+      call(i + 1);
+    }
+  }
+  ASSERT_EQ(r.providers().size(), names.size());
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    EXPECT_EQ(r.providers()[i].name, names[i]);
+    EXPECT_EQ(r.providers()[i].calls[index_of(OutcomeKind::success)], expected[i]) << names[i];
+  }
+}
+
 TEST(RecorderTest, SameEventsGiveTheSameFingerprint) {
   Recorder a;
   Recorder b;

@@ -31,14 +31,24 @@ class Reference {
 
 // Pushes into both with the next sequence number; the slot is the sequence's low bits
 // reversed, so that an order by slot would differ from the order by sequence.
+// By default an event goes in as the event loop adds it: try_push, and push when
+// try_push declines (no spare storage in the bucket, a time before the last one taken
+// out); with `try_first` false, by push alone.
 struct Both {
   EventQueue queue;
   Reference reference;
   std::uint32_t seq = 0;
+  bool try_first = true;
+  std::uint64_t declined = 0;  // pushes try_push left to push
   void push(TimePoint at) {
     const QueuedEvent e{.seq_slot = QueuedEvent::pack(seq, ~seq), .at = at};
     ++seq;
-    queue.push(e);
+    if (!try_first) {
+      queue.push(e);
+    } else if (!queue.try_push(e)) {
+      ++declined;
+      queue.push(e);
+    }
     reference.push(e);
   }
   void peek_checked() {
@@ -79,12 +89,13 @@ TEST(EventQueueTest, TiesComeOutInSequenceOrderAfterAnyNumberOfMoves) {
   EXPECT_TRUE(both.queue.empty());
 }
 
-TEST(EventQueueTest, RandomSchedulesMatchTheOrderedSet) {
-  // A simulation's pattern: each pop may push a few events at or after its time, at
-  // distances from 0 (the same instant) to hours, with many ties, and far-future timers
-  // (a deadline of days, times near 2^62) that stay queued throughout.
+// A simulation's pattern: each pop may push a few events at or after its time, at
+// distances from 0 (the same instant) to hours, with many ties, and far-future timers
+// (a deadline of days, times near 2^62) that stay queued throughout.
+void random_schedule_matches_the_ordered_set(bool try_first) {
   Xoshiro256 rng(2024);
   Both both;
+  both.try_first = try_first;
   for (int i = 0; i < 50; ++i) both.push(rng.uniform_range(0, 1'000'000));
   both.push(TimePoint{1} << 62);
   both.push((TimePoint{1} << 62) + 1);
@@ -112,6 +123,39 @@ TEST(EventQueueTest, RandomSchedulesMatchTheOrderedSet) {
   }
   while (!both.reference.empty()) both.pop_checked();
   EXPECT_TRUE(both.queue.empty());
+  // Both ways in: try_push took most events, and push the rest.
+  if (try_first) {
+    EXPECT_GT(both.declined, 0U);
+    EXPECT_LT(both.declined, both.seq / 2);
+  }
+}
+
+TEST(EventQueueTest, RandomSchedulesMatchTheOrderedSet) { random_schedule_matches_the_ordered_set(true); }
+
+TEST(EventQueueTest, RandomSchedulesMatchTheOrderedSetByPushAlone) { random_schedule_matches_the_ordered_set(false); }
+
+TEST(EventQueueTest, TryPushDeclinesWithoutStorageOrBeforeTheLastTime) {
+  // Times 1000 to 1023 share a bucket while the last time taken out is 0. A bucket that
+  // never held an event has no storage, so try_push declines the first event filed in it
+  // (and push files it); once pushes have grown it (five events: room for eight), an
+  // event is appended in place. After the queue has taken out time 1000, an event at
+  // 999 is declined. A declined event leaves the queue as it was.
+  EventQueue queue;
+  const auto event = [](std::uint32_t seq, TimePoint at) {
+    return QueuedEvent{.seq_slot = QueuedEvent::pack(seq, seq), .at = at};
+  };
+  EXPECT_FALSE(queue.try_push(event(0, 1000)));
+  EXPECT_EQ(queue.size(), 0U);
+  for (std::uint32_t i = 0; i < 5; ++i) queue.push(event(i, 1000 + i));
+  EXPECT_TRUE(queue.try_push(event(5, 1005)));
+  EXPECT_EQ(queue.size(), 6U);
+  EXPECT_TRUE(same(queue.pop(), event(0, 1000)));
+  EXPECT_FALSE(queue.try_push(event(6, 999)));
+  EXPECT_EQ(queue.size(), 5U);
+  queue.push(event(6, 999));
+  EXPECT_TRUE(same(queue.pop(), event(6, 999)));
+  for (std::uint32_t i = 1; i < 6; ++i) EXPECT_TRUE(same(queue.pop(), event(i, 1000 + i)));
+  EXPECT_TRUE(queue.empty());
 }
 
 TEST(EventQueueTest, AnEarlierEventPushedAfterALookIsTheEarliest) {
