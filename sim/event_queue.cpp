@@ -14,11 +14,7 @@ QueuedEvent EventQueue::pop_first_bucket() {
   min_bucket_ = kNoBucket;
   const QueuedEvent first = source.front();
   source.pop_back();
-  --size_;
-  last_ = time_bits(first);
-  const std::size_t level = b / kDigits;
-  digits_[level] &= ~(std::uint64_t{1} << (b % kDigits));
-  if (digits_[level] == 0) levels_ &= ~(std::uint32_t{1} << level);
+  took_from_bucket(b, first);
   return first;
 }
 
@@ -29,11 +25,7 @@ QueuedEvent EventQueue::pop_first_bucket() {
   const QueuedEvent first = source[min_index_];
   source[min_index_] = source.back();
   source.pop_back();
-  --size_;
-  last_ = time_bits(first);
-  const std::size_t level = b / kDigits;
-  digits_[level] &= ~(std::uint64_t{1} << (b % kDigits));
-  if (digits_[level] == 0) levels_ &= ~(std::uint32_t{1} << level);
+  took_from_bucket(b, first);
   if (source.empty()) return first;
   // Every other event of `source` agrees with last_ on b's level and above, so it lands on
   // a lower level (or in the present).

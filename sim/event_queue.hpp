@@ -204,6 +204,15 @@ class EventQueue {
   // one of more events by pop_and_refile.
   QueuedEvent pop_first_bucket();
   QueuedEvent pop_and_refile();
+  // The step both take: `first`, just taken out of bucket b, becomes last_, and b's bit
+  // is cleared (its other events, if any, are filed again by the caller).
+  [[gnu::always_inline]] void took_from_bucket(std::size_t b, const QueuedEvent& first) {
+    --size_;
+    last_ = time_bits(first);
+    const std::size_t level = b / kDigits;
+    digits_[level] &= ~(std::uint64_t{1} << (b % kDigits));
+    if (digits_[level] == 0) levels_ &= ~(std::uint32_t{1} << level);
+  }
   // Files every event again against `t`, earlier than last_.
   void rebase(std::uint64_t t);
 
