@@ -2,6 +2,7 @@
 // a logical call carries through the strategy pipeline.
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -122,8 +123,11 @@ struct RateLimitHeaders {
 //
 // Every call in flight holds a Response (its Outcome, in the frame of the call's
 // coroutine), so the small members come first and share one word: no padding anywhere
-// (120 bytes; static_assert below), and what only some errors carry is out of line.
+// (104 bytes; static_assert below), what only some errors carry is out of line, and the
+// body's content is one view whose type `body` names (the search hits or the text).
 struct Response {
+  // What kind of body the response carries. Set it before the content (set_results,
+  // set_tool_result), which it types.
   Transport transport = Transport::ok;
   Body body = Body::search_results;
   bool truncated = false;  // LLM output stopped at max_output_tokens
@@ -138,28 +142,53 @@ struct Response {
   // keeps for the whole run (ErrorDetailsStore), so a Response still moves as cheaply as
   // plain data through every layer of the pipeline.
   const ErrorDetails* error_details = nullptr;
-  // The search hits (empty for LLM responses), a view of the list the provider keeps for
-  // the whole run (SearchResultsStore, engine/search_results_store.hpp): no heap block
-  // per answer, and copying a Response copies two words.
-  std::span<const SearchResult> results;
   std::int64_t input_tokens = 0;      // billed input tokens, failed attempts included
   std::int64_t output_tokens = 0;     // billed output tokens
   double cost_usd = 0;                // billed cost of this exchange
-  // A tool's result body; empty when the tool answered 200 with nothing (an `empty`
-  // outcome). For a query rewrite (Request::rewrite_attempt > 0) an LLM's answer: the
-  // rewritten query, a view into the request's PoolQuery (Request::origin); empty when
-  // the model returned the query unchanged. A view into storage that lives for the
-  // whole run (the provider's, or the workload's query pool).
-  std::string_view tool_result;
   // The provider's rate-limit headers; all -1 when it sent none (mocks without a
   // `capacity` block, mocks/capacity/capacity_provider.hpp).
   RateLimitHeaders rate_limit;
 
   const ErrorDetails& details() const { return error_details != nullptr ? *error_details : kNoErrorDetails; }
+
+  // The search hits of a search_results body (empty for the others): a view of the list
+  // the provider keeps for the whole run (SearchResultsStore,
+  // engine/search_results_store.hpp), so no heap block per answer.
+  std::span<const SearchResult> results() const {
+    if (body != Body::search_results) return {};
+    return {static_cast<const SearchResult*>(content_), content_size_};
+  }
+  // The text of a tool_result or completion body (empty for search results): a tool's
+  // result body, empty when the tool answered 200 with nothing (an `empty` outcome); for
+  // a query rewrite (Request::rewrite_attempt > 0), the LLM's answer: the rewritten query,
+  // a view into the request's PoolQuery (Request::origin), empty when the model returned
+  // the query unchanged. A view into storage that lives for the whole run (the
+  // provider's, or the workload's query pool).
+  std::string_view tool_result() const {
+    if (body == Body::search_results) return {};
+    return {static_cast<const char*>(content_), content_size_};
+  }
+  // Sets the body to search results, these hits.
+  void set_results(std::span<const SearchResult> hits) {
+    body = Body::search_results;
+    content_ = hits.data();
+    content_size_ = hits.size();
+  }
+  // Sets the text of a tool_result or completion body; `body` must be one of those.
+  void set_tool_result(std::string_view text) {
+    assert(body != Body::search_results);
+    content_ = text.data();
+    content_size_ = text.size();
+  }
+
+ private:
+  // The body's content, typed by `body`: results() or tool_result(). One view for both,
+  // as no body has both: 16 bytes fewer in every call's frame.
+  const void* content_ = nullptr;
+  std::size_t content_size_ = 0;
 };
 
-static_assert(sizeof(Response) == 8 + sizeof(const ErrorDetails*) + sizeof(std::span<const SearchResult>) + 24 +
-                                       sizeof(std::string_view) + sizeof(RateLimitHeaders),
+static_assert(sizeof(Response) == 8 + sizeof(const ErrorDetails*) + 24 + sizeof(RateLimitHeaders) + 16,
               "Response has padding: keep its small members together at the front");
 
 // A response together with the engine's classification of it.

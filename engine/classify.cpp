@@ -50,9 +50,9 @@ OutcomeKind classify(const Response& response) {
     if (response.truncated) return OutcomeKind::invalid_output;
     bool empty = false;
     switch (response.body) {
-      case Body::search_results: empty = response.results.empty(); break;
+      case Body::search_results: empty = response.results().empty(); break;
       case Body::completion: empty = response.output_tokens == 0; break;
-      case Body::tool_result: empty = response.tool_result.empty(); break;
+      case Body::tool_result: empty = response.tool_result().empty(); break;
     }
     if (empty) return OutcomeKind::empty;
     return OutcomeKind::success;

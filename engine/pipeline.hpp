@@ -96,13 +96,12 @@ class Strategy {
 // is admit, the rest of the pipeline if admitted, settle; both ways give the same events.
 class Gate : public Strategy {
  public:
-  // What a gate keeps across one call in place of a coroutine's locals; each gate says
-  // what its fields hold.
+  // What a gate keeps across one call in place of a coroutine's locals: two words, as a
+  // fused call's frame holds a ticket per gate for every call in flight
+  // (engine/fused_call.hpp); each gate says what they hold.
   struct Ticket {
     std::int64_t first = 0;
     std::int64_t second = 0;
-    std::int32_t count = 0;
-    bool flag = false;
   };
   Task<Outcome> execute(CallContext& ctx, Request& request, Next next) final;
   Gate* as_gate() final { return this; }

@@ -95,9 +95,9 @@ bool TaskRunner::after_step(const TaskPlan& plan, const PoolQuery* query, const 
   if (plan.escalation != nullptr) escalate(plan.escalation, task, std::nullopt);
   so_far.context_tokens = 0;
   if (outcome.kind == OutcomeKind::success) {
-    for (const SearchResult& hit : outcome.response.results) so_far.context_tokens += hit.snippet_tokens;
+    for (const SearchResult& hit : outcome.response.results()) so_far.context_tokens += hit.snippet_tokens;
     if (query != nullptr && query->has_ground_truth() && step.sends_query) {
-      so_far.hits_verdict = judge(*query, outcome.response.results);
+      so_far.hits_verdict = judge(*query, outcome.response.results());
     }
     return true;
   }

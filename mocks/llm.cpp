@@ -114,7 +114,7 @@ Task<Response> LlmMock::start(const Request& request, const CallOptions& options
   // (End::arrived); End::stopped bills a wait cut short from the prompt and output tokens.
   response.output_tokens = tokens;
   response.truncated = truncated;
-  if (rewrite) response.tool_result = rewritten;
+  if (rewrite) response.set_tool_result(rewritten);
   response.input_tokens = request.prompt_tokens;
   bill(response);
   answer.end = !rewrite && config_.malformed_output_rate > 0 ? &drawing_end_ : &plain_end_;

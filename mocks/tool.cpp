@@ -45,7 +45,7 @@ Task<Response> ToolMock::start(const Request& request, const CallOptions& option
     response.status = 400;
     response.error_details = &invalid_details_;
   } else {
-    response.tool_result = kResultBody;
+    response.set_tool_result(kResultBody);
   }
   return {};
 }

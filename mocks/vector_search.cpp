@@ -72,7 +72,7 @@ Task<Response> VectorSearchMock::start(const Request& request, const CallOptions
     const std::int32_t top_k = request.top_k > 0 ? request.top_k : config_.top_k;
     hits_.clear();
     index_->search(request.query, request.mode, static_cast<std::size_t>(top_k), request.min_score, scratch_, hits_);
-    response.results = results_.keep(hits_);
+    response.set_results(results_.keep(hits_));
   }
   return {};
 }

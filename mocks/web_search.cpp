@@ -39,7 +39,7 @@ Task<Response> WebSearchMock::start(const Request& request, const CallOptions& o
   answer.at = add_saturating(answer.at, latency_.sample(rng_));
   // Matched before the answer is awaited: the matcher's scratch buffers are shared by all
   // calls of this mock, and no other call can run until this one suspends.
-  response.results = answer_for(request.query);
+  response.set_results(answer_for(request.query));
   return {};
 }
 

@@ -93,10 +93,12 @@ BreakerCause CircuitBreakerStrategy::judge(const BreakerWindow::Counts& c, std::
 }
 
 void CircuitBreakerStrategy::record(Breaker& b, ProviderId provider, OutcomeKind kind, bool reached_provider,
-                                    std::uint64_t epoch, bool probe, TimePoint admitted) {
+                                    std::uint32_t epoch, TimePoint admitted) {
   if (epoch != b.epoch) return;  // admitted in an earlier period: see the header
   if (!reached_provider || retry_class(kind) == RetryClass::local) {
-    if (probe) --b.probes_admitted;  // the probe learned nothing: let another call probe
+    // The state is still the admitting epoch's (every transition starts an epoch), so a
+    // call admitted half-open was a probe, which learned nothing: let another call probe.
+    if (b.state == BreakerState::half_open) --b.probes_admitted;
     return;
   }
   const bool failure = failure_on_.contains(kind);
@@ -154,10 +156,9 @@ bool CircuitBreakerStrategy::admit(CallContext& ctx, const Request& /*request*/,
     return false;
   }
   if (probe) ++b.probes_admitted;
-  ticket.first = static_cast<std::int64_t>(b.epoch);
-  ticket.second = env_.clock.now();
-  ticket.count = ctx.attempts;
-  ticket.flag = probe;
+  ticket.first = env_.clock.now();
+  const std::uint64_t epoch_and_attempts = (std::uint64_t{b.epoch} << 32) | static_cast<std::uint32_t>(ctx.attempts);
+  ticket.second = static_cast<std::int64_t>(epoch_and_attempts);
   return true;
 }
 
@@ -165,8 +166,10 @@ void CircuitBreakerStrategy::settle(CallContext& ctx, const Ticket& ticket, Outc
   // The vector only grows for ids beyond the registry's (engine tests), never during a
   // call for its own id, but the breaker is looked up again after the call all the same.
   const ProviderId provider = ctx.provider;
-  record(breaker_of(provider), provider, outcome.kind, ctx.attempts > ticket.count,
-         static_cast<std::uint64_t>(ticket.first), ticket.flag, ticket.second);
+  const auto packed = static_cast<std::uint64_t>(ticket.second);
+  const auto attempts_at_admission = static_cast<std::int32_t>(static_cast<std::uint32_t>(packed));
+  record(breaker_of(provider), provider, outcome.kind, ctx.attempts > attempts_at_admission,
+         static_cast<std::uint32_t>(packed >> 32), ticket.first);
 }
 
 std::unique_ptr<Strategy> make_strategy(const CircuitBreakerConfig& config, const StrategyBuild& build) {

@@ -146,9 +146,11 @@ class CircuitBreakerStrategy final : public Gate {
   // `owner` (the tool or provider whose pipeline holds it) names the breaker in its
   // BreakerTransitionEvents.
   CircuitBreakerStrategy(CircuitBreakerConfig config, EngineEnv env, std::string owner);
-  // A gate (engine/pipeline.hpp). The ticket holds the admitting epoch (first), the
-  // admission time (second), ctx.attempts at admission (count) and whether the call is a
-  // probe (flag).
+  // A gate (engine/pipeline.hpp). The ticket holds the admission time (first), and the
+  // admitting epoch with ctx.attempts at admission (second: the epoch in its high 32 bits,
+  // the attempts in its low 32). Whether the call was a probe needs no room: within one
+  // epoch the state does not change, so a call whose epoch is still current was a probe
+  // exactly when the breaker is half-open.
   bool admit(CallContext& ctx, const Request& request, Ticket& ticket, Outcome& outcome) override;
   void settle(CallContext& ctx, const Ticket& ticket, Outcome& outcome) override;
 
@@ -159,7 +161,10 @@ class CircuitBreakerStrategy final : public Gate {
  private:
   struct Breaker {
     BreakerState state = BreakerState::closed;
-    std::uint64_t epoch = 0;  // incremented on every transition
+    // Incremented on every transition. 32 bits, to share a ticket's word with the attempt
+    // count: it wraps after 2^32 transitions, and a call would have to stay in flight for
+    // exactly that many to take a later epoch for its own.
+    std::uint32_t epoch = 0;
     std::int32_t consecutive_failures = 0;
     TimePoint open_until = 0;
     std::int32_t probes_admitted = 0;  // probes admitted in the current half-open period
@@ -180,10 +185,9 @@ class CircuitBreakerStrategy final : public Gate {
   }
   // open -> half_open once the open duration has passed.
   void refresh(Breaker& b, ProviderId provider);
-  // Records the result of a call admitted in `epoch` at `admitted`; `probe` if it used a
-  // probe slot.
-  void record(Breaker& b, ProviderId provider, OutcomeKind kind, bool reached_provider, std::uint64_t epoch,
-              bool probe, TimePoint admitted);
+  // Records the result of a call admitted in `epoch` at `admitted`.
+  void record(Breaker& b, ProviderId provider, OutcomeKind kind, bool reached_provider, std::uint32_t epoch,
+              TimePoint admitted);
   // The rate mode's verdict on `counts` with at least `minimum` calls: the cause that
   // opens the breaker, or none.
   BreakerCause judge(const BreakerWindow::Counts& counts, std::int64_t minimum) const;

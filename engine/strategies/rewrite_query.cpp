@@ -49,7 +49,7 @@ Task<Outcome> RewriteQueryStrategy::execute(CallContext& ctx, Request& request, 
     const TimePoint started = env_.clock.now();
     const Outcome answer = co_await env_.providers->run(rewrite, prompt);
     const Response& r = answer.response;
-    const std::string_view text = r.tool_result.empty() ? std::string_view(original) : r.tool_result;
+    const std::string_view text = r.tool_result().empty() ? std::string_view(original) : r.tool_result();
     RewriteResult result = RewriteResult::failed;
     std::string normalised;
     if (answer.kind == OutcomeKind::success) {

@@ -298,7 +298,7 @@ Task<Response> ChaosProvider::transform(const FaultConfig& fault, TimePoint deci
   details.error_code = "stream_error";
   details.error_message = "the stream ended with an error event after partial output";
   r.error_details = details_.keep(details);
-  r.tool_result = {};
+  r.set_tool_result({});
   co_return r;
 }
 

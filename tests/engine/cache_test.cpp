@@ -125,7 +125,7 @@ TEST(CacheTest, FreshHitsUntilTheTtlThenAMiss) {
   EXPECT_EQ(first.finished, 100 * kMillisecond);
   EXPECT_EQ(hit.finished, 5 * kSecond);  // no provider latency
   EXPECT_EQ(hit.outcome->kind, OutcomeKind::success);
-  EXPECT_EQ(hit.outcome->response.results.size(), 2u);
+  EXPECT_EQ(hit.outcome->response.results().size(), 2u);
   EXPECT_EQ(last_hit.outcome->kind, OutcomeKind::success);
   EXPECT_EQ(last_hit.ctx.attempts, 0);
   EXPECT_EQ(expired.finished, 10'200 * kMillisecond);
@@ -274,7 +274,7 @@ TEST(CacheTest, ConcurrentMissesMakeOneProviderCall) {
   EXPECT_EQ(rig.provider.calls().size(), 1u);
   for (const auto& c : calls) {
     EXPECT_EQ(c->outcome->kind, OutcomeKind::success);
-    EXPECT_EQ(c->outcome->response.results.size(), 3u);
+    EXPECT_EQ(c->outcome->response.results().size(), 3u);
     EXPECT_EQ(c->finished, 100 * kMillisecond);
   }
   EXPECT_EQ(rig.h.log.caches, (std::vector<std::string>{

@@ -25,7 +25,7 @@ Response with_status(int status, std::string_view error_code = {}) {
 
 Response search_hits(int n) {
   Response r;
-  r.results = test::kept_hits(std::vector<SearchResult>(static_cast<std::size_t>(n), SearchResult{"t", "l", "s", 1}));
+  r.set_results(test::kept_hits(std::vector<SearchResult>(static_cast<std::size_t>(n), SearchResult{"t", "l", "s", 1})));
   return r;
 }
 

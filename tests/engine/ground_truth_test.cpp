@@ -19,7 +19,7 @@ Response hits(std::vector<std::string_view> links) {
   std::vector<SearchResult> hits;
   for (std::string_view link : links) hits.push_back(SearchResult{"title", link, "snippet", 3});
   Response r;
-  r.results = test::kept_hits(hits);
+  r.set_results(test::kept_hits(hits));
   return r;
 }
 

@@ -29,7 +29,7 @@ Response bad_arguments() {
 Response tool_ok() {
   Response r;
   r.body = Body::tool_result;
-  r.tool_result = "{}";
+  r.set_tool_result("{}");
   return r;
 }
 

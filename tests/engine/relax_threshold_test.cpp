@@ -65,8 +65,8 @@ TEST(RelaxThresholdTest, WalksDownToTheFirstThresholdThatFindsADocument) {
   Call call;
   const Outcome outcome = test::run(h, *p, call);
   EXPECT_EQ(outcome.kind, OutcomeKind::success);
-  ASSERT_EQ(outcome.response.results.size(), 1U);
-  EXPECT_EQ(outcome.response.results[0].score, 0.72);
+  ASSERT_EQ(outcome.response.results().size(), 1U);
+  EXPECT_EQ(outcome.response.results()[0].score, 0.72);
   EXPECT_EQ(sent, (std::vector<std::string>{"acme revenue dense 0.85", "acme revenue dense 0.75",
                                             "acme revenue dense 0.7"}));
   EXPECT_EQ(h.log.relaxations, (std::vector<std::string>{"100ms rung 1 dense 0.75", "200ms rung 2 dense 0.7"}));

@@ -35,7 +35,7 @@ inline std::string describe_search(const Request& r) {
 // One hit scoring `score`.
 inline Response hit(double score) {
   Response r;
-  r.results = kept_hits({SearchResult{"title", "https://example.com", "snippet", 3, score}});
+  r.set_results(kept_hits({SearchResult{"title", "https://example.com", "snippet", 3, score}}));
   return r;
 }
 
@@ -62,7 +62,7 @@ inline ScriptedProvider::Responder vector_search(FakeIndex index, std::vector<st
 inline Response rewritten(std::string_view text, std::int64_t in, std::int64_t out, double usd) {
   Response r;
   r.body = Body::completion;
-  r.tool_result = text;
+  r.set_tool_result(text);
   r.input_tokens = in;
   r.output_tokens = out;
   r.cost_usd = usd;

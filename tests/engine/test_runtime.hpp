@@ -44,8 +44,8 @@ inline std::span<const SearchResult> kept_hits(const std::vector<SearchResult>& 
 // A 200 with `hits` search results.
 inline Response results(int hits = 1) {
   Response r;
-  r.results = kept_hits(std::vector<SearchResult>(static_cast<std::size_t>(hits),
-                                                  SearchResult{"title", "https://example.com", "snippet", 3}));
+  r.set_results(kept_hits(std::vector<SearchResult>(static_cast<std::size_t>(hits),
+                                                   SearchResult{"title", "https://example.com", "snippet", 3})));
   return r;
 }
 

@@ -57,8 +57,8 @@ TEST(LlmRewriteTest, ASuccessfulRewriteAnswersTheIntendedFormTimedAndBilledLikeA
   LlmMock mock("mini", config(1.0), loop, loop, rng, 7);
   const auto done = run_call(loop, mock, rewrite_request(&origin), task(1));
   EXPECT_EQ(done.at, 320 * kMillisecond);
-  EXPECT_EQ(done.response.tool_result, "acme corp annual revenue");
-  EXPECT_EQ(done.response.tool_result.data(), origin.rewrite.data());
+  EXPECT_EQ(done.response.tool_result(), "acme corp annual revenue");
+  EXPECT_EQ(done.response.tool_result().data(), origin.rewrite.data());
   EXPECT_EQ(done.response.input_tokens, 203);
   EXPECT_EQ(done.response.output_tokens, 6);
   EXPECT_DOUBLE_EQ(done.response.cost_usd, 0.000454);
@@ -72,11 +72,11 @@ TEST(LlmRewriteTest, AnUnhelpfulRewriteAnswersTheParaphrase) {
   FixedRng rng(0);
   PoolQuery origin = pool_query();
   LlmMock never("mini", config(0.0), loop, loop, rng, 7);
-  EXPECT_EQ(run_call(loop, never, rewrite_request(&origin), task(1)).response.tool_result, "revenue acme");
+  EXPECT_EQ(run_call(loop, never, rewrite_request(&origin), task(1)).response.tool_result(), "revenue acme");
   origin.rewrite.clear();
   LlmMock always("mini", config(1.0), loop, loop, rng, 7);
   const auto done = run_call(loop, always, rewrite_request(&origin), task(1));
-  EXPECT_EQ(done.response.tool_result, "revenue acme");
+  EXPECT_EQ(done.response.tool_result(), "revenue acme");
   EXPECT_EQ(done.response.output_tokens, 3);
 }
 
@@ -86,7 +86,7 @@ TEST(LlmRewriteTest, WithoutAnOriginTheQueryComesBackUnchanged) {
   FixedRng rng(0);
   LlmMock mock("mini", config(1.0), loop, loop, rng, 7);
   const auto done = run_call(loop, mock, rewrite_request(nullptr), task(1));
-  EXPECT_TRUE(done.response.tool_result.empty());
+  EXPECT_TRUE(done.response.tool_result().empty());
   EXPECT_EQ(done.response.output_tokens, 3);
   EXPECT_EQ(classify(done.response), OutcomeKind::success);
 }
@@ -119,9 +119,9 @@ TEST(LlmRewriteTest, TheOutcomeIsAFunctionOfTaskQueryAndAttempt) {
   for (std::uint64_t id = 0; id < 64; ++id) {
     const bool first = mock.rewrite_reaches_intended(id, "acme revenue", 1);
     const auto done = run_call(loop, mock, rewrite_request(&origin, 1), task(id));
-    EXPECT_EQ(done.response.tool_result, first ? origin.rewrite : origin.paraphrase);
-    EXPECT_EQ(run_call(loop, mock, rewrite_request(&origin, 1), task(id)).response.tool_result,
-              done.response.tool_result);
+    EXPECT_EQ(done.response.tool_result(), first ? origin.rewrite : origin.paraphrase);
+    EXPECT_EQ(run_call(loop, mock, rewrite_request(&origin, 1), task(id)).response.tool_result(),
+              done.response.tool_result());
     intended += first ? 1 : 0;
     keys_differ = keys_differ || first != other.rewrite_reaches_intended(id, "acme revenue", 1);
     attempts_differ = attempts_differ || first != mock.rewrite_reaches_intended(id, "acme revenue", 2);

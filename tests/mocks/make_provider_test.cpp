@@ -50,7 +50,7 @@ TEST(MakeProviderTest, WebSearchWithoutFaultsIsTheBareMock) {
   request.query = "acme";
   const auto done = testing::run_call(loop, *built.provider, request);
   EXPECT_EQ(done.at, 80 * kMillisecond);
-  EXPECT_EQ(done.response.results.size(), 1U);
+  EXPECT_EQ(done.response.results().size(), 1U);
 }
 
 TEST(MakeProviderTest, FaultsAddTheChaosDecoratorWithItsOwnStream) {

@@ -113,7 +113,7 @@ void expect_same_runs(bool keyed) {
     EXPECT_EQ(a[i].response.status, b[i].response.status);
     EXPECT_EQ(a[i].response.body, b[i].response.body);
     EXPECT_EQ(a[i].response.details().retry_after, b[i].response.details().retry_after);
-    EXPECT_EQ(a[i].response.results.size(), b[i].response.results.size());
+    EXPECT_EQ(a[i].response.results().size(), b[i].response.results().size());
   }
   EXPECT_EQ(by_call.chaos->injected(), by_start.chaos->injected());
   EXPECT_EQ(by_call.chaos->cut_short(), by_start.chaos->cut_short());
@@ -250,7 +250,7 @@ TEST(ProviderStartTest, TheLlmStartsAsItsCallAnswersWithTheSameDrawsInTheSameOrd
     EXPECT_EQ(x.cost_usd, y.cost_usd);
     EXPECT_EQ(x.truncated, y.truncated);
     EXPECT_EQ(x.malformed, y.malformed);
-    EXPECT_EQ(x.tool_result, y.tool_result);
+    EXPECT_EQ(x.tool_result(), y.tool_result());
     EXPECT_EQ(x.details().error_code, y.details().error_code);
     EXPECT_EQ(x.details().retry_after, y.details().retry_after);
     malformed += y.malformed ? 1 : 0;
@@ -258,7 +258,7 @@ TEST(ProviderStartTest, TheLlmStartsAsItsCallAnswersWithTheSameDrawsInTheSameOrd
     cancelled += y.transport == Transport::cancelled ? 1 : 0;
     billed_partly += y.transport != Transport::ok && y.output_tokens > 0 ? 1 : 0;
     rejected += y.details().error_code == "context_length_exceeded" ? 1 : 0;
-    rewritten += y.tool_result == "acme corp funding" ? 1 : 0;
+    rewritten += y.tool_result() == "acme corp funding" ? 1 : 0;
   }
   EXPECT_EQ(by_call.chaos->injected(), by_start.chaos->injected());
   EXPECT_EQ(by_call.chaos->cut_short(), by_start.chaos->cut_short());
@@ -297,7 +297,7 @@ TEST(ProviderStartTest, ACallAlreadyCancelledEndsAtOnceWithoutADraw) {
   wait.await_resume();
   EXPECT_EQ(response.transport, Transport::cancelled);
   EXPECT_EQ(response.status, 0);
-  EXPECT_TRUE(response.results.empty());
+  EXPECT_TRUE(response.results().empty());
   Xoshiro256 fresh(5);
   EXPECT_EQ(s.mock_rng.next_u64(), fresh.next_u64());
 }

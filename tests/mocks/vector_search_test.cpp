@@ -73,10 +73,10 @@ TEST(VectorSearchMockTest, AnswersScoredHitsBestFirstAfterItsLatency) {
   const auto done = run_call(loop, mock, query("how do I reset my password"));
   EXPECT_EQ(done.at, 40 * kMillisecond);
   EXPECT_EQ(done.response.status, 200);
-  ASSERT_EQ(done.response.results.size(), 2U);
-  EXPECT_EQ(done.response.results[0].link, "https://kb.example/reset");
-  EXPECT_EQ(done.response.results[1].link, "https://kb.example/rules");
-  EXPECT_GT(done.response.results[0].score, done.response.results[1].score);
+  ASSERT_EQ(done.response.results().size(), 2U);
+  EXPECT_EQ(done.response.results()[0].link, "https://kb.example/reset");
+  EXPECT_EQ(done.response.results()[1].link, "https://kb.example/rules");
+  EXPECT_GT(done.response.results()[0].score, done.response.results()[1].score);
   EXPECT_EQ(classify(done.response), OutcomeKind::success);
 }
 
@@ -85,15 +85,15 @@ TEST(VectorSearchMockTest, ReadsTopKMinScoreAndModeFromTheRequest) {
   Xoshiro256 rng(1);
   VectorSearchMock mock("kb", config(kMillisecond, 1), index(), loop, loop, rng);
   // top_k 0: the provider's (1).
-  EXPECT_EQ(run_call(loop, mock, query("password")).response.results.size(), 1U);
-  EXPECT_EQ(run_call(loop, mock, query("password", SearchMode::dense, 0, 5)).response.results.size(), 2U);
+  EXPECT_EQ(run_call(loop, mock, query("password")).response.results().size(), 1U);
+  EXPECT_EQ(run_call(loop, mock, query("password", SearchMode::dense, 0, 5)).response.results().size(), 2U);
   // A threshold above every score: 200 with nothing, the engine's `empty`.
   const auto filtered = run_call(loop, mock, query("password", SearchMode::dense, 0.99, 5));
   EXPECT_EQ(filtered.response.status, 200);
-  EXPECT_TRUE(filtered.response.results.empty());
+  EXPECT_TRUE(filtered.response.results().empty());
   EXPECT_EQ(classify(filtered.response), OutcomeKind::empty);
   // Keyword mode ignores the threshold.
-  EXPECT_EQ(run_call(loop, mock, query("password", SearchMode::keyword, 0.99, 5)).response.results.size(), 2U);
+  EXPECT_EQ(run_call(loop, mock, query("password", SearchMode::keyword, 0.99, 5)).response.results().size(), 2U);
 }
 
 // Capacity 1 RU, refill 0.1 RU/s, 0.4 RU per query, latency 10 ms. Calls at 0, 0, 0:
@@ -115,7 +115,7 @@ TEST(VectorSearchMockTest, ReadUnitsRunOutWith429AndRetryAfterFromTheBucket) {
   EXPECT_EQ(done[2].response.details().error_code, "rate_limit_exceeded");
   EXPECT_EQ(done[2].response.details().error_message,
             "read units exhausted for index \"kb\": 1 RU available, refilling at 0.1 RU/s; a query costs 0.4 RU");
-  EXPECT_TRUE(done[2].response.results.empty());
+  EXPECT_TRUE(done[2].response.results().empty());
   EXPECT_EQ(classify(done[2].response), OutcomeKind::rate_limited);
   EXPECT_EQ(done[3].response.status, 200);
   EXPECT_EQ(done[4].response.status, 429);
@@ -156,7 +156,7 @@ TEST(VectorSearchMockTest, IndexNotReadyIsA503ClassifiedOverloadedAndRetried) {
   // Once the window has passed, the index answers.
   const auto later = calls_at(loop, chaos, {2 * kMinute}, query("refund"));
   EXPECT_EQ(later[0].response.status, 200);
-  EXPECT_EQ(later[0].response.results.size(), 1U);
+  EXPECT_EQ(later[0].response.results().size(), 1U);
 }
 
 // Same seed, same calls: the same answers at the same times.

@@ -42,9 +42,9 @@ TEST(WebSearchMockTest, AnswersAfterItsLatencyWithHitsInCorpusOrder) {
   EXPECT_EQ(done.response.transport, Transport::ok);
   EXPECT_EQ(done.response.status, 200);
   EXPECT_EQ(done.response.body, Body::search_results);
-  ASSERT_EQ(done.response.results.size(), 3U);
-  EXPECT_EQ(done.response.results[0].link, "https://acme.example/b");
-  EXPECT_EQ(done.response.results[2].link, "https://globex.example/news");
+  ASSERT_EQ(done.response.results().size(), 3U);
+  EXPECT_EQ(done.response.results()[0].link, "https://acme.example/b");
+  EXPECT_EQ(done.response.results()[2].link, "https://globex.example/news");
   EXPECT_EQ(classify(done.response), OutcomeKind::success);
 }
 
@@ -55,7 +55,7 @@ TEST(WebSearchMockTest, OverSpecificQueryIsEmpty) {
   const auto done = run_call(loop, mock, query("\"Acme Corp\" Series B 2023 lead investor"));
   EXPECT_EQ(done.at, 100 * kMillisecond);
   EXPECT_EQ(done.response.status, 200);
-  EXPECT_TRUE(done.response.results.empty());
+  EXPECT_TRUE(done.response.results().empty());
   EXPECT_EQ(classify(done.response), OutcomeKind::empty);
 }
 
@@ -64,8 +64,8 @@ TEST(WebSearchMockTest, MaxResultsCapsHits) {
   Xoshiro256 rng(1);
   WebSearchMock mock("web_search", config(kMillisecond, 2), corpus(), loop, loop, rng);
   const auto done = run_call(loop, mock, query("acme"));
-  ASSERT_EQ(done.response.results.size(), 2U);
-  EXPECT_EQ(done.response.results[1].link, "https://acme.example/pricing");
+  ASSERT_EQ(done.response.results().size(), 2U);
+  EXPECT_EQ(done.response.results()[1].link, "https://acme.example/pricing");
 }
 
 TEST(WebSearchMockTest, LateAnswerTimesOutExactlyAtTheDeadline) {
@@ -79,7 +79,7 @@ TEST(WebSearchMockTest, LateAnswerTimesOutExactlyAtTheDeadline) {
   EXPECT_EQ(done.at, 300 * kMillisecond);
   EXPECT_EQ(done.response.transport, Transport::timeout);
   EXPECT_EQ(done.response.status, 0);
-  EXPECT_TRUE(done.response.results.empty());
+  EXPECT_TRUE(done.response.results().empty());
   EXPECT_EQ(classify(done.response), OutcomeKind::timeout);
 }
 
@@ -92,7 +92,7 @@ TEST(WebSearchMockTest, AnswerDueAtTheDeadlineArrives) {
   const auto done = run_call(loop, mock, query("acme"), options);
   EXPECT_EQ(done.at, 300 * kMillisecond);
   EXPECT_EQ(done.response.transport, Transport::ok);
-  EXPECT_EQ(done.response.results.size(), 3U);
+  EXPECT_EQ(done.response.results().size(), 3U);
 }
 
 TEST(WebSearchMockTest, LatencyDrawsDoNotDependOnTheQuery) {
@@ -120,7 +120,7 @@ TEST(WebSearchMockTest, CancelReturnsAtTheCancelTimeWithoutHits) {
   EXPECT_EQ(done.at, 50 * kMillisecond);
   EXPECT_EQ(done.response.transport, Transport::cancelled);
   EXPECT_EQ(done.response.body, Body::search_results);
-  EXPECT_TRUE(done.response.results.empty());
+  EXPECT_TRUE(done.response.results().empty());
   EXPECT_EQ(classify(done.response), OutcomeKind::cancelled);
   EXPECT_TRUE(loop.empty());
 }
@@ -128,7 +128,7 @@ TEST(WebSearchMockTest, CancelReturnsAtTheCancelTimeWithoutHits) {
 // The links of a search answer, in order.
 std::vector<std::string_view> links(const Response& response) {
   std::vector<std::string_view> out;
-  for (const SearchResult& hit : response.results) out.push_back(hit.link);
+  for (const SearchResult& hit : response.results()) out.push_back(hit.link);
   return out;
 }
 
