@@ -10,6 +10,7 @@
 #include <coroutine>
 #include <cstddef>
 #include <exception>
+#include <memory>
 #include <optional>
 #include <type_traits>
 #include <utility>
@@ -56,26 +57,42 @@ struct PooledFrame {
   static void operator delete(void* p, std::size_t n) noexcept { frame_pool::deallocate(p, n); }
 };
 
-// The error slot spawn() gives a task spawned without one: it marks the task detached and
-// is never written, so an exception such a task throws is dropped.
-inline std::exception_ptr no_error_slot;
-
-// Every call in flight holds a promise in its frame, so it is three words.
+// Every call in flight holds a promise in its frame, so it is two words: where to go on
+// finishing, and one error slot whose meaning depends on it.
+//
+// An awaited task keeps the exception that escaped it, for its awaiter to rethrow. A
+// detached task (spawn()) has no awaiter: its continuation is null, it frees its own
+// frame when it finishes, and it reports an exception at once to the place spawn() was
+// given (if that is still empty; nowhere if it was null). The two uses never meet, so the
+// slot is a union: one word fewer in every frame.
 struct PromiseBase : PooledFrame {
   std::coroutine_handle<> continuation = std::noop_coroutine();
-  std::exception_ptr exception;
-  // Set by spawn(), never null there: the task has no awaiter, frees its own frame when it
-  // finishes, and reports an exception here (unless it is &no_error_slot). Null: the task
-  // is awaited.
-  std::exception_ptr* detached_error = nullptr;
+  union {
+    std::exception_ptr exception;        // awaited (continuation is not null)
+    std::exception_ptr* detached_error;  // detached (continuation is null); may be null
+  };
+
+  PromiseBase() noexcept : exception() {}
+  ~PromiseBase() {
+    if (continuation) std::destroy_at(&exception);
+  }
+  PromiseBase(const PromiseBase&) = delete;
+  PromiseBase& operator=(const PromiseBase&) = delete;
+
+  bool detached() const noexcept { return !continuation; }
+  // Makes the task detached, reporting to `error` (spawn()); before it has run.
+  void detach(std::exception_ptr* error) noexcept {
+    std::destroy_at(&exception);  // empty: the task has not run
+    continuation = nullptr;
+    detached_error = error;
+  }
 
   struct FinalAwaiter {
     bool await_ready() const noexcept { return false; }
     template <class P>
     std::coroutine_handle<> await_suspend(std::coroutine_handle<P> h) const noexcept {
       PromiseBase& p = h.promise();
-      if (p.detached_error == nullptr) return p.continuation;
-      if (p.exception && p.detached_error != &no_error_slot && !*p.detached_error) *p.detached_error = p.exception;
+      if (!p.detached()) return p.continuation;
       h.destroy();  // allowed: the coroutine is suspended at its final point
       return std::noop_coroutine();
     }
@@ -84,7 +101,13 @@ struct PromiseBase : PooledFrame {
 
   std::suspend_always initial_suspend() const noexcept { return {}; }
   FinalAwaiter final_suspend() const noexcept { return {}; }
-  void unhandled_exception() noexcept { exception = std::current_exception(); }
+  void unhandled_exception() noexcept {
+    if (!detached()) {
+      exception = std::current_exception();
+    } else if (detached_error != nullptr && !*detached_error) {
+      *detached_error = std::current_exception();
+    }
+  }
 };
 
 }  // namespace detail
@@ -255,7 +278,7 @@ class [[nodiscard]] Task<void> {
 // spawned task costs no wrapper coroutine (the simulator spawns one per simulated task).
 inline void spawn(Task<void> task, std::exception_ptr* error) {
   const std::coroutine_handle<Task<void>::promise_type> h = std::exchange(task.handle_, {});
-  h.promise().detached_error = error != nullptr ? error : &detail::no_error_slot;
+  h.promise().detach(error);
   h.resume();
 }
 

@@ -82,8 +82,9 @@ TEST(TaskTest, SpawnReportsAnExceptionThrownBeforeAnySuspension) {
   std::exception_ptr error;
   spawn(fail_at_once(), &error);
   EXPECT_TRUE(error);
-  spawn(fail_at_once(), nullptr);  // no place to report: the exception is dropped
-  EXPECT_FALSE(detail::no_error_slot);
+  // No place to report: the exception is dropped, and the frame freed (the sanitizer
+  // build's leak check would see it kept).
+  spawn(fail_at_once(), nullptr);
 }
 
 TEST(TaskTest, ASpawnedTaskFreesItsFrameWithOrWithoutAnErrorSlot) {
