@@ -132,10 +132,10 @@ void EventLoop::run_event(const Event& e) {
     if (const std::coroutine_handle<> next = slots_[queue_.earliest().slot()].handle) {
       const auto* frame = static_cast<const char*>(next.address());
       // Eight lines: a resumption reads the frame's header, its promise's result and the
-      // awaiter it resumes from, spread over the first few hundred bytes of a fused call's
-      // 776-byte frame (engine/fused_call.hpp). Two lines were asked for before the calls
-      // were fused; eight took a 500,000 tasks/s run from 1.86-1.96 s to 1.60-1.76 s of
-      // user time, twelve did no better (bench/README.md).
+      // awaiter it resumes from, spread over the frame (the task runner's, which holds its
+      // step's fused call, is 480 bytes: engine/task_runner.hpp). Two lines were asked for
+      // before the calls were fused; eight took a 500,000 tasks/s run from 1.86-1.96 s to
+      // 1.60-1.76 s of user time, twelve did no better (bench/README.md).
       for (int line = 0; line < 8; ++line) __builtin_prefetch(frame + 64 * line);
     }
   }
