@@ -34,8 +34,10 @@ RelaxThresholdStrategy::RelaxThresholdStrategy(const RelaxThresholdConfig& confi
     : ladder_(relax_ladder(config)), env_(env) {}
 
 Task<Outcome> RelaxThresholdStrategy::execute(CallContext& ctx, Request& request, Next next) {
-  request.min_score = ladder_[0].min_score;
-  request.mode = ladder_[0].mode;
+  // The threshold and mode the request came with, restored before returning: the rungs'
+  // changes are scoped to the call, as a changed query is (Request::query).
+  const double given_score = std::exchange(request.min_score, ladder_[0].min_score);
+  const SearchMode given_mode = std::exchange(request.mode, ladder_[0].mode);
   // The rungs sent in this call, by index. The query is the same in all of them: an inner
   // strategy's change is scoped to the call it forwards (Request::query).
   std::vector<std::size_t> sent{0};
@@ -48,13 +50,9 @@ Task<Outcome> RelaxThresholdStrategy::execute(CallContext& ctx, Request& request
       return ladder_[s].mode == rung.mode && ladder_[s].min_score == rung.min_score;
     });
     if (repeated) continue;
-    const double previous_score = std::exchange(request.min_score, rung.min_score);
-    const SearchMode previous_mode = std::exchange(request.mode, rung.mode);
-    if (next.refuses(ctx, request)) {
-      request.min_score = previous_score;
-      request.mode = previous_mode;
-      break;
-    }
+    request.min_score = rung.min_score;
+    request.mode = rung.mode;
+    if (next.refuses(ctx, request)) break;
     env_.events.on_threshold_relax(ThresholdRelaxEvent{ctx.task.id, ctx.tool, static_cast<std::int32_t>(i), rung.label,
                                                        env_.clock.now(), rung.min_score, rung.mode});
     sent.push_back(i);
@@ -65,6 +63,8 @@ Task<Outcome> RelaxThresholdStrategy::execute(CallContext& ctx, Request& request
     ctx.task.mark(ladder_[reached].mode == SearchMode::keyword ? Degradation::keyword_fallback
                                                                 : Degradation::relaxed_threshold);
   }
+  request.min_score = given_score;
+  request.mode = given_mode;
   co_return outcome;
 }
 

@@ -34,8 +34,9 @@
 // Result. A success at a dense rung k >= 1 marks the task degraded
 // (Degradation::relaxed_threshold); a success in keyword mode marks keyword_fallback.
 // When the ladder ends empty, the last empty outcome is returned (the task runner makes
-// it a safe-fail, no_records_found). Nothing is restored: afterwards the request carries
-// the last rung sent.
+// it a safe-fail, no_records_found). The request's threshold and mode are restored before
+// the strategy returns: like a changed query (Request::query), a rung is scoped to the call
+// it sends, so a caller sees the request as it gave it.
 #pragma once
 
 #include <array>

@@ -75,6 +75,23 @@ TEST(RelaxThresholdTest, WalksDownToTheFirstThresholdThatFindsADocument) {
   EXPECT_FALSE(call.task.has(Degradation::keyword_fallback));
 }
 
+TEST(RelaxThresholdTest, TheCallerGetsTheRequestBackAsItGaveIt) {
+  // The ladder ends in keyword mode (threshold 0); the caller's request came dense at 0.5,
+  // as it is again when the strategy returns.
+  Harness h;
+  std::vector<std::string> sent;
+  ScriptedProvider search(h.loop, test::vector_search(FakeIndex{{}, {"acme revenue"}}, sent));
+  const auto p = relax_over(search, h, {});
+  Call call;
+  call.request.min_score = 0.5;
+  call.request.mode = SearchMode::dense;
+  EXPECT_EQ(test::run(h, *p, call).kind, OutcomeKind::success);
+  EXPECT_EQ(sent.back(), "acme revenue keyword");
+  EXPECT_EQ(call.request.min_score, 0.5);
+  EXPECT_EQ(call.request.mode, SearchMode::dense);
+  EXPECT_EQ(call.request.query, call.text);
+}
+
 TEST(RelaxThresholdTest, SwitchesToKeywordBelowTheFloor) {
   // Best dense score 0.4, below the floor; BM25 finds the query's words.
   Harness h;
@@ -149,7 +166,7 @@ TEST(RelaxThresholdTest, NoRungWhenTheBudgetWouldRefuseIt) {
   EXPECT_EQ(test::run(h, *p, call).kind, OutcomeKind::empty);
   EXPECT_EQ(sent, (std::vector<std::string>{"acme revenue dense 0.85", "acme revenue dense 0.75"}));
   EXPECT_TRUE(h.log.budgets.empty());
-  EXPECT_EQ(call.request.min_score, 0.75);  // the last rung sent
+  EXPECT_EQ(call.request.min_score, 0);  // as it came: no rung outlives the call, the refused one included
 }
 
 TEST(RelaxThresholdTest, NoRungStartsAtOrAfterTheDeadline) {
