@@ -127,9 +127,10 @@ void EventLoop::run_event(const Event& e) {
   // in flight their frames are megabytes apart, and the load of its resume pointer was
   // the largest single stall of a high-rate run (bench/README.md). Asking for its first
   // lines now lets them arrive while this event runs. A hint: a wrong guess (an event
-  // this one schedules earlier, a cancelled one) costs wasted prefetches.
-  if (!queue_.empty()) {
-    if (const std::coroutine_handle<> next = slots_[queue_.earliest().slot()].handle) {
+  // this one schedules earlier, a cancelled one) costs wasted prefetches, and none is made
+  // when finding the next event would take a scan (EventQueue::earliest_if_cheap).
+  if (const QueuedEvent* upcoming = queue_.earliest_if_cheap()) {
+    if (const std::coroutine_handle<> next = slots_[upcoming->slot()].handle) {
       const auto* frame = static_cast<const char*>(next.address());
       // Eight lines: a resumption reads the frame's header, its promise's result and the
       // awaiter it resumes from, spread over the frame (the task runner's, which holds its

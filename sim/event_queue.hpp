@@ -117,6 +117,24 @@ class EventQueue {
     return buckets_[min_bucket_][min_index_];
   }
 
+  // The earliest event if finding it scans at most kCheapScan events, else null (and null
+  // on an empty queue): for a hint, such as the event loop's prefetch of the next frame,
+  // which must not cost a scan per event. earliest() scans the whole first bucket, and a
+  // near push forgets what it found; with many far events in that bucket (slow calls of
+  // many tasks in flight) and one near event run between pushes, a scan per event made
+  // the loop quadratic in the tasks in flight.
+  const QueuedEvent* earliest_if_cheap() {
+    if (head_ < present_.size()) return &present_[head_];
+    if (size_ == 0) return nullptr;
+    if (min_bucket_ == kNoBucket) {
+      const std::size_t b = first_bucket();
+      if (buckets_[b].size() > kCheapScan) return nullptr;
+      find_min(b);
+    }
+    return &buckets_[min_bucket_][min_index_];
+  }
+  static constexpr std::size_t kCheapScan = 16;
+
   // Removes and returns the earliest event; the queue must not be empty.
   QueuedEvent pop() {
     if (head_ == present_.size()) return pop_first_bucket();

@@ -193,11 +193,18 @@ void read_config(const ObjectReader& obj, RetryConfig& config) {
   } else {
     obj.get("multiplier", config.multiplier, kMultiplier);
   }
-  if (obj.get_duration("max_delay", config.max_delay, DurationMin::zero) && base_ok &&
-      config.max_delay < config.base_delay) {
-    obj.diag().error(obj.path_of("max_delay"),
-                     fmt::format("expected a duration >= base_delay ({}), got {}", format_duration(config.base_delay),
-                                 describe(*obj.find("max_delay"))));
+  // base_delay <= max_delay, whichever of them is left at its default.
+  if (obj.find("max_delay") != nullptr) {
+    if (obj.get_duration("max_delay", config.max_delay, DurationMin::zero) && base_ok &&
+        config.max_delay < config.base_delay) {
+      obj.diag().error(obj.path_of("max_delay"),
+                       fmt::format("expected a duration >= base_delay ({}), got {}", format_duration(config.base_delay),
+                                   describe(*obj.find("max_delay"))));
+    }
+  } else if (obj.find("base_delay") != nullptr && base_ok && config.base_delay > config.max_delay) {
+    obj.diag().error(obj.path_of("base_delay"),
+                     fmt::format("expected a duration <= max_delay ({}, its default; set max_delay to allow more), got {}",
+                                 format_duration(config.max_delay), describe(*obj.find("base_delay"))));
   }
   const bool jitter_ok =
       jitter == nullptr || obj.get_choice<Jitter>("jitter", config.jitter, kJitterNames, kJitters);
@@ -348,13 +355,19 @@ void read_config(const ObjectReader& obj, SimplifyQueryConfig& config) {
 }
 
 // Similarity thresholds are in [0, 1] (kProbability's range), and the floor is at most
-// the first threshold: a ladder only goes down.
+// the first threshold, whichever of them is left at its default: a ladder only goes down.
 void read_config(const ObjectReader& obj, RelaxThresholdConfig& config) {
   const bool initial_ok = obj.find("initial") == nullptr || obj.get("initial", config.initial, kProbability);
   obj.get("step", config.step, kRelaxStep);
-  if (obj.get("floor", config.floor, kProbability) && initial_ok && config.floor > config.initial) {
-    obj.diag().error(obj.path_of("floor"), fmt::format("expected a number <= initial ({}), got {}", config.initial,
-                                                       describe(*obj.find("floor"))));
+  if (obj.find("floor") != nullptr) {
+    if (obj.get("floor", config.floor, kProbability) && initial_ok && config.floor > config.initial) {
+      obj.diag().error(obj.path_of("floor"), fmt::format("expected a number <= initial ({}), got {}", config.initial,
+                                                         describe(*obj.find("floor"))));
+    }
+  } else if (obj.find("initial") != nullptr && initial_ok && config.initial < config.floor) {
+    obj.diag().error(obj.path_of("initial"),
+                     fmt::format("expected a number >= floor ({}, its default; set floor to go lower), got {}",
+                                 config.floor, describe(*obj.find("initial"))));
   }
   obj.get("keyword", config.keyword);
 }

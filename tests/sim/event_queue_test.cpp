@@ -176,6 +176,31 @@ TEST(EventQueueTest, AnEarlierEventPushedAfterALookIsTheEarliest) {
   while (!both.reference.empty()) both.pop_checked();
 }
 
+TEST(EventQueueTest, TheCheapLookScansNoLargeBucket) {
+  // Many tasks' slow calls, an hour ahead, share one bucket; near events are pushed and
+  // run one at a time between them. The cheap look (the event loop's prefetch hint) gives
+  // the earliest event whenever finding it scans at most kCheapScan events, and null
+  // instead of scanning the far bucket at every near event.
+  Both both;
+  constexpr std::int64_t kHour = 3'600'000'000'000;
+  for (int i = 0; i < 1000; ++i) both.push(kHour + 1000 - i);
+  EXPECT_EQ(both.queue.earliest_if_cheap(), nullptr);
+  for (std::int64_t t = 1; t <= 3; ++t) {
+    both.push(t);  // a near event: the first bucket is its own
+    const QueuedEvent* look = both.queue.earliest_if_cheap();
+    ASSERT_NE(look, nullptr);
+    EXPECT_EQ(look->at, t);
+    both.pop_checked();
+    EXPECT_EQ(both.queue.earliest_if_cheap(), nullptr);  // only the far bucket is left
+  }
+  both.peek_checked();  // earliest() scans it, and remembers: the cheap look is now free
+  const QueuedEvent* look = both.queue.earliest_if_cheap();
+  ASSERT_NE(look, nullptr);
+  EXPECT_EQ(look->at, kHour + 1);
+  while (!both.reference.empty()) both.pop_checked();
+  EXPECT_EQ(both.queue.earliest_if_cheap(), nullptr);
+}
+
 TEST(EventQueueTest, EraseIfKeepsTheOthersInOrder) {
   Xoshiro256 rng(5);
   Both both;

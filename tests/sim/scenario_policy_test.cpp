@@ -168,6 +168,13 @@ TEST(ScenarioRetryConfigTest, MaxDelayIsComparedWithTheDefaultBaseDelay) {
             only(at(kRetry, "/max_delay"), "expected a duration >= base_delay (500ms), got \"100ms\""));
 }
 
+TEST(ScenarioRetryConfigTest, BaseDelayIsComparedWithTheDefaultMaxDelay) {
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"base_delay", "30s"}})),
+            only(at(kRetry, "/base_delay"),
+                 "expected a duration <= max_delay (20s, its default; set max_delay to allow more), got \"30s\""));
+  EXPECT_TRUE(errors_of(with_strategy("search", "retry", {{"base_delay", "20s"}})).empty());  // equal is allowed
+}
+
 TEST(ScenarioRetryConfigTest, JitterMustBeKnown) {
   EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"jitter", "gaussian"}})),
             only(at(kRetry, "/jitter"),
@@ -842,6 +849,10 @@ TEST(ScenarioRelaxThresholdConfigTest, FloorMustNotExceedTheInitialThreshold) {
   // Against the default initial threshold when none is given.
   EXPECT_EQ(errors_of(with_strategy("search", "relax_threshold", {{"floor", 0.9}})),
             only(at(kRelax, "/floor"), "expected a number <= initial (0.85), got 0.9"));
+  // And the initial threshold against the default floor when no floor is given.
+  EXPECT_EQ(errors_of(with_strategy("search", "relax_threshold", {{"initial", 0.5}})),
+            only(at(kRelax, "/initial"), "expected a number >= floor (0.7, its default; set floor to go lower), got 0.5"));
+  EXPECT_TRUE(errors_of(with_strategy("search", "relax_threshold", {{"initial", 0.5}, {"floor", 0.3}})).empty());
 }
 
 TEST(ScenarioRelaxThresholdConfigTest, KeywordIsABoolean) {
