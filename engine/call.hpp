@@ -191,11 +191,22 @@ struct Response {
 static_assert(sizeof(Response) == 8 + sizeof(const ErrorDetails*) + 24 + sizeof(RateLimitHeaders) + 16,
               "Response has padding: keep its small members together at the front");
 
+// Identifies a provider in the run's ProviderRegistry (engine/provider_registry.hpp).
+using ProviderId = std::uint32_t;
+inline constexpr ProviderId kNoProvider = UINT32_MAX;
+
 // A response together with the engine's classification of it.
 struct Outcome {
   OutcomeKind kind = OutcomeKind::success;
+  // The provider whose attempt gave this outcome (CallContext::provider when the attempt
+  // was made: ProviderAttempt::settle); kNoProvider for one no attempt gave (a refusal, a
+  // call no provider was tried for). It travels with the outcome, through the strategies
+  // that return it and the caches that keep it, so that the caller learns which provider
+  // answered although every strategy that moved the call restores CallContext::provider.
+  ProviderId provider = kNoProvider;
   Response response;
 };
+static_assert(sizeof(Outcome) == 8 + sizeof(Response), "Outcome's kind and provider share its first word");
 
 // Ways in which a successful answer is worse than the one asked for; a task that needed
 // any of them is reported as degraded rather than clean. X(name, when) — the names are the
@@ -234,10 +245,6 @@ struct TaskHistory {
   bool saw_failure(OutcomeKind kind) const { return (failure_kinds & (std::uint32_t{1} << index_of(kind))) != 0; }
 };
 
-// Identifies a provider in the run's ProviderRegistry (engine/provider_registry.hpp).
-using ProviderId = std::uint32_t;
-inline constexpr ProviderId kNoProvider = UINT32_MAX;
-
 // Per task state shared by every logical call the task makes.
 struct TaskContext {
   std::uint64_t id = 0;
@@ -265,7 +272,11 @@ static_assert(sizeof(TaskContext) == 72, "TaskContext grew: every task in flight
 struct CallContext {
   TaskContext& task;
   std::string_view tool;           // the tool the step calls, as in the scenario
-  ProviderId provider = kNoProvider;  // the provider the next attempt goes to
+  // The provider the next attempt goes to. A strategy that moves the call to another
+  // (fallback) restores it before it returns, so that an outer strategy acting on the
+  // call again (a retry, a breaker's settle, a query ladder's next rung) acts on the
+  // provider it gave; which provider answered is Outcome::provider.
+  ProviderId provider = kNoProvider;
   std::int32_t attempts = 0;       // provider attempts started so far
   TimePoint deadline = kNever;     // no attempt starts at or after it, none outlives it
   Nanos attempt_timeout = kNever;  // each attempt's own timeout (the timeout strategy)

@@ -221,7 +221,10 @@ struct CacheEvent {
 struct LogicalCallEvent {
   std::uint64_t task_id = 0;
   std::string_view tool;
-  std::string_view provider;  // the provider that gave the final outcome (last tried)
+  // The provider whose attempt gave the final outcome (Outcome::provider: a fallback's
+  // backup, when one answered); for a call that ended without an attempt's outcome (a
+  // refusal), the step's provider.
+  std::string_view provider;
   std::int32_t attempts = 0;  // provider attempts; 0 when refused before any
   OutcomeKind kind = OutcomeKind::success;
   TimePoint at = 0;

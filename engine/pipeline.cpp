@@ -199,6 +199,7 @@ CallOptions ProviderAttempt::begin(CallContext& ctx, TimePoint started) const {
 
 void ProviderAttempt::settle(CallContext& ctx, TimePoint started, Outcome& outcome) const {
   outcome.kind = classify(outcome.response);
+  outcome.provider = ctx.provider;
   const Response& r = outcome.response;
   ctx.task.tokens_spent += r.input_tokens + r.output_tokens;
   ctx.task.cost_spent_usd += r.cost_usd;

@@ -86,9 +86,11 @@ bool TaskRunner::after_step(const TaskPlan& plan, const PoolQuery* query, const 
                             const Outcome& outcome, StepsSoFar& so_far) const {
   const StepPlan& step = plan.steps[so_far.step];
   TaskContext& task = ctx.task;
+  // The provider that answered; for a call no attempt ended (a refusal), the step's.
+  const ProviderId answered = outcome.provider != kNoProvider ? outcome.provider : ctx.provider;
   std::string_view provider;
-  if (env_.providers != nullptr && ctx.provider < env_.providers->size()) {
-    provider = env_.providers->descriptor(ctx.provider).name;
+  if (env_.providers != nullptr && answered < env_.providers->size()) {
+    provider = env_.providers->descriptor(answered).name;
   }
   env_.events.on_logical_call(
       LogicalCallEvent{task.id, step.tool->name, provider, ctx.attempts, outcome.kind, env_.clock.now()});

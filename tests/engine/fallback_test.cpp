@@ -103,6 +103,32 @@ TEST(FallbackTest, RetryAfterAboveTheCapMovesToTheBackupAtOnce) {
   EXPECT_EQ(h.log.attempts[1].provider, "claude");
 }
 
+TEST(FallbackTest, ARetryOutsideRunsTheWholeChainAgainFromThePrimary) {
+  // [retry, fallback]: the primary always fails; the backup fails once, then answers. The
+  // move to the backup is scoped to the call, so the retry's second attempt starts at the
+  // primary again (1,100 ms) and falls back to the backup (1,200 ms), which answers. The
+  // caller's context names the primary afterwards; the outcome names the backup.
+  Harness h;
+  ScriptedProvider primary(h.loop, {{test::status(500), 100 * ms}});
+  ScriptedProvider backup(h.loop, {{test::status(500), 100 * ms}, {completion(), 100 * ms}});
+  Agent a(h);
+  const ProviderId gpt = a.add(llm("gpt"), primary);
+  const ProviderId claude = a.add(llm("claude"), backup);
+  FixedRng rng(0);
+  a.tool(std::make_unique<RetryStrategy>(three_attempts(), a.env(), rng),
+         std::make_unique<FallbackStrategy>(backups({"claude"}), a.env()));
+  Call call;
+  call.ctx.provider = gpt;
+  const Outcome outcome = test::run(h, *a.pipeline, call);
+  EXPECT_EQ(outcome.kind, OutcomeKind::success);
+  EXPECT_EQ(outcome.provider, claude);
+  EXPECT_EQ(call.ctx.provider, gpt);
+  EXPECT_EQ(primary.start_times(), (std::vector<TimePoint>{0, 1200 * ms}));
+  EXPECT_EQ(backup.start_times(), (std::vector<TimePoint>{100 * ms, 1300 * ms}));
+  EXPECT_TRUE(call.task.has(Degradation::fallback_provider));
+  EXPECT_EQ(call.task.history.fallbacks, 2U);
+}
+
 TEST(FallbackTest, ACandidateTooSmallForThePromptGetsNoCall) {
   // A 10,000-token prompt with 500 output tokens does not fit the primary's 8,000-token
   // window: it is passed over without a call and the backup serves at once.

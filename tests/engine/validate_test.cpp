@@ -62,9 +62,9 @@ TEST(ValidateTest, WithoutValidateAMalformedCompletionIsASuccess) {
 TEST(ValidateTest, NoErrorCatchesAMaskedError) {
   // A 200 whose body carries an error object: a success to classify(), invalid to no_error.
   const ValidateStrategy no_error(requiring({ValidateCheck::no_error}));
-  Outcome masked{OutcomeKind::success, test::results(2)};
+  Outcome masked{.kind = OutcomeKind::success, .response = test::results(2)};
   masked.response.error_details = test::kept({.body_error = R"({"error":{"type":"api_error"}})"});
-  Outcome hits{OutcomeKind::success, test::results(2)};
+  Outcome hits{.kind = OutcomeKind::success, .response = test::results(2)};
   EXPECT_EQ(no_error.failed_check(masked), ValidateCheck::no_error);
   EXPECT_EQ(no_error.failed_check(hits), std::nullopt);
   EXPECT_EQ(requiring({ValidateCheck::json}).require.size(), 1u);
@@ -74,11 +74,11 @@ TEST(ValidateTest, NoErrorCatchesAMaskedError) {
 TEST(ValidateTest, ChecksApplyToTheirBodiesOnly) {
   const ValidateStrategy json(requiring({ValidateCheck::json}));
   const ValidateStrategy both(requiring({ValidateCheck::non_empty, ValidateCheck::json}));
-  Outcome malformed{OutcomeKind::success, completion(true)};
-  Outcome good{OutcomeKind::success, completion(false)};
-  Outcome hits{OutcomeKind::success, test::results(2)};
-  Outcome empty{OutcomeKind::empty, test::no_results()};
-  Outcome failed{OutcomeKind::server_error, test::status(500)};
+  Outcome malformed{.kind = OutcomeKind::success, .response = completion(true)};
+  Outcome good{.kind = OutcomeKind::success, .response = completion(false)};
+  Outcome hits{.kind = OutcomeKind::success, .response = test::results(2)};
+  Outcome empty{.kind = OutcomeKind::empty, .response = test::no_results()};
+  Outcome failed{.kind = OutcomeKind::server_error, .response = test::status(500)};
   EXPECT_EQ(json.failed_check(malformed), ValidateCheck::json);
   EXPECT_EQ(json.failed_check(good), std::nullopt);
   EXPECT_EQ(json.failed_check(hits), std::nullopt);
