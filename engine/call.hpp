@@ -199,9 +199,11 @@ inline constexpr ProviderId kNoProvider = UINT32_MAX;
 struct Outcome {
   OutcomeKind kind = OutcomeKind::success;
   // The provider whose attempt gave this outcome (CallContext::provider when the attempt
-  // was made: ProviderAttempt::settle); kNoProvider for one no attempt gave (a refusal, a
-  // call no provider was tried for). It travels with the outcome, through the strategies
-  // that return it and the caches that keep it, so that the caller learns which provider
+  // was made: ProviderAttempt::settle). A refusal made without an attempt (a breaker, a
+  // bulkhead, a budget) has kNoProvider, until a strategy that moved the call to another
+  // provider (fallback, hedging) names the provider it was moved to; so does an outcome
+  // no provider was tried for. It travels with the outcome, through the strategies that
+  // return it and the caches that keep it, so that the caller learns which provider
   // answered although every strategy that moved the call restores CallContext::provider.
   ProviderId provider = kNoProvider;
   Response response;

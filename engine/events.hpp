@@ -221,9 +221,9 @@ struct CacheEvent {
 struct LogicalCallEvent {
   std::uint64_t task_id = 0;
   std::string_view tool;
-  // The provider whose attempt gave the final outcome (Outcome::provider: a fallback's
-  // backup, when one answered); for a call that ended without an attempt's outcome (a
-  // refusal), the step's provider.
+  // The provider of the final outcome (Outcome::provider): the one whose attempt gave it
+  // (a fallback's backup, when one answered), or for a refusal the one a fallback or a
+  // hedge had moved the call to; the step's provider when the outcome names none.
   std::string_view provider;
   std::int32_t attempts = 0;  // provider attempts; 0 when refused before any
   OutcomeKind kind = OutcomeKind::success;

@@ -86,7 +86,7 @@ bool TaskRunner::after_step(const TaskPlan& plan, const PoolQuery* query, const 
                             const Outcome& outcome, StepsSoFar& so_far) const {
   const StepPlan& step = plan.steps[so_far.step];
   TaskContext& task = ctx.task;
-  // The provider that answered; for a call no attempt ended (a refusal), the step's.
+  // The provider of the final outcome (Outcome::provider), or the step's when it names none.
   const ProviderId answered = outcome.provider != kNoProvider ? outcome.provider : ctx.provider;
   std::string_view provider;
   if (env_.providers != nullptr && answered < env_.providers->size()) {

@@ -101,6 +101,7 @@ Task<Outcome> FallbackStrategy::execute(CallContext& ctx, Request& request, Next
     ctx.provider = candidate;
     Outcome outcome = co_await next(ctx, request);
     ctx.provider = primary;  // the move is scoped to the call (CallContext::provider)
+    if (outcome.provider == kNoProvider) outcome.provider = candidate;  // a refusal: the candidate's
     if (!on_.contains(outcome.kind) || !may_resend(env_.providers->descriptor(candidate), outcome.kind)) {
       if (outcome.kind == OutcomeKind::success && candidate != primary) ctx.task.mark(Degradation::fallback_provider);
       co_return outcome;

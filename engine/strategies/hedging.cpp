@@ -126,7 +126,11 @@ Task<Outcome> HedgingStrategy::attempt(Call& call, std::int32_t k, CancellationT
   ctx.provider = provider_of(call, k);
   // Hedges number their attempts after the primary's, so attempt events stay distinct.
   ctx.attempts = call.attempts_before + k;
-  co_return co_await call.next(ctx, request);
+  Outcome& outcome = co_await Task<Outcome>::result_slot();
+  co_await call.next(ctx, request).into(outcome);
+  // A refusal names the provider the hedge went to (Outcome::provider).
+  if (outcome.provider == kNoProvider) outcome.provider = ctx.provider;
+  co_return Task<Outcome>::kSlotFilled;
 }
 
 Task<HedgingStrategy::Hedged> HedgingStrategy::run_attempt(Call& call, Level& lv, std::int32_t k,

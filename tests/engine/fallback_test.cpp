@@ -397,5 +397,26 @@ TEST(FallbackTest, TheDefaultOnMovesOnAfterALocalRefusalOfThePrimary) {
   }
 }
 
+TEST(FallbackTest, ARefusalOfTheLastCandidateNamesIt) {
+  // The primary fails (500) and the backup's bulkhead turns the call away: the chain ends
+  // with that refusal, which names the backup (no attempt named a provider), while the
+  // caller's context names the primary again.
+  Harness h;
+  ScriptedProvider primary(h.loop, {{test::status(500), 100 * ms}});
+  ScriptedProvider backup(h.loop, {{completion(), 100 * ms}});
+  Agent a(h);
+  const ProviderId gpt = a.add(llm("gpt"), primary);
+  const ProviderId claude = a.add(llm("claude"), backup);
+  a.tool(std::make_unique<FallbackStrategy>(backups({"claude"}), a.env()),
+         std::make_unique<RefuseOne>(claude, OutcomeKind::bulkhead_full));
+  Call call;
+  call.ctx.provider = gpt;
+  const Outcome outcome = test::run(h, *a.pipeline, call);
+  EXPECT_EQ(outcome.kind, OutcomeKind::bulkhead_full);
+  EXPECT_EQ(outcome.provider, claude);
+  EXPECT_EQ(call.ctx.provider, gpt);
+  EXPECT_TRUE(backup.calls().empty());
+}
+
 }  // namespace
 }  // namespace squall
