@@ -123,7 +123,7 @@ struct RateLimitHeaders {
 //
 // Every call in flight holds a Response (its Outcome, in the frame of the call's
 // coroutine), so the small members come first and share one word: no padding anywhere
-// (104 bytes; static_assert below), what only some errors carry is out of line, and the
+// (88 bytes; static_assert below), what only some errors carry is out of line, and the
 // body's content is one view whose type `body` names (the search hits or the text).
 struct Response {
   // What kind of body the response carries. Set it before the content (set_results,
