@@ -196,12 +196,15 @@ std::vector<std::string> write_outputs(const std::vector<ReportRequest>& request
                                        const std::optional<fs::path>& step_summary,
                                        std::span<const SuiteOutcome> outcomes) {
   std::vector<std::string> lines;
+  // Every file is written before any is published (AtomicFileBatch).
+  AtomicFileBatch batch;
   for (const ReportRequest& r : requests) {
     const bool is_markdown = r.format->name == "markdown";
     if (is_markdown && step_summary && output_identity(r.path) == output_identity(*step_summary)) continue;
-    write_file_atomic(resolve_output(r.path), is_markdown ? markdown_summary(outcomes) : junit_xml(outcomes));
+    batch.add(resolve_output(r.path), is_markdown ? markdown_summary(outcomes) : junit_xml(outcomes));
     lines.push_back(fmt::format("{} report written to {}", r.format->name, escape_controls(r.path.string())));
   }
+  batch.commit();
   if (step_summary) {
     append_to_file(*step_summary, markdown_summary(outcomes));
     lines.push_back(fmt::format("markdown summary appended to {} ($GITHUB_STEP_SUMMARY)",

@@ -103,19 +103,22 @@ std::vector<CompareOutput> parse_outputs(const CompareOptions& options, bool rep
   return outputs;
 }
 
-// Writes each requested file atomically; returns the lines saying so.
+// Writes the requested files, all or none; returns the lines saying so.
 std::vector<std::string> write_outputs(const std::vector<CompareOutput>& outputs, const Side& a, const Side& b,
                                        const std::vector<MetricComparison>& rows,
                                        const std::vector<std::string>& warnings) {
   const ComparedRun run_a{a.label, &a.report};
   const ComparedRun run_b{b.label, &b.report};
   std::vector<std::string> lines;
+  // Every file is written before any is published (AtomicFileBatch).
+  AtomicFileBatch batch;
   for (const CompareOutput& out : outputs) {
     const bool json = out.format == "json";
-    write_file_atomic(resolve_output(out.path), json ? comparison_json(run_a, run_b, rows, warnings)
-                                                     : comparison_markdown(run_a, run_b, rows, warnings));
+    batch.add(resolve_output(out.path), json ? comparison_json(run_a, run_b, rows, warnings)
+                                             : comparison_markdown(run_a, run_b, rows, warnings));
     lines.push_back(fmt::format("{} comparison written to {}", out.format, escape_controls(out.path.string())));
   }
+  batch.commit();
   return lines;
 }
 

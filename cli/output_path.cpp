@@ -2,7 +2,11 @@
 
 #include <unistd.h>
 
+#include <stdexcept>
+
 #include <fmt/core.h>
+
+#include "reports/atomic_file.hpp"
 
 namespace squall::cli {
 
@@ -85,6 +89,15 @@ std::optional<std::string> output_problem(const fs::path& out, const std::vector
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   if (!fs::is_directory(dir, ec)) return missing_directory(dir);
   if (::access(dir.c_str(), W_OK) != 0) return fmt::format("directory \"{}\" is not writable", dir.string());
+  // Permissions are not all: a name too long for the file system once the temporary
+  // file's suffix is added, a read-only mount, or a tree such as /sys that refuses new
+  // files even to root. Creating the very temporary file the writer will create (and
+  // removing it) finds those before the run rather than after it.
+  try {
+    const AtomicFile probe(target);
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
   if (!fs::exists(status)) return std::nullopt;
   for (const fs::path& input : inputs) {
     if (fs::equivalent(target, input, ec)) {

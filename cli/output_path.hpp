@@ -24,7 +24,10 @@ std::filesystem::path output_identity(const std::filesystem::path& out);
 // it would replace it), a path into /dev or /proc, or through a link into them
 // (/dev/stdout is /proc/self/fd/1, which names whatever the process writes to: renaming
 // onto it would replace a CI log with the report), or a target that is one of the run's
-// inputs (the scenario, the policy file, a corpus), which the report would destroy.
+// inputs (the scenario, the policy file, a corpus), which the report would destroy. The
+// writer's temporary file is created and removed, so that whatever else would stop it
+// (a name too long with the temporary suffix, a read-only file system, /sys) is found
+// now: `cannot write "x.csv": cannot create a temporary file in ".": File name too long`.
 std::optional<std::string> output_problem(const std::filesystem::path& out,
                                           const std::vector<std::filesystem::path>& inputs);
 

@@ -35,20 +35,22 @@ RunOutputs::RunOutputs(std::vector<ReportRequest> requests, std::optional<fs::pa
 std::vector<std::string> RunOutputs::write(const Report& report) {
   std::vector<std::string> lines;
   if (trace_) trace_->finish(report);
+  // Every file is written before any is published (AtomicFileBatch).
+  AtomicFileBatch batch;
   std::size_t next_streamed = 0;
   for (const ReportRequest& r : requests_) {
-    const fs::path target = resolve_output(r.path);
     if (r.format->streamed()) {
-      streamed_[next_streamed++]->commit();
+      batch.add(std::move(streamed_[next_streamed++]));
     } else if (r.format->name == "markdown" && step_summary_ && same_file(r.path, *step_summary_)) {
       // Asked to write the summary to the step summary file itself: it is appended below,
       // like every other step's, rather than replacing theirs.
       continue;
     } else {
-      write_file_atomic(target, r.format->render(report));
+      batch.add(resolve_output(r.path), r.format->render(report));
     }
     lines.push_back(fmt::format("{} report written to {}", r.format->name, r.path.string()));
   }
+  batch.commit();
   if (step_summary_) {
     append_to_file(*step_summary_, markdown_summary(report));
     lines.push_back(fmt::format("markdown summary appended to {} ($GITHUB_STEP_SUMMARY)", step_summary_->string()));

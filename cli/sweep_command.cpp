@@ -51,8 +51,11 @@ int write_outputs(const SweepResult& result, const std::vector<ReportRequest>& r
   const SweepAnalysis analysis = analyse(result);
   if (!quiet) fmt::print("{}", sweep_table(result, analysis));
   try {
+    // Every file is written before any is published (AtomicFileBatch).
+    AtomicFileBatch batch;
+    for (const ReportRequest& r : requests) batch.add(resolve_output(r.path), render(r.format->name, result, analysis));
+    batch.commit();
     for (const ReportRequest& r : requests) {
-      write_file_atomic(resolve_output(r.path), render(r.format->name, result, analysis));
       if (!quiet) fmt::print("{} report written to {}\n", r.format->name, r.path.string());
     }
   } catch (const std::exception& e) {

@@ -23,14 +23,14 @@ bool report(const std::filesystem::path& file, const std::vector<ValidationError
   return false;
 }
 
-// "  N tasks expected over <duration>" for constant arrivals (the integrated rate rounded
-// up: sim/arrivals.hpp), "  about N ..." for Poisson ones (the mean, rounded), and a
-// warning above kManyTasks.
+// "  N tasks expected over <duration>" for constant arrivals (counted exactly as the run
+// starts them: sim/arrivals.hpp), "  about N ..." for Poisson ones (the mean, rounded) and
+// for constant ones above kManyTasks, which a warning follows.
 void print_expected_tasks(const Scenario& scenario) {
   const double expected = expected_tasks(scenario);
-  if (scenario.workload.arrivals.process == ArrivalProcess::constant) {
-    // Less a rounding error's worth, so an integral of exactly n is not taken as n + 1.
-    fmt::print("  {:.0f} tasks expected over {}\n", std::ceil(expected - 1e-9), format_duration(scenario.duration));
+  if (scenario.workload.arrivals.process == ArrivalProcess::constant && expected <= kManyTasks) {
+    fmt::print("  {} tasks expected over {}\n", count_constant_arrivals(scenario.workload.arrivals, scenario.duration),
+               format_duration(scenario.duration));
   } else {
     fmt::print("  about {:.0f} tasks expected over {}\n", expected, format_duration(scenario.duration));
   }

@@ -28,10 +28,13 @@ struct LatencyConfig {
 std::string_view to_string(LatencyShape shape);
 std::optional<LatencyShape> parse_latency_shape(std::string_view name);
 
-// The largest latency a sample returns: 2^62 ns, about 146 years. A lognormal tail can
-// exceed int64 nanoseconds as a double; the clamp keeps the conversion defined, and no
-// scenario runs long enough to tell the difference.
+// The largest latency a sample returns: 2^62 ns, about 146 years. A lognormal tail (or
+// an LLM's output at a vanishing token rate) can exceed int64 nanoseconds as a double;
+// the clamp keeps the conversion defined. It cannot change an outcome: every deadline and
+// timeout is shorter (the loader's kLongestScenarioDuration, engine/runtime/time.hpp), so
+// a call cut to it misses them as it would uncut, and a run ends before it.
 inline constexpr Nanos kMaxLatency = Nanos{1} << 62;
+static_assert(kMaxLatency > kLongestScenarioDuration);
 
 class LatencyModel {
  public:

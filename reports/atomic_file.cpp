@@ -78,4 +78,16 @@ void write_file_atomic(const std::filesystem::path& target, std::string_view con
   file.commit();
 }
 
+void AtomicFileBatch::add(std::filesystem::path target, std::string_view content) {
+  auto file = std::make_unique<AtomicFile>(std::move(target));
+  file->write(content);
+  files_.push_back(std::move(file));
+}
+
+void AtomicFileBatch::add(std::unique_ptr<AtomicFile> file) { files_.push_back(std::move(file)); }
+
+void AtomicFileBatch::commit() {
+  for (const auto& file : files_) file->commit();
+}
+
 }  // namespace squall

@@ -3,8 +3,10 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace squall {
 
@@ -45,5 +47,24 @@ class AtomicFile {
 
 // Writes `content` to `target` atomically (AtomicFile).
 void write_file_atomic(const std::filesystem::path& target, std::string_view content);
+
+// Files published together, for a command that writes several reports: each is written
+// whole to its temporary file when added, and commit() renames them all in the order
+// added. A batch destroyed before commit() removes every temporary file, so a failure
+// while creating or writing any of them (a full disk, a name too long for the file
+// system) publishes none: exit 2 leaves no report of the command behind. Only a failing
+// rename(2) part-way through commit() can leave the earlier ones published.
+class AtomicFileBatch {
+ public:
+  // Creates `target`'s temporary file and writes `content` to it.
+  void add(std::filesystem::path target, std::string_view content);
+  // Takes a file already written (a streamed trace), to be published with the others.
+  void add(std::unique_ptr<AtomicFile> file);
+  // Publishes every file added. Call once.
+  void commit();
+
+ private:
+  std::vector<std::unique_ptr<AtomicFile>> files_;
+};
 
 }  // namespace squall

@@ -32,6 +32,16 @@ double expected_arrivals(const ArrivalConfig& config, Nanos duration) {
   return expected;
 }
 
+std::uint64_t count_constant_arrivals(const ArrivalConfig& config, Nanos duration) {
+  assert(config.process == ArrivalProcess::constant);
+  ArrivalSchedule schedule(config, duration);
+  Xoshiro256 unused(0);  // constant arrivals draw nothing
+  const std::uint64_t cap = config.max_tasks ? static_cast<std::uint64_t>(*config.max_tasks) : UINT64_MAX;
+  std::uint64_t n = 0;
+  while (n < cap && schedule.next(unused)) ++n;
+  return n;
+}
+
 ArrivalSchedule::ArrivalSchedule(const ArrivalConfig& config, TimePoint end)
     : base_rate_(config.rate_per_s), bursts_(config.bursts), end_(end), process_(config.process) {
   std::sort(bursts_.begin(), bursts_.end(), [](const Burst& a, const Burst& b) { return a.from < b.from; });

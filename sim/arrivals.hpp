@@ -35,6 +35,13 @@ namespace squall {
 // rounded up (up to the rounding of times to whole nanoseconds); for Poisson ones, its mean.
 double expected_arrivals(const ArrivalConfig& config, Nanos duration);
 
+// The exact number of tasks constant arrivals start in [0, duration), max_tasks applied:
+// the schedule below run to its end, so times rounded to whole nanoseconds count as the
+// run counts them (rate 1 over "3.000000001s" starts 4, at 0, 1, 2 and 3 s, where the
+// integrated rate rounded up with a tolerance gave 3). O(arrivals): for a count a user
+// reads before a run, not for millions. `config.process` must be constant.
+std::uint64_t count_constant_arrivals(const ArrivalConfig& config, Nanos duration);
+
 class ArrivalSchedule {
  public:
   // Arrivals happen in [0, end). `config.bursts` must not overlap; they may be unsorted.

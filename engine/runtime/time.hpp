@@ -23,6 +23,14 @@ inline constexpr Nanos kHour = 60 * kMinute;
 // "Never": a deadline that does not expire, an open-ended window.
 inline constexpr TimePoint kNever = std::numeric_limits<TimePoint>::max();
 
+// The longest duration a scenario may give (a run's length, a deadline, a timeout, a
+// latency): 100 years (876000h). Far beyond any scenario, it leaves room below int64's
+// 292 years, so that a run's time plus any of them cannot overflow, and it keeps every
+// deadline and timeout shorter than the longest latency a provider answers with
+// (kMaxLatency, mocks/latency.hpp): a call whose latency is cut to that bound still
+// misses them, as the uncut one would.
+inline constexpr Nanos kLongestScenarioDuration = 876'000 * kHour;
+
 constexpr Nanos millis(std::int64_t n) { return n * kMillisecond; }
 constexpr Nanos seconds(std::int64_t n) { return n * kSecond; }
 

@@ -193,8 +193,14 @@ std::optional<Nanos> read_duration(const Json& v, const std::string& path, Diagn
     return std::nullopt;
   }
   const auto parsed = parse_duration(v.get_ref<const std::string&>());
-  if (const auto* error = std::get_if<DurationError>(&parsed)) {
+  const auto* error = std::get_if<DurationError>(&parsed);
+  if (error != nullptr && *error != DurationError::too_large) {
     diag.error(path, fmt::format("expected {}, got {}", duration_expectation(*error), describe(v)));
+    return std::nullopt;
+  }
+  if (error != nullptr || std::get<Nanos>(parsed) > kLongestScenarioDuration) {
+    diag.error(path, fmt::format("expected a duration of at most {} (100 years), got {}",
+                                 format_duration(kLongestScenarioDuration), describe(v)));
     return std::nullopt;
   }
   const Nanos d = std::get<Nanos>(parsed);

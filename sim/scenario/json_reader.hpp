@@ -112,6 +112,9 @@ std::optional<bool> read_bool(const Json& v, const std::string& path, Diagnostic
 std::optional<std::int64_t> read_integer(const Json& v, const std::string& path, Diagnostics& diag, IntRange range);
 std::optional<std::uint64_t> read_unsigned(const Json& v, const std::string& path, Diagnostics& diag);
 std::optional<double> read_number(const Json& v, const std::string& path, Diagnostics& diag, NumberRange range);
+// A duration (engine/runtime/duration.hpp) of at most kLongestScenarioDuration, 100 years
+// (engine/runtime/time.hpp): `expected a duration of at most 876000h (100 years), got
+// "3000000h"`.
 std::optional<Nanos> read_duration(const Json& v, const std::string& path, Diagnostics& diag, DurationMin min);
 // The scenario-file names of enum values: each value's to_string (found by ADL), so that
 // names are defined once, next to their enum.

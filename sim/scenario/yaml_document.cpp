@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include <boost/locale/utf.hpp>
 #include <fmt/format.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/exceptions.h>
@@ -289,18 +290,36 @@ constexpr std::array<std::string_view, 32> kControlNames{
     "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM",  "SUB", "ESC", "FS", "GS",  "RS",  "US"};
 
 // The first character YAML 1.2 does not allow anywhere in a stream (section 5.1,
-// c-printable): a C0 control other than tab, LF and CR, or DEL. yaml-cpp reads a NUL as
-// the end of its input or reports it as an "unknown escape character" a few columns on;
-// a binary file gives the same. Returns its error, located at the character (1-based line,
-// and column in characters: UTF-8 continuation bytes do not count).
-std::optional<YamlSyntaxError> unprintable_character(std::string_view text) {
+// c-printable): a C0 control other than tab, LF and CR, or DEL; or the first byte that
+// does not start a well-formed UTF-8 sequence (section 5.2: a stream is Unicode, and
+// squall reads UTF-8), which yaml-cpp would pass on into the document's strings, where
+// JSON rejects it. yaml-cpp reads a NUL as the end of its input or reports it as an
+// "unknown escape character" a few columns on; a binary file gives the same. Returns its
+// error, located at the character (1-based line, and column in characters: a UTF-8
+// sequence counts one).
+std::optional<YamlSyntaxError> unreadable_character(std::string_view text) {
+  using Utf8 = boost::locale::utf::utf_traits<char>;
   std::size_t line = 1;
   std::size_t column = 1;
-  for (const char ch : text) {
-    const auto c = static_cast<unsigned char>(ch);
+  for (auto p = text.begin(); p != text.end(); ++column) {
+    const auto c = static_cast<unsigned char>(*p);
+    if (c >= 0x80) {
+      // Overlong forms, surrogates and code points past U+10FFFF are refused too.
+      auto next = p;
+      const boost::locale::utf::code_point decoded = Utf8::decode(next, text.end());
+      if (decoded == boost::locale::utf::illegal || decoded == boost::locale::utf::incomplete) {
+        return YamlSyntaxError{SourceMark{line, column},
+                               fmt::format("expected UTF-8 text, got the ill-formed UTF-8 byte 0x{:02X} (YAML 1.2 "
+                                           "section 5.2): is the file in another encoding?",
+                                           c)};
+      }
+      p = next;
+      continue;
+    }
+    ++p;
     if (c == '\n') {
       ++line;
-      column = 1;
+      column = 0;
       continue;
     }
     if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7F) {
@@ -310,7 +329,6 @@ std::optional<YamlSyntaxError> unprintable_character(std::string_view text) {
                                          "does not allow (YAML 1.2 section 5.1): is this a binary file?",
                                          c, name)};
     }
-    if ((c & 0xC0) != 0x80) ++column;
   }
   return std::nullopt;
 }
@@ -331,8 +349,8 @@ bool has_extension(const std::filesystem::path& file, std::string_view extension
 bool is_yaml_file(const std::filesystem::path& file) { return has_extension(file, ".yaml") || has_extension(file, ".yml"); }
 
 std::optional<ParsedDocument> parse_yaml_document(std::string_view text, Diagnostics& diag) {
-  if (const auto unprintable = unprintable_character(text)) {
-    diag.syntax_error(unprintable->mark.line, unprintable->mark.column, unprintable->message);
+  if (const auto unreadable = unreadable_character(text)) {
+    diag.syntax_error(unreadable->mark.line, unreadable->mark.column, unreadable->message);
     return std::nullopt;
   }
   ParsedDocument document;

@@ -34,7 +34,10 @@
 //     DEL; YAML 1.2 section 5.1), such as the NUL bytes of a binary file, is one syntax
 //     error at its line and column (`expected printable text, got the control character
 //     U+0000 (NUL), which YAML does not allow (YAML 1.2 section 5.1): is this a binary
-//     file?`), before yaml-cpp reads anything;
+//     file?`), before yaml-cpp reads anything; so is a byte that does not start a
+//     well-formed UTF-8 sequence (an overlong form, a surrogate, a Latin-1 file's 0xE9:
+//     `expected UTF-8 text, got the ill-formed UTF-8 byte 0xE9 (YAML 1.2 section 5.2): is
+//     the file in another encoding?`), which JSON files get from their parser too;
 //   - a stream of more than one document is an error at the second one's start;
 //   - a file with no document (empty, or only comments and blank lines) gets `the file is
 //     empty: it holds no YAML value` (`..., only comments`), as JSON's empty files do;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "sim/scenario/policy_reader.hpp"
+#include "sim/scenario/tool_reader.hpp"
 #include "sim/scenario_loader.hpp"
 
 namespace squall {
@@ -37,6 +38,16 @@ Json with_values(const Json& policy, const std::vector<GridAxis>& axes, const st
     copy.at(split->first)[split->second] = axes[a].values[combination[a]];
   }
   return copy;
+}
+
+// Whether `pointer` names an object in `policy`. nlohmann's contains() throws on an array
+// index it cannot represent (out_of_range 404 for one above 2^64), which names no element.
+bool holds_object(const Json& policy, const Json::json_pointer& pointer) {
+  try {
+    return policy.contains(pointer) && policy.at(pointer).is_object();
+  } catch (const nlohmann::json::exception&) {
+    return false;
+  }
 }
 
 std::string last_token(const std::string& pointer) {
@@ -96,9 +107,16 @@ std::string expanded_name(const std::string& name, const std::vector<GridAxis>& 
   return out;
 }
 
-std::vector<ValidationError> read_variant_policy(const Json& policy, const Scenario& scenario, const std::string& file,
-                                                 PolicyConfig& out) {
+std::vector<ValidationError> read_variant_policy(const Json& policy, PolicyOrigin origin, const Scenario& scenario,
+                                                 const std::string& file, PolicyConfig& out) {
   Diagnostics diag(file);
+  if (origin == PolicyOrigin::scenario) {
+    // As the loader reads the scenario's own block: cross-checked, but a tool it leaves
+    // out calls its provider directly.
+    const ScenarioNames names = scenario_names(scenario);
+    out = read_policy(policy, "", &names, diag);
+    return diag.take();
+  }
   out = read_policy(policy, "", nullptr, diag);
   if (diag.count() > 0) return diag.take();
   return check_policy(scenario, out, file);
@@ -108,6 +126,7 @@ void expand_grid(const SweepVariant& base, const Json& policy, const std::vector
                  const std::string& grid_path, const Scenario& scenario, Diagnostics& diag,
                  std::vector<SweepVariant>& out) {
   const std::size_t errors_before = diag.count();
+  const PolicyOrigin origin = base.policy_file ? PolicyOrigin::file : PolicyOrigin::scenario;
   // Each axis alone: its path, then each of its values on the policy as written.
   std::vector<std::vector<bool>> value_ok(axes.size());
   for (std::size_t a = 0; a < axes.size(); ++a) {
@@ -120,7 +139,7 @@ void expand_grid(const SweepVariant& base, const Json& policy, const std::vector
                  fmt::format("expected a JSON Pointer such as \"/llm/1/retry/max_attempts\", got \"{}\"", axis.pointer));
       continue;
     }
-    if (!policy.contains(split->first) || !policy.at(split->first).is_object()) {
+    if (!holds_object(policy, split->first)) {
       diag.error(path_path, fmt::format("the policy has no object at \"{}\" to hold \"{}\"", split->first.to_string(),
                                         split->second));
       continue;
@@ -129,7 +148,7 @@ void expand_grid(const SweepVariant& base, const Json& policy, const std::vector
       Json copy = policy;
       copy.at(split->first)[split->second] = axis.values[k];
       PolicyConfig ignored;
-      const auto errors = read_variant_policy(copy, scenario, "", ignored);
+      const auto errors = read_variant_policy(copy, origin, scenario, "", ignored);
       if (!errors.empty()) {
         diag.error(pointer_append(pointer_append(axis.path, "values"), k),
                    "makes an invalid policy: " + first_problem(errors));
@@ -143,7 +162,7 @@ void expand_grid(const SweepVariant& base, const Json& policy, const std::vector
     SweepVariant variant = base;
     variant.name = expanded_name(base.name, axes, combination);
     const Json document = with_values(policy, axes, combination);
-    const auto errors = read_variant_policy(document, scenario, "", variant.policy);
+    const auto errors = read_variant_policy(document, origin, scenario, "", variant.policy);
     if (!errors.empty()) {
       diag.error(grid_path, fmt::format("{} makes an invalid policy: {}", variant.name.substr(base.name.size()),
                                         first_problem(errors)));

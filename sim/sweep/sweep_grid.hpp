@@ -41,9 +41,16 @@ void expand_grid(const SweepVariant& base, const Json& policy, const std::vector
                  const std::string& grid_path, const Scenario& scenario, Diagnostics& diag,
                  std::vector<SweepVariant>& out);
 
-// Reads and cross-checks a policy document as the policy of `scenario`: the errors of
-// load_policy_text followed by check_policy's, with `file` as their file.
-std::vector<ValidationError> read_variant_policy(const Json& policy, const Scenario& scenario,
+// Where a variant's policy document comes from, which decides what it must name.
+enum class PolicyOrigin {
+  file,      // a policy file replacing the scenario's block: it names every tool (check_policy)
+  scenario,  // the scenario's own block: a tool it leaves out calls its provider directly
+};
+
+// Reads and cross-checks a policy document as the policy of `scenario`, with `file` as
+// the errors' file: for a policy file, the errors of load_policy_text followed by
+// check_policy's; for the scenario's own block, those of the scenario loader.
+std::vector<ValidationError> read_variant_policy(const Json& policy, PolicyOrigin origin, const Scenario& scenario,
                                                  const std::string& file, PolicyConfig& out);
 
 }  // namespace squall

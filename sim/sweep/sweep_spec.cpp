@@ -187,7 +187,8 @@ void read_variant(const Json& v, const std::string& path, const fs::path& dir, c
   if (!document) return;
   if (axes.empty()) {
     const std::string label = has_file ? (dir / policy_file).string() : scenario.source.string();
-    auto errors = read_variant_policy(*document, scenario, label, variant.policy);
+    auto errors = read_variant_policy(*document, has_file ? PolicyOrigin::file : PolicyOrigin::scenario, scenario,
+                                      label, variant.policy);
     if (!errors.empty()) {
       diag.error(has_file ? obj.path_of("policy") : path,
                  fmt::format("the policy {} does not fit the scenario (its errors follow)",
@@ -228,7 +229,14 @@ void read_seeds(const ObjectReader& obj, SweepSpec& spec, Diagnostics& diag) {
   if (target != nullptr) spec.target = read_target(*target, obj.path_of("target"), diag);
   const std::size_t most = spec.target ? spec.target->max_seeds : spec.seeds;
   if (most > 0 && spec.first_seed > std::numeric_limits<std::uint64_t>::max() - (most - 1)) {
-    diag.error(obj.path_of("first_seed"), fmt::format("first_seed + {} - 1 exceeds 18446744073709551615", most));
+    if (obj.find("first_seed") != nullptr) {
+      diag.error(obj.path_of("first_seed"), fmt::format("first_seed + {} - 1 exceeds 18446744073709551615", most));
+    } else {
+      // The first seed is the scenario's: the count is what this file says.
+      diag.error(seeds != nullptr ? obj.path_of("seeds") : pointer_append(obj.path_of("target"), "max_seeds"),
+                 fmt::format("the scenario's seed {} + {} - 1 exceeds 18446744073709551615: set first_seed lower",
+                             spec.first_seed, most));
+    }
   }
 }
 

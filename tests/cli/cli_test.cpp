@@ -24,16 +24,31 @@ namespace fs = std::filesystem;
 constexpr const char* kFlagship = "scenarios/incidents/launch-surge-429-storm.json";
 constexpr const char* kNaive = "scenarios/policies/naive-retry.json";
 
-TEST(CliTest, ValidateGivesTheExactCountOfConstantArrivals) {
-  // 0.25 per second for 10 s: arrivals at 0, 4 and 8 s, the integral 2.5 rounded up.
-  const fs::path file = temp_path("quarter-per-second.json");
-  std::ofstream(file) << R"({ "name": "q", "duration": "10s",
-    "workload": { "arrivals": { "process": "constant", "rate_per_s": 0.25 },
+// A scenario file of constant arrivals at `rate` for `duration`, one LLM step per task.
+fs::path constant_arrivals(const std::string& name, const std::string& duration, const std::string& rate) {
+  const fs::path file = temp_path(name);
+  std::ofstream(file) << R"({ "name": "q", "duration": ")" << duration << R"(",
+    "workload": { "arrivals": { "process": "constant", "rate_per_s": )" << rate << R"( },
                   "tasks": [ { "name": "t", "steps": [ { "tool": "llm" } ] } ] },
     "providers": { "llm": { "type": "llm", "price_per_mtok": { "input": 1, "output": 1 } } } })";
+  return file;
+}
+
+TEST(CliTest, ValidateGivesTheExactCountOfConstantArrivals) {
+  // 0.25 per second for 10 s: arrivals at 0, 4 and 8 s, the integral 2.5 rounded up.
+  const fs::path file = constant_arrivals("quarter-per-second.json", "10s", "0.25");
   const Result r = squall("validate " + file.string());
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, file.string() + ": ok\n  3 tasks expected over 10s\n");
+  // One per second for a nanosecond past 3 s: the run starts 4 (at 0, 1, 2 and 3 s), and
+  // so must the count, which a tolerance on the integral (3.000000001) rounded to 3.
+  const fs::path edge = constant_arrivals("just-past-three-seconds.json", "3.000000001s", "1");
+  const Result past = squall("validate " + edge.string());
+  EXPECT_EQ(past.out, edge.string() + ": ok\n  4 tasks expected over 3.000000001s\n");
+  const fs::path report = temp_path("just-past.json");  // temp_path removes what is there
+  const Result run = squall("run -q " + edge.string() + " --out " + report.string());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(read_file(report).find("\"total\": 4"), std::string::npos);
 }
 
 TEST(CliTest, QuickstartPassesAndPrintsTheSeedFirst) {
@@ -241,7 +256,8 @@ TEST(CliTest, ValidateWarnsAboveTenMillionExpectedTasks) {
     "providers": { "llm": { "type": "llm", "price_per_mtok": { "input": 1, "output": 1 } } } })";
   const Result r = squall("validate " + file.string());
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("  14400000 tasks expected over 2h"), std::string::npos) << r.out;
+  // Above the bound the count is not run out arrival by arrival: the integral, "about".
+  EXPECT_NE(r.out.find("  about 14400000 tasks expected over 2h"), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("warning: " + file.string() + ": about 14400000 tasks, above 10000000"), std::string::npos)
       << r.err;
 }

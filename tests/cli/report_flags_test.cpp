@@ -111,6 +111,13 @@ TEST(ReportFlagsTest, UnwritablePathsExitTwoAndNothingIsWritten) {
   r = squall(std::string("run ") + kQuickstart + ok + " --report csv=");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("the path is empty"), std::string::npos) << r.err;
+  // A name that fits the file system but not with the temporary file's suffix: found
+  // before the run, not after it with the other reports written.
+  const std::string long_name = (dir / (std::string(248, 'r') + ".csv")).string();
+  r = squall(std::string("run ") + kQuickstart + ok + " --report csv=" + long_name);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("cannot create a temporary file in"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("File name too long"), std::string::npos) << r.err;
   EXPECT_TRUE(entries(dir).empty());
 }
 

@@ -105,5 +105,21 @@ TEST_F(AtomicFileTest, WriteAfterCommitIsAProgrammingError) {
   EXPECT_THROW(file.commit(), std::logic_error);
 }
 
+TEST_F(AtomicFileTest, ABatchThatFailsPublishesNone) {
+  // The second name fits NAME_MAX (255 bytes) but its temporary file's does not.
+  AtomicFileBatch ok;
+  ok.add(dir_ / "a.json", "a\n");
+  ok.add(dir_ / "b.csv", "b\n");
+  ok.commit();
+  EXPECT_EQ(entries(), (std::vector<std::string>{"a.json", "b.csv"}));
+  {
+    AtomicFileBatch batch;
+    batch.add(dir_ / "a.json", "new a\n");
+    EXPECT_THROW(batch.add(dir_ / (std::string(250, 'r') + ".csv"), "c\n"), std::runtime_error);
+  }
+  EXPECT_EQ(read(dir_ / "a.json"), "a\n");  // the first file of the failed batch was not published
+  EXPECT_EQ(entries(), (std::vector<std::string>{"a.json", "b.csv"}));
+}
+
 }  // namespace
 }  // namespace squall

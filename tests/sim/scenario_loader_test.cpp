@@ -2,6 +2,7 @@
 // defaults of the config structs.
 #include <gtest/gtest.h>
 
+#include "sim/corpora.hpp"
 #include "tests/sim/scenario_test_support.hpp"
 
 namespace squall {
@@ -64,6 +65,17 @@ TEST(ScenarioLoaderTest, MinimalScenarioTakesEveryDefault) {
   EXPECT_TRUE(s.thresholds.empty());
 }
 
+TEST(ScenarioLoaderTest, FullScenariosPassTheCorpusChecksToo) {
+  // What `squall validate` runs after the loader: the corpora load and every query's
+  // ground truth names a document of them. The fixtures that set every key must be valid
+  // scenarios, not only loadable ones.
+  for (const char* name : {"full.json", "full-tools.json"}) {
+    SCOPED_TRACE(name);
+    const Scenario s = load_ok(test::data_path(name));
+    EXPECT_NO_THROW(check_ground_truth(s, load_corpora(s)));
+  }
+}
+
 TEST(ScenarioLoaderTest, FullScenarioSetsEveryField) {
   const Scenario s = load_ok(test::data_path("full.json"));
   EXPECT_EQ(s.name, "full");
@@ -100,7 +112,7 @@ TEST(ScenarioLoaderTest, FullScenarioSetsEveryField) {
   EXPECT_EQ(companies[1].text, "Acme leadership");
   EXPECT_EQ(companies[1].rewrite, "Acme Corp executive team");
   EXPECT_EQ(companies[1].paraphrase, "leadership acme");
-  EXPECT_EQ(companies[1].relevant, std::vector<std::string>{"https://example.com/acme/team"});
+  EXPECT_EQ(companies[1].relevant, std::vector<std::string>{"https://example.com/acme-team"});
 
   // Sorted by name, whatever the file's order ("search" comes first there).
   ASSERT_EQ(s.providers.size(), 2u);

@@ -98,9 +98,13 @@ TEST(ScenarioTopLevelTest, DurationMustBeWholeNanoseconds) {
             only("/duration", "expected a whole number of nanoseconds, got \"0.5ns\""));
 }
 
-TEST(ScenarioTopLevelTest, DurationMustFitInt64Nanoseconds) {
+TEST(ScenarioTopLevelTest, DurationsAreAtMostAHundredYears) {
+  // Past int64 nanoseconds and between 100 and 292 years alike: one bound, one message.
   EXPECT_EQ(errors_of(with(base_scenario(), "/duration", "3000000h")),
-            only("/duration", "expected a duration shorter than 2562047h47m16.854775807s (int64 nanoseconds), got \"3000000h\""));
+            only("/duration", "expected a duration of at most 876000h (100 years), got \"3000000h\""));
+  EXPECT_EQ(errors_of(with(base_scenario(), "/duration", "876000h0.000000001s")),
+            only("/duration", "expected a duration of at most 876000h (100 years), got \"876000h0.000000001s\""));
+  EXPECT_TRUE(errors_of(with(base_scenario(), "/duration", "876000h")).empty());
 }
 
 TEST(ScenarioTopLevelTest, DurationMayBeCompound) {

@@ -4,7 +4,11 @@
 // resolve to the shipped files.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
+#include <unistd.h>
+#include <variant>
 #include <vector>
 
 #include "sim/scenario_loader.hpp"
@@ -60,6 +64,23 @@ TEST(SweepSpecTest, DefaultsAreTheScenarioSeedTheFirstVariantAndTheHeadlineMetri
   EXPECT_FALSE(s.variants[0].policy_file);
   EXPECT_EQ(*s.variants[1].policy_file, "../policies/naive-retry.json");
   EXPECT_EQ(s.variants[1].policy.at("llm").size(), 1U);
+}
+
+TEST(SweepSpecTest, TheScenariosOwnPolicyMayLeaveAToolOut) {
+  // llm-budget-guard's policy configures llm only: its web_search calls the provider
+  // directly, as in `squall run`. Only a policy file must name every tool.
+  const SweepLoadResult r = load(R"({ "name": "t", "scenario": "../ci/llm-budget-guard.json", "seeds": 2,
+    "variants": [ { "name": "own" },
+                  { "name": "g", "grid": [ { "path": "/llm/1/retry/max_attempts", "values": [2, 3] } ] } ] })");
+  ASSERT_TRUE(r.ok()) << to_string(r.errors.front());
+  ASSERT_EQ(r.spec->variants.size(), 3U);
+  for (const SweepVariant& v : r.spec->variants) {
+    EXPECT_TRUE(v.policy.contains("llm")) << v.name;
+    EXPECT_FALSE(v.policy.contains("web_search")) << v.name;
+  }
+  const auto* retry = std::get_if<RetryConfig>(&r.spec->variants[2].policy.at("llm")[1]);
+  ASSERT_NE(retry, nullptr);
+  EXPECT_EQ(retry->max_attempts, 3);
 }
 
 TEST(SweepSpecTest, GridExpandsInOrderWithTheLastAxisFastest) {
@@ -162,6 +183,23 @@ TEST(SweepSpecRulesTest, SeedListWithinUint64) {
             "/first_seed: first_seed + 3 - 1 exceeds 18446744073709551615");
 }
 
+TEST(SweepSpecRulesTest, SeedListFromTheScenariosSeedIsTheCountsError) {
+  // Without first_seed the list starts at the scenario's seed: the error is at the count,
+  // which this file gives, not at a key it does not have.
+  const std::filesystem::path scenario =
+      std::filesystem::temp_directory_path() / ("squall_sweep_last_seed_" + std::to_string(::getpid()) + ".json");
+  std::ofstream(scenario) << R"({ "name": "last-seed", "duration": "1m", "seed": 18446744073709551615,
+    "workload": { "tasks": [ { "name": "ask", "steps": [ { "tool": "llm" } ] } ] },
+    "providers": { "llm": { "type": "llm" } } })";
+  const std::string head = R"({ "name": "t", "scenario": ")" + scenario.string() + R"(", "variants": [ { "name": "a" } ], )";
+  EXPECT_EQ(error_of(head + R"("seeds": 2 })"),
+            "/seeds: the scenario's seed 18446744073709551615 + 2 - 1 exceeds 18446744073709551615: set first_seed lower");
+  EXPECT_EQ(error_of(head + R"("target": { "metric": "task_success", "width": 0.1, "max_seeds": 5 } })"),
+            "/target/max_seeds: the scenario's seed 18446744073709551615 + 5 - 1 exceeds 18446744073709551615: set "
+            "first_seed lower");
+  std::filesystem::remove(scenario);
+}
+
 TEST(SweepSpecRulesTest, TargetNeedsMaxSeeds) {
   EXPECT_EQ(error_of(sweep(R"([{ "name": "a" }])", R"("target": { "metric": "task_success", "width": 0.1 })")),
             "/target: missing required key \"max_seeds\"");
@@ -249,6 +287,15 @@ TEST(SweepSpecRulesTest, GridPathIsAJsonPointer) {
 TEST(SweepSpecRulesTest, GridPathMustExistUpToItsLastKey) {
   EXPECT_EQ(error_of(sweep(R"([{ "name": "g", "grid": [ { "path": "/llm/5/retry/max_attempts", "values": [2] } ] }])")),
             "/variants/0/grid/0/path: the policy has no object at \"/llm/5/retry\" to hold \"max_attempts\"");
+}
+
+TEST(SweepSpecRulesTest, GridPathWithAnIndexPast64BitsNamesNoObject) {
+  // nlohmann's contains() throws on an array index it cannot represent: the same error as
+  // any index past the end, not an internal one.
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "g", "grid": [ { "path": "/llm/99999999999999999999/retry/max_attempts",
+                                                           "values": [2] } ] }])")),
+            "/variants/0/grid/0/path: the policy has no object at \"/llm/99999999999999999999/retry\" to hold "
+            "\"max_attempts\"");
 }
 
 TEST(SweepSpecRulesTest, GridValueMustMakeAValidPolicy) {

@@ -61,6 +61,22 @@ TEST(WorldTest, RunEndsAfterTheDurationAndEveryTask) {
   EXPECT_GE(report.duration, millis(9300));
 }
 
+TEST(WorldTest, ACallSlowerThanTheLongestDeadlineMissesIt) {
+  // Each call takes 100 years to its first token and then one token at 1e-300 per second:
+  // its latency is cut to kMaxLatency (146 years), which is still longer than the longest
+  // deadline a file may give, so every task misses it rather than succeeding.
+  const Scenario scenario = test::inline_scenario(R"({
+    "name": "slower-than-any-deadline", "duration": "3s",
+    "workload": { "arrivals": { "process": "constant", "rate_per_s": 1 },
+                  "tasks": [ { "name": "ask", "deadline": "876000h", "steps": [ { "tool": "llm" } ] } ] },
+    "providers": { "llm": { "type": "llm", "tokens_per_second": 1e-300,
+                            "time_to_first_token": { "distribution": "constant", "value": "876000h" } } } })");
+  const Report report = test::run_world(scenario, 1);
+  ASSERT_EQ(report.tasks.total, 3U);
+  EXPECT_EQ(report.tasks.by_status[index_of(TaskStatus::succeeded)], 0U);
+  EXPECT_EQ(report.tasks.by_status[index_of(TaskStatus::failed)], 3U);
+}
+
 TEST(WorldTest, TasksPilingUpPastTheInFlightLimitStopTheRun) {
   // One task per second for 10 s. With a limit of 0 the first arrival exceeds it.
   const Scenario scenario = test::inline_scenario(kSearchThenLlm);

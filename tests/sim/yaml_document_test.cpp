@@ -111,6 +111,23 @@ TEST(YamlDocumentTest, ControlCharactersAreOneErrorAtTheirPlace) {
   EXPECT_EQ(parse_errors("a: 1\r\nb: 'x\ty'\r\n"), std::vector<ValidationError>{});
 }
 
+TEST(YamlDocumentTest, IllFormedUtf8IsOneErrorAtItsPlace) {
+  // A Latin-1 "é" (0xE9) in a value, after a well-formed "é" that counts one column.
+  EXPECT_EQ(parse_errors("a: 1\nname: \xc3\xa9x\xe9y\n"),
+            (std::vector{ValidationError{"x.yaml", "",
+                                         "expected UTF-8 text, got the ill-formed UTF-8 byte 0xE9 (YAML 1.2 section "
+                                         "5.2): is the file in another encoding?",
+                                         2, 9}}));
+  // In a key, a lone continuation byte, an overlong "/" and a UTF-16 surrogate: each refused.
+  for (const std::string bad : {"\xff: 1\n", "a: \x80\n", "a: \xc0\xaf\n", "a: \xed\xa0\x80\n", "a: \xe2\x82\n"}) {
+    const auto errors = parse_errors(bad);
+    ASSERT_EQ(errors.size(), 1u) << bad;
+    EXPECT_NE(errors[0].message.find("ill-formed UTF-8 byte"), std::string::npos) << errors[0].message;
+  }
+  // Four-byte characters and a byte order mark are text.
+  EXPECT_EQ(parse_errors("\xef\xbb\xbf" "a: '\xf0\x9f\x8c\x80'\n"), std::vector<ValidationError>{});
+}
+
 TEST(YamlDocumentTest, ScalarsFollowJsonTypes) {
   EXPECT_EQ(parsed("a: 3\nb: -0.25\nc: 1e3\nd: true\ne: false\nf: ~\ng: null\nh:\ni: 30s\nj: 0x10\nk: .inf\n"
                    "l: '3'\nm: \"true\"\nn: !!str 3\no: 1_000\n"),
