@@ -2,9 +2,9 @@
 // (bench/README.md): the simulator's throughput on the retry-breaker model against the
 // hand-inlined version of the same model.
 #include <benchmark/benchmark.h>
+#include <fmt/core.h>
 #include <coroutine>
 #include <cstdio>
-#include <fmt/core.h>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -85,10 +85,7 @@ void BM_RetryBreaker1M_Squall(benchmark::State& state) {
   }
   counts.report_rates(state);
 }
-BENCHMARK(BM_RetryBreaker1M_Squall)
-    ->Unit(benchmark::kMillisecond)
-    ->Iterations(1)
-    ->Repetitions(kThroughputRepetitions);
+BENCHMARK(BM_RetryBreaker1M_Squall)->Unit(benchmark::kMillisecond)->Iterations(1)->Repetitions(kThroughputRepetitions);
 
 void BM_RetryBreaker1M_Baseline(benchmark::State& state) {
   std::uint64_t calls = 0;
@@ -121,10 +118,10 @@ int main(int argc, char** argv) {
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
   if (g_squall_calls_per_s > 0 && g_baseline_calls_per_s > 0) {
-    fmt::print("retry-breaker-1m: squall {:.2f}M provider calls/s, hand-inlined baseline {:.2f}M/s, "
-               "baseline/squall = {:.2f}x\n",
-               g_squall_calls_per_s / 1e6, g_baseline_calls_per_s / 1e6,
-               g_baseline_calls_per_s / g_squall_calls_per_s);
+    fmt::print(
+        "retry-breaker-1m: squall {:.2f}M provider calls/s, hand-inlined baseline {:.2f}M/s, "
+        "baseline/squall = {:.2f}x\n",
+        g_squall_calls_per_s / 1e6, g_baseline_calls_per_s / 1e6, g_baseline_calls_per_s / g_squall_calls_per_s);
   }
   bench::print_rate_sweep();
   return 0;

@@ -38,7 +38,8 @@ struct RunCounts {
 
   // The counters provider_calls_per_s and events_per_s.
   void report_rates(benchmark::State& state) const {
-    state.counters["provider_calls_per_s"] = benchmark::Counter(static_cast<double>(calls), benchmark::Counter::kIsRate);
+    state.counters["provider_calls_per_s"] =
+        benchmark::Counter(static_cast<double>(calls), benchmark::Counter::kIsRate);
     state.counters["events_per_s"] = benchmark::Counter(static_cast<double>(events), benchmark::Counter::kIsRate);
   }
 };

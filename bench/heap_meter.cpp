@@ -54,7 +54,6 @@ std::int64_t HeapMeter::peak_bytes() const { return peak; }
 
 }  // namespace squall::bench
 
-
 void* operator new(std::size_t n) { return squall::bench::counted_alloc(n); }
 void* operator new[](std::size_t n) { return squall::bench::counted_alloc(n); }
 void* operator new(std::size_t n, const std::nothrow_t&) noexcept {

@@ -41,9 +41,8 @@ void run(benchmark::State& state, const PolicyConfig& policy) {
   for (auto _ : state) {
     const Report report = stretched().run(policy, stretched().scenario().seed, Provenance{});
     tasks += report.tasks.total;
-    state.counters["answered"] =
-        static_cast<double>(report.answers.by_verdict[index_of(AnswerVerdict::answered)]) /
-        static_cast<double>(report.answers.total());
+    state.counters["answered"] = static_cast<double>(report.answers.by_verdict[index_of(AnswerVerdict::answered)]) /
+                                 static_cast<double>(report.answers.total());
   }
   state.counters["tasks_per_s"] = benchmark::Counter(static_cast<double>(tasks), benchmark::Counter::kIsRate);
 }

@@ -2,8 +2,8 @@
 // number of tasks in flight grows, and the heap a task in flight holds.
 #include <benchmark/benchmark.h>
 
-#include <cstdint>
 #include <fmt/core.h>
+#include <cstdint>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -123,10 +123,7 @@ void BM_RateSweep_Memory(benchmark::State& state) {
     state.counters["peak_in_flight"] = static_cast<double>(in_flight);
   }
 }
-BENCHMARK(BM_RateSweep_Memory)
-    ->Apply(sweep_rates)
-    ->Unit(benchmark::kMillisecond)
-    ->Iterations(1);
+BENCHMARK(BM_RateSweep_Memory)->Apply(sweep_rates)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 }  // namespace
 

@@ -86,7 +86,8 @@ BaselineResult run_baseline(const BaselineModel& m, std::uint64_t seed) {
         break;
       }
       case EventType::attempt: {
-        if (breaker_on && breaker.state == Breaker::open && now >= breaker.open_until) breaker.state = Breaker::half_open;
+        if (breaker_on && breaker.state == Breaker::open && now >= breaker.open_until)
+          breaker.state = Breaker::half_open;
         const bool admitted = breaker.state == Breaker::closed ||
                               (breaker.state == Breaker::half_open && breaker.probes < m.half_open_probes);
         if (!admitted) {  // circuit_open is not retried: the task fails fast

@@ -55,7 +55,11 @@ void BM_Sweep40Runs(benchmark::State& state) {
   }
   state.counters["runs_per_s"] = benchmark::Counter(static_cast<double>(runs), benchmark::Counter::kIsRate);
 }
-BENCHMARK(BM_Sweep40Runs)->ArgName("jobs")->Arg(1)->Arg(2)->MeasureProcessCPUTime()
+BENCHMARK(BM_Sweep40Runs)
+    ->ArgName("jobs")
+    ->Arg(1)
+    ->Arg(2)
+    ->MeasureProcessCPUTime()
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1)

@@ -8,8 +8,8 @@
 #include "cli/ci_progress.hpp"
 #include "cli/commands.hpp"
 #include "cli/output_path.hpp"
-#include "cli/repro.hpp"
 #include "cli/report_requests.hpp"
+#include "cli/repro.hpp"
 #include "cli/run_inputs.hpp"
 #include "cli/scenario_inputs.hpp"
 #include "cli/step_summary.hpp"
@@ -21,8 +21,8 @@
 #include "reports/writers/markdown_writer.hpp"
 #include "sim/parallel_runs.hpp"
 #include "sim/run.hpp"
-#include "sim/scenario_loader.hpp"
 #include "sim/scenario/validation_error.hpp"
+#include "sim/scenario_loader.hpp"
 
 namespace squall::cli {
 namespace {
@@ -106,8 +106,7 @@ std::string result_line(const fs::path& file, const CiRun& run) {
   const Report& r = *run.report;
   const std::size_t failed = failed_thresholds(r);
   if (failed == 0) return fmt::format("PASS  {} (seed {}, {} thresholds)\n", name, r.seed, r.thresholds.size());
-  return fmt::format("FAIL  {} (seed {}, {} of {} thresholds failed)\n", name, r.seed, failed,
-                     r.thresholds.size());
+  return fmt::format("FAIL  {} (seed {}, {} of {} thresholds failed)\n", name, r.seed, failed, r.thresholds.size());
 }
 
 std::string percent(std::uint64_t n, std::uint64_t total) {
@@ -121,22 +120,22 @@ std::string final_table(std::span<const fs::path> files, std::span<const CiRun> 
   for (const fs::path& f : files) names.push_back(escape_controls(f.string()));
   std::size_t width = std::string_view("scenario").size();
   for (const std::string& name : names) width = std::max(width, name.size());
-  std::string out = fmt::format("\n{:<7}{:<{}}  {:>8}  {:>8}  {:>14}  {:>12}  {}\n", "result", "scenario", width, "tasks",
-                                "success", "p99 latency ms", "cost USD", "thresholds");
+  std::string out = fmt::format("\n{:<7}{:<{}}  {:>8}  {:>8}  {:>14}  {:>12}  {}\n", "result", "scenario", width,
+                                "tasks", "success", "p99 latency ms", "cost USD", "thresholds");
   for (std::size_t i = 0; i < files.size(); ++i) {
     const CiRun& run = runs[i];
     if (!run.report) {
-      out += fmt::format("{:<7}{:<{}}  {:>8}  {:>8}  {:>14}  {:>12}  {}\n", "ERROR", names[i], width, "-", "-",
-                         "-", "-", fmt::format("not run (exit {})", run.exit_code));
+      out += fmt::format("{:<7}{:<{}}  {:>8}  {:>8}  {:>14}  {:>12}  {}\n", "ERROR", names[i], width, "-", "-", "-",
+                         "-", fmt::format("not run (exit {})", run.exit_code));
       continue;
     }
     const Report& r = *run.report;
-    const std::uint64_t ok = r.tasks.by_status[index_of(TaskStatus::succeeded)] +
-                             r.tasks.by_status[index_of(TaskStatus::degraded)];
+    const std::uint64_t ok =
+        r.tasks.by_status[index_of(TaskStatus::succeeded)] + r.tasks.by_status[index_of(TaskStatus::degraded)];
     const std::size_t failed = failed_thresholds(r);
-    out += fmt::format("{:<7}{:<{}}  {:>8}  {:>8}  {:>14.3f}  {:>12.6f}  {}\n", failed == 0 ? "PASS" : "FAIL",
-                       names[i], width, r.tasks.total, percent(ok, r.tasks.total),
-                       round_ms(r.latency.p99_ms), round_usd(r.cost.total_usd),
+    out += fmt::format("{:<7}{:<{}}  {:>8}  {:>8}  {:>14.3f}  {:>12.6f}  {}\n", failed == 0 ? "PASS" : "FAIL", names[i],
+                       width, r.tasks.total, percent(ok, r.tasks.total), round_ms(r.latency.p99_ms),
+                       round_usd(r.cost.total_usd),
                        fmt::format("{}/{} passed", r.thresholds.size() - failed, r.thresholds.size()));
   }
   return out;
@@ -164,8 +163,8 @@ std::string failures_and_verdict(std::span<const fs::path> files, std::span<cons
     }
     out += escape_controls(fmt::format("repro: {}", r.produced_by.repro)) + "\n";
   }
-  out += fmt::format("squall ci: {} scenarios, {} passed, {} failed, {} not run; exit {}\n", files.size(), passed, failed,
-                     files.size() - passed - failed, exit_code);
+  out += fmt::format("squall ci: {} scenarios, {} passed, {} failed, {} not run; exit {}\n", files.size(), passed,
+                     failed, files.size() - passed - failed, exit_code);
   return out;
 }
 
@@ -207,8 +206,8 @@ std::vector<std::string> write_outputs(const std::vector<ReportRequest>& request
   batch.commit();
   if (step_summary) {
     append_to_file(*step_summary, markdown_summary(outcomes));
-    lines.push_back(fmt::format("markdown summary appended to {} ($GITHUB_STEP_SUMMARY)",
-                                escape_controls(step_summary->string())));
+    lines.push_back(
+        fmt::format("markdown summary appended to {} ($GITHUB_STEP_SUMMARY)", escape_controls(step_summary->string())));
   }
   return lines;
 }
@@ -228,7 +227,8 @@ std::vector<CiRun> run_all(const std::vector<fs::path>& files, std::size_t jobs,
       files.size(), jobs,
       [&](std::size_t i) {
         progress.started(i, wall_seconds());
-        CiRun run = run_one(files[i], options, [&, i](const RunProgress& p) { progress.advanced(i, p, wall_seconds()); });
+        CiRun run =
+            run_one(files[i], options, [&, i](const RunProgress& p) { progress.advanced(i, p, wall_seconds()); });
         progress.finished(i, wall_seconds());
         return run;
       },
@@ -298,7 +298,8 @@ int ci_command(const CiOptions& options) {
   if (!options.quiet) fmt::print("{}", final_table(files, runs));
   std::fflush(stdout);
   // Wall time varies from run to run: stderr, so stdout is the same for any --jobs.
-  if (!options.quiet) fmt::print(stderr, "ran {} scenarios on {} jobs in {:.2f} s of wall time\n", files.size(), jobs, wall.count());
+  if (!options.quiet)
+    fmt::print(stderr, "ran {} scenarios on {} jobs in {:.2f} s of wall time\n", files.size(), jobs, wall.count());
 
   const std::vector<SuiteOutcome> outcomes = suite_outcomes(files, runs);
   try {

@@ -35,7 +35,8 @@ void CiProgress::advanced(std::size_t scenario, const RunProgress& p, double wal
   if (!enabled_) return;
   const std::lock_guard<std::mutex> lock(mutex_);
   // A run may go past its duration (tasks still in flight): shown as 100%.
-  shares_.at(scenario) = p.duration > 0 ? std::min(1.0, static_cast<double>(p.now) / static_cast<double>(p.duration)) : 1.0;
+  shares_.at(scenario) =
+      p.duration > 0 ? std::min(1.0, static_cast<double>(p.now) / static_cast<double>(p.duration)) : 1.0;
   show_locked(wall_seconds);
 }
 

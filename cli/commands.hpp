@@ -29,28 +29,28 @@ inline constexpr int kExitNondeterministic = 3;
 inline constexpr int kExitInternalError = 70;
 
 struct RunOptions {
-  std::string program = "squall";           // how squall was invoked (argv[0]), for the repro line
+  std::string program = "squall";  // how squall was invoked (argv[0]), for the repro line
   std::filesystem::path scenario;
-  std::optional<std::uint64_t> seed;         // overrides the scenario's seed
+  std::optional<std::uint64_t> seed;            // overrides the scenario's seed
   std::optional<std::filesystem::path> policy;  // replaces the scenario's policy block
   std::optional<std::filesystem::path> out;     // where the JSON report goes
   // Stop with exit 2 when more tasks than this are in flight (sim/world.hpp RunLimits).
   std::uint64_t max_in_flight = RunLimits{}.max_tasks_in_flight;
-  std::vector<std::string> reports;             // --report FORMAT=PATH, in the given order
-  bool quiet = false;               // only the seed line, failing thresholds and the repro line
-  bool check_determinism = false;   // run twice and compare (exit 3 on a difference)
-  bool progress = false;            // progress on stderr even when it is not a terminal (cli/progress.hpp)
+  std::vector<std::string> reports;  // --report FORMAT=PATH, in the given order
+  bool quiet = false;                // only the seed line, failing thresholds and the repro line
+  bool check_determinism = false;    // run twice and compare (exit 3 on a difference)
+  bool progress = false;             // progress on stderr even when it is not a terminal (cli/progress.hpp)
 };
 
 int run_command(const RunOptions& options);
 
 struct CiOptions {
-  std::string program = "squall";                 // argv[0], for the repro lines
-  std::vector<std::filesystem::path> inputs;      // scenario files and directories
-  std::size_t jobs = 0;                           // runs at once; 0: one per hardware thread
+  std::string program = "squall";                                 // argv[0], for the repro lines
+  std::vector<std::filesystem::path> inputs;                      // scenario files and directories
+  std::size_t jobs = 0;                                           // runs at once; 0: one per hardware thread
   std::uint64_t max_in_flight = RunLimits{}.max_tasks_in_flight;  // as `run --max-in-flight`
-  std::vector<std::string> reports;               // --report junit=PATH / markdown=PATH
-  bool quiet = false;                             // only failing scenarios' lines and the verdict
+  std::vector<std::string> reports;                               // --report junit=PATH / markdown=PATH
+  bool quiet = false;                                             // only failing scenarios' lines and the verdict
   bool progress = false;  // progress on stderr even when it is not a terminal (cli/ci_progress.hpp)
 };
 
@@ -69,7 +69,7 @@ struct CompareOptions {
   std::vector<std::filesystem::path> inputs;    // one scenario, or two JSON reports
   std::vector<std::filesystem::path> policies;  // with a scenario: one (against its own) or two
   std::optional<std::uint64_t> seed;            // with a scenario: overrides its seed
-  std::vector<std::string> reports;             // --report json=PATH / markdown=PATH (reports/writers/comparison_writer.hpp)
+  std::vector<std::string> reports;  // --report json=PATH / markdown=PATH (reports/writers/comparison_writer.hpp)
 };
 
 // `squall compare`: the headline metrics of two runs side by side (reports/compare.hpp):
@@ -84,13 +84,13 @@ struct CompareOptions {
 int compare_command(const CompareOptions& options);
 
 struct SweepOptions {
-  std::filesystem::path sweep;                 // the sweep file (sim/sweep/sweep_spec.hpp)
-  std::size_t jobs = 0;                        // runs at once; 0: one per hardware thread
-  std::optional<std::string> shard;            // "i/n": run one slice, write a partial result to --out
-  std::optional<std::filesystem::path> out;    // the JSON report; with --shard, the partial result
-  std::vector<std::string> reports;            // --report FORMAT=PATH: json, markdown, csv, html
-  bool quiet = false;                          // no table on stdout
-  bool progress = false;                       // progress on stderr even when it is not a terminal
+  std::filesystem::path sweep;               // the sweep file (sim/sweep/sweep_spec.hpp)
+  std::size_t jobs = 0;                      // runs at once; 0: one per hardware thread
+  std::optional<std::string> shard;          // "i/n": run one slice, write a partial result to --out
+  std::optional<std::filesystem::path> out;  // the JSON report; with --shard, the partial result
+  std::vector<std::string> reports;          // --report FORMAT=PATH: json, markdown, csv, html
+  bool quiet = false;                        // no table on stdout
+  bool progress = false;                     // progress on stderr even when it is not a terminal
 };
 
 // `squall sweep SWEEP`: runs every variant of the sweep on the same seeds, in parallel

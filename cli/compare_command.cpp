@@ -16,8 +16,8 @@
 #include "reports/json_writer.hpp"
 #include "reports/writers/comparison_writer.hpp"
 #include "sim/run.hpp"
-#include "sim/scenario_loader.hpp"
 #include "sim/scenario/validation_error.hpp"
+#include "sim/scenario_loader.hpp"
 
 namespace squall::cli {
 namespace {
@@ -85,7 +85,7 @@ std::vector<CompareOutput> parse_outputs(const CompareOptions& options, bool rep
     CompareOutput out{spec.substr(0, eq), fs::path(spec.substr(eq + 1))};
     if (std::find(std::begin(kCompareFormats), std::end(kCompareFormats), out.format) == std::end(kCompareFormats)) {
       refuse(fmt::format("squall compare: unknown report format \"{}\" in --report {}; formats: json, markdown",
-                                 out.format, spec));
+                         out.format, spec));
     }
     if (const auto problem = output_problem(out.path, inputs)) {
       refuse(fmt::format("squall compare: cannot write the {} report (--report {}): {}", out.format, spec, *problem));
@@ -94,7 +94,7 @@ std::vector<CompareOutput> parse_outputs(const CompareOptions& options, bool rep
     for (std::size_t i = 0; i < seen.size(); ++i) {
       if (seen[i] == identity) {
         refuse(fmt::format("squall compare: --report {}={} and --report {} write the same file \"{}\"",
-                                   outputs[i].format, outputs[i].path.string(), spec, out.path.string()));
+                           outputs[i].format, outputs[i].path.string(), spec, out.path.string()));
       }
     }
     seen.push_back(identity);
@@ -114,8 +114,8 @@ std::vector<std::string> write_outputs(const std::vector<CompareOutput>& outputs
   AtomicFileBatch batch;
   for (const CompareOutput& out : outputs) {
     const bool json = out.format == "json";
-    batch.add(resolve_output(out.path), json ? comparison_json(run_a, run_b, rows, warnings)
-                                             : comparison_markdown(run_a, run_b, rows, warnings));
+    batch.add(resolve_output(out.path),
+              json ? comparison_json(run_a, run_b, rows, warnings) : comparison_markdown(run_a, run_b, rows, warnings));
     lines.push_back(fmt::format("{} comparison written to {}", out.format, escape_controls(out.path.string())));
   }
   batch.commit();

@@ -13,7 +13,8 @@ namespace {
 std::string line_at(std::string_view text, std::size_t line_start) {
   if (line_start >= text.size()) return {};
   const std::size_t end = text.find('\n', line_start);
-  return std::string(text.substr(line_start, end == std::string_view::npos ? std::string_view::npos : end - line_start));
+  return std::string(
+      text.substr(line_start, end == std::string_view::npos ? std::string_view::npos : end - line_start));
 }
 
 }  // namespace
@@ -47,8 +48,9 @@ std::optional<std::string> determinism_mismatch(const Report& first, const Repor
   message += fmt::format("  fingerprints: {} then {}\n", fingerprint_hex(first.fingerprint),
                          fingerprint_hex(second.fingerprint));
   if (diff) {
-    message += fmt::format("  JSON reports first differ at byte {} (line {}, column {}):\n    first:  {}\n    second: {}\n",
-                           diff->offset, diff->line, diff->column, diff->first, diff->second);
+    message +=
+        fmt::format("  JSON reports first differ at byte {} (line {}, column {}):\n    first:  {}\n    second: {}\n",
+                    diff->offset, diff->line, diff->column, diff->first, diff->second);
   }
   return message;
 }

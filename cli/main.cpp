@@ -1,8 +1,8 @@
 // squall: the command line. The only place where wall-clock time may be read.
+#include <fmt/core.h>
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
-#include <fmt/core.h>
 
 #include "cli/commands.hpp"
 #include "cli/huge_pages.hpp"
@@ -36,7 +36,8 @@ int main(int argc, char** argv) {
   // Read as text and parsed strictly: CLI11 would wrap "-1" to 2^64-1 and read "010" as octal.
   const CLI::Validator seed_check(
       [](std::string& text) -> std::string {
-        return parse_seed(text) ? std::string() : "expected an integer in [0, 18446744073709551615], got \"" + text + "\"";
+        return parse_seed(text) ? std::string()
+                                : "expected an integer in [0, 18446744073709551615], got \"" + text + "\"";
       },
       "UINT64");
   CLI::Option* seed_opt = run_cmd->add_option("--seed", seed, "Seed overriding the scenario's")->check(seed_check);
@@ -49,9 +50,11 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000'000}))
       ->capture_default_str();
   std::string formats;
-  for (const squall::ReportFormat& f : squall::report_formats()) formats += fmt::format("\n  {}: {}", f.name, f.description);
-  run_cmd->add_option("--report", run.reports,
-                      "Write a report in FORMAT to PATH (atomically); repeatable. Formats:" + formats)
+  for (const squall::ReportFormat& f : squall::report_formats())
+    formats += fmt::format("\n  {}: {}", f.name, f.description);
+  run_cmd
+      ->add_option("--report", run.reports,
+                   "Write a report in FORMAT to PATH (atomically); repeatable. Formats:" + formats)
       ->type_name("FORMAT=PATH");
   run_cmd->add_flag("-q,--quiet", run.quiet,
                     "Print only the seed line, failing thresholds and the repro line (and errors)");
@@ -68,16 +71,19 @@ int main(int argc, char** argv) {
   validate_cmd->add_option("--policy", policies, "Policy files (as `run --policy` takes them), JSON or YAML");
   bool print_json = false;
   validate_cmd->add_flag("--print-json", print_json,
-                         "Print the one scenario (or --policy file) given as plain JSON (no comments) for standard JSON Schema validators");
+                         "Print the one scenario (or --policy file) given as plain JSON (no comments) for standard "
+                         "JSON Schema validators");
 
   CiOptions ci;
   ci.program = argv[0];
   CLI::App* ci_cmd = app.add_subcommand(
-      "ci", "Run many scenarios in parallel; one line each, a table, one JUnit file and one Markdown summary; "
-            "exit with the worst code (70, 3, 2, 1, 0)");
-  ci_cmd->add_option("inputs", ci.inputs,
-                     std::string(kScenarioFilesHelp) +
-                         "; directories stand for their *.json, *.yaml and *.yml files (any case)")
+      "ci",
+      "Run many scenarios in parallel; one line each, a table, one JUnit file and one Markdown summary; "
+      "exit with the worst code (70, 3, 2, 1, 0)");
+  ci_cmd
+      ->add_option(
+          "inputs", ci.inputs,
+          std::string(kScenarioFilesHelp) + "; directories stand for their *.json, *.yaml and *.yml files (any case)")
       ->required();
   ci_cmd->add_option("-j,--jobs", ci.jobs, "Scenarios run at once (default: one per hardware thread)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1024}));
@@ -86,9 +92,11 @@ int main(int argc, char** argv) {
                    "Stop a scenario (exit 2 for it) when more tasks than this are in flight at once")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000'000}))
       ->capture_default_str();
-  ci_cmd->add_option("--report", ci.reports, "Write junit=PATH (a test suite per scenario) or markdown=PATH; repeatable")
+  ci_cmd
+      ->add_option("--report", ci.reports, "Write junit=PATH (a test suite per scenario) or markdown=PATH; repeatable")
       ->type_name("FORMAT=PATH");
-  ci_cmd->add_flag("-q,--quiet", ci.quiet, "Print only the scenarios that did not pass, their failures and the verdict");
+  ci_cmd->add_flag("-q,--quiet", ci.quiet,
+                   "Print only the scenarios that did not pass, their failures and the verdict");
   ci_cmd->add_flag("--progress", ci.progress,
                    "Show progress on stderr (scenarios done, the running ones and how far each has simulated) for "
                    "runs over a second, even when stderr is not a terminal; never with --quiet");
@@ -98,7 +106,8 @@ int main(int argc, char** argv) {
   std::string compare_seed;
   CLI::App* compare_cmd = app.add_subcommand(
       "compare", "Headline metrics of two policies on one scenario and seed, or of two JSON reports, side by side");
-  compare_cmd->add_option("inputs", compare.inputs, "A scenario, JSON or YAML (with --policy), or two JSON reports")->required();
+  compare_cmd->add_option("inputs", compare.inputs, "A scenario, JSON or YAML (with --policy), or two JSON reports")
+      ->required();
   compare_cmd->add_option("--policy", compare.policies,
                           "Policy file; twice for A against B, once for the scenario's own policy against it");
   compare_cmd
@@ -113,8 +122,9 @@ int main(int argc, char** argv) {
   std::string sweep_shard;
   std::string sweep_out;
   CLI::App* sweep_cmd = app.add_subcommand(
-      "sweep", "Run policy variants on common seeds in parallel; means, 95% intervals, paired differences against a "
-               "baseline, the Pareto front (docs/sweeps.md)");
+      "sweep",
+      "Run policy variants on common seeds in parallel; means, 95% intervals, paired differences against a "
+      "baseline, the Pareto front (docs/sweeps.md)");
   sweep_cmd->add_option("sweep", sweep.sweep, "Sweep file (JSON or YAML)")->required();
   sweep_cmd->add_option("-j,--jobs", sweep.jobs, "Runs at once (default: one per hardware thread)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1024}));

@@ -74,9 +74,10 @@ std::string missing_directory(const fs::path& dir) {
 std::optional<std::string> output_problem(const fs::path& out, const std::vector<fs::path>& inputs) {
   if (out.empty()) return "the path is empty";
   if (reaches_special_tree(out)) {
-    return fmt::format("\"{}\" is in /dev or /proc (or links there): a report replaces its target, which would "
-                       "replace what that names (a terminal, a pipe, a CI log); give a regular file",
-                       out.string());
+    return fmt::format(
+        "\"{}\" is in /dev or /proc (or links there): a report replaces its target, which would "
+        "replace what that names (a terminal, a pipe, a CI log); give a regular file",
+        out.string());
   }
   const fs::path target = resolve_output(out);
   std::error_code ec;

@@ -37,7 +37,7 @@ std::string sweep_progress_text(std::size_t done, std::size_t planned, double wa
 
 class ProgressLine {
  public:
-  static constexpr double kDelaySeconds = 1.0;   // nothing is shown before this much wall time
+  static constexpr double kDelaySeconds = 1.0;  // nothing is shown before this much wall time
   static constexpr double kTerminalInterval = 0.2;
   static constexpr double kLogInterval = 5.0;
 

@@ -33,8 +33,8 @@ ReportRequests parse_report_requests(const std::vector<std::string>& specs, cons
     const std::string name = spec.substr(0, eq);
     const ReportFormat* format = find_report_format(name);
     if (format == nullptr) {
-      return refused(fmt::format("unknown report format \"{}\" in --report {}; formats: {}", name, spec,
-                                 report_format_names()));
+      return refused(
+          fmt::format("unknown report format \"{}\" in --report {}; formats: {}", name, spec, report_format_names()));
     }
     result.requests.push_back({format, fs::path(spec.substr(eq + 1))});
   }
@@ -43,7 +43,8 @@ ReportRequests parse_report_requests(const std::vector<std::string>& specs, cons
     const ReportRequest& r = result.requests[i];
     const bool from_out = out && i == 0;
     if (const auto problem = output_problem(r.path, inputs)) {
-      return refused(fmt::format("cannot write the {} report ({}): {}", r.format->name, spelled(r, from_out), *problem));
+      return refused(
+          fmt::format("cannot write the {} report ({}): {}", r.format->name, spelled(r, from_out), *problem));
     }
     seen.push_back(output_identity(r.path));
     for (std::size_t j = 0; j < i; ++j) {
@@ -56,7 +57,8 @@ ReportRequests parse_report_requests(const std::vector<std::string>& specs, cons
   return result;
 }
 
-std::optional<std::string> step_summary_problem(const fs::path& step_summary, const std::vector<ReportRequest>& requests,
+std::optional<std::string> step_summary_problem(const fs::path& step_summary,
+                                                const std::vector<ReportRequest>& requests,
                                                 const std::vector<fs::path>& inputs) {
   if (const auto problem = output_problem(step_summary, inputs)) {
     return fmt::format("cannot append the markdown summary to $GITHUB_STEP_SUMMARY: {}", *problem);

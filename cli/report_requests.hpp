@@ -39,7 +39,8 @@ ReportRequests parse_report_requests(const std::vector<std::string>& specs,
 // `requests` goes there (the summary appended to it would corrupt it; a markdown report
 // there is the summary itself, written once):
 //   cannot append the markdown summary to $GITHUB_STEP_SUMMARY: "crm.jsonl" is an input of this run (...); ...
-//   $GITHUB_STEP_SUMMARY (out.xml) is the junit report's file: the markdown summary appended to it would corrupt the report
+//   $GITHUB_STEP_SUMMARY (out.xml) is the junit report's file: the markdown summary appended to it would corrupt the
+//   report
 std::optional<std::string> step_summary_problem(const std::filesystem::path& step_summary,
                                                 const std::vector<ReportRequest>& requests,
                                                 const std::vector<std::filesystem::path>& inputs);

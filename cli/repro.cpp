@@ -1,7 +1,7 @@
 #include "cli/repro.hpp"
 
-#include <algorithm>
 #include <fmt/core.h>
+#include <algorithm>
 
 namespace squall::cli {
 

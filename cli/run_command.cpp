@@ -1,14 +1,14 @@
+#include <fmt/core.h>
 #include <chrono>
 #include <cstdio>
-#include <fmt/core.h>
 
 #include "cli/commands.hpp"
 #include "cli/determinism.hpp"
 #include "cli/expected_tasks.hpp"
 #include "cli/output_path.hpp"
 #include "cli/progress.hpp"
-#include "cli/repro.hpp"
 #include "cli/report_requests.hpp"
+#include "cli/repro.hpp"
 #include "cli/run_inputs.hpp"
 #include "cli/run_outputs.hpp"
 #include "cli/step_summary.hpp"
@@ -16,9 +16,9 @@
 #include "reports/fingerprint.hpp"
 #include "reports/json_writer.hpp"
 #include "reports/text_summary.hpp"
-#include "sim/scenario_loader.hpp"
-#include "sim/scenario/validation_error.hpp"
 #include "sim/run.hpp"
+#include "sim/scenario/validation_error.hpp"
+#include "sim/scenario_loader.hpp"
 
 namespace squall::cli {
 namespace {

@@ -1,8 +1,8 @@
 // `squall ci [FILE|DIR ...]`: the scenario files the arguments name. A file is taken as
 // given (whatever its extension); a directory stands for its own scenario files, those
-// whose names end in ".json", ".yaml" or ".yml", in any case (not its subdirectories' files: scenarios/ holds corpora and
-// policies in subfolders that are not scenarios), in byte order of their names, so the
-// list, and so every output of `ci`, is the same on every machine.
+// whose names end in ".json", ".yaml" or ".yml", in any case (not its subdirectories' files: scenarios/ holds corpora
+// and policies in subfolders that are not scenarios), in byte order of their names, so the list, and so every output of
+// `ci`, is the same on every machine.
 #pragma once
 
 #include <filesystem>

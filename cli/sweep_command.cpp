@@ -30,9 +30,10 @@ std::optional<std::string> check_requests(const ReportRequests& requests, std::s
   for (const ReportRequest& r : requests.requests) {
     const std::string_view name = r.format->name;
     if (name != "json" && name != "markdown" && name != "csv" && name != "html") {
-      return fmt::format("{} writes json, markdown, csv and html reports; {} is one run's report: use `squall run "
-                         "SCENARIO --report {}=PATH`",
-                         command, name, name);
+      return fmt::format(
+          "{} writes json, markdown, csv and html reports; {} is one run's report: use `squall run "
+          "SCENARIO --report {}=PATH`",
+          command, name, name);
     }
   }
   return std::nullopt;
@@ -97,12 +98,13 @@ int sweep_command(const SweepOptions& options) {
   if (options.shard) {
     shard = parse_shard(*options.shard);
     if (!shard) {
-      return bad_input(
-          fmt::format("squall sweep: --shard expects i/n with 1 <= i <= n <= {}, got \"{}\"", kMaxShards, *options.shard));
+      return bad_input(fmt::format("squall sweep: --shard expects i/n with 1 <= i <= n <= {}, got \"{}\"", kMaxShards,
+                                   *options.shard));
     }
     if (!options.out) return bad_input("squall sweep: --shard writes a partial result: give --out PATH");
     if (!options.reports.empty()) {
-      return bad_input("squall sweep: --shard writes only the partial result (--out); `squall merge` writes the reports");
+      return bad_input(
+          "squall sweep: --shard writes only the partial result (--out); `squall merge` writes the reports");
     }
   }
   SweepLoadResult loaded = load_sweep(options.sweep);
@@ -112,14 +114,16 @@ int sweep_command(const SweepOptions& options) {
   }
   const SweepSpec& spec = *loaded.spec;
   if (shard && spec.target) {
-    return bad_input(fmt::format("squall sweep: {}: a sweep with a target cannot be sharded (each shard would stop on "
-                                 "its own evidence): give \"seeds\" instead",
-                                 options.sweep.string()));
+    return bad_input(
+        fmt::format("squall sweep: {}: a sweep with a target cannot be sharded (each shard would stop on "
+                    "its own evidence): give \"seeds\" instead",
+                    options.sweep.string()));
   }
   const std::vector<fs::path> inputs = inputs_of(spec);
   const ReportRequests requests = parse_report_requests(shard ? std::vector<std::string>{} : options.reports,
                                                         shard ? std::nullopt : options.out, inputs);
-  if (const auto problem = check_requests(requests, "sweep")) return bad_input(fmt::format("squall sweep: {}", *problem));
+  if (const auto problem = check_requests(requests, "sweep"))
+    return bad_input(fmt::format("squall sweep: {}", *problem));
   if (shard) {
     if (const auto problem = output_problem(*options.out, inputs)) {
       return bad_input(fmt::format("squall sweep: {}", *problem));
@@ -193,7 +197,8 @@ std::vector<fs::path> merge_inputs(const MergeOptions& options, const SweepResul
 }
 
 int merge_command(const MergeOptions& options) {
-  if (const auto problem = check_requests(parse_report_requests(options.reports, options.out, options.partials), "merge")) {
+  if (const auto problem =
+          check_requests(parse_report_requests(options.reports, options.out, options.partials), "merge")) {
     return bad_input(fmt::format("squall merge: {}", *problem));
   }
   std::vector<PartialFile> files;
@@ -211,7 +216,8 @@ int merge_command(const MergeOptions& options) {
     return bad_input(fmt::format("squall merge: {}", e.what()));
   }
   const ReportRequests requests = parse_report_requests(options.reports, options.out, merge_inputs(options, result));
-  if (const auto problem = check_requests(requests, "merge")) return bad_input(fmt::format("squall merge: {}", *problem));
+  if (const auto problem = check_requests(requests, "merge"))
+    return bad_input(fmt::format("squall merge: {}", *problem));
   return write_outputs(result, requests.requests, options.quiet, "merge");
 }
 

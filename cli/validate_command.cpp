@@ -4,8 +4,8 @@
 #include <fmt/core.h>
 
 #include "cli/commands.hpp"
-#include "engine/runtime/duration.hpp"
 #include "cli/expected_tasks.hpp"
+#include "engine/runtime/duration.hpp"
 #include "sim/corpora.hpp"
 #include "sim/scenario_loader.hpp"
 

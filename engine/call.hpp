@@ -33,8 +33,8 @@ struct SearchResult {
 };
 
 // How a vector search ranks documents. X(name, how)
-#define SQUALL_SEARCH_MODES(X)                                                  \
-  X(dense, "similarity of embedding vectors, filtered by a score threshold")   \
+#define SQUALL_SEARCH_MODES(X)                                               \
+  X(dense, "similarity of embedding vectors, filtered by a score threshold") \
   X(keyword, "BM25 over the documents' words, no threshold (the sparse index)")
 
 enum class SearchMode : std::uint8_t { SQUALL_SEARCH_MODES(SQUALL_ENUMERATOR) };
@@ -60,8 +60,8 @@ struct Request {
   // Vector search parameters (mocks/vector_search.hpp); other providers ignore them. (The
   // members are ordered by size, so that the 4- and 1-byte ones share words: a task in
   // copy of a Request is 72 bytes.)
-  double min_score = 0;     // dense mode: hits scoring below it are dropped
-  std::int32_t top_k = 0;   // hits wanted at most; 0: the provider's default
+  double min_score = 0;    // dense mode: hits scoring below it are dropped
+  std::int32_t top_k = 0;  // hits wanted at most; 0: the provider's default
   SearchMode mode = SearchMode::dense;
   std::int64_t prompt_tokens = 0;      // input tokens of an LLM request
   std::int64_t max_output_tokens = 0;  // the request's cap on output tokens (0: the model's)
@@ -142,9 +142,9 @@ struct Response {
   // keeps for the whole run (ErrorDetailsStore), so a Response still moves as cheaply as
   // plain data through every layer of the pipeline.
   const ErrorDetails* error_details = nullptr;
-  std::int64_t input_tokens = 0;      // billed input tokens, failed attempts included
-  std::int64_t output_tokens = 0;     // billed output tokens
-  double cost_usd = 0;                // billed cost of this exchange
+  std::int64_t input_tokens = 0;   // billed input tokens, failed attempts included
+  std::int64_t output_tokens = 0;  // billed output tokens
+  double cost_usd = 0;             // billed cost of this exchange
   // The provider's rate-limit headers; all -1 when it sent none (mocks without a
   // `capacity` block, mocks/capacity/capacity_provider.hpp).
   RateLimitHeaders rate_limit;
@@ -251,9 +251,9 @@ struct TaskHistory {
 struct TaskContext {
   std::uint64_t id = 0;
   TimePoint started = 0;
-  TimePoint deadline = kNever;   // the task's end-to-end deadline
-  std::int64_t tokens_spent = 0;  // input + output tokens of every attempt, failed included
-  double cost_spent_usd = 0;      // USD of every attempt, failed included
+  TimePoint deadline = kNever;     // the task's end-to-end deadline
+  std::int64_t tokens_spent = 0;   // input + output tokens of every attempt, failed included
+  double cost_spent_usd = 0;       // USD of every attempt, failed included
   std::uint32_t degradations = 0;  // bitmask of Degradation
   TaskHistory history{};
   EscalationState escalation{};  // the level reached (strategies/escalation.hpp)
@@ -273,7 +273,7 @@ static_assert(sizeof(TaskContext) == 72, "TaskContext grew: every task in flight
 // share words, 64 bytes.
 struct CallContext {
   TaskContext& task;
-  std::string_view tool;           // the tool the step calls, as in the scenario
+  std::string_view tool;  // the tool the step calls, as in the scenario
   // The provider the next attempt goes to. A strategy that moves the call to another
   // (fallback) restores it before it returns, so that an outer strategy acting on the
   // call again (a retry, a breaker's settle, a query ladder's next rung) acts on the

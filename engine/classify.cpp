@@ -16,9 +16,9 @@ namespace {
 //                           tokens allowed (1048576)."
 //   AWS Bedrock            "Input is too long for requested model."
 //   Mistral, vLLM          "... is too large for model with 32768 maximum context length"
-constexpr std::array<std::string_view, 5> kContextLengthWordings{
-    "maximum context length", "prompt is too long", "exceeds the maximum number of tokens",
-    "input is too long", "context length exceeded"};
+constexpr std::array<std::string_view, 5> kContextLengthWordings{"maximum context length", "prompt is too long",
+                                                                 "exceeds the maximum number of tokens",
+                                                                 "input is too long", "context length exceeded"};
 // Refusals by a safety filter: OpenAI's and Azure's codes, and their wordings.
 constexpr std::array<std::string_view, 2> kContentFilterWordings{"content management policy", "safety system"};
 

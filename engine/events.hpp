@@ -10,9 +10,9 @@
 #include "engine/call.hpp"
 #include "engine/outcome.hpp"
 #include "engine/runtime/time.hpp"
-#include "engine/vocabulary.hpp"
 #include "engine/strategies/escalation.hpp"
 #include "engine/task_result.hpp"
+#include "engine/vocabulary.hpp"
 
 namespace squall {
 
@@ -21,7 +21,7 @@ struct AttemptEvent {
   std::uint64_t task_id = 0;
   std::string_view tool;      // the tool the task's step called
   std::string_view provider;  // the provider the attempt reached
-  std::int32_t attempt = 0;  // 1-based within the logical call
+  std::int32_t attempt = 0;   // 1-based within the logical call
   TimePoint started = 0;
   TimePoint finished = 0;
   OutcomeKind kind = OutcomeKind::success;
@@ -52,20 +52,20 @@ struct GiveUpEvent {
   OutcomeKind last_kind = OutcomeKind::success;
 };
 
-#define SQUALL_BREAKER_STATES(X)                          \
-  X(closed, "calls pass; failures are counted")          \
-  X(open, "calls fail fast as circuit_open")             \
+#define SQUALL_BREAKER_STATES(X)                \
+  X(closed, "calls pass; failures are counted") \
+  X(open, "calls fail fast as circuit_open")    \
   X(half_open, "a limited number of probes pass")
 
 enum class BreakerState : std::uint8_t { SQUALL_BREAKER_STATES(SQUALL_ENUMERATOR) };
 std::string_view to_string(BreakerState state);
 
 // Why a breaker opened (engine/strategies/circuit_breaker.hpp). X(name, when)
-#define SQUALL_BREAKER_CAUSES(X)                                                                  \
-  X(none, "not an opening: the transition went to closed or half_open")                          \
-  X(consecutive_failures, "failure_threshold consecutive failures while closed")                 \
-  X(failure_rate, "the sliding window's failure rate reached failure_rate_threshold")             \
-  X(slow_call_rate, "the sliding window's slow-call rate reached slow_call_rate_threshold")       \
+#define SQUALL_BREAKER_CAUSES(X)                                                            \
+  X(none, "not an opening: the transition went to closed or half_open")                     \
+  X(consecutive_failures, "failure_threshold consecutive failures while closed")            \
+  X(failure_rate, "the sliding window's failure rate reached failure_rate_threshold")       \
+  X(slow_call_rate, "the sliding window's slow-call rate reached slow_call_rate_threshold") \
   X(probe_failed, "without a sliding window, the half-open probe that decided failed")
 
 enum class BreakerCause : std::uint8_t { SQUALL_BREAKER_CAUSES(SQUALL_ENUMERATOR) };
@@ -102,15 +102,15 @@ struct ThresholdRelaxEvent {
   std::int32_t rung = 0;   // 1-based position on the ladder (the first search is rung 0)
   std::string_view label;  // the rung's name in reports: "dense 0.75", "keyword"
   TimePoint at = 0;
-  double min_score = 0;    // the rung's threshold (Request::min_score; 0 in keyword mode)
+  double min_score = 0;  // the rung's threshold (Request::min_score; 0 in keyword mode)
   SearchMode mode = SearchMode::dense;
 };
 
 // What a query rewrite by an LLM gave (rewrite_query). The agent cannot tell the first
 // two apart; the report can, from the workload's PoolQuery. X(name, meaning)
 #define SQUALL_REWRITE_RESULTS(X)                                                         \
-  X(intended, "the query's intended form (PoolQuery::rewrite), issued")                  \
-  X(paraphrase, "a paraphrase that ranks exactly as the query did, issued")              \
+  X(intended, "the query's intended form (PoolQuery::rewrite), issued")                   \
+  X(paraphrase, "a paraphrase that ranks exactly as the query did, issued")               \
   X(repeated, "a query already issued in this call (or the query unchanged), not issued") \
   X(failed, "the rewrite call failed (timeout, 429, 5xx, ...); the ladder ends")
 
@@ -151,7 +151,7 @@ struct BudgetExhaustedEvent {
 
 // The fallback strategy moved a logical call from one provider to another, or passed a
 // candidate over without calling it.
-#define SQUALL_FALLBACK_ACTIONS(X)                                                     \
+#define SQUALL_FALLBACK_ACTIONS(X)                                                    \
   X(switched, "`to` is called next because `from` ended in `trigger`")                \
   X(skipped_context, "`to` cannot hold the prompt plus the requested output")         \
   X(skipped_capability, "`to` lacks a capability the step requires")                  \
@@ -167,8 +167,8 @@ struct FallbackEvent {
   std::uint64_t task_id = 0;
   std::string_view tool;
   FallbackAction action = FallbackAction::switched;
-  std::string_view from;  // the provider whose outcome triggered the fallback
-  std::string_view to;    // the candidate concerned (empty when exhausted)
+  std::string_view from;                       // the provider whose outcome triggered the fallback
+  std::string_view to;                         // the candidate concerned (empty when exhausted)
   OutcomeKind trigger = OutcomeKind::success;  // from's outcome
   TimePoint at = 0;
 };
@@ -178,25 +178,25 @@ struct FallbackEvent {
 // provider attempt is an AttemptEvent of `provider` as well.
 struct ReflectionEvent {
   std::uint64_t task_id = 0;
-  std::string_view tool;      // the tool whose call failed
-  std::string_view provider;  // the LLM provider that reflected
+  std::string_view tool;        // the tool whose call failed
+  std::string_view provider;    // the LLM provider that reflected
   std::int32_t reflection = 0;  // 1-based within the logical call
   TimePoint started = 0;
   TimePoint finished = 0;
   OutcomeKind trigger = OutcomeKind::bad_request;  // the tool's outcome that asked for it
-  OutcomeKind kind = OutcomeKind::success;          // the reflection call's own outcome
+  OutcomeKind kind = OutcomeKind::success;         // the reflection call's own outcome
   std::int64_t input_tokens = 0;
   std::int64_t output_tokens = 0;
   double cost_usd = 0;
 };
 
 // What the cache strategy did for a call (engine/strategies/cache.hpp). X(name, when)
-#define SQUALL_CACHE_ACTIONS(X)                                                                  \
-  X(hit, "a fresh entry answered the call without a provider call")                              \
-  X(miss, "no fresh entry and no identical call in flight: the call went on to the provider")    \
-  X(coalesced, "the call waited for an identical call in flight and got that call's outcome")    \
-  X(wait_timeout, "the call's deadline came while it waited for an identical call in flight")    \
-  X(stale, "an expired entry answered the call after a failure (stale-if-error)")                \
+#define SQUALL_CACHE_ACTIONS(X)                                                               \
+  X(hit, "a fresh entry answered the call without a provider call")                           \
+  X(miss, "no fresh entry and no identical call in flight: the call went on to the provider") \
+  X(coalesced, "the call waited for an identical call in flight and got that call's outcome") \
+  X(wait_timeout, "the call's deadline came while it waited for an identical call in flight") \
+  X(stale, "an expired entry answered the call after a failure (stale-if-error)")             \
   X(evicted, "the least recently used entry was dropped to make room for the call's answer")
 
 enum class CacheAction : std::uint8_t { SQUALL_CACHE_ACTIONS(SQUALL_ENUMERATOR) };
@@ -265,19 +265,20 @@ struct ThrottledEvent {
   TimePoint at = 0;
   std::uint64_t requests = 0;  // in the window before this request
   std::uint64_t accepts = 0;
-  double probability = 0;      // max(0, (requests - K * accepts) / (requests + 1))
+  double probability = 0;  // max(0, (requests - K * accepts) / (requests + 1))
 };
 
 // What the hedging strategy did (engine/strategies/hedging.hpp). X(name, when)
-#define SQUALL_HEDGE_ACTIONS(X)                                                                 \
-  X(primary, "a call entered the strategy: one primary request, the budget's denominator")     \
-  X(launched, "a hedged attempt was sent")                                                      \
-  X(budget_denied, "a hedged attempt was due but the hedge budget refused it; none was sent")   \
-  X(won, "a hedged attempt's answer won the call")                                              \
-  X(loser_cancelled, "an attempt still running was cancelled because another answer won")               \
+#define SQUALL_HEDGE_ACTIONS(X)                                                                          \
+  X(primary, "a call entered the strategy: one primary request, the budget's denominator")               \
+  X(launched, "a hedged attempt was sent")                                                               \
+  X(budget_denied, "a hedged attempt was due but the hedge budget refused it; none was sent")            \
+  X(won, "a hedged attempt's answer won the call")                                                       \
+  X(loser_cancelled, "an attempt still running was cancelled because another answer won")                \
   X(retry_budget_denied, "a hedged attempt was due but a retry_budget inside refused it; none was sent") \
-  X(unservable, "a hedged attempt was due but its provider cannot serve the request (context window, "    \
-                "capabilities); none was sent")
+  X(unservable,                                                                                          \
+    "a hedged attempt was due but its provider cannot serve the request (context window, "               \
+    "capabilities); none was sent")
 
 enum class HedgeAction : std::uint8_t { SQUALL_HEDGE_ACTIONS(SQUALL_ENUMERATOR) };
 inline constexpr std::size_t kHedgeActionCount = 0 SQUALL_HEDGE_ACTIONS(SQUALL_COUNT);
@@ -307,23 +308,23 @@ struct HedgeEvent {
 // trace fields (reports/writers/trace_fields.cpp: their declaration is generated, so squall
 // does not link until the new event has them; docs/ci.md lists them). The trace name is the
 // record's "event" in the JSONL trace.
-#define SQUALL_EVENTS(X)                                            \
-  X(on_attempt, AttemptEvent, "attempt")                            \
-  X(on_backoff, BackoffEvent, "backoff")                            \
-  X(on_give_up, GiveUpEvent, "give_up")                             \
+#define SQUALL_EVENTS(X)                                                 \
+  X(on_attempt, AttemptEvent, "attempt")                                 \
+  X(on_backoff, BackoffEvent, "backoff")                                 \
+  X(on_give_up, GiveUpEvent, "give_up")                                  \
   X(on_breaker_transition, BreakerTransitionEvent, "breaker_transition") \
-  X(on_query_change, QueryChangeEvent, "query_change")              \
-  X(on_threshold_relax, ThresholdRelaxEvent, "threshold_relax")     \
-  X(on_rewrite, RewriteEvent, "rewrite")                            \
-  X(on_budget_exhausted, BudgetExhaustedEvent, "budget_exhausted")  \
-  X(on_fallback, FallbackEvent, "fallback")                         \
-  X(on_reflection, ReflectionEvent, "reflection")                   \
-  X(on_cache, CacheEvent, "cache")                                  \
-  X(on_logical_call, LogicalCallEvent, "logical_call")              \
-  X(on_escalation, EscalationEvent, "escalation")                   \
-  X(on_task_finished, TaskResult, "task_finished")                  \
-  X(on_retry_refused, RetryRefusedEvent, "retry_refused")           \
-  X(on_throttled, ThrottledEvent, "throttled")                      \
+  X(on_query_change, QueryChangeEvent, "query_change")                   \
+  X(on_threshold_relax, ThresholdRelaxEvent, "threshold_relax")          \
+  X(on_rewrite, RewriteEvent, "rewrite")                                 \
+  X(on_budget_exhausted, BudgetExhaustedEvent, "budget_exhausted")       \
+  X(on_fallback, FallbackEvent, "fallback")                              \
+  X(on_reflection, ReflectionEvent, "reflection")                        \
+  X(on_cache, CacheEvent, "cache")                                       \
+  X(on_logical_call, LogicalCallEvent, "logical_call")                   \
+  X(on_escalation, EscalationEvent, "escalation")                        \
+  X(on_task_finished, TaskResult, "task_finished")                       \
+  X(on_retry_refused, RetryRefusedEvent, "retry_refused")                \
+  X(on_throttled, ThrottledEvent, "throttled")                           \
   X(on_hedge, HedgeEvent, "hedge")
 
 class EventSink {

@@ -69,42 +69,37 @@ SQUALL_FUSED_STEP bool FusedCall::start_attempt(CallContext& ctx, const Request&
 
 std::coroutine_handle<> FusedCall::await_suspend(std::coroutine_handle<> caller) {
   switch (stage_) {
-    case Stage::answer_pending:
-      return pending_.await_suspend(caller);
+    case Stage::answer_pending: return pending_.await_suspend(caller);
     case Stage::answer_timer:
       route_->attempt->env().scheduler.schedule_at(std::min(answer_.at, deadline_), caller);
       break;
-    case Stage::backoff:
-      route_->retry->scheduler().schedule_at(wake_at_, caller);
-      break;
-    case Stage::start:
-      return caller;  // nothing to wait for (awaited before advance(), a caller's bug)
+    case Stage::backoff: route_->retry->scheduler().schedule_at(wake_at_, caller); break;
+    case Stage::start: return caller;  // nothing to wait for (awaited before advance(), a caller's bug)
   }
   return std::noop_coroutine();
 }
 
 SQUALL_FUSED_STEP void FusedCall::finish_attempt(CallContext& ctx, Outcome& outcome) {
   switch (stage_) {
-    case Stage::answer_pending:
-      outcome.response = std::exchange(pending_, {}).await_resume();
-      break;
+    case Stage::answer_pending: outcome.response = std::exchange(pending_, {}).await_resume(); break;
     case Stage::answer_timer:
       deliver_scheduled(outcome.response, answer_, deadline_,
                         answer_.at <= deadline_ ? Answer::arrived : Answer::timed_out);
       break;
-    default:
-      break;
+    default: break;
   }
   route_->attempt->settle(ctx, started_, outcome);
 }
 
-SQUALL_FUSED_STEP FusedCall::AfterAttempt FusedCall::end_attempt(CallContext& ctx, const Request& request, Outcome& outcome) {
+SQUALL_FUSED_STEP FusedCall::AfterAttempt FusedCall::end_attempt(CallContext& ctx, const Request& request,
+                                                                 Outcome& outcome) {
   while (admitted_ > route_->outer) {
     --admitted_;
     route_->gates[admitted_]->settle(ctx, tickets_[admitted_], outcome);
   }
   if (route_->retry == nullptr) return AfterAttempt::done;
-  const RetryStrategy::Step step = route_->retry->after_attempt(ctx, request, route_->after_retry(), progress_, outcome);
+  const RetryStrategy::Step step =
+      route_->retry->after_attempt(ctx, request, route_->after_retry(), progress_, outcome);
   if (step.then == RetryStrategy::Step::Then::finish) return AfterAttempt::done;
   outcome = Outcome{};  // each attempt starts from a fresh outcome, as a nested call's does
   if (step.then == RetryStrategy::Step::Then::retry_now) return AfterAttempt::again_now;

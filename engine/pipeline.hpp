@@ -237,9 +237,7 @@ class Pipeline {
   // pipeline, whose deadline is already set.
   Task<Outcome> run(CallContext& ctx, Request& request) const { return run_from(0, ctx, request); }
   bool refuses(const CallContext& ctx, const Request& request) const { return refuses_from(0, ctx, request); }
-  bool admit_retry(const CallContext& ctx, const Request& request) const {
-    return admit_retry_from(0, ctx, request);
-  }
+  bool admit_retry(const CallContext& ctx, const Request& request) const { return admit_retry_from(0, ctx, request); }
 
   std::size_t size() const { return strategies_.size(); }
 

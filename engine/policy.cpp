@@ -22,33 +22,34 @@ const EscalationConfig* find_escalation(const std::vector<StrategyConfig>& strat
 }
 
 std::vector<std::unique_ptr<Strategy>> build_strategies(std::string_view owner,
-                                                        const std::vector<StrategyConfig>& strategies,
-                                                        EngineEnv env, const RngFactory& rngs,
+                                                        const std::vector<StrategyConfig>& strategies, EngineEnv env,
+                                                        const RngFactory& rngs,
                                                         std::vector<std::unique_ptr<Rng>>& rngs_out) {
   std::vector<std::unique_ptr<Strategy>> chain;
   chain.reserve(strategies.size());
   for (std::size_t i = 0; i < strategies.size(); ++i) {
     const StrategyConfig& config = strategies[i];
-    const StrategyBuild build{owner, env, [&, i]() -> Rng& {
-                                rngs_out.push_back(rngs(fmt::format("policy/{}/{}/{}", owner, i, strategy_name(config))));
-                                return *rngs_out.back();
-                              }};
+    const StrategyBuild build{
+        owner, env, [&, i]() -> Rng& {
+          rngs_out.push_back(rngs(fmt::format("policy/{}/{}/{}", owner, i, strategy_name(config))));
+          return *rngs_out.back();
+        }};
     std::unique_ptr<Strategy> strategy = std::visit([&](const auto& c) { return make_strategy(c, build); }, config);
     if (strategy != nullptr) chain.push_back(std::move(strategy));
   }
   return chain;
 }
 
-BuiltPipeline build_pipeline(std::string_view owner, const std::vector<StrategyConfig>& strategies,
-                             Provider& provider, EngineEnv env, const RngFactory& rngs) {
+BuiltPipeline build_pipeline(std::string_view owner, const std::vector<StrategyConfig>& strategies, Provider& provider,
+                             EngineEnv env, const RngFactory& rngs) {
   BuiltPipeline built;
   auto chain = build_strategies(owner, strategies, env, rngs, built.rngs);
   built.pipeline = std::make_unique<Pipeline>(provider, env, std::move(chain));
   return built;
 }
 
-BuiltPipeline build_pipeline(std::string_view owner, const std::vector<StrategyConfig>& strategies,
-                             Terminal& terminal, EngineEnv env, const RngFactory& rngs) {
+BuiltPipeline build_pipeline(std::string_view owner, const std::vector<StrategyConfig>& strategies, Terminal& terminal,
+                             EngineEnv env, const RngFactory& rngs) {
   BuiltPipeline built;
   auto chain = build_strategies(owner, strategies, env, rngs, built.rngs);
   built.pipeline = std::make_unique<Pipeline>(terminal, std::move(chain));

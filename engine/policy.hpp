@@ -16,7 +16,6 @@
 
 namespace squall {
 
-
 // The key a strategy has in scenario files ("timeout", "retry", ...).
 std::string_view strategy_name(const StrategyConfig& config);
 
@@ -45,15 +44,15 @@ struct BuiltPipeline {
 // stream is named "policy/<owner>/<i>/<name>"; the streams are appended to `rngs_out`.
 // Strategies that reach other providers (fallback, reflect) need env.providers.
 std::vector<std::unique_ptr<Strategy>> build_strategies(std::string_view owner,
-                                                        const std::vector<StrategyConfig>& strategies,
-                                                        EngineEnv env, const RngFactory& rngs,
+                                                        const std::vector<StrategyConfig>& strategies, EngineEnv env,
+                                                        const RngFactory& rngs,
                                                         std::vector<std::unique_ptr<Rng>>& rngs_out);
 
 // Builds the pipeline of `owner` ending in an attempt on `provider`.
-BuiltPipeline build_pipeline(std::string_view owner, const std::vector<StrategyConfig>& strategies,
-                             Provider& provider, EngineEnv env, const RngFactory& rngs);
+BuiltPipeline build_pipeline(std::string_view owner, const std::vector<StrategyConfig>& strategies, Provider& provider,
+                             EngineEnv env, const RngFactory& rngs);
 // Builds the pipeline of `owner` ending in `terminal` (a tool's, ending in the registry).
-BuiltPipeline build_pipeline(std::string_view owner, const std::vector<StrategyConfig>& strategies,
-                             Terminal& terminal, EngineEnv env, const RngFactory& rngs);
+BuiltPipeline build_pipeline(std::string_view owner, const std::vector<StrategyConfig>& strategies, Terminal& terminal,
+                             EngineEnv env, const RngFactory& rngs);
 
 }  // namespace squall

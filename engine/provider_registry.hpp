@@ -71,7 +71,9 @@ class ProviderRegistry final : public Terminal {
  private:
   struct Entry {
     Entry(ProviderDescriptor d, Provider& provider, EngineEnv env, std::vector<std::unique_ptr<Strategy>> stack)
-        : descriptor(std::move(d)), attempt(provider, env, &latency, descriptor.name), pipeline(attempt, std::move(stack)) {}
+        : descriptor(std::move(d)),
+          attempt(provider, env, &latency, descriptor.name),
+          pipeline(attempt, std::move(stack)) {}
     ProviderDescriptor descriptor;
     LatencyWindow latency;
     ProviderAttempt attempt;  // records into `latency`, declared before it

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <system_error>
 
-#include <boost/date_time/gregorian/gregorian_types.hpp>
 #include <fmt/format.h>
+#include <boost/date_time/gregorian/gregorian_types.hpp>
 
 namespace squall {
 namespace {
@@ -31,7 +31,6 @@ std::optional<std::int64_t> parse_digits(std::string_view digits) {
   if (ec != std::errc() || end != digits.data() + digits.size()) return std::nullopt;
   return value;
 }
-
 
 // Digits with an optional fraction, as `unit` nanoseconds each; the caller has trimmed.
 // Digits only, so signs, units, exponents, blanks and a second dot are all rejected; a
@@ -132,8 +131,6 @@ std::optional<Nanos> server_retry_delay(const Response& response, std::int64_t w
   return std::nullopt;
 }
 
-std::optional<Nanos> parse_retry_after(std::string_view value) {
-  return parse_decimal(trim_ows(value), kSecond);
-}
+std::optional<Nanos> parse_retry_after(std::string_view value) { return parse_decimal(trim_ows(value), kSecond); }
 
 }  // namespace squall

@@ -10,10 +10,9 @@
 // Saturated: a well-formed value whose nanoseconds overflow int64 (above kNever, about
 // 9.2e9 s or 292 years, e.g. "99999999999") returns kNever, as RFC 9111 section 1.2.2
 // prescribes for delta-seconds too large to represent (use the greatest representable
-// value). A server asking for centuries means "not soon", not "malformed": kNever is above any max_retry_after a scenario can
-// set (durations stay below kNever), so the retry strategy gives up with
-// "retry_after_exceeds_cap" instead of falling back to its backoff.
-// HTTP-date ("Wed, 21 Oct 2015 07:28:00 GMT", RFC 9110 section 5.6.7) is not a delay:
+// value). A server asking for centuries means "not soon", not "malformed": kNever is above any max_retry_after a
+// scenario can set (durations stay below kNever), so the retry strategy gives up with "retry_after_exceeds_cap" instead
+// of falling back to its backoff. HTTP-date ("Wed, 21 Oct 2015 07:28:00 GMT", RFC 9110 section 5.6.7) is not a delay:
 // parse_retry_after() rejects it; server_retry_delay() below reads it against a wall clock.
 // "0" is a valid answer (retry at once): callers must not confuse it with "absent".
 #pragma once

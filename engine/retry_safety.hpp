@@ -24,10 +24,8 @@ constexpr bool proves_unprocessed(OutcomeKind kind) {
     case OutcomeKind::invalid_output:
     case OutcomeKind::success:
     case OutcomeKind::empty:
-    case OutcomeKind::cancelled:
-      return false;
-    default:
-      return true;
+    case OutcomeKind::cancelled: return false;
+    default: return true;
   }
 }
 

@@ -12,11 +12,11 @@
 namespace squall {
 
 // X(name, meaning)
-#define SQUALL_TASK_STATUSES(X)                                             \
-  X(succeeded, "clean success")                                             \
-  X(degraded, "success that needed a Degradation (engine/call.hpp)")        \
-  X(safe_failed, "a deterministic safe-fail result instead of a guess")     \
-  X(failed, "the task's answer is an error")                                \
+#define SQUALL_TASK_STATUSES(X)                                         \
+  X(succeeded, "clean success")                                         \
+  X(degraded, "success that needed a Degradation (engine/call.hpp)")    \
+  X(safe_failed, "a deterministic safe-fail result instead of a guess") \
+  X(failed, "the task's answer is an error")                            \
   X(wrong_answer, "answered from documents the ground truth says do not answer the query")
 
 enum class TaskStatus : std::uint8_t { SQUALL_TASK_STATUSES(SQUALL_ENUMERATOR) };
@@ -28,7 +28,7 @@ constexpr std::size_t index_of(TaskStatus status) { return static_cast<std::size
 // (PoolQuery::relevant; engine/pool_query.hpp). The documents a task answers from are the
 // hits of its last successful search step, which the following steps (the LLM's prompt)
 // receive. X(name, meaning)
-#define SQUALL_ANSWER_VERDICTS(X)                                                              \
+#define SQUALL_ANSWER_VERDICTS(X)                                                               \
   X(answered, "the task succeeded and a relevant document was among the hits it answered from") \
   X(answered_wrongly, "the task succeeded from hits of which none is relevant")                 \
   X(not_answered, "the task ended without an answer, or answered from no hits at all")

@@ -51,7 +51,7 @@ struct ToolPlan {
 
 struct StepPlan {
   const ToolPlan* tool = nullptr;
-  bool optional = false;   // a failure degrades the task instead of ending it
+  bool optional = false;     // a failure degrades the task instead of ending it
   bool sends_query = false;  // a search step: the task's query is its request's query
   std::int64_t prompt_tokens = 0;
   std::int64_t max_output_tokens = 0;  // 0: the model's own cap

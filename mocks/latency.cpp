@@ -40,10 +40,8 @@ LatencyModel::LatencyModel(LatencyConfig config) : config_(config) {
 
 Nanos LatencyModel::sample(Rng& rng) const {
   switch (config_.shape) {
-    case LatencyShape::constant:
-      return std::clamp(config_.value, Nanos{0}, kMaxLatency);
-    case LatencyShape::exponential:
-      return to_nanos(rng.exponential(static_cast<double>(config_.mean)));
+    case LatencyShape::constant: return std::clamp(config_.value, Nanos{0}, kMaxLatency);
+    case LatencyShape::exponential: return to_nanos(rng.exponential(static_cast<double>(config_.mean)));
     case LatencyShape::lognormal:
       assert(config_.median > 0 && config_.p99 >= config_.median);
       return to_nanos(rng.lognormal(static_cast<double>(config_.median), sigma_));

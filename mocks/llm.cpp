@@ -92,8 +92,10 @@ Task<Response> LlmMock::start(const Request& request, const CallOptions& options
   // The exponential's largest value with a 53-bit uniform is about 37 means, so the
   // rounded length always fits int64.
   std::int64_t tokens =
-      rewrite ? std::max<std::int64_t>(1, estimate_tokens(rewritten.empty() ? std::string_view(request.query) : rewritten))
-              : std::max<std::int64_t>(1, round_non_negative(rng_.exponential(static_cast<double>(config_.mean_output_tokens))));
+      rewrite
+          ? std::max<std::int64_t>(1, estimate_tokens(rewritten.empty() ? std::string_view(request.query) : rewritten))
+          : std::max<std::int64_t>(
+                1, round_non_negative(rng_.exponential(static_cast<double>(config_.mean_output_tokens))));
   bool truncated = false;
   std::int64_t cap = config_.max_output_tokens;
   if (request.max_output_tokens > 0 && request.max_output_tokens < cap) cap = request.max_output_tokens;

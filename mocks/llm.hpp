@@ -75,7 +75,15 @@ struct LlmConfig {
   // The provider type's scenario `type`, its own keys (documentation order), the body it
   // answers with, and the latency its faulty answers borrow (mocks/mock_build.hpp).
   static constexpr ProviderKind kKind = ProviderKind::llm;
-  static constexpr std::array<std::string_view, 9> kKeys{"model", "price_per_mtok", "context_window", "max_output_tokens", "time_to_first_token", "tokens_per_second", "mean_output_tokens", "malformed_output_rate", "rewrite_success_rate"};
+  static constexpr std::array<std::string_view, 9> kKeys{"model",
+                                                         "price_per_mtok",
+                                                         "context_window",
+                                                         "max_output_tokens",
+                                                         "time_to_first_token",
+                                                         "tokens_per_second",
+                                                         "mean_output_tokens",
+                                                         "malformed_output_rate",
+                                                         "rewrite_success_rate"};
   static constexpr Body kBody = Body::completion;
   const LatencyConfig& fault_latency() const { return time_to_first_token; }
 

@@ -42,8 +42,8 @@ BuiltProvider make_provider(const ProviderConfig& config, std::shared_ptr<const 
       },
       config.spec);
   if (config.capacity) {
-    auto capacity = std::make_unique<CapacityProvider>(std::move(built.provider), *config.capacity, body, clock,
-                                                       scheduler, series);
+    auto capacity =
+        std::make_unique<CapacityProvider>(std::move(built.provider), *config.capacity, body, clock, scheduler, series);
     built.capacity = capacity.get();
     built.provider = std::move(capacity);
   }

@@ -19,10 +19,10 @@ namespace squall {
 // provider is destroyed before the streams it refers to; moving keeps `chaos` valid (it
 // points at the heap object `provider` owns).
 struct BuiltProvider {
-  std::unique_ptr<Rng> provider_rng;   // the mock's stream, "provider/<name>"
-  std::unique_ptr<Rng> chaos_rng;      // the decorator's stream, "chaos/<name>"; null without faults
-  std::unique_ptr<Provider> provider;  // the mock, or the ChaosProvider that owns it
-  ChaosProvider* chaos = nullptr;      // the decorator inside `provider`; null without faults
+  std::unique_ptr<Rng> provider_rng;     // the mock's stream, "provider/<name>"
+  std::unique_ptr<Rng> chaos_rng;        // the decorator's stream, "chaos/<name>"; null without faults
+  std::unique_ptr<Provider> provider;    // the mock, or the ChaosProvider that owns it
+  ChaosProvider* chaos = nullptr;        // the decorator inside `provider`; null without faults
   CapacityProvider* capacity = nullptr;  // the capacity layer inside `provider`; null without one
 
   // Faults injected so far, by kind; all zero without faults.
@@ -34,10 +34,9 @@ struct BuiltProvider {
 // spec `index` (built once per corpus by the caller, sim/corpora.hpp); other specs ignore
 // them. Throws std::invalid_argument when a search spec gets a null corpus or index. The
 // clock and scheduler must outlive the result. `series` sets the time windows of the capacity
-// layer and of the chaos decorator's injected-fault counts (the recorder's). The chaos decorator's decision key is the first draw of the
-// stream "chaos/<name>/decisions", a shared outage's that of "outage/<outage name>" (the
-// same for every provider in it); `start_unix_seconds` is the scenario's start_time
-// (ChaosSettings).
+// layer and of the chaos decorator's injected-fault counts (the recorder's). The chaos decorator's decision key is the
+// first draw of the stream "chaos/<name>/decisions", a shared outage's that of "outage/<outage name>" (the same for
+// every provider in it); `start_unix_seconds` is the scenario's start_time (ChaosSettings).
 BuiltProvider make_provider(const ProviderConfig& config, std::shared_ptr<const Corpus> corpus, Clock& clock,
                             Scheduler& scheduler, const RngFactory& rngs,
                             std::shared_ptr<const VectorIndex> index = nullptr, CapacitySeriesOptions series = {},

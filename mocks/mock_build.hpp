@@ -23,7 +23,7 @@ struct MockBuild {
   std::string_view name;  // the provider's name in the scenario
   Clock& clock;
   Scheduler& scheduler;
-  Rng& rng;  // the mock's own stream, "provider/<name>"
+  Rng& rng;                              // the mock's own stream, "provider/<name>"
   std::shared_ptr<const Corpus> corpus;  // the loaded corpus of a search provider, else null
   // The index of a vector_search provider's corpus, shared with every provider using it;
   // else null.

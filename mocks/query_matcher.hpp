@@ -55,8 +55,8 @@ class QueryMatcher {
   bool phrases_match(const Document& doc) const;
 
   const Corpus& corpus_;
-  std::string text_;                         // the normalized query; words_ and phrases_ view it
-  std::vector<std::string_view> words_;      // every word, phrase words included
+  std::string text_;                     // the normalized query; words_ and phrases_ view it
+  std::vector<std::string_view> words_;  // every word, phrase words included
   std::vector<std::string_view> phrases_;
   std::vector<std::span<const std::uint32_t>> postings_;
   std::vector<std::uint32_t> hits_;

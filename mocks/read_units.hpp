@@ -49,11 +49,11 @@ class ReadUnitBucket {
  private:
   void refill(TimePoint now);
 
-  std::int64_t capacity_;     // in mRU * 1e9
-  std::int64_t refill_;       // units per ns: mRU per s
-  std::int64_t cost_;         // in mRU * 1e9
+  std::int64_t capacity_;  // in mRU * 1e9
+  std::int64_t refill_;    // units per ns: mRU per s
+  std::int64_t cost_;      // in mRU * 1e9
   std::int64_t per_query_mru_;
-  std::int64_t level_;        // in mRU * 1e9
+  std::int64_t level_;  // in mRU * 1e9
   TimePoint last_ = 0;
 };
 

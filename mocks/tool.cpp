@@ -20,8 +20,8 @@ ToolMock::ToolMock(std::string name, ToolMockConfig config, Clock& clock, Schedu
       scheduler_(scheduler),
       rng_(rng),
       key_(rng_.next_u64()),
-      invalid_message_(fmt::format("Invalid arguments for {}: a required parameter is missing or has the wrong type",
-                                   name_)) {}
+      invalid_message_(
+          fmt::format("Invalid arguments for {}: a required parameter is missing or has the wrong type", name_)) {}
 
 bool ToolMock::arguments_invalid(std::uint64_t task_id, std::string_view tool, std::uint32_t revision) const {
   const double u = keyed_uniform(key_, task_id, tool, revision);

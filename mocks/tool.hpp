@@ -79,8 +79,8 @@ class ToolMock final : public Provider {
   Clock& clock_;
   Scheduler& scheduler_;
   Rng& rng_;
-  std::uint64_t key_;             // the first draw of rng_
-  std::string invalid_message_;   // the 400's message, naming the provider
+  std::uint64_t key_;            // the first draw of rng_
+  std::string invalid_message_;  // the 400's message, naming the provider
   // The 400's error details (its views point into invalid_message_; the mock never moves).
   ErrorDetails invalid_details_{.error_code = "invalid_arguments", .error_message = invalid_message_};
 };

@@ -115,8 +115,8 @@ double VectorIndex::parse(std::string_view query, SearchMode mode, Scratch& scra
   return std::sqrt(norm2 + kUnseenWords * unknown_idf_ * unknown_idf_);
 }
 
-void VectorIndex::search(std::string_view query, SearchMode mode, std::size_t top_k, double min_score,
-                         Scratch& scratch, std::vector<SearchResult>& out) const {
+void VectorIndex::search(std::string_view query, SearchMode mode, std::size_t top_k, double min_score, Scratch& scratch,
+                         std::vector<SearchResult>& out) const {
   if (top_k == 0) return;
   const double query_norm = parse(query, mode, scratch);
   const std::vector<Document>& docs = corpus_->documents();
@@ -138,8 +138,8 @@ void VectorIndex::search(std::string_view query, SearchMode mode, std::size_t to
   // then exactly to the mapped scores of the hits returned.
   double raw_min = 0;
   if (dense && min_score > kDenseScoreFloor) {
-    const double cos_min = std::pow(std::min((min_score - kDenseScoreFloor) / kDenseScoreSpan, 1.0),
-                                    1.0 / kDenseScorePower);
+    const double cos_min =
+        std::pow(std::min((min_score - kDenseScoreFloor) / kDenseScoreSpan, 1.0), 1.0 / kDenseScorePower);
     raw_min = cos_min * query_norm * (1 - 1e-9);
   }
   scratch.ranked.clear();
@@ -149,10 +149,9 @@ void VectorIndex::search(std::string_view query, SearchMode mode, std::size_t to
     if (raw >= raw_min) scratch.ranked.emplace_back(raw, doc);
   }
   const std::size_t k = std::min(top_k, scratch.ranked.size());
-  std::partial_sort(scratch.ranked.begin(), scratch.ranked.begin() + static_cast<std::ptrdiff_t>(k),
-                    scratch.ranked.end(), [](const auto& a, const auto& b) {
-                      return a.first != b.first ? a.first > b.first : a.second < b.second;
-                    });
+  std::partial_sort(
+      scratch.ranked.begin(), scratch.ranked.begin() + static_cast<std::ptrdiff_t>(k), scratch.ranked.end(),
+      [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
   for (std::size_t i = 0; i < k; ++i) {
     double score = scratch.ranked[i].first;
     if (dense) {

@@ -124,13 +124,13 @@ class VectorIndex {
   double parse(std::string_view query, SearchMode mode, Scratch& scratch) const;
 
   std::shared_ptr<const Corpus> corpus_;
-  std::vector<std::string> words_;          // sorted; the term id is the index
-  std::vector<std::uint32_t> offsets_;      // term -> its postings [offsets_[t], offsets_[t + 1])
-  std::vector<Posting> postings_;           // by term, then by document ascending
-  std::vector<double> idf_dense_;           // by term
-  std::vector<double> idf_bm25_;            // by term
+  std::vector<std::string> words_;      // sorted; the term id is the index
+  std::vector<std::uint32_t> offsets_;  // term -> its postings [offsets_[t], offsets_[t + 1])
+  std::vector<Posting> postings_;       // by term, then by document ascending
+  std::vector<double> idf_dense_;       // by term
+  std::vector<double> idf_bm25_;        // by term
   double avgdl_ = 0;
-  double unknown_idf_ = 0;                  // the dense idf of a word no document contains
+  double unknown_idf_ = 0;  // the dense idf of a word no document contains
 };
 
 }  // namespace squall

@@ -40,10 +40,11 @@ VectorSearchMock::VectorSearchMock(std::string name, VectorSearchConfig config,
       rng_(rng) {
   if (config_.read_units) {
     bucket_.emplace(*config_.read_units, query_cost_mru(*config_.read_units, index_->corpus()));
-    limit_message_ = fmt::format("read units exhausted for index \"{}\": {} RU available, refilling at {} RU/s; a "
-                                 "query costs {} RU",
-                                 name_, format_mru(config_.read_units->capacity_mru),
-                                 format_mru(config_.read_units->refill_mru_per_s), format_mru(bucket_->per_query_mru()));
+    limit_message_ = fmt::format(
+        "read units exhausted for index \"{}\": {} RU available, refilling at {} RU/s; a "
+        "query costs {} RU",
+        name_, format_mru(config_.read_units->capacity_mru), format_mru(config_.read_units->refill_mru_per_s),
+        format_mru(bucket_->per_query_mru()));
   }
 }
 

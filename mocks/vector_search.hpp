@@ -83,8 +83,8 @@ class VectorSearchMock final : public Provider {
  public:
   // `index` must not be null; it is shared with other mocks reading the same corpus. The
   // clock, scheduler and rng must outlive the mock; `rng` is the mock's own stream.
-  VectorSearchMock(std::string name, VectorSearchConfig config, std::shared_ptr<const VectorIndex> index,
-                   Clock& clock, Scheduler& scheduler, Rng& rng);
+  VectorSearchMock(std::string name, VectorSearchConfig config, std::shared_ptr<const VectorIndex> index, Clock& clock,
+                   Scheduler& scheduler, Rng& rng);
   std::string_view name() const override { return name_; }
   Task<Response> call(Request request, CallOptions options) override;
   // Answers at once (engine/provider.hpp): the hits, the read units and the latency are
@@ -106,9 +106,9 @@ class VectorSearchMock final : public Provider {
   Scheduler& scheduler_;
   Rng& rng_;
   std::optional<ReadUnitBucket> bucket_;
-  std::string limit_message_;                          // the 429's message
-  RetryAfterTexts retry_after_;                        // the 429s' Retry-After values
-  ErrorDetailsStore details_;                          // the 429s' details, one per value
+  std::string limit_message_;    // the 429's message
+  RetryAfterTexts retry_after_;  // the 429s' Retry-After values
+  ErrorDetailsStore details_;    // the 429s' details, one per value
   VectorIndex::Scratch scratch_;
   // The hits of the call being answered, then kept once per distinct list (the answers
   // view them).

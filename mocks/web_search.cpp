@@ -73,7 +73,8 @@ std::span<const SearchResult> WebSearchMock::answer_from_memo(std::string_view q
 
 std::unique_ptr<Provider> make_mock(const WebSearchConfig& config, const MockBuild& build) {
   if (build.corpus == nullptr) {
-    throw std::invalid_argument(fmt::format("provider \"{}\": a web_search provider needs a loaded corpus", build.name));
+    throw std::invalid_argument(
+        fmt::format("provider \"{}\": a web_search provider needs a loaded corpus", build.name));
   }
   return std::make_unique<WebSearchMock>(std::string(build.name), config, build.corpus, build.clock, build.scheduler,
                                          build.rng);

@@ -56,8 +56,8 @@ class WebSearchMock final : public Provider {
  public:
   // `corpus` must not be null; it is shared with other mocks reading the same file. The
   // clock, scheduler and rng must outlive the mock; `rng` is the mock's own stream.
-  WebSearchMock(std::string name, WebSearchConfig config, std::shared_ptr<const Corpus> corpus,
-                Clock& clock, Scheduler& scheduler, Rng& rng);
+  WebSearchMock(std::string name, WebSearchConfig config, std::shared_ptr<const Corpus> corpus, Clock& clock,
+                Scheduler& scheduler, Rng& rng);
   std::string_view name() const override { return name_; }
   Task<Response> call(Request request, CallOptions options) override;
   // Answers at once (engine/provider.hpp): the hits and the latency are decided now.

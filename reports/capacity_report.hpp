@@ -45,7 +45,7 @@ struct CapacityReport {
   Nanos wasted_service = 0;                 // the service time those took
   std::int64_t max_queue = 0;
   std::int64_t max_in_flight = 0;
-  std::vector<CapacityWindowRow> windows;   // by report window, from 0
+  std::vector<CapacityWindowRow> windows;  // by report window, from 0
   // Only for a provider with drops and a whole window before the first one.
   std::optional<CapacityRecovery> recovery;
 };

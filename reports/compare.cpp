@@ -27,14 +27,32 @@ struct Headline {
 const std::vector<Headline>& headline() {
   static const std::vector<Headline> list = [] {
     std::vector<Headline> h;
-    for (const char* p : {"/tasks/total", "/tasks/succeeded", "/tasks/degraded", "/tasks/safe_failed",
-                          "/tasks/failed", "/tasks/wrong_answer", "" /* task_success */, "/latency_ms/p50",
-                          "/latency_ms/p90", "/latency_ms/p99", "/latency_ms/max", "/latency_ms/mean",
-                          "/retry_amplification/overall", "/tokens/input", "/tokens/output",
-                          "/tokens/burned_by_failed_attempts", "/cost_usd/total",
-                          "/cost_usd/burned_by_failed_attempts", "/cost_usd/per_task", "/task_spend/tokens/p50",
-                          "/task_spend/tokens/p99", "/task_spend/tokens/max", "/task_spend/cost_usd/p50",
-                          "/task_spend/cost_usd/p99", "/task_spend/cost_usd/max", "/breaker_transitions_total"}) {
+    for (const char* p : {"/tasks/total",
+                          "/tasks/succeeded",
+                          "/tasks/degraded",
+                          "/tasks/safe_failed",
+                          "/tasks/failed",
+                          "/tasks/wrong_answer",
+                          "" /* task_success */,
+                          "/latency_ms/p50",
+                          "/latency_ms/p90",
+                          "/latency_ms/p99",
+                          "/latency_ms/max",
+                          "/latency_ms/mean",
+                          "/retry_amplification/overall",
+                          "/tokens/input",
+                          "/tokens/output",
+                          "/tokens/burned_by_failed_attempts",
+                          "/cost_usd/total",
+                          "/cost_usd/burned_by_failed_attempts",
+                          "/cost_usd/per_task",
+                          "/task_spend/tokens/p50",
+                          "/task_spend/tokens/p99",
+                          "/task_spend/tokens/max",
+                          "/task_spend/cost_usd/p50",
+                          "/task_spend/cost_usd/p99",
+                          "/task_spend/cost_usd/max",
+                          "/breaker_transitions_total"}) {
       h.push_back({p});
     }
     // The openings by cause, in the JSON report's order (BreakerCause's, none left out).
@@ -110,7 +128,6 @@ std::string text_at(const json& r, const char* key) {
   return r.contains(key) && r[key].is_string() ? r[key].get<std::string>() : std::string();
 }
 
-
 }  // namespace
 
 std::optional<std::string> report_problem(const json& r) {
@@ -121,8 +138,7 @@ std::optional<std::string> report_problem(const json& r) {
     return fmt::format("not a squall report: squall_report_version is {}, expected an integer", shown(version));
   }
   if (version.get<std::int64_t>() != kReportVersion) {
-    return fmt::format("squall report version {}: this squall reads version {}", shown(version),
-                       kReportVersion);
+    return fmt::format("squall report version {}: this squall reads version {}", shown(version), kReportVersion);
   }
   const json missing(json::value_t::discarded);
   const auto at = [&](const char* key) -> const json& { return r.contains(key) ? r[key] : missing; };
@@ -224,8 +240,8 @@ std::string comparison_table(std::string_view label_a, std::string_view label_b,
   const std::string b = fmt::format("B: {}", label_b);
   const std::size_t wa = std::max<std::size_t>(a.size(), 14);
   const std::size_t wb = std::max<std::size_t>(b.size(), 14);
-  std::string out = fmt::format("{:<{}}  {:>{}}  {:>{}}  {:>14}  {:>12}\n", "metric", width, a, wa, b, wb, "B - A",
-                                "(B - A) / A");
+  std::string out =
+      fmt::format("{:<{}}  {:>{}}  {:>{}}  {:>14}  {:>12}\n", "metric", width, a, wa, b, wb, "B - A", "(B - A) / A");
   for (const MetricComparison& row : rows) {
     const std::string diff = difference_text(row);
     const std::string relative = relative_difference_text(row);

@@ -47,15 +47,16 @@ std::vector<std::optional<double>> headline_metrics(const nlohmann::json& report
 // (a percentile without samples); anything else is refused, so two files of another
 // kind never compare as rows of "-". A headline number must be one the JSON writer can
 // have written: from 0 to kMaxHeadlineValue, and 0 or at least 0.000001 (values are
-// rounded to 6 decimals), so that no difference or ratio of two of them is infinite. The one exception is breaker_openings, which
-// version 1 reports written before squall counted openings lack: without it, its rows
-// show "-" (with it, each cause must be a number or null). Refusals read:
+// rounded to 6 decimals), so that no difference or ratio of two of them is infinite. The one exception is
+// breaker_openings, which version 1 reports written before squall counted openings lack: without it, its rows show "-"
+// (with it, each cause must be a number or null). Refusals read:
 //   not a squall report: a JSON string, not an object
 //   not a squall report: no squall_report_version
 //   squall report version 2: this squall reads version 1
 //   not a squall report of version 1: /tasks/total is "many", expected a number or null
 //   not a squall report of version 1: /tasks/succeeded is -5, expected a number from 0 to 9007199254740992 (2^53)
-//   not a squall report of version 1: /tasks/total is 5e-324, expected 0 or at least 0.000001 (reports round to 6 decimals)
+//   not a squall report of version 1: /tasks/total is 5e-324, expected 0 or at least 0.000001 (reports round to 6
+//   decimals)
 std::optional<std::string> report_problem(const nlohmann::json& report);
 
 // What differs between the runs behind two valid reports, which makes their difference

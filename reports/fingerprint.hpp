@@ -18,9 +18,8 @@
 // against a trace crafted to collide.
 //
 // Text is folded as its CRC-64/XZ (crc64_xz of engine/runtime/rng.hpp, by Boost.CRC, as
-// stream_seed() hashes component names) followed by its length. No allocation. Doubles are folded by their bit pattern, which
-// is deterministic for one binary (DESIGN section 3: same scenario, seed and binary give
-// the same report).
+// stream_seed() hashes component names) followed by its length. No allocation. Doubles are folded by their bit pattern,
+// which is deterministic for one binary (DESIGN section 3: same scenario, seed and binary give the same report).
 //
 // A run folds the same few texts again and again (the queries a simplification ladder
 // changes, from and to, bench/README.md), and taking the CRC byte by byte was the

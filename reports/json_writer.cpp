@@ -134,7 +134,8 @@ ordered_json cost(const CostSummary& c) {
 ordered_json breaker_openings(const Report& r) {
   ordered_json j = ordered_json::object();
   for (const BreakerCause cause : kBreakerCauses) {
-    if (cause != BreakerCause::none) j[std::string(to_string(cause))] = r.breaker_openings[static_cast<std::size_t>(cause)];
+    if (cause != BreakerCause::none)
+      j[std::string(to_string(cause))] = r.breaker_openings[static_cast<std::size_t>(cause)];
   }
   return j;
 }
@@ -172,7 +173,8 @@ ordered_json caches(const Report& r) {
   ordered_json j = ordered_json::object();
   for (const CacheSummary& c : r.caches) {
     ordered_json& o = j[c.tool];
-    for (CacheAction action : kCacheActions) o[std::string(to_string(action))] = c.by_action[static_cast<std::size_t>(action)];
+    for (CacheAction action : kCacheActions)
+      o[std::string(to_string(action))] = c.by_action[static_cast<std::size_t>(action)];
     o["calls_saved"] = c.calls_saved;
     o["stale_age_ms"] = latency(c.stale_age);
   }
@@ -185,7 +187,8 @@ ordered_json hedges(const Report& r) {
   ordered_json j = ordered_json::object();
   for (const HedgeSummary& h : r.hedges) {
     ordered_json& o = append_member(j, h.tool);
-    for (HedgeAction action : kHedgeActions) o[std::string(to_string(action))] = h.by_action[static_cast<std::size_t>(action)];
+    for (HedgeAction action : kHedgeActions)
+      o[std::string(to_string(action))] = h.by_action[static_cast<std::size_t>(action)];
     const std::uint64_t primaries = h.by_action[static_cast<std::size_t>(HedgeAction::primary)];
     const std::uint64_t launched = h.by_action[static_cast<std::size_t>(HedgeAction::launched)];
     o["hedged_fraction"] =
@@ -236,7 +239,8 @@ ordered_json escalation_reasons(const Report& r) {
 
 ordered_json answer_counts(const AnswerCounts& counts) {
   ordered_json j = ordered_json::object();
-  for (std::size_t v = 0; v < kAnswerVerdictCount; ++v) j[std::string(to_string(static_cast<AnswerVerdict>(v)))] = counts[v];
+  for (std::size_t v = 0; v < kAnswerVerdictCount; ++v)
+    j[std::string(to_string(static_cast<AnswerVerdict>(v)))] = counts[v];
   return j;
 }
 
@@ -286,7 +290,8 @@ ordered_json time_series(const Report& r) {
     ordered_json faults = ordered_json::object();
     for (std::size_t f = 0; f < w.injected_faults.size(); ++f) {
       const InjectedFaultRow& row = r.injected_faults[f];
-      if (w.injected_faults[f] != 0) append_member(last_or_append_member(faults, row.provider), row.kind, w.injected_faults[f]);
+      if (w.injected_faults[f] != 0)
+        append_member(last_or_append_member(faults, row.provider), row.kind, w.injected_faults[f]);
     }
     o["injected_faults"] = std::move(faults);
     windows.push_back(std::move(o));
@@ -340,10 +345,11 @@ ordered_json capacity(const Report& r) {
 ordered_json to_json(const Report& r) {
   ordered_json j = ordered_json::object();
   j["squall_report_version"] = kReportVersion;
-  j["produced_by"] = {{"squall_version", r.produced_by.squall_version},
-                      {"scenario_file", r.produced_by.scenario_file},
-                      {"policy_file", r.produced_by.policy_file ? ordered_json(*r.produced_by.policy_file) : ordered_json()},
-                      {"repro", r.produced_by.repro}};
+  j["produced_by"] = {
+      {"squall_version", r.produced_by.squall_version},
+      {"scenario_file", r.produced_by.scenario_file},
+      {"policy_file", r.produced_by.policy_file ? ordered_json(*r.produced_by.policy_file) : ordered_json()},
+      {"repro", r.produced_by.repro}};
   j["scenario"] = r.scenario;
   j["seed"] = r.seed;
   j["duration_ms"] = ms(r.duration);

@@ -27,12 +27,11 @@ constexpr std::array<TagInfo, 4> kFallbackTags{{{"tool", TagValues::any},
 
 // rung: a relax_threshold rung's label ("dense 0.75", "keyword") or a rewrite's result
 // (intended, paraphrase, repeated, failed): labels depend on the policy's thresholds.
-constexpr std::array<TagInfo, 3> kLadderTags{{{"tool", TagValues::any},
-                                              {"strategy", TagValues::ladder_strategy},
-                                              {"rung", TagValues::any}}};
+constexpr std::array<TagInfo, 3> kLadderTags{
+    {{"tool", TagValues::any}, {"strategy", TagValues::ladder_strategy}, {"rung", TagValues::any}}};
 
-constexpr std::array<TagInfo, 2> kEscalationTags{{{"level", TagValues::escalation_level},
-                                                  {"reason", TagValues::escalation_reason}}};
+constexpr std::array<TagInfo, 2> kEscalationTags{
+    {{"level", TagValues::escalation_level}, {"reason", TagValues::escalation_reason}}};
 
 constexpr std::array<TagInfo, 2> kLogicalCallTags{{{"tool", TagValues::any}, {"outcome", TagValues::outcome_kind}}};
 constexpr std::array<TagInfo, 2> kHedgeTags{{{"tool", TagValues::any}, {"action", TagValues::hedge_action}}};
@@ -47,16 +46,13 @@ constexpr std::array<MetricInfo, 42> kCatalogue{{
     {MetricId::task_safe_fail, "task_safe_fail", MetricType::rate, "", kTaskTags,
      "fraction of tasks that ended in a structured safe-fail result"},
     {MetricId::task_failed, "task_failed", MetricType::rate, "", kTaskTags, "fraction of tasks that failed"},
-    {MetricId::task_latency, "task_latency", MetricType::trend, "ms", kTaskTags,
-     "end-to-end virtual time per task"},
-    {MetricId::call_latency, "call_latency", MetricType::trend, "ms", kCallTags,
-     "virtual time per provider attempt"},
+    {MetricId::task_latency, "task_latency", MetricType::trend, "ms", kTaskTags, "end-to-end virtual time per task"},
+    {MetricId::call_latency, "call_latency", MetricType::trend, "ms", kCallTags, "virtual time per provider attempt"},
     {MetricId::provider_calls, "provider_calls", MetricType::counter, "", kCallTags, "provider attempts"},
     {MetricId::retry_amplification, "retry_amplification", MetricType::trend, "", kToolTags,
      "provider attempts per logical tool call"},
     {MetricId::tokens, "tokens", MetricType::counter, "", kTokenTags, "billed tokens, failed attempts included"},
-    {MetricId::cost_usd, "cost_usd", MetricType::counter, "", kProviderTags,
-     "billed USD, failed attempts included"},
+    {MetricId::cost_usd, "cost_usd", MetricType::counter, "", kProviderTags, "billed USD, failed attempts included"},
     {MetricId::breaker_transitions, "breaker_transitions", MetricType::counter, "", kBreakerTags,
      "circuit-breaker state changes"},
     {MetricId::injected_faults, "injected_faults", MetricType::counter, "", kFaultTags,

@@ -33,57 +33,57 @@ std::string_view to_string(MetricType type);
 
 // The metrics, in catalogue order. Each has a case in reports/metric_values.cpp.
 enum class MetricId : std::uint8_t {
-  task_success,         // rate: tasks that succeeded, clean or degraded
-  task_degraded,        // rate: tasks that succeeded only in a degraded way
-  task_safe_fail,       // rate: tasks that ended in a structured safe-fail result
-  task_failed,          // rate: tasks that failed
-  task_latency,         // trend, ms: end-to-end virtual time per task
-  call_latency,         // trend, ms: virtual time per provider attempt
-  provider_calls,       // counter: provider attempts
-  retry_amplification,  // trend: provider attempts per logical tool call
-  tokens,               // counter: billed tokens, failed attempts included
-  cost_usd,             // counter: billed USD, failed attempts included
-  breaker_transitions,  // counter: circuit-breaker state changes
-  injected_faults,      // counter: faults the chaos layer injected
-  fallbacks,            // counter: fallback events (switches, passed-over providers, exhaustion)
-  reflections,          // counter: reflection calls after tool errors (reflect strategy)
-  ladder_rungs,         // counter: semantic ladder rungs taken (relax_threshold, rewrite_query)
-  escalations,          // counter: escalation tickets (at most one per task)
-  answered,             // rate: tasks with ground truth that answered from a relevant document
-  answered_wrongly,     // rate: tasks with ground truth that answered from irrelevant documents only
-  task_tokens,          // trend: tokens one task spent, failed attempts included
-  task_cost_usd,        // trend: USD one task spent, failed attempts included
-  cache_hits,           // counter: calls a fresh cache entry answered
-  cache_misses,         // counter: calls the cache sent on to the provider
-  cache_coalesced,      // counter: calls that waited for an identical call in flight
-  cache_wait_timeouts,  // counter: waiting calls whose deadline came first
-  cache_stale,          // counter: stale answers served after a failure
-  cache_stale_age,      // trend, ms: ages of the stale answers
-  cache_evictions,      // counter: entries evicted, least recently used first
-  cache_calls_saved,    // counter: provider attempts hits and waiters did not make
-  capacity_offered,       // counter: requests that reached a capacity layer (offered load)
-  capacity_goodput,       // counter: 2xx answers a capacity layer delivered before the client gave up
-  capacity_rate_limited,  // counter: 429s from a capacity layer's rate buckets
-  capacity_rejected,      // counter: requests a capacity layer's queue rejected (full or timed out)
-  capacity_wasted,        // counter: requests served after their client gave up
-  capacity_queue_length,  // trend: per time window, the longest queue of a capacity layer
+  task_success,            // rate: tasks that succeeded, clean or degraded
+  task_degraded,           // rate: tasks that succeeded only in a degraded way
+  task_safe_fail,          // rate: tasks that ended in a structured safe-fail result
+  task_failed,             // rate: tasks that failed
+  task_latency,            // trend, ms: end-to-end virtual time per task
+  call_latency,            // trend, ms: virtual time per provider attempt
+  provider_calls,          // counter: provider attempts
+  retry_amplification,     // trend: provider attempts per logical tool call
+  tokens,                  // counter: billed tokens, failed attempts included
+  cost_usd,                // counter: billed USD, failed attempts included
+  breaker_transitions,     // counter: circuit-breaker state changes
+  injected_faults,         // counter: faults the chaos layer injected
+  fallbacks,               // counter: fallback events (switches, passed-over providers, exhaustion)
+  reflections,             // counter: reflection calls after tool errors (reflect strategy)
+  ladder_rungs,            // counter: semantic ladder rungs taken (relax_threshold, rewrite_query)
+  escalations,             // counter: escalation tickets (at most one per task)
+  answered,                // rate: tasks with ground truth that answered from a relevant document
+  answered_wrongly,        // rate: tasks with ground truth that answered from irrelevant documents only
+  task_tokens,             // trend: tokens one task spent, failed attempts included
+  task_cost_usd,           // trend: USD one task spent, failed attempts included
+  cache_hits,              // counter: calls a fresh cache entry answered
+  cache_misses,            // counter: calls the cache sent on to the provider
+  cache_coalesced,         // counter: calls that waited for an identical call in flight
+  cache_wait_timeouts,     // counter: waiting calls whose deadline came first
+  cache_stale,             // counter: stale answers served after a failure
+  cache_stale_age,         // trend, ms: ages of the stale answers
+  cache_evictions,         // counter: entries evicted, least recently used first
+  cache_calls_saved,       // counter: provider attempts hits and waiters did not make
+  capacity_offered,        // counter: requests that reached a capacity layer (offered load)
+  capacity_goodput,        // counter: 2xx answers a capacity layer delivered before the client gave up
+  capacity_rate_limited,   // counter: 429s from a capacity layer's rate buckets
+  capacity_rejected,       // counter: requests a capacity layer's queue rejected (full or timed out)
+  capacity_wasted,         // counter: requests served after their client gave up
+  capacity_queue_length,   // trend: per time window, the longest queue of a capacity layer
   capacity_recovery_time,  // trend, ms: after a capacity drop, until goodput came back
-  retries_refused,      // counter: retries a retry_budget refused
-  throttled_requests,   // counter: requests adaptive_throttling rejected before sending
-  logical_calls,        // counter: logical tool calls by final outcome (bulkhead_full, ...)
-  hedges,               // counter: hedging events by action
-  hedged_fraction,      // rate: hedged attempts per primary request
-  hedge_loser_cost_usd,  // counter: USD billed by attempts cancelled because a hedge won
-  breaker_openings,     // counter: circuit-breaker transitions to open, by cause
+  retries_refused,         // counter: retries a retry_budget refused
+  throttled_requests,      // counter: requests adaptive_throttling rejected before sending
+  logical_calls,           // counter: logical tool calls by final outcome (bulkhead_full, ...)
+  hedges,                  // counter: hedging events by action
+  hedged_fraction,         // rate: hedged attempts per primary request
+  hedge_loser_cost_usd,    // counter: USD billed by attempts cancelled because a hedge won
+  breaker_openings,        // counter: circuit-breaker transitions to open, by cause
 };
 
 // What values a tag accepts; closed vocabularies are checked at parse time.
 enum class TagValues : std::uint8_t {
-  any,            // provider, tool and template names from the scenario
-  outcome_kind,   // engine/outcome.hpp names: success, empty, timeout, ...
-  breaker_state,  // closed, open, half_open
-  token_kind,     // input, output
-  fallback_action,  // switched, skipped_context, skipped_capability, skipped_budget, exhausted
+  any,                // provider, tool and template names from the scenario
+  outcome_kind,       // engine/outcome.hpp names: success, empty, timeout, ...
+  breaker_state,      // closed, open, half_open
+  token_kind,         // input, output
+  fallback_action,    // switched, skipped_context, skipped_capability, skipped_budget, exhausted
   escalation_level,   // auto_retry, model_switch, human_review, urgent_action, critical_failure
   escalation_reason,  // the escalation rule conditions: failed_attempts, fallbacks, ...
   hedge_action,       // primary, launched, budget_denied, won, loser_cancelled, retry_budget_denied,

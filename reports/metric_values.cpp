@@ -48,8 +48,7 @@ std::uint64_t finished_tasks(const Recorder& r) {
   return n;
 }
 
-std::optional<double> counter_value(double total, const ThresholdExpression& e, Nanos duration,
-                                    std::uint64_t tasks) {
+std::optional<double> counter_value(double total, const ThresholdExpression& e, Nanos duration, std::uint64_t tasks) {
   switch (e.aggregation) {
     case Aggregation::count:
     case Aggregation::sum: return total;
@@ -246,7 +245,8 @@ double escalations(const Recorder& r, const Threshold& t) {
 }
 
 double cache_actions(const Recorder& r, const Threshold& t, CacheAction action) {
-  return sum_by_tool(r.caches(), t, [action](const CacheStats& s) { return s.actions[static_cast<std::size_t>(action)]; });
+  return sum_by_tool(r.caches(), t,
+                     [action](const CacheStats& s) { return s.actions[static_cast<std::size_t>(action)]; });
 }
 
 double cache_calls_saved(const Recorder& r, const Threshold& t) {
@@ -314,8 +314,8 @@ double hedges(const Recorder& r, const Threshold& t) {
 }
 
 std::uint64_t hedge_actions(const Recorder& r, const Threshold& t, HedgeAction action) {
-  return static_cast<std::uint64_t>(
-      sum_by_tool(r.hedges(), t, [action](const HedgeStats& s) { return s.actions[static_cast<std::size_t>(action)]; }));
+  return static_cast<std::uint64_t>(sum_by_tool(
+      r.hedges(), t, [action](const HedgeStats& s) { return s.actions[static_cast<std::size_t>(action)]; }));
 }
 
 double hedge_loser_cost_usd(const Recorder& r, const Threshold& t) {
@@ -366,23 +366,19 @@ std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos durat
       return counter_value(cache_actions(r, t, CacheAction::wait_timeout), e, duration, tasks);
     case MetricId::cache_stale: return counter_value(cache_actions(r, t, CacheAction::stale), e, duration, tasks);
     case MetricId::cache_stale_age: return trend_value(cache_stale_age(r, t), e, kMillisecond);
-    case MetricId::cache_evictions:
-      return counter_value(cache_actions(r, t, CacheAction::evicted), e, duration, tasks);
+    case MetricId::cache_evictions: return counter_value(cache_actions(r, t, CacheAction::evicted), e, duration, tasks);
     case MetricId::cache_calls_saved: return counter_value(cache_calls_saved(r, t), e, duration, tasks);
     case MetricId::capacity_offered:
       return counter_value(sum_capacity(r, t, [](const CapacityReport& c) { return c.arrivals; }), e, duration, tasks);
     case MetricId::capacity_goodput:
       return counter_value(sum_capacity(r, t, [](const CapacityReport& c) { return c.goodput; }), e, duration, tasks);
     case MetricId::capacity_rate_limited:
-      return counter_value(sum_capacity(r, t,
-                                        [](const CapacityReport& c) {
-                                          return c.rate_limited_requests + c.rate_limited_tokens;
-                                        }),
-                           e, duration, tasks);
-    case MetricId::capacity_rejected:
       return counter_value(
-          sum_capacity(r, t, [](const CapacityReport& c) { return c.queue_full + c.queue_timeouts; }), e, duration,
-          tasks);
+          sum_capacity(r, t, [](const CapacityReport& c) { return c.rate_limited_requests + c.rate_limited_tokens; }),
+          e, duration, tasks);
+    case MetricId::capacity_rejected:
+      return counter_value(sum_capacity(r, t, [](const CapacityReport& c) { return c.queue_full + c.queue_timeouts; }),
+                           e, duration, tasks);
     case MetricId::capacity_wasted:
       return counter_value(sum_capacity(r, t, [](const CapacityReport& c) { return c.wasted_requests; }), e, duration,
                            tasks);
@@ -395,8 +391,8 @@ std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos durat
       return trend_value({Trend::Part(times)}, e, kMillisecond);
     }
     case MetricId::retries_refused:
-      return counter_value(sum_by_provider(r, t, [](const ProviderStats& s) { return s.retries_refused; }), e,
-                           duration, tasks);
+      return counter_value(sum_by_provider(r, t, [](const ProviderStats& s) { return s.retries_refused; }), e, duration,
+                           tasks);
     case MetricId::throttled_requests:
       return counter_value(sum_by_provider(r, t, [](const ProviderStats& s) { return s.throttled; }), e, duration,
                            tasks);

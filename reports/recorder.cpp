@@ -52,7 +52,8 @@ template <class Stats>
   const std::array<InternHint, 2>& set = hints_[hint_set(&table, name.data())];
   const InternHint* hint = &set[0];
   if (hint->data != name.data() || hint->table != &table) hint = &set[1];
-  if (hint->data == name.data() && hint->table == &table && same_text(table[hint->index].name, name)) return hint->index;
+  if (hint->data == name.data() && hint->table == &table && same_text(table[hint->index].name, name))
+    return hint->index;
   return intern_by_search(table, name);
 }
 
@@ -72,8 +73,8 @@ template <class Stats>
 std::size_t Recorder::hint_set(const void* table, const char* data) {
   // The top bits of an FxHasher-style product of both addresses (reports/fingerprint.hpp).
   constexpr std::uint64_t kMultiplier = 0x517cc1b727220a95ULL;
-  const auto mixed = (reinterpret_cast<std::uintptr_t>(data) ^ (reinterpret_cast<std::uintptr_t>(table) << 7)) *
-                     kMultiplier;
+  const auto mixed =
+      (reinterpret_cast<std::uintptr_t>(data) ^ (reinterpret_cast<std::uintptr_t>(table) << 7)) * kMultiplier;
   return static_cast<std::size_t>(mixed >> (64 - kInternHintBits));
 }
 
@@ -103,8 +104,8 @@ void Recorder::on_attempt(const AttemptEvent& e) {
   // would search a second table on the hottest event.
   const std::size_t p = intern(providers_, e.provider);
   const std::size_t kind = index_of(e.kind);
-  fingerprint_.fold(EventTag::attempt, e.task_id, p, e.attempt, e.started, e.finished, kind, e.status,
-                    e.input_tokens, e.output_tokens, e.cost_usd);
+  fingerprint_.fold(EventTag::attempt, e.task_id, p, e.attempt, e.started, e.finished, kind, e.status, e.input_tokens,
+                    e.output_tokens, e.cost_usd);
 
   ProviderStats& s = providers_[p];
   ++s.calls[kind];
@@ -209,7 +210,8 @@ void Recorder::count_rung(std::size_t tool, std::string_view strategy, std::int3
 void Recorder::on_threshold_relax(const ThresholdRelaxEvent& e) {
   const std::size_t t = intern(tools_, e.tool);
   const std::size_t label = intern(labels_, e.label);
-  fingerprint_.fold(EventTag::threshold_relax, e.task_id, t, e.rung, label, e.at, e.min_score, static_cast<std::size_t>(e.mode));
+  fingerprint_.fold(EventTag::threshold_relax, e.task_id, t, e.rung, label, e.at, e.min_score,
+                    static_cast<std::size_t>(e.mode));
 
   count_rung(t, "relax_threshold", e.rung, e.label);
   saw_time(e.at);
@@ -369,8 +371,8 @@ void set_count(Table& counts, std::string_view provider, std::string_view kind, 
 void Recorder::set_injected_faults(std::string_view provider, std::string_view kind, std::uint64_t count,
                                    std::vector<std::uint64_t> by_window) {
   if (std::accumulate(by_window.begin(), by_window.end(), std::uint64_t{0}) != count) {
-    throw std::invalid_argument(fmt::format("injected faults {}/{}: the windows do not sum to the total {}", provider,
-                                            kind, count));
+    throw std::invalid_argument(
+        fmt::format("injected faults {}/{}: the windows do not sum to the total {}", provider, kind, count));
   }
   set_count(injected_, provider, kind, count);
   set_count(injected_by_window_, provider, kind, std::move(by_window));

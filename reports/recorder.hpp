@@ -27,9 +27,9 @@
 #include <vector>
 
 #include "engine/events.hpp"
-#include "engine/task_result.hpp"
 #include "engine/outcome.hpp"
 #include "engine/runtime/time.hpp"
+#include "engine/task_result.hpp"
 #include "reports/capacity_report.hpp"
 #include "reports/fingerprint.hpp"
 #include "reports/sample_log.hpp"
@@ -78,23 +78,23 @@ struct ProviderStats {
   double failed_cost_usd = 0;
   std::vector<OutcomeCounts> calls_by_window;  // attempts by outcome, by window of their end
   std::vector<WindowSpend> spend_by_window;    // what they billed, by window of their end
-  std::uint64_t retries_refused = 0;  // retries its retry_budget refused (RetryRefusedEvent)
-  std::uint64_t throttled = 0;        // requests adaptive_throttling rejected locally (ThrottledEvent)
+  std::uint64_t retries_refused = 0;           // retries its retry_budget refused (RetryRefusedEvent)
+  std::uint64_t throttled = 0;                 // requests adaptive_throttling rejected locally (ThrottledEvent)
 };
 
 struct ToolStats {
   std::string name;
   std::uint64_t logical_calls = 0;
-  std::uint64_t attempts = 0;                      // provider attempts of those calls
-  std::vector<std::uint64_t> calls_by_attempts;    // [n]: logical calls that made n attempts
-  OutcomeCounts final_outcomes{};                  // logical calls by final outcome
+  std::uint64_t attempts = 0;                    // provider attempts of those calls
+  std::vector<std::uint64_t> calls_by_attempts;  // [n]: logical calls that made n attempts
+  OutcomeCounts final_outcomes{};                // logical calls by final outcome
   std::uint64_t backoffs = 0;
-  Nanos backoff_wait = 0;                          // total delay chosen by backoffs
+  Nanos backoff_wait = 0;  // total delay chosen by backoffs
   std::uint64_t give_ups = 0;
   std::uint64_t query_changes = 0;
   std::uint64_t budget_refusals = 0;
-  std::uint64_t reflections = 0;  // reflection calls made for this tool's calls
-  std::array<std::uint64_t, 3> breaker_transitions_to{};  // by BreakerState entered
+  std::uint64_t reflections = 0;                                     // reflection calls made for this tool's calls
+  std::array<std::uint64_t, 3> breaker_transitions_to{};             // by BreakerState entered
   std::array<std::uint64_t, kBreakerCauseCount> breaker_openings{};  // transitions to open, by BreakerCause
 };
 
@@ -108,8 +108,8 @@ inline constexpr double kNanoUsdPerUsd = 1e9;
 struct CacheStats {
   std::string name;
   std::array<std::uint64_t, kCacheActionCount> actions{};  // events by CacheAction
-  std::uint64_t calls_saved = 0;  // CacheEvent::calls_saved summed
-  SampleLog stale_age;            // ages (ns) of the stale answers
+  std::uint64_t calls_saved = 0;                           // CacheEvent::calls_saved summed
+  SampleLog stale_age;                                     // ages (ns) of the stale answers
 };
 
 // What a hedging strategy (engine/strategies/hedging.hpp) did, per tool or provider whose
@@ -117,8 +117,8 @@ struct CacheStats {
 struct HedgeStats {
   std::string name;
   std::array<std::uint64_t, kHedgeActionCount> actions{};  // events by HedgeAction
-  double loser_cost_usd = 0;         // what cancelled losers billed (loser_cancelled events)
-  std::int64_t loser_tokens = 0;     // their input + output tokens
+  double loser_cost_usd = 0;                               // what cancelled losers billed (loser_cancelled events)
+  std::int64_t loser_tokens = 0;                           // their input + output tokens
   // Hedges launched, by the provider they went to (HedgeEvent::provider; hedging's
   // `providers` may send them to another provider than the call's).
   std::map<std::string, std::uint64_t, std::less<>> launched_to;
@@ -127,11 +127,11 @@ struct HedgeStats {
 struct TemplateStats {
   std::string name;
   StatusCounts tasks{};
-  SampleLog latency;           // end-to-end task durations (ns)
-  std::int64_t tokens = 0;     // TaskResult::tokens summed
-  double cost_usd = 0;         // TaskResult::cost_usd summed
-  AnswerCounts answers{};      // its tasks with ground truth, by verdict
-  SampleLog task_tokens;       // TaskResult::tokens, one sample per task
+  SampleLog latency;             // end-to-end task durations (ns)
+  std::int64_t tokens = 0;       // TaskResult::tokens summed
+  double cost_usd = 0;           // TaskResult::cost_usd summed
+  AnswerCounts answers{};        // its tasks with ground truth, by verdict
+  SampleLog task_tokens;         // TaskResult::tokens, one sample per task
   SampleLog task_cost_nano_usd;  // TaskResult::cost_usd in nano-dollars, one sample per task
 };
 
@@ -141,8 +141,7 @@ struct ReasonStats {
 };
 
 // provider -> fault kind -> count, sorted by name.
-using InjectedFaultCounts =
-    std::map<std::string, std::map<std::string, std::uint64_t, std::less<>>, std::less<>>;
+using InjectedFaultCounts = std::map<std::string, std::map<std::string, std::uint64_t, std::less<>>, std::less<>>;
 // provider -> fault kind -> count per time-series window (from window 0 to the last with a
 // fault), sorted by name.
 using InjectedFaultSeries =
@@ -154,10 +153,10 @@ inline constexpr std::size_t kNoIndex = SIZE_MAX;
 
 // Fallback events of one kind between two providers of one tool.
 struct FallbackStats {
-  std::size_t tool = 0;               // index into tools()
+  std::size_t tool = 0;  // index into tools()
   FallbackAction action = FallbackAction::switched;
-  std::size_t from = kNoIndex;        // index into providers()
-  std::size_t to = kNoIndex;          // index into providers()
+  std::size_t from = kNoIndex;  // index into providers()
+  std::size_t to = kNoIndex;    // index into providers()
   std::uint64_t count = 0;
 };
 
@@ -166,7 +165,7 @@ struct FallbackStats {
 // e.g. "dense 0.75") or a rewrite_query rewrite by its result (RewriteEvent, `rung` the
 // RewriteResult's index, `label` its name).
 struct LadderStats {
-  std::size_t tool = 0;  // index into tools()
+  std::size_t tool = 0;       // index into tools()
   std::string_view strategy;  // a strategy's kName (static storage)
   std::int32_t rung = 0;
   std::string label;
@@ -174,7 +173,7 @@ struct LadderStats {
 };
 
 struct RecordedBreakerTransition {
-  std::size_t tool = 0;  // index into tools()
+  std::size_t tool = 0;             // index into tools()
   std::size_t provider = kNoIndex;  // index into providers()
   TimePoint at = 0;
   BreakerState from = BreakerState::closed;

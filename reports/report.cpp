@@ -18,7 +18,8 @@ SpendStats trend_stats(std::vector<Trend::Part> samples, double per_unit) {
   static constexpr double kPercentiles[] = {50, 90, 99};
   const std::vector<std::int64_t> p = trend.percentiles(kPercentiles);
   const auto scaled = [per_unit](std::int64_t x) { return static_cast<double>(x) / per_unit; };
-  return SpendStats{trend.size(), scaled(p[0]), scaled(p[1]), scaled(p[2]), scaled(trend.max()), trend.mean() / per_unit};
+  return SpendStats{trend.size(), scaled(p[0]),        scaled(p[1]),
+                    scaled(p[2]), scaled(trend.max()), trend.mean() / per_unit};
 }
 
 LatencyStats latency_stats(std::vector<Trend::Part> samples) {
@@ -90,7 +91,8 @@ std::vector<Trend::Part> all_task_latency(const Recorder& r) {
 
 // The windows of each injected-fault row (Report::injected_faults' order), empty where
 // the recorder has none.
-std::vector<const std::vector<std::uint64_t>*> fault_series(const Recorder& r, const std::vector<InjectedFaultRow>& rows) {
+std::vector<const std::vector<std::uint64_t>*> fault_series(const Recorder& r,
+                                                            const std::vector<InjectedFaultRow>& rows) {
   static const std::vector<std::uint64_t> kNone;
   std::vector<const std::vector<std::uint64_t>*> series;
   for (const InjectedFaultRow& row : rows) {
@@ -232,7 +234,8 @@ Report build_report(const Recorder& r, const RunInfo& run, std::span<const Thres
 
   for (std::size_t i : by_name(r.hedges())) {
     const HedgeStats& h = r.hedges()[i];
-    rep.hedges.push_back({h.name, h.actions, h.loser_cost_usd, h.loser_tokens, {h.launched_to.begin(), h.launched_to.end()}});
+    rep.hedges.push_back(
+        {h.name, h.actions, h.loser_cost_usd, h.loser_tokens, {h.launched_to.begin(), h.launched_to.end()}});
   }
 
   std::vector<const LadderStats*> rungs;

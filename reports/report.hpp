@@ -37,10 +37,10 @@ struct RunInfo {
 // the simulation (sim/run.hpp); none of it is wall-clock time, a host name or a pointer,
 // so the same command still gives the same bytes.
 struct Provenance {
-  std::string squall_version;             // the binary's version (CMake's PROJECT_VERSION)
-  std::string scenario_file;              // as given on the command line
+  std::string squall_version;              // the binary's version (CMake's PROJECT_VERSION)
+  std::string scenario_file;               // as given on the command line
   std::optional<std::string> policy_file;  // --policy, when given
-  std::string repro;                      // the command that reruns exactly this run
+  std::string repro;                       // the command that reruns exactly this run
 };
 
 // Nearest-rank percentiles (reports/trend.hpp) of a trend in milliseconds. All zero when
@@ -94,7 +94,7 @@ struct ProviderSummary {
   std::string name;
   std::uint64_t calls = 0;  // attempts
   OutcomeCounts by_outcome{};
-  LatencyStats latency;     // per attempt, every outcome
+  LatencyStats latency;  // per attempt, every outcome
   std::int64_t input_tokens = 0;
   std::int64_t output_tokens = 0;
   double cost_usd = 0;
@@ -125,7 +125,7 @@ struct TokenSummary {
 struct CostSummary {
   double total_usd = 0;
   double burned_by_failed_attempts_usd = 0;
-  std::optional<double> per_task_usd;  // total / finished tasks; none without tasks
+  std::optional<double> per_task_usd;                            // total / finished tasks; none without tasks
   std::vector<std::pair<std::string, double>> per_provider_usd;  // sorted by provider
 };
 
@@ -205,8 +205,8 @@ struct InjectedFaultRow {
 };
 
 struct ThresholdResult {
-  std::string metric;      // as written, tags included
-  std::string expression;  // as written
+  std::string metric;              // as written, tags included
+  std::string expression;          // as written
   std::optional<double> observed;  // none: no samples (the threshold fails)
   bool passed = false;
 };
@@ -237,20 +237,20 @@ struct Report {
   Nanos duration = 0;
   std::uint64_t fingerprint = 0;
   TaskSummary tasks;
-  LatencyStats latency;                  // end to end per task, every status
-  std::vector<ProviderSummary> providers;  // sorted by name
-  std::vector<ToolSummary> tools;          // sorted by name
+  LatencyStats latency;                       // end to end per task, every status
+  std::vector<ProviderSummary> providers;     // sorted by name
+  std::vector<ToolSummary> tools;             // sorted by name
   std::optional<double> retry_amplification;  // all attempts / all logical calls
   TokenSummary tokens;
   CostSummary cost;
-  TaskSpend task_spend;  // per task: the metrics task_tokens and task_cost_usd
+  TaskSpend task_spend;                                   // per task: the metrics task_tokens and task_cost_usd
   std::vector<BreakerTransitionRow> breaker_transitions;  // the first 1000, in time order
   std::uint64_t breaker_transitions_total = 0;
   // Transitions to open over every breaker, by BreakerCause (none stays 0).
   std::array<std::uint64_t, kBreakerCauseCount> breaker_openings{};
   std::vector<FallbackRow> fallbacks;  // sorted by tool, action, from, to
-  std::vector<CacheSummary> caches;     // sorted by tool
-  std::vector<HedgeSummary> hedges;     // sorted by tool
+  std::vector<CacheSummary> caches;    // sorted by tool
+  std::vector<HedgeSummary> hedges;    // sorted by tool
   std::vector<LadderRow> ladder;       // sorted by tool, strategy, then the rung's place
   EscalationSummary escalations;
   AnswerSummary answers;
@@ -260,7 +260,7 @@ struct Report {
   // The injected faults by phase (`kind` holds the phase: abort, delay, transform), every
   // phase of every provider with fault rules, sorted by provider, then phase name.
   std::vector<InjectedFaultRow> injected_fault_phases;
-  std::vector<ThresholdResult> thresholds;        // in the given order
+  std::vector<ThresholdResult> thresholds;  // in the given order
   TimeSeries time_series;
   // Per provider with a `capacity` block, sorted by name; windows as time_series's.
   std::vector<CapacityReport> capacity;

@@ -112,11 +112,11 @@ class SampleLog {
   // Blocks of kBlockSamples samples: all full but the last, which is filled up to next_;
   // none once counted. next_ and block_end_ are null without blocks.
   std::vector<std::unique_ptr<std::int64_t[]>> blocks_;
-  std::int64_t* next_ = nullptr;       // where the next sample goes in the last block
-  std::int64_t* block_end_ = nullptr;  // the last block's end
-  std::unique_ptr<LogHistogram> histogram_;        // every sample, once past exact_limit_
-  std::size_t zeros_ = 0;  // the samples, all 0, while there are no blocks and no histogram
-  std::size_t exact_limit_;  // a whole number of blocks
+  std::int64_t* next_ = nullptr;             // where the next sample goes in the last block
+  std::int64_t* block_end_ = nullptr;        // the last block's end
+  std::unique_ptr<LogHistogram> histogram_;  // every sample, once past exact_limit_
+  std::size_t zeros_ = 0;                    // the samples, all 0, while there are no blocks and no histogram
+  std::size_t exact_limit_;                  // a whole number of blocks
 };
 
 }  // namespace squall

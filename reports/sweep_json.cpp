@@ -46,7 +46,9 @@ Json header_json(const SweepResult& r) {
   h["squall_version"] = r.squall_version;
   h["seeds"] = r.seeds;
   if (r.target) {
-    h["target"] = Json{{"metric", r.target->metric}, {"width", r.target->width}, {"max_seeds", r.target->max_seeds},
+    h["target"] = Json{{"metric", r.target->metric},
+                       {"width", r.target->width},
+                       {"max_seeds", r.target->max_seeds},
                        {"reached", r.target->reached}};
   } else {
     h["target"] = nullptr;
@@ -54,7 +56,8 @@ Json header_json(const SweepResult& r) {
   h["baseline"] = r.variants.empty() ? "" : r.variants[r.baseline].name;
   h["metrics"] = r.metrics;
   Json objectives = Json::array();
-  for (const SweepObjective& o : r.objectives) objectives.push_back(Json{{"metric", o.metric}, {"goal", to_string(o.goal)}});
+  for (const SweepObjective& o : r.objectives)
+    objectives.push_back(Json{{"metric", o.metric}, {"goal", to_string(o.goal)}});
   h["objectives"] = objectives;
   return h;
 }
@@ -115,8 +118,8 @@ std::string partial_json_text(const SweepResult& r, std::size_t shard_index, std
   header["inputs_digest"] = r.inputs_digest;
   Json variants = Json::array();
   for (const SweepVariantInfo& v : r.variants) {
-    variants.push_back(Json{{"name", v.name}, {"policy", v.policy}, {"params", params_json(v)},
-                            {"policy_digest", v.policy_digest}});
+    variants.push_back(
+        Json{{"name", v.name}, {"policy", v.policy}, {"params", params_json(v)}, {"policy_digest", v.policy_digest}});
   }
   header["variants"] = variants;
   out["sweep"] = header;
@@ -175,7 +178,8 @@ void only_keys(const std::string& file, const Json& object, const std::string& p
                std::initializer_list<std::string_view> known) {
   for (const auto& [key, value] : object.items()) {
     if (std::find(known.begin(), known.end(), key) == known.end()) {
-      bad(file, fmt::format("{}/{}: unknown key \"{}\" (expected one of {})", pointer, key, key, fmt::join(known, ", ")));
+      bad(file,
+          fmt::format("{}/{}: unknown key \"{}\" (expected one of {})", pointer, key, key, fmt::join(known, ", ")));
     }
   }
 }
@@ -265,7 +269,8 @@ SweepResult merge_partials(const std::vector<PartialFile>& files) {
   } catch (const nlohmann::json::exception& e) {
     bad(first.file, fmt::format("/sweep: not a squall sweep's header ({})", e.what()));
   }
-  if (result.variants.empty()) bad_value(first.file, "/sweep/variants", "a non-empty array", &first.doc["sweep"]["variants"]);
+  if (result.variants.empty())
+    bad_value(first.file, "/sweep/variants", "a non-empty array", &first.doc["sweep"]["variants"]);
   if (result.seeds.empty()) bad_value(first.file, "/sweep/seeds", "a non-empty array", &first.doc["sweep"]["seeds"]);
   const std::size_t seeds = result.seeds.size();
   const std::size_t total = result.variants.size() * seeds;
@@ -298,7 +303,8 @@ SweepResult merge_partials(const std::vector<PartialFile>& files) {
         // What a run's report can hold (reports/compare.hpp): no headline metric is negative,
         // and none beyond 2^53, so no mean or difference overflows.
         if (!v.is_null() && (!v.is_number() || !(v.get<double>() >= 0) || v.get<double>() > kMaxHeadlineValue)) {
-          bad_value(p.file, fmt::format("{}/values/{}", at, m), "null or a number from 0 to 9007199254740992 (2^53)", &v);
+          bad_value(p.file, fmt::format("{}/values/{}", at, m), "null or a number from 0 to 9007199254740992 (2^53)",
+                    &v);
         }
         run.values.push_back(v.is_null() ? std::nullopt : std::optional<double>(v.get<double>()));
       }

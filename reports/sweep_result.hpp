@@ -57,11 +57,11 @@ struct SweepResult {
   std::string inputs_digest;
   std::vector<SweepVariantInfo> variants;  // in expansion order
   std::size_t baseline = 0;
-  std::vector<std::string> metrics;        // reported, in order
+  std::vector<std::string> metrics;  // reported, in order
   std::vector<SweepObjective> objectives;
-  std::vector<std::uint64_t> seeds;        // every variant's, in order
+  std::vector<std::uint64_t> seeds;  // every variant's, in order
   std::optional<SweepTargetInfo> target;
-  std::vector<SweepRun> runs;              // variant-major, then seed order
+  std::vector<SweepRun> runs;  // variant-major, then seed order
 };
 
 }  // namespace squall

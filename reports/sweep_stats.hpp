@@ -52,7 +52,7 @@ enum class Verdict : std::uint8_t { none, better, worse, higher, lower };
 std::string_view to_string(Verdict verdict);  // "-", "better", "worse", "higher", "lower"
 
 struct MetricSummary {
-  Interval value;              // over the variant's runs that have the metric
+  Interval value;                      // over the variant's runs that have the metric
   std::optional<Interval> difference;  // variant - baseline over the seeds both have; absent for the baseline
   Verdict verdict = Verdict::none;
 };

@@ -28,8 +28,8 @@ std::string percent(std::uint64_t n, std::uint64_t total) {
 
 std::string latency(const LatencyStats& s) {
   if (s.count == 0) return "no samples";
-  return fmt::format("p50={:.3f} p90={:.3f} p99={:.3f} max={:.3f} mean={:.3f}", round_ms(s.p50_ms),
-                     round_ms(s.p90_ms), round_ms(s.p99_ms), round_ms(s.max_ms), round_ms(s.mean_ms));
+  return fmt::format("p50={:.3f} p90={:.3f} p99={:.3f} max={:.3f} mean={:.3f}", round_ms(s.p50_ms), round_ms(s.p90_ms),
+                     round_ms(s.p99_ms), round_ms(s.max_ms), round_ms(s.mean_ms));
 }
 
 std::string outcomes(const OutcomeCounts& counts) {
@@ -58,8 +58,9 @@ void task_rows(const Report& r, std::vector<Row>& rows) {
     statuses += fmt::format(", {} {}", of(status), to_string(status));
   }
   rows.push_back({"", "tasks", statuses});
-  rows.push_back({"", "task success",
-                  fmt::format("{} (clean or degraded)", percent(of(TaskStatus::succeeded) + of(TaskStatus::degraded), t.total))});
+  rows.push_back(
+      {"", "task success",
+       fmt::format("{} (clean or degraded)", percent(of(TaskStatus::succeeded) + of(TaskStatus::degraded), t.total))});
   for (std::size_t k = index_of(TaskStatus::degraded); k < kTaskStatusCount; ++k) {
     const auto status = static_cast<TaskStatus>(k);
     std::string reasons;
@@ -80,21 +81,26 @@ void task_rows(const Report& r, std::vector<Row>& rows) {
     }
     return out;
   };
-  rows.push_back({"", "answers (ground truth)", fmt::format("{} tasks  {}", r.answers.total(), verdicts(r.answers.by_verdict))});
-  for (const AnswerRow& row : r.answers.by_path) rows.push_back({"", fmt::format("  {}", row.path), verdicts(row.by_verdict)});
+  rows.push_back(
+      {"", "answers (ground truth)", fmt::format("{} tasks  {}", r.answers.total(), verdicts(r.answers.by_verdict))});
+  for (const AnswerRow& row : r.answers.by_path)
+    rows.push_back({"", fmt::format("  {}", row.path), verdicts(row.by_verdict)});
 }
 
 void provider_rows(const Report& r, std::vector<Row>& rows) {
   for (const ProviderSummary& p : r.providers) {
-    rows.push_back({"", fmt::format("provider {}", p.name), fmt::format("{} calls  {}", p.calls, outcomes(p.by_outcome))});
+    rows.push_back(
+        {"", fmt::format("provider {}", p.name), fmt::format("{} calls  {}", p.calls, outcomes(p.by_outcome))});
     rows.push_back({"", "  latency (ms)", latency(p.latency)});
     if (p.retries_refused > 0 || p.throttled > 0) {
-      rows.push_back({"", "  held back", fmt::format("retries_refused={} throttled={}", p.retries_refused, p.throttled)});
+      rows.push_back(
+          {"", "  held back", fmt::format("retries_refused={} throttled={}", p.retries_refused, p.throttled)});
     }
   }
   std::string per_tool;
   for (const ToolSummary& t : r.tools) per_tool += fmt::format("  {}={}", t.name, optional_ratio(t.amplification));
-  rows.push_back({"", "retry amplification", fmt::format("{} overall{}", optional_ratio(r.retry_amplification), per_tool)});
+  rows.push_back(
+      {"", "retry amplification", fmt::format("{} overall{}", optional_ratio(r.retry_amplification), per_tool)});
 }
 
 void cost_rows(const Report& r, std::vector<Row>& rows) {
@@ -140,8 +146,8 @@ void cost_rows(const Report& r, std::vector<Row>& rows) {
     for (HedgeAction action : kHedgeActions) {
       actions += fmt::format("{}={} ", to_string(action), h.by_action[static_cast<std::size_t>(action)]);
     }
-    rows.push_back({"", fmt::format("hedging {}", h.tool),
-                    fmt::format("{}loser_cost_usd={:.6f}", actions, h.loser_cost_usd)});
+    rows.push_back(
+        {"", fmt::format("hedging {}", h.tool), fmt::format("{}loser_cost_usd={:.6f}", actions, h.loser_cost_usd)});
   }
   // "search:relax_threshold:dense 0.75=4 search:rewrite_query:intended=1"
   std::string ladder;

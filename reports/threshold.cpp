@@ -134,8 +134,7 @@ std::variant<ParsedExpression, std::string> parse_expression(std::string_view te
       // not have the shape of a threshold at all.
       const char next = c.peek();
       if (next == '<' || next == '>' || next == '=') {
-        return fmt::format(
-            "unknown aggregation \"{}\"; expected rate, p(N), avg, min, max, med, count or sum", word);
+        return fmt::format("unknown aggregation \"{}\"; expected rate, p(N), avg, min, max, med, count or sum", word);
       }
       return shape_error();
     }
@@ -150,8 +149,7 @@ std::variant<ParsedExpression, std::string> parse_expression(std::string_view te
     }
   }
   if (!have_op) {
-    return fmt::format("expected an operator (<, <=, >, >=, ==) after \"{}\", got \"{}\"", c.consumed(),
-                       c.rest());
+    return fmt::format("expected an operator (<, <=, >, >=, ==) after \"{}\", got \"{}\"", c.consumed(), c.rest());
   }
 
   c.skip_space();
@@ -199,8 +197,8 @@ bool applies(MetricType type, Aggregation aggregation) {
       return aggregation == Aggregation::percentile || aggregation == Aggregation::avg ||
              aggregation == Aggregation::min || aggregation == Aggregation::max || aggregation == Aggregation::med;
     case MetricType::counter:
-      return aggregation == Aggregation::count || aggregation == Aggregation::sum ||
-             aggregation == Aggregation::rate || aggregation == Aggregation::avg;
+      return aggregation == Aggregation::count || aggregation == Aggregation::sum || aggregation == Aggregation::rate ||
+             aggregation == Aggregation::avg;
   }
   return false;
 }
@@ -302,8 +300,8 @@ std::variant<Threshold, std::string> parse_threshold(std::string_view metric, st
   const ParsedExpression& p = std::get<ParsedExpression>(parsed);
   const MetricInfo& info = *find_metric(sel.metric_name);
   if (!applies(info.type, p.expression.aggregation)) {
-    return fmt::format("aggregation \"{}\" does not apply to {} metric \"{}\"; use {}",
-                       aggregation_name(p.expression), to_string(info.type), info.name, applicable_list(info.type));
+    return fmt::format("aggregation \"{}\" does not apply to {} metric \"{}\"; use {}", aggregation_name(p.expression),
+                       to_string(info.type), info.name, applicable_list(info.type));
   }
   if (!p.duration.empty() && !info.is_time()) {
     return fmt::format("a duration (\"{}\") applies only to time metrics ({}); \"{}\" is not one", p.duration,

@@ -38,7 +38,7 @@ struct ThresholdExpression {
   Aggregation aggregation = Aggregation::rate;
   double percentile = 0;  // for Aggregation::percentile, in (0, 100]
   Comparison op = Comparison::ge;
-  double value = 0;       // time values are normalised to milliseconds
+  double value = 0;  // time values are normalised to milliseconds
 };
 
 // A metric name with its optional tag selectors, e.g. "call_latency{provider:llm}".
@@ -48,10 +48,10 @@ struct MetricSelector {
 };
 
 struct Threshold {
-  std::string metric;                           // as written, tags included
-  std::string metric_name;                      // without tags
-  std::map<std::string, std::string> tags;      // parsed tag selectors
-  std::string expression;                       // as written
+  std::string metric;                       // as written, tags included
+  std::string metric_name;                  // without tags
+  std::map<std::string, std::string> tags;  // parsed tag selectors
+  std::string expression;                   // as written
   ThresholdExpression parsed;
 };
 

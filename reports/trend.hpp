@@ -38,9 +38,9 @@
 // deterministic.
 #pragma once
 
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
-#include <concepts>
 #include <span>
 #include <utility>
 #include <vector>
@@ -64,8 +64,8 @@ class Trend {
     Part() = default;
     // Any contiguous range of int64 samples (a span, a vector, an array).
     template <class R>
-      requires std::convertible_to<R &&, std::span<const std::int64_t>>
-    Part(R&& range) : samples(std::forward<R>(range)) {}  // NOLINT(google-explicit-constructor)
+    requires std::convertible_to<R&&, std::span<const std::int64_t>> Part(R&& range)
+        : samples(std::forward<R>(range)) {}  // NOLINT(google-explicit-constructor)
     explicit Part(const LogHistogram& h) : histogram(&h) {}
 
     std::size_t size() const { return histogram != nullptr ? histogram->count() : samples.size(); }

@@ -63,7 +63,8 @@ double ArrivalSchedule::rate_at(TimePoint t) const {
 
 TimePoint ArrivalSchedule::next_change(TimePoint t) const {
   if (const Burst* b = burst_at(t)) return b->to;
-  const auto it = std::upper_bound(bursts_.begin(), bursts_.end(), t, [](TimePoint x, const Burst& b) { return x < b.from; });
+  const auto it =
+      std::upper_bound(bursts_.begin(), bursts_.end(), t, [](TimePoint x, const Burst& b) { return x < b.from; });
   return it != bursts_.end() ? it->from : kNever;
 }
 

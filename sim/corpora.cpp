@@ -28,8 +28,8 @@ void check_ground_truth(const Scenario& scenario, const Corpora& corpora) {
         throw CorpusError(fmt::format(
             "{}: {}: expected links of documents in the search providers' corpora, "
             "got \"{}\", which no document has (every answer to the query would be judged wrong)",
-            scenario.source.string(), pointer_append(pointer_append(pointer_append("/workload/queries", list), i), "relevant"),
-            link));
+            scenario.source.string(),
+            pointer_append(pointer_append(pointer_append("/workload/queries", list), i), "relevant"), link));
       }
     }
   }

@@ -70,7 +70,8 @@ class EventQueue {
   // saves no registers (bench/README.md).
   bool try_push(const QueuedEvent& e) {
     const std::uint64_t t = time_bits(e);
-    if (t < last_) [[unlikely]] return false;
+    if (t < last_) [[unlikely]]
+      return false;
     const std::uint64_t differ = t ^ last_;
     if (differ == 0) {
       if (present_.size() == present_.capacity()) return false;
@@ -93,7 +94,8 @@ class EventQueue {
   // header).
   void push(const QueuedEvent& e) {
     const std::uint64_t t = time_bits(e);
-    if (t < last_) [[unlikely]] rebase(t);
+    if (t < last_) [[unlikely]]
+      rebase(t);
     ++size_;
     const std::uint64_t differ = t ^ last_;
     if (differ == 0) {
@@ -240,7 +242,7 @@ class EventQueue {
   // The later events by (level, digit), unordered within a bucket.
   std::array<std::vector<QueuedEvent>, kBuckets> buckets_;
   std::uint64_t last_ = 0;
-  std::uint32_t levels_ = 0;                // bit l set when level l has a non-empty bucket
+  std::uint32_t levels_ = 0;                     // bit l set when level l has a non-empty bucket
   std::array<std::uint64_t, kLevels> digits_{};  // per level, bit d set when bucket d is not empty
   std::size_t size_ = 0;
   // The first non-empty bucket and where its earliest event is, when known (kNoBucket:

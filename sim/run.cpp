@@ -15,8 +15,8 @@ PreparedScenario::PreparedScenario(Scenario scenario)
   check_ground_truth(scenario_, corpora_);
 }
 
-Report PreparedScenario::run(const PolicyConfig& policy, std::uint64_t seed, Provenance provenance,
-                             EventSink* observer, ProgressCallback progress) const {
+Report PreparedScenario::run(const PolicyConfig& policy, std::uint64_t seed, Provenance provenance, EventSink* observer,
+                             ProgressCallback progress) const {
   World world(scenario_, policy, corpora_, seed, observer, limits_);
   if (progress) world.set_progress(std::move(progress));
   Report report = world.run();

@@ -38,8 +38,8 @@ class PreparedScenario {
   // the order the recorder does (the JSONL trace, reports/writers/trace_writer.hpp); it
   // costs nothing when absent. `progress`, when given, is told how far the run has got
   // (sim/world.hpp RunProgress) and changes nothing in the report.
-  Report run(const PolicyConfig& policy, std::uint64_t seed, Provenance provenance,
-             EventSink* observer = nullptr, ProgressCallback progress = {}) const;
+  Report run(const PolicyConfig& policy, std::uint64_t seed, Provenance provenance, EventSink* observer = nullptr,
+             ProgressCallback progress = {}) const;
   Report run(std::uint64_t seed, Provenance provenance, EventSink* observer = nullptr,
              ProgressCallback progress = {}) const {
     return run(scenario_.policy, seed, std::move(provenance), observer, std::move(progress));

@@ -31,8 +31,8 @@ struct Scenario {
   std::vector<ToolConfig> tools;
   bool explicit_tools = false;  // the file has a `tools` block
   PolicyConfig policy;
-  std::vector<Threshold> thresholds;      // in file order
-  std::filesystem::path source;           // the file it was loaded from
+  std::vector<Threshold> thresholds;  // in file order
+  std::filesystem::path source;       // the file it was loaded from
   // The wall-clock time at virtual time 0 (`start_time`), in seconds since the Unix epoch,
   // for Retry-After HTTP-dates. Default 0: 1970-01-01T00:00:00Z.
   std::int64_t start_unix_seconds = 0;

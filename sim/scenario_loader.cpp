@@ -20,9 +20,9 @@ namespace {
 
 // "$schema" lets editors find scenarios/schema/scenario.schema.json; the loader ignores
 // its value.
-constexpr std::array<std::string_view, 12> kScenarioKeys{
-    "$schema", "name", "description", "seed", "duration", "workload", "providers", "tools", "policy", "thresholds",
-    "start_time", "outages"};
+constexpr std::array<std::string_view, 12> kScenarioKeys{"$schema",  "name",       "description", "seed",
+                                                         "duration", "workload",   "providers",   "tools",
+                                                         "policy",   "thresholds", "start_time",  "outages"};
 
 // The names the scenario's blocks refer to, read from the JSON before the blocks
 // themselves, so that a reference to an entry whose own content has an error is not
@@ -76,11 +76,11 @@ void check_request_sizes(const Scenario& scenario, Diagnostics& diag) {
       const std::int64_t needed = step.prompt_tokens + step.max_output_tokens;
       if (needed <= limit) continue;
       const std::string step_path = fmt::format("/workload/tasks/{}/steps/{}", i, j);
-      diag.error(pointer_append(pointer_append(pointer_append("/providers", provider->name), "capacity"),
-                                "tokens_per_minute"),
-                 fmt::format("expected at least the tokens of one request of {} (prompt_tokens + max_output_tokens = "
-                             "{}), got {}: that request could never be admitted",
-                             step_path, needed, limit));
+      diag.error(
+          pointer_append(pointer_append(pointer_append("/providers", provider->name), "capacity"), "tokens_per_minute"),
+          fmt::format("expected at least the tokens of one request of {} (prompt_tokens + max_output_tokens = "
+                      "{}), got {}: that request could never be admitted",
+                      step_path, needed, limit));
     }
   }
 }

@@ -40,9 +40,9 @@ struct StepConfig {
   std::string tool;                       // a tool (scenario.tools)
   std::optional<std::string> query_from;  // a key of workload.queries
   std::int64_t prompt_tokens = 0;
-  std::int64_t max_output_tokens = 0;     // 0: the model decides
-  bool optional = false;  // a failure degrades the task instead of ending it
-  Capabilities required;  // what the serving provider must be able to do; default none
+  std::int64_t max_output_tokens = 0;  // 0: the model decides
+  bool optional = false;               // a failure degrades the task instead of ending it
+  Capabilities required;               // what the serving provider must be able to do; default none
   // vector_search steps (mocks/vector_search.hpp): hits wanted at most (0: the provider's
   // top_k), the dense-mode score threshold (default kDefaultMinScore, 0.85, seed 001's
   // first rung; 0 for other steps) and the mode.

@@ -133,7 +133,8 @@ void World::build_plans() {
     plan.name = tpl.name;
     plan.deadline = tpl.deadline;
     for (const StepConfig& step : tpl.steps) {
-      const auto tool = std::find_if(tools_.begin(), tools_.end(), [&](const ToolPlan& t) { return t.name == step.tool; });
+      const auto tool =
+          std::find_if(tools_.begin(), tools_.end(), [&](const ToolPlan& t) { return t.name == step.tool; });
       plan.steps.push_back(StepPlan{&*tool, step.optional, step.query_from.has_value(), step.prompt_tokens,
                                     step.max_output_tokens, step.required, step.top_k, step.min_score,
                                     step.search_mode});
@@ -203,7 +204,8 @@ Report World::run() {
     constexpr std::uint64_t kSlice = 1 << 16;
     while (!error_ && !loop_.empty()) {
       loop_.run(kSlice);
-      if (progress_) progress_(RunProgress{loop_.now(), scenario_.duration, tasks_started_, recorder_.tasks_finished()});
+      if (progress_)
+        progress_(RunProgress{loop_.now(), scenario_.duration, tasks_started_, recorder_.tasks_finished()});
     }
   } catch (const SimulationStalled& stall) {
     throw SimulationError(fmt::format(
@@ -246,8 +248,8 @@ Report World::run() {
     CapacityReport report = capacity_report(name, built.capacity->stats());
     const std::vector<CapacityDrop>& drops = built.capacity->config().drops;
     if (!drops.empty()) {
-      report.recovery = capacity_recovery(report.windows, recorder_.window(), drops.front().from, drops.back().to,
-                                          info.duration);
+      report.recovery =
+          capacity_recovery(report.windows, recorder_.window(), drops.front().from, drops.back().to, info.duration);
     }
     recorder_.set_capacity(std::move(report));
   }

@@ -4,8 +4,8 @@
 // (stream_seed(seed, name)), the mock providers wrapped in their chaos decorators, the
 // engine's ProviderRegistry (each provider with its own stack: its policy entry, then its
 // SDK retries innermost), one pipeline per tool ending in the registry, the TaskRunner,
-// the workload that starts tasks, and the Recorder that sees every event. run() advances virtual time until the scenario's duration has passed and
-// every started task has finished, then returns the report.
+// the workload that starts tasks, and the Recorder that sees every event. run() advances virtual time until the
+// scenario's duration has passed and every started task has finished, then returns the report.
 //
 // Everything a task draws at random (its template, its query) is drawn when it arrives,
 // from the workload's own streams, so two policies run on the same seed see the same
@@ -15,17 +15,17 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
-#include <stdexcept>
 #include <map>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "engine/policy.hpp"
 #include "engine/provider_registry.hpp"
-#include "engine/tee_sink.hpp"
 #include "engine/task_runner.hpp"
+#include "engine/tee_sink.hpp"
 #include "mocks/make_provider.hpp"
 #include "reports/recorder.hpp"
 #include "reports/report.hpp"
@@ -66,8 +66,8 @@ class SimulationError : public std::runtime_error {
 // reports it between slices of events (every 65,536 events); reading it changes nothing in
 // the run, so a run with a progress callback gives the same report as one without.
 struct RunProgress {
-  TimePoint now = 0;                // the virtual clock
-  Nanos duration = 0;               // the scenario's duration (a run may go past it)
+  TimePoint now = 0;   // the virtual clock
+  Nanos duration = 0;  // the scenario's duration (a run may go past it)
   std::uint64_t tasks_started = 0;
   std::uint64_t tasks_finished = 0;
 };

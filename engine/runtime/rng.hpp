@@ -2,8 +2,8 @@
 //
 // The standard library's random engines, distributions and the C library's generator are
 // banned (DESIGN section 3): their output differs between standard libraries, so a seed
-// would not reproduce a run across machines. Rng is an interface so that tests can substitute a fixed source (FixedRng) and
-// derive exact timelines; the distributions are non-virtual and built on next_u64().
+// would not reproduce a run across machines. Rng is an interface so that tests can substitute a fixed source (FixedRng)
+// and derive exact timelines; the distributions are non-virtual and built on next_u64().
 //
 // Generator: xoshiro256** 1.0 (Blackman and Vigna, "Scrambled linear pseudorandom number
 // generators", ACM TOMS 2021), seeded through splitmix64 (Steele, Lea and Flood, "Fast

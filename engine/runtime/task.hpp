@@ -260,7 +260,6 @@ class [[nodiscard]] Task<void> {
   }
   bool valid() const noexcept { return static_cast<bool>(handle_); }
 
-
  private:
   friend void spawn(Task<void> task, std::exception_ptr* error);
   explicit Task(std::coroutine_handle<promise_type> h) : handle_(h) {}

@@ -12,7 +12,10 @@ std::vector<OutcomeKind> AdaptiveThrottlingConfig::default_reject_on() {
 }
 
 AdaptiveThrottlingStrategy::AdaptiveThrottlingStrategy(AdaptiveThrottlingConfig config, EngineEnv env, Rng& rng)
-    : config_(std::move(config)), env_(env), rng_(rng), reject_on_(config_.reject_on),
+    : config_(std::move(config)),
+      env_(env),
+      rng_(rng),
+      reject_on_(config_.reject_on),
       seconds_(config_.window / kSecond) {
   assert(config_.window >= kSecond && config_.window % kSecond == 0 && config_.k >= 1.0);
   const std::size_t n = env_.providers != nullptr && env_.providers->size() > 0 ? env_.providers->size() : 1;

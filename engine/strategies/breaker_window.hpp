@@ -24,8 +24,8 @@
 namespace squall {
 
 // resilience4j's SlidingWindowType, in snake case. X(name, what the window holds)
-#define SQUALL_SLIDING_WINDOW_TYPES(X)                                               \
-  X(count_based, "the last `size` calls (resilience4j COUNT_BASED)")                 \
+#define SQUALL_SLIDING_WINDOW_TYPES(X)                               \
+  X(count_based, "the last `size` calls (resilience4j COUNT_BASED)") \
   X(time_based, "the calls that finished in the last `size` seconds (TIME_BASED)")
 
 enum class SlidingWindowType : std::uint8_t { SQUALL_SLIDING_WINDOW_TYPES(SQUALL_ENUMERATOR) };

@@ -27,12 +27,9 @@ Task<Outcome> BulkheadStrategy::execute(CallContext& ctx, Request& request, Next
     const TimePoint now = env_.clock.now();
     const TimePoint wait_until = std::min(ctx.deadline, add_saturating(now, config_.queue_timeout));
     switch (co_await queue_.wait(wait_until, ctx.cancellation)) {
-      case WaitResult::admitted:
-        break;  // release() handed its slot over: in_flight_ already counts this call
-      case WaitResult::cancelled:
-        co_return refused(OutcomeKind::cancelled);
-      case WaitResult::rejected:
-        co_return refused(OutcomeKind::bulkhead_full);
+      case WaitResult::admitted: break;  // release() handed its slot over: in_flight_ already counts this call
+      case WaitResult::cancelled: co_return refused(OutcomeKind::cancelled);
+      case WaitResult::rejected: co_return refused(OutcomeKind::bulkhead_full);
       case WaitResult::timed_out:
         co_return refused(wait_until == ctx.deadline ? OutcomeKind::timeout : OutcomeKind::bulkhead_full);
     }

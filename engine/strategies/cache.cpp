@@ -22,10 +22,10 @@ struct CacheStrategy::Flight {
   WaitQueue waiters;
   // Set when the leader's call ends (the outcome only if someone waits for it).
   Outcome outcome;
-  std::int32_t attempts = 0;         // provider attempts the leader's call made
-  std::uint32_t degradations = 0;    // Degradation bits the leader's outcome added to its task
+  std::int32_t attempts = 0;            // provider attempts the leader's call made
+  std::uint32_t degradations = 0;       // Degradation bits the leader's outcome added to its task
   std::optional<TimePoint> stale_from;  // the stored_at of the stale entry that answered
-  bool start_over = false;           // the outcome was the leader's own; waiters start over
+  bool start_over = false;              // the outcome was the leader's own; waiters start over
 };
 
 // The leader's hold on its flight. end() takes the flight out of the calls in flight and

@@ -39,7 +39,8 @@ struct CacheKey {
   SearchMode mode = SearchMode::dense;
 
   CacheKeyView view() const { return {query, top_k, min_score_bits, mode}; }
-  explicit CacheKey(const CacheKeyView& v) : query(v.query), top_k(v.top_k), min_score_bits(v.min_score_bits), mode(v.mode) {}
+  explicit CacheKey(const CacheKeyView& v)
+      : query(v.query), top_k(v.top_k), min_score_bits(v.min_score_bits), mode(v.mode) {}
   // Reuses the query's capacity (an evicted entry's key becomes the new entry's).
   void assign(const CacheKeyView& v);
 };

@@ -28,9 +28,9 @@ class CacheStore {
  public:
   // What an entry knows besides its answer.
   struct EntryInfo {
-    TimePoint stored_at = 0;     // when the answer arrived; its age is now - stored_at
-    TimePoint fresh_until = 0;   // stored_at + its TTL: fresh while now < fresh_until
-    std::int32_t attempts = 0;   // provider attempts the call that got it made
+    TimePoint stored_at = 0;         // when the answer arrived; its age is now - stored_at
+    TimePoint fresh_until = 0;       // stored_at + its TTL: fresh while now < fresh_until
+    std::int32_t attempts = 0;       // provider attempts the call that got it made
     std::uint32_t degradations = 0;  // Degradation bits that call added to its task
   };
   struct Entry : IntrusiveListNode<Entry> {

@@ -23,8 +23,7 @@ bool reaches(std::int64_t part, std::int64_t whole, std::int64_t threshold_ppm) 
 }  // namespace
 
 std::vector<OutcomeKind> CircuitBreakerConfig::default_failure_on() {
-  return {OutcomeKind::timeout, OutcomeKind::rate_limited, OutcomeKind::overloaded,
-          OutcomeKind::server_error};
+  return {OutcomeKind::timeout, OutcomeKind::rate_limited, OutcomeKind::overloaded, OutcomeKind::server_error};
 }
 
 CircuitBreakerStrategy::CircuitBreakerStrategy(CircuitBreakerConfig config, EngineEnv env, std::string owner)
@@ -58,8 +57,7 @@ void CircuitBreakerStrategy::transition(Breaker& b, ProviderId provider, Breaker
   if (env_.providers != nullptr && provider < env_.providers->size()) {
     provider_name = env_.providers->descriptor(provider).name;
   }
-  env_.events.on_breaker_transition(
-      BreakerTransitionEvent{owner_, provider_name, env_.clock.now(), from, to, cause});
+  env_.events.on_breaker_transition(BreakerTransitionEvent{owner_, provider_name, env_.clock.now(), from, to, cause});
 }
 
 void CircuitBreakerStrategy::open(Breaker& b, ProviderId provider, BreakerCause cause) {

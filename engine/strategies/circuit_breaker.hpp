@@ -96,11 +96,17 @@ struct CircuitBreakerConfig {
   // The strategy's name in policies and its config keys, in the order the documentation
   // lists them (the loader's unknown-key messages list them so).
   static constexpr std::string_view kName = "circuit_breaker";
-  static constexpr std::array<std::string_view, 11> kKeys{
-      "failure_threshold",        "open_duration",           "half_open_probes",
-      "failure_on",               "sliding_window",          "failure_rate_threshold",
-      "minimum_number_of_calls",  "slow_call_rate_threshold", "slow_call_duration_threshold",
-      "open_duration_multiplier", "max_open_duration"};
+  static constexpr std::array<std::string_view, 11> kKeys{"failure_threshold",
+                                                          "open_duration",
+                                                          "half_open_probes",
+                                                          "failure_on",
+                                                          "sliding_window",
+                                                          "failure_rate_threshold",
+                                                          "minimum_number_of_calls",
+                                                          "slow_call_rate_threshold",
+                                                          "slow_call_duration_threshold",
+                                                          "open_duration_multiplier",
+                                                          "max_open_duration"};
 
   // Consecutive failures that open the breaker, without a sliding_window; >= 1. Default 5
   // (Envoy consecutive_5xx).

@@ -42,11 +42,11 @@ namespace squall {
 struct TaskContext;
 
 // The levels, from least to most severe. X(name, meaning)
-#define SQUALL_ESCALATION_LEVELS(X)                                            \
-  X(auto_retry, "the engine handled failures on its own; for the record")     \
-  X(model_switch, "a call moved to another provider or model")                \
-  X(human_review, "a person should look at the task's answer")                \
-  X(urgent_action, "recovery ran out; a person should act soon")              \
+#define SQUALL_ESCALATION_LEVELS(X)                                       \
+  X(auto_retry, "the engine handled failures on its own; for the record") \
+  X(model_switch, "a call moved to another provider or model")            \
+  X(human_review, "a person should look at the task's answer")            \
+  X(urgent_action, "recovery ran out; a person should act soon")          \
   X(critical_failure, "the task failed; act now")
 
 enum class EscalationLevel : std::uint8_t { SQUALL_ESCALATION_LEVELS(SQUALL_ENUMERATOR) };
@@ -65,14 +65,14 @@ enum class ConditionArgument : std::uint8_t {
 
 // The conditions a rule may test; each name is also the ticket's reason.
 // X(name, argument, meaning)
-#define SQUALL_ESCALATION_CONDITIONS(X)                                                          \
-  X(failed_attempts, count, "provider attempts of the task that did not succeed >= at_least")    \
-  X(fallbacks, count, "moves of the task's calls to another provider >= at_least")              \
-  X(fallbacks_exhausted, flag, "a fallback chain of the task ran out of candidates")            \
-  X(cost_usd, amount, "USD the task spent, failed attempts included, >= at_least")              \
-  X(tokens, count, "tokens the task spent, failed attempts included, >= at_least")              \
-  X(degraded, flag, "at task end: the task succeeded only in a degraded way")                   \
-  X(safe_failed, flag, "at task end: the task ended in a safe-fail result")                     \
+#define SQUALL_ESCALATION_CONDITIONS(X)                                                       \
+  X(failed_attempts, count, "provider attempts of the task that did not succeed >= at_least") \
+  X(fallbacks, count, "moves of the task's calls to another provider >= at_least")            \
+  X(fallbacks_exhausted, flag, "a fallback chain of the task ran out of candidates")          \
+  X(cost_usd, amount, "USD the task spent, failed attempts included, >= at_least")            \
+  X(tokens, count, "tokens the task spent, failed attempts included, >= at_least")            \
+  X(degraded, flag, "at task end: the task succeeded only in a degraded way")                 \
+  X(safe_failed, flag, "at task end: the task ended in a safe-fail result")                   \
   X(failed, flag, "at task end: the task failed")
 
 enum class EscalationCondition : std::uint8_t { SQUALL_ESCALATION_CONDITIONS(SQUALL_ENUMERATOR) };
@@ -106,7 +106,7 @@ struct EscalationConfig {
 // A task's escalation so far (TaskContext::escalation): three bytes per task in flight.
 // The rules are the task plan's (TaskPlan::escalation), passed to escalate().
 struct EscalationState {
-  bool raised = false;  // a rule has fired
+  bool raised = false;                                                // a rule has fired
   EscalationLevel level = EscalationLevel::auto_retry;                // valid when raised
   EscalationCondition reason = EscalationCondition::failed_attempts;  // valid when raised
 };

@@ -15,10 +15,18 @@ std::string_view to_string(FallbackRouting routing) {
 }
 
 std::vector<OutcomeKind> FallbackConfig::default_on() {
-  return {OutcomeKind::timeout,        OutcomeKind::rate_limited,   OutcomeKind::overloaded,
-          OutcomeKind::server_error,   OutcomeKind::auth_error,     OutcomeKind::context_length,
-          OutcomeKind::content_filter, OutcomeKind::invalid_output, OutcomeKind::circuit_open,
-          OutcomeKind::budget_exhausted, OutcomeKind::throttled,      OutcomeKind::bulkhead_full,
+  return {OutcomeKind::timeout,
+          OutcomeKind::rate_limited,
+          OutcomeKind::overloaded,
+          OutcomeKind::server_error,
+          OutcomeKind::auth_error,
+          OutcomeKind::context_length,
+          OutcomeKind::content_filter,
+          OutcomeKind::invalid_output,
+          OutcomeKind::circuit_open,
+          OutcomeKind::budget_exhausted,
+          OutcomeKind::throttled,
+          OutcomeKind::bulkhead_full,
           OutcomeKind::rate_limiter_rejected};
 }
 
@@ -69,8 +77,8 @@ void FallbackStrategy::emit(const CallContext& ctx, FallbackAction action, Provi
   const auto name = [this](ProviderId id) -> std::string_view {
     return id == kNoProvider ? std::string_view() : std::string_view(env_.providers->descriptor(id).name);
   };
-  env_.events.on_fallback(FallbackEvent{ctx.task.id, ctx.tool, action, name(from), name(to), trigger,
-                                        env_.clock.now()});
+  env_.events.on_fallback(
+      FallbackEvent{ctx.task.id, ctx.tool, action, name(from), name(to), trigger, env_.clock.now()});
 }
 
 Task<Outcome> FallbackStrategy::execute(CallContext& ctx, Request& request, Next next) {

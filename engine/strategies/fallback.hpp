@@ -50,9 +50,9 @@
 namespace squall {
 
 // X(name, doc)
-#define SQUALL_FALLBACK_ROUTINGS(X)                                   \
-  X(in_order, "backups in the order listed")                          \
-  X(cheapest, "backups by worst-case cost of this request")           \
+#define SQUALL_FALLBACK_ROUTINGS(X)                         \
+  X(in_order, "backups in the order listed")                \
+  X(cheapest, "backups by worst-case cost of this request") \
   X(fastest, "backups by mean latency of recent successes in the run")
 
 enum class FallbackRouting : std::uint8_t { SQUALL_FALLBACK_ROUTINGS(SQUALL_ENUMERATOR) };

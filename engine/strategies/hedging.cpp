@@ -29,9 +29,9 @@ struct HedgingStrategy::Call {
 
 // One level of the race: attempt k against the chain of hedges after it.
 struct HedgingStrategy::Level {
-  bool attempt_failed = false;  // attempt k ended in a handled outcome and waits for the hedges
-  bool declined = false;        // hedge k + 1 was not sent (budget, deadline)
-  bool hedges_failed = false;   // every attempt from k + 1 on ended in a handled outcome
+  bool attempt_failed = false;         // attempt k ended in a handled outcome and waits for the hedges
+  bool declined = false;               // hedge k + 1 was not sent (budget, deadline)
+  bool hedges_failed = false;          // every attempt from k + 1 on ended in a handled outcome
   CancellationSource* wake = nullptr;  // cuts hedge k + 1's delay short
 };
 
@@ -172,9 +172,11 @@ Task<HedgingStrategy::Hedged> HedgingStrategy::run_hedge(Call& call, Level& lv, 
   const bool budgeted = !late && servable && budget_allows();
   if (!budgeted || !admits_retry(call, target)) {
     if (!late) {
-      emit(call, !servable ? HedgeAction::unservable
-                 : budgeted ? HedgeAction::retry_budget_denied
-                            : HedgeAction::budget_denied, k);
+      emit(call,
+           !servable  ? HedgeAction::unservable
+           : budgeted ? HedgeAction::retry_budget_denied
+                      : HedgeAction::budget_denied,
+           k);
     }
     lv.declined = true;
     if (!lv.attempt_failed) co_await until_cancelled(token);

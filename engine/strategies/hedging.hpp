@@ -41,9 +41,9 @@
 // provider's own stack and state. A hedge whose provider cannot serve the request (its
 // context window cannot hold the prompt plus the requested output, or it lacks a required
 // capability: ProviderDescriptor::fits, Capabilities::covers) is not sent, nor is any later
-// hedge of the call (as for a refused budget); it is counted as an `unservable` event. A hedge's answer that wins on another provider marks the task degraded
-// (Degradation::fallback_provider), as fallback does. HedgeEvent::provider names the
-// provider of each event's attempt.
+// hedge of the call (as for a refused budget); it is counted as an `unservable` event. A hedge's answer that wins on
+// another provider marks the task degraded (Degradation::fallback_provider), as fallback does. HedgeEvent::provider
+// names the provider of each event's attempt.
 //
 // Budget. `budget` caps hedged attempts as a fraction of primary requests over the run:
 // a hedge may launch only while hedged + 1 <= budget * primaries (both counted by this
@@ -142,7 +142,7 @@ class HedgingStrategy final : public Strategy {
   HedgingConfig config_;
   EngineEnv env_;
   std::string owner_;
-  std::int64_t budget_ppm_ = -1;  // budget in parts per million; -1: unlimited
+  std::int64_t budget_ppm_ = -1;     // budget in parts per million; -1: unlimited
   std::vector<ProviderId> targets_;  // config_.providers resolved, in list order
   std::uint64_t primaries_ = 0;
   std::uint64_t hedged_ = 0;

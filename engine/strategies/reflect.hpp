@@ -51,7 +51,8 @@ struct ReflectConfig {
   // The strategy's name in policies and its config keys, in the order the documentation
   // lists them (the loader's unknown-key messages list them so).
   static constexpr std::string_view kName = "reflect";
-  static constexpr std::array<std::string_view, 7> kKeys{"provider", "on", "prompt_tokens", "max_output_tokens", "max_reflections", "include_tools", "exclude_tools"};
+  static constexpr std::array<std::string_view, 7> kKeys{
+      "provider", "on", "prompt_tokens", "max_output_tokens", "max_reflections", "include_tools", "exclude_tools"};
 
   // The LLM provider that reflects, by name. Required.
   std::string provider;

@@ -13,7 +13,9 @@ namespace {
 // lands on the decimal a reader expects (see the header).
 double on_grid(double threshold) { return std::round(threshold * 1e9) / 1e9; }
 
-RelaxRung dense(double min_score) { return RelaxRung{min_score, SearchMode::dense, fmt::format("dense {}", min_score)}; }
+RelaxRung dense(double min_score) {
+  return RelaxRung{min_score, SearchMode::dense, fmt::format("dense {}", min_score)};
+}
 
 }  // namespace
 
@@ -61,7 +63,7 @@ Task<Outcome> RelaxThresholdStrategy::execute(CallContext& ctx, Request& request
   }
   if (reached > 0 && outcome.kind == OutcomeKind::success) {
     ctx.task.mark(ladder_[reached].mode == SearchMode::keyword ? Degradation::keyword_fallback
-                                                                : Degradation::relaxed_threshold);
+                                                               : Degradation::relaxed_threshold);
   }
   request.min_score = given_score;
   request.mode = given_mode;

@@ -44,8 +44,7 @@ Nanos RetryStrategy::capped_backoff(std::int32_t n) const {
       Nanos d = base;
       for (std::int32_t i = 1; i < n && d < config_.max_delay; ++i) {
         const double next = static_cast<double>(d) * config_.multiplier;
-        d = next >= static_cast<double>(config_.max_delay) ? config_.max_delay
-                                                           : static_cast<Nanos>(std::llround(next));
+        d = next >= static_cast<double>(config_.max_delay) ? config_.max_delay : static_cast<Nanos>(std::llround(next));
       }
       return d;
     }

@@ -41,8 +41,8 @@
 // represent included: it saturates to kNever) makes the strategy give up on this provider
 // at once instead of sleeping, so an outer fallback can move on (the 60 s
 // default is openai-python's bound, above which that client stops trusting Retry-After and
-// falls back to its own backoff; squall gives up instead, as the issue specifies). A missing or malformed value falls back to the backoff, never to zero; a well-formed
-// "0" means retry at once.
+// falls back to its own backoff; squall gives up instead, as the issue specifies). A missing or malformed value falls
+// back to the backoff, never to zero; a well-formed "0" means retry at once.
 //
 // Stopping. Each decision emits one event:
 //   success                                       returned, no event
@@ -76,20 +76,20 @@
 
 namespace squall {
 
-#define SQUALL_BACKOFFS(X)                   \
-  X(constant, "base_delay")                 \
-  X(linear, "base_delay * n")               \
+#define SQUALL_BACKOFFS(X)                        \
+  X(constant, "base_delay")                       \
+  X(linear, "base_delay * n")                     \
   X(exponential, "base_delay * multiplier^(n-1)") \
   X(fibonacci, "base_delay * F(n), F = 1, 1, 2, 3, 5, ...")
-#define SQUALL_JITTERS(X)                                   \
-  X(none, "the backoff as computed")                       \
-  X(full, "uniform in [0, d]")                             \
-  X(equal, "d/2 plus uniform in [0, d/2]")                 \
+#define SQUALL_JITTERS(X)                                     \
+  X(none, "the backoff as computed")                          \
+  X(full, "uniform in [0, d]")                                \
+  X(equal, "d/2 plus uniform in [0, d/2]")                    \
   X(proportional, "d times a factor uniform in jitter_range") \
   X(decorrelated, "uniform in [base, 3 * previous delay]")
 
-#define SQUALL_RETRY_AFTER_OVER_MAX(X)                                       \
-  X(give_up, "end the call at once with the outcome")                        \
+#define SQUALL_RETRY_AFTER_OVER_MAX(X)                \
+  X(give_up, "end the call at once with the outcome") \
   X(backoff, "ignore the header and wait the strategy's own backoff")
 
 enum class Backoff : std::uint8_t { SQUALL_BACKOFFS(SQUALL_ENUMERATOR) };
@@ -117,7 +117,10 @@ struct RetryConfig {
   // The strategy's name in policies and its config keys, in the order the documentation
   // lists them (the loader's unknown-key messages list them so).
   static constexpr std::string_view kName = "retry";
-  static constexpr std::array<std::string_view, 11> kKeys{"max_attempts", "retry_on", "backoff", "base_delay", "multiplier", "max_delay", "jitter", "jitter_range", "honour_retry_after", "max_retry_after", "over_max_retry_after"};
+  static constexpr std::array<std::string_view, 11> kKeys{
+      "max_attempts",        "retry_on", "backoff",      "base_delay",         "multiplier",
+      "max_delay",           "jitter",   "jitter_range", "honour_retry_after", "max_retry_after",
+      "over_max_retry_after"};
 
   // Attempts in all, the first included; >= 1. Default 3 (resilience4j RetryConfig).
   std::int32_t max_attempts = 3;
@@ -160,9 +163,9 @@ class RetryStrategy final : public Strategy {
   // (engine/fused_call.hpp) around the attempt in its own frame, so both decide alike.
   // One logical call's place in the loop:
   struct Progress {
-    BackoffState backoff;       // this call's, never shared with another call
-    std::int32_t attempt = 1;   // the attempt about to be made or just made, from 1
-    bool outer_retry = false;   // ctx.retry on entry: an attempt of an outer retry is a retry here too
+    BackoffState backoff;      // this call's, never shared with another call
+    std::int32_t attempt = 1;  // the attempt about to be made or just made, from 1
+    bool outer_retry = false;  // ctx.retry on entry: an attempt of an outer retry is a retry here too
   };
   // What follows an attempt: the end of the call with the attempt's outcome, the next
   // attempt at once (the rest of the pipeline would refuse it without a call: sleeping

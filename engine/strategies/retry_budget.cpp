@@ -10,8 +10,7 @@
 namespace squall {
 
 std::string_view to_string(RetryBudgetMode mode) {
-  static constexpr std::array<std::string_view, kRetryBudgetModeCount> kNames{
-      SQUALL_RETRY_BUDGET_MODES(SQUALL_NAME)};
+  static constexpr std::array<std::string_view, kRetryBudgetModeCount> kNames{SQUALL_RETRY_BUDGET_MODES(SQUALL_NAME)};
   return kNames[static_cast<std::size_t>(mode)];
 }
 
@@ -39,7 +38,8 @@ const RetryBudgetStrategy::State& RetryBudgetStrategy::state(ProviderId provider
 std::int64_t RetryBudgetStrategy::retry_limit(ProviderId provider) const {
   // Envoy: max(min_retry_concurrency, budget_percent / 100 * (rq_active + rq_pending)),
   // truncated to an integer. The product is exact for any sensible count.
-  const double share = std::floor(config_.budget_percent * static_cast<double>(state(provider).active_requests) / 100.0);
+  const double share =
+      std::floor(config_.budget_percent * static_cast<double>(state(provider).active_requests) / 100.0);
   return std::max<std::int64_t>(config_.min_retry_concurrency, static_cast<std::int64_t>(share));
 }
 

@@ -50,7 +50,7 @@
 
 namespace squall {
 
-#define SQUALL_RETRY_BUDGET_MODES(X)                                                        \
+#define SQUALL_RETRY_BUDGET_MODES(X)                                                               \
   X(envoy, "budget_percent of the active requests may be retries, at least min_retry_concurrency") \
   X(grpc, "a token bucket: failures take 1, successes add token_ratio; retries above max_tokens / 2")
 

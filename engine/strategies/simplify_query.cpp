@@ -1,10 +1,10 @@
 #include "engine/strategies/simplify_query.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <boost/algorithm/string/constants.hpp>
 #include <boost/algorithm/string/split.hpp>
 #include <boost/algorithm/string/trim.hpp>
-#include <fmt/format.h>
 #include <string_view>
 #include <utility>
 
@@ -26,15 +26,14 @@ bool is_whitespace(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 // "!#$%&'()*+,-./:;<=>?@[\\]^_`{|}~": the four ASCII punctuation ranges, without '"'.
 bool is_punctuation_but_quote(char c) {
-  const bool punctuation = (c >= '!' && c <= '/') || (c >= ':' && c <= '@') || (c >= '[' && c <= '`') ||
-                           (c >= '{' && c <= '~');
+  const bool punctuation =
+      (c >= '!' && c <= '/') || (c >= ':' && c <= '@') || (c >= '[' && c <= '`') || (c >= '{' && c <= '~');
   return punctuation && c != '"';
 }
 
 Words split_words(std::string_view query) {
   Words words;
-  boost::algorithm::split(words, query, is_whitespace,
-                          boost::algorithm::token_compress_on);
+  boost::algorithm::split(words, query, is_whitespace, boost::algorithm::token_compress_on);
   std::erase_if(words, [](std::string_view w) { return w.empty(); });
   return words;
 }
@@ -48,8 +47,7 @@ std::string_view core_of(std::string_view word) {
 
 bool is_year(std::string_view word) {
   const std::string_view core = core_of(word);
-  if (core.size() != 4 ||
-      !std::all_of(core.begin(), core.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+  if (core.size() != 4 || !std::all_of(core.begin(), core.end(), [](char c) { return c >= '0' && c <= '9'; })) {
     return false;
   }
   return core.starts_with("19") || core.starts_with("20");
@@ -61,9 +59,8 @@ char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c -
 
 bool is_filler(std::string_view word, const std::vector<std::string>& filler_words) {
   const std::string_view core = core_of(word);
-  return std::any_of(filler_words.begin(), filler_words.end(), [&](const std::string& f) {
-    return std::ranges::equal(core, f, {}, ascii_lower, ascii_lower);
-  });
+  return std::any_of(filler_words.begin(), filler_words.end(),
+                     [&](const std::string& f) { return std::ranges::equal(core, f, {}, ascii_lower, ascii_lower); });
 }
 
 Words first_words(Words words, std::size_t n) {
@@ -144,8 +141,7 @@ SimplifyQueryStrategy::Ladder SimplifyQueryStrategy::ladder(std::string_view que
   return rungs;
 }
 
-Task<Outcome> SimplifyQueryStrategy::execute_gated(OuterGates gates, CallContext& ctx, Request& request,
-                                                   Next next) {
+Task<Outcome> SimplifyQueryStrategy::execute_gated(OuterGates gates, CallContext& ctx, Request& request, Next next) {
   // The outcome is built where it is returned (Task::result_slot): the outer gates'
   // refusal, or the answer to the last query sent.
   Outcome& outcome = co_await Task<Outcome>::result_slot();

@@ -36,13 +36,7 @@
 
 namespace squall {
 
-enum class SimplifyStep : std::uint8_t {
-  drop_quotes,
-  drop_years,
-  first_5_words,
-  first_3_words,
-  drop_filler_words
-};
+enum class SimplifyStep : std::uint8_t { drop_quotes, drop_years, first_5_words, first_3_words, drop_filler_words };
 
 struct SimplifyQueryConfig {
   // The strategy's name in policies and its config keys, in the order the documentation
@@ -51,9 +45,8 @@ struct SimplifyQueryConfig {
   static constexpr std::array<std::string_view, 2> kKeys{"steps", "filler_words"};
 
   // The rungs in order. Default: all five, in the order above.
-  std::vector<SimplifyStep> steps = {SimplifyStep::drop_quotes, SimplifyStep::drop_years,
-                                     SimplifyStep::first_5_words, SimplifyStep::first_3_words,
-                                     SimplifyStep::drop_filler_words};
+  std::vector<SimplifyStep> steps = {SimplifyStep::drop_quotes, SimplifyStep::drop_years, SimplifyStep::first_5_words,
+                                     SimplifyStep::first_3_words, SimplifyStep::drop_filler_words};
   // Words drop_filler_words removes (compared case-insensitively). Default: a short list
   // of English function words.
   std::vector<std::string> filler_words = {"the", "a",    "an",    "of",    "for",    "in",     "on",  "to",

@@ -7,23 +7,23 @@
 
 #include <variant>
 
+#include "engine/strategies/adaptive_throttling.hpp"
 #include "engine/strategies/budget.hpp"
+#include "engine/strategies/bulkhead.hpp"
 #include "engine/strategies/cache.hpp"
 #include "engine/strategies/circuit_breaker.hpp"
 #include "engine/strategies/escalation.hpp"
 #include "engine/strategies/fallback.hpp"
+#include "engine/strategies/hedging.hpp"
+#include "engine/strategies/rate_limiter.hpp"
 #include "engine/strategies/reflect.hpp"
 #include "engine/strategies/relax_threshold.hpp"
 #include "engine/strategies/retry.hpp"
+#include "engine/strategies/retry_budget.hpp"
 #include "engine/strategies/rewrite_query.hpp"
 #include "engine/strategies/simplify_query.hpp"
 #include "engine/strategies/timeout.hpp"
 #include "engine/strategies/validate.hpp"
-#include "engine/strategies/retry_budget.hpp"
-#include "engine/strategies/adaptive_throttling.hpp"
-#include "engine/strategies/hedging.hpp"
-#include "engine/strategies/bulkhead.hpp"
-#include "engine/strategies/rate_limiter.hpp"
 
 namespace squall {
 
@@ -31,8 +31,7 @@ namespace squall {
 // in scenario files' error messages ("expected one of: timeout, retry, ...").
 using StrategyConfig = std::variant<TimeoutConfig, RetryConfig, CircuitBreakerConfig, SimplifyQueryConfig,
                                     RelaxThresholdConfig, RewriteQueryConfig, BudgetConfig, FallbackConfig,
-                                    ValidateConfig, ReflectConfig, EscalationConfig, CacheConfig,
-                                    RetryBudgetConfig, AdaptiveThrottlingConfig,
-                                    HedgingConfig, BulkheadConfig, RateLimiterConfig>;
+                                    ValidateConfig, ReflectConfig, EscalationConfig, CacheConfig, RetryBudgetConfig,
+                                    AdaptiveThrottlingConfig, HedgingConfig, BulkheadConfig, RateLimiterConfig>;
 
 }  // namespace squall

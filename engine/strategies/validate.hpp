@@ -40,8 +40,8 @@
 namespace squall {
 
 // X(name, doc)
-#define SQUALL_VALIDATE_CHECKS(X)                                      \
-  X(json, "a completion parses as the JSON object asked for")         \
+#define SQUALL_VALIDATE_CHECKS(X)                                        \
+  X(json, "a completion parses as the JSON object asked for")            \
   X(non_empty, "the answer has content (a hit, a token, a tool result)") \
   X(no_error, "a 2xx body carries no error object (a masked error)")
 

@@ -124,13 +124,13 @@ class CapacityProvider final : public Provider {
   std::vector<TimePoint> edges_;  // drop edges, sorted
   std::size_t next_edge_ = 0;
   bool watching_edges_ = false;  // watch_edges() is waiting for the next edge
-  std::int64_t max_slots_ = 0;    // slots in force (INT64_MAX: unlimited)
+  std::int64_t max_slots_ = 0;   // slots in force (INT64_MAX: unlimited)
   std::int64_t in_service_ = 0;
   WaitQueue queue_;
   CapacityStats stats_;
   RetryAfterTexts retry_after_;
   ErrorDetailsStore details_;  // the 429s' details, one per Retry-After value and message
-  std::exception_ptr error_;  // a programmer error thrown by a server-side coroutine
+  std::exception_ptr error_;   // a programmer error thrown by a server-side coroutine
 };
 
 }  // namespace squall

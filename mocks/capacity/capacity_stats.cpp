@@ -19,8 +19,7 @@ CapacityWindow& CapacityStats::at(TimePoint t) {
   return windows_[i];
 }
 
-void CapacityStats::integrate(TimePoint from, TimePoint to, std::int64_t level,
-                              std::int64_t CapacityWindow::*field) {
+void CapacityStats::integrate(TimePoint from, TimePoint to, std::int64_t level, std::int64_t CapacityWindow::*field) {
   if (level == 0 || to <= from) return;
   // One span per window crossed; the last window takes whatever lies beyond it.
   while (from < to) {

@@ -29,13 +29,13 @@ struct CapacityWindow {
 
 struct CapacityTotals {
   std::uint64_t arrivals = 0;
-  std::uint64_t goodput = 0;            // 2xx delivered to a waiting client
-  std::uint64_t served = 0;             // requests that held a slot to the end of their service
-  std::uint64_t queued = 0;             // requests that waited for a slot
+  std::uint64_t goodput = 0;                // 2xx delivered to a waiting client
+  std::uint64_t served = 0;                 // requests that held a slot to the end of their service
+  std::uint64_t queued = 0;                 // requests that waited for a slot
   std::uint64_t rate_limited_requests = 0;  // 429: the requests-per-minute bucket was empty
   std::uint64_t rate_limited_tokens = 0;    // 429: the tokens-per-minute bucket was short
-  std::uint64_t queue_full = 0;         // rejected: the queue was full
-  std::uint64_t queue_timeouts = 0;     // rejected: waited queue_timeout without a slot
+  std::uint64_t queue_full = 0;             // rejected: the queue was full
+  std::uint64_t queue_timeouts = 0;         // rejected: waited queue_timeout without a slot
   // Requests whose client gave up (deadline or cancellation) before the answer: the
   // server went on queueing and serving them.
   std::uint64_t abandoned = 0;

@@ -55,9 +55,8 @@ Nanos ceil_div(Nanos a, Nanos b) { return a / b + (a % b != 0 ? 1 : 0); }
 
 }  // namespace
 
-ChaosProvider::ChaosProvider(std::unique_ptr<Provider> inner, std::vector<FaultConfig> faults,
-                             LatencyConfig latency, Body body, Clock& clock, Scheduler& scheduler, Rng& rng,
-                             ChaosSettings settings)
+ChaosProvider::ChaosProvider(std::unique_ptr<Provider> inner, std::vector<FaultConfig> faults, LatencyConfig latency,
+                             Body body, Clock& clock, Scheduler& scheduler, Rng& rng, ChaosSettings settings)
     : inner_(std::move(inner)),
       faults_(std::move(faults)),
       latency_(latency),
@@ -302,8 +301,7 @@ Task<Response> ChaosProvider::transform(const FaultConfig& fault, TimePoint deci
   co_return r;
 }
 
-Task<Response> ChaosProvider::run(Decision decision, TimePoint now, Request request,
-                                  CallOptions options) {
+Task<Response> ChaosProvider::run(Decision decision, TimePoint now, Request request, CallOptions options) {
   Xoshiro256 keyed_rng(decision.latency_seed);
   Rng& rng = decision.keyed ? static_cast<Rng&>(keyed_rng) : rng_;
   const FaultConfig* delay = decision.delay;

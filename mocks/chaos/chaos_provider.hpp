@@ -106,8 +106,8 @@
 
 #include <array>
 #include <cstdint>
-#include <set>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -144,8 +144,8 @@ class ChaosProvider final : public Provider {
   // latency, an LLM's time to first token), used by faulty answers whose fault sets none;
   // `body` is the kind of body the inner provider answers with. The clock, scheduler and
   // rng must outlive the decorator; `rng` is its own stream, separate from the inner's.
-  ChaosProvider(std::unique_ptr<Provider> inner, std::vector<FaultConfig> faults, LatencyConfig latency,
-                Body body, Clock& clock, Scheduler& scheduler, Rng& rng, ChaosSettings settings = {});
+  ChaosProvider(std::unique_ptr<Provider> inner, std::vector<FaultConfig> faults, LatencyConfig latency, Body body,
+                Clock& clock, Scheduler& scheduler, Rng& rng, ChaosSettings settings = {});
 
   // The inner provider's name: the decorator is invisible in reports.
   std::string_view name() const override { return inner_->name(); }
@@ -189,7 +189,7 @@ class ChaosProvider final : public Provider {
   // salt, taken once per tool name rather than once per decision: a decorator serves one
   // provider, called for one tool or a few, so the last name's are kept.
   struct ToolSeeds {
-    std::uint64_t crc = 0;  // crc64_xz(tool), for the outages' keys
+    std::uint64_t crc = 0;      // crc64_xz(tool), for the outages' keys
     std::uint64_t delay = 0;    // stream_seed_of_crc(decision_key ^ delay salt, crc)
     std::uint64_t abort = 0;    // the same for the abort and transform group
     std::uint64_t latency = 0;  // the same for the latency samples
@@ -200,8 +200,7 @@ class ChaosProvider final : public Provider {
   // The call's number and decision, with the injected faults counted.
   Decision next_decision(TimePoint now, const CallOptions& options);
   Task<Response> abort(const FaultConfig& fault, TimePoint now, CallOptions options, Rng& rng);
-  Task<Response> transform(const FaultConfig& fault, TimePoint decided, const Request& request,
-                           CallOptions options);
+  Task<Response> transform(const FaultConfig& fault, TimePoint decided, const Request& request, CallOptions options);
   // Counts a fault decided at `decided` as injected, or takes it back (in its total and
   // its window alike).
   void count_injected(FaultKind kind, TimePoint decided);

@@ -16,9 +16,9 @@ namespace squall {
 
 // The phases of a fault (Envoy's HTTP fault filter, envoy.extensions.filters.http.fault.v3:
 // a delay, then an abort; REVIEW change 5), plus transform. X(name, what it does)
-#define SQUALL_FAULT_PHASES(X)                                                         \
-  X(delay, "add latency, then go on to the inner provider (or to an abort)")          \
-  X(abort, "answer with a status at once, without calling the inner provider")        \
+#define SQUALL_FAULT_PHASES(X)                                                 \
+  X(delay, "add latency, then go on to the inner provider (or to an abort)")   \
+  X(abort, "answer with a status at once, without calling the inner provider") \
   X(transform, "call the inner provider, then rewrite its answer")
 
 enum class FaultPhase : std::uint8_t { SQUALL_FAULT_PHASES(SQUALL_ENUMERATOR) };
@@ -28,17 +28,17 @@ std::string_view to_string(FaultPhase phase);
 // X(name, phase, what the decorator answers). New kinds go at the end: reports and the
 // schema list them in this order.
 #define SQUALL_FAULT_KINDS(X)                                                                       \
-  X(timeout, abort, "no answer before the caller gives up")                                          \
-  X(rate_limited, abort, "429, with a Retry-After header when retry_after is set")                   \
-  X(overloaded, abort, "529 by default, or 503; Retry-After when retry_after is set")                \
-  X(server_error, abort, "a 5xx status, 500 by default")                                             \
-  X(empty, abort, "200 with no results")                                                             \
-  X(index_not_ready, abort, "503 index_not_ready: the index is still being built or loaded")         \
-  X(client_error, abort, "a 4xx status: 400 by default, or 401, 403, 404, 422")                      \
-  X(throttled_empty, abort, "a search answering 200 with no hits while it throttles (masked 429)")   \
-  X(latency_spike, delay, "the fault's latency is added before the call goes on")                    \
-  X(brownout, delay, "the answer takes `multiplier` times as long as it would have")                 \
-  X(masked_error, transform, "the inner answer, its body carrying an error: a 200 that is not one")  \
+  X(timeout, abort, "no answer before the caller gives up")                                         \
+  X(rate_limited, abort, "429, with a Retry-After header when retry_after is set")                  \
+  X(overloaded, abort, "529 by default, or 503; Retry-After when retry_after is set")               \
+  X(server_error, abort, "a 5xx status, 500 by default")                                            \
+  X(empty, abort, "200 with no results")                                                            \
+  X(index_not_ready, abort, "503 index_not_ready: the index is still being built or loaded")        \
+  X(client_error, abort, "a 4xx status: 400 by default, or 401, 403, 404, 422")                     \
+  X(throttled_empty, abort, "a search answering 200 with no hits while it throttles (masked 429)")  \
+  X(latency_spike, delay, "the fault's latency is added before the call goes on")                   \
+  X(brownout, delay, "the answer takes `multiplier` times as long as it would have")                \
+  X(masked_error, transform, "the inner answer, its body carrying an error: a 200 that is not one") \
   X(stream_cut, transform, "an LLM stream that errors after `after_tokens` output tokens")
 
 #define SQUALL_FAULT_KIND_ENUMERATOR(name, phase, doc) name,
@@ -81,10 +81,10 @@ constexpr std::string_view fault_providers(FaultKind kind) {
 
 // How a server states the delay it asks for (engine/retry_after.hpp reads each).
 // X(name, what is sent)
-#define SQUALL_RETRY_AFTER_FORMS(X)                                                            \
-  X(delay_seconds, "Retry-After: delay-seconds (RFC 9110 section 10.2.3), e.g. \"2\" or \"0.5\"")  \
+#define SQUALL_RETRY_AFTER_FORMS(X)                                                               \
+  X(delay_seconds, "Retry-After: delay-seconds (RFC 9110 section 10.2.3), e.g. \"2\" or \"0.5\"") \
   X(http_date, "Retry-After: an IMF-fixdate, the scenario's start_time plus now plus the delay")  \
-  X(milliseconds, "retry-after-ms: milliseconds (OpenAI, Azure OpenAI)")                        \
+  X(milliseconds, "retry-after-ms: milliseconds (OpenAI, Azure OpenAI)")                          \
   X(retry_info, "no header; google.rpc.RetryInfo retry_delay in the body, e.g. \"2.5s\"")
 
 enum class RetryAfterForm : std::uint8_t { SQUALL_RETRY_AFTER_FORMS(SQUALL_ENUMERATOR) };

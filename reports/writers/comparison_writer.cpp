@@ -29,7 +29,7 @@ ordered_json identity(const ComparedRun& run) {
   const json produced_by = r.value("produced_by", json::object());
   const auto file = [&](const char* key) {
     return produced_by.contains(key) && produced_by[key].is_string() ? ordered_json(produced_by[key].get<std::string>())
-                                                                      : ordered_json();
+                                                                     : ordered_json();
   };
   ordered_json o = ordered_json::object();
   o["label"] = run.label;

@@ -14,9 +14,8 @@ namespace {
 constexpr std::string_view kRecordEnd = "\r\n";
 
 // The capacity columns of one provider, in the header's order (csv_writer.hpp).
-constexpr std::array<std::string_view, 8> kCapacityColumns{"offered",    "goodput",        "rate_limited",
-                                                           "rejected",   "queue_mean",     "queue_max",
-                                                           "in_flight_mean", "in_flight_max"};
+constexpr std::array<std::string_view, 8> kCapacityColumns{
+    "offered", "goodput", "rate_limited", "rejected", "queue_mean", "queue_max", "in_flight_mean", "in_flight_max"};
 
 void capacity_fields(const CapacityReport& c, std::size_t window, std::vector<std::string>& row) {
   // A layer's windows start at 0 like the time series; one it never reached is all zeros.
@@ -41,14 +40,16 @@ void record(const std::vector<std::string>& fields, std::string& out) {
 
 std::vector<std::string> header(const Report& r) {
   std::vector<std::string> h{"window_start_ms", "window_end_ms"};
-  for (std::size_t i = 0; i < kTaskStatusCount; ++i) h.push_back(fmt::format("tasks_{}", to_string(static_cast<TaskStatus>(i))));
+  for (std::size_t i = 0; i < kTaskStatusCount; ++i)
+    h.push_back(fmt::format("tasks_{}", to_string(static_cast<TaskStatus>(i))));
   for (const ProviderSummary& p : r.providers) {
     h.push_back(fmt::format("calls:{}", p.name));
     for (OutcomeKind kind : all_outcome_kinds()) h.push_back(fmt::format("calls:{}:{}", p.name, to_string(kind)));
   }
   for (const InjectedFaultRow& f : r.injected_faults) h.push_back(fmt::format("faults:{}:{}", f.provider, f.kind));
   for (const CapacityReport& c : r.capacity) {
-    for (const std::string_view column : kCapacityColumns) h.push_back(fmt::format("capacity:{}:{}", c.provider, column));
+    for (const std::string_view column : kCapacityColumns)
+      h.push_back(fmt::format("capacity:{}:{}", c.provider, column));
   }
   return h;
 }

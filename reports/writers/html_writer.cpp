@@ -44,9 +44,8 @@ void head(const Report& r, std::string& out) {
 void header(const Report& r, std::string& out) {
   std::size_t failed = 0;
   for (const ThresholdResult& t : r.thresholds) failed += t.passed ? 0 : 1;
-  const std::string verdict = failed == 0
-                                  ? fmt::format("{} thresholds passed", r.thresholds.size())
-                                  : fmt::format("{} of {} thresholds failed", failed, r.thresholds.size());
+  const std::string verdict = failed == 0 ? fmt::format("{} thresholds passed", r.thresholds.size())
+                                          : fmt::format("{} of {} thresholds failed", failed, r.thresholds.size());
   out += fmt::format("<header>\n<h1 class=\"{}\">{} squall: {}</h1>\n<p class=\"verdict\">{}</p>\n",
                      failed == 0 ? "pass" : "fail", mark(failed == 0), html_text(r.scenario), verdict);
   out += "<dl class=\"identity\">\n";
@@ -80,7 +79,9 @@ void thresholds(const Report& r, std::string& out) {
     out += "<p>none</p>\n</section>\n";
     return;
   }
-  out += "<table>\n<thead><tr><th></th><th>metric</th><th>threshold</th><th class=\"n\">observed</th></tr></thead>\n<tbody>\n";
+  out +=
+      "<table>\n<thead><tr><th></th><th>metric</th><th>threshold</th><th "
+      "class=\"n\">observed</th></tr></thead>\n<tbody>\n";
   for (const ThresholdResult& t : r.thresholds) {
     out += fmt::format(
         "<tr class=\"{}\"><td>{}</td><td><code>{}</code></td><td><code>{}</code></td><td class=\"n\">{}</td></tr>\n",
@@ -124,9 +125,10 @@ void providers(const Report& r, std::string& out) {
     out += "<p>none</p>\n</section>\n";
     return;
   }
-  out += "<table>\n<thead><tr><th>provider</th><th class=\"n\">attempts</th><th>by outcome</th>"
-         "<th class=\"n\">latency p50 (ms)</th><th class=\"n\">latency p99 (ms)</th>"
-         "<th class=\"n\">tokens in / out</th><th class=\"n\">cost (USD)</th></tr></thead>\n<tbody>\n";
+  out +=
+      "<table>\n<thead><tr><th>provider</th><th class=\"n\">attempts</th><th>by outcome</th>"
+      "<th class=\"n\">latency p50 (ms)</th><th class=\"n\">latency p99 (ms)</th>"
+      "<th class=\"n\">tokens in / out</th><th class=\"n\">cost (USD)</th></tr></thead>\n<tbody>\n";
   for (const ProviderSummary& p : r.providers) {
     std::string by_outcome;
     for (const OutcomeKind kind : all_outcome_kinds()) {
@@ -138,8 +140,8 @@ void providers(const Report& r, std::string& out) {
     out += fmt::format(
         "<tr><td>{}</td><td class=\"n\">{}</td><td>{}</td><td class=\"n\">{:.3f}</td><td class=\"n\">{:.3f}</td>"
         "<td class=\"n\">{} / {}</td><td class=\"n\">{:.6f}</td></tr>\n",
-        html_text(p.name), p.calls, by_outcome, round_ms(p.latency.p50_ms), round_ms(p.latency.p99_ms),
-        p.input_tokens, p.output_tokens, round_usd(p.cost_usd));
+        html_text(p.name), p.calls, by_outcome, round_ms(p.latency.p50_ms), round_ms(p.latency.p99_ms), p.input_tokens,
+        p.output_tokens, round_usd(p.cost_usd));
   }
   out += "</tbody>\n</table>\n</section>\n";
 }
@@ -277,8 +279,9 @@ Json chart_data(const Report& r) {
 
 void charts(const Report& r, std::string& out) {
   out += "<section id=\"charts\">\n<h2>Over virtual time</h2>\n";
-  out += fmt::format("<p>Counts per window of {:.3f} s of virtual time. Drawn with uPlot {}, embedded in this page.</p>\n",
-                     seconds(r.time_series.window), uplot_version());
+  out +=
+      fmt::format("<p>Counts per window of {:.3f} s of virtual time. Drawn with uPlot {}, embedded in this page.</p>\n",
+                  seconds(r.time_series.window), uplot_version());
   out += "<noscript><p>The charts need JavaScript; the tables above do not.</p></noscript>\n";
   out += "<div id=\"chart-list\"></div>\n</section>\n";
   // ensure_ascii: every non-ASCII character as \uXXXX; replace: broken UTF-8 in a name

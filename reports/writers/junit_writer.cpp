@@ -4,9 +4,9 @@
 #include <sstream>
 #include <vector>
 
+#include <fmt/format.h>
 #include <boost/property_tree/ptree.hpp>
 #include <boost/property_tree/xml_parser.hpp>
-#include <fmt/format.h>
 
 #include "reports/fingerprint.hpp"
 #include "reports/text_summary.hpp"
@@ -40,8 +40,8 @@ ptree test_case(const Report& r, const std::string& suite_name, const ThresholdR
   attribute(tc, "name", fmt::format("{}: {}", t.metric, t.expression));
   if (!t.passed) {
     const std::string observed = format_observed(t);
-    ptree failure(xml_text(fmt::format("{}: {} (observed {})\nrepro: {}", t.metric, t.expression, observed,
-                                       r.produced_by.repro)));
+    ptree failure(xml_text(
+        fmt::format("{}: {} (observed {})\nrepro: {}", t.metric, t.expression, observed, r.produced_by.repro)));
     attribute(failure, "type", "threshold");
     attribute(failure, "message", fmt::format("observed {}; expected {}", observed, t.expression));
     tc.add_child("failure", failure);

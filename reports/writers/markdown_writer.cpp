@@ -23,13 +23,12 @@ std::string share(std::uint64_t n, std::uint64_t total) {
 void heading(const Report& r, std::string& out) {
   std::size_t failed = 0;
   for (const ThresholdResult& t : r.thresholds) failed += t.passed ? 0 : 1;
-  const std::string verdict = failed == 0
-                                  ? fmt::format("{} thresholds passed", r.thresholds.size())
-                                  : fmt::format("{} of {} thresholds failed", failed, r.thresholds.size());
+  const std::string verdict = failed == 0 ? fmt::format("{} thresholds passed", r.thresholds.size())
+                                          : fmt::format("{} of {} thresholds failed", failed, r.thresholds.size());
   out += fmt::format("### {} squall: {} ({})\n\n", failed == 0 ? "✓" : "✗", markdown_text(r.scenario), verdict);
-  out += fmt::format("seed {} · simulated {:.1f} s · fingerprint {} · squall {}\n\n", markdown_code(std::to_string(r.seed)),
-                     to_millis(r.duration) / 1000.0, markdown_code(fingerprint_hex(r.fingerprint)),
-                     markdown_text(r.produced_by.squall_version));
+  out += fmt::format("seed {} · simulated {:.1f} s · fingerprint {} · squall {}\n\n",
+                     markdown_code(std::to_string(r.seed)), to_millis(r.duration) / 1000.0,
+                     markdown_code(fingerprint_hex(r.fingerprint)), markdown_text(r.produced_by.squall_version));
 }
 
 void outcomes(const Report& r, std::string& out) {
@@ -130,8 +129,9 @@ void injected_faults(const Report& r, std::string& out) {
   }
   std::erase_if(providers, [&](std::string_view p) { return count_of(r.injected_faults, p) == 0; });
   if (providers.empty()) return;
-  out += "#### Injected faults\n\n| provider | injected | delay | abort | transform | cut short |\n"
-         "|:--|--:|--:|--:|--:|--:|\n";
+  out +=
+      "#### Injected faults\n\n| provider | injected | delay | abort | transform | cut short |\n"
+      "|:--|--:|--:|--:|--:|--:|\n";
   for (const std::string_view p : providers) {
     out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", markdown_code(p), count_of(r.injected_faults, p),
                        count_of(r.injected_fault_phases, p, "delay"), count_of(r.injected_fault_phases, p, "abort"),
@@ -150,8 +150,9 @@ std::string recovery(const CapacityReport& c) {
 // (reports/capacity_recovery.hpp); the per-window series are in the JSON and CSV reports.
 void capacity(const Report& r, std::string& out) {
   if (r.capacity.empty()) return;
-  out += "#### Capacity\n\n| provider | offered | goodput | rate limited | rejected | abandoned | wasted | max queue "
-         "| max in flight | recovery |\n|:--|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n";
+  out +=
+      "#### Capacity\n\n| provider | offered | goodput | rate limited | rejected | abandoned | wasted | max queue "
+      "| max in flight | recovery |\n|:--|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n";
   for (const CapacityReport& c : r.capacity) {
     out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", markdown_code(c.provider), c.arrivals,
                        c.goodput, c.rate_limited_requests + c.rate_limited_tokens, c.queue_full + c.queue_timeouts,

@@ -10,9 +10,9 @@
 namespace squall {
 
 struct SuiteOutcome {
-  std::string scenario_file;        // as given (or as found in a directory given)
-  const Report* report = nullptr;   // null when the scenario did not run
-  std::string error;                // why it did not run, one problem a line; empty with a report
+  std::string scenario_file;       // as given (or as found in a directory given)
+  const Report* report = nullptr;  // null when the scenario did not run
+  std::string error;               // why it did not run, one problem a line; empty with a report
 };
 
 }  // namespace squall

@@ -99,9 +99,10 @@ std::string num(double x) { return fmt::format("{:.6g}", x + 0.0); }
 std::string tables(const SweepResult& r, const SweepAnalysis& a) {
   std::string out;
   for (std::size_t m = 0; m < r.metrics.size(); ++m) {
-    out += fmt::format("<h3>{}</h3>\n<table>\n<tr><th>variant</th><th>n</th><th>mean</th><th>95% CI</th>"
-                       "<th>vs baseline (paired)</th><th>95% CI</th><th>verdict</th></tr>\n",
-                       html_text(r.metrics[m]));
+    out += fmt::format(
+        "<h3>{}</h3>\n<table>\n<tr><th>variant</th><th>n</th><th>mean</th><th>95% CI</th>"
+        "<th>vs baseline (paired)</th><th>95% CI</th><th>verdict</th></tr>\n",
+        html_text(r.metrics[m]));
     for (std::size_t v = 0; v < r.variants.size(); ++v) {
       const MetricSummary& s = a.variants[v][m];
       const auto ci = [](const Interval& i) {
@@ -115,10 +116,11 @@ std::string tables(const SweepResult& r, const SweepAnalysis& a) {
         diff_ci = ci(*s.difference);
         verdict = std::string(to_string(s.verdict));
       }
-      out += fmt::format("<tr class=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
-                         "<td>{}</td></tr>\n",
-                         verdict == "-" ? "" : verdict, html_text(r.variants[v].name), s.value.n,
-                         s.value.n > 0 ? num(s.value.mean) : "-", ci(s.value), diff, diff_ci, verdict);
+      out += fmt::format(
+          "<tr class=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+          "<td>{}</td></tr>\n",
+          verdict == "-" ? "" : verdict, html_text(r.variants[v].name), s.value.n,
+          s.value.n > 0 ? num(s.value.mean) : "-", ci(s.value), diff, diff_ci, verdict);
     }
     out += "</table>\n";
   }
@@ -139,9 +141,9 @@ std::string sweep_html_page(const SweepResult& r, const SweepAnalysis& a) {
                      html_text(r.description));
   out += fmt::format("<dt>scenario</dt><dd>{} (<code>{}</code>)</dd>\n", html_text(r.scenario_name),
                      html_text(r.scenario_file));
-  out += fmt::format("<dt>seeds</dt><dd>{}</dd>\n", r.seeds.empty() ? std::string("none")
-                                                                      : fmt::format("{} ({}..{})", r.seeds.size(),
-                                                                                    r.seeds.front(), r.seeds.back()));
+  out += fmt::format("<dt>seeds</dt><dd>{}</dd>\n",
+                     r.seeds.empty() ? std::string("none")
+                                     : fmt::format("{} ({}..{})", r.seeds.size(), r.seeds.front(), r.seeds.back()));
   out += fmt::format("<dt>baseline</dt><dd>{}</dd>\n", html_text(r.variants[r.baseline].name));
   out += fmt::format("<dt>squall</dt><dd>{}</dd>\n</dl>\n</header>\n", html_text(r.squall_version));
   out += "<section id=\"charts\">\n<h2>Pareto front</h2>\n<div id=\"pareto\"></div>\n</section>\n";

@@ -59,8 +59,12 @@ std::vector<Row> rows_of(const SweepResult& r, const SweepAnalysis& a, std::size
   std::vector<Row> rows;
   for (std::size_t v = 0; v < r.variants.size(); ++v) {
     const MetricSummary& s = a.variants[v][m];
-    Row row{r.variants[v].name, fmt::format("{}", s.value.n), s.value.n > 0 ? num(s.value.mean) : "-",
-            interval_text(s.value), "baseline", ""};
+    Row row{r.variants[v].name,
+            fmt::format("{}", s.value.n),
+            s.value.n > 0 ? num(s.value.mean) : "-",
+            interval_text(s.value),
+            "baseline",
+            ""};
     if (s.difference) {
       const Interval& d = *s.difference;
       row.diff = d.n == 0 ? "-" : fmt::format("{:+.6g} {}", d.mean + 0.0, interval_text(d));
@@ -74,15 +78,15 @@ std::vector<Row> rows_of(const SweepResult& r, const SweepAnalysis& a, std::size
 }  // namespace
 
 std::string sweep_table(const SweepResult& r, const SweepAnalysis& a) {
-  std::string out = fmt::format("squall sweep {}: scenario {}, {} variants x {}, baseline {}\n", r.name,
-                                r.scenario_name, r.variants.size(), seeds_text(r),
-                                r.variants.empty() ? "-" : r.variants[r.baseline].name);
+  std::string out =
+      fmt::format("squall sweep {}: scenario {}, {} variants x {}, baseline {}\n", r.name, r.scenario_name,
+                  r.variants.size(), seeds_text(r), r.variants.empty() ? "-" : r.variants[r.baseline].name);
   out += target_text(r);
   out += "95% confidence intervals (Student's t); differences paired by seed (common random numbers)\n";
   for (std::size_t m = 0; m < r.metrics.size(); ++m) {
     const std::vector<Row> rows = rows_of(r, a, m);
     Row widths{"variant", "n", "mean", "95% CI", "vs baseline (paired)", "verdict"};
-    std::size_t w[6] = {widths.variant.size(), widths.n.size(), widths.mean.size(),
+    std::size_t w[6] = {widths.variant.size(), widths.n.size(),    widths.mean.size(),
                         widths.ci.size(),      widths.diff.size(), widths.verdict.size()};
     for (const Row& row : rows) {
       w[0] = std::max(w[0], row.variant.size());
@@ -107,16 +111,17 @@ std::string sweep_table(const SweepResult& r, const SweepAnalysis& a) {
 }
 
 std::string sweep_markdown(const SweepResult& r, const SweepAnalysis& a) {
-  std::string out = fmt::format("## squall sweep {}\n\nScenario {} ({}), {} variants x {}, baseline {}.\n",
-                                markdown_text(r.name), markdown_text(r.scenario_name), markdown_code(r.scenario_file),
-                                r.variants.size(), seeds_text(r),
-                                r.variants.empty() ? "-" : markdown_text(r.variants[r.baseline].name));
+  std::string out =
+      fmt::format("## squall sweep {}\n\nScenario {} ({}), {} variants x {}, baseline {}.\n", markdown_text(r.name),
+                  markdown_text(r.scenario_name), markdown_code(r.scenario_file), r.variants.size(), seeds_text(r),
+                  r.variants.empty() ? "-" : markdown_text(r.variants[r.baseline].name));
   if (r.target) out += fmt::format("\n{}\n", markdown_text(target_text(r).substr(0, target_text(r).size() - 1)));
   out += "95% confidence intervals (Student's t); differences paired by seed (common random numbers).\n";
   for (std::size_t m = 0; m < r.metrics.size(); ++m) {
-    out += fmt::format("\n### {}{}\n\n| variant | n | mean | 95% CI | vs baseline (paired) | verdict |\n"
-                       "|---|---:|---:|---|---|---|\n",
-                       markdown_text(r.metrics[m]), direction_text(r.metrics[m]));
+    out += fmt::format(
+        "\n### {}{}\n\n| variant | n | mean | 95% CI | vs baseline (paired) | verdict |\n"
+        "|---|---:|---:|---|---|---|\n",
+        markdown_text(r.metrics[m]), direction_text(r.metrics[m]));
     for (const Row& row : rows_of(r, a, m)) {
       out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", markdown_text(row.variant), row.n, row.mean, row.ci,
                          row.diff, row.verdict);

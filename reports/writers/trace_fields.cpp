@@ -107,8 +107,7 @@ void trace_fields(TraceRecord& j, const ThrottledEvent& e) {
 
 void trace_fields(TraceRecord& j, const HedgeEvent& e) {
   put(j, "at_ns", e.at, "task", e.task_id, "tool", e.tool, "action", e.action, "hedge", e.hedge, "provider", e.provider,
-      "input_tokens",
-      e.input_tokens, "output_tokens", e.output_tokens, "cost_usd", e.cost_usd);
+      "input_tokens", e.input_tokens, "output_tokens", e.output_tokens, "cost_usd", e.cost_usd);
 }
 
 void trace_fields(TraceRecord& j, const TaskResult& e) {

@@ -2,8 +2,8 @@
 
 #include <cstdint>
 
-#include <boost/locale/utf.hpp>
 #include <fmt/format.h>
+#include <boost/locale/utf.hpp>
 
 namespace squall {
 namespace {

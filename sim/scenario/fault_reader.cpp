@@ -150,9 +150,9 @@ void read_phase_keys(const ObjectReader& obj, FaultConfig& fault) {
 std::optional<FaultConfig> read_fault(const Json& value, const std::string& path, std::optional<Nanos> run_end,
                                       Diagnostics& diag, std::span<const std::string_view> extra_keys) {
   std::vector<std::string_view> keys(extra_keys.begin(), extra_keys.end());
-  keys.insert(keys.end(), {"kind", "probability", "from", "to", "first_call", "last_call", "period", "duty_cycle",
-                           "retry_after", "retry_after_form", "retry_after_header", "status", "latency", "multiplier",
-                           "after_tokens"});
+  keys.insert(keys.end(),
+              {"kind", "probability", "from", "to", "first_call", "last_call", "period", "duty_cycle", "retry_after",
+               "retry_after_form", "retry_after_header", "status", "latency", "multiplier", "after_tokens"});
   const ObjectReader obj(value, path, diag, keys);
   if (!obj.valid()) return std::nullopt;
   const std::size_t errors_before = diag.count();
@@ -224,10 +224,12 @@ std::string overlap_message(std::span<const FaultConfig> faults, std::span<const
     where += fmt::format(", calls {} onwards", first);
   }
   const bool flapping = std::any_of(set.begin(), set.end(), [&](std::size_t i) { return faults[i].flap_period > 0; });
-  if (flapping) where += fmt::format(", in their flapping on-windows (first together at {})", format_duration(together_at));
-  return fmt::format("expected the probabilities of faults active at the same time to sum to at most 1, got {:.12g}: "
-                     "{} overlap {}",
-                     sum_of(faults, set), rules, where);
+  if (flapping)
+    where += fmt::format(", in their flapping on-windows (first together at {})", format_duration(together_at));
+  return fmt::format(
+      "expected the probabilities of faults active at the same time to sum to at most 1, got {:.12g}: "
+      "{} overlap {}",
+      sum_of(faults, set), rules, where);
 }
 
 // The sets of `candidates` (indices into `faults`, all active at one time) active together
@@ -235,8 +237,8 @@ std::string overlap_message(std::span<const FaultConfig> faults, std::span<const
 // order. Every candidate active at a call index in [lo, hi] must be among `candidates`.
 // The set is checked at lo and wherever it changes, shrinking included: a subset of a set
 // reported may exceed 1 too, where the rest is not active.
-void overlaps_by_call(std::span<const FaultConfig> faults, const std::vector<std::size_t>& candidates,
-                      std::uint64_t lo, std::uint64_t hi, std::vector<std::vector<std::size_t>>& out) {
+void overlaps_by_call(std::span<const FaultConfig> faults, const std::vector<std::size_t>& candidates, std::uint64_t lo,
+                      std::uint64_t hi, std::vector<std::vector<std::size_t>>& out) {
   // Events at call indices: a rule starts at first_call and stops after last_call.
   std::vector<std::pair<std::uint64_t, std::size_t>> starts;
   std::vector<std::pair<std::uint64_t, std::size_t>> stops;
@@ -279,7 +281,8 @@ struct ActiveWindow {
 };
 
 // Every rule active over its whole window [from, to), flapping or not.
-std::vector<ActiveWindow> active_windows_whole(std::span<const FaultConfig> faults, const std::vector<std::size_t>& live) {
+std::vector<ActiveWindow> active_windows_whole(std::span<const FaultConfig> faults,
+                                               const std::vector<std::size_t>& live) {
   std::vector<ActiveWindow> windows;
   for (const std::size_t i : live) windows.push_back({faults[i].from, faults[i].to, i});
   return windows;

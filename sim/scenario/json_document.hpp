@@ -24,9 +24,9 @@ std::optional<std::string> read_text_file(const std::filesystem::path& file, Dia
 
 // Parses `text`. A text with no JSON value in it (nothing but whitespace, or whitespace and
 // comments) is recorded as an error about the whole file: `the file is empty: it holds no
-// JSON value` (`..., only comments` when it has comments). A syntax error is recorded with its 1-based line and column (in bytes)
-// and returns nullopt. Duplicate keys are recorded too, but the document is still
-// returned (with the last value of each key) so that the rest of it can be checked.
+// JSON value` (`..., only comments` when it has comments). A syntax error is recorded with its 1-based line and column
+// (in bytes) and returns nullopt. Duplicate keys are recorded too, but the document is still returned (with the last
+// value of each key) so that the rest of it can be checked.
 std::optional<Json> parse_json_document(std::string_view text, Diagnostics& diag);
 
 // A scenario or policy file's text by its name: YAML (parse_yaml_document) when

@@ -170,7 +170,8 @@ std::optional<std::uint64_t> read_unsigned(const Json& v, const std::string& pat
     // An integer literal beyond int64 and uint64 is read as a double: shown as the exact
     // integer it holds (18446744073709551616, as written), not as 1.8446744073709552e+19.
     if (std::abs(d) >= 0x1p63 && std::abs(d) < 1e300) {
-      diag.error(path, fmt::format("expected an integer in [0, {}], got {:.0f}", std::numeric_limits<std::uint64_t>::max(), d));
+      diag.error(path, fmt::format("expected an integer in [0, {}], got {:.0f}",
+                                   std::numeric_limits<std::uint64_t>::max(), d));
       return std::nullopt;
     }
   }
@@ -229,8 +230,8 @@ bool check_name(std::string_view name, std::string_view what, const std::string&
            c == '-';
   });
   if (!ok) {
-    diag.error(path,
-               fmt::format("expected a {} of ASCII letters, digits, '.', '_' and '-', got {}", what, describe(Json(name))));
+    diag.error(path, fmt::format("expected a {} of ASCII letters, digits, '.', '_' and '-', got {}", what,
+                                 describe(Json(name))));
   }
   return ok;
 }

@@ -26,12 +26,9 @@ constexpr std::array<Parameter, 4> kParameters{{
 
 std::string_view parameter_list(LatencyShape shape) {
   switch (shape) {
-    case LatencyShape::lognormal:
-      return "median and p99";
-    case LatencyShape::exponential:
-      return "mean";
-    case LatencyShape::constant:
-      return "value";
+    case LatencyShape::lognormal: return "median and p99";
+    case LatencyShape::exponential: return "mean";
+    case LatencyShape::constant: return "value";
   }
   return "";
 }
@@ -66,12 +63,8 @@ std::optional<LatencyConfig> read_latency(const Json& value, const std::string& 
       }
       break;
     }
-    case LatencyShape::exponential:
-      obj.get_duration_required("mean", config.mean, DurationMin::positive);
-      break;
-    case LatencyShape::constant:
-      obj.get_duration_required("value", config.value, DurationMin::zero);
-      break;
+    case LatencyShape::exponential: obj.get_duration_required("mean", config.mean, DurationMin::positive); break;
+    case LatencyShape::constant: obj.get_duration_required("value", config.value, DurationMin::zero); break;
   }
   if (diag.count() != errors_before) return std::nullopt;
   return config;

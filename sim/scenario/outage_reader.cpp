@@ -4,8 +4,8 @@
 #include <array>
 #include <set>
 
-#include <boost/date_time/gregorian/gregorian_types.hpp>
 #include <fmt/format.h>
+#include <boost/date_time/gregorian/gregorian_types.hpp>
 
 #include "sim/scenario/fault_reader.hpp"
 #include "sim/scenario/provider_reader.hpp"
@@ -122,8 +122,8 @@ void read_outages(const Json& value, const std::string& path, std::optional<Nano
 std::optional<std::int64_t> read_start_time(const Json& value, const std::string& path, Diagnostics& diag) {
   const auto parsed = value.is_string() ? parse_utc(value.get_ref<const std::string&>()) : std::nullopt;
   if (!parsed) {
-    diag.error(path, fmt::format("expected an RFC 3339 UTC time such as \"2021-12-07T15:30:00Z\", got {}",
-                                 describe(value)));
+    diag.error(path,
+               fmt::format("expected an RFC 3339 UTC time such as \"2021-12-07T15:30:00Z\", got {}", describe(value)));
   } else if (*parsed > kLastStartTime) {
     diag.error(path, fmt::format("expected a time no later than \"2262-04-11T23:47:16Z\" (the wall clock is kept in "
                                  "int64 nanoseconds since 1970), got {}",

@@ -1,9 +1,9 @@
 #include "sim/scenario/policy_reader.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
-#include <array>
 #include <utility>
 #include <variant>
 
@@ -170,8 +170,8 @@ void read_config(const ObjectReader& obj, RetryConfig& config) {
   // the keys that shape that formula do not apply to it. The jitter itself is read (and
   // its errors reported) at its own place below.
   const Json* jitter = obj.find("jitter");
-  const bool decorrelated =
-      jitter != nullptr && jitter->is_string() && jitter->get_ref<const std::string&>() == to_string(Jitter::decorrelated);
+  const bool decorrelated = jitter != nullptr && jitter->is_string() &&
+                            jitter->get_ref<const std::string&>() == to_string(Jitter::decorrelated);
   const auto replaced_by_decorrelated = [&obj](std::string_view key) {
     obj.diag().error(obj.path_of(key), "does not apply to jitter \"decorrelated\", which replaces the backoff formula");
   };
@@ -202,12 +202,12 @@ void read_config(const ObjectReader& obj, RetryConfig& config) {
                                    describe(*obj.find("max_delay"))));
     }
   } else if (obj.find("base_delay") != nullptr && base_ok && config.base_delay > config.max_delay) {
-    obj.diag().error(obj.path_of("base_delay"),
-                     fmt::format("expected a duration <= max_delay ({}, its default; set max_delay to allow more), got {}",
-                                 format_duration(config.max_delay), describe(*obj.find("base_delay"))));
+    obj.diag().error(
+        obj.path_of("base_delay"),
+        fmt::format("expected a duration <= max_delay ({}, its default; set max_delay to allow more), got {}",
+                    format_duration(config.max_delay), describe(*obj.find("base_delay"))));
   }
-  const bool jitter_ok =
-      jitter == nullptr || obj.get_choice<Jitter>("jitter", config.jitter, kJitterNames, kJitters);
+  const bool jitter_ok = jitter == nullptr || obj.get_choice<Jitter>("jitter", config.jitter, kJitterNames, kJitters);
   if (obj.find("jitter_range") != nullptr) {
     if (!jitter_ok) {
       // The jitter's own error says enough; whether the range applies is unknown.
@@ -244,8 +244,7 @@ std::optional<SlidingWindowConfig> read_sliding_window(const ObjectReader& paren
                          {"type", "size"});
   if (!obj.valid()) return std::nullopt;
   SlidingWindowConfig window;
-  if (obj.require("type") == nullptr ||
-      !obj.get_choice<SlidingWindowType>("type", window.type, kTypeNames, kTypes)) {
+  if (obj.require("type") == nullptr || !obj.get_choice<SlidingWindowType>("type", window.type, kTypeNames, kTypes)) {
     return std::nullopt;
   }
   if (obj.find("size") != nullptr && window.type == SlidingWindowType::count_based) {
@@ -300,9 +299,9 @@ void read_config(const ObjectReader& obj, CircuitBreakerConfig& config) {
   std::int32_t probes = 0;
   if (obj.get("half_open_probes", probes, kBreakerCount)) config.half_open_probes = probes;
   read_provider_kinds(obj, "failure_on", config.failure_on, "the breaker");
-  for (const std::string_view key : {std::string_view("failure_rate_threshold"), std::string_view("minimum_number_of_calls"),
-                                     std::string_view("slow_call_rate_threshold"),
-                                     std::string_view("slow_call_duration_threshold")}) {
+  for (const std::string_view key :
+       {std::string_view("failure_rate_threshold"), std::string_view("minimum_number_of_calls"),
+        std::string_view("slow_call_rate_threshold"), std::string_view("slow_call_duration_threshold")}) {
     if (!windowed && obj.find(key) != nullptr) {
       obj.diag().error(obj.path_of(key), "applies only with a sliding_window (the rate-based mode)");
     }
@@ -404,8 +403,9 @@ void read_config(const ObjectReader& obj, FallbackConfig& config) {
       if (!name) continue;
       const auto seen = std::find(config.providers.begin(), config.providers.end(), *name);
       if (seen != config.providers.end()) {
-        obj.diag().error(item, fmt::format("duplicate \"{}\" (also {})", *name,
-                                           pointer_append(path, static_cast<std::size_t>(seen - config.providers.begin()))));
+        obj.diag().error(item,
+                         fmt::format("duplicate \"{}\" (also {})", *name,
+                                     pointer_append(path, static_cast<std::size_t>(seen - config.providers.begin()))));
         continue;
       }
       config.providers.push_back(std::move(*name));
@@ -419,7 +419,8 @@ void read_config(const ObjectReader& obj, ValidateConfig& config) {
   static constexpr auto kChecks = all_values<ValidateCheck, kValidateCheckCount>();
   static const auto kCheckNames = names_of(kChecks);
   if (const Json* list = obj.find("require")) {
-    if (auto checks = read_choice_list<ValidateCheck>(*list, obj.path_of("require"), obj.diag(), kCheckNames, kChecks)) {
+    if (auto checks =
+            read_choice_list<ValidateCheck>(*list, obj.path_of("require"), obj.diag(), kCheckNames, kChecks)) {
       config.require = std::move(*checks);
     }
   }
@@ -507,7 +508,8 @@ void read_config(const ObjectReader& obj, RetryBudgetConfig& config) {
   }
   if (only("max_tokens", RetryBudgetMode::grpc)) read_milli_tokens(obj, "max_tokens", config.max_milli_tokens);
   if (only("token_ratio", RetryBudgetMode::grpc)) read_milli_tokens(obj, "token_ratio", config.token_ratio_milli);
-  if (only("failure_on", RetryBudgetMode::grpc)) read_provider_kinds(obj, "failure_on", config.failure_on, "the retry budget");
+  if (only("failure_on", RetryBudgetMode::grpc))
+    read_provider_kinds(obj, "failure_on", config.failure_on, "the retry budget");
 }
 
 // The window is kept in one-second buckets: a whole number of seconds, at most an hour.
@@ -534,9 +536,9 @@ std::optional<EscalationRule> read_escalation_rule(const Json& value, const std:
   const ObjectReader obj(value, path, diag, {"when", "at_least", "level"});
   if (!obj.valid()) return std::nullopt;
   EscalationRule rule;
-  const bool when_ok = obj.require("when") != nullptr &&
-                       obj.get_choice<EscalationCondition>("when", rule.when, kConditionNames,
-                                                           std::span(all_escalation_conditions()));
+  const bool when_ok =
+      obj.require("when") != nullptr &&
+      obj.get_choice<EscalationCondition>("when", rule.when, kConditionNames, std::span(all_escalation_conditions()));
   if (obj.require("level") != nullptr) {
     obj.get_choice<EscalationLevel>("level", rule.level, kLevelNames, std::span(all_escalation_levels()));
   }
@@ -600,9 +602,10 @@ void read_config(const ObjectReader& obj, HedgingConfig& config) {
     // (1e-7 would round to 0 and refuse every hedge).
     const double ppm = budget * 1e6;
     if (std::abs(ppm - std::round(ppm)) > 1e-6) {
-      obj.diag().error(obj.path_of("budget"),
-                       fmt::format("expected a multiple of 0.000001 (hedging keeps its budget in parts per million), got {}",
-                                   describe(*obj.find("budget"))));
+      obj.diag().error(
+          obj.path_of("budget"),
+          fmt::format("expected a multiple of 0.000001 (hedging keeps its budget in parts per million), got {}",
+                      describe(*obj.find("budget"))));
     } else {
       config.budget = budget;
     }
@@ -661,7 +664,9 @@ void check_owner(std::string_view owner, const ScenarioNames& names, const std::
 // agent's retriever does: both answer a query with hits; each ignores the other's
 // parameters).
 bool interchangeable(ProviderType a, ProviderType b) {
-  const auto is_search = [](ProviderType t) { return std::find(kSearchTypes.begin(), kSearchTypes.end(), t) != kSearchTypes.end(); };
+  const auto is_search = [](ProviderType t) {
+    return std::find(kSearchTypes.begin(), kSearchTypes.end(), t) != kSearchTypes.end();
+  };
   return a == b || (is_search(a) && is_search(b));
 }
 
@@ -678,13 +683,14 @@ void check_other_providers(const std::vector<std::string>& providers, const std:
     if (candidate == names.providers.end()) {
       diag.error(item, no_such_provider(name, names.providers));
     } else if (name == primary && !own_allowed) {
-      diag.error(item, fmt::format("\"{}\" is the tool's own provider; fallback lists the providers to try after it",
-                                   name));
+      diag.error(item,
+                 fmt::format("\"{}\" is the tool's own provider; fallback lists the providers to try after it", name));
     } else if (candidate->second && primary_type != names.providers.end() && primary_type->second &&
                !interchangeable(*candidate->second, *primary_type->second)) {
-      diag.error(item, fmt::format("{}; the tool's provider \"{}\" is {} {} provider", provider_is(name, *candidate->second),
-                                   primary, *primary_type->second == ProviderType::llm ? "an" : "a",
-                                   to_string(*primary_type->second)));
+      diag.error(item,
+                 fmt::format("{}; the tool's provider \"{}\" is {} {} provider", provider_is(name, *candidate->second),
+                             primary, *primary_type->second == ProviderType::llm ? "an" : "a",
+                             to_string(*primary_type->second)));
     }
   }
 }
@@ -754,8 +760,8 @@ void check_reflect(const ReflectConfig& config, std::string_view owner, const Sc
                                  provider_is(provider, *tool->second)));
   }
   check_llm_provider(config.provider, "reflect", names, pointer_append(path, "provider"), diag);
-  for (const auto& [key, list] : {std::pair{"include_tools", &config.include_tools},
-                                  std::pair{"exclude_tools", &config.exclude_tools}}) {
+  for (const auto& [key, list] :
+       {std::pair{"include_tools", &config.include_tools}, std::pair{"exclude_tools", &config.exclude_tools}}) {
     for (std::size_t i = 0; i < list->size(); ++i) {
       if (!names.tools.contains((*list)[i])) {
         diag.error(pointer_append(pointer_append(path, key), i), names.no_such_tool((*list)[i]));
@@ -813,16 +819,15 @@ void check_strategy(const StrategyConfig& config, std::string_view owner, const 
     return;
   }
   if (std::holds_alternative<SimplifyQueryConfig>(config) && *type != ProviderType::web_search) {
-    diag.error(path,
-               fmt::format("simplify_query applies only to web_search providers; {}", provider_is(owner, *type)));
+    diag.error(path, fmt::format("simplify_query applies only to web_search providers; {}", provider_is(owner, *type)));
   }
   const bool semantic_ladder =
       std::holds_alternative<RelaxThresholdConfig>(config) || std::holds_alternative<RewriteQueryConfig>(config);
   if (semantic_ladder && std::find(kSearchTypes.begin(), kSearchTypes.end(), *type) == kSearchTypes.end()) {
     std::vector<std::string_view> searches;
     for (const ProviderType t : kSearchTypes) searches.push_back(to_string(t));
-    diag.error(path, fmt::format("{} applies only to {} providers; {}", strategy_name(config), fmt::join(searches, " or "),
-                                 provider_is(owner, *type)));
+    diag.error(path, fmt::format("{} applies only to {} providers; {}", strategy_name(config),
+                                 fmt::join(searches, " or "), provider_is(owner, *type)));
   }
 }
 
@@ -931,15 +936,14 @@ std::optional<StrategyConfig> read_item(const Json& item, const std::string& pat
 }  // namespace
 
 std::optional<StrategyConfig> read_strategy_config(std::string_view name, const Json& value, const std::string& path,
-                                                  Diagnostics& diag) {
+                                                   Diagnostics& diag) {
   const auto& names = strategy_names();
   const auto it = std::find(names.begin(), names.end(), name);
   if (it == names.end()) return std::nullopt;
   return read_strategy(static_cast<std::size_t>(it - names.begin()), value, path, diag);
 }
 
-PolicyConfig read_policy(const Json& value, const std::string& path, const ScenarioNames* names,
-                         Diagnostics& diag) {
+PolicyConfig read_policy(const Json& value, const std::string& path, const ScenarioNames* names, Diagnostics& diag) {
   PolicyConfig policy;
   if (!value.is_object()) {
     diag.error(path, fmt::format("expected an object, got {}", describe(value)));
@@ -971,8 +975,7 @@ PolicyConfig read_policy(const Json& value, const std::string& path, const Scena
   return policy;
 }
 
-void check_policy(const PolicyConfig& policy, const ScenarioNames& names, const std::string& path,
-                  Diagnostics& diag) {
+void check_policy(const PolicyConfig& policy, const ScenarioNames& names, const std::string& path, Diagnostics& diag) {
   for (const auto& [tool, strategies] : policy) {
     const std::string tool_path = pointer_append(path, tool);
     check_owner(tool, names, tool_path, diag);

@@ -63,7 +63,7 @@ PolicyConfig read_policy(const Json& value, const std::string& path, const Scena
 // Reads the config object of the strategy called `name` ("retry", ...) at `path`: for
 // configs written outside a policy (a provider's sdk_retry). Nullopt on any error.
 std::optional<StrategyConfig> read_strategy_config(std::string_view name, const Json& value, const std::string& path,
-                                                  Diagnostics& diag);
+                                                   Diagnostics& diag);
 
 // Cross-checks of a complete policy against the tools and providers of a scenario:
 //   - every key names a tool, or, in a scenario with a `tools` block, a provider (whose
@@ -84,7 +84,6 @@ std::optional<StrategyConfig> read_strategy_config(std::string_view name, const 
 //     CacheConfig::kAppliesTo (web_search, vector_search) (`/<key>/<i>/cache`).
 // A chain cannot loop: fallback only lives in tools' pipelines and only names providers,
 // whose stacks cannot fall back. Paths start with `path`.
-void check_policy(const PolicyConfig& policy, const ScenarioNames& names, const std::string& path,
-                  Diagnostics& diag);
+void check_policy(const PolicyConfig& policy, const ScenarioNames& names, const std::string& path, Diagnostics& diag);
 
 }  // namespace squall

@@ -116,8 +116,8 @@ std::optional<std::int64_t> to_mru(double ru, const std::string& path, Diagnosti
 }
 
 // `read_units`: { capacity (required), refill_per_s (required), per_query }.
-std::optional<ReadUnitConfig> read_read_units(const Json& value, const std::string& path,
-                                              std::int64_t default_cost_mru, Diagnostics& diag) {
+std::optional<ReadUnitConfig> read_read_units(const Json& value, const std::string& path, std::int64_t default_cost_mru,
+                                              Diagnostics& diag) {
   const ObjectReader obj(value, path, diag, {"capacity", "refill_per_s", "per_query"});
   if (!obj.valid()) return std::nullopt;
   const std::size_t errors_before = diag.count();
@@ -175,8 +175,7 @@ VectorSearchConfig read_vector_search(const ObjectReader& obj, const std::filesy
   return config;
 }
 
-WebSearchConfig read_web_search(const ObjectReader& obj, const std::filesystem::path& base_dir,
-                                CorpusErrors& corpora) {
+WebSearchConfig read_web_search(const ObjectReader& obj, const std::filesystem::path& base_dir, CorpusErrors& corpora) {
   WebSearchConfig config;
   if (obj.require("corpus") != nullptr && obj.get_nonempty("corpus", config.corpus)) {
     check_corpus(obj, config.corpus, base_dir, corpora);
@@ -266,8 +265,8 @@ void read_common(const ObjectReader& obj, ProviderConfig& provider) {
       provider.sdk_retry = std::get<RetryConfig>(std::move(*config));
     }
   } else {
-    obj.diag().error(path, fmt::format("expected \"openai\", \"anthropic\", \"none\" or a retry object, got {}",
-                                       describe(*sdk)));
+    obj.diag().error(
+        path, fmt::format("expected \"openai\", \"anthropic\", \"none\" or a retry object, got {}", describe(*sdk)));
   }
 }
 
@@ -402,9 +401,9 @@ std::vector<ProviderConfig> read_providers(const Json& value, const std::string&
                                     [&](const ObjectReader& obj) { return read_web_search(obj, base_dir, corpora); });
         break;
       case ProviderType::vector_search:
-        read_entry<VectorSearchConfig>(
-            entry, entry_path, diag, run_end, provider,
-            [&](const ObjectReader& obj) { return read_vector_search(obj, base_dir, corpora); });
+        read_entry<VectorSearchConfig>(entry, entry_path, diag, run_end, provider, [&](const ObjectReader& obj) {
+          return read_vector_search(obj, base_dir, corpora);
+        });
         break;
       case ProviderType::tool:
         read_entry<ToolMockConfig>(entry, entry_path, diag, run_end, provider,

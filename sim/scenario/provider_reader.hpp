@@ -27,10 +27,10 @@ ProviderTypes provider_types(const std::vector<ProviderConfig>& providers);
 // The names that steps, policies and thresholds refer to. A scenario without a `tools`
 // block has one tool per provider, of the same name, served by it.
 struct ScenarioNames {
-  ProviderTypes providers;  // provider -> its type
-  ProviderTypes tools;      // tool -> the type of its provider
+  ProviderTypes providers;                                        // provider -> its type
+  ProviderTypes tools;                                            // tool -> the type of its provider
   std::map<std::string, std::string, std::less<>> tool_provider;  // tool -> its provider
-  bool explicit_tools = false;  // the scenario has a `tools` block
+  bool explicit_tools = false;                                    // the scenario has a `tools` block
 
   // `no tool named "x"; tools are: a, b` (with implicit tools, no_such_provider's words).
   std::string no_such_tool(std::string_view name) const;

@@ -25,10 +25,12 @@ void check_tags(const MetricSelector& selector, const ThresholdContext& context,
   const bool fallbacks = selector.metric_name == "fallbacks";
   for (const auto& [tag, value] : selector.tags) {
     if (context.names != nullptr && (tag == "provider" || (fallbacks && (tag == "from" || tag == "to")))) {
-      if (!context.names->providers.contains(value)) diag.error(path, no_such_provider(value, context.names->providers));
+      if (!context.names->providers.contains(value))
+        diag.error(path, no_such_provider(value, context.names->providers));
     } else if (context.names != nullptr && tag == "tool") {
       const bool stack_metric = selector.metric_name == "breaker_transitions" ||
-                                selector.metric_name == "breaker_openings" || selector.metric_name.starts_with("cache_");
+                                selector.metric_name == "breaker_openings" ||
+                                selector.metric_name.starts_with("cache_");
       const bool owner = stack_metric && context.names->providers.contains(value);
       if (!context.names->tools.contains(value) && !owner) diag.error(path, context.names->no_such_tool(value));
     } else if (tag == "template" && context.templates != nullptr &&
@@ -37,8 +39,8 @@ void check_tags(const MetricSelector& selector, const ThresholdContext& context,
     } else if (tag == "kind" && selector.metric_name == "injected_faults" && !parse_fault_kind(value)) {
       std::vector<std::string_view> kinds;
       for (std::size_t i = 0; i < kFaultKindCount; ++i) kinds.push_back(to_string(static_cast<FaultKind>(i)));
-      diag.error(path, fmt::format("unknown value \"{}\" for tag \"kind\" of metric \"injected_faults\"; known: {}", value,
-                                   fmt::join(kinds, ", ")));
+      diag.error(path, fmt::format("unknown value \"{}\" for tag \"kind\" of metric \"injected_faults\"; known: {}",
+                                   value, fmt::join(kinds, ", ")));
     }
   }
 }
@@ -58,8 +60,8 @@ void check_capacity_metric(const MetricSelector& selector, const ThresholdContex
     if (!wanted.empty() && p.name != wanted) continue;
     if (!p.capacity) {
       if (!wanted.empty()) {
-        diag.error(path, fmt::format("provider \"{}\" has no capacity block, so {} observes nothing for it", p.name,
-                                     metric));
+        diag.error(path,
+                   fmt::format("provider \"{}\" has no capacity block, so {} observes nothing for it", p.name, metric));
       }
       continue;
     }
@@ -70,8 +72,8 @@ void check_capacity_metric(const MetricSelector& selector, const ThresholdContex
     const std::vector<CapacityDrop>& drops = p.capacity->drops;
     if (drops.empty()) {
       if (!wanted.empty()) {
-        diag.error(path, fmt::format("provider \"{}\" has no capacity drops, so {} observes nothing for it", p.name,
-                                     metric));
+        diag.error(path,
+                   fmt::format("provider \"{}\" has no capacity drops, so {} observes nothing for it", p.name, metric));
       }
       continue;
     }
@@ -87,11 +89,12 @@ void check_capacity_metric(const MetricSelector& selector, const ThresholdContex
       continue;
     }
     if (context.run_end && drops.back().to >= *context.run_end) {
-      diag.error(path, fmt::format("the last capacity drop of provider \"{}\" ends at {}, not before the end of the run "
-                                   "(duration {}): recovery is measured from a drop's end, so {} would observe only "
-                                   "\"not recovered\"",
-                                   p.name, drops.back().to == kNever ? std::string("never") : format_duration(drops.back().to),
-                                   format_duration(*context.run_end), metric));
+      diag.error(
+          path, fmt::format("the last capacity drop of provider \"{}\" ends at {}, not before the end of the run "
+                            "(duration {}): recovery is measured from a drop's end, so {} would observe only "
+                            "\"not recovered\"",
+                            p.name, drops.back().to == kNever ? std::string("never") : format_duration(drops.back().to),
+                            format_duration(*context.run_end), metric));
       observable = true;  // reported; no second error for the metric as a whole
       continue;
     }

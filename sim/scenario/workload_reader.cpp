@@ -74,12 +74,12 @@ void check_overlaps(std::vector<PlacedBurst> bursts, const std::string& path, Di
     return a.burst.from != b.burst.from ? a.burst.from < b.burst.from : a.index < b.index;
   });
   std::vector<std::pair<std::size_t, std::string>> overlaps;  // file index, message
-  const PlacedBurst* furthest = nullptr;                       // the burst ending last so far
+  const PlacedBurst* furthest = nullptr;                      // the burst ending last so far
   for (const PlacedBurst& b : bursts) {
     if (furthest != nullptr && b.burst.from < furthest->burst.to) {
-      overlaps.emplace_back(b.index, fmt::format("overlaps burst {} [{}, {})", furthest->index,
-                                                 format_duration(furthest->burst.from),
-                                                 format_duration(furthest->burst.to)));
+      overlaps.emplace_back(
+          b.index, fmt::format("overlaps burst {} [{}, {})", furthest->index, format_duration(furthest->burst.from),
+                               format_duration(furthest->burst.to)));
     }
     if (furthest == nullptr || b.burst.to > furthest->burst.to) furthest = &b;
   }
@@ -160,7 +160,8 @@ std::optional<PoolQuery> read_pool_query(const Json& value, const std::string& p
         if (same != query.relevant.end()) {
           diag.error(pointer_append(relevant_path, i),
                      fmt::format("duplicate \"{}\" (also {})", *link,
-                                 pointer_append(relevant_path, positions[static_cast<std::size_t>(same - query.relevant.begin())])));
+                                 pointer_append(relevant_path,
+                                                positions[static_cast<std::size_t>(same - query.relevant.begin())])));
           continue;
         }
         query.relevant.push_back(std::move(*link));
@@ -291,8 +292,8 @@ std::vector<TaskTemplate> read_tasks(const Json& value, const std::string& path,
           diag.error(pointer_append(pointer_append(steps_path, j), "query_from"),
                      fmt::format("expected \"{}\", the list of the task's first search step ({}): a task draws one "
                                  "query and every search step sends it, got \"{}\"",
-                                 *task.steps[*first_search].query_from,
-                                 pointer_append(steps_path, *first_search), *step.query_from));
+                                 *task.steps[*first_search].query_from, pointer_append(steps_path, *first_search),
+                                 *step.query_from));
         }
       }
     }

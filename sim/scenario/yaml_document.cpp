@@ -8,12 +8,12 @@
 #include <unordered_map>
 #include <vector>
 
-#include <boost/locale/utf.hpp>
 #include <fmt/format.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/exceptions.h>
 #include <yaml-cpp/mark.h>
 #include <yaml-cpp/parser.h>
+#include <boost/locale/utf.hpp>
 
 namespace squall {
 namespace {
@@ -29,9 +29,9 @@ struct YamlSyntaxError {
 };
 
 // YAML 1.1's booleans (https://yaml.org/type/bool.html) other than true and false.
-constexpr std::array<std::string_view, 20> kYaml11Booleans{
-    "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO",
-    "True", "TRUE", "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF"};
+constexpr std::array<std::string_view, 20> kYaml11Booleans{"y",  "Y",  "yes", "Yes",  "YES",  "n",     "N",
+                                                           "no", "No", "NO",  "True", "TRUE", "False", "FALSE",
+                                                           "on", "On", "ON",  "off",  "Off",  "OFF"};
 
 // RFC 8259's number grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
 bool is_json_number(std::string_view s) {
@@ -83,7 +83,8 @@ class Builder : public YAML::EventHandler {
     if (expecting_key()) throw YamlSyntaxError{mark_of(mark), "expected a string key, got an alias"};
     const auto it = anchored_.find(anchor);
     if (it == anchored_.end()) {
-      throw YamlSyntaxError{mark_of(mark), "alias to a node that is not complete here (an alias inside its own anchor)"};
+      throw YamlSyntaxError{mark_of(mark),
+                            "alias to a node that is not complete here (an alias inside its own anchor)"};
     }
     count_nodes(mark, anchored_nodes_[anchor] - 1);  // place() counts the last one
     place(it->second, mark, 0);
@@ -144,8 +145,8 @@ class Builder : public YAML::EventHandler {
   void count_nodes(const YAML::Mark& mark, std::size_t n) {
     nodes_ += n;
     if (nodes_ > kMaxYamlNodes) {
-      throw YamlSyntaxError{mark_of(mark), fmt::format("expected at most {} values once aliases are expanded, got more",
-                                                       kMaxYamlNodes)};
+      throw YamlSyntaxError{
+          mark_of(mark), fmt::format("expected at most {} values once aliases are expanded, got more", kMaxYamlNodes)};
     }
   }
 
@@ -204,7 +205,8 @@ class Builder : public YAML::EventHandler {
   void check_container_tag(const std::string& tag, const YAML::Mark& mark) {
     if (tag != "?" && tag != "!") {
       // The container is still read as one: errors inside it are other faults.
-      diag_.error_at(pointer_here(), mark_of(mark), fmt::format("explicit tag \"{}\" is not supported: only !!str", tag));
+      diag_.error_at(pointer_here(), mark_of(mark),
+                     fmt::format("explicit tag \"{}\" is not supported: only !!str", tag));
     }
   }
 
@@ -212,9 +214,9 @@ class Builder : public YAML::EventHandler {
     if (expecting_key()) throw YamlSyntaxError{mark_of(mark), "expected a string key, got a mapping or sequence"};
     check_container_tag(tag, mark);
     if (stack_.size() >= kMaxJsonDepth) {
-      throw YamlSyntaxError{mark_of(mark),
-                            fmt::format("expected at most {} levels of nested arrays and objects, got more",
-                                        kMaxJsonDepth)};
+      throw YamlSyntaxError{
+          mark_of(mark),
+          fmt::format("expected at most {} levels of nested arrays and objects, got more", kMaxJsonDepth)};
     }
     const std::string pointer = pointer_here();
     mark_element(pointer, mark);
@@ -258,7 +260,8 @@ class Builder : public YAML::EventHandler {
       top.value.push_back(std::move(value));
     } else {
       // The member read_key made (the first one of that key: the last value is kept).
-      (top.value.get_ref<Json::object_t&>().begin() + static_cast<std::ptrdiff_t>(top.member))->second = std::move(value);
+      (top.value.get_ref<Json::object_t&>().begin() + static_cast<std::ptrdiff_t>(top.member))->second =
+          std::move(value);
       top.key.reset();
     }
   }
@@ -286,8 +289,8 @@ bool has_comment(std::string_view text) {
 
 // The names of the C0 control characters (ISO 646 / ECMA-6), for messages.
 constexpr std::array<std::string_view, 32> kControlNames{
-    "NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS",  "HT",  "LF",  "VT",  "FF", "CR",  "SO",  "SI",
-    "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM",  "SUB", "ESC", "FS", "GS",  "RS",  "US"};
+    "NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS",  "HT", "LF",  "VT",  "FF", "CR", "SO", "SI",
+    "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM", "SUB", "ESC", "FS", "GS", "RS", "US"};
 
 // The first character YAML 1.2 does not allow anywhere in a stream (section 5.1,
 // c-printable): a C0 control other than tab, LF and CR, or DEL; or the first byte that
@@ -346,7 +349,9 @@ bool has_extension(const std::filesystem::path& file, std::string_view extension
   return true;
 }
 
-bool is_yaml_file(const std::filesystem::path& file) { return has_extension(file, ".yaml") || has_extension(file, ".yml"); }
+bool is_yaml_file(const std::filesystem::path& file) {
+  return has_extension(file, ".yaml") || has_extension(file, ".yml");
+}
 
 std::optional<ParsedDocument> parse_yaml_document(std::string_view text, Diagnostics& diag) {
   if (const auto unreadable = unreadable_character(text)) {

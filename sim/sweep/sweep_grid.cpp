@@ -135,8 +135,8 @@ void expand_grid(const SweepVariant& base, const Json& policy, const std::vector
     const auto split = split_pointer(axis.pointer);
     const std::string path_path = pointer_append(axis.path, "path");
     if (!split) {
-      diag.error(path_path,
-                 fmt::format("expected a JSON Pointer such as \"/llm/1/retry/max_attempts\", got \"{}\"", axis.pointer));
+      diag.error(path_path, fmt::format("expected a JSON Pointer such as \"/llm/1/retry/max_attempts\", got \"{}\"",
+                                        axis.pointer));
       continue;
     }
     if (!holds_object(policy, split->first)) {

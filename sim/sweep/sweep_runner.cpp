@@ -112,8 +112,8 @@ std::size_t seeds_needed(const SweepSpec& spec, const SweepResult& result, std::
     if (i.half_width && 2 * *i.half_width < target.width) continue;
     const double t = t_quantile_975(i.n > 1 ? i.n - 1 : 1);
     const double estimate = std::ceil(std::pow(2 * t * i.sd / target.width, 2));
-    const std::size_t want = estimate > static_cast<double>(kMaxSweepSeeds) ? kMaxSweepSeeds
-                                                                              : static_cast<std::size_t>(estimate);
+    const std::size_t want =
+        estimate > static_cast<double>(kMaxSweepSeeds) ? kMaxSweepSeeds : static_cast<std::size_t>(estimate);
     needed = std::max({needed, n + 1, want});
   }
   return needed;

@@ -16,9 +16,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::array<std::string_view, 11> kSweepKeys{"$schema",  "name",    "description", "scenario",
-                                                      "variants", "baseline", "seeds",      "target",
-                                                      "first_seed", "metrics", "objectives"};
+constexpr std::array<std::string_view, 11> kSweepKeys{"$schema",    "name",     "description", "scenario",
+                                                      "variants",   "baseline", "seeds",       "target",
+                                                      "first_seed", "metrics",  "objectives"};
 constexpr std::array<std::string_view, 2> kGoalNames{"max", "min"};
 
 // Where a sweep's errors that belong to other files (the scenario, a policy file) go: after
@@ -136,8 +136,8 @@ std::vector<GridAxis> read_grid(const Json& v, const std::string& path, Diagnost
       for (std::size_t k = 0; k < elements.size(); ++k) {
         for (std::size_t j = 0; j < axis.values.size(); ++j) {
           if (axis.values[j] == elements[k]) {
-            diag.error(pointer_append(values_path, k), fmt::format("duplicate value {} (also {})", elements[k].dump(),
-                                                                   pointer_append(values_path, j)));
+            diag.error(pointer_append(values_path, k),
+                       fmt::format("duplicate value {} (also {})", elements[k].dump(), pointer_append(values_path, j)));
           }
         }
         axis.values.push_back(elements[k]);
@@ -176,7 +176,8 @@ void read_variant(const Json& v, const std::string& path, const fs::path& dir, c
     const fs::path resolved = dir / policy_file;
     PolicyLoadResult loaded = load_policy_file(resolved);
     if (!loaded.ok()) {
-      diag.error(obj.path_of("policy"), fmt::format("the policy file \"{}\" is not valid (its errors follow)", resolved.string()));
+      diag.error(obj.path_of("policy"),
+                 fmt::format("the policy file \"{}\" is not valid (its errors follow)", resolved.string()));
       for (ValidationError& e : loaded.errors) r.others.push_back(std::move(e));
       return;
     }

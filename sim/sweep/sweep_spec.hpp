@@ -75,15 +75,15 @@ struct SweepTarget {
 
 // One policy variant after grid expansion.
 struct SweepVariant {
-  std::string name;                                         // unique
-  std::optional<std::string> policy_file;                   // as written, relative to the sweep file; none: the scenario's
+  std::string name;                        // unique
+  std::optional<std::string> policy_file;  // as written, relative to the sweep file; none: the scenario's
   std::vector<std::pair<std::string, std::string>> params;  // grid settings: path -> value as compact JSON
   PolicyConfig policy;                                      // validated against the scenario
   std::string policy_json;                                  // the policy document, compact JSON (identity)
 };
 
 struct SweepSpec {
-  std::filesystem::path file;           // the sweep file as given
+  std::filesystem::path file;  // the sweep file as given
   std::string name;
   std::string description;
   std::filesystem::path scenario_file;  // resolved against the sweep file's directory
@@ -91,9 +91,9 @@ struct SweepSpec {
   std::vector<SweepVariant> variants;   // expanded, in expansion order
   std::size_t baseline = 0;             // index into variants
   std::uint64_t first_seed = 0;
-  std::size_t seeds = 0;                // runs per variant when target is not set
+  std::size_t seeds = 0;  // runs per variant when target is not set
   std::optional<SweepTarget> target;
-  std::vector<std::string> metrics;     // reported, in order; then objective and target metrics not listed
+  std::vector<std::string> metrics;  // reported, in order; then objective and target metrics not listed
   std::vector<SweepObjective> objectives;
 };
 

@@ -83,20 +83,21 @@ TEST(CiTest, AFileGivenTwiceGetsUniqueJunitSuiteNames) {
   // The same file twice, and a JSON scenario with its YAML twin (one scenario name): four
   // suites, four names, the same for any --jobs.
   const fs::path junit = temp_path("ci-twice.xml");
-  const Result r = squall("ci scenarios/quickstart.json scenarios/quickstart.json scenarios/examples -j 2 --report junit=" +
-                          junit.string());
+  const Result r =
+      squall("ci scenarios/quickstart.json scenarios/quickstart.json scenarios/examples -j 2 --report junit=" +
+             junit.string());
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   const std::string xml = read_file(junit);
-  for (const std::string name : {"quickstart (scenarios/quickstart.json)", "quickstart (scenarios/quickstart.json) #2",
-                                 "search-429s (scenarios/examples/search-429s.json)",
-                                 "search-429s (scenarios/examples/search-429s.yaml)"}) {
+  for (const std::string name :
+       {"quickstart (scenarios/quickstart.json)", "quickstart (scenarios/quickstart.json) #2",
+        "search-429s (scenarios/examples/search-429s.json)", "search-429s (scenarios/examples/search-429s.yaml)"}) {
     EXPECT_NE(xml.find("<testsuite name=\"" + name + "\""), std::string::npos) << name << "\n" << xml;
   }
 }
 
 TEST(CiTest, OutputAndReportsAreTheSameForAnyNumberOfJobs) {
-  const std::string inputs = "scenarios/ci scenarios/quickstart.json " + failing_scenario().string() + " " +
-                             bad_scenario().string();
+  const std::string inputs =
+      "scenarios/ci scenarios/quickstart.json " + failing_scenario().string() + " " + bad_scenario().string();
   std::string outs[2];
   std::string junits[2];
   std::string markdowns[2];
@@ -119,8 +120,7 @@ TEST(CiTest, OutputAndReportsAreTheSameForAnyNumberOfJobs) {
   const int n = std::stoi(shipped_ci_count());
   const std::string heading = "## ✗ squall ci: " + std::to_string(n + 3) + " scenarios (" + std::to_string(n + 1) +
                               " passed, 1 failed, 1 not run)";
-  EXPECT_NE(markdowns[0].find(heading), std::string::npos)
-      << markdowns[0];
+  EXPECT_NE(markdowns[0].find(heading), std::string::npos) << markdowns[0];
 }
 
 TEST(CiTest, ABadScenarioIsAnErrorLineAndDoesNotStopTheOthers) {
@@ -150,7 +150,8 @@ TEST(CiTest, AFailingScenarioEndsWithItsFailuresAndReproAfterTheTable) {
   EXPECT_EQ(r.exit_code, 1);
   const std::size_t line = r.out.find("FAIL  " + failing.string() + " (seed 42, 1 of 2 thresholds failed)\n");
   const std::size_t table = r.out.find("\nresult");
-  const std::size_t failed = r.out.find("threshold failed: " + failing.string() + ": task_latency: p(95)<1ms (observed ");
+  const std::size_t failed =
+      r.out.find("threshold failed: " + failing.string() + ": task_latency: p(95)<1ms (observed ");
   const std::size_t repro =
       r.out.find(std::string("repro: ") + SQUALL_BINARY + " run " + failing.string() + " --seed 42\n");
   ASSERT_NE(line, std::string::npos) << r.out;

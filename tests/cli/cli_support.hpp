@@ -35,9 +35,8 @@ inline Result squall(const std::string& args, const std::string& env = "") {
   fs::create_directories(dir);
   // ctest runs tests in parallel processes: each call gets its own stderr file.
   static int calls = 0;
-  const fs::path err_file =
-      dir / (std::string(testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
-             std::to_string(++calls) + ".stderr");
+  const fs::path err_file = dir / (std::string(testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
+                                   std::to_string(++calls) + ".stderr");
   const std::string cmd = std::string("cd ") + SQUALL_SOURCE_DIR + " && env -u GITHUB_STEP_SUMMARY " + env +
                           SQUALL_BINARY + " " + args + " 2>" + err_file.string();
   Result r;
@@ -63,8 +62,8 @@ inline std::string last_line(const std::string& s) {
 // of the running test's own: ctest runs the tests of one binary as parallel processes, and
 // two tests writing, removing and reading one shared file name raced.
 inline fs::path temp_dir() {
-  const fs::path dir = fs::temp_directory_path() / "squall_cli_test" /
-                       testing::UnitTest::GetInstance()->current_test_info()->name();
+  const fs::path dir =
+      fs::temp_directory_path() / "squall_cli_test" / testing::UnitTest::GetInstance()->current_test_info()->name();
   fs::create_directories(dir);
   return dir;
 }

@@ -28,7 +28,8 @@ constexpr const char* kNaive = "scenarios/policies/naive-retry.json";
 fs::path constant_arrivals(const std::string& name, const std::string& duration, const std::string& rate) {
   const fs::path file = temp_path(name);
   std::ofstream(file) << R"({ "name": "q", "duration": ")" << duration << R"(",
-    "workload": { "arrivals": { "process": "constant", "rate_per_s": )" << rate << R"( },
+    "workload": { "arrivals": { "process": "constant", "rate_per_s": )"
+                      << rate << R"( },
                   "tasks": [ { "name": "t", "steps": [ { "tool": "llm" } ] } ] },
     "providers": { "llm": { "type": "llm", "price_per_mtok": { "input": 1, "output": 1 } } } })";
   return file;
@@ -73,7 +74,8 @@ TEST(CliTest, NaivePolicyFailsTheFlagshipWithAReproLine) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.out.find("threshold failed: task_success: rate>=0.83 (observed "), std::string::npos) << r.out;
   // The program as invoked, so the line can be pasted as it is.
-  EXPECT_EQ(last_line(r.out), std::string("repro: ") + SQUALL_BINARY + " run " + kFlagship + " --seed 7 --policy " + kNaive);
+  EXPECT_EQ(last_line(r.out),
+            std::string("repro: ") + SQUALL_BINARY + " run " + kFlagship + " --seed 7 --policy " + kNaive);
 }
 
 TEST(CliTest, OutWritesTheJsonReportAndIsByteIdenticalAcrossRuns) {
@@ -88,9 +90,9 @@ TEST(CliTest, OutWritesTheJsonReportAndIsByteIdenticalAcrossRuns) {
   for (const auto& item : json.items()) keys.push_back(item.key());
   // The keys the issue lists come in this order (others may sit between them).
   std::size_t at = 0;
-  for (const char* key : {"squall_report_version", "scenario", "seed", "fingerprint", "tasks", "latency_ms",
-                          "providers", "retry_amplification", "tokens", "cost_usd", "breaker_transitions",
-                          "injected_faults", "thresholds"}) {
+  for (const char* key :
+       {"squall_report_version", "scenario", "seed", "fingerprint", "tasks", "latency_ms", "providers",
+        "retry_amplification", "tokens", "cost_usd", "breaker_transitions", "injected_faults", "thresholds"}) {
     const auto it = std::find(keys.begin() + static_cast<std::ptrdiff_t>(at), keys.end(), key);
     ASSERT_NE(it, keys.end()) << key << " missing or out of order";
     at = static_cast<std::size_t>(it - keys.begin());
@@ -213,12 +215,13 @@ TEST(CliTest, ReproLineIsShellQuoted) {
     "thresholds": { "task_success": [ "rate>1" ] } })";
   const Result r = squall("run '" + dir.string() + "/it'\\''s.json'");
   EXPECT_EQ(r.exit_code, 1) << r.err;
-  EXPECT_EQ(last_line(r.out), std::string("repro: ") + SQUALL_BINARY + " run '" + dir.string() + "/it'\\''s.json' --seed 1");
+  EXPECT_EQ(last_line(r.out),
+            std::string("repro: ") + SQUALL_BINARY + " run '" + dir.string() + "/it'\\''s.json' --seed 1");
 }
 
 TEST(CliTest, ValidateReportsEveryShippedScenarioValid) {
-  const Result r = squall(std::string("validate scenarios/quickstart.json ") + kFlagship +
-                          " bench/scenarios/retry-breaker-1m.json");
+  const Result r =
+      squall(std::string("validate scenarios/quickstart.json ") + kFlagship + " bench/scenarios/retry-breaker-1m.json");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   // The flagship: 2 per second for 15 min plus bursts (the run gives 2800, Poisson).
   EXPECT_NE(r.out.find(std::string(kFlagship) + ": ok\n  about 2760 tasks expected over 15m\n"), std::string::npos)
@@ -234,7 +237,8 @@ TEST(CliTest, AGroundTruthLinkInNoCorpusIsRefusedByValidateAndRun) {
   text.replace(text.find(good), good.size(), "https://help.acmecorp.example/articles/no-such-article");
   // The corpus path is relative to the scenario's directory.
   const std::string corpus = "\"../corpora/kb.jsonl\"";
-  text.replace(text.find(corpus), corpus.size(), "\"" + std::string(SQUALL_SOURCE_DIR) + "/scenarios/corpora/kb.jsonl\"");
+  text.replace(text.find(corpus), corpus.size(),
+               "\"" + std::string(SQUALL_SOURCE_DIR) + "/scenarios/corpora/kb.jsonl\"");
   std::ofstream(file) << text;
   const std::string expected = file.string() +
                                ": /workload/queries/questions/0/relevant: expected links of documents in the search "
@@ -345,8 +349,8 @@ namespace fs = std::filesystem;
 TEST(CliTest, UpperCaseYamlExtensionsAreReadAsYaml) {
   // The shipped YAML example under upper- and mixed-case names runs as its .yaml does (a
   // JSON reader would stop at its first letter).
-  std::string yaml = squall::test_support::read_file(std::string(SQUALL_SOURCE_DIR) +
-                                                      "/scenarios/examples/search-429s.yaml");
+  std::string yaml =
+      squall::test_support::read_file(std::string(SQUALL_SOURCE_DIR) + "/scenarios/examples/search-429s.yaml");
   // The copies live in the tests' temporary directory: the corpus path made absolute.
   const std::size_t at = yaml.find("../corpora/");
   ASSERT_NE(at, std::string::npos);

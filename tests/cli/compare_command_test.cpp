@@ -15,35 +15,39 @@ using namespace squall::test_support;
 using squall::test_support::squall;
 
 TEST(CompareCommandTest, TwoPoliciesOnTheSameSeedSideBySide) {
-  const Result r = squall(
-      "compare scenarios/incidents/launch-surge-429-storm.json --policy scenarios/policies/naive-retry.json");
+  const Result r =
+      squall("compare scenarios/incidents/launch-surge-429-storm.json --policy scenarios/policies/naive-retry.json");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(first_line(r.out), "squall compare launch-surge-429-storm: seed 7");
   // The README's two runs of the flagship, as differences.
-  EXPECT_NE(r.out.find("\ntasks.succeeded                                      1123                  975            -148"
-                       "       -13.18%\n"),
-            std::string::npos)
+  EXPECT_NE(
+      r.out.find("\ntasks.succeeded                                      1123                  975            -148"
+                 "       -13.18%\n"),
+      std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("\ntask_success                                     0.863929             0.348214       -0.515715"
-                       "       -59.69%\n"),
-            std::string::npos)
+  EXPECT_NE(
+      r.out.find("\ntask_success                                     0.863929             0.348214       -0.515715"
+                 "       -59.69%\n"),
+      std::string::npos)
       << r.out;
   // The scenario's breaker opened twice on a streak and four times on a failed probe; the
   // naive policy has no breaker.
-  EXPECT_NE(r.out.find("\nbreaker_transitions_total                              14                    0             -14"
-                       "      -100.00%\n"
-                       "breaker_openings.consecutive_failures                   2                    0              -2"
-                       "      -100.00%\n"
-                       "breaker_openings.failure_rate                           0                    0              +0"
-                       "             -\n"
-                       "breaker_openings.slow_call_rate                         0                    0              +0"
-                       "             -\n"
-                       "breaker_openings.probe_failed                           4                    0              -4"
-                       "      -100.00%\n"),
-            std::string::npos)
+  EXPECT_NE(
+      r.out.find("\nbreaker_transitions_total                              14                    0             -14"
+                 "      -100.00%\n"
+                 "breaker_openings.consecutive_failures                   2                    0              -2"
+                 "      -100.00%\n"
+                 "breaker_openings.failure_rate                           0                    0              +0"
+                 "             -\n"
+                 "breaker_openings.slow_call_rate                         0                    0              +0"
+                 "             -\n"
+                 "breaker_openings.probe_failed                           4                    0              -4"
+                 "      -100.00%\n"),
+      std::string::npos)
       << r.out;
-  EXPECT_EQ(last_line(r.out),
-            "thresholds_passed                                       5                    3              -2       -40.00%");
+  EXPECT_EQ(
+      last_line(r.out),
+      "thresholds_passed                                       5                    3              -2       -40.00%");
 }
 
 TEST(CompareCommandTest, TwoReportsWrittenByRun) {
@@ -82,7 +86,8 @@ TEST(CompareCommandTest, UsageAndBadInputAreExit2) {
   EXPECT_EQ(not_report.err.rfind("scenarios/quickstart.json:1:1: not JSON: ", 0), 0u) << not_report.err;
   const Result scenario_json = squall("compare scenarios/corpora/queries-crm.json scenarios/corpora/queries-crm.json");
   EXPECT_EQ(scenario_json.exit_code, 2);
-  EXPECT_EQ(scenario_json.err, "scenarios/corpora/queries-crm.json: not a squall report: a JSON array, not an object\n");
+  EXPECT_EQ(scenario_json.err,
+            "scenarios/corpora/queries-crm.json: not a squall report: a JSON array, not an object\n");
 }
 
 TEST(CompareCommandTest, OtherVersionsAndNonReportsAreRefusedWithExit2) {
@@ -120,9 +125,10 @@ TEST(CompareCommandTest, ReportsOfOtherScenariosOrSeedsAreComparedWithAWarning) 
 TEST(CompareCommandTest, ReportFlagsWriteTheComparisonAsJsonAndMarkdown) {
   const auto json_file = temp_path("comparison.json");
   const auto md_file = temp_path("comparison.md");
-  const Result r = squall("compare scenarios/incidents/launch-surge-429-storm.json --policy "
-                          "scenarios/policies/naive-retry.json --report json=" + json_file.string() +
-                          " --report markdown=" + md_file.string());
+  const Result r = squall(
+      "compare scenarios/incidents/launch-surge-429-storm.json --policy "
+      "scenarios/policies/naive-retry.json --report json=" +
+      json_file.string() + " --report markdown=" + md_file.string());
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("json comparison written to " + json_file.string() + "\n"), std::string::npos) << r.out;
   const nlohmann::json j = nlohmann::json::parse(read_file(json_file));
@@ -161,15 +167,18 @@ TEST(CompareCommandTest, ReportFlagsWriteTheComparisonAsJsonAndMarkdown) {
 TEST(CompareCommandTest, BadReportFlagsAreExit2BeforeAnythingRuns) {
   const Result format = squall("compare a.json b.json --report csv=x.csv");
   EXPECT_EQ(format.exit_code, 2);
-  EXPECT_EQ(format.err, "squall compare: unknown report format \"csv\" in --report csv=x.csv; formats: json, markdown\n");
+  EXPECT_EQ(format.err,
+            "squall compare: unknown report format \"csv\" in --report csv=x.csv; formats: json, markdown\n");
   const Result spec = squall("compare a.json b.json --report x.json");
   EXPECT_EQ(spec.err, "squall compare: --report expects FORMAT=PATH, got \"x.json\"\n");
   const auto same = temp_path("same.out");
-  const Result twice = squall("compare a.json b.json --report json=" + same.string() + " --report markdown=" + same.string());
+  const Result twice =
+      squall("compare a.json b.json --report json=" + same.string() + " --report markdown=" + same.string());
   EXPECT_EQ(twice.exit_code, 2);
   EXPECT_NE(twice.err.find("write the same file"), std::string::npos) << twice.err;
-  const Result input = squall("compare scenarios/quickstart.json --policy scenarios/policies/naive-retry.json --report "
-                              "json=scenarios/policies/naive-retry.json");
+  const Result input = squall(
+      "compare scenarios/quickstart.json --policy scenarios/policies/naive-retry.json --report "
+      "json=scenarios/policies/naive-retry.json");
   EXPECT_EQ(input.exit_code, 2);
   EXPECT_EQ(input.out, "");  // refused before running
 }

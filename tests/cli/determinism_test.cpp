@@ -8,8 +8,8 @@ namespace {
 
 using namespace squall::test_support;
 // A declaration here, so that `squall(...)` means the helper, not the namespace.
-using squall::test_support::squall;
 using squall::cli::first_difference;
+using squall::test_support::squall;
 
 TEST(FirstDifferenceTest, EqualTextsHaveNone) {
   EXPECT_FALSE(first_difference("", ""));

@@ -82,18 +82,21 @@ TEST(HostileInputTest, CompareRefusesNegativeHugeAndSubnormalHeadlineNumbers) {
   const fs::path good = good_report();
   const Result negative = squall("compare " + neg.string() + " " + good.string());
   EXPECT_EQ(negative.exit_code, 2);
-  EXPECT_EQ(negative.err, neg.string() + ": not a squall report of version 1: /tasks/succeeded is -5, expected a "
-                                         "number from 0 to 9007199254740992 (2^53)\n");
+  EXPECT_EQ(negative.err, neg.string() +
+                              ": not a squall report of version 1: /tasks/succeeded is -5, expected a "
+                              "number from 0 to 9007199254740992 (2^53)\n");
   const fs::path big = edited_report("hostile-1e308.json", kTasksTotal, std::string(kTasksTotal) + "-1e308, \"x\": ");
   const Result huge = squall("compare " + good.string() + " " + big.string());
   EXPECT_EQ(huge.exit_code, 2);
-  EXPECT_EQ(huge.err, big.string() + ": not a squall report of version 1: /tasks/total is -1e+308, expected a number "
-                                     "from 0 to 9007199254740992 (2^53)\n");
+  EXPECT_EQ(huge.err, big.string() +
+                          ": not a squall report of version 1: /tasks/total is -1e+308, expected a number "
+                          "from 0 to 9007199254740992 (2^53)\n");
   const fs::path tiny = edited_report("hostile-tiny.json", kTasksTotal, std::string(kTasksTotal) + "5e-324, \"x\": ");
   const Result subnormal = squall("compare " + tiny.string() + " " + good.string());
   EXPECT_EQ(subnormal.exit_code, 2);
-  EXPECT_EQ(subnormal.err, tiny.string() + ": not a squall report of version 1: /tasks/total is 5e-324, expected 0 or "
-                                           "at least 0.000001 (reports round to 6 decimals)\n");
+  EXPECT_EQ(subnormal.err, tiny.string() +
+                               ": not a squall report of version 1: /tasks/total is 5e-324, expected 0 or "
+                               "at least 0.000001 (reports round to 6 decimals)\n");
 }
 
 TEST(HostileInputTest, CompareEscapesControlCharactersOfAReportsScenarioName) {
@@ -121,9 +124,10 @@ void expect_corpus_kept(const std::string& args, const std::string& command, con
 }
 
 TEST(HostileInputTest, CompareNeverWritesOverACorpusTheScenarioReads) {
-  expect_corpus_kept("compare scenarios/quickstart.json --policy scenarios/policies/naive-retry.json --report "
-                     "json=scenarios/corpora/crm.jsonl",
-                     "compare", "json");
+  expect_corpus_kept(
+      "compare scenarios/quickstart.json --policy scenarios/policies/naive-retry.json --report "
+      "json=scenarios/corpora/crm.jsonl",
+      "compare", "json");
 }
 
 TEST(HostileInputTest, CiNeverWritesOverACorpusTheScenarioReads) {
@@ -174,8 +178,9 @@ TEST(HostileInputTest, CiEscapesControlCharactersOfFileNamesInEveryLine) {
 TEST(HostileInputTest, RunEscapesControlCharactersOfARefusedReportPath) {
   const Result r = squall("run scenarios/quickstart.json --out '/nonexistent\x1b[31m/x.json'");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "squall: cannot write the json report (--out /nonexistent\\u001b[31m/x.json): directory "
-                   "\"/nonexistent\\u001b[31m\" does not exist\n");
+  EXPECT_EQ(r.err,
+            "squall: cannot write the json report (--out /nonexistent\\u001b[31m/x.json): directory "
+            "\"/nonexistent\\u001b[31m\" does not exist\n");
   EXPECT_EQ(r.out, "");
 }
 

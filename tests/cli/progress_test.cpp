@@ -14,8 +14,8 @@
 namespace {
 
 using namespace squall::test_support;
-using squall::test_support::squall;
 using squall::RunProgress;
+using squall::test_support::squall;
 using namespace squall::cli;
 
 constexpr std::int64_t kSecond = 1'000'000'000;
@@ -98,7 +98,8 @@ TEST(ProgressTest, ReportsAndStdoutAreTheSameBytesWithProgressOrWithout) {
   EXPECT_EQ(on.exit_code, 0);
   EXPECT_EQ(read_file(a), read_file(b));
   // The lines naming the report file differ by its path only.
-  EXPECT_EQ(on.out.substr(0, on.out.find("json report written")), off.out.substr(0, off.out.find("json report written")));
+  EXPECT_EQ(on.out.substr(0, on.out.find("json report written")),
+            off.out.substr(0, off.out.find("json report written")));
 }
 
 TEST(CiProgressTest, SaysScenariosDoneAndTheRunningOnesWithTheirShare) {
@@ -111,14 +112,14 @@ TEST(CiProgressTest, ATerminalLineFollowsTheRunsAndIsErasedForResultsAndAtTheEnd
   std::FILE* f = std::tmpfile();
   ASSERT_NE(f, nullptr);
   CiProgress progress(f, true, true, {"a.json", "b.json"});
-  progress.started(0, 0.1);                                     // under a second: nothing
+  progress.started(0, 0.1);  // under a second: nothing
   progress.started(1, 0.2);
   progress.advanced(1, RunProgress{50 * kSecond, 100 * kSecond, 5, 4}, 1.0);  // shown
   progress.advanced(0, RunProgress{10 * kSecond, 40 * kSecond, 5, 4}, 1.1);   // too soon
-  progress.finished(1, 1.3);                                    // shown: b done
-  progress.clear();                                             // a result line comes next
+  progress.finished(1, 1.3);                                                  // shown: b done
+  progress.clear();                                                           // a result line comes next
   progress.advanced(0, RunProgress{90 * kSecond, 40 * kSecond, 5, 4}, 1.35);  // past its duration: 100%
-  progress.finished(0, 1.4);                                    // all done: erased
+  progress.finished(0, 1.4);                                                  // all done: erased
   EXPECT_EQ(written(f),
             "\rprogress: 0 of 2 scenarios done; running: a.json, b.json 50%\x1b[K"
             "\rprogress: 1 of 2 scenarios done; running: a.json 25%\x1b[K"
@@ -147,7 +148,8 @@ TEST(CiProgressTest, CiWithProgressKeepsStdoutAndReportsAndQuietShowsNothing) {
   const Result off = squall("ci scenarios/ci --report junit=" + b.string());
   EXPECT_EQ(on.exit_code, off.exit_code);
   EXPECT_EQ(read_file(a), read_file(b));
-  EXPECT_EQ(on.out.substr(0, on.out.find("junit report written")), off.out.substr(0, off.out.find("junit report written")));
+  EXPECT_EQ(on.out.substr(0, on.out.find("junit report written")),
+            off.out.substr(0, off.out.find("junit report written")));
   // Not a terminal and not asked: no progress line.
   EXPECT_EQ(off.err.find("progress:"), std::string::npos) << off.err;
   const Result quiet = squall("ci scenarios/ci --progress --quiet");

@@ -27,12 +27,14 @@ std::vector<std::string> entries(const fs::path& dir) {
 TEST(ReportFlagsTest, WritesEveryRequestedFormat) {
   const fs::path dir = temp_path("all-formats");
   fs::create_directories(dir);
-  const Result r = squall(std::string("run ") + kQuickstart + " --out " + (dir / "out.json").string() +
-                          " --report junit=" + (dir / "r.xml").string() + " --report markdown=" + (dir / "r.md").string() +
-                          " --report csv=" + (dir / "r.csv").string() + " --report jsonl=" + (dir / "r.jsonl").string() +
-                          " --report json=" + (dir / "r.json").string() + " --report html=" + (dir / "r.html").string());
+  const Result r =
+      squall(std::string("run ") + kQuickstart + " --out " + (dir / "out.json").string() +
+             " --report junit=" + (dir / "r.xml").string() + " --report markdown=" + (dir / "r.md").string() +
+             " --report csv=" + (dir / "r.csv").string() + " --report jsonl=" + (dir / "r.jsonl").string() +
+             " --report json=" + (dir / "r.json").string() + " --report html=" + (dir / "r.html").string());
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_EQ(entries(dir), (std::vector<std::string>{"out.json", "r.csv", "r.html", "r.json", "r.jsonl", "r.md", "r.xml"}));
+  EXPECT_EQ(entries(dir),
+            (std::vector<std::string>{"out.json", "r.csv", "r.html", "r.json", "r.jsonl", "r.md", "r.xml"}));
   EXPECT_EQ(read_file(dir / "out.json"), read_file(dir / "r.json"));
   EXPECT_EQ(read_file(dir / "r.xml").rfind("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<testsuites", 0), 0U);
   EXPECT_EQ(read_file(dir / "r.md").rfind("### ✓ squall: quickstart (2 thresholds passed)\n", 0), 0U);
@@ -55,10 +57,12 @@ TEST(ReportFlagsTest, EveryFormatIsByteIdenticalAcrossRuns) {
   for (const fs::path& dir : {a, b}) {
     fs::create_directories(dir);
     std::string args = std::string("run ") + kQuickstart;
-    for (const char* f : {"json", "junit", "markdown", "csv", "jsonl", "html"}) args += " --report " + std::string(f) + "=" + (dir / f).string();
+    for (const char* f : {"json", "junit", "markdown", "csv", "jsonl", "html"})
+      args += " --report " + std::string(f) + "=" + (dir / f).string();
     ASSERT_EQ(squall(args).exit_code, 0);
   }
-  for (const char* f : {"json", "junit", "markdown", "csv", "jsonl", "html"}) EXPECT_EQ(read_file(a / f), read_file(b / f)) << f;
+  for (const char* f : {"json", "junit", "markdown", "csv", "jsonl", "html"})
+    EXPECT_EQ(read_file(a / f), read_file(b / f)) << f;
 }
 
 TEST(ReportFlagsTest, UnknownFormatExitsTwoNamingTheFormats) {
@@ -83,11 +87,11 @@ TEST(ReportFlagsTest, TwoRequestsForOneFileExitTwo) {
   const fs::path dir = temp_path("duplicate");
   fs::create_directories(dir);
   const std::string a = (dir / "a.txt").string();
-  Result r = squall(std::string("run ") + kQuickstart + " --report csv=" + a + " --report junit=" + dir.string() +
-                    "/./a.txt");
+  Result r =
+      squall(std::string("run ") + kQuickstart + " --report csv=" + a + " --report junit=" + dir.string() + "/./a.txt");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "squall: --report csv=" + a + " and --report junit=" + dir.string() + "/./a.txt write the same file \"" +
-                       dir.string() + "/./a.txt\"\n");
+  EXPECT_EQ(r.err, "squall: --report csv=" + a + " and --report junit=" + dir.string() +
+                       "/./a.txt write the same file \"" + dir.string() + "/./a.txt\"\n");
   r = squall(std::string("run ") + kQuickstart + " --out " + a + " --report json=" + a);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--out " + a + " and --report json=" + a + " write the same file"), std::string::npos) << r.err;
@@ -97,11 +101,13 @@ TEST(ReportFlagsTest, TwoRequestsForOneFileExitTwo) {
 TEST(ReportFlagsTest, UnwritablePathsExitTwoAndNothingIsWritten) {
   const fs::path dir = temp_path("unwritable");
   fs::create_directories(dir);
-  const std::string ok = " --report junit=" + (dir / "a.xml").string() + " --report jsonl=" + (dir / "t.jsonl").string();
+  const std::string ok =
+      " --report junit=" + (dir / "a.xml").string() + " --report jsonl=" + (dir / "t.jsonl").string();
   Result r = squall(std::string("run ") + kQuickstart + ok + " --report csv=/nonexistent-dir/a.csv");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "squall: cannot write the csv report (--report csv=/nonexistent-dir/a.csv): directory "
-                   "\"/nonexistent-dir\" does not exist\n");
+  EXPECT_EQ(r.err,
+            "squall: cannot write the csv report (--report csv=/nonexistent-dir/a.csv): directory "
+            "\"/nonexistent-dir\" does not exist\n");
   r = squall(std::string("run ") + kQuickstart + ok + " --report markdown=" + dir.string());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("exists and is not a regular file"), std::string::npos) << r.err;
@@ -125,9 +131,7 @@ TEST(ReportFlagsTest, MarkdownIsAppendedToTheGithubStepSummary) {
   const fs::path dir = temp_path("step-summary");
   fs::create_directories(dir);
   const fs::path summary = dir / "summary.md";
-  {
-    std::ofstream(summary) << "earlier step\n";
-  }
+  { std::ofstream(summary) << "earlier step\n"; }
   const std::string env = "GITHUB_STEP_SUMMARY=" + summary.string() + " ";
   Result r = squall(std::string("run ") + kQuickstart + " --report markdown=" + (dir / "a.md").string(), env);
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -148,8 +152,9 @@ TEST(ReportFlagsTest, UnwritableStepSummaryExitsTwo) {
   const Result r = squall(std::string("run ") + kQuickstart + " --report markdown=" + (dir / "a.md").string(),
                           "GITHUB_STEP_SUMMARY=/nonexistent-dir/s.md ");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "squall: cannot append the markdown summary to $GITHUB_STEP_SUMMARY: directory \"/nonexistent-dir\" "
-                   "does not exist\n");
+  EXPECT_EQ(r.err,
+            "squall: cannot append the markdown summary to $GITHUB_STEP_SUMMARY: directory \"/nonexistent-dir\" "
+            "does not exist\n");
   EXPECT_TRUE(entries(dir).empty());
 }
 

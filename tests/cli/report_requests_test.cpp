@@ -8,8 +8,8 @@ namespace {
 
 using namespace squall::test_support;
 // A declaration here, so that `squall(...)` means the helper, not the namespace.
-using squall::test_support::squall;
 using squall::cli::parse_report_requests;
+using squall::test_support::squall;
 
 TEST(ReportRequestsTest, OutComesFirstAsJsonThenTheRequestsInOrder) {
   const fs::path dir = temp_path("requests");
@@ -28,8 +28,8 @@ TEST(ReportRequestsTest, OutComesFirstAsJsonThenTheRequestsInOrder) {
 TEST(ReportRequestsTest, OneFormatMayGoToSeveralFiles) {
   const fs::path dir = temp_path("requests-twice");
   fs::create_directories(dir);
-  const auto r =
-      parse_report_requests({"junit=" + (dir / "a.xml").string(), "junit=" + (dir / "b.xml").string()}, std::nullopt, {});
+  const auto r = parse_report_requests({"junit=" + (dir / "a.xml").string(), "junit=" + (dir / "b.xml").string()},
+                                       std::nullopt, {});
   EXPECT_FALSE(r.error);
   EXPECT_EQ(r.requests.size(), 2U);
 }
@@ -48,7 +48,9 @@ TEST(ReportRequestsTest, ASymbolicLinkToAnotherRequestIsTheSameFile) {
 TEST(ReportRequestsTest, FormatNamesAreExact) {
   const auto r = parse_report_requests({"JUnit=a.xml"}, std::nullopt, {});
   ASSERT_TRUE(r.error);
-  EXPECT_EQ(*r.error, "unknown report format \"JUnit\" in --report JUnit=a.xml; formats: json, junit, markdown, csv, jsonl, html");
+  EXPECT_EQ(
+      *r.error,
+      "unknown report format \"JUnit\" in --report JUnit=a.xml; formats: json, junit, markdown, csv, jsonl, html");
 }
 
 TEST(ReportRequestsTest, APathUnderARegularFileSaysThatFileIsNotADirectory) {

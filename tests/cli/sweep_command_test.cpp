@@ -48,7 +48,8 @@ TEST(SweepCommandTest, OutputIsTheSameForOneAndTwoJobs) {
             std::string::npos)
       << one.out;
   // The lines naming the report files differ; the table does not.
-  EXPECT_EQ(one.out.substr(0, one.out.find("json report written")), two.out.substr(0, two.out.find("json report written")));
+  EXPECT_EQ(one.out.substr(0, one.out.find("json report written")),
+            two.out.substr(0, two.out.find("json report written")));
   expect_same_reports("jobs1", "jobs2");
 }
 
@@ -60,8 +61,10 @@ TEST(SweepCommandTest, ThreeShardsMergedAreTheWholeSweep) {
     const std::string out = temp_path("part" + std::to_string(i) + ".json").string();
     const Result r = squall("sweep " + kSweep + " --jobs 1 --shard " + std::to_string(i) + "/3 --out " + out);
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_EQ(r.out, "squall sweep quickstart-policies: shard " + std::to_string(i) + "/3: 8 runs; partial result "
-                         "written to " + out + "\n");
+    EXPECT_EQ(r.out, "squall sweep quickstart-policies: shard " + std::to_string(i) +
+                         "/3: 8 runs; partial result "
+                         "written to " +
+                         out + "\n");
     partials = out + " " + partials;  // merged in reverse order: the order does not matter
   }
   const Result merged = with_reports("merge " + partials, "merged");
@@ -154,15 +157,17 @@ TEST(SweepCommandTest, ShardUsageErrors) {
   EXPECT_EQ(r.err, "squall sweep: --shard writes a partial result: give --out PATH\n");
   r = squall("sweep tests/cli/data/sweep-target.yaml --shard 1/2 --out " + temp_path("u.json").string());
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "squall sweep: tests/cli/data/sweep-target.yaml: a sweep with a target cannot be sharded (each "
-                   "shard would stop on its own evidence): give \"seeds\" instead\n");
+  EXPECT_EQ(r.err,
+            "squall sweep: tests/cli/data/sweep-target.yaml: a sweep with a target cannot be sharded (each "
+            "shard would stop on its own evidence): give \"seeds\" instead\n");
 }
 
 TEST(SweepCommandTest, RefusesOneRunsReportFormats) {
   const Result r = squall("sweep " + kSweep + " --report junit=" + temp_path("j.xml").string());
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "squall sweep: sweep writes json, markdown, csv and html reports; junit is one run's report: use "
-                   "`squall run SCENARIO --report junit=PATH`\n");
+  EXPECT_EQ(r.err,
+            "squall sweep: sweep writes json, markdown, csv and html reports; junit is one run's report: use "
+            "`squall run SCENARIO --report junit=PATH`\n");
 }
 
 TEST(SweepCommandTest, AnInvalidSweepFileIsExitTwoWithEveryError) {
@@ -210,7 +215,8 @@ TEST(SweepCommandTest, ShippedSweepHasAClearWinner) {
   // The README shows this table: it must be the table the sweep prints today.
   const std::string table = r.out.substr(0, r.out.find("json report written"));
   EXPECT_NE(read_file(std::string(SQUALL_SOURCE_DIR) + "/README.md").find(table), std::string::npos)
-      << "README.md's Policy sweeps table differs from today's output:\n" << table;
+      << "README.md's Policy sweeps table differs from today's output:\n"
+      << table;
   const nlohmann::json report = nlohmann::json::parse(read_file(out));
   ASSERT_EQ(report["variants"].size(), 5U);
   const nlohmann::json* best = nullptr;
@@ -366,7 +372,8 @@ TEST(SweepHostileTest, MergeNamesThePointerTheExpectedAndTheFound) {
             "/runs/0/values: expected an array of 5 values, one per metric, got [1]\n");
   EXPECT_EQ(merge_error("version.json", spoiled("/squall_sweep_partial_version", 2)),
             "squall_sweep_partial_version 2 is not supported (this squall reads 1)\n");
-  EXPECT_EQ(merge_error("array.json", "[1, 2]"), "not a squall sweep partial result: no squall_sweep_partial_version\n");
+  EXPECT_EQ(merge_error("array.json", "[1, 2]"),
+            "not a squall sweep partial result: no squall_sweep_partial_version\n");
 }
 
 TEST(SweepHostileTest, MergeRefusesARunOfAnotherShardOrTwice) {
@@ -403,7 +410,8 @@ TEST(SweepHostileTest, MergeNeverOverwritesTheSweepsInputs) {
   const std::string sweep_file = read_file(kSweep);
   const std::string second = temp_path("merge-inputs-2.json").string();
   { std::ofstream(second, std::ios::binary) << second_shard().dump(2); }
-  for (const std::string& target : {kSweep, std::string("scenarios/quickstart.json"), std::string("scenarios/corpora/crm.jsonl")}) {
+  for (const std::string& target :
+       {kSweep, std::string("scenarios/quickstart.json"), std::string("scenarios/corpora/crm.jsonl")}) {
     const Result r = squall("merge " + first_shard() + " " + second + " --out " + target);
     EXPECT_EQ(r.exit_code, 2) << target;
     EXPECT_NE(r.err.find("\"" + target + "\" is an input of this run"), std::string::npos) << r.err;

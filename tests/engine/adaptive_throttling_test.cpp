@@ -34,8 +34,8 @@ OutcomeKind run_one(Harness& h, const Pipeline& pipeline) {
 TEST(AdaptiveThrottlingTest, RejectionProbabilityIsTheSreFormula) {
   // max(0, (requests - K * accepts) / (requests + 1)), K = 2.
   EXPECT_DOUBLE_EQ(AdaptiveThrottlingStrategy::rejection_probability(Counts{0, 0}, 2), 0.0);
-  EXPECT_DOUBLE_EQ(AdaptiveThrottlingStrategy::rejection_probability(Counts{10, 5}, 2), 0.0);   // 10 - 10 = 0
-  EXPECT_DOUBLE_EQ(AdaptiveThrottlingStrategy::rejection_probability(Counts{10, 8}, 2), 0.0);   // negative
+  EXPECT_DOUBLE_EQ(AdaptiveThrottlingStrategy::rejection_probability(Counts{10, 5}, 2), 0.0);  // 10 - 10 = 0
+  EXPECT_DOUBLE_EQ(AdaptiveThrottlingStrategy::rejection_probability(Counts{10, 8}, 2), 0.0);  // negative
   EXPECT_DOUBLE_EQ(AdaptiveThrottlingStrategy::rejection_probability(Counts{10, 3}, 2), 4.0 / 11.0);
   EXPECT_DOUBLE_EQ(AdaptiveThrottlingStrategy::rejection_probability(Counts{100, 0}, 2), 100.0 / 101.0);
   EXPECT_DOUBLE_EQ(AdaptiveThrottlingStrategy::rejection_probability(Counts{100, 40}, 1.5), 40.0 / 101.0);
@@ -72,9 +72,8 @@ TEST(AdaptiveThrottlingTest, AcceptedRequestsKeepTheProbabilityAtZero) {
   // Successes and errors other than rejections are accepts: 3 successes and 2 500s give
   // 5 requests, 5 accepts, p = 0, and the Rng is never drawn.
   Harness h;
-  ScriptedProvider provider(h.loop, [](std::size_t i, const Request&) {
-    return i < 3 ? Reply{test::results()} : Reply{test::status(500)};
-  });
+  ScriptedProvider provider(
+      h.loop, [](std::size_t i, const Request&) { return i < 3 ? Reply{test::results()} : Reply{test::status(500)}; });
   ScriptedRng rng({0.0});
   ThrottleRig rig(h, provider, rng);
   for (int i = 0; i < 5; ++i) run_one(h, *rig.pipeline);

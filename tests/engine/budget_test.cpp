@@ -72,9 +72,8 @@ TEST(BudgetTest, FailedAttemptsCountAgainstTheTokenLimit) {
   FixedRng rng(0);
   BudgetConfig config;
   config.max_tokens = 1000;
-  auto pipeline =
-      test::make_pipeline(provider, h.env, std::make_unique<RetryStrategy>(retry_five_times(), h.env, rng),
-                          std::make_unique<BudgetStrategy>(config, h.env));
+  auto pipeline = test::make_pipeline(provider, h.env, std::make_unique<RetryStrategy>(retry_five_times(), h.env, rng),
+                                      std::make_unique<BudgetStrategy>(config, h.env));
   Call call;
   call.request.prompt_tokens = 300;
   EXPECT_EQ(test::run(h, *pipeline, call).kind, OutcomeKind::budget_exhausted);
@@ -97,9 +96,8 @@ TEST(BudgetTest, UsdLimitRefusesOnceSpentReachesIt) {
   FixedRng rng(0);
   BudgetConfig config;
   config.max_cost_usd = 1.0;
-  auto pipeline =
-      test::make_pipeline(provider, h.env, std::make_unique<RetryStrategy>(retry_five_times(), h.env, rng),
-                          std::make_unique<BudgetStrategy>(config, h.env));
+  auto pipeline = test::make_pipeline(provider, h.env, std::make_unique<RetryStrategy>(retry_five_times(), h.env, rng),
+                                      std::make_unique<BudgetStrategy>(config, h.env));
   Call call;
   EXPECT_EQ(test::run(h, *pipeline, call).kind, OutcomeKind::budget_exhausted);
   EXPECT_EQ(provider.calls().size(), 2U);
@@ -113,8 +111,7 @@ TEST(BudgetTest, UsdLimitRefusesOnceSpentReachesIt) {
 TEST(BudgetTest, NoLimitsLetEverythingThrough) {
   Harness h;
   ScriptedProvider provider(h.loop, {{test::results()}});
-  auto pipeline =
-      test::make_pipeline(provider, h.env, std::make_unique<BudgetStrategy>(BudgetConfig{}, h.env));
+  auto pipeline = test::make_pipeline(provider, h.env, std::make_unique<BudgetStrategy>(BudgetConfig{}, h.env));
   Call call;
   call.task.tokens_spent = 1'000'000'000;
   call.task.cost_spent_usd = 1e6;

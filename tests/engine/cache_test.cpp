@@ -164,7 +164,7 @@ TEST(CacheTest, StaleOnErrorIsServedWithItsAgeUpToTheMaximumStaleness) {
   TaskCall last_stale(3);
   TaskCall too_old(4);
   rig.at(fill, 0);
-  rig.at(stale, 20 * kSecond);      // fails at 20.1 s: 10 s stale, served, 20 s old
+  rig.at(stale, 20 * kSecond);       // fails at 20.1 s: 10 s stale, served, 20 s old
   rig.at(last_stale, 40 * kSecond);  // fails at 40.1 s: exactly 30 s stale, served
   rig.at(too_old, 41 * kSecond);     // fails at 41.1 s: 31 s stale, not served
   rig.run();
@@ -257,9 +257,9 @@ TEST(CacheTest, EvictsTheLeastRecentlyUsedEntry) {
   for (const std::string& e : rig.h.log.caches) {
     if (e.find("evicted") != std::string::npos) evictions.push_back(e);
   }
-  EXPECT_EQ(evictions, (std::vector<std::string>{"3100ms task 4 evicted age=0ms saved=0",
-                                                 "5100ms task 6 evicted age=0ms saved=0",
-                                                 "6100ms task 7 evicted age=0ms saved=0"}));
+  EXPECT_EQ(evictions,
+            (std::vector<std::string>{"3100ms task 4 evicted age=0ms saved=0", "5100ms task 6 evicted age=0ms saved=0",
+                                      "6100ms task 7 evicted age=0ms saved=0"}));
   EXPECT_EQ(rig.cache->size(), 2u);
 }
 
@@ -336,7 +336,8 @@ TEST(CacheTest, ACancelledWaiterEndsCancelled) {
   waiter.ctx.cancellation = source.token();
   rig.at(leader, 0);
   rig.at(waiter, 0);
-  test::at(rig.h.loop, 200 * kMillisecond, [&] { source.cancel(); }, &rig.error);
+  test::at(
+      rig.h.loop, 200 * kMillisecond, [&] { source.cancel(); }, &rig.error);
   rig.run();
   EXPECT_EQ(waiter.outcome->kind, OutcomeKind::cancelled);
   EXPECT_EQ(waiter.finished, 200 * kMillisecond);
@@ -432,7 +433,8 @@ TEST(CacheTest, WaitersStartOverWhenTheLeadersOutcomeWasItsOwn) {
                                 "0ms task 1 miss age=0ms saved=0",
                                 "100ms task 2 miss age=0ms saved=0",
                                 "200ms task 3 coalesced age=0ms saved=1",
-                            })) << to_string(own);
+                            }))
+        << to_string(own);
   }
 }
 
@@ -484,7 +486,8 @@ TEST(CacheTest, WaitersStartOverWhenTheLeaderIsDestroyed) {
   leading->await_suspend(std::noop_coroutine()).resume();  // runs until its sleep
   TaskCall waiter(2);
   start_at(h, *pipeline, waiter, 0, &error);
-  test::at(h.loop, 50 * kMillisecond, [&] { leading.reset(); }, &error);
+  test::at(
+      h.loop, 50 * kMillisecond, [&] { leading.reset(); }, &error);
   drain(h, error);
   EXPECT_EQ(provider.start_times(), (std::vector<TimePoint>{50 * kMillisecond}));
   EXPECT_EQ(waiter.outcome->kind, OutcomeKind::success);
@@ -525,8 +528,9 @@ TEST(CacheTest, HitsCarryTheDegradationsOfTheCallThatFilledTheEntry) {
   ScriptedProvider provider(h.loop, [](std::size_t, const Request& r) {
     return Reply{r.query == "acme revenue" ? test::results() : test::no_results()};
   });
-  auto pipeline = test::make_pipeline(provider, h.env, std::make_unique<CacheStrategy>(CacheConfig{}, h.env, "web_search"),
-                                      std::make_unique<SimplifyQueryStrategy>(SimplifyQueryConfig{}, h.env));
+  auto pipeline =
+      test::make_pipeline(provider, h.env, std::make_unique<CacheStrategy>(CacheConfig{}, h.env, "web_search"),
+                          std::make_unique<SimplifyQueryStrategy>(SimplifyQueryConfig{}, h.env));
   std::exception_ptr error;
   TaskCall fill(1, "acme revenue 2023");
   TaskCall hit(2, "acme revenue 2023");

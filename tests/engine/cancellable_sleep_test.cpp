@@ -46,7 +46,8 @@ TEST(CancellableSleepTest, CancelWakesTheSleeperAtTheCancelTimeAndRemovesItsTime
   std::optional<Woke> woke;
   std::exception_ptr error;
   spawn(sleeper(loop, 10 * kSecond, source.token(), woke), &error);
-  test::at(loop, 2 * kSecond, [&] { source.cancel(); }, &error);
+  test::at(
+      loop, 2 * kSecond, [&] { source.cancel(); }, &error);
   EXPECT_EQ(loop.pending(), 2U);
   EXPECT_EQ(loop.run(), 2U);
   ASSERT_TRUE(woke);

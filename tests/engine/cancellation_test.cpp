@@ -58,8 +58,8 @@ TEST(CancellationTest, DisarmedOrDestroyedRegistrationsDoNotRun) {
   CancellationCallback ca(source.token(), &Tagged::run, &a);
   auto cb = std::make_unique<CancellationCallback>(source.token(), &Tagged::run, &b);
   CancellationCallback cc(source.token(), &Tagged::run, &c);
-  cb.reset();     // the middle node unlinks itself
-  ca.disarm();    // so does the head
+  cb.reset();   // the middle node unlinks itself
+  ca.disarm();  // so does the head
   source.cancel();
   EXPECT_EQ(log, (std::vector<int>{3}));
 }

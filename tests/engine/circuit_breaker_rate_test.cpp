@@ -169,7 +169,8 @@ TEST(CircuitBreakerRateTest, HalfOpenAdmitsPermittedProbesAndClosesOnTheirRate) 
   Harness h;
   ScriptedProvider provider(h.loop, [](std::size_t i, const Request&) {
     switch (i) {
-      case 0: case 1: return kFail;
+      case 0:
+      case 1: return kFail;
       case 2: return Reply{test::status(500), 100 * kMs};
       case 3: return Reply{test::results(), 200 * kMs};
       default: return Reply{test::results(), 300 * kMs};
@@ -188,8 +189,8 @@ TEST(CircuitBreakerRateTest, HalfOpenAdmitsPermittedProbesAndClosesOnTheirRate) 
   EXPECT_EQ(rig.breaker->state(), BreakerState::half_open);
   test::drain(h);
   if (error) std::rethrow_exception(error);
-  EXPECT_EQ(h.log.transitions, (std::vector<std::string>{"200ms closed->open", "10200ms open->half_open",
-                                                         "10500ms half_open->closed"}));
+  EXPECT_EQ(h.log.transitions,
+            (std::vector<std::string>{"200ms closed->open", "10200ms open->half_open", "10500ms half_open->closed"}));
   EXPECT_EQ(provider.calls().size(), 5U);
 }
 
@@ -198,7 +199,8 @@ TEST(CircuitBreakerRateTest, HalfOpenReopensWhenTheProbesFailureRateReachesTheTh
   Harness h;
   ScriptedProvider provider(h.loop, [](std::size_t i, const Request&) {
     switch (i) {
-      case 0: case 1: return kFail;
+      case 0:
+      case 1: return kFail;
       case 2: return Reply{test::status(500), 100 * kMs};
       case 3: return Reply{test::status(500), 200 * kMs};
       default: return Reply{test::results(), 300 * kMs};
@@ -214,8 +216,8 @@ TEST(CircuitBreakerRateTest, HalfOpenReopensWhenTheProbesFailureRateReachesTheTh
   const auto calls = start_together(h, *rig.pipeline, 3, &error);
   test::drain(h);
   if (error) std::rethrow_exception(error);
-  EXPECT_EQ(h.log.transitions, (std::vector<std::string>{"200ms closed->open", "10200ms open->half_open",
-                                                         "10500ms half_open->open"}));
+  EXPECT_EQ(h.log.transitions,
+            (std::vector<std::string>{"200ms closed->open", "10200ms open->half_open", "10500ms half_open->open"}));
   EXPECT_EQ(h.log.openings, (std::vector<std::string>{"200ms failure_rate", "10500ms failure_rate"}));
 }
 
@@ -249,8 +251,8 @@ TEST(CircuitBreakerRateTest, LateResultsDoNotCountInTheNextPeriod) {
   EXPECT_EQ(rig.breaker->state(), BreakerState::half_open);
   test::drain(h);
   if (error) std::rethrow_exception(error);
-  EXPECT_EQ(h.log.transitions, (std::vector<std::string>{"200ms closed->open", "10200ms open->half_open",
-                                                         "15200ms half_open->open"}));
+  EXPECT_EQ(h.log.transitions,
+            (std::vector<std::string>{"200ms closed->open", "10200ms open->half_open", "15200ms half_open->open"}));
 }
 
 TEST(CircuitBreakerBackoffTest, OpenDurationBacksOffUntilTheBreakerCloses) {

@@ -70,8 +70,8 @@ TEST(CircuitBreakerTest, OtherOutcomesResetTheCount) {
   // failure_on = {server_error}; threshold 2: 500, 429 (not a failure here: resets), 500
   // leaves it closed; the next 500 is the second in a row and opens it.
   Harness h;
-  ScriptedProvider provider(
-      h.loop, {{test::status(500)}, {test::status(429)}, {test::status(500)}, {test::status(500)}});
+  ScriptedProvider provider(h.loop,
+                            {{test::status(500)}, {test::status(429)}, {test::status(500)}, {test::status(500)}});
   CircuitBreakerConfig config = breaker(2);
   config.failure_on = {OutcomeKind::server_error};
   BreakerRig rig(h, provider, config);
@@ -105,9 +105,8 @@ TEST(CircuitBreakerTest, HalfOpenAdmitsOnlyPermittedProbes) {
   // other three fail fast. Both probes succeed at 10.2 s; the first closes the breaker and
   // the second, from an ended half-open period, changes nothing.
   Harness h;
-  ScriptedProvider provider(h.loop, [](std::size_t i, const Request&) {
-    return i == 0 ? Reply{test::status(500)} : Reply{test::results()};
-  });
+  ScriptedProvider provider(
+      h.loop, [](std::size_t i, const Request&) { return i == 0 ? Reply{test::status(500)} : Reply{test::results()}; });
   BreakerRig rig(h, provider, breaker(1, 2));
   run_one(h, *rig.pipeline);
   h.loop.run_until(10'100 * kMs);
@@ -115,13 +114,12 @@ TEST(CircuitBreakerTest, HalfOpenAdmitsOnlyPermittedProbes) {
   const auto calls = run_concurrently(h, *rig.pipeline, 5);
   std::vector<OutcomeKind> kinds;
   for (const auto& c : calls) kinds.push_back(c->outcome->kind);
-  EXPECT_EQ(kinds,
-            (std::vector<OutcomeKind>{OutcomeKind::success, OutcomeKind::success, OutcomeKind::circuit_open,
-                                      OutcomeKind::circuit_open, OutcomeKind::circuit_open}));
+  EXPECT_EQ(kinds, (std::vector<OutcomeKind>{OutcomeKind::success, OutcomeKind::success, OutcomeKind::circuit_open,
+                                             OutcomeKind::circuit_open, OutcomeKind::circuit_open}));
   EXPECT_EQ(provider.start_times(), (std::vector<TimePoint>{0, 10'100 * kMs, 10'100 * kMs}));
   EXPECT_EQ(calls[2]->finished, 10'100 * kMs);
-  EXPECT_EQ(h.log.transitions, (std::vector<std::string>{"100ms closed->open", "10100ms open->half_open",
-                                                         "10200ms half_open->closed"}));
+  EXPECT_EQ(h.log.transitions,
+            (std::vector<std::string>{"100ms closed->open", "10100ms open->half_open", "10200ms half_open->closed"}));
   EXPECT_EQ(rig.breaker->state(), BreakerState::closed);
 }
 
@@ -150,16 +148,15 @@ TEST(CircuitBreakerTest, FailedProbeReopensAndSuccessfulProbeCloses) {
   EXPECT_EQ(run_one(h, *rig.pipeline), OutcomeKind::success);
 
   EXPECT_EQ(provider.calls().size(), 3U);
-  EXPECT_EQ(h.log.transitions, (std::vector<std::string>{"100ms closed->open", "10100ms open->half_open",
-                                                         "10200ms half_open->open", "20200ms open->half_open",
-                                                         "20300ms half_open->closed"}));
+  EXPECT_EQ(h.log.transitions,
+            (std::vector<std::string>{"100ms closed->open", "10100ms open->half_open", "10200ms half_open->open",
+                                      "20200ms open->half_open", "20300ms half_open->closed"}));
 }
 
 TEST(CircuitBreakerTest, ClosingResetsTheFailureCount) {
   // Threshold 2. Two failures open it; after a successful probe one failure is not enough.
   Harness h;
-  ScriptedProvider provider(
-      h.loop, {{test::status(500)}, {test::status(500)}, {test::results()}, {test::status(500)}});
+  ScriptedProvider provider(h.loop, {{test::status(500)}, {test::status(500)}, {test::results()}, {test::status(500)}});
   BreakerRig rig(h, provider, breaker(2));
   run_one(h, *rig.pipeline);
   run_one(h, *rig.pipeline);
@@ -208,8 +205,8 @@ TEST(CircuitBreakerTest, LateResultsOfCallsAdmittedWhileClosedAreIgnored) {
   test::drain(h);
   if (error) std::rethrow_exception(error);
   EXPECT_EQ(probe.outcome->kind, OutcomeKind::server_error);
-  EXPECT_EQ(h.log.transitions, (std::vector<std::string>{"200ms closed->open", "10200ms open->half_open",
-                                                         "15200ms half_open->open"}));
+  EXPECT_EQ(h.log.transitions,
+            (std::vector<std::string>{"200ms closed->open", "10200ms open->half_open", "15200ms half_open->open"}));
 }
 
 TEST(CircuitBreakerTest, OutcomesThatDidNotReachTheProviderDoNotCount) {
@@ -222,8 +219,8 @@ TEST(CircuitBreakerTest, OutcomesThatDidNotReachTheProviderDoNotCount) {
   CircuitBreakerStrategy* cb = strategy.get();
   BudgetConfig budget;
   budget.max_tokens = 10;
-  auto pipeline = test::make_pipeline(provider, h.env, std::move(strategy),
-                                      std::make_unique<BudgetStrategy>(budget, h.env));
+  auto pipeline =
+      test::make_pipeline(provider, h.env, std::move(strategy), std::make_unique<BudgetStrategy>(budget, h.env));
 
   Call refused;
   refused.request.prompt_tokens = 100;
@@ -245,8 +242,8 @@ TEST(CircuitBreakerTest, OutcomesThatDidNotReachTheProviderDoNotCount) {
   EXPECT_EQ(cb->state(), BreakerState::half_open);
   Call probe;
   EXPECT_EQ(test::run(h, *pipeline, probe).kind, OutcomeKind::success);
-  EXPECT_EQ(h.log.transitions, (std::vector<std::string>{"100ms closed->open", "10100ms open->half_open",
-                                                         "10200ms half_open->closed"}));
+  EXPECT_EQ(h.log.transitions,
+            (std::vector<std::string>{"100ms closed->open", "10100ms open->half_open", "10200ms half_open->closed"}));
 }
 
 TEST(CircuitBreakerTest, OpenToHalfOpenIsReadLazily) {
@@ -261,14 +258,14 @@ TEST(CircuitBreakerTest, OpenToHalfOpenIsReadLazily) {
   EXPECT_EQ(h.log.transitions, (std::vector<std::string>{"100ms closed->open"}));
   EXPECT_TRUE(h.loop.empty());
   run_one(h, *rig.pipeline);
-  EXPECT_EQ(h.log.transitions, (std::vector<std::string>{"100ms closed->open", "60000ms open->half_open",
-                                                         "60100ms half_open->closed"}));
+  EXPECT_EQ(h.log.transitions,
+            (std::vector<std::string>{"100ms closed->open", "60000ms open->half_open", "60100ms half_open->closed"}));
 }
 
 TEST(CircuitBreakerTest, DefaultFailureKinds) {
   EXPECT_EQ(CircuitBreakerConfig::default_failure_on(),
-            (std::vector<OutcomeKind>{OutcomeKind::timeout, OutcomeKind::rate_limited,
-                                      OutcomeKind::overloaded, OutcomeKind::server_error}));
+            (std::vector<OutcomeKind>{OutcomeKind::timeout, OutcomeKind::rate_limited, OutcomeKind::overloaded,
+                                      OutcomeKind::server_error}));
 }
 
 }  // namespace

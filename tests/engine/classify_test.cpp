@@ -25,7 +25,8 @@ Response with_status(int status, std::string_view error_code = {}) {
 
 Response search_hits(int n) {
   Response r;
-  r.set_results(test::kept_hits(std::vector<SearchResult>(static_cast<std::size_t>(n), SearchResult{"t", "l", "s", 1})));
+  r.set_results(
+      test::kept_hits(std::vector<SearchResult>(static_cast<std::size_t>(n), SearchResult{"t", "l", "s", 1})));
   return r;
 }
 
@@ -121,11 +122,13 @@ Response bad_request_saying(std::string_view code, std::string_view message) {
 TEST(ClassifyTest, CommonProvidersWordingsOfATooLongPromptAreContextLength) {
   EXPECT_EQ(classify(bad_request_saying("invalid_request_error", "prompt is too long: 208310 tokens > 200000 maximum")),
             OutcomeKind::context_length);  // Anthropic
-  EXPECT_EQ(classify(bad_request_saying("", "This model's maximum context length is 128000 tokens. However, your "
-                                            "messages resulted in 130000 tokens.")),
+  EXPECT_EQ(classify(bad_request_saying("",
+                                        "This model's maximum context length is 128000 tokens. However, your "
+                                        "messages resulted in 130000 tokens.")),
             OutcomeKind::context_length);  // OpenAI without its code
-  EXPECT_EQ(classify(bad_request_saying("INVALID_ARGUMENT", "The input token count (1050000) exceeds the maximum "
-                                                            "number of tokens allowed (1048576).")),
+  EXPECT_EQ(classify(bad_request_saying("INVALID_ARGUMENT",
+                                        "The input token count (1050000) exceeds the maximum "
+                                        "number of tokens allowed (1048576).")),
             OutcomeKind::context_length);  // Gemini
   EXPECT_EQ(classify(bad_request_saying("ValidationException", "Input is too long for requested model.")),
             OutcomeKind::context_length);  // Bedrock
@@ -133,8 +136,9 @@ TEST(ClassifyTest, CommonProvidersWordingsOfATooLongPromptAreContextLength) {
 
 TEST(ClassifyTest, ContentPolicyRefusalsAreContentFilter) {
   EXPECT_EQ(classify(with_status(400, "content_policy_violation")), OutcomeKind::content_filter);
-  EXPECT_EQ(classify(bad_request_saying("", "The response was filtered due to the prompt triggering Azure OpenAI's "
-                                            "content management policy.")),
+  EXPECT_EQ(classify(bad_request_saying("",
+                                        "The response was filtered due to the prompt triggering Azure OpenAI's "
+                                        "content management policy.")),
             OutcomeKind::content_filter);
 }
 

@@ -52,7 +52,8 @@ inline EventTrace trace_of(const EventLog& log) {
   EventTrace t;
   for (const AttemptEvent& e : log.attempts) t.attempts.emplace_back(e.attempt, e.started, e.finished, e.kind);
   for (const auto& e : log.query_changes) t.query_changes.emplace_back(e.step, e.from, e.to, e.at);
-  for (const BackoffEvent& e : log.backoffs) t.backoffs.emplace_back(e.after_attempt, e.at, e.delay, e.from_retry_after);
+  for (const BackoffEvent& e : log.backoffs)
+    t.backoffs.emplace_back(e.after_attempt, e.at, e.delay, e.from_retry_after);
   for (const auto& e : log.give_ups) t.give_ups.emplace_back(e.reason, e.at, e.last_kind);
   t.transitions = log.transitions;
   for (const auto& e : log.budgets) t.budgets.emplace_back(e.limit, e.at);

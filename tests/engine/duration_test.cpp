@@ -46,24 +46,24 @@ TEST(DurationTest, ParsesCompoundDurationsAsGoAndK6Do) {
   EXPECT_EQ(parsed("2h45m30.5s"), 9'930'500 * kMillisecond);
   // Every unit once, in order: 1 h + 1 min + 1 s + 1 ms + 1 us + 1 ns.
   EXPECT_EQ(parsed("1h1m1s1ms1us1ns"), kHour + kMinute + kSecond + kMillisecond + kMicrosecond + 1);
-  EXPECT_EQ(parsed("1h30s"), kHour + 30 * kSecond);       // units may be skipped
-  EXPECT_EQ(parsed("1.5h30m"), 2 * kHour);                // a fraction in any part
-  EXPECT_EQ(parsed("1s500ms"), 1'500 * kMillisecond);     // "ms" is not read as "m" + "s..."
-  EXPECT_EQ(parsed("0.1s0.1ms"), 100'100'000);            // each part exact: 10^8 + 10^5 ns
+  EXPECT_EQ(parsed("1h30s"), kHour + 30 * kSecond);    // units may be skipped
+  EXPECT_EQ(parsed("1.5h30m"), 2 * kHour);             // a fraction in any part
+  EXPECT_EQ(parsed("1s500ms"), 1'500 * kMillisecond);  // "ms" is not read as "m" + "s..."
+  EXPECT_EQ(parsed("0.1s0.1ms"), 100'100'000);         // each part exact: 10^8 + 10^5 ns
   EXPECT_EQ(parsed("0h0m0s"), 0);
-  EXPECT_EQ(parsed("1m090s"), 150 * kSecond);             // a part may exceed the next unit up
+  EXPECT_EQ(parsed("1m090s"), 150 * kSecond);  // a part may exceed the next unit up
 }
 
 TEST(DurationTest, RejectsWhatIsNotNumbersWithUnits) {
-  for (const std::string_view text : {"", "s", "250", "1.s", ".5s", "+1s", "1e3ms", "1 s", " 1s", "1s ", "1S",
-                                      "1sec", "1µs", "1,5s", "never", "--1s", "-", "1m-30s", "1m+30s"}) {
+  for (const std::string_view text : {"", "s", "250", "1.s", ".5s", "+1s", "1e3ms", "1 s", " 1s", "1s ", "1S", "1sec",
+                                      "1µs", "1,5s", "never", "--1s", "-", "1m-30s", "1m+30s"}) {
     EXPECT_EQ(failure(text), DurationError::malformed) << text;
   }
 }
 
 TEST(DurationTest, RejectsCompoundsOutOfOrderRepeatedOrSpaced) {
-  for (const std::string_view text : {"30s1m", "1s1s", "1m1m", "1ms1s", "1ns1us", "1h1h30m", "1m 30s", "1m30",
-                                      "1m.5s", "1m30s.", "1m30ss", "1h1m1s1ms1us1ns1ns", "-1s1m"}) {
+  for (const std::string_view text : {"30s1m", "1s1s", "1m1m", "1ms1s", "1ns1us", "1h1h30m", "1m 30s", "1m30", "1m.5s",
+                                      "1m30s.", "1m30ss", "1h1m1s1ms1us1ns1ns", "-1s1m"}) {
     EXPECT_EQ(failure(text), DurationError::malformed) << text;
   }
 }
@@ -103,7 +103,8 @@ TEST(DurationTest, KnowsItsUnitsAndExplainsItsErrors) {
   EXPECT_EQ(duration_expectation(DurationError::malformed), R"(a duration string such as "250ms")");
   EXPECT_EQ(duration_expectation(DurationError::negative), "a non-negative duration");
   EXPECT_EQ(duration_expectation(DurationError::finer_than_nanosecond), "a whole number of nanoseconds");
-  EXPECT_EQ(duration_expectation(DurationError::too_large), "a duration shorter than 2562047h47m16.854775807s (int64 nanoseconds)");
+  EXPECT_EQ(duration_expectation(DurationError::too_large),
+            "a duration shorter than 2562047h47m16.854775807s (int64 nanoseconds)");
 }
 
 TEST(DurationTest, FormatsAsGoDoesWithoutZeroParts) {
@@ -123,9 +124,9 @@ TEST(DurationTest, FormatsAsGoDoesWithoutZeroParts) {
 }
 
 TEST(DurationTest, FormattedDurationsParseBackExactly) {
-  for (const Nanos d : {Nanos{0}, Nanos{1}, Nanos{999}, Nanos{1'001}, 250 * kMillisecond, 1'500 * kMillisecond,
-                        90 * kSecond, kHour + kMinute + kSecond + kMillisecond + kMicrosecond + 1, 3 * kHour + 7,
-                        kNever - 1}) {
+  for (const Nanos d :
+       {Nanos{0}, Nanos{1}, Nanos{999}, Nanos{1'001}, 250 * kMillisecond, 1'500 * kMillisecond, 90 * kSecond,
+        kHour + kMinute + kSecond + kMillisecond + kMicrosecond + 1, 3 * kHour + 7, kNever - 1}) {
     EXPECT_EQ(parsed(format_duration(d)), d) << format_duration(d);
   }
 }

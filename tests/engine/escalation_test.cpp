@@ -42,11 +42,11 @@ TEST(EscalationTest, VocabulariesAreInSeverityAndDeclarationOrder) {
   std::vector<std::string_view> levels;
   for (EscalationLevel l : all_escalation_levels()) levels.push_back(to_string(l));
   EXPECT_EQ(levels, (std::vector<std::string_view>{"auto_retry", "model_switch", "human_review", "urgent_action",
-                                                    "critical_failure"}));
+                                                   "critical_failure"}));
   std::vector<std::string_view> conditions;
   for (EscalationCondition c : all_escalation_conditions()) conditions.push_back(to_string(c));
   EXPECT_EQ(conditions, (std::vector<std::string_view>{"failed_attempts", "fallbacks", "fallbacks_exhausted",
-                                                        "cost_usd", "tokens", "degraded", "safe_failed", "failed"}));
+                                                       "cost_usd", "tokens", "degraded", "safe_failed", "failed"}));
   EXPECT_EQ(argument_of(EscalationCondition::failed_attempts), ConditionArgument::count);
   EXPECT_EQ(argument_of(EscalationCondition::cost_usd), ConditionArgument::amount);
   EXPECT_EQ(argument_of(EscalationCondition::failed), ConditionArgument::flag);
@@ -126,11 +126,11 @@ TEST(EscalationTest, StatusRulesFireOnlyAtTaskEndWithTheirStatus) {
   const auto config = rules({{EscalationCondition::degraded, 0, EscalationLevel::auto_retry},
                              {EscalationCondition::safe_failed, 0, EscalationLevel::human_review},
                              {EscalationCondition::failed, 0, EscalationLevel::critical_failure}});
-  for (const auto& [status, expected] : std::vector<std::pair<TaskStatus, std::string>>{
-           {TaskStatus::succeeded, "none"},
-           {TaskStatus::degraded, "auto_retry degraded"},
-           {TaskStatus::safe_failed, "human_review safe_failed"},
-           {TaskStatus::failed, "critical_failure failed"}}) {
+  for (const auto& [status, expected] :
+       std::vector<std::pair<TaskStatus, std::string>>{{TaskStatus::succeeded, "none"},
+                                                       {TaskStatus::degraded, "auto_retry degraded"},
+                                                       {TaskStatus::safe_failed, "human_review safe_failed"},
+                                                       {TaskStatus::failed, "critical_failure failed"}}) {
     TaskContext task = task_with(4);
     EXPECT_FALSE(escalate(&config, task, std::nullopt));  // no status before the end
     escalate(&config, task, status);
@@ -316,8 +316,7 @@ TEST(EscalationRunnerTest, ThePlansRulesAreThoseOfTheFirstStepWhoseToolHasAny) {
 TEST(EscalationRunnerTest, TicketsAreDeterministic) {
   const EscalationConfig defaults;
   const auto once = [&defaults] {
-    Agent agent({{test::status(503), 100 * ms}, {test::results(), 100 * ms}, {test::status(500), 100 * ms}},
-                &defaults);
+    Agent agent({{test::status(503), 100 * ms}, {test::results(), 100 * ms}, {test::status(500), 100 * ms}}, &defaults);
     for (std::uint64_t id = 1; id <= 3; ++id) agent.run_one(id);
     return agent.log.tickets;
   };

@@ -377,8 +377,8 @@ TEST(FallbackTest, TheDefaultOnMovesOnAfterALocalRefusalOfThePrimary) {
   // says nothing about the backup, whose state is its own (LiteLLM routes past a
   // deployment over its own rpm/tpm limits): the default `on` tries the backup at once
   // (0 ms, served at 100 ms). A cancelled call is not moved on: its caller gave up.
-  for (const OutcomeKind kind : {OutcomeKind::bulkhead_full, OutcomeKind::rate_limiter_rejected,
-                                 OutcomeKind::throttled, OutcomeKind::cancelled}) {
+  for (const OutcomeKind kind : {OutcomeKind::bulkhead_full, OutcomeKind::rate_limiter_rejected, OutcomeKind::throttled,
+                                 OutcomeKind::cancelled}) {
     SCOPED_TRACE(to_string(kind));
     Harness h;
     ScriptedProvider primary(h.loop, {{completion(), 100 * ms}});

@@ -12,6 +12,7 @@
 #include <tuple>
 #include <vector>
 
+#include "concurrent_calls.hpp"
 #include "engine/answer_time.hpp"
 #include "engine/runtime/cancellation.hpp"
 #include "engine/strategies/budget.hpp"
@@ -19,7 +20,6 @@
 #include "engine/strategies/retry.hpp"
 #include "engine/strategies/timeout.hpp"
 #include "engine/strategies/validate.hpp"
-#include "concurrent_calls.hpp"
 #include "test_runtime.hpp"
 
 namespace squall {
@@ -36,8 +36,8 @@ RetryConfig retry_config() {
   c.max_delay = 2 * kSecond;
   c.jitter = Jitter::full;
   c.max_retry_after = 3 * kSecond;
-  c.retry_on = {OutcomeKind::timeout, OutcomeKind::rate_limited, OutcomeKind::server_error,
-                OutcomeKind::circuit_open, OutcomeKind::invalid_output};
+  c.retry_on = {OutcomeKind::timeout, OutcomeKind::rate_limited, OutcomeKind::server_error, OutcomeKind::circuit_open,
+                OutcomeKind::invalid_output};
   return c;
 }
 
@@ -136,7 +136,9 @@ Trace run_calls(const Build& build, RunAs how = RunAs::own_frame) {
   Pipeline pipeline(provider, h.env, std::move(strategies));
   const auto calls = test::run_rounds(
       h, pipeline, [](int) { return std::make_unique<test::Call>(); },
-      [how](Harness& harness, const Pipeline& p, test::Call& c, std::exception_ptr* e) { start_as(how, harness, p, c, e); });
+      [how](Harness& harness, const Pipeline& p, test::Call& c, std::exception_ptr* e) {
+        start_as(how, harness, p, c, e);
+      });
   Trace t{test::trace_of(h.log), {}};
   for (const auto& c : calls) t.calls.emplace_back(c->outcome.value().kind, c->finished);
   return t;

@@ -62,8 +62,8 @@ struct Agent {
 
   const Results& run(const PoolQuery& query) {
     std::exception_ptr error;
-    spawn([](const TaskRunner& r, const TaskPlan& p, const PoolQuery* q) -> Task<void> { co_await r.run(TaskContext{.id = 1}, p, q); }(
-              runner, plan, &query),
+    spawn([](const TaskRunner& r, const TaskPlan& p,
+             const PoolQuery* q) -> Task<void> { co_await r.run(TaskContext{.id = 1}, p, q); }(runner, plan, &query),
           &error);
     loop.run(100'000);
     if (error) std::rethrow_exception(error);

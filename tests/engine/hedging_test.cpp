@@ -146,8 +146,8 @@ TEST(HedgingTest, PermanentFailureWinsAndCancelsTheHedges) {
   Call call;
   EXPECT_EQ(test::run(h, *p, call).kind, OutcomeKind::bad_request);
   EXPECT_EQ(call.finished, 300 * kMs);
-  EXPECT_EQ(h.log.hedges, (std::vector<std::string>{"0ms primary #0 $0", "200ms launched #1 $0",
-                                                    "300ms loser_cancelled #1 $0.1"}));
+  EXPECT_EQ(h.log.hedges,
+            (std::vector<std::string>{"0ms primary #0 $0", "200ms launched #1 $0", "300ms loser_cancelled #1 $0.1"}));
 }
 
 TEST(HedgingTest, WhenEveryAttemptFailsTheLastToEndGivesTheOutcome) {
@@ -172,10 +172,9 @@ TEST(HedgingTest, HedgesFollowEachOtherByTheDelay) {
   EXPECT_EQ(test::run(h, *p, call).kind, OutcomeKind::success);
   EXPECT_EQ(provider.starts(), (std::vector<TimePoint>{0, 200 * kMs, 400 * kMs}));
   EXPECT_EQ(call.finished, 450 * kMs);
-  EXPECT_EQ(h.log.hedges,
-            (std::vector<std::string>{"0ms primary #0 $0", "200ms launched #1 $0", "400ms launched #2 $0",
-                                      "450ms loser_cancelled #1 $0.25", "450ms loser_cancelled #0 $0.45",
-                                      "450ms won #2 $0"}));
+  EXPECT_EQ(h.log.hedges, (std::vector<std::string>{"0ms primary #0 $0", "200ms launched #1 $0", "400ms launched #2 $0",
+                                                    "450ms loser_cancelled #1 $0.25", "450ms loser_cancelled #0 $0.45",
+                                                    "450ms won #2 $0"}));
   EXPECT_EQ(call.ctx.attempts, 3);
 }
 
@@ -258,9 +257,8 @@ TEST(HedgingTest, HedgedLatencyIsTheMinimumOfTheDrawAndDelayPlusADraw) {
   constexpr std::size_t kN = 20'000;
   constexpr double kDelayMs = 80;
   const auto samples = hedged_latencies_ms(80 * kMs, kN);
-  const double d = ks_statistic(samples, [](double t) {
-    return 1 - std::exp(-t / 100.0) * std::exp(-std::max(0.0, t - kDelayMs) / 100.0);
-  });
+  const double d = ks_statistic(
+      samples, [](double t) { return 1 - std::exp(-t / 100.0) * std::exp(-std::max(0.0, t - kDelayMs) / 100.0); });
   EXPECT_LT(d, 1.63 / std::sqrt(static_cast<double>(kN))) << "KS statistic " << d;
   // And the tail falls: the unhedged p99 of Exp(100 ms) is 460.5 ms; hedged, P(T > t) =
   // exp(-(2t - 80)/100) = 0.01 gives t = 270.3 ms.
@@ -471,7 +469,8 @@ TEST_P(HedgeRefusedLocally, DoesNotWinNorCancelThePrimary) {
   EXPECT_EQ(call.finished, 1000 * kMs);
   EXPECT_EQ(gpt.starts(), (std::vector<TimePoint>{0}));
   EXPECT_TRUE(claude.starts().empty());
-  EXPECT_EQ(h.log.hedges, (std::vector<std::string>{"0ms primary #0 $0", "200ms launched #1 $0", "200ms launched #2 $0"}));
+  EXPECT_EQ(h.log.hedges,
+            (std::vector<std::string>{"0ms primary #0 $0", "200ms launched #1 $0", "200ms launched #2 $0"}));
   EXPECT_EQ(h.log.hedge_providers,
             (std::vector<std::string>{"primary #0 gpt", "launched #1 claude", "launched #2 claude"}));
   EXPECT_FALSE(call.task.has(Degradation::fallback_provider));

@@ -12,13 +12,13 @@
 #include <tuple>
 #include <vector>
 
+#include "concurrent_calls.hpp"
 #include "engine/pipeline.hpp"
 #include "engine/strategies/budget.hpp"
 #include "engine/strategies/circuit_breaker.hpp"
 #include "engine/strategies/retry.hpp"
 #include "engine/strategies/simplify_query.hpp"
 #include "engine/strategies/timeout.hpp"
-#include "concurrent_calls.hpp"
 #include "test_runtime.hpp"
 
 namespace squall {
@@ -48,8 +48,7 @@ RetryConfig retry_config() {
   c.max_delay = kSecond;
   c.jitter = Jitter::full;
   c.max_retry_after = 2 * kSecond;
-  c.retry_on = {OutcomeKind::timeout, OutcomeKind::rate_limited, OutcomeKind::server_error,
-                OutcomeKind::circuit_open};
+  c.retry_on = {OutcomeKind::timeout, OutcomeKind::rate_limited, OutcomeKind::server_error, OutcomeKind::circuit_open};
   return c;
 }
 

@@ -115,7 +115,8 @@ TEST(RaceTest, ParentCancellationCancelsBothChildren) {
             loop, parent.token(), [&](CancellationToken t) { return worker(loop, 0, kSecond, t); },
             [&](CancellationToken t) { return worker(loop, 1, 2 * kSecond, t); }, f),
         &error);
-  test::at(loop, 50 * kMillisecond, [&] { parent.cancel(); }, &error);
+  test::at(
+      loop, 50 * kMillisecond, [&] { parent.cancel(); }, &error);
   loop.run();
   ASSERT_TRUE(f.result);
   EXPECT_EQ(f.at, 50 * kMillisecond);
@@ -156,10 +157,10 @@ TEST(RaceTest, BothChildrenSynchronousCompletesInsideTheFirstAwait) {
   EventLoop loop;
   Finished f;
   std::exception_ptr error;
-  spawn(run_race(
-            loop, {}, [](CancellationToken) { return immediate(0); },
-            [](CancellationToken) { return immediate(1); }, f),
-        &error);
+  spawn(
+      run_race(
+          loop, {}, [](CancellationToken) { return immediate(0); }, [](CancellationToken) { return immediate(1); }, f),
+      &error);
   ASSERT_TRUE(f.result);  // no event was needed
   EXPECT_EQ(f.result->winner, 0U);
   EXPECT_EQ(f.result->lost.tag, 1);

@@ -61,9 +61,9 @@ TEST(RateLimiterTest, RejectsWhenThePermitComesAfterTheTimeoutOrTheDeadline) {
   Harness h;
   RateLimiterStrategy r(limiter(1, 100 * kMs, 150 * kMs), h.env);
   EXPECT_EQ(r.acquire(0, kNever), 0);
-  EXPECT_EQ(r.acquire(0, 100 * kMs), kNever);  // the permit at 100 ms is at the deadline
-  EXPECT_EQ(r.acquire(0, kNever), 100 * kMs);  // rejections reserved nothing
-  EXPECT_EQ(r.acquire(0, kNever), kNever);     // 200 ms > 0 + 150 ms
+  EXPECT_EQ(r.acquire(0, 100 * kMs), kNever);         // the permit at 100 ms is at the deadline
+  EXPECT_EQ(r.acquire(0, kNever), 100 * kMs);         // rejections reserved nothing
+  EXPECT_EQ(r.acquire(0, kNever), kNever);            // 200 ms > 0 + 150 ms
   EXPECT_EQ(r.acquire(60 * kMs, kNever), 200 * kMs);  // 200 ms <= 60 + 150 ms
 }
 

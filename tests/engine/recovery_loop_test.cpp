@@ -27,8 +27,7 @@ constexpr Nanos ms = kMillisecond;
 struct Loop {
   explicit Loop(Harness& h)
       : agent(h,
-              test::vector_search(FakeIndex{{{"acme corp annual revenue", 0.72}}, {}}, sent,
-                                  {{1, test::status(503)}}),
+              test::vector_search(FakeIndex{{{"acme corp annual revenue", 0.72}}, {}}, sent, {{1, test::status(503)}}),
               [this](std::size_t, const Request&) {
                 return Reply{test::rewritten(origin.rewrite, 203, 6, 0.0000908), 500 * ms};
               }) {

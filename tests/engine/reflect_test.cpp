@@ -107,9 +107,11 @@ TEST(ReflectTest, AReflectionIsBilledAndTimedThenTheCorrectedCallIsSent) {
   // answers after 500 ms (100 -> 600 ms), billed 157 + 40 tokens and 0.000127 USD. The
   // tool is called again at 600 ms with argument revision 1 and answers at 700 ms.
   Harness h;
-  Agent a(
-      h, [](std::size_t i, const Request&) { return i == 0 ? Reply{bad_arguments(), 100 * ms} : Reply{tool_ok(), 100 * ms}; },
-      {{completion(157, 40, 0.000127), 500 * ms}});
+  Agent a(h,
+          [](std::size_t i, const Request&) {
+            return i == 0 ? Reply{bad_arguments(), 100 * ms} : Reply{tool_ok(), 100 * ms};
+          },
+          {{completion(157, 40, 0.000127), 500 * ms}});
   FixedRng rng(0);
   a.pipeline_of(std::make_unique<ReflectStrategy>(reflect_with(), a.registry.env()),
                 std::make_unique<RetryStrategy>(RetryConfig{}, a.registry.env(), rng));
@@ -136,7 +138,10 @@ TEST(ReflectTest, MaxReflectionsBoundsTheCorrections) {
   // Every revision is rejected: with max_reflections 2 the tool is called three times
   // (0, 600, 1200 ms), the LLM twice, and the call ends with the tool's bad_request.
   Harness h;
-  Agent a(h, [](std::size_t, const Request&) { return Reply{bad_arguments(), 100 * ms}; },
+  Agent a(h,
+          [](std::size_t, const Request&) {
+            return Reply{bad_arguments(), 100 * ms};
+          },
           {{completion(157, 40, 0), 500 * ms}});
   a.pipeline_of(std::make_unique<ReflectStrategy>(reflect_with(), a.registry.env()));
   Call call;
@@ -162,7 +167,10 @@ TEST(ReflectTest, ANonIdempotentToolIsNeverResentAfterATimeout) {
       first.status = 0;
     }
     Agent a(
-        h, [first](std::size_t i, const Request&) { return i == 0 ? Reply{first, 100 * ms} : Reply{tool_ok(), 100 * ms}; },
+        h,
+        [first](std::size_t i, const Request&) {
+          return i == 0 ? Reply{first, 100 * ms} : Reply{tool_ok(), 100 * ms};
+        },
         {{completion(157, 40, 0), 500 * ms}}, /*idempotent=*/false);
     ReflectConfig c = reflect_with();
     c.on = {OutcomeKind::bad_request, OutcomeKind::timeout};
@@ -189,9 +197,11 @@ TEST(ReflectTest, IncludeAndExcludeToolsChooseWhichToolsReflect) {
   for (const Case& c : {Case{{"crm_lookup"}, {}, true}, Case{{"send_email"}, {}, false},
                         Case{{}, {"crm_lookup"}, false}, Case{{}, {"send_email"}, true}, Case{{}, {}, true}}) {
     Harness h;
-    Agent a(
-        h, [](std::size_t i, const Request&) { return i == 0 ? Reply{bad_arguments(), 100 * ms} : Reply{tool_ok(), 100 * ms}; },
-        {{completion(157, 40, 0), 500 * ms}});
+    Agent a(h,
+            [](std::size_t i, const Request&) {
+              return i == 0 ? Reply{bad_arguments(), 100 * ms} : Reply{tool_ok(), 100 * ms};
+            },
+            {{completion(157, 40, 0), 500 * ms}});
     ReflectConfig config = reflect_with();
     config.include_tools = c.include;
     config.exclude_tools = c.exclude;
@@ -206,7 +216,10 @@ TEST(ReflectTest, AFailedReflectionEndsTheCallWithTheToolsError) {
   // The LLM answers 500 at 300 ms: there are no corrected arguments, so the tool is not
   // called again and the call ends with its bad_request.
   Harness h;
-  Agent a(h, [](std::size_t, const Request&) { return Reply{bad_arguments(), 100 * ms}; },
+  Agent a(h,
+          [](std::size_t, const Request&) {
+            return Reply{bad_arguments(), 100 * ms};
+          },
           {{test::status(500), 200 * ms}});
   a.pipeline_of(std::make_unique<ReflectStrategy>(reflect_with(), a.registry.env()));
   Call call;

@@ -67,8 +67,8 @@ TEST(RelaxThresholdTest, WalksDownToTheFirstThresholdThatFindsADocument) {
   EXPECT_EQ(outcome.kind, OutcomeKind::success);
   ASSERT_EQ(outcome.response.results().size(), 1U);
   EXPECT_EQ(outcome.response.results()[0].score, 0.72);
-  EXPECT_EQ(sent, (std::vector<std::string>{"acme revenue dense 0.85", "acme revenue dense 0.75",
-                                            "acme revenue dense 0.7"}));
+  EXPECT_EQ(sent,
+            (std::vector<std::string>{"acme revenue dense 0.85", "acme revenue dense 0.75", "acme revenue dense 0.7"}));
   EXPECT_EQ(h.log.relaxations, (std::vector<std::string>{"100ms rung 1 dense 0.75", "200ms rung 2 dense 0.7"}));
   EXPECT_EQ(call.finished, 300 * ms);
   EXPECT_TRUE(call.task.has(Degradation::relaxed_threshold));
@@ -96,8 +96,7 @@ TEST(RelaxThresholdTest, SwitchesToKeywordBelowTheFloor) {
   // Best dense score 0.4, below the floor; BM25 finds the query's words.
   Harness h;
   std::vector<std::string> sent;
-  ScriptedProvider search(h.loop,
-                          test::vector_search(FakeIndex{{{"acme revenue", 0.4}}, {"acme revenue"}}, sent));
+  ScriptedProvider search(h.loop, test::vector_search(FakeIndex{{{"acme revenue", 0.4}}, {"acme revenue"}}, sent));
   const auto p = relax_over(search, h, {});
   Call call;
   EXPECT_EQ(test::run(h, *p, call).kind, OutcomeKind::success);

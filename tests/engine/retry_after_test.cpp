@@ -85,15 +85,15 @@ TEST(RetryAfterTest, ParsesAndFormatsImfFixdate) {
 }
 
 TEST(RetryAfterTest, RejectsMalformedHttpDates) {
-  for (const char* value : {"Mon, 06 Nov 1994 08:49:37 GMT",      // 6 Nov 1994 was a Sunday
-                            "Sun, 6 Nov 1994 08:49:37 GMT",       // one-digit day
-                            "Sun, 06 nov 1994 08:49:37 GMT",      // month names are case-sensitive
-                            "Sun, 06 Nov 1994 08:49:37 UTC",      // GMT only
-                            "Sun, 06 Nov 1994 24:00:00 GMT",      // no hour 24
-                            "Fri, 30 Feb 2024 08:00:00 GMT",      // no 30 February
-                            "Wed, 31 Dec 1969 23:59:59 GMT",      // before the epoch
-                            "Sunday, 06-Nov-94 08:49:37 GMT",     // RFC 850, obsolete
-                            "Sun Nov  6 08:49:37 1994",           // asctime, obsolete
+  for (const char* value : {"Mon, 06 Nov 1994 08:49:37 GMT",   // 6 Nov 1994 was a Sunday
+                            "Sun, 6 Nov 1994 08:49:37 GMT",    // one-digit day
+                            "Sun, 06 nov 1994 08:49:37 GMT",   // month names are case-sensitive
+                            "Sun, 06 Nov 1994 08:49:37 UTC",   // GMT only
+                            "Sun, 06 Nov 1994 24:00:00 GMT",   // no hour 24
+                            "Fri, 30 Feb 2024 08:00:00 GMT",   // no 30 February
+                            "Wed, 31 Dec 1969 23:59:59 GMT",   // before the epoch
+                            "Sunday, 06-Nov-94 08:49:37 GMT",  // RFC 850, obsolete
+                            "Sun Nov  6 08:49:37 1994",        // asctime, obsolete
                             "Sun, 06 Nov 1994 08:49:37 GMT ", ""}) {
     EXPECT_EQ(parse_http_date(value), std::nullopt) << value;
   }
@@ -104,7 +104,8 @@ TEST(RetryAfterTest, ParsesRetryAfterMs) {
   EXPECT_EQ(parse_retry_after_ms(" 0 "), Nanos{0});
   EXPECT_EQ(parse_retry_after_ms("1.5"), 1'500'000);
   EXPECT_EQ(parse_retry_after_ms("99999999999999"), kNever);
-  for (const char* value : {"", "-1", "250ms", "1e3", "soon"}) EXPECT_EQ(parse_retry_after_ms(value), std::nullopt) << value;
+  for (const char* value : {"", "-1", "250ms", "1e3", "soon"})
+    EXPECT_EQ(parse_retry_after_ms(value), std::nullopt) << value;
 }
 
 TEST(RetryAfterTest, ParsesRetryInfoDelay) {

@@ -37,9 +37,8 @@ struct BudgetRig {
   BudgetRig(Harness& h, Provider& provider, RetryBudgetConfig budget_config, std::int32_t max_attempts) {
     auto b = std::make_unique<RetryBudgetStrategy>(std::move(budget_config), h.env);
     budget = b.get();
-    pipeline = test::make_pipeline(provider, h.env,
-                                   std::make_unique<RetryStrategy>(constant_retry(max_attempts), h.env, rng),
-                                   std::move(b));
+    pipeline = test::make_pipeline(
+        provider, h.env, std::make_unique<RetryStrategy>(constant_retry(max_attempts), h.env, rng), std::move(b));
   }
   FixedRng rng{0};
   RetryBudgetStrategy* budget = nullptr;

@@ -393,8 +393,8 @@ TEST(RetryTest, FibonacciBackoffStartsBaseBaseAndStopsAtTheCap) {
   RetryStrategy fib(config, h.env, rng);
   std::vector<Nanos> delays;
   for (std::int32_t n = 1; n <= 7; ++n) delays.push_back(delay_of(fib, n));
-  EXPECT_EQ(delays, (std::vector<Nanos>{seconds(1), seconds(1), seconds(2), seconds(3), seconds(5), seconds(6),
-                                        seconds(6)}));
+  EXPECT_EQ(delays,
+            (std::vector<Nanos>{seconds(1), seconds(1), seconds(2), seconds(3), seconds(5), seconds(6), seconds(6)}));
   EXPECT_EQ(delay_of(fib, 1'000'000), seconds(6));
 
   // F(1000) overflows int64 many times over: a 1 ns base under the largest cap saturates
@@ -416,8 +416,12 @@ TEST(RetryTest, FibonacciTimeline) {
   // 100, 200, 300, 500 ms: attempts start at 0, 0.1+0.1 = 0.2, 0.3+0.1 = 0.4,
   // 0.5+0.2 = 0.7, 0.8+0.3 = 1.1 and 1.2+0.5 = 1.7 s; the call ends at 1.8 s.
   Harness h;
-  ScriptedProvider provider(h.loop, {{test::status(503)}, {test::status(503)}, {test::status(503)},
-                                     {test::status(503)}, {test::status(503)}, {test::results()}});
+  ScriptedProvider provider(h.loop, {{test::status(503)},
+                                     {test::status(503)},
+                                     {test::status(503)},
+                                     {test::status(503)},
+                                     {test::status(503)},
+                                     {test::results()}});
   FixedRng rng(0);
   auto pipeline = retry_pipeline(h, provider, no_jitter(Backoff::fibonacci, 100 * kMs, 6), rng);
   Call call;
@@ -433,8 +437,7 @@ TEST(RetryTest, ProportionalJitterTimeline) {
   // 1 * 2 s, 1.125 * 4 s = 750 ms, 2 s, 4.5 s. Attempts (100 ms) start at 0,
   // 0.1 + 0.75 = 0.85, 0.95 + 2 = 2.95 and 3.05 + 4.5 = 7.55 s; the call ends at 7.65 s.
   Harness h;
-  ScriptedProvider provider(h.loop,
-                            {{test::status(503)}, {test::status(503)}, {test::status(503)}, {test::results()}});
+  ScriptedProvider provider(h.loop, {{test::status(503)}, {test::status(503)}, {test::status(503)}, {test::results()}});
   test::ScriptedRng rng({0, 0.5, 0.75});
   RetryConfig config = jittered(Jitter::proportional, Backoff::exponential, seconds(1), 4);
   auto pipeline = retry_pipeline(h, provider, config, rng);
@@ -482,8 +485,12 @@ TEST(RetryTest, DecorrelatedJitterTimeline) {
   //   retry 5: previous 10 s,     1 + 0    * (30 - 1)     = 1 s
   // Attempts (100 ms) start at 0, 2.1, 4.45, 8.425, 18.525 and 19.625 s.
   Harness h;
-  ScriptedProvider provider(h.loop, {{test::status(503)}, {test::status(503)}, {test::status(503)},
-                                     {test::status(503)}, {test::status(503)}, {test::results()}});
+  ScriptedProvider provider(h.loop, {{test::status(503)},
+                                     {test::status(503)},
+                                     {test::status(503)},
+                                     {test::status(503)},
+                                     {test::status(503)},
+                                     {test::results()}});
   test::ScriptedRng rng({0.5, 0.25, 0.5, 0.9, 0});
   RetryConfig config = no_jitter(Backoff::exponential, seconds(1), 6);
   config.max_delay = seconds(10);
@@ -509,9 +516,9 @@ TEST(RetryTest, DecorrelatedJitterIgnoresTheBackoffShape) {
     FixedRng rng = FixedRng::at_fraction(0.5);
     RetryStrategy s(c, h.env, rng);
     BackoffState state;
-    EXPECT_EQ(s.backoff_delay(1, state), seconds(2));       // 1 + 0.5 * (3 - 1)
-    EXPECT_EQ(s.backoff_delay(2, state), 3500 * kMs);       // 1 + 0.5 * (6 - 1)
-    EXPECT_EQ(s.backoff_delay(3, state), 5750 * kMs);       // 1 + 0.5 * (10.5 - 1)
+    EXPECT_EQ(s.backoff_delay(1, state), seconds(2));  // 1 + 0.5 * (3 - 1)
+    EXPECT_EQ(s.backoff_delay(2, state), 3500 * kMs);  // 1 + 0.5 * (6 - 1)
+    EXPECT_EQ(s.backoff_delay(3, state), 5750 * kMs);  // 1 + 0.5 * (10.5 - 1)
   }
 }
 
@@ -634,10 +641,9 @@ TEST(RetryTest, DecorrelatedJitterMeans) {
 }
 
 TEST(RetryTest, DefaultRetryOnIsTheTransientKinds) {
-  EXPECT_EQ(
-      RetryConfig::default_retry_on(),
-      (std::vector<OutcomeKind>{OutcomeKind::timeout, OutcomeKind::rate_limited, OutcomeKind::overloaded,
-                                OutcomeKind::server_error, OutcomeKind::invalid_output}));
+  EXPECT_EQ(RetryConfig::default_retry_on(),
+            (std::vector<OutcomeKind>{OutcomeKind::timeout, OutcomeKind::rate_limited, OutcomeKind::overloaded,
+                                      OutcomeKind::server_error, OutcomeKind::invalid_output}));
 }
 
 TEST(RetryTest, NamesOfBackoffAndJitter) {

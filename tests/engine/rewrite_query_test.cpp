@@ -62,8 +62,9 @@ TEST(RewriteQueryTest, ARewriteIsBilledAndTimedThenTheRewrittenQueryIsSearched) 
   EXPECT_EQ(a.llm_requests[0].rewrite_attempt, 1U);
   EXPECT_EQ(a.llm_requests[0].prompt_tokens, 203);
   EXPECT_EQ(a.llm_requests[0].max_output_tokens, 100);
-  EXPECT_EQ(h.log.rewrites, (std::vector<std::string>{
-                                "100ms-600ms mini #1: success intended \"acme revenue\" -> \"acme corp annual revenue\""}));
+  EXPECT_EQ(h.log.rewrites,
+            (std::vector<std::string>{
+                "100ms-600ms mini #1: success intended \"acme revenue\" -> \"acme corp annual revenue\""}));
   ASSERT_EQ(h.log.query_changes.size(), 1U);
   EXPECT_EQ(h.log.query_changes[0].step, "llm_rewrite");
   EXPECT_EQ(h.log.query_changes[0].to, "acme corp annual revenue");
@@ -110,10 +111,10 @@ TEST(RewriteQueryTest, AQueryAlreadyIssuedIsNeverIssuedAgain) {
   Call call;
   EXPECT_EQ(a.run(h, call).kind, OutcomeKind::empty);
   EXPECT_EQ(sent, (std::vector<std::string>{"acme revenue dense 0", "revenue acme dense 0"}));
-  EXPECT_EQ(h.log.rewrites,
-            (std::vector<std::string>{"100ms-600ms mini #1: success repeated \"acme revenue\" -> \" acme   revenue \"",
-                                      "600ms-1100ms mini #2: success repeated \"acme revenue\" -> \"acme revenue\"",
-                                      "1100ms-1600ms mini #3: success paraphrase \"acme revenue\" -> \"revenue acme\""}));
+  EXPECT_EQ(h.log.rewrites, (std::vector<std::string>{
+                                "100ms-600ms mini #1: success repeated \"acme revenue\" -> \" acme   revenue \"",
+                                "600ms-1100ms mini #2: success repeated \"acme revenue\" -> \"acme revenue\"",
+                                "1100ms-1600ms mini #3: success paraphrase \"acme revenue\" -> \"revenue acme\""}));
   // Each rewrite asks for the call's query, and the LLM sees which rewrite it is.
   ASSERT_EQ(a.llm_requests.size(), 3U);
   EXPECT_EQ(a.llm_requests[2].query, "acme revenue");
@@ -125,8 +126,8 @@ TEST(RewriteQueryTest, OnlyAnEmptySearchAsksForARewrite) {
   for (const bool found : {true, false}) {
     Harness h;
     std::vector<std::string> sent;
-    const std::map<std::size_t, Response> failures = found ? std::map<std::size_t, Response>{}
-                                                           : std::map<std::size_t, Response>{{0, test::status(500)}};
+    const std::map<std::size_t, Response> failures =
+        found ? std::map<std::size_t, Response>{} : std::map<std::size_t, Response>{{0, test::status(500)}};
     SearchAgent a(h, test::vector_search(FakeIndex{{{"acme revenue", 0.9}}, {}}, sent, failures),
                   llm_answers({test::rewritten("x", 1, 1, 0)}));
     a.pipeline_of(std::make_unique<RewriteQueryStrategy>(rewrite_with(), a.registry.env()));
@@ -166,9 +167,9 @@ TEST(RewriteQueryTest, TheRewrittenQueryRestartsTheRelaxLadderBelow) {
   Call call;
   call.request.origin = &origin;
   EXPECT_EQ(a.run(h, call).kind, OutcomeKind::success);
-  EXPECT_EQ(sent, (std::vector<std::string>{"acme revenue dense 0.85", "acme revenue dense 0.75",
-                                            "acme revenue dense 0.7", "acme revenue keyword",
-                                            "revenue acme dense 0.85", "revenue acme dense 0.75"}));
+  EXPECT_EQ(sent,
+            (std::vector<std::string>{"acme revenue dense 0.85", "acme revenue dense 0.75", "acme revenue dense 0.7",
+                                      "acme revenue keyword", "revenue acme dense 0.85", "revenue acme dense 0.75"}));
   EXPECT_EQ(h.log.rewrites.size(), 1U);
   EXPECT_NE(h.log.rewrites[0].find("paraphrase"), std::string::npos);
   EXPECT_TRUE(call.task.has(Degradation::rewritten_query));

@@ -31,8 +31,7 @@ TEST(SimplifyQueryTest, DropYears) {
 }
 
 TEST(SimplifyQueryTest, FirstFiveAndFirstThreeWords) {
-  EXPECT_EQ(apply(SimplifyStep::first_5_words, "one two three four five six seven"),
-            "one two three four five");
+  EXPECT_EQ(apply(SimplifyStep::first_5_words, "one two three four five six seven"), "one two three four five");
   EXPECT_EQ(apply(SimplifyStep::first_5_words, "one two"), "one two");
   EXPECT_EQ(apply(SimplifyStep::first_3_words, "one two three four five"), "one two three");
   EXPECT_EQ(apply(SimplifyStep::first_3_words, " one\ttwo "), "one two");
@@ -53,8 +52,7 @@ TEST(SimplifyQueryTest, StepNames) {
 }
 
 std::unique_ptr<Pipeline> simplify_pipeline(Harness& h, Provider& provider, SimplifyQueryConfig config = {}) {
-  return test::make_pipeline(provider, h.env,
-                             std::make_unique<SimplifyQueryStrategy>(std::move(config), h.env));
+  return test::make_pipeline(provider, h.env, std::make_unique<SimplifyQueryStrategy>(std::move(config), h.env));
 }
 
 TEST(SimplifyQueryTest, WalksTheWholeLadderCumulativelyUntilExhausted) {
@@ -160,8 +158,9 @@ struct LadderRun {
 LadderRun ladder_with_suffix(int nth) {
   Harness h;
   ScriptedProvider provider(h.loop, {{test::no_results()}});
-  auto pipeline = test::make_pipeline(provider, h.env, std::make_unique<SimplifyQueryStrategy>(SimplifyQueryConfig{}, h.env),
-                                      std::make_unique<SuffixOnce>(nth));
+  auto pipeline =
+      test::make_pipeline(provider, h.env, std::make_unique<SimplifyQueryStrategy>(SimplifyQueryConfig{}, h.env),
+                          std::make_unique<SuffixOnce>(nth));
   Call call("the 2023 report");
   EXPECT_EQ(test::run(h, *pipeline, call).kind, OutcomeKind::empty);
   return {provider.queries(), h.log.query_changes};
@@ -204,8 +203,8 @@ TEST(SimplifyQueryTest, SuccessAfterSimplificationMarksTheTaskDegraded) {
   auto pipeline = simplify_pipeline(h, provider);
   Call call(R"("acme corp" revenue 2023)");
   EXPECT_EQ(test::run(h, *pipeline, call).kind, OutcomeKind::success);
-  EXPECT_EQ(provider.queries(), (std::vector<std::string>{R"("acme corp" revenue 2023)",
-                                                          "acme corp revenue 2023", "acme corp revenue"}));
+  EXPECT_EQ(provider.queries(),
+            (std::vector<std::string>{R"("acme corp" revenue 2023)", "acme corp revenue 2023", "acme corp revenue"}));
   EXPECT_TRUE(call.task.has(Degradation::simplified_query));
   EXPECT_EQ(call.request.query, call.text);
 }

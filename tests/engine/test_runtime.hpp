@@ -45,7 +45,7 @@ inline std::span<const SearchResult> kept_hits(const std::vector<SearchResult>& 
 inline Response results(int hits = 1) {
   Response r;
   r.set_results(kept_hits(std::vector<SearchResult>(static_cast<std::size_t>(hits),
-                                                   SearchResult{"title", "https://example.com", "snippet", 3})));
+                                                    SearchResult{"title", "https://example.com", "snippet", 3})));
   return r;
 }
 
@@ -182,13 +182,11 @@ class EventLog final : public EventSink {
     give_ups.push_back(RecordedGiveUp{std::string(e.reason), e.at, e.last_kind});
   }
   void on_breaker_transition(const BreakerTransitionEvent& e) override {
-    transitions.push_back(
-        fmt::format("{}ms {}->{}", e.at / kMillisecond, to_string(e.from), to_string(e.to)));
+    transitions.push_back(fmt::format("{}ms {}->{}", e.at / kMillisecond, to_string(e.from), to_string(e.to)));
     if (e.to == BreakerState::open) openings.push_back(fmt::format("{}ms {}", e.at / kMillisecond, to_string(e.cause)));
   }
   void on_query_change(const QueryChangeEvent& e) override {
-    query_changes.push_back(
-        RecordedQueryChange{std::string(e.step), std::string(e.from), std::string(e.to), e.at});
+    query_changes.push_back(RecordedQueryChange{std::string(e.step), std::string(e.from), std::string(e.to), e.at});
   }
   void on_budget_exhausted(const BudgetExhaustedEvent& e) override {
     budgets.push_back(RecordedBudget{std::string(e.limit), e.at, e.spent, e.projected, e.maximum});
@@ -221,8 +219,8 @@ class EventLog final : public EventSink {
     refusals.push_back(fmt::format("{}ms {} level={} limit={}", e.at / kMillisecond, e.mode, e.level, e.limit));
   }
   void on_throttled(const ThrottledEvent& e) override {
-    throttles.push_back(fmt::format("{}ms requests={} accepts={} p={:.4f}", e.at / kMillisecond, e.requests, e.accepts,
-                                    e.probability));
+    throttles.push_back(
+        fmt::format("{}ms requests={} accepts={} p={:.4f}", e.at / kMillisecond, e.requests, e.accepts, e.probability));
   }
 
   std::vector<std::string> refusals;   // "<at>ms <mode> level=<level> limit=<limit>"
@@ -233,13 +231,13 @@ class EventLog final : public EventSink {
   }
   std::vector<std::string> hedge_providers;  // "<action> #<attempt index> <provider>"
 
-  std::vector<std::string> hedges;  // "<at>ms <action> #<attempt index> $<billed cost>"
+  std::vector<std::string> hedges;       // "<at>ms <action> #<attempt index> $<billed cost>"
   std::vector<std::string> relaxations;  // "<at>ms rung <n> <label>"
   // "<started>ms-<finished>ms <provider> #<n>: <kind> <result> "<from>" -> "<to>""
   std::vector<std::string> rewrites;
   std::vector<std::string> reflections;  // "<started>ms-<finished>ms <provider> #<n> on <trigger>: <kind>"
-  std::vector<std::string> caches;  // "<at>ms task <id> <action> age=<age>ms saved=<calls saved>"
-  std::vector<AttemptEvent> attempts;  // `tool` views the CallContext's tool, a literal in tests
+  std::vector<std::string> caches;       // "<at>ms task <id> <action> age=<age>ms saved=<calls saved>"
+  std::vector<AttemptEvent> attempts;    // `tool` views the CallContext's tool, a literal in tests
   std::vector<BackoffEvent> backoffs;
   std::vector<RecordedGiveUp> give_ups;
   std::vector<std::string> transitions;  // "<at in ms>ms <from>-><to>"

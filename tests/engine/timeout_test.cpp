@@ -30,8 +30,7 @@ TEST(TimeoutTest, SlowAttemptEndsAsTimeoutAtStartPlusPerAttempt) {
   // the attempt ends as timeout at exactly 2 s.
   Harness h;
   ScriptedProvider provider(h.loop, {{test::results(), seconds(5)}});
-  auto pipeline =
-      test::make_pipeline(provider, h.env, std::make_unique<TimeoutStrategy>(timeout(seconds(2)), h.loop));
+  auto pipeline = test::make_pipeline(provider, h.env, std::make_unique<TimeoutStrategy>(timeout(seconds(2)), h.loop));
   Call call;
   EXPECT_EQ(test::run(h, *pipeline, call).kind, OutcomeKind::timeout);
   EXPECT_EQ(call.finished, seconds(2));
@@ -48,9 +47,8 @@ TEST(TimeoutTest, PerAttemptTimeoutAppliesToEveryRetry) {
   Harness h;
   ScriptedProvider provider(h.loop, {{test::results(), seconds(5)}});
   FixedRng rng(0);
-  auto pipeline =
-      test::make_pipeline(provider, h.env, std::make_unique<TimeoutStrategy>(timeout(seconds(2)), h.loop),
-                          std::make_unique<RetryStrategy>(constant_retry(seconds(1), 2), h.env, rng));
+  auto pipeline = test::make_pipeline(provider, h.env, std::make_unique<TimeoutStrategy>(timeout(seconds(2)), h.loop),
+                                      std::make_unique<RetryStrategy>(constant_retry(seconds(1), 2), h.env, rng));
   Call call;
   EXPECT_EQ(test::run(h, *pipeline, call).kind, OutcomeKind::timeout);
   EXPECT_EQ(provider.start_times(), (std::vector<TimePoint>{0, seconds(3)}));
@@ -66,9 +64,9 @@ TEST(TimeoutTest, NoAttemptStartsAfterTheTotalDeadline) {
   Harness h;
   ScriptedProvider provider(h.loop, {{test::results(), seconds(2)}});
   FixedRng rng(0);
-  auto pipeline = test::make_pipeline(
-      provider, h.env, std::make_unique<TimeoutStrategy>(timeout(seconds(1), 2500 * kMs), h.loop),
-      std::make_unique<RetryStrategy>(constant_retry(500 * kMs, 10), h.env, rng));
+  auto pipeline =
+      test::make_pipeline(provider, h.env, std::make_unique<TimeoutStrategy>(timeout(seconds(1), 2500 * kMs), h.loop),
+                          std::make_unique<RetryStrategy>(constant_retry(500 * kMs, 10), h.env, rng));
   Call call;
   EXPECT_EQ(test::run(h, *pipeline, call).kind, OutcomeKind::timeout);
   EXPECT_EQ(provider.start_times(), (std::vector<TimePoint>{0, 1500 * kMs}));
@@ -81,9 +79,9 @@ TEST(TimeoutTest, TotalDeadlineCutsTheLastAttemptShort) {
   Harness h;
   ScriptedProvider provider(h.loop, {{test::results(), seconds(2)}});
   FixedRng rng(0);
-  auto pipeline = test::make_pipeline(
-      provider, h.env, std::make_unique<TimeoutStrategy>(timeout(seconds(1), 1800 * kMs), h.loop),
-      std::make_unique<RetryStrategy>(constant_retry(500 * kMs, 10), h.env, rng));
+  auto pipeline =
+      test::make_pipeline(provider, h.env, std::make_unique<TimeoutStrategy>(timeout(seconds(1), 1800 * kMs), h.loop),
+                          std::make_unique<RetryStrategy>(constant_retry(500 * kMs, 10), h.env, rng));
   Call call;
   EXPECT_EQ(test::run(h, *pipeline, call).kind, OutcomeKind::timeout);
   EXPECT_EQ(provider.start_times(), (std::vector<TimePoint>{0, 1500 * kMs}));
@@ -95,8 +93,8 @@ TEST(TimeoutTest, TaskDeadlineTightensTheTotal) {
   // The task's deadline (1.2 s) is earlier than now + total (10 s), so it bounds the attempt.
   Harness h;
   ScriptedProvider provider(h.loop, {{test::results(), seconds(5)}});
-  auto pipeline = test::make_pipeline(
-      provider, h.env, std::make_unique<TimeoutStrategy>(timeout(seconds(2), seconds(10)), h.loop));
+  auto pipeline =
+      test::make_pipeline(provider, h.env, std::make_unique<TimeoutStrategy>(timeout(seconds(2), seconds(10)), h.loop));
   Call call;
   call.task.deadline = 1200 * kMs;
   EXPECT_EQ(test::run(h, *pipeline, call).kind, OutcomeKind::timeout);
@@ -107,8 +105,7 @@ TEST(TimeoutTest, AnAttemptIsNotStartedAtTheDeadline) {
   // The task's deadline is now: the pipeline returns timeout without calling the provider.
   Harness h;
   ScriptedProvider provider(h.loop, {{test::results()}});
-  auto pipeline =
-      test::make_pipeline(provider, h.env, std::make_unique<TimeoutStrategy>(timeout(seconds(2)), h.loop));
+  auto pipeline = test::make_pipeline(provider, h.env, std::make_unique<TimeoutStrategy>(timeout(seconds(2)), h.loop));
   Call call;
   call.task.deadline = 0;
   EXPECT_EQ(test::run(h, *pipeline, call).kind, OutcomeKind::timeout);
@@ -120,8 +117,8 @@ TEST(TimeoutTest, RestoresTheOuterDeadlinesOnReturn) {
   // Like a gRPC child context, the timeout constrains only what it wraps.
   Harness h;
   ScriptedProvider provider(h.loop, {{test::results()}});
-  auto pipeline = test::make_pipeline(
-      provider, h.env, std::make_unique<TimeoutStrategy>(timeout(seconds(2), seconds(5)), h.loop));
+  auto pipeline =
+      test::make_pipeline(provider, h.env, std::make_unique<TimeoutStrategy>(timeout(seconds(2), seconds(5)), h.loop));
   Call call;
   call.ctx.attempt_timeout = seconds(1);  // a tighter outer per-attempt timeout wins
   EXPECT_EQ(test::run(h, *pipeline, call).kind, OutcomeKind::success);

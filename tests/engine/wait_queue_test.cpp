@@ -42,10 +42,14 @@ TEST(WaitQueueTest, AdmitsWaitersInArrivalOrder) {
   spawn(waiter(loop, queue, 1, 10 * ms, kSecond, {}, log), &error);
   spawn(waiter(loop, queue, 2, 20 * ms, kSecond, {}, log), &error);
   std::vector<bool> notified;
-  test::at(loop, 100 * ms, [&] { notified.push_back(queue.notify_one()); }, &error);
-  test::at(loop, 200 * ms, [&] { notified.push_back(queue.notify_one()); }, &error);
-  test::at(loop, 300 * ms, [&] { EXPECT_EQ(queue.notify_all(), 1U); }, &error);
-  test::at(loop, 400 * ms, [&] { notified.push_back(queue.notify_one()); }, &error);
+  test::at(
+      loop, 100 * ms, [&] { notified.push_back(queue.notify_one()); }, &error);
+  test::at(
+      loop, 200 * ms, [&] { notified.push_back(queue.notify_one()); }, &error);
+  test::at(
+      loop, 300 * ms, [&] { EXPECT_EQ(queue.notify_all(), 1U); }, &error);
+  test::at(
+      loop, 400 * ms, [&] { notified.push_back(queue.notify_one()); }, &error);
   loop.run();
   EXPECT_FALSE(error);
   EXPECT_EQ(log, (std::vector<Done>{{3, WaitResult::admitted, 100 * ms},
@@ -67,8 +71,10 @@ TEST(WaitQueueTest, WaiterTimesOutAtItsDeadlineAndLeavesTheQueue) {
   spawn(waiter(loop, queue, 2, 0, kSecond, {}, log), &error);
   EXPECT_EQ(queue.size(), 2U);
   std::size_t size_at_60 = 0;
-  test::at(loop, 60 * ms, [&] { size_at_60 = queue.size(); }, &error);
-  test::at(loop, 100 * ms, [&] { queue.notify_one(); }, &error);
+  test::at(
+      loop, 60 * ms, [&] { size_at_60 = queue.size(); }, &error);
+  test::at(
+      loop, 100 * ms, [&] { queue.notify_one(); }, &error);
   loop.run();
   EXPECT_EQ(size_at_60, 1U);
   EXPECT_EQ(log, (std::vector<Done>{{1, WaitResult::timed_out, 50 * ms}, {2, WaitResult::admitted, 100 * ms}}));
@@ -84,8 +90,10 @@ TEST(WaitQueueTest, CancelledWaiterLeavesAtTheCancelTime) {
   std::exception_ptr error;
   spawn(waiter(loop, queue, 1, 0, kSecond, source.token(), log), &error);
   spawn(waiter(loop, queue, 2, 0, kSecond, {}, log), &error);
-  test::at(loop, 30 * ms, [&] { source.cancel(); }, &error);
-  test::at(loop, 100 * ms, [&] { queue.notify_one(); }, &error);
+  test::at(
+      loop, 30 * ms, [&] { source.cancel(); }, &error);
+  test::at(
+      loop, 100 * ms, [&] { queue.notify_one(); }, &error);
   loop.run();
   EXPECT_EQ(log, (std::vector<Done>{{1, WaitResult::cancelled, 30 * ms}, {2, WaitResult::admitted, 100 * ms}}));
   EXPECT_FALSE(source.has_callbacks());
@@ -100,10 +108,13 @@ TEST(WaitQueueTest, AdmissionIsFinalEvenIfTheTokenFiresBeforeTheWaiterResumes) {
   std::vector<Done> log;
   std::exception_ptr error;
   spawn(waiter(loop, queue, 1, 0, kSecond, source.token(), log), &error);
-  test::at(loop, 10 * ms, [&] {
-    queue.notify_one();
-    source.cancel();
-  }, &error);
+  test::at(
+      loop, 10 * ms,
+      [&] {
+        queue.notify_one();
+        source.cancel();
+      },
+      &error);
   loop.run();
   EXPECT_EQ(log, (std::vector<Done>{{1, WaitResult::admitted, 10 * ms}}));
 }

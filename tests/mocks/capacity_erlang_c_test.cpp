@@ -139,7 +139,8 @@ TEST(CapacityErlangCTest, MMcMeanWaitAndUtilisationMatchErlangC) {
   std::vector<double> utils;
   for (int b = 0; b < batches; ++b) {
     double busy = 0;
-    for (std::size_t i = first + b * per; i < first + (b + 1) * per; ++i) busy += static_cast<double>(windows[i].in_flight_ns);
+    for (std::size_t i = first + b * per; i < first + (b + 1) * per; ++i)
+      busy += static_cast<double>(windows[i].in_flight_ns);
     utils.push_back(busy / (c * static_cast<double>(per * window)));
   }
   const BatchMeans u = batch_means(utils);

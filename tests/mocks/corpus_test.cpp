@@ -139,7 +139,8 @@ TEST(CorpusLoadTest, BlankLinesAndCrlfAreAccepted) {
 
 TEST(CorpusTest, DerivedFieldsAreComputed) {
   // 9 bytes -> ceil(9 / 4) = 3 tokens; 8 -> 2; 0 -> 0.
-  const Corpus corpus({{"Acme  CORP\tNews", "l1", "123456789", 0, ""}, {"T", "l2", "12345678", 0, ""},
+  const Corpus corpus({{"Acme  CORP\tNews", "l1", "123456789", 0, ""},
+                       {"T", "l2", "12345678", 0, ""},
                        {"Only Title", "l3", "", 0, ""}});
   const auto& d = corpus.documents();
   EXPECT_EQ(d[0].snippet_tokens, 3);
@@ -150,7 +151,8 @@ TEST(CorpusTest, DerivedFieldsAreComputed) {
 }
 
 TEST(CorpusTest, PostingsListEachDocumentOnceInOrder) {
-  const Corpus corpus({{"Series B", "l1", "series b, series-b", 0, ""}, {"Other", "l2", "nothing", 0, ""},
+  const Corpus corpus({{"Series B", "l1", "series b, series-b", 0, ""},
+                       {"Other", "l2", "nothing", 0, ""},
                        {"B side", "l3", "b", 0, ""}});
   const auto b = corpus.postings("b");
   EXPECT_EQ(std::vector<std::uint32_t>(b.begin(), b.end()), (std::vector<std::uint32_t>{0, 2}));

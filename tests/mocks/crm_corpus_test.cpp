@@ -68,7 +68,7 @@ TEST(CrmCorpusTest, PhraseAndWholeWordRulesShapeHits) {
   EXPECT_EQ(m.count("Globex Systems Series C"), 1U);
   EXPECT_EQ(m.count("Wingtip CRM API rate limit"), 0U);  // the page says "limits"
   EXPECT_EQ(m.count("Wingtip CRM API rate limits"), 1U);
-  EXPECT_EQ(m.count("\"Acme Corp\" adhesives"), 1U);     // "unrelated to Acme Corp," in the other Acme
+  EXPECT_EQ(m.count("\"Acme Corp\" adhesives"), 1U);  // "unrelated to Acme Corp," in the other Acme
   EXPECT_EQ(m.count("\"Acme Corporation\""), 1U);
 }
 
@@ -81,8 +81,8 @@ TEST(CrmCorpusTest, QueryListMixesDirectRescuedAndHopelessQueries) {
   const auto queries = crm_queries();
   for (const std::string& q : queries) ++by_rung[rescuing_rung(m, q)];
   EXPECT_EQ(queries.size(), 36U);
-  const std::map<std::string, int> expected{{"direct", 15},        {"drop_quotes", 1},   {"drop_years", 2},
-                                            {"first_5_words", 2},  {"first_3_words", 11}, {"drop_filler_words", 1},
+  const std::map<std::string, int> expected{{"direct", 15},       {"drop_quotes", 1},    {"drop_years", 2},
+                                            {"first_5_words", 2}, {"first_3_words", 11}, {"drop_filler_words", 1},
                                             {"never", 4}};
   EXPECT_EQ(by_rung, expected);
 }

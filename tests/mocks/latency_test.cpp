@@ -66,8 +66,8 @@ TEST(LatencyModelTest, LognormalMedianAndP99MatchTheirConfiguration) {
   // is 0.0039 for the median (phi(0) = 0.399) and 0.0117 for p99 (phi(2.326) = 0.0267).
   // Four of them: 1.6% and 4.7%; the tolerances are 2% and 5%.
   constexpr std::size_t n = 100'000;
-  const auto v = sorted_samples(
-      LatencyModel({LatencyShape::lognormal, 0, 0, 180 * kMillisecond, 1800 * kMillisecond}), 11, n);
+  const auto v =
+      sorted_samples(LatencyModel({LatencyShape::lognormal, 0, 0, 180 * kMillisecond, 1800 * kMillisecond}), 11, n);
   const auto median = static_cast<double>(v[n / 2]);
   const auto p99 = static_cast<double>(v[n * 99 / 100]);
   EXPECT_NEAR(median, 180e6, 0.02 * 180e6);

@@ -63,7 +63,8 @@ TEST(MakeProviderTest, FaultsAddTheChaosDecoratorWithItsOwnStream) {
                                         return f;
                                       }()}),
                                       corpus(), loop, loop, rngs.factory());
-  EXPECT_EQ(rngs.names, (std::vector<std::string>{"provider/web_search", "chaos/web_search", "chaos/web_search/decisions"}));
+  EXPECT_EQ(rngs.names,
+            (std::vector<std::string>{"provider/web_search", "chaos/web_search", "chaos/web_search/decisions"}));
   ASSERT_NE(built.chaos, nullptr);
   EXPECT_EQ(built.provider.get(), built.chaos);
   EXPECT_EQ(built.provider->name(), "web_search");
@@ -89,9 +90,8 @@ TEST(MakeProviderTest, LlmFaultsAnswerWithCompletionsAfterTheTtft) {
   config.faults = {f};
   BuiltProvider built = make_provider(config, nullptr, loop, loop, rngs.factory());
   // An LLM keys its query rewrites by a stream of their own, apart from its draws.
-  EXPECT_EQ(rngs.names,
-            (std::vector<std::string>{"provider/gpt-4.1", "provider/gpt-4.1/decisions", "chaos/gpt-4.1",
-                                      "chaos/gpt-4.1/decisions"}));
+  EXPECT_EQ(rngs.names, (std::vector<std::string>{"provider/gpt-4.1", "provider/gpt-4.1/decisions", "chaos/gpt-4.1",
+                                                  "chaos/gpt-4.1/decisions"}));
   EXPECT_NE(dynamic_cast<LlmMock*>(&built.chaos->inner()), nullptr);
   const auto done = testing::run_call(loop, *built.provider);
   EXPECT_EQ(done.at, 400 * kMillisecond);

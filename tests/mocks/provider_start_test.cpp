@@ -50,7 +50,8 @@ struct Stack {
     FaultConfig brownout = fault(FaultKind::brownout, 0.1);
     brownout.multiplier = 3;
     std::vector<FaultConfig> faults{
-        limited, fault(FaultKind::overloaded, 0.15, LatencyConfig{LatencyShape::exponential, 0, 200 * kMillisecond, 0, 0}),
+        limited,
+        fault(FaultKind::overloaded, 0.15, LatencyConfig{LatencyShape::exponential, 0, 200 * kMillisecond, 0, 0}),
         fault(FaultKind::timeout, 0.05), brownout};
     ChaosSettings settings;
     settings.start_unix_seconds = 1'700'000'000;
@@ -162,9 +163,10 @@ struct LlmStack {
     FaultConfig cut = fault(FaultKind::stream_cut, 0.05);
     cut.after_tokens = 20;
     std::vector<FaultConfig> faults{
-        limited, fault(FaultKind::overloaded, 0.1, LatencyConfig{LatencyShape::exponential, 0, 800 * kMillisecond, 0, 0}),
-        brownout, fault(FaultKind::latency_spike, 0.05, LatencyConfig{LatencyShape::constant, 400 * kMillisecond, 0, 0, 0}),
-        cut};
+        limited,
+        fault(FaultKind::overloaded, 0.1, LatencyConfig{LatencyShape::exponential, 0, 800 * kMillisecond, 0, 0}),
+        brownout,
+        fault(FaultKind::latency_spike, 0.05, LatencyConfig{LatencyShape::constant, 400 * kMillisecond, 0, 0, 0}), cut};
     chaos = std::make_unique<ChaosProvider>(std::move(mock), std::move(faults),
                                             LatencyConfig{LatencyShape::constant, 50 * kMillisecond, 0, 0, 0},
                                             Body::completion, loop, loop, chaos_rng, ChaosSettings{});

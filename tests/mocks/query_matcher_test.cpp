@@ -48,7 +48,7 @@ TEST(QueryMatcherTest, PunctuationSplitsWords) {
   const Corpus c = small_corpus();
   QueryMatcher m(c);
   EXPECT_EQ(titles(m, "series-b"), (Titles{"d0", "d3"}));  // the words "series" and "b"
-  EXPECT_EQ(titles(m, "acme's"), (Titles{"d3"}));  // the words "acme" and "s"
+  EXPECT_EQ(titles(m, "acme's"), (Titles{"d3"}));          // the words "acme" and "s"
   EXPECT_EQ(titles(m, "1,999"), (Titles{"d2"}));
   EXPECT_EQ(titles(m, "zürich"), (Titles{"d4"}));  // non-ASCII bytes are word bytes
 }
@@ -139,8 +139,8 @@ TEST(QueryMatcherTest, AnswersKeptPerQueryAreTheAnswersMatchedAfresh) {
   const Corpus corpus = small_corpus();
   QueryMatcher kept(corpus);
   const std::vector<std::pair<std::string_view, std::size_t>> asks{
-      {"acme corp", 2}, {"\"series b\"", 2}, {"acme corp", 2}, {"acme corp", 100}, {"acme", 2},
-      {"\"series b\"", 2}, {"acme corp", 100}, {"acme corp", 2}, {"nothing here", 2}, {"acme", 1}};
+      {"acme corp", 2},    {"\"series b\"", 2}, {"acme corp", 2}, {"acme corp", 100},  {"acme", 2},
+      {"\"series b\"", 2}, {"acme corp", 100},  {"acme corp", 2}, {"nothing here", 2}, {"acme", 1}};
   for (const auto& [query, max] : asks) {
     QueryMatcher fresh(corpus);
     EXPECT_EQ(titles(kept, query, max), titles(fresh, query, max)) << query << " " << max;

@@ -64,8 +64,8 @@ inline std::vector<Finished> run_calls(EventLoop& loop, Provider& provider, int 
                                        Nanos spacing = 0, Nanos timeout = kNever, Request request = {}) {
   std::vector<Finished> out;
   std::exception_ptr error;
-  const auto driver = [](EventLoop& l, Provider& p, int count, TimePoint t0, Nanos step, Nanos per_call,
-                         Request req, std::vector<Finished>& results) -> Task<void> {
+  const auto driver = [](EventLoop& l, Provider& p, int count, TimePoint t0, Nanos step, Nanos per_call, Request req,
+                         std::vector<Finished>& results) -> Task<void> {
     for (int i = 0; i < count; ++i) {
       co_await sleep_until(l, std::max(l.now(), t0 + i * step));
       CallOptions options;

@@ -79,8 +79,10 @@ TEST(ToolMockTest, ArgumentErrorsAreAFunctionOfTaskToolAndRevision) {
   bool tools_differ = false;
   bool revisions_differ = false;
   for (std::uint64_t task = 0; task < 200; ++task) {
-    tools_differ = tools_differ || a.arguments_invalid(task, "crm_lookup", 0) != a.arguments_invalid(task, "send_email", 0);
-    revisions_differ = revisions_differ || a.arguments_invalid(task, "crm_lookup", 1) != a.arguments_invalid(task, "crm_lookup", 2);
+    tools_differ =
+        tools_differ || a.arguments_invalid(task, "crm_lookup", 0) != a.arguments_invalid(task, "send_email", 0);
+    revisions_differ =
+        revisions_differ || a.arguments_invalid(task, "crm_lookup", 1) != a.arguments_invalid(task, "crm_lookup", 2);
   }
   EXPECT_TRUE(tools_differ);
   EXPECT_TRUE(revisions_differ);

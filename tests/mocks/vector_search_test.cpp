@@ -105,8 +105,7 @@ TEST(VectorSearchMockTest, ReadUnitsRunOutWith429AndRetryAfterFromTheBucket) {
   Xoshiro256 rng(1);
   VectorSearchMock mock("kb", limited(10 * kMillisecond, ReadUnitConfig{1000, 100, 400}), index(), loop, loop, rng);
   EXPECT_EQ(mock.per_query_mru(), 400);
-  const auto done =
-      calls_at(loop, mock, {0, 0, 0, 2 * kSecond, 2'500 * kMillisecond}, query("refund"));
+  const auto done = calls_at(loop, mock, {0, 0, 0, 2 * kSecond, 2'500 * kMillisecond}, query("refund"));
   EXPECT_EQ(done[0].response.status, 200);
   EXPECT_EQ(done[1].response.status, 200);
   EXPECT_EQ(done[2].response.status, 429);

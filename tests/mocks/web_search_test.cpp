@@ -141,10 +141,11 @@ TEST(WebSearchMockTest, KeptAnswersAreTheAnswersOfAFreshMock) {
   // and so the slot of the recent answers.)
   const std::string series_b = "acme    corp    series b";
   const std::string no_hits = "acme    xxxx    series b";
-  const std::vector<std::string> queries{"acme", "acme", "news", "acme", "globex", "acme", "acme corp", "acme news",
-                                         "globex", "", "no such words", "acme", "ACME", "acme",
-                                         "\"acme corp\" series b", "acme corp", "acme", series_b, no_hits,
-                                         series_b, series_b, no_hits, "acme corp", series_b};
+  const std::vector<std::string> queries{"acme",          "acme",      "news",      "acme",   "globex",
+                                         "acme",          "acme corp", "acme news", "globex", "",
+                                         "no such words", "acme",      "ACME",      "acme",   "\"acme corp\" series b",
+                                         "acme corp",     "acme",      series_b,    no_hits,  series_b,
+                                         series_b,        no_hits,     "acme corp", series_b};
   EventLoop loop;
   Xoshiro256 rng(1);
   WebSearchMock kept("web_search", config(kMillisecond), corpus(), loop, loop, rng);

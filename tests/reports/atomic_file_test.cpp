@@ -83,7 +83,7 @@ TEST_F(AtomicFileTest, StreamedPiecesAppearOnlyAtCommit) {
     file.write("a\n");
     file.write("b\n");
     EXPECT_EQ(read(dir_ / "trace.jsonl"), "old\n");  // readers still see the old file
-    EXPECT_EQ(entries().size(), 2U);                   // and the temporary one beside it
+    EXPECT_EQ(entries().size(), 2U);                 // and the temporary one beside it
     file.commit();
   }
   EXPECT_EQ(read(dir_ / "trace.jsonl"), "a\nb\n");

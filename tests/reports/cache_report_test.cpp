@@ -10,7 +10,8 @@
 namespace squall {
 namespace {
 
-void cache(Recorder& r, std::string_view tool, CacheAction action, TimePoint at, Nanos age = 0, std::int32_t saved = 0) {
+void cache(Recorder& r, std::string_view tool, CacheAction action, TimePoint at, Nanos age = 0,
+           std::int32_t saved = 0) {
   r.on_cache(CacheEvent{1, tool, action, at, age, saved});
 }
 
@@ -48,7 +49,8 @@ TEST(CacheReportTest, RecorderCountsActionsCallsSavedAndStaleAges) {
   EXPECT_EQ(web.name, "web");
   EXPECT_EQ(web.actions[static_cast<std::size_t>(CacheAction::hit)], 3u);
   EXPECT_EQ(web.calls_saved, 5u);
-  EXPECT_EQ(web.stale_age.to_vector(), (std::vector<std::int64_t>{10 * kSecond, 20 * kSecond, 30 * kSecond, 40 * kSecond}));
+  EXPECT_EQ(web.stale_age.to_vector(),
+            (std::vector<std::int64_t>{10 * kSecond, 20 * kSecond, 30 * kSecond, 40 * kSecond}));
   EXPECT_EQ(r.last_event_at(), 9 * kSecond);
 }
 

@@ -20,16 +20,16 @@ TEST(CapacityRecoveryTest, RecoversAtTheEndOfTheFirstWindowBackAtNinetyPercentOf
   // Baseline: windows 0-1 end by the drop at 20 s, mean 100. The drop is [20 s, 30 s);
   // window 3 (30-40 s) has 89 < 90, window 4 (40-50 s) has 90: recovered at 50 s, 20 s
   // after the drop's end.
-  const auto r = capacity_recovery(goodput({100, 100, 0, 89, 90, 100}), kWindow, 20 * kSecond, 30 * kSecond,
-                                   60 * kSecond);
+  const auto r =
+      capacity_recovery(goodput({100, 100, 0, 89, 90, 100}), kWindow, 20 * kSecond, 30 * kSecond, 60 * kSecond);
   ASSERT_TRUE(r.has_value());
   EXPECT_TRUE(r->recovered);
   EXPECT_EQ(r->time, 20 * kSecond);
 }
 
 TEST(CapacityRecoveryTest, NeverRecoveredIsTheRestOfTheRun) {
-  const auto r = capacity_recovery(goodput({100, 100, 0, 10, 10, 10}), kWindow, 20 * kSecond, 25 * kSecond,
-                                   60 * kSecond);
+  const auto r =
+      capacity_recovery(goodput({100, 100, 0, 10, 10, 10}), kWindow, 20 * kSecond, 25 * kSecond, 60 * kSecond);
   ASSERT_TRUE(r.has_value());
   EXPECT_FALSE(r->recovered);
   EXPECT_EQ(r->time, 35 * kSecond);
@@ -37,8 +37,7 @@ TEST(CapacityRecoveryTest, NeverRecoveredIsTheRestOfTheRun) {
 
 TEST(CapacityRecoveryTest, AWindowThatStartsBeforeTheDropEndsIsNotJudged) {
   // The drop ends at 25 s: window 2 (20-30 s) straddles it; the first judged is 30-40 s.
-  const auto r = capacity_recovery(goodput({100, 100, 100, 100}), kWindow, 20 * kSecond, 25 * kSecond,
-                                   40 * kSecond);
+  const auto r = capacity_recovery(goodput({100, 100, 100, 100}), kWindow, 20 * kSecond, 25 * kSecond, 40 * kSecond);
   ASSERT_TRUE(r.has_value());
   EXPECT_EQ(r->time, 15 * kSecond);
 }

@@ -11,13 +11,31 @@ using nlohmann::json;
 
 // Every headline pointer of a version 1 report (reports/compare.hpp), each null unless set,
 // but breaker_openings: these reports are as squall wrote them before it counted openings.
-constexpr const char* kHeadlinePointers[] = {
-    "/tasks/total", "/tasks/succeeded", "/tasks/degraded", "/tasks/safe_failed", "/tasks/failed",
-    "/tasks/wrong_answer", "/latency_ms/p50", "/latency_ms/p90", "/latency_ms/p99", "/latency_ms/max",
-    "/latency_ms/mean", "/retry_amplification/overall", "/tokens/input", "/tokens/output",
-    "/tokens/burned_by_failed_attempts", "/cost_usd/total", "/cost_usd/burned_by_failed_attempts",
-    "/cost_usd/per_task", "/task_spend/tokens/p50", "/task_spend/tokens/p99", "/task_spend/tokens/max",
-    "/task_spend/cost_usd/p50", "/task_spend/cost_usd/p99", "/task_spend/cost_usd/max", "/breaker_transitions_total"};
+constexpr const char* kHeadlinePointers[] = {"/tasks/total",
+                                             "/tasks/succeeded",
+                                             "/tasks/degraded",
+                                             "/tasks/safe_failed",
+                                             "/tasks/failed",
+                                             "/tasks/wrong_answer",
+                                             "/latency_ms/p50",
+                                             "/latency_ms/p90",
+                                             "/latency_ms/p99",
+                                             "/latency_ms/max",
+                                             "/latency_ms/mean",
+                                             "/retry_amplification/overall",
+                                             "/tokens/input",
+                                             "/tokens/output",
+                                             "/tokens/burned_by_failed_attempts",
+                                             "/cost_usd/total",
+                                             "/cost_usd/burned_by_failed_attempts",
+                                             "/cost_usd/per_task",
+                                             "/task_spend/tokens/p50",
+                                             "/task_spend/tokens/p99",
+                                             "/task_spend/tokens/max",
+                                             "/task_spend/cost_usd/p50",
+                                             "/task_spend/cost_usd/p99",
+                                             "/task_spend/cost_usd/max",
+                                             "/breaker_transitions_total"};
 
 json small_report(int succeeded, double p99, bool passed, std::uint64_t seed = 7) {
   json r{{"squall_report_version", 1}, {"scenario", "small"}, {"seed", seed}};
@@ -33,7 +51,8 @@ json small_report(int succeeded, double p99, bool passed, std::uint64_t seed = 7
 std::string problem(const json& r) { return report_problem(r).value_or("none"); }
 
 TEST(CompareTest, EveryHeadlineMetricInItsOrderWithMissingOnesAsNullopt) {
-  const std::vector<MetricComparison> rows = compare_reports(small_report(8, 120.5, true), small_report(4, 60.25, false));
+  const std::vector<MetricComparison> rows =
+      compare_reports(small_report(8, 120.5, true), small_report(4, 60.25, false));
   ASSERT_EQ(rows.size(), 31u);
   EXPECT_EQ(rows[0].metric, "tasks.total");
   EXPECT_EQ(rows[6].metric, "task_success");
@@ -50,8 +69,10 @@ TEST(CompareTest, EveryHeadlineMetricInItsOrderWithMissingOnesAsNullopt) {
 TEST(CompareTest, BreakerOpeningsByCauseFollowTheTransitions) {
   json a = small_report(8, 120.5, true);
   json b = small_report(4, 60.25, false);
-  a["breaker_openings"] = json{{"consecutive_failures", 2}, {"failure_rate", 0}, {"slow_call_rate", 0}, {"probe_failed", 1}};
-  b["breaker_openings"] = json{{"consecutive_failures", 0}, {"failure_rate", 5}, {"slow_call_rate", 1}, {"probe_failed", 1}};
+  a["breaker_openings"] =
+      json{{"consecutive_failures", 2}, {"failure_rate", 0}, {"slow_call_rate", 0}, {"probe_failed", 1}};
+  b["breaker_openings"] =
+      json{{"consecutive_failures", 0}, {"failure_rate", 5}, {"slow_call_rate", 1}, {"probe_failed", 1}};
   const std::vector<MetricComparison> rows = compare_reports(a, b);
   ASSERT_EQ(rows.size(), 31u);
   EXPECT_EQ(rows[25].metric, "breaker_transitions_total");
@@ -158,16 +179,19 @@ namespace {
 TEST(CompareTest, HeadlineNumbersOutsideWhatAReportHoldsAreRefused) {
   json negative = small_report(8, 120.5, true);
   negative["tasks"]["succeeded"] = -5;
-  EXPECT_EQ(problem(negative),
-            "not a squall report of version 1: /tasks/succeeded is -5, expected a number from 0 to 9007199254740992 (2^53)");
+  EXPECT_EQ(
+      problem(negative),
+      "not a squall report of version 1: /tasks/succeeded is -5, expected a number from 0 to 9007199254740992 (2^53)");
   json huge = small_report(8, 120.5, true);
   huge["tasks"]["total"] = 1e308;
-  EXPECT_EQ(problem(huge),
-            "not a squall report of version 1: /tasks/total is 1e+308, expected a number from 0 to 9007199254740992 (2^53)");
+  EXPECT_EQ(
+      problem(huge),
+      "not a squall report of version 1: /tasks/total is 1e+308, expected a number from 0 to 9007199254740992 (2^53)");
   json tiny = small_report(8, 120.5, true);
   tiny["latency_ms"]["p99"] = 5e-324;
-  EXPECT_EQ(problem(tiny), "not a squall report of version 1: /latency_ms/p99 is 5e-324, expected 0 or at least 0.000001 "
-                           "(reports round to 6 decimals)");
+  EXPECT_EQ(problem(tiny),
+            "not a squall report of version 1: /latency_ms/p99 is 5e-324, expected 0 or at least 0.000001 "
+            "(reports round to 6 decimals)");
   // The bounds themselves are values a report may hold.
   json bounds = small_report(8, 0.000001, true);
   bounds["tokens"]["input"] = kMaxHeadlineValue;

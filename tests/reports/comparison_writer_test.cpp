@@ -59,13 +59,16 @@ TEST(ComparisonWriterTest, MarkdownIsATableWithEscapedNames) {
 TEST(ComparisonWriterTest, BreakerOpeningsByCauseAreRowsOfBothFormats) {
   json a = report("incident", 7);
   json b = report("incident", 7);
-  a["breaker_openings"] = json{{"consecutive_failures", 4}, {"failure_rate", 0}, {"slow_call_rate", 0}, {"probe_failed", 2}};
-  b["breaker_openings"] = json{{"consecutive_failures", 1}, {"failure_rate", 3}, {"slow_call_rate", 0}, {"probe_failed", 2}};
-  const std::vector<MetricComparison> rows{
-      {"breaker_openings.consecutive_failures", 4.0, 1.0}, {"breaker_openings.failure_rate", 0.0, 3.0}};
+  a["breaker_openings"] =
+      json{{"consecutive_failures", 4}, {"failure_rate", 0}, {"slow_call_rate", 0}, {"probe_failed", 2}};
+  b["breaker_openings"] =
+      json{{"consecutive_failures", 1}, {"failure_rate", 3}, {"slow_call_rate", 0}, {"probe_failed", 2}};
+  const std::vector<MetricComparison> rows{{"breaker_openings.consecutive_failures", 4.0, 1.0},
+                                           {"breaker_openings.failure_rate", 0.0, 3.0}};
   const std::string md = comparison_markdown({"x", &a}, {"y", &b}, rows, {});
-  EXPECT_TRUE(md.ends_with("| `breaker_openings.consecutive_failures` | 4 | 1 | -3 | -75.00% |\n"
-                           "| `breaker_openings.failure_rate` | 0 | 3 | +3 | - |\n"))
+  EXPECT_TRUE(
+      md.ends_with("| `breaker_openings.consecutive_failures` | 4 | 1 | -3 | -75.00% |\n"
+                   "| `breaker_openings.failure_rate` | 0 | 3 | +3 | - |\n"))
       << md;
   const json j = json::parse(comparison_json({"x", &a}, {"y", &b}, rows, {}));
   EXPECT_EQ(j["metrics"], json::parse(R"([

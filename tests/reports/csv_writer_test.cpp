@@ -63,7 +63,8 @@ TEST(CsvWriterTest, ProviderNamesAreQuotedInTheHeader) {
   Report rep = test_support::writer_sample_report();
   rep.providers[0].name = "gpt,\"4\"";
   const std::string csv = csv_time_series(rep);
-  EXPECT_NE(csv.find(",tasks_wrong_answer,\"calls:gpt,\"\"4\"\"\",\"calls:gpt,\"\"4\"\":success\","), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",tasks_wrong_answer,\"calls:gpt,\"\"4\"\"\",\"calls:gpt,\"\"4\"\":success\","), std::string::npos)
+      << csv;
 }
 
 TEST(CsvFieldTest, QuotesOnlyWhatRfc4180Requires) {

@@ -72,10 +72,20 @@ TEST(FingerprintTest, KeptCrcsFoldEveryTextAsItsOwnCrcAndLength) {
   // ends, which map to one slot and differ only inside.
   const std::string kept64(64, 'q');
   const std::string long65(65, 'q');
-  const std::vector<std::string> texts{
-      "Acme Corp Series B", "Acme Corp Series B", "acme co", "acme co", kept64, long65, kept64,
-      "abcdefgh-X-abcdefgh", "abcdefgh-Y-abcdefgh", "abcdefgh-X-abcdefgh", "abcdefgh-Y-abcdefgh",
-      "Acme Corp Series B", "12345678", "12345678"};
+  const std::vector<std::string> texts{"Acme Corp Series B",
+                                       "Acme Corp Series B",
+                                       "acme co",
+                                       "acme co",
+                                       kept64,
+                                       long65,
+                                       kept64,
+                                       "abcdefgh-X-abcdefgh",
+                                       "abcdefgh-Y-abcdefgh",
+                                       "abcdefgh-X-abcdefgh",
+                                       "abcdefgh-Y-abcdefgh",
+                                       "Acme Corp Series B",
+                                       "12345678",
+                                       "12345678"};
   Fingerprint folded;
   std::uint64_t state = 0;
   constexpr std::uint64_t k = 0x517cc1b727220a95ULL;

@@ -25,7 +25,10 @@ TEST(ScriptJsonTest, NothingCanEndTheScriptElement) {
 }
 
 TEST(ScriptJsonTest, LineAndParagraphSeparatorsAreEscaped) {
-  EXPECT_EQ(script_json("\"a\xE2\x80\xA8" "b\xE2\x80\xA9" "c\""), "\"a\\u2028b\\u2029c\"");
+  EXPECT_EQ(script_json("\"a\xE2\x80\xA8"
+                        "b\xE2\x80\xA9"
+                        "c\""),
+            "\"a\\u2028b\\u2029c\"");
   // Other characters of the same lead bytes are kept: U+2027 and U+202A.
   EXPECT_EQ(script_json("\"\xE2\x80\xA7\xE2\x80\xAA\""), "\"\xE2\x80\xA7\xE2\x80\xAA\"");
 }

@@ -27,7 +27,9 @@ std::string data_text(const std::string& page) {
 
 TEST(HtmlWriterTest, IsOneSelfContainedDocument) {
   const std::string page = html_page(test_support::writer_sample_report());
-  EXPECT_EQ(page.rfind("<!DOCTYPE html>\n<html lang=\"en\" data-squall-report=\"1\">\n<head>\n<meta charset=\"utf-8\">\n", 0), 0U);
+  EXPECT_EQ(
+      page.rfind("<!DOCTYPE html>\n<html lang=\"en\" data-squall-report=\"1\">\n<head>\n<meta charset=\"utf-8\">\n", 0),
+      0U);
   EXPECT_TRUE(page.ends_with("</main>\n</body>\n</html>\n"));
   // Three scripts (uPlot, the data, the page's own), all inline: nothing is fetched.
   EXPECT_EQ(occurrences(page, "<script"), 3U);
@@ -49,15 +51,18 @@ TEST(HtmlWriterTest, ShowsTheSummaryAndEveryThreshold) {
   EXPECT_NE(page.find("<dt>fingerprint</dt><dd><code>0123456789abcdef</code></dd>"), std::string::npos);
   EXPECT_NE(page.find("<code class=\"repro\">squall run scenarios/sample.json --seed 7</code>"), std::string::npos);
   // Task 1 succeeded, task 4 degraded, tasks 2 and 3 failed (sample_run.hpp).
-  EXPECT_NE(page.find("<tr><td>succeeded</td><td class=\"n\">1</td><td class=\"n\">25.00%</td></tr>"), std::string::npos);
+  EXPECT_NE(page.find("<tr><td>succeeded</td><td class=\"n\">1</td><td class=\"n\">25.00%</td></tr>"),
+            std::string::npos);
   EXPECT_NE(page.find("<tr><td>failed</td><td class=\"n\">2</td><td class=\"n\">50.00%</td></tr>"), std::string::npos);
   // Two of four tasks succeeded (rate 0.5 passes); the p99 latency is task 2's 10.3 s.
-  EXPECT_NE(page.find("<tr class=\"pass\"><td>✓</td><td><code>task_success</code></td><td><code>rate&gt;=0.5</code></td>"
-                      "<td class=\"n\">0.5</td></tr>"),
-            std::string::npos);
-  EXPECT_NE(page.find("<tr class=\"fail\"><td>✗</td><td><code>task_latency</code></td><td><code>p(99)&lt;10s</code></td>"
-                      "<td class=\"n\">10300 ms</td></tr>"),
-            std::string::npos);
+  EXPECT_NE(
+      page.find("<tr class=\"pass\"><td>✓</td><td><code>task_success</code></td><td><code>rate&gt;=0.5</code></td>"
+                "<td class=\"n\">0.5</td></tr>"),
+      std::string::npos);
+  EXPECT_NE(
+      page.find("<tr class=\"fail\"><td>✗</td><td><code>task_latency</code></td><td><code>p(99)&lt;10s</code></td>"
+                "<td class=\"n\">10300 ms</td></tr>"),
+      std::string::npos);
   EXPECT_NE(page.find("<tr><td>web_search</td><td class=\"n\">5</td><td>success=3 empty=1 rate_limited=1</td>"),
             std::string::npos);
   EXPECT_NE(page.find("<tr><td>llm</td><td>timeout</td><td class=\"n\">1</td></tr>"), std::string::npos);
@@ -69,8 +74,9 @@ TEST(HtmlWriterTest, BreakerOpeningsByCauseFollowTheTransitions) {
                                 "<tr><th>breaker openings by cause</th><td>consecutive_failures=1</td></tr>\n"),
             std::string::npos);
   rep.breaker_openings[static_cast<std::size_t>(BreakerCause::failure_rate)] = 2;
-  EXPECT_NE(html_page(rep).find("<tr><th>breaker openings by cause</th><td>consecutive_failures=1 failure_rate=2</td></tr>"),
-            std::string::npos);
+  EXPECT_NE(
+      html_page(rep).find("<tr><th>breaker openings by cause</th><td>consecutive_failures=1 failure_rate=2</td></tr>"),
+      std::string::npos);
   rep.breaker_openings = {};
   EXPECT_NE(html_page(rep).find("<tr><th>breaker openings by cause</th><td>none</td></tr>"), std::string::npos);
 }
@@ -136,8 +142,10 @@ TEST(HtmlWriterTest, NamesCannotBreakOutOfTheirElements) {
   EXPECT_EQ(occurrences(page, "<!--"), 0U);
   // U+2028 is harmless in text, but not raw in the data.
   EXPECT_EQ(occurrences(data_text(page), "\xE2\x80\xA8"), 0U);
-  EXPECT_NE(page.find("<title>squall: &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;!--\xE2\x80\xA8&quot;&#39;&amp; ✗"),
-            std::string::npos);
+  EXPECT_NE(
+      page.find(
+          "<title>squall: &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;!--\xE2\x80\xA8&quot;&#39;&amp; ✗"),
+      std::string::npos);
   // The data still gives back the name as it was.
   const nlohmann::json data = nlohmann::json::parse(data_text(page));
   EXPECT_EQ(data.at("providers").at(0).at("name"), hostile);

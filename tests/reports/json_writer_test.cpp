@@ -27,12 +27,36 @@ std::vector<std::string> keys(const nlohmann::ordered_json& j) {
 }
 
 TEST(JsonWriterTest, TopLevelKeysAreInTheirFixedOrder) {
-  const std::vector<std::string> expected{
-      "squall_report_version", "produced_by", "scenario",        "seed",          "duration_ms",       "fingerprint",
-      "tasks",                 "latency_ms",      "providers",     "logical_calls",     "retry_amplification",
-      "tokens",                "cost_usd",        "task_spend",    "breaker_transitions", "breaker_transitions_total", "breaker_openings",
-      "fallbacks",             "caches",          "hedges",          "ladder",          "escalations",     "escalation_reasons",  "answers",
-      "injected_faults",       "injected_faults_cut_short", "injected_fault_phases", "thresholds",      "thresholds_passed", "time_series"};
+  const std::vector<std::string> expected{"squall_report_version",
+                                          "produced_by",
+                                          "scenario",
+                                          "seed",
+                                          "duration_ms",
+                                          "fingerprint",
+                                          "tasks",
+                                          "latency_ms",
+                                          "providers",
+                                          "logical_calls",
+                                          "retry_amplification",
+                                          "tokens",
+                                          "cost_usd",
+                                          "task_spend",
+                                          "breaker_transitions",
+                                          "breaker_transitions_total",
+                                          "breaker_openings",
+                                          "fallbacks",
+                                          "caches",
+                                          "hedges",
+                                          "ladder",
+                                          "escalations",
+                                          "escalation_reasons",
+                                          "answers",
+                                          "injected_faults",
+                                          "injected_faults_cut_short",
+                                          "injected_fault_phases",
+                                          "thresholds",
+                                          "thresholds_passed",
+                                          "time_series"};
   EXPECT_EQ(keys(to_json(sample_report())), expected);
 }
 
@@ -42,11 +66,11 @@ TEST(JsonWriterTest, NestedKeysAreInTheirFixedOrder) {
                                                         "wrong_answer", "by_reason", "by_template"}));
   EXPECT_EQ(keys(j["latency_ms"]), (std::vector<std::string>{"count", "p50", "p90", "p99", "max", "mean"}));
   EXPECT_EQ(keys(j["providers"]), (std::vector<std::string>{"llm", "web_search"}));
-  EXPECT_EQ(keys(j["providers"]["llm"]),
-            (std::vector<std::string>{"calls", "by_outcome", "latency_ms", "tokens", "cost_usd", "retries_refused",
-                                      "throttled"}));
+  EXPECT_EQ(keys(j["providers"]["llm"]), (std::vector<std::string>{"calls", "by_outcome", "latency_ms", "tokens",
+                                                                   "cost_usd", "retries_refused", "throttled"}));
   EXPECT_EQ(keys(j["tokens"]), (std::vector<std::string>{"input", "output", "burned_by_failed_attempts"}));
-  EXPECT_EQ(keys(j["cost_usd"]), (std::vector<std::string>{"total", "burned_by_failed_attempts", "per_task", "per_provider"}));
+  EXPECT_EQ(keys(j["cost_usd"]),
+            (std::vector<std::string>{"total", "burned_by_failed_attempts", "per_task", "per_provider"}));
   EXPECT_EQ(keys(j["thresholds"][0]), (std::vector<std::string>{"metric", "expression", "observed", "passed"}));
   EXPECT_EQ(keys(j["breaker_transitions"][0]), (std::vector<std::string>{"tool", "provider", "at_ms", "from", "to"}));
 }
@@ -76,11 +100,12 @@ TEST(JsonWriterTest, WritesTheFiguresOfTheRun) {
   EXPECT_EQ(j["fingerprint"].get<std::string>().size(), 16U);
   EXPECT_EQ(j["tasks"]["by_reason"]["failed"]["timeout"], 1);
   EXPECT_EQ(j["tasks"]["by_reason"]["safe_failed"], nlohmann::ordered_json::object());
-  EXPECT_EQ(j["tasks"]["by_template"]["research"].dump(),
-            R"msg({"total":2,"succeeded":1,"degraded":0,"safe_failed":0,"failed":1,"wrong_answer":0,"tokens":2900,"cost_usd":0.0088})msg");
+  EXPECT_EQ(
+      j["tasks"]["by_template"]["research"].dump(),
+      R"msg({"total":2,"succeeded":1,"degraded":0,"safe_failed":0,"failed":1,"wrong_answer":0,"tokens":2900,"cost_usd":0.0088})msg");
   EXPECT_EQ(j["providers"]["web_search"]["by_outcome"]["rate_limited"], 1);
   EXPECT_EQ(j["providers"]["web_search"]["by_outcome"]["cancelled"], 0);  // every kind is listed
-  EXPECT_EQ(j["retry_amplification"]["overall"], 1.166667);  // 7 / 6 to 6 decimals
+  EXPECT_EQ(j["retry_amplification"]["overall"], 1.166667);               // 7 / 6 to 6 decimals
   EXPECT_EQ(j["retry_amplification"]["per_tool"]["web_search"], 1.666667);
   EXPECT_EQ(j["cost_usd"]["total"], 0.0088);
   EXPECT_EQ(j["breaker_transitions"][0]["at_ms"], 22'300.0);
@@ -134,9 +159,8 @@ TEST(JsonWriterTest, ProvidersSeenInAnotherOrderGiveTheSameSections) {
 class JsonFileTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("squall_json_writer_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = std::filesystem::temp_directory_path() / ("squall_json_writer_" + std::to_string(::getpid()) + "_" +
+                                                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
   }

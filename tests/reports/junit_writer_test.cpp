@@ -111,8 +111,8 @@ TEST(JunitWriterTest, SuiteNamesAreUniqueAndDeterministic) {
   // The sample scenario from a.json, given twice, from its twin b.yaml, and a file that did
   // not run, given twice: six suites, six names, each test case's classname its suite's.
   const Report rep = test_support::writer_sample_report();
-  const std::vector<SuiteOutcome> outcomes{{"a.json", &rep, {}},    {"a.json", &rep, {}},
-                                           {"b.yaml", &rep, {}},    {"bad.json", nullptr, "bad"},
+  const std::vector<SuiteOutcome> outcomes{{"a.json", &rep, {}},         {"a.json", &rep, {}},
+                                           {"b.yaml", &rep, {}},         {"bad.json", nullptr, "bad"},
                                            {"bad.json", nullptr, "bad"}, {"other.json", nullptr, "bad"}};
   const ptree tree = parse(junit_xml(outcomes));
   std::vector<std::string> names;

@@ -146,9 +146,12 @@ TEST(MarkdownWriterTest, PassingRunSaysSoAndHasNoFailureReasons) {
 
 TEST(MarkdownWriterTest, TopFailureReasonsAreTheFiveLargest) {
   Report rep = test_support::writer_sample_report();
-  rep.tasks.by_reason = {{TaskStatus::degraded, "fallback_provider", 100}, {TaskStatus::safe_failed, "no_records_found", 2},
-                         {TaskStatus::failed, "a", 1},  {TaskStatus::failed, "b", 5},
-                         {TaskStatus::failed, "c", 3},  {TaskStatus::failed, "d", 3},
+  rep.tasks.by_reason = {{TaskStatus::degraded, "fallback_provider", 100},
+                         {TaskStatus::safe_failed, "no_records_found", 2},
+                         {TaskStatus::failed, "a", 1},
+                         {TaskStatus::failed, "b", 5},
+                         {TaskStatus::failed, "c", 3},
+                         {TaskStatus::failed, "d", 3},
                          {TaskStatus::failed, "e", 9}};
   const std::string md = markdown_summary(rep);
   EXPECT_NE(md.find("| failed | e | 9 |\n| failed | b | 5 |\n| failed | c | 3 |\n| failed | d | 3 |\n"
@@ -162,7 +165,8 @@ TEST(MarkdownWriterTest, TopFailureReasonsAreTheFiveLargest) {
 TEST(MarkdownWriterTest, WrongAnswersAreFailureReasons) {
   // A success from irrelevant documents only is not a success (engine/task_result.hpp).
   Report rep = test_support::writer_sample_report();
-  rep.tasks.by_reason = {{TaskStatus::degraded, "relaxed_threshold", 50}, {TaskStatus::wrong_answer, "relaxed_threshold", 7}};
+  rep.tasks.by_reason = {{TaskStatus::degraded, "relaxed_threshold", 50},
+                         {TaskStatus::wrong_answer, "relaxed_threshold", 7}};
   const std::string md = markdown_summary(rep);
   EXPECT_NE(md.find("| wrong_answer | relaxed\\_threshold | 7 |\n"), std::string::npos) << md;
 }
@@ -173,7 +177,8 @@ TEST(MarkdownWriterTest, HostileNamesStayInTheirCells) {
   rep.thresholds[0].metric = "provider_calls{provider:x|y`z}";
   rep.produced_by.repro = "squall run 'a`b|c.json'";
   const std::string md = markdown_summary(rep);
-  EXPECT_NE(md.find("### ✗ squall: a\\|b \\*c\\* \\<script\\> d (1 of 2 thresholds failed)\n"), std::string::npos) << md;
+  EXPECT_NE(md.find("### ✗ squall: a\\|b \\*c\\* \\<script\\> d (1 of 2 thresholds failed)\n"), std::string::npos)
+      << md;
   EXPECT_NE(md.find("| ✓ | ``provider_calls{provider:x\\|y`z}`` | `rate>=0.5` | 0.5 |\n"), std::string::npos) << md;
   EXPECT_NE(md.find("**Repro:** ``squall run 'a`b\\|c.json'``\n"), std::string::npos) << md;
 }

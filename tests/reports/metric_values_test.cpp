@@ -68,7 +68,7 @@ TEST(MetricValuesTest, PerTaskSpendTakesTrendAggregationsOnly) {
 TEST(MetricValuesTest, CallLatencyBySubMetric) {
   // web_search attempts: 200 (rate_limited), 300, 100 (empty), 200, 1000 ms.
   EXPECT_EQ(observed("call_latency{provider:web_search}", "max<1ms"), 1000.0);
-  EXPECT_EQ(observed("call_latency{provider:web_search}", "med<1ms"), 200.0);  // 100 200 200 300 1000
+  EXPECT_EQ(observed("call_latency{provider:web_search}", "med<1ms"), 200.0);                  // 100 200 200 300 1000
   EXPECT_EQ(observed("call_latency{provider:web_search,outcome:success}", "avg<1ms"), 500.0);  // 1500 / 3
   EXPECT_EQ(observed("call_latency{outcome:timeout}", "p(99)<1ms"), 10'000.0);
 }
@@ -104,8 +104,8 @@ TEST(MetricValuesTest, EscalationsByLevelAndReason) {
   EXPECT_EQ(value("escalations{level:human_review}", "count<=10"), 2.0);
   EXPECT_EQ(value("escalations{level:human_review,reason:cost_usd}", "count<=10"), 1.0);
   EXPECT_EQ(value("escalations{level:urgent_action}", "count==0"), 0.0);  // a count, not "no samples"
-  EXPECT_EQ(value("escalations{reason:failed}", "rate<1"), 1.0 / 30.0);  // per second of 30 s
-  EXPECT_EQ(value("escalations", "avg<1"), 3.0 / 4.0);                   // per finished task (4)
+  EXPECT_EQ(value("escalations{reason:failed}", "rate<1"), 1.0 / 30.0);   // per second of 30 s
+  EXPECT_EQ(value("escalations", "avg<1"), 3.0 / 4.0);                    // per finished task (4)
 }
 
 TEST(MetricValuesTest, LadderRungsByToolStrategyAndRung) {
@@ -138,10 +138,10 @@ TEST(MetricValuesTest, RetryAmplificationIsAttemptsPerLogicalCall) {
 }
 
 TEST(MetricValuesTest, UndefinedValuesHaveNoObservation) {
-  EXPECT_EQ(observed("task_success{template:nope}", "rate>0"), std::nullopt);      // no tasks
+  EXPECT_EQ(observed("task_success{template:nope}", "rate>0"), std::nullopt);          // no tasks
   EXPECT_EQ(observed("call_latency{outcome:overloaded}", "p(99)<1ms"), std::nullopt);  // no samples
-  EXPECT_EQ(observed("provider_calls", "rate<1", 0), std::nullopt);                 // zero duration
-  EXPECT_EQ(observed("provider_calls{provider:nope}", "count<1"), 0.0);             // a counter is 0
+  EXPECT_EQ(observed("provider_calls", "rate<1", 0), std::nullopt);                    // zero duration
+  EXPECT_EQ(observed("provider_calls{provider:nope}", "count<1"), 0.0);                // a counter is 0
 }
 
 TEST(MetricValuesTest, EmptyRecorderHasNoTaskAverage) {

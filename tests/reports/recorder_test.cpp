@@ -118,7 +118,8 @@ TEST(RecorderTest, ListsTheFirstThousandBreakerTransitionsAndCountsAll) {
   Recorder r;
   for (int i = 0; i < 1005; ++i) {
     const bool opening = i % 2 == 0;
-    r.on_breaker_transition(BreakerTransitionEvent{"t", "", i * kSecond, opening ? BreakerState::closed : BreakerState::open,
+    r.on_breaker_transition(BreakerTransitionEvent{"t", "", i * kSecond,
+                                                   opening ? BreakerState::closed : BreakerState::open,
                                                    opening ? BreakerState::open : BreakerState::closed});
   }
   EXPECT_EQ(r.breaker_transitions().size(), kMaxListedBreakerTransitions);
@@ -158,9 +159,7 @@ TEST(RecorderTest, EventsBeyondTheLastWindowFoldIntoIt) {
   EXPECT_EQ(r.tasks_by_window().size(), kMaxWindows);
 }
 
-TEST(RecorderTest, RejectsANonPositiveWindow) {
-  EXPECT_THROW(Recorder(RecorderOptions{0}), std::invalid_argument);
-}
+TEST(RecorderTest, RejectsANonPositiveWindow) { EXPECT_THROW(Recorder(RecorderOptions{0}), std::invalid_argument); }
 
 TEST(RecorderTest, InjectedFaultsAreSetNotAdded) {
   Recorder r;
@@ -192,8 +191,8 @@ TEST(RecorderTest, NamesAreInternedByTextNotByAddress) {
   const std::string strategy = "retry";
   std::string buffer;
   buffer.reserve(64);
-  const std::vector<std::string> reasons = {"max_attempts", "deadline", "max_attempts", "not_retryable",
-                                            "deadline", "max_attempts"};
+  const std::vector<std::string> reasons = {"max_attempts",  "deadline", "max_attempts",
+                                            "not_retryable", "deadline", "max_attempts"};
   std::vector<std::string> copies;
   copies.reserve(reasons.size());
   for (std::size_t i = 0; i < reasons.size(); ++i) {
@@ -270,21 +269,16 @@ TEST(RecorderTest, FingerprintChangesWhenAnyEventChanges) {
     return r.fingerprint();
   };
   const std::uint64_t same = with_extra([](Recorder&) {});
-  const std::uint64_t later = with_extra([](Recorder& r) {
-    r.on_attempt(attempt(5, "llm", 1, 0, 1, OutcomeKind::success, 200));
-  });
-  const std::uint64_t one_ns_later = with_extra([](Recorder& r) {
-    r.on_attempt(attempt(5, "llm", 1, 0, 2, OutcomeKind::success, 200));
-  });
-  const std::uint64_t other_kind = with_extra([](Recorder& r) {
-    r.on_attempt(attempt(5, "llm", 1, 0, 1, OutcomeKind::server_error, 200));
-  });
-  const std::uint64_t other_cost = with_extra([](Recorder& r) {
-    r.on_attempt(attempt(5, "llm", 1, 0, 1, OutcomeKind::success, 200, 0, 0, 1e-9));
-  });
-  const std::uint64_t other_name = with_extra([](Recorder& r) {
-    r.on_attempt(attempt(5, "llm2", 1, 0, 1, OutcomeKind::success, 200));
-  });
+  const std::uint64_t later =
+      with_extra([](Recorder& r) { r.on_attempt(attempt(5, "llm", 1, 0, 1, OutcomeKind::success, 200)); });
+  const std::uint64_t one_ns_later =
+      with_extra([](Recorder& r) { r.on_attempt(attempt(5, "llm", 1, 0, 2, OutcomeKind::success, 200)); });
+  const std::uint64_t other_kind =
+      with_extra([](Recorder& r) { r.on_attempt(attempt(5, "llm", 1, 0, 1, OutcomeKind::server_error, 200)); });
+  const std::uint64_t other_cost =
+      with_extra([](Recorder& r) { r.on_attempt(attempt(5, "llm", 1, 0, 1, OutcomeKind::success, 200, 0, 0, 1e-9)); });
+  const std::uint64_t other_name =
+      with_extra([](Recorder& r) { r.on_attempt(attempt(5, "llm2", 1, 0, 1, OutcomeKind::success, 200)); });
   const std::uint64_t other_reason = with_extra([](Recorder& r) {
     r.on_task_finished(TaskResult{5, "lookup", 0, 1, TaskStatus::failed, "timeout"});
   });
@@ -307,19 +301,35 @@ TEST(RecorderTest, NamesThatDifferInAnyByteAreDifferentTools) {
   // over 8 and not a multiple of 8, 16, over 16), each next to one that differs only in its
   // first, a middle, or its last byte.
   const std::vector<std::string> names = {
-      "a", "b",                                                             // 1
-      "abc", "abd", "xbc",                                                  // 3
-      "abcd", "abce", "zbcd",                                               // 4
-      "search", "seArch", "searcj",                                         // 6
-      "abcdefgh", "abcdefgi", "Abcdefgh",                                   // 8
-      "abcdefghi", "abcdefghj", "abcdXfghi",                                // 9
-      "0123456789abcdef", "0123456789abcdeF", "0123456789Abcdef",           // 16
-      "0123456789abcdefghijk", "0123456789abcdefghijK", "0123456789abcdeFghijk",  // 21
+      "a",
+      "b",  // 1
+      "abc",
+      "abd",
+      "xbc",  // 3
+      "abcd",
+      "abce",
+      "zbcd",  // 4
+      "search",
+      "seArch",
+      "searcj",  // 6
+      "abcdefgh",
+      "abcdefgi",
+      "Abcdefgh",  // 8
+      "abcdefghi",
+      "abcdefghj",
+      "abcdXfghi",  // 9
+      "0123456789abcdef",
+      "0123456789abcdeF",
+      "0123456789Abcdef",  // 16
+      "0123456789abcdefghijk",
+      "0123456789abcdefghijK",
+      "0123456789abcdeFghijk",  // 21
   };
   Recorder r;
   for (const std::string& name : names) r.on_logical_call(test_support::logical(name, 1, OutcomeKind::success));
   // Again, from other buffers holding the same text: each must find its own entry.
-  for (const std::string& name : names) r.on_logical_call(test_support::logical(std::string(name), 1, OutcomeKind::success));
+  for (const std::string& name : names)
+    r.on_logical_call(test_support::logical(std::string(name), 1, OutcomeKind::success));
   ASSERT_EQ(r.tools().size(), names.size());
   for (std::size_t i = 0; i < names.size(); ++i) {
     EXPECT_EQ(r.tools()[i].name, names[i]);

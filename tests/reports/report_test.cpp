@@ -131,9 +131,9 @@ TEST(ReportTest, FaultWindowsExtendTheTimeSeries) {
 
 TEST(ReportTest, EvaluatesThresholds) {
   const Report rep = sample_report(thresholds({
-      {"task_success", "rate>=0.5"},        // 0.5: holds
-      {"task_latency", "p(99)<10s"},        // 10300 ms: fails
-      {"cost_usd", "sum<=0.01"},            // 0.0088: holds
+      {"task_success", "rate>=0.5"},                     // 0.5: holds
+      {"task_latency", "p(99)<10s"},                     // 10300 ms: fails
+      {"cost_usd", "sum<=0.01"},                         // 0.0088: holds
       {"call_latency{outcome:overloaded}", "p(99)<1s"},  // no samples: fails
   }));
   ASSERT_EQ(rep.thresholds.size(), 4U);

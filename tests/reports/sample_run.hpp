@@ -22,8 +22,7 @@
 namespace squall::test_support {
 
 inline AttemptEvent attempt(std::uint64_t task, std::string_view tool, std::int32_t n, Nanos from, Nanos to,
-                            OutcomeKind kind, int status, std::int64_t in = 0, std::int64_t out = 0,
-                            double usd = 0) {
+                            OutcomeKind kind, int status, std::int64_t in = 0, std::int64_t out = 0, double usd = 0) {
   return AttemptEvent{task, tool, tool, n, from, to, kind, status, in, out, usd};
 }
 
@@ -44,8 +43,8 @@ inline void feed_sample_events(EventSink& r) {
   r.on_task_finished(TaskResult{1, "research", 0, 3500 * ms, TaskStatus::succeeded, "", 1600, 0.0056});
 
   r.on_attempt(attempt(2, "web_search", 1, 12'000 * ms, 12'100 * ms, OutcomeKind::empty, 200));
-  r.on_query_change(QueryChangeEvent{2, "web_search", "simplify_query", "drop_quotes", 12'100 * ms,
-                                     "\"acme\" 2024", "acme 2024"});
+  r.on_query_change(
+      QueryChangeEvent{2, "web_search", "simplify_query", "drop_quotes", 12'100 * ms, "\"acme\" 2024", "acme 2024"});
   r.on_attempt(attempt(2, "web_search", 2, 12'100 * ms, 12'300 * ms, OutcomeKind::success, 200));
   r.on_logical_call(logical("web_search", 2, OutcomeKind::success));
   r.on_attempt(attempt(2, "llm", 1, 12'300 * ms, 22'300 * ms, OutcomeKind::timeout, 0, 1200, 100, 0.0032));

@@ -86,7 +86,7 @@ TEST(SweepStatsTest, AHigherValueOfALowerIsBetterMetricIsWorse) {
   const SweepAnalysis a = analyse(r);
   EXPECT_EQ(a.variants[0][0].verdict, Verdict::worse);
   r.metrics = {"tasks.total", "latency_ms.p99"};  // no better direction: higher or lower
-  r.objectives.clear();                            // they named the metric replaced
+  r.objectives.clear();                           // they named the metric replaced
   EXPECT_EQ(analyse(r).variants[0][0].verdict, Verdict::lower);
 }
 

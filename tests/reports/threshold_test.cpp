@@ -101,9 +101,12 @@ TEST(ThresholdParseTest, RejectsUnknownAggregation) {
 }
 
 TEST(ThresholdParseTest, RejectsMalformedPercentile) {
-  EXPECT_EQ(error_of("task_latency", "p(x)<5"), R"msg(expected a percentile such as "p(99)" or "p(99.9)", got "p(x)<5")msg");
-  EXPECT_EQ(error_of("task_latency", "p99<5"), R"msg(expected a percentile such as "p(99)" or "p(99.9)", got "p99<5")msg");
-  EXPECT_EQ(error_of("task_latency", "p(99<5"), R"msg(expected a percentile such as "p(99)" or "p(99.9)", got "p(99<5")msg");
+  EXPECT_EQ(error_of("task_latency", "p(x)<5"),
+            R"msg(expected a percentile such as "p(99)" or "p(99.9)", got "p(x)<5")msg");
+  EXPECT_EQ(error_of("task_latency", "p99<5"),
+            R"msg(expected a percentile such as "p(99)" or "p(99.9)", got "p99<5")msg");
+  EXPECT_EQ(error_of("task_latency", "p(99<5"),
+            R"msg(expected a percentile such as "p(99)" or "p(99.9)", got "p(99<5")msg");
 }
 
 TEST(ThresholdParseTest, RejectsPercentileOutOfRange) {
@@ -113,8 +116,10 @@ TEST(ThresholdParseTest, RejectsPercentileOutOfRange) {
 }
 
 TEST(ThresholdParseTest, RejectsMissingOrUnknownOperator) {
-  EXPECT_EQ(error_of("task_latency", "p(99) 20s"), R"msg(expected an operator (<, <=, >, >=, ==) after "p(99)", got "20s")msg");
-  EXPECT_EQ(error_of("task_success", "rate=1"), R"msg(expected an operator (<, <=, >, >=, ==) after "rate", got "=1")msg");
+  EXPECT_EQ(error_of("task_latency", "p(99) 20s"),
+            R"msg(expected an operator (<, <=, >, >=, ==) after "p(99)", got "20s")msg");
+  EXPECT_EQ(error_of("task_success", "rate=1"),
+            R"msg(expected an operator (<, <=, >, >=, ==) after "rate", got "=1")msg");
   EXPECT_EQ(error_of("task_success", "rate"), R"msg(expected an operator (<, <=, >, >=, ==) after "rate", got "")msg");
 }
 
@@ -126,18 +131,22 @@ TEST(ThresholdParseTest, RejectsMissingNumber) {
 
 TEST(ThresholdParseTest, RejectsUnknownUnit) {
   EXPECT_EQ(error_of("task_latency", "p(99)<2d"), R"msg(unknown unit "d" in "2d"; expected ns, us, ms, s, m or h)msg");
-  EXPECT_EQ(error_of("task_latency", "p(99)<2 sec"), R"msg(unknown unit "sec" in "2 sec"; expected ns, us, ms, s, m or h)msg");
+  EXPECT_EQ(error_of("task_latency", "p(99)<2 sec"),
+            R"msg(unknown unit "sec" in "2 sec"; expected ns, us, ms, s, m or h)msg");
 }
 
 TEST(ThresholdParseTest, RejectsDurationsThatScenarioFilesReject) {
-  EXPECT_EQ(error_of("task_latency", "p(99)<30s1m"), R"msg(expected a duration string such as "250ms", got "30s1m")msg");
+  EXPECT_EQ(error_of("task_latency", "p(99)<30s1m"),
+            R"msg(expected a duration string such as "250ms", got "30s1m")msg");
   EXPECT_EQ(error_of("task_latency", "p(99)<1s1s"), R"msg(expected a duration string such as "250ms", got "1s1s")msg");
-  EXPECT_EQ(error_of("task_latency", "p(99)<1e3ms"), R"msg(expected a duration string such as "250ms", got "1e3ms")msg");
+  EXPECT_EQ(error_of("task_latency", "p(99)<1e3ms"),
+            R"msg(expected a duration string such as "250ms", got "1e3ms")msg");
   EXPECT_EQ(error_of("task_latency", "p(99)<-5s"), R"msg(expected a non-negative duration, got "-5s")msg");
   EXPECT_EQ(error_of("task_latency", "p(99)<0.5ns"), R"msg(expected a whole number of nanoseconds, got "0.5ns")msg");
   EXPECT_EQ(error_of("task_latency", "p(99)<3000000h"),
             R"msg(expected a duration shorter than 2562047h47m16.854775807s (int64 nanoseconds), got "3000000h")msg");
-  EXPECT_EQ(error_of("task_latency", "p(99)<1m30d"), R"msg(unknown unit "d" in "1m30d"; expected ns, us, ms, s, m or h)msg");
+  EXPECT_EQ(error_of("task_latency", "p(99)<1m30d"),
+            R"msg(unknown unit "d" in "1m30d"; expected ns, us, ms, s, m or h)msg");
 }
 
 TEST(ThresholdParseTest, RejectsTrailingText) {
@@ -148,23 +157,27 @@ TEST(ThresholdParseTest, RejectsTrailingText) {
 TEST(ThresholdParseTest, RejectsAggregationThatDoesNotApply) {
   EXPECT_EQ(error_of("task_success", "p(99)<20s"),
             R"msg(aggregation "p(99)" does not apply to rate metric "task_success"; use rate)msg");
-  EXPECT_EQ(error_of("task_latency", "rate>0.5"),
-            R"msg(aggregation "rate" does not apply to trend metric "task_latency"; use p(N), avg, min, max or med)msg");
+  EXPECT_EQ(
+      error_of("task_latency", "rate>0.5"),
+      R"msg(aggregation "rate" does not apply to trend metric "task_latency"; use p(N), avg, min, max or med)msg");
   EXPECT_EQ(error_of("cost_usd", "p(99.5)<1"),
             R"msg(aggregation "p(99.5)" does not apply to counter metric "cost_usd"; use count, sum, rate or avg)msg");
 }
 
 TEST(ThresholdParseTest, RejectsDurationOnMetricThatIsNotATime) {
-  EXPECT_EQ(error_of("cost_usd", "sum < 5 s"),
-            R"msg(a duration ("5 s") applies only to time metrics (task_latency, call_latency, cache_stale_age, capacity_recovery_time); "cost_usd" is not one)msg");
+  EXPECT_EQ(
+      error_of("cost_usd", "sum < 5 s"),
+      R"msg(a duration ("5 s") applies only to time metrics (task_latency, call_latency, cache_stale_age, capacity_recovery_time); "cost_usd" is not one)msg");
 }
 
 TEST(ThresholdParseTest, TimeMetricNeedsAUnit) {
   // k6 reads a bare number as milliseconds; squall's durations carry their unit everywhere.
-  EXPECT_EQ(error_of("task_latency", "p(99)<25"),
-            R"msg(expected a duration with a unit for time metric "task_latency", such as "p(99)<25ms", got "p(99)<25")msg");
-  EXPECT_EQ(error_of("call_latency{provider:web_search}", " avg >= 0.5 "),
-            R"msg(expected a duration with a unit for time metric "call_latency", such as "avg>=0.5ms", got "avg >= 0.5")msg");
+  EXPECT_EQ(
+      error_of("task_latency", "p(99)<25"),
+      R"msg(expected a duration with a unit for time metric "task_latency", such as "p(99)<25ms", got "p(99)<25")msg");
+  EXPECT_EQ(
+      error_of("call_latency{provider:web_search}", " avg >= 0.5 "),
+      R"msg(expected a duration with a unit for time metric "call_latency", such as "avg>=0.5ms", got "avg >= 0.5")msg");
 }
 
 TEST(ThresholdParseTest, RejectsRateOutsideZeroToOne) {
@@ -175,10 +188,12 @@ TEST(ThresholdParseTest, RejectsRateOutsideZeroToOne) {
 TEST(MetricParseTest, RejectsMalformedMetric) {
   constexpr std::string_view kShape =
       R"msg(expected "<metric>" or "<metric>{<tag>:<value>,...}" such as "provider_calls{provider:web_search}", got )msg";
-  EXPECT_EQ(error_of("provider_calls{provider}", "count<1"), std::string(kShape) + R"msg("provider_calls{provider}")msg");
+  EXPECT_EQ(error_of("provider_calls{provider}", "count<1"),
+            std::string(kShape) + R"msg("provider_calls{provider}")msg");
   EXPECT_EQ(error_of("provider_calls{provider:web_search", "count<1"),
             std::string(kShape) + R"msg("provider_calls{provider:web_search")msg");
-  EXPECT_EQ(error_of("provider_calls{provider:}", "count<1"), std::string(kShape) + R"msg("provider_calls{provider:}")msg");
+  EXPECT_EQ(error_of("provider_calls{provider:}", "count<1"),
+            std::string(kShape) + R"msg("provider_calls{provider:}")msg");
   EXPECT_EQ(error_of("", "count<1"), std::string(kShape) + R"msg("")msg");
   EXPECT_EQ(error_of("Task_success", "rate>0"), std::string(kShape) + R"msg("Task_success")msg");
 }
@@ -211,8 +226,9 @@ TEST(MetricParseTest, RejectsValueOutsideTagVocabulary) {
             "timeout, rate_limited, overloaded, server_error, auth_error, bad_request, context_length, "
             "content_filter, invalid_output, circuit_open, budget_exhausted, cancelled, throttled, bulkhead_full, "
             "rate_limiter_rejected");
-  EXPECT_EQ(error_of("breaker_transitions{to:opened}", "count<1"),
-            R"msg(unknown value "opened" for tag "to" of metric "breaker_transitions"; known: closed, open, half_open)msg");
+  EXPECT_EQ(
+      error_of("breaker_transitions{to:opened}", "count<1"),
+      R"msg(unknown value "opened" for tag "to" of metric "breaker_transitions"; known: closed, open, half_open)msg");
   EXPECT_EQ(error_of("tokens{kind:cached}", "sum<1"),
             R"msg(unknown value "cached" for tag "kind" of metric "tokens"; known: input, output)msg");
   EXPECT_EQ(error_of("escalations{level:page}", "count<1"),
@@ -221,8 +237,9 @@ TEST(MetricParseTest, RejectsValueOutsideTagVocabulary) {
   EXPECT_EQ(error_of("escalations{reason:retries}", "count<1"),
             "unknown value \"retries\" for tag \"reason\" of metric \"escalations\"; known: failed_attempts, "
             "fallbacks, fallbacks_exhausted, cost_usd, tokens, degraded, safe_failed, failed");
-  EXPECT_EQ(error_of("ladder_rungs{strategy:foo}", "count<1"),
-            R"msg(unknown value "foo" for tag "strategy" of metric "ladder_rungs"; known: relax_threshold, rewrite_query)msg");
+  EXPECT_EQ(
+      error_of("ladder_rungs{strategy:foo}", "count<1"),
+      R"msg(unknown value "foo" for tag "strategy" of metric "ladder_rungs"; known: relax_threshold, rewrite_query)msg");
   EXPECT_EQ(error_of("escalations{template:research}", "count<1"),
             R"msg(unknown tag "template" for metric "escalations"; known: level, reason)msg");
 }

@@ -13,7 +13,10 @@ TEST(XmlTextTest, KeepsTextAndMarkupCharactersForTheWriterToEscape) {
 TEST(XmlTextTest, KeepsTabLineFeedAndCarriageReturn) { EXPECT_EQ(xml_text("a\tb\nc\rd"), "a\tb\nc\rd"); }
 
 TEST(XmlTextTest, ShowsOtherControlCharactersAsHexEscapes) {
-  EXPECT_EQ(xml_text(std::string("a\x01" "b\x1b[31m\x1f", 9)), "a\\x01b\\x1B[31m\\x1F");
+  EXPECT_EQ(xml_text(std::string("a\x01"
+                                 "b\x1b[31m\x1f",
+                                 9)),
+            "a\\x01b\\x1B[31m\\x1F");
   EXPECT_EQ(xml_text(std::string("nul\0end", 7)), "nul\\x00end");
 }
 
@@ -24,12 +27,14 @@ TEST(XmlTextTest, KeepsWellFormedMultibyteCharacters) {
 
 TEST(XmlTextTest, ReplacesEachIllFormedByteWithTheReplacementCharacter) {
   const std::string r = "\xEF\xBF\xBD";
-  EXPECT_EQ(xml_text("a\xFF" "b"), "a" + r + "b");
-  EXPECT_EQ(xml_text("\xC3"), r);                     // truncated sequence
-  EXPECT_EQ(xml_text("\xC0\xAF"), r + r);             // overlong '/'
-  EXPECT_EQ(xml_text("\xED\xA0\x80"), r + r + r);     // a surrogate, U+D800
+  EXPECT_EQ(xml_text("a\xFF"
+                     "b"),
+            "a" + r + "b");
+  EXPECT_EQ(xml_text("\xC3"), r);                          // truncated sequence
+  EXPECT_EQ(xml_text("\xC0\xAF"), r + r);                  // overlong '/'
+  EXPECT_EQ(xml_text("\xED\xA0\x80"), r + r + r);          // a surrogate, U+D800
   EXPECT_EQ(xml_text("\xF4\x90\x80\x80"), r + r + r + r);  // past U+10FFFF
-  EXPECT_EQ(xml_text("\x80x"), r + "x");              // a lone continuation byte
+  EXPECT_EQ(xml_text("\x80x"), r + "x");                   // a lone continuation byte
 }
 
 TEST(XmlTextTest, ReplacesTheNonCharactersFffeAndFfff) {

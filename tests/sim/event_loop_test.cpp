@@ -286,8 +286,8 @@ Task<void> twice(EventLoop& loop, TimePoint first, TimePoint second, int tag, st
 TEST(EventLoopTest, TheSequenceRenumbersBeforeItWrapsWithoutChangingTheOrder) {
   // The 32-bit scheduling sequence starts 1500 short of its end, so it is renumbered while
   // 3000 events are being scheduled, a third of which are then cancelled: the order must be
-  // (time, scheduling order) throughout, as if the sequence were unbounded. Times 0..49 ns, so every time is shared by dozens of events on both sides
-  // of the renumbering; the second waits, scheduled during the run, must follow every
+  // (time, scheduling order) throughout, as if the sequence were unbounded. Times 0..49 ns, so every time is shared by
+  // dozens of events on both sides of the renumbering; the second waits, scheduled during the run, must follow every
   // earlier-scheduled event at their time.
   EventLoop loop(UINT32_MAX - 1500);
   std::vector<Woken> log;
@@ -313,10 +313,11 @@ TEST(EventLoopTest, TheSequenceRenumbersBeforeItWrapsWithoutChangingTheOrder) {
   EXPECT_EQ(loop.pending(), 2000U);
   // The second waits are scheduled in the order the first ones run: (time, tag order).
   std::vector<std::pair<std::uint64_t, Woken>> firsts = expected;
-  std::stable_sort(firsts.begin(), firsts.end(), [](const auto& a, const auto& b) { return a.second.at < b.second.at; });
+  std::stable_sort(firsts.begin(), firsts.end(),
+                   [](const auto& a, const auto& b) { return a.second.at < b.second.at; });
   for (const auto& [unused, woken] : firsts) {
-    const auto it = std::find_if(second_waits.begin(), second_waits.end(),
-                                 [&](const auto& w) { return w.first == woken.tag; });
+    const auto it =
+        std::find_if(second_waits.begin(), second_waits.end(), [&](const auto& w) { return w.first == woken.tag; });
     expected.push_back({order++, {woken.tag + 10000, it->second}});
   }
   std::stable_sort(expected.begin(), expected.end(), [](const auto& a, const auto& b) {

@@ -83,8 +83,8 @@ TEST(EventQueueTest, TiesComeOutInSequenceOrderAfterAnyNumberOfMoves) {
   both.push(far - 4096);
   both.push(7);
   for (int i = 0; i < 4; ++i) both.pop_checked();  // 7, then the three just before `far`
-  both.pop_checked();                                // the first at `far`: the present is refilled
-  for (int i = 0; i < 5; ++i) both.push(far);        // later sequences at the present time
+  both.pop_checked();                              // the first at `far`: the present is refilled
+  for (int i = 0; i < 5; ++i) both.push(far);      // later sequences at the present time
   while (!both.reference.empty()) both.pop_checked();
   EXPECT_TRUE(both.queue.empty());
 }
@@ -109,11 +109,11 @@ void random_schedule_matches_the_ordered_set(bool try_first) {
     for (int i = 0; i < pushes && popped < 150'000; ++i) {
       TimePoint delay = 0;
       switch (rng.uniform_int(5)) {
-        case 0: delay = 0; break;                                            // the same instant
-        case 1: delay = rng.uniform_range(0, 3); break;                      // ties nearby
-        case 2: delay = rng.uniform_range(0, 200 * kMillisecond); break;     // a latency
-        case 3: delay = rng.uniform_range(0, 10 * kSecond); break;           // a backoff
-        default: delay = rng.uniform_range(0, 2 * 3600 * kSecond); break;    // a long timer
+        case 0: delay = 0; break;                                          // the same instant
+        case 1: delay = rng.uniform_range(0, 3); break;                    // ties nearby
+        case 2: delay = rng.uniform_range(0, 200 * kMillisecond); break;   // a latency
+        case 3: delay = rng.uniform_range(0, 10 * kSecond); break;         // a backoff
+        default: delay = rng.uniform_range(0, 2 * 3600 * kSecond); break;  // a long timer
       }
       both.push(e.at + delay);
       // earliest() remembers where the first bucket's earliest event is; a later push
@@ -169,9 +169,9 @@ TEST(EventQueueTest, AnEarlierEventPushedAfterALookIsTheEarliest) {
   both.peek_checked();
   both.push((1 << 20) + 100);  // the same bucket, earlier
   both.peek_checked();
-  both.push((1 << 20) - 3);    // an earlier bucket
+  both.push((1 << 20) - 3);  // an earlier bucket
   both.peek_checked();
-  both.push(1000);             // an earlier one still
+  both.push(1000);  // an earlier one still
   both.peek_checked();
   while (!both.reference.empty()) both.pop_checked();
 }
@@ -240,10 +240,10 @@ TEST(EventQueueTest, APushBeforeTheLastTimeTakenOutKeepsTheOrder) {
   both.push(5000);
   both.push(5000);
   both.push(70'000);
-  both.pop_checked();                            // 100
+  both.pop_checked();                                         // 100
   EXPECT_TRUE(same(both.queue.pop(), both.reference.pop()));  // 5000: last is now 5000
-  both.push(200);                                // before it
-  both.push(5000);                               // after the 5000 still queued
+  both.push(200);                                             // before it
+  both.push(5000);                                            // after the 5000 still queued
   both.push(200);
   while (!both.reference.empty()) both.pop_checked();
   EXPECT_TRUE(both.queue.empty());

@@ -14,8 +14,7 @@ namespace {
 
 TEST(ParallelRunsTest, ResultsComeBackInIndexOrderForAnyNumberOfJobs) {
   for (const std::size_t jobs : {1u, 2u, 7u}) {
-    const std::vector<std::size_t> squares =
-        run_parallel<std::size_t>(20, jobs, [](std::size_t i) { return i * i; });
+    const std::vector<std::size_t> squares = run_parallel<std::size_t>(20, jobs, [](std::size_t i) { return i * i; });
     ASSERT_EQ(squares.size(), 20u);
     for (std::size_t i = 0; i < squares.size(); ++i) EXPECT_EQ(squares[i], i * i) << "jobs " << jobs;
   }

@@ -61,8 +61,9 @@ TEST(ScenarioCapacityTest, UnknownKeyInADropIsAnError) {
 
 TEST(ScenarioCapacityTest, ABlockWithoutLimitsOrDropsIsAnError) {
   EXPECT_EQ(errors_of(with_capacity(kSearch, {{"queue_size", 10}})),
-            only(kSearch, "expected at least one of max_concurrency, requests_per_minute or tokens_per_minute, or "
-                          "drops"));
+            only(kSearch,
+                 "expected at least one of max_concurrency, requests_per_minute or tokens_per_minute, or "
+                 "drops"));
 }
 
 TEST(ScenarioCapacityTest, AnEmptyDropsListIsAnError) {
@@ -182,8 +183,9 @@ TEST(ScenarioCapacityTest, ATokenLimitBelowOneRequestIsAnError) {
 TEST(ScenarioCapacityTest, AThresholdOnACapacityMetricOfAProviderWithoutCapacityIsAnError) {
   const Json doc = with(with_capacity(kSearch, {{"max_concurrency", 4}}), "/thresholds",
                         Json::parse(R"({"capacity_goodput{provider:gpt}": ["count>0"]})"));
-  EXPECT_EQ(errors_of(doc), only("/thresholds/capacity_goodput{provider:gpt}",
-                                 "provider \"gpt\" has no capacity block, so capacity_goodput observes nothing for it"));
+  EXPECT_EQ(errors_of(doc),
+            only("/thresholds/capacity_goodput{provider:gpt}",
+                 "provider \"gpt\" has no capacity block, so capacity_goodput observes nothing for it"));
 }
 
 TEST(ScenarioCapacityTest, AThresholdOnACapacityMetricWithoutAnyCapacityIsAnError) {
@@ -194,10 +196,10 @@ TEST(ScenarioCapacityTest, AThresholdOnACapacityMetricWithoutAnyCapacityIsAnErro
 
 TEST(ScenarioCapacityTest, ARecoveryThresholdNeedsDrops) {
   const Json capped = with_capacity(kSearch, {{"max_concurrency", 4}});
-  EXPECT_EQ(errors_of(with(capped, "/thresholds",
-                           Json::parse(R"({"capacity_recovery_time{provider:search}": ["max<1m"]})"))),
-            only("/thresholds/capacity_recovery_time{provider:search}",
-                 "provider \"search\" has no capacity drops, so capacity_recovery_time observes nothing for it"));
+  EXPECT_EQ(
+      errors_of(with(capped, "/thresholds", Json::parse(R"({"capacity_recovery_time{provider:search}": ["max<1m"]})"))),
+      only("/thresholds/capacity_recovery_time{provider:search}",
+           "provider \"search\" has no capacity drops, so capacity_recovery_time observes nothing for it"));
   EXPECT_EQ(errors_of(with(capped, "/thresholds", Json::parse(R"({"capacity_recovery_time": ["max<1m"]})"))),
             only("/thresholds/capacity_recovery_time",
                  "no provider has capacity drops, so capacity_recovery_time observes nothing"));

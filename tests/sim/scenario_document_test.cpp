@@ -75,8 +75,7 @@ TEST(ScenarioDocumentTest, FilesLargerThan64MiBAreRejected) {
   ASSERT_EQ(at_limit.size(), 1u);
   EXPECT_EQ(at_limit[0].line, 1u);
   std::filesystem::resize_file(file.path(), kMaxInputFileBytes + 1);
-  EXPECT_EQ(load_scenario(file.path()).errors,
-            (std::vector{ValidationError{file.string(), "", "larger than 64 MiB"}}));
+  EXPECT_EQ(load_scenario(file.path()).errors, (std::vector{ValidationError{file.string(), "", "larger than 64 MiB"}}));
 }
 
 TEST(ScenarioDocumentTest, SyntaxErrorHasLineColumnAndNlohmannsMessage) {
@@ -127,37 +126,37 @@ TEST(ScenarioDocumentTest, EmptyPolicyFileHoldsNoJsonValue) {
 TEST(ScenarioDocumentTest, NumberBeyondADoubleIsASyntaxErrorAtTheNumber) {
   // nlohmann throws out_of_range.406 without a position for these; the loader reports
   // the number's first character. `  "seed": ` is 10 bytes, so 1e999 starts in column 11.
-  EXPECT_EQ(load_scenario_text("{\n  \"seed\": 1e999,\n  \"name\": \"x\"\n}", "x.json").errors,
-            (std::vector{ValidationError{"x.json", "", "expected a number of magnitude at most 1.8e308, got 1e999", 2,
-                                         11}}));
+  EXPECT_EQ(
+      load_scenario_text("{\n  \"seed\": 1e999,\n  \"name\": \"x\"\n}", "x.json").errors,
+      (std::vector{ValidationError{"x.json", "", "expected a number of magnitude at most 1.8e308, got 1e999", 2, 11}}));
   EXPECT_EQ(load_scenario_text("[1, -1E+400]", "x.json").errors,
-            (std::vector{ValidationError{"x.json", "", "expected a number of magnitude at most 1.8e308, got -1E+400",
-                                         1, 5}}));
+            (std::vector{
+                ValidationError{"x.json", "", "expected a number of magnitude at most 1.8e308, got -1E+400", 1, 5}}));
 }
 
 TEST(ScenarioDocumentTest, NonZeroNumberTooSmallForADoubleIsASyntaxErrorAtTheNumber) {
   // nlohmann reads 1e-400 silently as 0: a seed 1e-400 was seed 0. 0e-400 and 0.0 are 0.
   EXPECT_EQ(load_scenario_text("{\n  \"seed\": 1e-400,\n  \"name\": \"x\"\n}", "x.json").errors,
-            (std::vector{ValidationError{"x.json", "", "expected 0 or a number of magnitude at least 4.9e-324, got 1e-400",
-                                         2, 11}}));
-  EXPECT_EQ(load_scenario_text("[1, -0.5E-400]", "x.json").errors,
             (std::vector{ValidationError{"x.json", "",
-                                         "expected 0 or a number of magnitude at least 4.9e-324, got -0.5E-400", 1, 5}}));
+                                         "expected 0 or a number of magnitude at least 4.9e-324, got 1e-400", 2, 11}}));
+  EXPECT_EQ(load_scenario_text("[1, -0.5E-400]", "x.json").errors,
+            (std::vector{ValidationError{
+                "x.json", "", "expected 0 or a number of magnitude at least 4.9e-324, got -0.5E-400", 1, 5}}));
   const auto zeros = parse_strict_json("[0e-400, 0.0, -0.000e-9999, 1e-320]", JsonComments::rejected, {});
   ASSERT_TRUE(std::holds_alternative<Json>(zeros));
   EXPECT_EQ(std::get<Json>(zeros).size(), 4U);
 }
 
 TEST(ScenarioDocumentTest, NumberBeyondADoubleAsTheWholeDocument) {
-  EXPECT_EQ(load_scenario_text("1e999", "x.json").errors,
-            (std::vector{ValidationError{"x.json", "", "expected a number of magnitude at most 1.8e308, got 1e999", 1,
-                                         1}}));
+  EXPECT_EQ(
+      load_scenario_text("1e999", "x.json").errors,
+      (std::vector{ValidationError{"x.json", "", "expected a number of magnitude at most 1.8e308, got 1e999", 1, 1}}));
 }
 
 TEST(ScenarioDocumentTest, PolicyFilesReportNumbersBeyondADoubleToo) {
-  EXPECT_EQ(load_policy_text(R"({"llm": [{"retry": {"multiplier": 2e308}}]})", "p.json").errors,
-            (std::vector{ValidationError{"p.json", "", "expected a number of magnitude at most 1.8e308, got 2e308", 1,
-                                         35}}));
+  EXPECT_EQ(
+      load_policy_text(R"({"llm": [{"retry": {"multiplier": 2e308}}]})", "p.json").errors,
+      (std::vector{ValidationError{"p.json", "", "expected a number of magnitude at most 1.8e308, got 2e308", 1, 35}}));
 }
 
 // `{"name": ` followed by `levels` nested arrays: the object is level 1.

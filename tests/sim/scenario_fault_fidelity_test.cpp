@@ -22,14 +22,14 @@ Json with_outages(const Json& outages) { return with(base_scenario(), "/outages"
 Json lat(std::string_view value) { return Json{{"distribution", "constant"}, {"value", value}}; }
 
 TEST(ScenarioFaultFidelityTest, EveryNewKindLoads) {
-  for (const Json& fault : {Json{{"kind", "client_error"}, {"probability", 0.1}, {"status", 401}},
-                            Json{{"kind", "throttled_empty"}, {"probability", 0.1}},
-                            Json{{"kind", "latency_spike"}, {"probability", 0.1}, {"latency", lat("2s")}},
-                            Json{{"kind", "brownout"}, {"probability", 0.1}, {"multiplier", 2.5}},
-                            Json{{"kind", "masked_error"}, {"probability", 0.1}},
-                            Json{{"kind", "overloaded"}, {"probability", 0.1}, {"retry_after", "3s"},
-                                 {"retry_after_form", "retry_info"}},
-                            Json{{"kind", "server_error"}, {"probability", 0.1}, {"period", "1m"}, {"duty_cycle", 0.25}}}) {
+  for (const Json& fault :
+       {Json{{"kind", "client_error"}, {"probability", 0.1}, {"status", 401}},
+        Json{{"kind", "throttled_empty"}, {"probability", 0.1}},
+        Json{{"kind", "latency_spike"}, {"probability", 0.1}, {"latency", lat("2s")}},
+        Json{{"kind", "brownout"}, {"probability", 0.1}, {"multiplier", 2.5}},
+        Json{{"kind", "masked_error"}, {"probability", 0.1}},
+        Json{{"kind", "overloaded"}, {"probability", 0.1}, {"retry_after", "3s"}, {"retry_after_form", "retry_info"}},
+        Json{{"kind", "server_error"}, {"probability", 0.1}, {"period", "1m"}, {"duty_cycle", 0.25}}}) {
     EXPECT_EQ(errors_of(with_fault(fault)), std::vector<ValidationError>{}) << fault.dump();
   }
   EXPECT_EQ(errors_of(with(base_scenario(), "/providers/gpt/faults",
@@ -43,10 +43,11 @@ TEST(ScenarioFaultFidelityTest, ClientErrorStatusIsANamedFourHundred) {
 }
 
 TEST(ScenarioFaultFidelityTest, StreamCutStatusIsAFiveHundred) {
-  EXPECT_EQ(errors_of(with(base_scenario(), "/providers/gpt/faults",
-                           Json::array({Json{{"kind", "stream_cut"}, {"probability", 0.1}, {"after_tokens", 5},
-                                             {"status", 200}}}))),
-            only("/providers/gpt/faults/0/status", "expected an integer in [500, 599], got 200"));
+  EXPECT_EQ(
+      errors_of(with(
+          base_scenario(), "/providers/gpt/faults",
+          Json::array({Json{{"kind", "stream_cut"}, {"probability", 0.1}, {"after_tokens", 5}, {"status", 200}}}))),
+      only("/providers/gpt/faults/0/status", "expected an integer in [500, 599], got 200"));
 }
 
 TEST(ScenarioFaultFidelityTest, StreamCutNeedsAfterTokens) {
@@ -100,8 +101,9 @@ TEST(ScenarioFaultFidelityTest, MultiplierAppliesOnlyToBrownout) {
 }
 
 TEST(ScenarioFaultFidelityTest, LatencyDoesNotApplyToTransformsNorBrownout) {
-  EXPECT_EQ(errors_of(with_fault({{"kind", "masked_error"}, {"probability", 0.1}, {"latency", lat("1s")}})),
-            only(at("/latency"), "does not apply to kind \"masked_error\": its answer takes the inner provider's time"));
+  EXPECT_EQ(
+      errors_of(with_fault({{"kind", "masked_error"}, {"probability", 0.1}, {"latency", lat("1s")}})),
+      only(at("/latency"), "does not apply to kind \"masked_error\": its answer takes the inner provider's time"));
 }
 
 TEST(ScenarioFaultFidelityTest, PeriodAndDutyCycleGoTogether) {
@@ -129,10 +131,11 @@ TEST(ScenarioFaultFidelityTest, RetryAfterFormNeedsRetryAfter) {
 }
 
 TEST(ScenarioFaultFidelityTest, RetryAfterFormIsKnown) {
-  EXPECT_EQ(errors_of(with_fault({{"kind", "rate_limited"}, {"probability", 0.1}, {"retry_after", "1s"},
-                                  {"retry_after_form", "rfc850"}})),
-            only(at("/retry_after_form"),
-                 "expected one of \"delay_seconds\", \"http_date\", \"milliseconds\", \"retry_info\", got \"rfc850\""));
+  EXPECT_EQ(
+      errors_of(with_fault(
+          {{"kind", "rate_limited"}, {"probability", 0.1}, {"retry_after", "1s"}, {"retry_after_form", "rfc850"}})),
+      only(at("/retry_after_form"),
+           "expected one of \"delay_seconds\", \"http_date\", \"milliseconds\", \"retry_info\", got \"rfc850\""));
 }
 
 TEST(ScenarioFaultFidelityTest, DelayRulesSumApartFromTheOthers) {
@@ -218,8 +221,8 @@ TEST(ScenarioStartTimeTest, IsAnRfc3339UtcTime) {
   for (const char* bad : {"2021-12-07 15:30:00Z", "2021-12-07T15:30:00+01:00", "2021-02-30T00:00:00Z",
                           "1969-12-31T23:59:59Z", "2021-12-07T15:30:00.5Z"}) {
     EXPECT_EQ(errors_of(with(base_scenario(), "/start_time", bad)),
-              only("/start_time", std::string("expected an RFC 3339 UTC time such as \"2021-12-07T15:30:00Z\", got \"") +
-                                      bad + "\""))
+              only("/start_time",
+                   std::string("expected an RFC 3339 UTC time such as \"2021-12-07T15:30:00Z\", got \"") + bad + "\""))
         << bad;
   }
   EXPECT_EQ(errors_of(with(base_scenario(), "/start_time", "2021-12-07T15:30:00Z")), std::vector<ValidationError>{});
@@ -229,8 +232,9 @@ TEST(ScenarioStartTimeTest, IsNoLaterThanInt64NanosecondsSince1970) {
   // Start plus the run's virtual time must stay writable as an HTTP-date (four-digit
   // year) and readable as int64 nanoseconds: 9999-12-31 once exited 70 on a Retry-After.
   EXPECT_EQ(errors_of(with(base_scenario(), "/start_time", "2262-04-11T23:47:17Z")),
-            only("/start_time", "expected a time no later than \"2262-04-11T23:47:16Z\" (the wall clock is kept in "
-                                "int64 nanoseconds since 1970), got \"2262-04-11T23:47:17Z\""));
+            only("/start_time",
+                 "expected a time no later than \"2262-04-11T23:47:16Z\" (the wall clock is kept in "
+                 "int64 nanoseconds since 1970), got \"2262-04-11T23:47:17Z\""));
   EXPECT_EQ(errors_of(with(base_scenario(), "/start_time", "9999-12-31T23:59:59Z")).size(), 1U);
   EXPECT_EQ(errors_of(with(base_scenario(), "/start_time", "2262-04-11T23:47:16Z")), std::vector<ValidationError>{});
 }

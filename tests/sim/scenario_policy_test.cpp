@@ -54,19 +54,21 @@ TEST(ScenarioPolicyTest, ItemMustBeAnObject) {
 }
 
 TEST(ScenarioPolicyTest, ItemMustNameAStrategy) {
-  EXPECT_EQ(errors_of(with(base_scenario(), "/policy/search/0", Json::object())),
-            only("/policy/search/0",
-                 "expected an object with one key naming a strategy (timeout, retry, "
-                 "circuit_breaker, simplify_query, relax_threshold, rewrite_query, budget, fallback, validate, reflect, "
-                 "escalation, cache, retry_budget, adaptive_throttling, hedging, bulkhead, rate_limiter), got {}"));
+  EXPECT_EQ(
+      errors_of(with(base_scenario(), "/policy/search/0", Json::object())),
+      only("/policy/search/0",
+           "expected an object with one key naming a strategy (timeout, retry, "
+           "circuit_breaker, simplify_query, relax_threshold, rewrite_query, budget, fallback, validate, reflect, "
+           "escalation, cache, retry_budget, adaptive_throttling, hedging, bulkhead, rate_limiter), got {}"));
 }
 
 TEST(ScenarioPolicyTest, UnknownStrategyIsAnUnknownKey) {
-  EXPECT_EQ(errors_of(with(base_scenario(), "/policy/search/0", Json{{"retries", Json::object()}})),
-            only("/policy/search/0/retries",
-                 "unknown key \"retries\"; expected one of: timeout, retry, circuit_breaker, simplify_query, "
-                 "relax_threshold, rewrite_query, budget, fallback, validate, reflect, escalation, cache, retry_budget, "
-                 "adaptive_throttling, hedging, bulkhead, rate_limiter"));
+  EXPECT_EQ(
+      errors_of(with(base_scenario(), "/policy/search/0", Json{{"retries", Json::object()}})),
+      only("/policy/search/0/retries",
+           "unknown key \"retries\"; expected one of: timeout, retry, circuit_breaker, simplify_query, "
+           "relax_threshold, rewrite_query, budget, fallback, validate, reflect, escalation, cache, retry_budget, "
+           "adaptive_throttling, hedging, bulkhead, rate_limiter"));
 }
 
 TEST(ScenarioPolicyTest, ItemHoldsOneStrategy) {
@@ -247,14 +249,15 @@ TEST(ScenarioRetryConfigTest, DecorrelatedJitterIsReadWithBaseAndCap) {
 }
 
 TEST(ScenarioRetryConfigTest, BackoffDoesNotApplyToDecorrelatedJitter) {
-  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"backoff", "exponential"}, {"jitter", "decorrelated"}})),
-            only(at(kRetry, "/backoff"), "does not apply to jitter \"decorrelated\", which replaces the backoff formula"));
+  EXPECT_EQ(
+      errors_of(with_strategy("search", "retry", {{"backoff", "exponential"}, {"jitter", "decorrelated"}})),
+      only(at(kRetry, "/backoff"), "does not apply to jitter \"decorrelated\", which replaces the backoff formula"));
 }
 
 TEST(ScenarioRetryConfigTest, MultiplierDoesNotApplyToDecorrelatedJitter) {
-  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"multiplier", 3}, {"jitter", "decorrelated"}})),
-            only(at(kRetry, "/multiplier"),
-                 "does not apply to jitter \"decorrelated\", which replaces the backoff formula"));
+  EXPECT_EQ(
+      errors_of(with_strategy("search", "retry", {{"multiplier", 3}, {"jitter", "decorrelated"}})),
+      only(at(kRetry, "/multiplier"), "does not apply to jitter \"decorrelated\", which replaces the backoff formula"));
 }
 
 TEST(ScenarioRetryConfigTest, HonourRetryAfterIsABoolean) {
@@ -270,21 +273,20 @@ TEST(ScenarioRetryConfigTest, MaxRetryAfterNeedsHonourRetryAfter) {
 TEST(ScenarioRetryConfigTest, OverMaxRetryAfterIsGiveUpOrBackoff) {
   EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"over_max_retry_after", "wait"}})),
             only(at(kRetry, "/over_max_retry_after"), "expected one of \"give_up\", \"backoff\", got \"wait\""));
-  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"honour_retry_after", false},
-                                                        {"over_max_retry_after", "backoff"}})),
-            only(at(kRetry, "/over_max_retry_after"), "applies only when honour_retry_after is true"));
+  EXPECT_EQ(
+      errors_of(with_strategy("search", "retry", {{"honour_retry_after", false}, {"over_max_retry_after", "backoff"}})),
+      only(at(kRetry, "/over_max_retry_after"), "applies only when honour_retry_after is true"));
 }
 
 TEST(ScenarioCircuitBreakerConfigTest, FailureThresholdMustBePositive) {
-  EXPECT_EQ(
-      errors_of(with_strategy("search", "circuit_breaker", {{"failure_threshold", 0}})),
-      only("/policy/search/0/circuit_breaker/failure_threshold", "expected an integer in [1, 1000000], got 0"));
+  EXPECT_EQ(errors_of(with_strategy("search", "circuit_breaker", {{"failure_threshold", 0}})),
+            only("/policy/search/0/circuit_breaker/failure_threshold", "expected an integer in [1, 1000000], got 0"));
 }
 
 TEST(ScenarioCircuitBreakerConfigTest, FailureThresholdIsAtMostAMillion) {
-  EXPECT_EQ(errors_of(with_strategy("search", "circuit_breaker", {{"failure_threshold", 1'000'001}})),
-            only("/policy/search/0/circuit_breaker/failure_threshold",
-                 "expected an integer in [1, 1000000], got 1000001"));
+  EXPECT_EQ(
+      errors_of(with_strategy("search", "circuit_breaker", {{"failure_threshold", 1'000'001}})),
+      only("/policy/search/0/circuit_breaker/failure_threshold", "expected an integer in [1, 1000000], got 1000001"));
 }
 
 TEST(ScenarioCircuitBreakerConfigTest, OpenDurationMustBePositive) {
@@ -298,9 +300,9 @@ TEST(ScenarioCircuitBreakerConfigTest, HalfOpenProbesMustBePositive) {
 }
 
 TEST(ScenarioCircuitBreakerConfigTest, HalfOpenProbesIsAtMostAMillion) {
-  EXPECT_EQ(errors_of(with_strategy("search", "circuit_breaker", {{"half_open_probes", 2'000'000}})),
-            only("/policy/search/0/circuit_breaker/half_open_probes",
-                 "expected an integer in [1, 1000000], got 2000000"));
+  EXPECT_EQ(
+      errors_of(with_strategy("search", "circuit_breaker", {{"half_open_probes", 2'000'000}})),
+      only("/policy/search/0/circuit_breaker/half_open_probes", "expected an integer in [1, 1000000], got 2000000"));
 }
 
 TEST(ScenarioCircuitBreakerConfigTest, FailureOnNamesOutcomeKinds) {
@@ -377,9 +379,9 @@ TEST(ScenarioBudgetConfigTest, MaxTokensMustBePositive) {
 }
 
 TEST(ScenarioBudgetConfigTest, MaxTokensIsAtMost1e15) {
-  EXPECT_EQ(errors_of(with_strategy("gpt", "budget", {{"max_tokens", 1'000'000'000'000'001}})),
-            only("/policy/gpt/0/budget/max_tokens",
-                 "expected an integer in [1, 1000000000000000], got 1000000000000001"));
+  EXPECT_EQ(
+      errors_of(with_strategy("gpt", "budget", {{"max_tokens", 1'000'000'000'000'001}})),
+      only("/policy/gpt/0/budget/max_tokens", "expected an integer in [1, 1000000000000000], got 1000000000000001"));
 }
 
 TEST(ScenarioBudgetConfigTest, MaxCostMustBePositive) {
@@ -425,7 +427,8 @@ TEST(ScenarioEscalationConfigTest, RulesAreReadInOrder) {
 }
 
 TEST(ScenarioEscalationConfigTest, RulesMustNotBeEmpty) {
-  EXPECT_EQ(errors_of(with_rules(Json::array())), only(at(kEscalation, "/rules"), "expected a non-empty array, got []"));
+  EXPECT_EQ(errors_of(with_rules(Json::array())),
+            only(at(kEscalation, "/rules"), "expected a non-empty array, got []"));
 }
 
 TEST(ScenarioEscalationConfigTest, RuleHasOnlyItsKeys) {
@@ -475,8 +478,9 @@ TEST(ScenarioEscalationConfigTest, FlagsTakeNoAtLeast) {
 }
 
 TEST(ScenarioEscalationConfigTest, CountsAreIntegersFromOne) {
-  EXPECT_EQ(errors_of(with_rules(Json::parse(R"([ { "when": "fallbacks", "at_least": 0, "level": "model_switch" } ])"))),
-            only(at(kEscalation, "/rules/0/at_least"), "expected an integer in [1, 1000000000], got 0"));
+  EXPECT_EQ(
+      errors_of(with_rules(Json::parse(R"([ { "when": "fallbacks", "at_least": 0, "level": "model_switch" } ])"))),
+      only(at(kEscalation, "/rules/0/at_least"), "expected an integer in [1, 1000000000], got 0"));
   EXPECT_EQ(errors_of(with_rules(Json::parse(R"([ { "when": "tokens", "at_least": 2.5, "level": "model_switch" } ])"))),
             only(at(kEscalation, "/rules/0/at_least"), "expected an integer in [1, 1000000000], got 2.5"));
 }
@@ -502,14 +506,15 @@ TEST(ScenarioEscalationConfigTest, RulesMustNotRepeat) {
 TEST(ScenarioEscalationConfigTest, AListHoldsOneEscalation) {
   const Json doc = with(base_scenario(), "/policy/search",
                         Json::parse(R"([ { "escalation": {} }, { "retry": {} }, { "escalation": {} } ])"));
-  EXPECT_EQ(errors_of(doc), only("/policy/search/2",
-                                 "duplicate \"escalation\" (also /policy/search/0); a list holds at most one"));
+  EXPECT_EQ(errors_of(doc),
+            only("/policy/search/2", "duplicate \"escalation\" (also /policy/search/0); a list holds at most one"));
 }
 
 TEST(ScenarioCacheConfigTest, AListHoldsOneCache) {
   const Json doc = with(base_scenario(), "/policy/search",
                         Json::parse(R"([ { "cache": {} }, { "retry": {} }, { "cache": { "ttl": "1m" } } ])"));
-  EXPECT_EQ(errors_of(doc), only("/policy/search/2", "duplicate \"cache\" (also /policy/search/0); a list holds at most one"));
+  EXPECT_EQ(errors_of(doc),
+            only("/policy/search/2", "duplicate \"cache\" (also /policy/search/0); a list holds at most one"));
 }
 
 // base_scenario() with a `tools` block: web (served by search) and answer (by gpt), each
@@ -601,8 +606,9 @@ TEST(ScenarioCacheConfigTest, StaleOnExcludesSuccess) {
 }
 
 TEST(ScenarioCacheConfigTest, StaleOnMustNotRepeatAKind) {
-  EXPECT_EQ(errors_of(with_strategy("search", "cache", {{"stale_if_error", "1m"}, {"stale_on", {"timeout", "timeout"}}})),
-            only(at(kCache, "/stale_on/1"), "duplicate \"timeout\" (also /policy/search/0/cache/stale_on/0)"));
+  EXPECT_EQ(
+      errors_of(with_strategy("search", "cache", {{"stale_if_error", "1m"}, {"stale_on", {"timeout", "timeout"}}})),
+      only(at(kCache, "/stale_on/1"), "duplicate \"timeout\" (also /policy/search/0/cache/stale_on/0)"));
 }
 
 TEST(ScenarioCacheConfigTest, StaleOnMustNotBeEmpty) {
@@ -617,8 +623,9 @@ TEST(ScenarioCacheConfigTest, CacheEmptyMustBePositive) {
 
 TEST(ScenarioCacheConfigTest, AppliesOnlyToSearchProviders) {
   EXPECT_EQ(errors_of(with_strategy("gpt", "cache", Json::object())),
-            only("/policy/gpt/0/cache", "cache applies only to tools and stacks of search providers (web_search, "
-                                        "vector_search), whose requests carry a query; \"gpt\" is an llm provider"));
+            only("/policy/gpt/0/cache",
+                 "cache applies only to tools and stacks of search providers (web_search, "
+                 "vector_search), whose requests carry a query; \"gpt\" is an llm provider"));
 }
 
 TEST(ScenarioCacheConfigTest, AppliesOnlyToToolsServedBySearchProviders) {
@@ -644,8 +651,9 @@ TEST(ScenarioPolicyFileTest, LoadsAPolicyObjectAtTheTopLevel) {
 
 TEST(ScenarioPolicyFileTest, PathsAreRelativeToThePolicyFile) {
   const auto errors = load_policy_text(R"({ "llm": [ { "retry": { "max_attempts": 0 } } ] })", "p.json").errors;
-  EXPECT_EQ(errors, (std::vector{ValidationError{"p.json", "/llm/0/retry/max_attempts",
-                                                 "expected an integer in [1, 1000], got 0"}}));
+  EXPECT_EQ(
+      errors,
+      (std::vector{ValidationError{"p.json", "/llm/0/retry/max_attempts", "expected an integer in [1, 1000], got 0"}}));
 }
 
 TEST(ScenarioPolicyFileTest, TopLevelMustBeAnObject) {
@@ -661,9 +669,8 @@ TEST(ScenarioPolicyFileTest, MissingFileIsReported) {
 TEST(ScenarioPolicyFileTest, CrossChecksApplyToTheReplacement) {
   LoadResult loaded = load_scenario_text(base_scenario().dump(), test::kBaseFile);
   ASSERT_TRUE(loaded.scenario.has_value());
-  const auto policy =
-      load_policy_text(R"({ "bing": [], "search": [], "gpt": [ { "timeout": {} }, { "simplify_query": {} } ] })",
-                       "p.json");
+  const auto policy = load_policy_text(
+      R"({ "bing": [], "search": [], "gpt": [ { "timeout": {} }, { "simplify_query": {} } ] })", "p.json");
   ASSERT_TRUE(policy.policy.has_value());
   EXPECT_EQ(check_policy(*loaded.scenario, *policy.policy, "p.json"),
             (std::vector<ValidationError>{
@@ -754,21 +761,20 @@ TEST(ScenarioPolicyTest, ReflectProviderMustExist) {
 }
 
 TEST(ScenarioPolicyTest, ReflectProviderMustBeAnLlm) {
-  EXPECT_EQ(errors_of(with_crm(Json{{"provider", "search"}})),
-            only(at(kReflect, "/provider"),
-                 "expected an llm provider to reflect; \"search\" is a web_search provider"));
+  EXPECT_EQ(
+      errors_of(with_crm(Json{{"provider", "search"}})),
+      only(at(kReflect, "/provider"), "expected an llm provider to reflect; \"search\" is a web_search provider"));
 }
 
 TEST(ScenarioPolicyTest, ReflectTakesIncludeOrExcludeNotBoth) {
-  EXPECT_EQ(errors_of(with_crm(Json{{"provider", "gpt"},
-                                    {"include_tools", {"crm"}},
-                                    {"exclude_tools", {"gpt"}}})),
+  EXPECT_EQ(errors_of(with_crm(Json{{"provider", "gpt"}, {"include_tools", {"crm"}}, {"exclude_tools", {"gpt"}}})),
             only(kReflect, "expected at most one of include_tools and exclude_tools, got both"));
 }
 
 TEST(ScenarioPolicyTest, ReflectToolListsNameTools) {
-  EXPECT_EQ(errors_of(with_crm(Json{{"provider", "gpt"}, {"exclude_tools", {"crm_lookup"}}})),
-            only(at(kReflect, "/exclude_tools/0"), "no provider named \"crm_lookup\"; providers are: crm, gpt, search"));
+  EXPECT_EQ(
+      errors_of(with_crm(Json{{"provider", "gpt"}, {"exclude_tools", {"crm_lookup"}}})),
+      only(at(kReflect, "/exclude_tools/0"), "no provider named \"crm_lookup\"; providers are: crm, gpt, search"));
 }
 
 TEST(ScenarioPolicyTest, ReflectAppliesOnlyToToolsServedByToolProviders) {
@@ -786,7 +792,8 @@ TEST(ScenarioPolicyTest, ReflectBoundsMaxReflections) {
 
 TEST(ScenarioPolicyTest, ValidateChecksAreAClosedSet) {
   EXPECT_EQ(errors_of(with_strategy("gpt", "validate", Json{{"require", {"json", "schema"}}})),
-            only("/policy/gpt/0/validate/require/1", "expected one of \"json\", \"non_empty\", \"no_error\", got \"schema\""));
+            only("/policy/gpt/0/validate/require/1",
+                 "expected one of \"json\", \"non_empty\", \"no_error\", got \"schema\""));
 }
 
 TEST(ScenarioProviderRatesTest, RatesMustBeProbabilities) {
@@ -804,8 +811,8 @@ TEST(ScenarioProviderRatesTest, RatesMustBeProbabilities) {
 TEST(ScenarioProviderRatesTest, ToolStepsTakeNoTokens) {
   Json doc = with_crm(Json{{"provider", "gpt"}});
   doc["workload"]["tasks"][0]["steps"][2]["prompt_tokens"] = 10;
-  EXPECT_EQ(errors_of(doc), only("/workload/tasks/0/steps/2/prompt_tokens",
-                                 "applies only to llm steps; \"crm\" is a tool provider"));
+  EXPECT_EQ(errors_of(doc),
+            only("/workload/tasks/0/steps/2/prompt_tokens", "applies only to llm steps; \"crm\" is a tool provider"));
 }
 
 // relax_threshold and rewrite_query: the semantic recovery ladder (seed 001).
@@ -813,8 +820,8 @@ constexpr const char* kRelax = "/policy/search/0/relax_threshold";
 constexpr const char* kRewrite = "/policy/search/0/rewrite_query";
 
 TEST(ScenarioRelaxThresholdConfigTest, LoadsWithItsDefaults) {
-  LoadResult loaded = load_scenario_text(with_strategy("search", "relax_threshold", Json::object()).dump(),
-                                         test::kBaseFile);
+  LoadResult loaded =
+      load_scenario_text(with_strategy("search", "relax_threshold", Json::object()).dump(), test::kBaseFile);
   ASSERT_EQ(loaded.errors, std::vector<ValidationError>{});
   const auto& c = std::get<RelaxThresholdConfig>(loaded.scenario->policy.at("search").at(0));
   EXPECT_EQ(c.initial, 0.85);
@@ -850,8 +857,9 @@ TEST(ScenarioRelaxThresholdConfigTest, FloorMustNotExceedTheInitialThreshold) {
   EXPECT_EQ(errors_of(with_strategy("search", "relax_threshold", {{"floor", 0.9}})),
             only(at(kRelax, "/floor"), "expected a number <= initial (0.85), got 0.9"));
   // And the initial threshold against the default floor when no floor is given.
-  EXPECT_EQ(errors_of(with_strategy("search", "relax_threshold", {{"initial", 0.5}})),
-            only(at(kRelax, "/initial"), "expected a number >= floor (0.7, its default; set floor to go lower), got 0.5"));
+  EXPECT_EQ(
+      errors_of(with_strategy("search", "relax_threshold", {{"initial", 0.5}})),
+      only(at(kRelax, "/initial"), "expected a number >= floor (0.7, its default; set floor to go lower), got 0.5"));
   EXPECT_TRUE(errors_of(with_strategy("search", "relax_threshold", {{"initial", 0.5}, {"floor", 0.3}})).empty());
 }
 
@@ -861,13 +869,14 @@ TEST(ScenarioRelaxThresholdConfigTest, KeywordIsABoolean) {
 }
 
 TEST(ScenarioRelaxThresholdConfigTest, UnknownKeysAreErrors) {
-  EXPECT_EQ(errors_of(with_strategy("search", "relax_threshold", {{"threshold", 0.8}})),
-            only(at(kRelax, "/threshold"), "unknown key \"threshold\"; expected one of: initial, step, floor, keyword"));
+  EXPECT_EQ(
+      errors_of(with_strategy("search", "relax_threshold", {{"threshold", 0.8}})),
+      only(at(kRelax, "/threshold"), "unknown key \"threshold\"; expected one of: initial, step, floor, keyword"));
 }
 
 TEST(ScenarioRewriteQueryConfigTest, LoadsWithItsDefaults) {
-  LoadResult loaded = load_scenario_text(with_strategy("search", "rewrite_query", {{"provider", "gpt"}}).dump(),
-                                         test::kBaseFile);
+  LoadResult loaded =
+      load_scenario_text(with_strategy("search", "rewrite_query", {{"provider", "gpt"}}).dump(), test::kBaseFile);
   ASSERT_EQ(loaded.errors, std::vector<ValidationError>{});
   const auto& c = std::get<RewriteQueryConfig>(loaded.scenario->policy.at("search").at(0));
   EXPECT_EQ(c.provider, "gpt");
@@ -899,9 +908,9 @@ TEST(ScenarioRewriteQueryConfigTest, AppliesOnlyToSearchProviders) {
 }
 
 TEST(ScenarioRewriteQueryConfigTest, BoundsTokensAndRewrites) {
-  EXPECT_EQ(errors_of(with_strategy("search", "rewrite_query",
-                                    {{"provider", "gpt"}, {"prompt_tokens", 0}, {"max_output_tokens", 0},
-                                     {"max_rewrites", 101}})),
+  EXPECT_EQ(errors_of(with_strategy(
+                "search", "rewrite_query",
+                {{"provider", "gpt"}, {"prompt_tokens", 0}, {"max_output_tokens", 0}, {"max_rewrites", 101}})),
             (std::vector<ValidationError>{
                 {test::kBaseFile, at(kRewrite, "/prompt_tokens"), "expected an integer in [1, 1000000000], got 0"},
                 {test::kBaseFile, at(kRewrite, "/max_output_tokens"), "expected an integer in [1, 1000000000], got 0"},
@@ -1012,8 +1021,9 @@ TEST(ScenarioAdaptiveThrottlingConfigTest, Defaults) {
 }
 
 TEST(ScenarioAdaptiveThrottlingConfigTest, BadConfigs) {
-  EXPECT_EQ(errors_of(with_strategy("search", "adaptive_throttling", {{"window", "1500ms"}})),
-            only(std::string(kThrottle) + "/window", "expected a whole number of seconds from 1s to 1h, got \"1500ms\""));
+  EXPECT_EQ(
+      errors_of(with_strategy("search", "adaptive_throttling", {{"window", "1500ms"}})),
+      only(std::string(kThrottle) + "/window", "expected a whole number of seconds from 1s to 1h, got \"1500ms\""));
   EXPECT_EQ(errors_of(with_strategy("search", "adaptive_throttling", {{"window", "2h"}})),
             only(std::string(kThrottle) + "/window", "expected a whole number of seconds from 1s to 1h, got \"2h\""));
   EXPECT_EQ(errors_of(with_strategy("search", "adaptive_throttling", {{"window", "0s"}})),

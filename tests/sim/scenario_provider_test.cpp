@@ -30,9 +30,9 @@ TEST(ScenarioProvidersTest, ProvidersMustBeAnObject) {
 }
 
 TEST(ScenarioProvidersTest, ProviderNameMustBeAName) {
-  EXPECT_EQ(
-      errors_of(with(base_scenario(), "/providers/my search", Json{{"type", "llm"}})),
-      only("/providers/my search", "expected a provider name of ASCII letters, digits, '.', '_' and '-', got \"my search\""));
+  EXPECT_EQ(errors_of(with(base_scenario(), "/providers/my search", Json{{"type", "llm"}})),
+            only("/providers/my search",
+                 "expected a provider name of ASCII letters, digits, '.', '_' and '-', got \"my search\""));
 }
 
 TEST(ScenarioProvidersTest, ProviderMustBeAnObject) {
@@ -54,7 +54,8 @@ TEST(ScenarioProvidersTest, TypeMustBeKnown) {
 TEST(ScenarioProvidersTest, KeysOfTheOtherTypeAreUnknown) {
   EXPECT_EQ(errors_of(with(base_scenario(), "/providers/search/model", "bing")),
             only("/providers/search/model",
-                 "unknown key \"model\"; expected one of: type, corpus, latency, max_results, faults, capabilities, idempotent, sdk_retry, capacity"));
+                 "unknown key \"model\"; expected one of: type, corpus, latency, max_results, faults, capabilities, "
+                 "idempotent, sdk_retry, capacity"));
 }
 
 TEST(ScenarioProvidersTest, CorpusIsRequired) {
@@ -94,8 +95,7 @@ TEST(ScenarioProvidersTest, ASharedBadCorpusIsReportedAtEachProvider) {
   const test::TempFile corpus(".jsonl", "{\"title\": 1e999}\n");
   Json doc = with(base_scenario(), "/providers/search/corpus", corpus.string());
   doc = with(doc, "/providers/search2", Json{{"type", "web_search"}, {"corpus", corpus.string()}});
-  const std::string message =
-      corpus.string() + ":1:11: expected a number of magnitude at most 1.8e308, got 1e999";
+  const std::string message = corpus.string() + ":1:11: expected a number of magnitude at most 1.8e308, got 1e999";
   EXPECT_EQ(errors_of(doc), (std::vector<ValidationError>{{test::kBaseFile, "/providers/search/corpus", message},
                                                           {test::kBaseFile, "/providers/search2/corpus", message}}));
 }
@@ -273,18 +273,21 @@ TEST(ScenarioFaultsTest, IntegralDoublesWithinTheRangeAreIntegers) {
 }
 
 TEST(ScenarioFaultsTest, LastCallMustNotPrecedeFirstCall) {
-  EXPECT_EQ(errors_of(with_fault({{"kind", "timeout"}, {"probability", 1}, {"first_call", 5}, {"last_call", 3}})),
-            only(at(kFault, "/last_call"), "expected an integer in [5, 9223372036854775807] (at least first_call), got 3"));
+  EXPECT_EQ(
+      errors_of(with_fault({{"kind", "timeout"}, {"probability", 1}, {"first_call", 5}, {"last_call", 3}})),
+      only(at(kFault, "/last_call"), "expected an integer in [5, 9223372036854775807] (at least first_call), got 3"));
 }
 
 TEST(ScenarioFaultsTest, RetryAfterAppliesOnlyToRateLimited) {
   EXPECT_EQ(errors_of(with_fault({{"kind", "server_error"}, {"probability", 1}, {"retry_after", "2s"}})),
-            only(at(kFault, "/retry_after"), "applies only to kind \"rate_limited\" and \"overloaded\", not \"server_error\""));
+            only(at(kFault, "/retry_after"),
+                 "applies only to kind \"rate_limited\" and \"overloaded\", not \"server_error\""));
 }
 
 TEST(ScenarioFaultsTest, RetryAfterHeaderAppliesOnlyToRateLimited) {
   EXPECT_EQ(errors_of(with_fault({{"kind", "empty"}, {"probability", 1}, {"retry_after_header", "2"}})),
-            only(at(kFault, "/retry_after_header"), "applies only to kind \"rate_limited\" and \"overloaded\", not \"empty\""));
+            only(at(kFault, "/retry_after_header"),
+                 "applies only to kind \"rate_limited\" and \"overloaded\", not \"empty\""));
 }
 
 TEST(ScenarioFaultsTest, RetryAfterMustBeADuration) {
@@ -305,7 +308,9 @@ TEST(ScenarioFaultsTest, RetryAfterHeaderMustBeAString) {
 
 TEST(ScenarioFaultsTest, StatusAppliesOnlyToOverloadedAndServerError) {
   EXPECT_EQ(errors_of(with_fault({{"kind", "timeout"}, {"probability", 1}, {"status", 504}})),
-            only(at(kFault, "/status"), "applies only to kind \"overloaded\", \"server_error\", \"client_error\" and \"stream_cut\", not \"timeout\""));
+            only(at(kFault, "/status"),
+                 "applies only to kind \"overloaded\", \"server_error\", \"client_error\" and \"stream_cut\", not "
+                 "\"timeout\""));
 }
 
 TEST(ScenarioFaultsTest, OverloadedStatusIs503Or529) {
@@ -334,34 +339,35 @@ constexpr const char* kOverlap =
 TEST(ScenarioFaultOverlapTest, RulesActiveTogetherMustSumToAtMostOne) {
   // Today's silent shrink: 0.7 then 0.6 would give the second rule 0.3.
   EXPECT_EQ(errors_of(with_faults(Json::array({{{"kind", "overloaded"}, {"status", 529}, {"probability", 0.7}},
-                                   {{"kind", "server_error"}, {"probability", 0.6}}}))),
-            only("/providers/search/faults",
-                 std::string(kOverlap) + "1.3: /providers/search/faults/0 (0.7) and /providers/search/faults/1 "
-                                         "(0.6) overlap from 0s to the end of the run"));
+                                               {{"kind", "server_error"}, {"probability", 0.6}}}))),
+            only("/providers/search/faults", std::string(kOverlap) +
+                                                 "1.3: /providers/search/faults/0 (0.7) and /providers/search/faults/1 "
+                                                 "(0.6) overlap from 0s to the end of the run"));
 }
 
 TEST(ScenarioFaultOverlapTest, DisjointWindowsOrCallRangesDoNotOverlap) {
-  EXPECT_EQ(errors_of(with_faults(Json::array({{{"kind", "timeout"}, {"probability", 0.9}, {"to", "2m"}},
-                                   {{"kind", "timeout"}, {"probability", 0.9}, {"from", "2m"}, {"to", "5m"}},
-                                   {{"kind", "empty"}, {"probability", 1}, {"from", "5m"}, {"to", "6m"},
-                                    {"first_call", 1}, {"last_call", 10}},
-                                   {{"kind", "empty"}, {"probability", 0.1}, {"first_call", 11}}}))),
-            std::vector<ValidationError>{});
+  EXPECT_EQ(
+      errors_of(with_faults(Json::array(
+          {{{"kind", "timeout"}, {"probability", 0.9}, {"to", "2m"}},
+           {{"kind", "timeout"}, {"probability", 0.9}, {"from", "2m"}, {"to", "5m"}},
+           {{"kind", "empty"}, {"probability", 1}, {"from", "5m"}, {"to", "6m"}, {"first_call", 1}, {"last_call", 10}},
+           {{"kind", "empty"}, {"probability", 0.1}, {"first_call", 11}}}))),
+      std::vector<ValidationError>{});
 }
 
 TEST(ScenarioFaultOverlapTest, DecimalSumsOfOneAreAccepted) {
   // 0.1 + 0.2 + 0.7 is 1.0000000000000002 in binary floating point.
   EXPECT_EQ(errors_of(with_faults(Json::array({{{"kind", "timeout"}, {"probability", 0.1}},
-                                   {{"kind", "empty"}, {"probability", 0.2}},
-                                   {{"kind", "server_error"}, {"probability", 0.7}}}))),
+                                               {{"kind", "empty"}, {"probability", 0.2}},
+                                               {{"kind", "server_error"}, {"probability", 0.7}}}))),
             std::vector<ValidationError>{});
 }
 
 TEST(ScenarioFaultOverlapTest, OnlyRulesActiveAtTheSameTimeCount) {
   // Three rules overlapping pairwise in different windows, each pair at 1.0: valid.
   const Json pairwise = Json::array({{{"kind", "timeout"}, {"probability", 0.5}, {"to", "2m"}},
-                         {{"kind", "empty"}, {"probability", 0.5}, {"from", "1m"}, {"to", "4m"}},
-                         {{"kind", "server_error"}, {"probability", 0.5}, {"from", "3m"}}});
+                                     {{"kind", "empty"}, {"probability", 0.5}, {"from", "1m"}, {"to", "4m"}},
+                                     {{"kind", "server_error"}, {"probability", 0.5}, {"from", "3m"}}});
   EXPECT_EQ(errors_of(with_faults(pairwise)), std::vector<ValidationError>{});
   // The third rule at 0.6 exceeds 1 with the second only, from 3m to 4m, calls 5 to 9.
   Json over = pairwise;
@@ -369,17 +375,17 @@ TEST(ScenarioFaultOverlapTest, OnlyRulesActiveAtTheSameTimeCount) {
   over[2]["first_call"] = 5;
   over[2]["last_call"] = 9;
   EXPECT_EQ(errors_of(with_faults(over)),
-            only("/providers/search/faults",
-                 std::string(kOverlap) + "1.1: /providers/search/faults/1 (0.5) and /providers/search/faults/2 "
-                                         "(0.6) overlap from 3m to 4m, calls 5 to 9"));
+            only("/providers/search/faults", std::string(kOverlap) +
+                                                 "1.1: /providers/search/faults/1 (0.5) and /providers/search/faults/2 "
+                                                 "(0.6) overlap from 3m to 4m, calls 5 to 9"));
 }
 
 TEST(ScenarioFaultOverlapTest, EachSetActiveTogetherIsReportedOnce) {
   // a (whole run) with b (first minute) and with c (calls from 3): {a, b} for calls 1-2,
   // {a, b, c} from call 3 in the first minute, {a, c} after it.
   EXPECT_EQ(errors_of(with_faults(Json::array({{{"kind", "timeout"}, {"probability", 0.6}},
-                                   {{"kind", "empty"}, {"probability", 0.5}, {"to", "1m"}},
-                                   {{"kind", "server_error"}, {"probability", 0.5}, {"first_call", 3}}}))),
+                                               {{"kind", "empty"}, {"probability", 0.5}, {"to", "1m"}},
+                                               {{"kind", "server_error"}, {"probability", 0.5}, {"first_call", 3}}}))),
             (std::vector<ValidationError>{
                 {test::kBaseFile, "/providers/search/faults",
                  std::string(kOverlap) + "1.1: /providers/search/faults/0 (0.6) and /providers/search/faults/1 "
@@ -401,9 +407,9 @@ TEST(ScenarioFaultOverlapTest, FlappingRulesCountOnlyInTheirOnWindows) {
                    {{"kind", "empty"}, {"probability", 0.8}, {"from", "1m"}, {"period", "2m"}, {"duty_cycle", 0.5}}});
   EXPECT_EQ(errors_of(with_faults(out_of_phase)), std::vector<ValidationError>{});
   // A plain window inside the flapping rule's off-time does not meet it either.
-  EXPECT_EQ(errors_of(with_faults(Json::array(
-                {{{"kind", "timeout"}, {"probability", 0.8}, {"period", "2m"}, {"duty_cycle", 0.5}},
-                 {{"kind", "empty"}, {"probability", 0.8}, {"from", "1m"}, {"to", "2m"}}}))),
+  EXPECT_EQ(errors_of(with_faults(
+                Json::array({{{"kind", "timeout"}, {"probability", 0.8}, {"period", "2m"}, {"duty_cycle", 0.5}},
+                             {{"kind", "empty"}, {"probability", 0.8}, {"from", "1m"}, {"to", "2m"}}}))),
             std::vector<ValidationError>{});
 }
 

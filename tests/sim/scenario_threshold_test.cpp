@@ -51,9 +51,9 @@ TEST(ScenarioThresholdsTest, BadExpressionIsReportedWithItsPathAndTheParsersMess
 
 TEST(ScenarioThresholdsTest, ProviderTagMustNameAProvider) {
   // A typo selects no calls, so "count<100" could never fail.
-  EXPECT_EQ(errors_of(with(base_scenario(), "/thresholds/provider_calls{provider:serch}", Json::array({"count<100"}))),
-            only("/thresholds/provider_calls{provider:serch}",
-                 "no provider named \"serch\"; providers are: gpt, search"));
+  EXPECT_EQ(
+      errors_of(with(base_scenario(), "/thresholds/provider_calls{provider:serch}", Json::array({"count<100"}))),
+      only("/thresholds/provider_calls{provider:serch}", "no provider named \"serch\"; providers are: gpt, search"));
 }
 
 TEST(ScenarioThresholdsTest, ToolTagMustNameAProvider) {

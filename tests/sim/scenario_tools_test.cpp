@@ -62,11 +62,12 @@ TEST(ScenarioToolsTest, ToolTagsNameToolsOnly) {
 }
 
 TEST(ScenarioToolsTest, FaultKindTagsAreTheChaosLayersKinds) {
-  EXPECT_EQ(errors_of(with(base_scenario(), "/thresholds/injected_faults{kind:blah}", Json::array({"count<=2"}))),
-            only("/thresholds/injected_faults{kind:blah}",
-                 "unknown value \"blah\" for tag \"kind\" of metric \"injected_faults\"; known: timeout, rate_limited, "
-                 "overloaded, server_error, empty, index_not_ready, client_error, throttled_empty, latency_spike, brownout, "
-                    "masked_error, stream_cut"));
+  EXPECT_EQ(
+      errors_of(with(base_scenario(), "/thresholds/injected_faults{kind:blah}", Json::array({"count<=2"}))),
+      only("/thresholds/injected_faults{kind:blah}",
+           "unknown value \"blah\" for tag \"kind\" of metric \"injected_faults\"; known: timeout, rate_limited, "
+           "overloaded, server_error, empty, index_not_ready, client_error, throttled_empty, latency_spike, brownout, "
+           "masked_error, stream_cut"));
 }
 
 // base_scenario() with a second llm provider and `answer`'s policy `items`.
@@ -78,8 +79,9 @@ Json with_answer_policy(Json items) {
 }
 
 TEST(ScenarioFallbackTest, ProvidersMustExist) {
-  EXPECT_EQ(errors_of(with_answer_policy(Json::parse(R"([ { "fallback": { "providers": ["opus"] } } ])"))),
-            only("/policy/answer/0/fallback/providers/0", "no provider named \"opus\"; providers are: claude, gpt, search"));
+  EXPECT_EQ(
+      errors_of(with_answer_policy(Json::parse(R"([ { "fallback": { "providers": ["opus"] } } ])"))),
+      only("/policy/answer/0/fallback/providers/0", "no provider named \"opus\"; providers are: claude, gpt, search"));
 }
 
 TEST(ScenarioFallbackTest, AChainCannotNameTheToolsOwnProvider) {
@@ -91,7 +93,8 @@ TEST(ScenarioFallbackTest, AChainCannotNameTheToolsOwnProvider) {
 
 TEST(ScenarioFallbackTest, ProvidersAreListedOnce) {
   EXPECT_EQ(errors_of(with_answer_policy(Json::parse(R"([ { "fallback": { "providers": ["claude", "claude"] } } ])"))),
-            only("/policy/answer/0/fallback/providers/1", "duplicate \"claude\" (also /policy/answer/0/fallback/providers/0)"));
+            only("/policy/answer/0/fallback/providers/1",
+                 "duplicate \"claude\" (also /policy/answer/0/fallback/providers/0)"));
 }
 
 TEST(ScenarioFallbackTest, ProvidersHaveTheToolsType) {
@@ -103,9 +106,10 @@ TEST(ScenarioFallbackTest, ProvidersHaveTheToolsType) {
 TEST(ScenarioFallbackTest, OnlyInAToolsPipeline) {
   Json doc = with_answer_policy(Json::array());
   doc["policy"]["gpt"] = Json::parse(R"([ { "fallback": { "providers": ["claude"] } } ])");
-  EXPECT_EQ(errors_of(doc), only("/policy/gpt/0/fallback",
-                                 "fallback applies only to a tool's pipeline; \"gpt\" is a provider, whose stack serves "
-                                 "one provider"));
+  EXPECT_EQ(errors_of(doc),
+            only("/policy/gpt/0/fallback",
+                 "fallback applies only to a tool's pipeline; \"gpt\" is a provider, whose stack serves "
+                 "one provider"));
 }
 
 TEST(ScenarioFallbackTest, RoutingIsKnown) {
@@ -163,13 +167,15 @@ TEST(ScenarioHedgingProvidersTest, AreReadInOrder) {
 }
 
 TEST(ScenarioHedgingProvidersTest, NameProviders) {
-  EXPECT_EQ(errors_of(with_answer_policy(Json::parse(R"([ { "hedging": { "providers": ["claud"] } } ])"))),
-            only("/policy/answer/0/hedging/providers/0", "no provider named \"claud\"; providers are: claude, gpt, search"));
+  EXPECT_EQ(
+      errors_of(with_answer_policy(Json::parse(R"([ { "hedging": { "providers": ["claud"] } } ])"))),
+      only("/policy/answer/0/hedging/providers/0", "no provider named \"claud\"; providers are: claude, gpt, search"));
 }
 
 TEST(ScenarioHedgingProvidersTest, AreDistinct) {
-  EXPECT_EQ(errors_of(with_answer_policy(Json::parse(R"([ { "hedging": { "providers": ["claude", "claude"] } } ])"))),
-            only("/policy/answer/0/hedging/providers/1", "duplicate \"claude\" (also /policy/answer/0/hedging/providers/0)"));
+  EXPECT_EQ(
+      errors_of(with_answer_policy(Json::parse(R"([ { "hedging": { "providers": ["claude", "claude"] } } ])"))),
+      only("/policy/answer/0/hedging/providers/1", "duplicate \"claude\" (also /policy/answer/0/hedging/providers/0)"));
 }
 
 TEST(ScenarioHedgingProvidersTest, HaveTheToolsType) {
@@ -187,8 +193,9 @@ TEST(ScenarioHedgingProvidersTest, OnlyInAToolsPipeline) {
 }
 
 TEST(ScenarioToolsTest, BudgetIterationsAreBounded) {
-  EXPECT_EQ(errors_of(with(with_tools(), "/policy/answer", Json::parse(R"([ { "budget": { "max_iterations": 0 } } ])"))),
-            only("/policy/answer/0/budget/max_iterations", "expected an integer in [1, 1000], got 0"));
+  EXPECT_EQ(
+      errors_of(with(with_tools(), "/policy/answer", Json::parse(R"([ { "budget": { "max_iterations": 0 } } ])"))),
+      only("/policy/answer/0/budget/max_iterations", "expected an integer in [1, 1000], got 0"));
 }
 
 TEST(ScenarioLadderTest, RewriteQueryOnlyInAToolsPipeline) {

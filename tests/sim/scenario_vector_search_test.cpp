@@ -47,7 +47,7 @@ TEST(ScenarioVectorSearchTest, ValidEntryAndStepAreRead) {
   const StepConfig& step = s.workload.tasks[0].steps[2];
   EXPECT_EQ(step.top_k, 4);
   EXPECT_EQ(step.search_mode, SearchMode::keyword);
-  EXPECT_EQ(step.min_score, 0.85);  // seed 001's first rung, by default
+  EXPECT_EQ(step.min_score, 0.85);                         // seed 001's first rung, by default
   EXPECT_EQ(s.workload.tasks[0].steps[0].min_score, 0.0);  // not a vector step
 }
 
@@ -138,7 +138,8 @@ TEST(ScenarioVectorSearchTest, IndexNotReadyOnlyOnVectorSearch) {
   EXPECT_EQ(errors_of(with(base_vector(), "/providers/kb/faults",
                            Json::array({Json{{"kind", "index_not_ready"}, {"probability", 0.1}, {"status", 503}}}))),
             only("/providers/kb/faults/0/status",
-                 "applies only to kind \"overloaded\", \"server_error\", \"client_error\" and \"stream_cut\", not \"index_not_ready\""));
+                 "applies only to kind \"overloaded\", \"server_error\", \"client_error\" and \"stream_cut\", not "
+                 "\"index_not_ready\""));
 }
 
 TEST(ScenarioVectorSearchTest, StepNeedsQueryFrom) {

@@ -109,7 +109,8 @@ TEST(ScenarioTopLevelTest, DurationsAreAtMostAHundredYears) {
 
 TEST(ScenarioTopLevelTest, DurationMayBeCompound) {
   // 1 h 15 min 30.5 s = 4530.5 s, as Go's time.ParseDuration and k6 read it.
-  const LoadResult result = load_scenario_text(with(base_scenario(), "/duration", "1h15m30.5s").dump(), test::kBaseFile);
+  const LoadResult result =
+      load_scenario_text(with(base_scenario(), "/duration", "1h15m30.5s").dump(), test::kBaseFile);
   ASSERT_EQ(result.errors, std::vector<ValidationError>{});
   EXPECT_EQ(result.scenario->duration, 4'530'500 * kMillisecond);
 }
@@ -273,9 +274,9 @@ TEST(ScenarioTasksTest, TaskNamesMustBeUnique) {
 }
 
 TEST(ScenarioTasksTest, TaskNameMustBeAName) {
-  EXPECT_EQ(
-      errors_of(with(base_scenario(), at(kTask, "/name"), "deep research")),
-      only(at(kTask, "/name"), "expected a task name of ASCII letters, digits, '.', '_' and '-', got \"deep research\""));
+  EXPECT_EQ(errors_of(with(base_scenario(), at(kTask, "/name"), "deep research")),
+            only(at(kTask, "/name"),
+                 "expected a task name of ASCII letters, digits, '.', '_' and '-', got \"deep research\""));
 }
 
 TEST(ScenarioTasksTest, WeightMustBePositive) {
@@ -331,7 +332,8 @@ TEST(ScenarioStepsTest, QueryFromMustNameAQueryList) {
 
 TEST(ScenarioStepsTest, QueryFromIsNotAllowedOnLlmSteps) {
   EXPECT_EQ(errors_of(with(base_scenario(), at(kLlmStep, "/query_from"), "companies")),
-            only(at(kLlmStep, "/query_from"), "applies only to web_search and vector_search steps; \"gpt\" is an llm provider"));
+            only(at(kLlmStep, "/query_from"),
+                 "applies only to web_search and vector_search steps; \"gpt\" is an llm provider"));
 }
 
 TEST(ScenarioStepsTest, TokenCountsAreNotAllowedOnSearchSteps) {
@@ -378,7 +380,8 @@ TEST(ScenarioQueriesTest, AQueryIsAStringOrAnObjectWithText) {
             only("/workload/queries/companies/0/text", "expected a non-empty string, got \"\""));
   EXPECT_EQ(errors_of(with(base_scenario(), "/workload/queries/companies/0",
                            Json::object({{"text", "acme"}, {"relevance", Json::array({"x"})}}))),
-            only("/workload/queries/companies/0/relevance", "unknown key \"relevance\"; expected one of: text, rewrite, relevant"));
+            only("/workload/queries/companies/0/relevance",
+                 "unknown key \"relevance\"; expected one of: text, rewrite, relevant"));
 }
 
 TEST(ScenarioQueriesTest, RelevantLinksAreANonEmptyListOfDistinctStrings) {

@@ -329,7 +329,8 @@ TEST(SchemaTest, NumericBoundsAgreeWithTheLoader) {
 }
 
 // Scenario files: scenarios/**/*.json (without schema/, corpora/, policies/ and sweeps/,
-// whose sweep files tests/sim/sweep_schema_test.cpp checks) and bench/scenarios/*.json. Policy files: scenarios/policies/**/*.json.
+// whose sweep files tests/sim/sweep_schema_test.cpp checks) and bench/scenarios/*.json. Policy files:
+// scenarios/policies/**/*.json.
 struct ShippedFiles {
   std::vector<fs::path> scenarios;
   std::vector<fs::path> policies;
@@ -381,16 +382,54 @@ TEST(SchemaTest, DurationPatternsAgreeWithTheParser) {
   const std::regex pattern(duration.at("pattern").get<std::string>());
   const std::regex zero(defs.at("positive_duration").at("not").at("pattern").get<std::string>());
   const auto min_length = duration.at("minLength").get<std::size_t>();
-  for (const std::string text :
-       {"250ms", "1.5s", "15m", "0.5h", "7ns", "7us", "007s", "0s", "0.000ms", "1m30s", "1h15m", "2h45m30.5s",
-        "1h1m1s1ms1us1ns", "1h30s", "1.5h30m", "1s500ms", "0m0s", "0h0.0s", "0m0.001s", "0.5ns", "2562048h", "",
-        "s", "250", "1.s", ".5s", "+1s", "-1s", "1e3ms", "1 s", "1S", "1sec", "1µs", "never", "30s1m", "1s1s",
-        "1ms1s", "1m 30s", "1m30", "1m.5s", "1m30ss", "1h1m1s1ms1us1ns1ns"}) {
+  for (const std::string text : {"250ms",
+                                 "1.5s",
+                                 "15m",
+                                 "0.5h",
+                                 "7ns",
+                                 "7us",
+                                 "007s",
+                                 "0s",
+                                 "0.000ms",
+                                 "1m30s",
+                                 "1h15m",
+                                 "2h45m30.5s",
+                                 "1h1m1s1ms1us1ns",
+                                 "1h30s",
+                                 "1.5h30m",
+                                 "1s500ms",
+                                 "0m0s",
+                                 "0h0.0s",
+                                 "0m0.001s",
+                                 "0.5ns",
+                                 "2562048h",
+                                 "",
+                                 "s",
+                                 "250",
+                                 "1.s",
+                                 ".5s",
+                                 "+1s",
+                                 "-1s",
+                                 "1e3ms",
+                                 "1 s",
+                                 "1S",
+                                 "1sec",
+                                 "1µs",
+                                 "never",
+                                 "30s1m",
+                                 "1s1s",
+                                 "1ms1s",
+                                 "1m 30s",
+                                 "1m30",
+                                 "1m.5s",
+                                 "1m30ss",
+                                 "1h1m1s1ms1us1ns1ns"}) {
     SCOPED_TRACE(text);
     const bool schema_accepts = text.size() >= min_length && std::regex_search(text, pattern);
     const auto parsed = parse_duration(text);
     const auto* error = std::get_if<DurationError>(&parsed);
-    EXPECT_EQ(schema_accepts, error == nullptr || (*error != DurationError::malformed && *error != DurationError::negative));
+    EXPECT_EQ(schema_accepts,
+              error == nullptr || (*error != DurationError::malformed && *error != DurationError::negative));
     if (schema_accepts && error == nullptr) {
       EXPECT_EQ(!std::regex_search(text, zero), std::get<Nanos>(parsed) > 0);
     }
@@ -438,19 +477,29 @@ TEST(SchemaTest, ThresholdExpressionPatternAcceptsWhatTheParserAccepts) {
                                .at("items")
                                .at("pattern")
                                .get<std::string>());
-  for (const auto& [metric, text] : std::vector<std::pair<std::string, std::string>>{
-           {"task_success", "rate>=0.95"}, {"task_success", " rate >= .5 "}, {"task_success", "rate>=1e-1"},
-           {"task_latency", "p(99)<25s"}, {"task_latency", "p( 99.9 ) <= 20 s"}, {"task_latency", "p(50)<1m30.5s"},
-           {"task_latency", "avg<250ms"}, {"task_latency", "med<1h"}, {"task_latency", "max<=7ns"},
-           {"call_latency", "min>=0us"}, {"cost_usd", "sum<=5"}, {"cost_usd", "count==0"},
-           {"provider_calls", "rate<-1"}, {"cost_usd", "avg<0.5"}, {"task_tokens", "p(99)<=2000"}}) {
+  for (const auto& [metric, text] :
+       std::vector<std::pair<std::string, std::string>>{{"task_success", "rate>=0.95"},
+                                                        {"task_success", " rate >= .5 "},
+                                                        {"task_success", "rate>=1e-1"},
+                                                        {"task_latency", "p(99)<25s"},
+                                                        {"task_latency", "p( 99.9 ) <= 20 s"},
+                                                        {"task_latency", "p(50)<1m30.5s"},
+                                                        {"task_latency", "avg<250ms"},
+                                                        {"task_latency", "med<1h"},
+                                                        {"task_latency", "max<=7ns"},
+                                                        {"call_latency", "min>=0us"},
+                                                        {"cost_usd", "sum<=5"},
+                                                        {"cost_usd", "count==0"},
+                                                        {"provider_calls", "rate<-1"},
+                                                        {"cost_usd", "avg<0.5"},
+                                                        {"task_tokens", "p(99)<=2000"}}) {
     SCOPED_TRACE(text);
     EXPECT_TRUE(std::holds_alternative<Threshold>(parse_threshold(metric, text)));
     EXPECT_TRUE(std::regex_search(text, pattern));
   }
-  for (const std::string text : {"fast", "", "rate", "rate>=", "rate=>0.9", "median<20s", "p99<20s", "p(x)<5",
-                                 "p(99)<2d", "sum<=5 usd", "rate>=0.9 0.8", "rate>=nan", "rate>=inf",
-                                 "P(99)<20s", "rate>=0x10", "p(99)<20s,"}) {
+  for (const std::string text :
+       {"fast", "", "rate", "rate>=", "rate=>0.9", "median<20s", "p99<20s", "p(x)<5", "p(99)<2d", "sum<=5 usd",
+        "rate>=0.9 0.8", "rate>=nan", "rate>=inf", "P(99)<20s", "rate>=0x10", "p(99)<20s,"}) {
     SCOPED_TRACE(text);
     EXPECT_FALSE(std::holds_alternative<Threshold>(parse_threshold("task_latency", text)));
     EXPECT_FALSE(std::regex_search(text, pattern));

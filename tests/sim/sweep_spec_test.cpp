@@ -4,10 +4,10 @@
 // resolve to the shipped files.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <unistd.h>
 #include <variant>
 #include <vector>
 
@@ -49,7 +49,8 @@ std::string sweep(const std::string& variants, const std::string& extra = R"("se
 }
 
 TEST(SweepSpecTest, DefaultsAreTheScenarioSeedTheFirstVariantAndTheHeadlineMetrics) {
-  const SweepLoadResult r = load(sweep(R"([{ "name": "own" }, { "name": "naive", "policy": "../policies/naive-retry.json" }])"));
+  const SweepLoadResult r =
+      load(sweep(R"([{ "name": "own" }, { "name": "naive", "policy": "../policies/naive-retry.json" }])"));
   ASSERT_TRUE(r.ok()) << to_string(r.errors.front());
   const SweepSpec& s = *r.spec;
   EXPECT_EQ(s.first_seed, 42U);  // quickstart's seed
@@ -113,13 +114,15 @@ TEST(SweepSpecTest, AxesEndingAlikeAreNamedByToolAndKey) {
 }
 
 TEST(SweepSpecTest, AGridMaySetAParameterLeftAtItsDefault) {
-  const SweepLoadResult r = load(sweep(R"([{ "name": "g", "grid": [ { "path": "/llm/1/retry/jitter", "values": ["none"] } ] }])"));
+  const SweepLoadResult r =
+      load(sweep(R"([{ "name": "g", "grid": [ { "path": "/llm/1/retry/jitter", "values": ["none"] } ] }])"));
   ASSERT_TRUE(r.ok()) << to_string(r.errors.front());
 }
 
 TEST(SweepSpecTest, ObjectiveAndTargetMetricsAreMeasuredAfterTheReportedOnes) {
-  const SweepLoadResult r = load(sweep(R"([{ "name": "a" }])",
-                                       R"("metrics": ["tasks.failed"], "target": { "metric": "tokens.input", "width": 10, "max_seeds": 8 })"));
+  const SweepLoadResult r = load(
+      sweep(R"([{ "name": "a" }])",
+            R"("metrics": ["tasks.failed"], "target": { "metric": "tokens.input", "width": 10, "max_seeds": 8 })"));
   ASSERT_TRUE(r.ok()) << to_string(r.errors.front());
   EXPECT_EQ(r.spec->metrics, (std::vector<std::string>{"tasks.failed", "task_success", "latency_ms.p99",
                                                        "cost_usd.total", "tokens.input"}));
@@ -140,7 +143,8 @@ TEST(SweepSpecTest, YamlSweepsAreReadLikeJsonWithLineAndColumn) {
 // One test per rule, each with its exact message.
 
 TEST(SweepSpecRulesTest, UnknownTopLevelKey) {
-  EXPECT_EQ(error_of(sweep(R"([{ "name": "a" }])", R"("seeds": 3, "sedes": 4)")), "/sedes: unknown key \"sedes\"; expected one of: $schema, name, description, scenario, variants, "
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "a" }])", R"("seeds": 3, "sedes": 4)")),
+            "/sedes: unknown key \"sedes\"; expected one of: $schema, name, description, scenario, variants, "
             "baseline, seeds, target, first_seed, metrics, objectives");
 }
 
@@ -191,9 +195,11 @@ TEST(SweepSpecRulesTest, SeedListFromTheScenariosSeedIsTheCountsError) {
   std::ofstream(scenario) << R"({ "name": "last-seed", "duration": "1m", "seed": 18446744073709551615,
     "workload": { "tasks": [ { "name": "ask", "steps": [ { "tool": "llm" } ] } ] },
     "providers": { "llm": { "type": "llm" } } })";
-  const std::string head = R"({ "name": "t", "scenario": ")" + scenario.string() + R"(", "variants": [ { "name": "a" } ], )";
-  EXPECT_EQ(error_of(head + R"("seeds": 2 })"),
-            "/seeds: the scenario's seed 18446744073709551615 + 2 - 1 exceeds 18446744073709551615: set first_seed lower");
+  const std::string head =
+      R"({ "name": "t", "scenario": ")" + scenario.string() + R"(", "variants": [ { "name": "a" } ], )";
+  EXPECT_EQ(
+      error_of(head + R"("seeds": 2 })"),
+      "/seeds: the scenario's seed 18446744073709551615 + 2 - 1 exceeds 18446744073709551615: set first_seed lower");
   EXPECT_EQ(error_of(head + R"("target": { "metric": "task_success", "width": 0.1, "max_seeds": 5 } })"),
             "/target/max_seeds: the scenario's seed 18446744073709551615 + 5 - 1 exceeds 18446744073709551615: set "
             "first_seed lower");
@@ -206,8 +212,9 @@ TEST(SweepSpecRulesTest, TargetNeedsMaxSeeds) {
 }
 
 TEST(SweepSpecRulesTest, TargetWidthIsPositive) {
-  EXPECT_EQ(error_of(sweep(R"([{ "name": "a" }])", R"("target": { "metric": "task_success", "width": 0, "max_seeds": 9 })")),
-            "/target/width: expected a number > 0, got 0");
+  EXPECT_EQ(
+      error_of(sweep(R"([{ "name": "a" }])", R"("target": { "metric": "task_success", "width": 0, "max_seeds": 9 })")),
+      "/target/width: expected a number > 0, got 0");
 }
 
 TEST(SweepSpecRulesTest, TargetMinSeedsAtLeastTwo) {
@@ -240,9 +247,10 @@ TEST(SweepSpecRulesTest, ObjectiveGoalIsMaxOrMin) {
 }
 
 TEST(SweepSpecRulesTest, ObjectivesAreDistinct) {
-  EXPECT_EQ(error_of(sweep(R"([{ "name": "a" }])", R"("seeds": 3, "objectives": [{ "metric": "task_success", "goal": "max" },
+  EXPECT_EQ(
+      error_of(sweep(R"([{ "name": "a" }])", R"("seeds": 3, "objectives": [{ "metric": "task_success", "goal": "max" },
                                                                                  { "metric": "task_success", "goal": "min" }])")),
-            "/objectives/1/metric: duplicate objective \"task_success\"");
+      "/objectives/1/metric: duplicate objective \"task_success\"");
 }
 
 TEST(SweepSpecRulesTest, VariantsAreNonEmpty) {
@@ -280,8 +288,9 @@ TEST(SweepSpecRulesTest, PolicyFileIsCheckedAgainstTheScenario) {
 }
 
 TEST(SweepSpecRulesTest, GridPathIsAJsonPointer) {
-  EXPECT_EQ(error_of(sweep(R"([{ "name": "g", "grid": [ { "path": "llm.retry", "values": [2] } ] }])")),
-            "/variants/0/grid/0/path: expected a JSON Pointer such as \"/llm/1/retry/max_attempts\", got \"llm.retry\"");
+  EXPECT_EQ(
+      error_of(sweep(R"([{ "name": "g", "grid": [ { "path": "llm.retry", "values": [2] } ] }])")),
+      "/variants/0/grid/0/path: expected a JSON Pointer such as \"/llm/1/retry/max_attempts\", got \"llm.retry\"");
 }
 
 TEST(SweepSpecRulesTest, GridPathMustExistUpToItsLastKey) {
@@ -299,16 +308,18 @@ TEST(SweepSpecRulesTest, GridPathWithAnIndexPast64BitsNamesNoObject) {
 }
 
 TEST(SweepSpecRulesTest, GridValueMustMakeAValidPolicy) {
-  EXPECT_EQ(error_of(sweep(R"([{ "name": "g", "grid": [ { "path": "/llm/1/retry/max_attempts", "values": [2, 0] } ] }])")),
-            "/variants/0/grid/0/values/1: makes an invalid policy: /llm/1/retry/max_attempts: expected an integer in "
-            "[1, 1000], got 0");
+  EXPECT_EQ(
+      error_of(sweep(R"([{ "name": "g", "grid": [ { "path": "/llm/1/retry/max_attempts", "values": [2, 0] } ] }])")),
+      "/variants/0/grid/0/values/1: makes an invalid policy: /llm/1/retry/max_attempts: expected an integer in "
+      "[1, 1000], got 0");
 }
 
 TEST(SweepSpecRulesTest, GridUnknownKeyIsThePolicyReadersError) {
-  EXPECT_EQ(error_of(sweep(R"([{ "name": "g", "grid": [ { "path": "/llm/1/retry/max_atempts", "values": [2] } ] }])")),
-            "/variants/0/grid/0/values/0: makes an invalid policy: /llm/1/retry/max_atempts: unknown key \"max_atempts\"; "
-            "expected one of: max_attempts, retry_on, backoff, base_delay, multiplier, max_delay, jitter, jitter_range, "
-            "honour_retry_after, max_retry_after, over_max_retry_after");
+  EXPECT_EQ(
+      error_of(sweep(R"([{ "name": "g", "grid": [ { "path": "/llm/1/retry/max_atempts", "values": [2] } ] }])")),
+      "/variants/0/grid/0/values/0: makes an invalid policy: /llm/1/retry/max_atempts: unknown key \"max_atempts\"; "
+      "expected one of: max_attempts, retry_on, backoff, base_delay, multiplier, max_delay, jitter, jitter_range, "
+      "honour_retry_after, max_retry_after, over_max_retry_after");
 }
 
 TEST(SweepSpecRulesTest, GridCombinationMustMakeAValidPolicy) {
@@ -320,8 +331,9 @@ TEST(SweepSpecRulesTest, GridCombinationMustMakeAValidPolicy) {
 }
 
 TEST(SweepSpecRulesTest, GridValuesAreDistinct) {
-  EXPECT_EQ(error_of(sweep(R"([{ "name": "g", "grid": [ { "path": "/llm/1/retry/max_attempts", "values": [2, 2] } ] }])")),
-            "/variants/0/grid/0/values/1: duplicate value 2 (also /variants/0/grid/0/values/0)");
+  EXPECT_EQ(
+      error_of(sweep(R"([{ "name": "g", "grid": [ { "path": "/llm/1/retry/max_attempts", "values": [2, 2] } ] }])")),
+      "/variants/0/grid/0/values/1: duplicate value 2 (also /variants/0/grid/0/values/0)");
 }
 
 TEST(SweepSpecRulesTest, GridPathsAreDistinct) {
@@ -336,9 +348,11 @@ TEST(SweepSpecRulesTest, GridValuesAreNonEmpty) {
 }
 
 TEST(SweepSpecRulesTest, BaselineNamesAnExpandedVariant) {
-  EXPECT_EQ(error_of(sweep(R"([{ "name": "a" }, { "name": "g", "grid": [ { "path": "/llm/1/retry/max_attempts", "values": [2] } ] }])",
-                           R"("seeds": 3, "baseline": "g")")),
-            "/baseline: no variant named \"g\"; variants are: a, g[max_attempts=2]");
+  EXPECT_EQ(
+      error_of(sweep(
+          R"([{ "name": "a" }, { "name": "g", "grid": [ { "path": "/llm/1/retry/max_attempts", "values": [2] } ] }])",
+          R"("seeds": 3, "baseline": "g")")),
+      "/baseline: no variant named \"g\"; variants are: a, g[max_attempts=2]");
 }
 
 TEST(SweepSpecRulesTest, AtMostAThousandVariants) {
@@ -352,8 +366,7 @@ TEST(SweepSpecRulesTest, AtMostAThousandVariants) {
   variants += R"(] }, { "path": "/web_search/2/retry/max_attempts", "values": [)";
   variants += values;
   variants += "] } ] }]";
-  EXPECT_EQ(error_of(sweep(variants)),
-            "/variants: expected at most 1000 variants once grids are expanded, got more");
+  EXPECT_EQ(error_of(sweep(variants)), "/variants: expected at most 1000 variants once grids are expanded, got more");
 }
 
 // The hostile pass: wrong types and out-of-range values at every level, each one error at
@@ -388,13 +401,12 @@ TEST(SweepSpecRulesTest, GridPathEscapesAreRfc6901s) {
 }
 
 TEST(SweepSpecRulesTest, GridPathBelowAScalar) {
-  EXPECT_EQ(error_of(sweep(R"([{ "name": "g", "grid": [ { "path": "/llm/1/retry/max_attempts/x", "values": [2] } ] }])")),
-            "/variants/0/grid/0/path: the policy has no object at \"/llm/1/retry/max_attempts\" to hold \"x\"");
+  EXPECT_EQ(
+      error_of(sweep(R"([{ "name": "g", "grid": [ { "path": "/llm/1/retry/max_attempts/x", "values": [2] } ] }])")),
+      "/variants/0/grid/0/path: the policy has no object at \"/llm/1/retry/max_attempts\" to hold \"x\"");
 }
 
-TEST(SweepSpecRulesTest, TheWholeFileIsAnObject) {
-  EXPECT_EQ(error_of("[1]"), ": expected an object, got [1]");
-}
+TEST(SweepSpecRulesTest, TheWholeFileIsAnObject) { EXPECT_EQ(error_of("[1]"), ": expected an object, got [1]"); }
 
 }  // namespace
 }  // namespace squall

@@ -17,13 +17,16 @@ std::string scenario(std::string_view policy) {
   return test::two_tools_on_one_search(R"([ { "kind": "server_error", "probability": 1 } ])", policy);
 }
 
-std::uint64_t openings(const Report& r) { return r.breaker_openings[static_cast<std::size_t>(BreakerCause::consecutive_failures)]; }
+std::uint64_t openings(const Report& r) {
+  return r.breaker_openings[static_cast<std::size_t>(BreakerCause::consecutive_failures)];
+}
 
 TEST(WorldBreakerTest, ProviderStackBreakerIsSharedByEveryToolReachingIt) {
   // In the provider's stack: the first three failures open the one breaker, whichever
   // tools they came through, and every later call of either tool fails fast.
   const Report shared = test::run_world(
-      test::inline_scenario(scenario(R"({ "search": [ { "circuit_breaker": { "failure_threshold": 3, "open_duration": "1h" } } ] })")),
+      test::inline_scenario(
+          scenario(R"({ "search": [ { "circuit_breaker": { "failure_threshold": 3, "open_duration": "1h" } } ] })")),
       7);
   EXPECT_EQ(test::provider_calls(shared), 3u);
   EXPECT_EQ(openings(shared), 1u);
@@ -33,7 +36,8 @@ TEST(WorldBreakerTest, ProviderStackBreakerIsSharedByEveryToolReachingIt) {
 
   // In each tool's pipeline: two breakers, each opened by its own tool's three failures.
   const Report per_tool = test::run_world(
-      test::inline_scenario(scenario(R"({ "a": [ { "circuit_breaker": { "failure_threshold": 3, "open_duration": "1h" } } ],
+      test::inline_scenario(
+          scenario(R"({ "a": [ { "circuit_breaker": { "failure_threshold": 3, "open_duration": "1h" } } ],
                                           "b": [ { "circuit_breaker": { "failure_threshold": 3, "open_duration": "1h" } } ] })")),
       7);
   EXPECT_EQ(test::provider_calls(per_tool), 6u);

@@ -22,10 +22,12 @@ std::string one_llm_task(std::int64_t max_output_tokens, std::int64_t mean_outpu
                             "time_to_first_token": { "distribution": "constant", "value": "200ms" },
                             "tokens_per_second": 1000000, "mean_output_tokens": )" +
          std::to_string(mean_output_tokens) + R"( } },
-    "policy": { "llm": )" + policy + R"( } })";
+    "policy": { "llm": )" +
+         policy + R"( } })";
 }
 
-constexpr const char* kRetryThenBudget = R"([ { "retry": { "max_attempts": 11, "base_delay": "100ms", "jitter": "none" } },
+constexpr const char* kRetryThenBudget =
+    R"([ { "retry": { "max_attempts": 11, "base_delay": "100ms", "jitter": "none" } },
                                              { "budget": { "max_tokens": 8000 } } ])";
 
 TEST(WorldBudgetTest, ARefusalKnownBeforeABackoffIsNotSleptFor) {

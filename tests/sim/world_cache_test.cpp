@@ -73,8 +73,7 @@ TEST(WorldCacheTest, StaleAnswersCoverAnOutageWithTheirAges) {
   EXPECT_EQ(json["caches"]["search"]["hit"], 84);
   EXPECT_EQ(json["caches"]["search"]["stale_age_ms"]["p99"], 37000.0);
   const std::string text = text_summary(report, false);
-  EXPECT_NE(text.find("hit=84 miss=36 coalesced=0 wait_timeout=0 stale=27 evicted=0 calls_saved=84"),
-            std::string::npos)
+  EXPECT_NE(text.find("hit=84 miss=36 coalesced=0 wait_timeout=0 stale=27 evicted=0 calls_saved=84"), std::string::npos)
       << text;
 }
 

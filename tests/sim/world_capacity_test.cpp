@@ -18,7 +18,8 @@ std::string overloaded_tool(std::string_view policy) {
                   "tasks": [ { "name": "t", "deadline": "30s", "steps": [ { "tool": "crm" } ] } ] },
     "providers": { "crm": { "type": "tool", "latency": { "distribution": "constant", "value": "1s" },
                             "capacity": { "max_concurrency": 2, "queue_size": 4, "queue_timeout": "2s" } } },
-    "policy": { "crm": )") + std::string(policy) + R"( },
+    "policy": { "crm": )") +
+         std::string(policy) + R"( },
     "thresholds": { "capacity_goodput{provider:crm}": ["rate<=2"], "capacity_queue_length": ["max==4"] }
   })";
 }

@@ -40,7 +40,8 @@ Report run_at(std::string_view rate) {
 
 std::vector<std::string> ladder_rows(const Report& r) {
   std::vector<std::string> out;
-  for (const LadderRow& l : r.ladder) out.push_back(l.tool + " " + l.strategy + " " + l.rung + " " + std::to_string(l.count));
+  for (const LadderRow& l : r.ladder)
+    out.push_back(l.tool + " " + l.strategy + " " + l.rung + " " + std::to_string(l.count));
   return out;
 }
 
@@ -50,10 +51,9 @@ TEST(WorldLadderTest, AnIntendedRewriteIsFoundAndTheTaskIsDegraded) {
   EXPECT_EQ(test::count(r, TaskStatus::degraded), 10U);
   ASSERT_EQ(r.tasks.by_reason.size(), 1U);
   EXPECT_EQ(r.tasks.by_reason[0].reason, "rewritten_query");
-  EXPECT_EQ(ladder_rows(r), (std::vector<std::string>{"search relax_threshold dense 0.75 10",
-                                                      "search relax_threshold dense 0.7 10",
-                                                      "search relax_threshold keyword 10",
-                                                      "search rewrite_query intended 10"}));
+  EXPECT_EQ(ladder_rows(r),
+            (std::vector<std::string>{"search relax_threshold dense 0.75 10", "search relax_threshold dense 0.7 10",
+                                      "search relax_threshold keyword 10", "search rewrite_query intended 10"}));
   // Per task: 4 searches, one rewrite, 1 search. The rewrite prompt is 200 + ceil(23 / 4) =
   // 206 tokens; its answer "acme revenue" is 3 tokens; at 1 and 2 USD per million,
   // (206 * 1 + 3 * 2) / 1e6 = 0.000212 USD per task.
@@ -75,10 +75,9 @@ TEST(WorldLadderTest, AParaphraseCannotHelpAndTheTaskSafeFails) {
   EXPECT_EQ(test::count(r, TaskStatus::safe_failed), 10U);
   ASSERT_EQ(r.tasks.by_reason.size(), 1U);
   EXPECT_EQ(r.tasks.by_reason[0].reason, "no_records_found");
-  EXPECT_EQ(ladder_rows(r), (std::vector<std::string>{"search relax_threshold dense 0.75 20",
-                                                      "search relax_threshold dense 0.7 20",
-                                                      "search relax_threshold keyword 20",
-                                                      "search rewrite_query paraphrase 10"}));
+  EXPECT_EQ(ladder_rows(r),
+            (std::vector<std::string>{"search relax_threshold dense 0.75 20", "search relax_threshold dense 0.7 20",
+                                      "search relax_threshold keyword 20", "search rewrite_query paraphrase 10"}));
   EXPECT_EQ(r.providers[1].calls, 80U);
   // "earnings quarterly acme" is 23 bytes: 6 output tokens per rewrite.
   EXPECT_EQ(r.tasks.by_template[0].tokens, 10 * (206 + 6));

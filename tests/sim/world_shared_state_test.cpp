@@ -25,14 +25,15 @@ TEST(WorldSharedStateTest, ProviderStackRateLimiterIsSharedByEveryToolReachingIt
   // One permit per 10 s cycle for the provider: the tasks at 0, 10 and 20 s take the
   // three cycles' permits, whichever tool they came through; the other 27 are refused
   // locally and never reach the provider.
-  const Report shared = test::run_world(test::inline_scenario(scenario(fmt::format(R"({{ "search": {} }})", kLimiter))), 7);
+  const Report shared =
+      test::run_world(test::inline_scenario(scenario(fmt::format(R"({{ "search": {} }})", kLimiter))), 7);
   EXPECT_EQ(test::provider_calls(shared), 3u);
   EXPECT_EQ(test::count(shared, TaskStatus::failed), 27u);
 
   // In each tool's pipeline: a permit per cycle for each tool, so both tools get one in
   // each of the three cycles (each cycle's ten tasks went through both tools at seed 7).
-  const Report per_tool = test::run_world(
-      test::inline_scenario(scenario(fmt::format(R"({{ "a": {}, "b": {} }})", kLimiter, kLimiter))), 7);
+  const Report per_tool =
+      test::run_world(test::inline_scenario(scenario(fmt::format(R"({{ "a": {}, "b": {} }})", kLimiter, kLimiter))), 7);
   EXPECT_EQ(test::provider_calls(per_tool), 6u);
   EXPECT_EQ(test::count(per_tool, TaskStatus::failed), 24u);
 }

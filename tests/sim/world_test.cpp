@@ -174,7 +174,8 @@ TEST(WorldTest, InjectedFaultWindowsSumToTheTotals) {
   for (std::size_t f = 0; f < rep.injected_faults.size(); ++f) {
     std::uint64_t sum = 0;
     for (const TimeWindow& w : rep.time_series.windows) sum += w.injected_faults.at(f);
-    EXPECT_EQ(sum, rep.injected_faults[f].count) << rep.injected_faults[f].provider << "/" << rep.injected_faults[f].kind;
+    EXPECT_EQ(sum, rep.injected_faults[f].count)
+        << rep.injected_faults[f].provider << "/" << rep.injected_faults[f].kind;
     total += sum;
     if (rep.injected_faults[f].provider != "web_search" || rep.injected_faults[f].kind != "rate_limited") continue;
     for (const TimeWindow& w : rep.time_series.windows) {

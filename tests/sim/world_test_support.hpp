@@ -59,9 +59,11 @@ inline std::string two_tools_on_one_search(std::string_view faults, std::string_
   "providers": {
     "search": { "type": "web_search", "corpus": "corpus.jsonl",
                 "latency": { "distribution": "constant", "value": "200ms" },
-                "faults": )") + std::string(faults) + R"( }
+                "faults": )") +
+         std::string(faults) + R"( }
   },
-  "policy": )" + std::string(policy) + "\n}";
+  "policy": )" +
+         std::string(policy) + "\n}";
 }
 
 inline std::uint64_t count(const Report& report, TaskStatus status) { return report.tasks.by_status[index_of(status)]; }

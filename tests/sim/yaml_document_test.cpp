@@ -80,11 +80,12 @@ TEST(YamlDocumentTest, AValueOfTheWrongYamlTypeIsOneError) {
   for (const ValidationError& e : yes) EXPECT_TRUE(e.path != "/seed" || &e == &yes[0]) << to_string(e);
   const auto tagged = load_scenario_text("name: x\nseed: !!int 3\n" + rest, "x.yaml").errors;
   ASSERT_FALSE(tagged.empty());
-  EXPECT_EQ(to_string(tagged[0]), "x.yaml:2:7: /seed: explicit tag \"tag:yaml.org,2002:int\" is not supported: only !!str");
+  EXPECT_EQ(to_string(tagged[0]),
+            "x.yaml:2:7: /seed: explicit tag \"tag:yaml.org,2002:int\" is not supported: only !!str");
   for (const ValidationError& e : tagged) EXPECT_TRUE(e.path != "/seed" || &e == &tagged[0]) << to_string(e);
   // Other values' errors are still all reported.
-  const auto both = load_scenario_text("name: x\nseed: yes\nduration: forever\nworkload: {}\nproviders: {}\n",
-                                       "x.yaml").errors;
+  const auto both =
+      load_scenario_text("name: x\nseed: yes\nduration: forever\nworkload: {}\nproviders: {}\n", "x.yaml").errors;
   EXPECT_TRUE(std::any_of(both.begin(), both.end(), [](const ValidationError& e) { return e.path == "/duration"; }));
 }
 
@@ -102,7 +103,10 @@ TEST(YamlDocumentTest, ControlCharactersAreOneErrorAtTheirPlace) {
   EXPECT_EQ(escape[0].column, 5u);
   EXPECT_NE(escape[0].message.find("U+001B (ESC)"), std::string::npos) << escape[0].message;
   // The start of an ELF binary: one error, at its first byte that is not text (DEL).
-  const auto binary = parse_errors(std::string_view("\x7f" "ELF\x02\x01\x01\0\0", 9));
+  const auto binary =
+      parse_errors(std::string_view("\x7f"
+                                    "ELF\x02\x01\x01\0\0",
+                                    9));
   ASSERT_EQ(binary.size(), 1u);
   EXPECT_EQ(to_string(binary[0]),
             "x.yaml:1:1: expected printable text, got the control character U+007F (DEL), which YAML does not allow "
@@ -125,7 +129,9 @@ TEST(YamlDocumentTest, IllFormedUtf8IsOneErrorAtItsPlace) {
     EXPECT_NE(errors[0].message.find("ill-formed UTF-8 byte"), std::string::npos) << errors[0].message;
   }
   // Four-byte characters and a byte order mark are text.
-  EXPECT_EQ(parse_errors("\xef\xbb\xbf" "a: '\xf0\x9f\x8c\x80'\n"), std::vector<ValidationError>{});
+  EXPECT_EQ(parse_errors("\xef\xbb\xbf"
+                         "a: '\xf0\x9f\x8c\x80'\n"),
+            std::vector<ValidationError>{});
 }
 
 TEST(YamlDocumentTest, ScalarsFollowJsonTypes) {
@@ -138,16 +144,16 @@ TEST(YamlDocumentTest, ScalarsFollowJsonTypes) {
 }
 
 TEST(YamlDocumentTest, NumberBeyondADoubleIsASyntaxErrorAtTheNumber) {
-  EXPECT_EQ(parse_errors("seed: 1\nrate: 1e999\n"),
-            (std::vector{ValidationError{"x.yaml", "", "expected a number of magnitude at most 1.8e308, got 1e999", 2,
-                                         7}}));
+  EXPECT_EQ(
+      parse_errors("seed: 1\nrate: 1e999\n"),
+      (std::vector{ValidationError{"x.yaml", "", "expected a number of magnitude at most 1.8e308, got 1e999", 2, 7}}));
   EXPECT_EQ(parsed("a: '1e999'\n"), Json::parse(R"({"a": "1e999"})"));
 }
 
 TEST(YamlDocumentTest, NonZeroNumberTooSmallForADoubleIsASyntaxErrorAtTheNumber) {
   EXPECT_EQ(parse_errors("seed: 1\nrate: 1e-400\n"),
-            (std::vector{ValidationError{"x.yaml", "", "expected 0 or a number of magnitude at least 4.9e-324, got 1e-400",
-                                         2, 7}}));
+            (std::vector{ValidationError{"x.yaml", "",
+                                         "expected 0 or a number of magnitude at least 4.9e-324, got 1e-400", 2, 7}}));
   EXPECT_EQ(parsed("a: 0e-400\n"), Json::parse(R"({"a": 0.0})"));
 }
 
@@ -155,8 +161,8 @@ TEST(YamlDocumentTest, NestingDeeperThan256LevelsIsASyntaxError) {
   // The root mapping is level 1; the bracket that opens level 257 is at column 4 + 255.
   const std::string deep = "a: " + std::string(300, '[') + std::string(300, ']') + "\n";
   EXPECT_EQ(parse_errors(deep),
-            (std::vector{ValidationError{"x.yaml", "", "expected at most 256 levels of nested arrays and objects, got more",
-                                         1, 259}}));
+            (std::vector{ValidationError{
+                "x.yaml", "", "expected at most 256 levels of nested arrays and objects, got more", 1, 259}}));
   const std::string fine = "a: " + std::string(255, '[') + std::string(255, ']') + "\n";
   EXPECT_EQ(parse_errors(fine), std::vector<ValidationError>{});
 }
@@ -176,8 +182,8 @@ std::string nested_aliases(int levels) {
 
 TEST(YamlDocumentTest, AliasesThatExpandPastAMillionValuesAreRefused) {
   EXPECT_EQ(parse_errors(nested_aliases(12)),
-            (std::vector{ValidationError{"x.yaml", "",
-                                         "expected at most 1000000 values once aliases are expanded, got more", 6, 38}}));
+            (std::vector{ValidationError{
+                "x.yaml", "", "expected at most 1000000 values once aliases are expanded, got more", 6, 38}}));
   EXPECT_EQ(parse_errors(nested_aliases(5)), std::vector<ValidationError>{});
 }
 
@@ -189,26 +195,25 @@ TEST(YamlDocumentTest, AliasesAreResolved) {
   EXPECT_EQ(parsed("a: &r {max_attempts: 3}\nb: *r\n"),
             Json::parse(R"({"a": {"max_attempts": 3}, "b": {"max_attempts": 3}})"));
   EXPECT_EQ(parse_errors("a: &x [*x]\n"),
-            (std::vector{ValidationError{"x.yaml", "",
-                                         "alias to a node that is not complete here (an alias inside its own anchor)",
-                                         1, 8}}));
+            (std::vector{ValidationError{
+                "x.yaml", "", "alias to a node that is not complete here (an alias inside its own anchor)", 1, 8}}));
 }
 
 TEST(YamlDocumentTest, Yaml11BooleansAreErrors) {
-  EXPECT_EQ(parse_errors("a: yes\nb: [off]\n"),
-            (std::vector{
-                ValidationError{"x.yaml", "/a",
-                                "expected true or false, got the YAML 1.1 boolean \"yes\" (quote it for a string)", 1, 4},
-                ValidationError{"x.yaml", "/b/0",
-                                "expected true or false, got the YAML 1.1 boolean \"off\" (quote it for a string)", 2,
-                                5}}));
+  EXPECT_EQ(
+      parse_errors("a: yes\nb: [off]\n"),
+      (std::vector{
+          ValidationError{"x.yaml", "/a",
+                          "expected true or false, got the YAML 1.1 boolean \"yes\" (quote it for a string)", 1, 4},
+          ValidationError{"x.yaml", "/b/0",
+                          "expected true or false, got the YAML 1.1 boolean \"off\" (quote it for a string)", 2, 5}}));
   EXPECT_EQ(parsed("a: 'yes'\n"), Json::parse(R"({"a": "yes"})"));
 }
 
 TEST(YamlDocumentTest, ExplicitTagsOtherThanStrAreErrors) {
   EXPECT_EQ(parse_errors("a: !!int 3\n"),
-            (std::vector{ValidationError{"x.yaml", "/a",
-                                         "explicit tag \"tag:yaml.org,2002:int\" is not supported: only !!str", 1, 4}}));
+            (std::vector{ValidationError{
+                "x.yaml", "/a", "explicit tag \"tag:yaml.org,2002:int\" is not supported: only !!str", 1, 4}}));
   EXPECT_EQ(parse_errors("a: !custom {}\n").size(), 1u);
 }
 
@@ -254,8 +259,9 @@ TEST(YamlDocumentTest, LoaderErrorsAreLocatedByLineColumnAndPointer) {
       "    rate_per_s: fast\n";
   const auto errors = load_scenario_text(text, "x.yaml").errors;
   ASSERT_GE(errors.size(), 2u);
-  EXPECT_EQ(to_string(errors[0]), "x.yaml:6:5: /workload/arrivals/rate_per_s: expected a number in [1e-06, 1000000], "
-                                  "got \"fast\"");
+  EXPECT_EQ(to_string(errors[0]),
+            "x.yaml:6:5: /workload/arrivals/rate_per_s: expected a number in [1e-06, 1000000], "
+            "got \"fast\"");
   // A missing key is located at its object; one at the root has no line.
   EXPECT_EQ(to_string(errors[1]), "x.yaml:3:1: /workload: missing required key \"tasks\"");
   EXPECT_EQ(to_string(errors.back()), "x.yaml: missing required key \"providers\"");

@@ -97,7 +97,8 @@ std::vector<std::string> violations(const std::string& source) {
   std::string line;
   for (int n = 1; std::getline(lines, line); ++n) {
     for (const Ban& ban : bans()) {
-      if (std::regex_search(line, ban.pattern)) found.push_back("line " + std::to_string(n) + ": " + ban.why + ": " + line);
+      if (std::regex_search(line, ban.pattern))
+        found.push_back("line " + std::to_string(n) + ": " + ban.why + ": " + line);
     }
   }
   return found;
