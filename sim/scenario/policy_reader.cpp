@@ -79,8 +79,8 @@ constexpr IntRange kBulkheadCalls{1, 1'000'000};
 constexpr IntRange kBulkheadQueue{0, 1'000'000};
 constexpr IntRange kLimitForPeriod{1, 1'000'000};
 
-// The provider types whose searches relax_threshold and rewrite_query repair: search
-// providers. A new search type is one more entry here.
+// The provider types whose searches rewrite_query repairs: search providers (relax_threshold
+// repairs only vector_search's). A new search type is one more entry here.
 constexpr std::array kSearchTypes{ProviderType::web_search, ProviderType::vector_search};
 
 // Strategy names in StrategyConfig's alternative order (engine/strategies/strategy_list.hpp).
@@ -821,9 +821,16 @@ void check_strategy(const StrategyConfig& config, std::string_view owner, const 
   if (std::holds_alternative<SimplifyQueryConfig>(config) && *type != ProviderType::web_search) {
     diag.error(path, fmt::format("simplify_query applies only to web_search providers; {}", provider_is(owner, *type)));
   }
-  const bool semantic_ladder =
-      std::holds_alternative<RelaxThresholdConfig>(config) || std::holds_alternative<RewriteQueryConfig>(config);
-  if (semantic_ladder && std::find(kSearchTypes.begin(), kSearchTypes.end(), *type) == kSearchTypes.end()) {
+  // A similarity threshold is a vector index's: a web search matches words, has no score
+  // to lower, and would be sent the same request again for each rung.
+  if (std::holds_alternative<RelaxThresholdConfig>(config) && *type != ProviderType::vector_search) {
+    diag.error(path, fmt::format("relax_threshold applies only to vector_search providers, whose hits have a "
+                                 "similarity threshold to lower; {}",
+                                 provider_is(owner, *type)));
+    return;
+  }
+  if (std::holds_alternative<RewriteQueryConfig>(config) &&
+      std::find(kSearchTypes.begin(), kSearchTypes.end(), *type) == kSearchTypes.end()) {
     std::vector<std::string_view> searches;
     for (const ProviderType t : kSearchTypes) searches.push_back(to_string(t));
     diag.error(path, fmt::format("{} applies only to {} providers; {}", strategy_name(config),

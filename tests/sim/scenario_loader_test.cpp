@@ -76,6 +76,17 @@ TEST(ScenarioLoaderTest, FullScenariosPassTheCorpusChecksToo) {
   }
 }
 
+TEST(ScenarioLoaderTest, FullToolsScenarioRelaxesTheVectorSearch) {
+  // relax_threshold applies to vector_search providers only, so its every key is set on
+  // full-tools.json's vector tool.
+  const Scenario s = load_ok(test::data_path("full-tools.json"));
+  const auto& relax = std::get<RelaxThresholdConfig>(s.policy.at("kb").at(0));
+  EXPECT_EQ(relax.initial, 0.9);
+  EXPECT_EQ(relax.step, 0.05);
+  EXPECT_EQ(relax.floor, 0.6);
+  EXPECT_FALSE(relax.keyword);
+}
+
 TEST(ScenarioLoaderTest, FullScenarioSetsEveryField) {
   const Scenario s = load_ok(test::data_path("full.json"));
   EXPECT_EQ(s.name, "full");
@@ -186,7 +197,7 @@ TEST(ScenarioLoaderTest, FullScenarioSetsEveryField) {
   EXPECT_EQ(s.start_unix_seconds, 1'638'891'000);  // 2021-12-07T15:30:00Z
 
   const auto& search_policy = s.policy.at("search");
-  ASSERT_EQ(search_policy.size(), 10u);
+  ASSERT_EQ(search_policy.size(), 9u);
   const auto& timeout = std::get<TimeoutConfig>(search_policy[0]);
   EXPECT_EQ(timeout.per_attempt, 10 * kSecond);
   EXPECT_EQ(timeout.total, 25 * kSecond);
@@ -205,7 +216,7 @@ TEST(ScenarioLoaderTest, FullScenarioSetsEveryField) {
   EXPECT_EQ(breaker.open_duration, 45 * kSecond);
   EXPECT_EQ(breaker.half_open_probes, 2);
   EXPECT_EQ(breaker.failure_on, (std::vector{OutcomeKind::server_error, OutcomeKind::overloaded}));
-  const auto& windowed = std::get<CircuitBreakerConfig>(search_policy[9]);
+  const auto& windowed = std::get<CircuitBreakerConfig>(search_policy[8]);
   ASSERT_TRUE(windowed.sliding_window.has_value());
   EXPECT_EQ(windowed.sliding_window->type, SlidingWindowType::count_based);
   EXPECT_EQ(windowed.sliding_window->size, 50);
@@ -229,11 +240,6 @@ TEST(ScenarioLoaderTest, FullScenarioSetsEveryField) {
   EXPECT_EQ(rewrite.prompt_tokens, 150);
   EXPECT_EQ(rewrite.max_output_tokens, 60);
   EXPECT_EQ(rewrite.max_rewrites, 2);
-  const auto& relax = std::get<RelaxThresholdConfig>(search_policy[6]);
-  EXPECT_EQ(relax.initial, 0.9);
-  EXPECT_EQ(relax.step, 0.05);
-  EXPECT_EQ(relax.floor, 0.6);
-  EXPECT_FALSE(relax.keyword);
   const auto& budget = std::get<BudgetConfig>(s.policy.at("gpt").at(0));
   EXPECT_EQ(budget.max_tokens, 20'000);
   EXPECT_EQ(budget.max_cost_usd, 0.25);
@@ -241,12 +247,12 @@ TEST(ScenarioLoaderTest, FullScenarioSetsEveryField) {
   EXPECT_EQ(fibonacci.backoff, Backoff::fibonacci);
   EXPECT_EQ(fibonacci.jitter, Jitter::proportional);
   EXPECT_EQ(fibonacci.jitter_range, (JitterRange{0.5, 1.5}));
-  const auto& grpc = std::get<RetryBudgetConfig>(search_policy[7]);
+  const auto& grpc = std::get<RetryBudgetConfig>(search_policy[6]);
   EXPECT_EQ(grpc.mode, RetryBudgetMode::grpc);
   EXPECT_EQ(grpc.max_milli_tokens, 5000);
   EXPECT_EQ(grpc.token_ratio_milli, 200);
   EXPECT_EQ(grpc.failure_on, std::vector<OutcomeKind>{OutcomeKind::timeout});
-  const auto& throttling = std::get<AdaptiveThrottlingConfig>(search_policy[8]);
+  const auto& throttling = std::get<AdaptiveThrottlingConfig>(search_policy[7]);
   EXPECT_EQ(throttling.window, 90 * kSecond);
   EXPECT_EQ(throttling.k, 1.5);
   EXPECT_EQ(throttling.reject_on, std::vector<OutcomeKind>{OutcomeKind::rate_limited});
@@ -261,11 +267,10 @@ TEST(ScenarioLoaderTest, FullScenarioSetsEveryField) {
 }
 
 TEST(ScenarioLoaderTest, AbsentStrategyFieldsTakeTheirDefaults) {
-  Json doc =
-      test::with(test::base_scenario(), "/policy/search",
-                 Json::array({Json{{"timeout", Json::object()}}, Json{{"retry", Json::object()}},
-                              Json{{"circuit_breaker", Json::object()}}, Json{{"simplify_query", Json::object()}},
-                              Json{{"cache", Json::object()}}, Json{{"relax_threshold", Json::object()}}}));
+  Json doc = test::with(test::base_scenario(), "/policy/search",
+                        Json::array({Json{{"timeout", Json::object()}}, Json{{"retry", Json::object()}},
+                                     Json{{"circuit_breaker", Json::object()}},
+                                     Json{{"simplify_query", Json::object()}}, Json{{"cache", Json::object()}}}));
   const LoadResult result = load_scenario_text(doc.dump(), test::kBaseFile);
   ASSERT_EQ(result.errors, std::vector<ValidationError>{});
   const auto& strategies = result.scenario->policy.at("search");
@@ -299,12 +304,6 @@ TEST(ScenarioLoaderTest, AbsentStrategyFieldsTakeTheirDefaults) {
   EXPECT_EQ(c.stale_if_error, std::nullopt);
   EXPECT_EQ(c.stale_on, cache.stale_on);
   EXPECT_EQ(c.cache_empty, std::nullopt);
-  const RelaxThresholdConfig relax;
-  const auto& x = std::get<RelaxThresholdConfig>(strategies[5]);
-  EXPECT_EQ(x.initial, relax.initial);
-  EXPECT_EQ(x.step, relax.step);
-  EXPECT_EQ(x.floor, relax.floor);
-  EXPECT_EQ(x.keyword, relax.keyword);
 }
 
 TEST(ScenarioLoaderTest, AbsentSearchFieldsAndFaultFieldsTakeTheirDefaults) {

@@ -26,6 +26,11 @@ Json with_strategy(std::string_view tool, std::string_view name, const Json& con
   return with(base_scenario(), "/policy/" + std::string(tool), Json::array({Json{{std::string(name), config}}}));
 }
 
+// The same on test::base_vector, whose vector_search provider "kb" a third step calls.
+Json with_kb_strategy(std::string_view name, const Json& config) {
+  return with(test::base_vector(), "/policy/kb", Json::array({Json{{std::string(name), config}}}));
+}
+
 // The retry config of `search` in a document that must load without errors.
 RetryConfig loaded_retry(const Json& doc) {
   LoadResult loaded = load_scenario_text(doc.dump(), test::kBaseFile);
@@ -816,61 +821,66 @@ TEST(ScenarioProviderRatesTest, ToolStepsTakeNoTokens) {
 }
 
 // relax_threshold and rewrite_query: the semantic recovery ladder (seed 001).
-constexpr const char* kRelax = "/policy/search/0/relax_threshold";
+constexpr const char* kRelax = "/policy/kb/0/relax_threshold";
 constexpr const char* kRewrite = "/policy/search/0/rewrite_query";
 
 TEST(ScenarioRelaxThresholdConfigTest, LoadsWithItsDefaults) {
-  LoadResult loaded =
-      load_scenario_text(with_strategy("search", "relax_threshold", Json::object()).dump(), test::kBaseFile);
+  LoadResult loaded = load_scenario_text(with_kb_strategy("relax_threshold", Json::object()).dump(), test::kBaseFile);
   ASSERT_EQ(loaded.errors, std::vector<ValidationError>{});
-  const auto& c = std::get<RelaxThresholdConfig>(loaded.scenario->policy.at("search").at(0));
+  const auto& c = std::get<RelaxThresholdConfig>(loaded.scenario->policy.at("kb").at(0));
   EXPECT_EQ(c.initial, 0.85);
   EXPECT_EQ(c.step, 0.10);
   EXPECT_EQ(c.floor, 0.70);
   EXPECT_TRUE(c.keyword);
 }
 
-TEST(ScenarioRelaxThresholdConfigTest, AppliesOnlyToSearchProviders) {
+TEST(ScenarioRelaxThresholdConfigTest, AppliesOnlyToVectorSearchProviders) {
   EXPECT_EQ(errors_of(with_strategy("gpt", "relax_threshold", Json::object())),
             only("/policy/gpt/0/relax_threshold",
-                 "relax_threshold applies only to web_search or vector_search providers; \"gpt\" is an llm provider"));
+                 "relax_threshold applies only to vector_search providers, whose hits have a similarity threshold to "
+                 "lower; \"gpt\" is an llm provider"));
+  // A web search matches words: no threshold, so each rung would send the same request.
+  EXPECT_EQ(errors_of(with_strategy("search", "relax_threshold", Json::object())),
+            only("/policy/search/0/relax_threshold",
+                 "relax_threshold applies only to vector_search providers, whose hits have a similarity threshold to "
+                 "lower; \"search\" is a web_search provider"));
 }
 
 TEST(ScenarioRelaxThresholdConfigTest, InitialAndFloorAreScoresInTheUnitRange) {
-  EXPECT_EQ(errors_of(with_strategy("search", "relax_threshold", {{"initial", 1.5}})),
+  EXPECT_EQ(errors_of(with_kb_strategy("relax_threshold", {{"initial", 1.5}})),
             only(at(kRelax, "/initial"), "expected a number in [0, 1], got 1.5"));
-  EXPECT_EQ(errors_of(with_strategy("search", "relax_threshold", {{"floor", -0.1}})),
+  EXPECT_EQ(errors_of(with_kb_strategy("relax_threshold", {{"floor", -0.1}})),
             only(at(kRelax, "/floor"), "expected a number in [0, 1], got -0.1"));
 }
 
 TEST(ScenarioRelaxThresholdConfigTest, StepMustBeAtLeastOneHundredth) {
   for (const double step : {0.0, -0.1, 0.001}) {
-    EXPECT_EQ(errors_of(with_strategy("search", "relax_threshold", {{"step", step}})),
+    EXPECT_EQ(errors_of(with_kb_strategy("relax_threshold", {{"step", step}})),
               only(at(kRelax, "/step"), fmt::format("expected a number in [0.01, 1], got {}", Json(step).dump())));
   }
 }
 
 TEST(ScenarioRelaxThresholdConfigTest, FloorMustNotExceedTheInitialThreshold) {
-  EXPECT_EQ(errors_of(with_strategy("search", "relax_threshold", {{"initial", 0.8}, {"floor", 0.9}})),
+  EXPECT_EQ(errors_of(with_kb_strategy("relax_threshold", {{"initial", 0.8}, {"floor", 0.9}})),
             only(at(kRelax, "/floor"), "expected a number <= initial (0.8), got 0.9"));
   // Against the default initial threshold when none is given.
-  EXPECT_EQ(errors_of(with_strategy("search", "relax_threshold", {{"floor", 0.9}})),
+  EXPECT_EQ(errors_of(with_kb_strategy("relax_threshold", {{"floor", 0.9}})),
             only(at(kRelax, "/floor"), "expected a number <= initial (0.85), got 0.9"));
   // And the initial threshold against the default floor when no floor is given.
   EXPECT_EQ(
-      errors_of(with_strategy("search", "relax_threshold", {{"initial", 0.5}})),
+      errors_of(with_kb_strategy("relax_threshold", {{"initial", 0.5}})),
       only(at(kRelax, "/initial"), "expected a number >= floor (0.7, its default; set floor to go lower), got 0.5"));
-  EXPECT_TRUE(errors_of(with_strategy("search", "relax_threshold", {{"initial", 0.5}, {"floor", 0.3}})).empty());
+  EXPECT_TRUE(errors_of(with_kb_strategy("relax_threshold", {{"initial", 0.5}, {"floor", 0.3}})).empty());
 }
 
 TEST(ScenarioRelaxThresholdConfigTest, KeywordIsABoolean) {
-  EXPECT_EQ(errors_of(with_strategy("search", "relax_threshold", {{"keyword", "yes"}})),
+  EXPECT_EQ(errors_of(with_kb_strategy("relax_threshold", {{"keyword", "yes"}})),
             only(at(kRelax, "/keyword"), "expected true or false, got \"yes\""));
 }
 
 TEST(ScenarioRelaxThresholdConfigTest, UnknownKeysAreErrors) {
   EXPECT_EQ(
-      errors_of(with_strategy("search", "relax_threshold", {{"threshold", 0.8}})),
+      errors_of(with_kb_strategy("relax_threshold", {{"threshold", 0.8}})),
       only(at(kRelax, "/threshold"), "unknown key \"threshold\"; expected one of: initial, step, floor, keyword"));
 }
 

@@ -63,6 +63,13 @@ inline Json with(Json doc, std::string_view pointer, Json value) {
   return doc;
 }
 
+// The base scenario with a vector_search provider "kb" over the test corpus (two
+// documents) and a third step that calls it.
+inline Json base_vector() {
+  Json doc = with(base_scenario(), "/providers/kb", Json{{"type", "vector_search"}, {"corpus", "corpus.jsonl"}});
+  return with(doc, "/workload/tasks/0/steps/2", Json{{"tool", "kb"}, {"query_from", "companies"}});
+}
+
 // `doc` without the member or element at `pointer`.
 inline Json without(Json doc, std::string_view pointer) {
   const Json::json_pointer ptr{std::string(pointer)};

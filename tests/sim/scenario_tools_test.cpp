@@ -208,10 +208,13 @@ TEST(ScenarioLadderTest, RewriteQueryOnlyInAToolsPipeline) {
                                  "stack serves one provider"));
 }
 
-TEST(ScenarioLadderTest, RelaxThresholdMayBeInASearchProvidersStack) {
+TEST(ScenarioLadderTest, RelaxThresholdMayBeInAVectorSearchProvidersStack) {
   Json doc = with_tools();
-  doc["policy"]["search"] = Json::parse(R"([ { "relax_threshold": {} } ])");
-  doc["policy"]["web"] = Json::parse(R"([ { "rewrite_query": { "provider": "gpt" } } ])");
+  doc["providers"]["kb"] = Json::parse(R"({ "type": "vector_search", "corpus": "corpus.jsonl" })");
+  doc["tools"]["docs"] = Json::parse(R"({ "provider": "kb" })");
+  doc["workload"]["tasks"][0]["steps"][2] = Json::parse(R"({ "tool": "docs", "query_from": "companies" })");
+  doc["policy"]["kb"] = Json::parse(R"([ { "relax_threshold": {} } ])");
+  doc["policy"]["docs"] = Json::parse(R"([ { "rewrite_query": { "provider": "gpt" } } ])");
   EXPECT_EQ(errors_of(doc), std::vector<ValidationError>{});
 }
 

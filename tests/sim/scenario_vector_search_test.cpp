@@ -10,17 +10,11 @@ namespace squall {
 namespace {
 
 using test::base_scenario;
+using test::base_vector;
 using test::errors_of;
 using test::only;
 using test::with;
 using test::without;
-
-// The base scenario with a vector_search provider "kb" over the test corpus (two
-// documents) and a third step that calls it.
-Json base_vector() {
-  Json doc = with(base_scenario(), "/providers/kb", Json{{"type", "vector_search"}, {"corpus", "corpus.jsonl"}});
-  return with(doc, "/workload/tasks/0/steps/2", Json{{"tool", "kb"}, {"query_from", "companies"}});
-}
 
 Json with_units(const Json& units) { return with(base_vector(), "/providers/kb/read_units", units); }
 
