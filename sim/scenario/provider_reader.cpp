@@ -62,7 +62,8 @@ constexpr NumberRange kTokensPerSecond{0, true, 1e9};
 // - read units: 1e6 RU of capacity or per second, five hundred times Pinecone's 2,000 per
 //   second, which keeps the bucket's exact level in int64 (mocks/read_units.hpp).
 constexpr IntRange kTopK{1, kMaxTopK};
-constexpr NumberRange kReadUnits{0, true, 1e6};
+// Read units are counted in thousandths (mRU): an amount is at least one.
+constexpr NumberRange kReadUnits{0.001, false, 1e6};
 constexpr NumberRange kReadUnitsPerSecond{0, false, 1e6};
 
 // What loading a corpus file found: its error, or what a query of its index costs.

@@ -85,14 +85,13 @@ TEST(ScenarioVectorSearchTest, ReadUnitsMustBeAnObjectWithCapacityAndRefill) {
 
 TEST(ScenarioVectorSearchTest, ReadUnitAmountsAreBounded) {
   EXPECT_EQ(errors_of(with_units(Json{{"capacity", 0}, {"refill_per_s", 1}})),
-            only("/providers/kb/read_units/capacity", "expected a number in (0, 1000000], got 0"));
+            only("/providers/kb/read_units/capacity", "expected a number in [0.001, 1000000], got 0"));
   EXPECT_EQ(errors_of(with_units(Json{{"capacity", 1}, {"refill_per_s", -1}})),
             only("/providers/kb/read_units/refill_per_s", "expected a number in [0, 1000000], got -1"));
   EXPECT_EQ(errors_of(with_units(Json{{"capacity", 1}, {"refill_per_s", 1}, {"per_query", "1 RU"}})),
-            only("/providers/kb/read_units/per_query", "expected a number in (0, 1000000], got \"1 RU\""));
+            only("/providers/kb/read_units/per_query", "expected a number in [0.001, 1000000], got \"1 RU\""));
   EXPECT_EQ(errors_of(with_units(Json{{"capacity", 1}, {"refill_per_s", 1}, {"per_query", 0.0004}})),
-            only("/providers/kb/read_units/per_query",
-                 "expected at least 0.001 (read units are counted in thousandths), got 0.0004"));
+            only("/providers/kb/read_units/per_query", "expected a number in [0.001, 1000000], got 0.0004"));
   // A refill that would round to nothing is not silently a bucket that never refills.
   EXPECT_EQ(errors_of(with_units(Json{{"capacity", 1}, {"refill_per_s", 0.0001}})),
             only("/providers/kb/read_units/refill_per_s",

@@ -252,18 +252,14 @@ std::vector<std::pair<Json, bool>> boundary_values(const Json& property) {
   return values;
 }
 
-TEST(SchemaTest, NumericBoundsAgreeWithTheLoader) {
-  // Every number or integer of full.json whose schema has a lower bound has an upper bound
-  // too, and the loader accepts exactly the values in between: at each bound it reports
-  // no error, just outside it reports the range the schema states. The elements of an
-  // array whose "items" are bounded numbers (jitter_range) are checked one by one.
-  const std::string file = test::data_path("full.json");
+// One file's part of NumericBoundsAgreeWithTheLoader: adds to `checked` the schema
+// locations of the bounded numbers it sets.
+void check_numeric_bounds(const std::string& file, std::set<std::string>& checked) {
   const Json full = parse_file(file);
   std::vector<Visit> visits;
   std::vector<std::string> problems;
   walk({"", &schema_root()}, full, "", visits, problems);
   ASSERT_EQ(problems, std::vector<std::string>{});
-  std::set<std::string> checked;
   for (const Visit& visit : visits) {
     for (const auto& [key, unused] : visit.schema.schema->at("properties").items()) {
       const Json& declared = *follow_refs({"", &visit.schema.schema->at("properties").at(key)}).schema;
@@ -273,7 +269,10 @@ TEST(SchemaTest, NumericBoundsAgreeWithTheLoader) {
       const std::string key_path = pointer_append(visit.path, key);
       SCOPED_TRACE(key_path);
       ASSERT_TRUE(property.contains("maximum")) << "a bounded-below number needs an upper bound";
-      if (!full.contains(Json::json_pointer(key_path))) continue;  // e.g. a key full.json sets elsewhere only
+      if (!full.contains(Json::json_pointer(key_path))) continue;  // e.g. a key this file sets elsewhere only
+      // An escalation rule's at_least is an integer >= 1 for count conditions: bounds an
+      // if/then branch refines, which this walk does not read (as a count window's size).
+      if (key == "at_least") continue;
       checked.insert(visit.schema.pointer + "/properties/" + key + (array ? "/items" : ""));
       std::vector<std::string> paths{key_path};
       if (array) {
@@ -288,11 +287,13 @@ TEST(SchemaTest, NumericBoundsAgreeWithTheLoader) {
           SCOPED_TRACE(value.dump());
           Json doc = full;
           doc[Json::json_pointer(path)] = value;
-          // The cross-field bounds among them: last_call >= first_call, and
-          // relax_threshold's floor <= initial. (jitter_range's min <= max is reported at
+          // The cross-field bounds among them: last_call >= first_call, relax_threshold's
+          // floor <= initial, and read_units' per_query <= capacity. (jitter_range's min <= max is reported at
           // the array's own path, which is not looked at here.)
           if (key == "last_call") doc[Json::json_pointer(pointer_append(visit.path, "first_call"))] = 1;
           if (key == "floor") doc[Json::json_pointer(pointer_append(visit.path, "initial"))] = 1;
+          // A query's read units are at most the bucket's: the bucket is made the largest.
+          if (key == "per_query") doc[Json::json_pointer(pointer_append(visit.path, "capacity"))] = 1e6;
           // A capacity drop's limit is at most the base one: the base is lifted away.
           const std::size_t drops_at = path.find("/capacity/drops/");
           if (drops_at != std::string::npos) {
@@ -312,7 +313,20 @@ TEST(SchemaTest, NumericBoundsAgreeWithTheLoader) {
       }
     }
   }
-  // seed, rate_per_s (arrivals and bursts), max_tasks, weight, prompt_tokens,
+}
+
+TEST(SchemaTest, NumericBoundsAgreeWithTheLoader) {
+  // Every number or integer of full.json and full-tools.json whose schema has a lower
+  // bound has an upper bound too, and the loader accepts exactly the values in between: at
+  // each bound it reports no error, just outside it reports the range the schema states.
+  // The elements of an array whose "items" are bounded numbers (jitter_range) are checked
+  // one by one.
+  std::set<std::string> checked;
+  for (const char* name : {"full.json", "full-tools.json"}) {
+    SCOPED_TRACE(name);
+    check_numeric_bounds(test::data_path(name), checked);
+  }
+  // full.json's 48: seed, rate_per_s (arrivals and bursts), max_tasks, weight, prompt_tokens,
   // max_output_tokens, max_results, input, output, context_window, tokens_per_second,
   // mean_output_tokens, probability, first_call, last_call, max_attempts, multiplier,
   // jitter_range's items, failure_threshold, half_open_probes, max_tokens, max_cost_usd,
@@ -323,11 +337,12 @@ TEST(SchemaTest, NumericBoundsAgreeWithTheLoader) {
   // a fault's duty_cycle, multiplier and after_tokens, an outage's probability;
   // circuit_breaker's failure_rate_threshold, minimum_number_of_calls,
   // slow_call_rate_threshold and open_duration_multiplier (a count window's size has its
-  // bounds in an if/then branch, which this walk does not read).
-  // (relax_threshold's initial, step and floor are set in full-tools.json, on its vector
-  // search, the only provider type that takes relax_threshold; the loader's tests check
-  // their ranges.)
-  EXPECT_EQ(checked.size(), 48u);
+  // bounds in an if/then branch, which this walk does not read);
+  // and full-tools.json's 22 more: relax_threshold's initial, step and floor (on its
+  // vector search), read_units' capacity, per_query and refill_per_s, hedging's, bulkhead's,
+  // rate_limiter's, reflect's and budget's max_iterations, a step's min_score and top_k,
+  // the tool provider's rates, an llm's malformed_output_rate.
+  EXPECT_EQ(checked.size(), 70u);
 }
 
 // Scenario files: scenarios/**/*.json (without schema/, corpora/, policies/ and sweeps/,
