@@ -58,6 +58,8 @@ BuiltProvider make_provider(const ProviderConfig& config, std::shared_ptr<const 
     settings.start_unix_seconds = start_unix_seconds;
     settings.window = series.window;
     settings.max_windows = series.max_windows;
+    if (const auto* llm = std::get_if<LlmConfig>(&config.spec))
+      settings.prompt_usd_per_mtok = llm->price_per_mtok.input;
     auto chaos = std::make_unique<ChaosProvider>(std::move(built.provider), std::move(faults), latency, body, clock,
                                                  scheduler, *built.chaos_rng, settings);
     built.chaos = chaos.get();

@@ -235,8 +235,8 @@ Response ChaosProvider::faulty_answer(const FaultConfig& fault, TimePoint now) {
   return r;
 }
 
-void ChaosProvider::abort_now(const FaultConfig& fault, TimePoint now, const CallOptions& options, Rng& rng,
-                              Response& response, ScheduledAnswer& answer) {
+void ChaosProvider::abort_now(const FaultConfig& fault, TimePoint now, std::int64_t prompt_tokens,
+                              const CallOptions& options, Rng& rng, Response& response, ScheduledAnswer& answer) {
   if (fault.kind == FaultKind::timeout) {
     // The hang: the caller's wait ends at the deadline or the cap as a timeout (never cut
     // short: the hang is the fault), or at a cancel.
@@ -249,12 +249,18 @@ void ChaosProvider::abort_now(const FaultConfig& fault, TimePoint now, const Cal
   answer.cut_short = &cut_short_[index_of(fault.kind)];
   // Built for the time it arrives, the only time at which the caller sees it.
   response = faulty_answer(fault, answer.at);
+  if (fault.kind == FaultKind::empty && body_ == Body::completion) {
+    // A completion with no content: the prompt was read and is billed (ChaosSettings).
+    response.input_tokens = prompt_tokens;
+    response.cost_usd = static_cast<double>(prompt_tokens) * settings_.prompt_usd_per_mtok / 1e6;
+  }
 }
 
-Task<Response> ChaosProvider::abort(const FaultConfig& fault, TimePoint now, CallOptions options, Rng& rng) {
+Task<Response> ChaosProvider::abort(const FaultConfig& fault, TimePoint now, std::int64_t prompt_tokens,
+                                    CallOptions options, Rng& rng) {
   Response response;
   ScheduledAnswer answer;
-  abort_now(fault, now, options, rng, response, answer);
+  abort_now(fault, now, prompt_tokens, options, rng, response, answer);
   co_await AwaitScheduled(scheduler_, response, answer, options);
   co_return response;
 }
@@ -318,7 +324,7 @@ Task<Response> ChaosProvider::run(Decision decision, TimePoint now, Request requ
   if (decision.fault == nullptr) {
     r = co_await inner_->call(request, options);
   } else if (phase_of(decision.fault->kind) == FaultPhase::abort) {
-    r = co_await abort(*decision.fault, began, options, rng);
+    r = co_await abort(*decision.fault, began, request.prompt_tokens, options, rng);
   } else {
     r = co_await transform(*decision.fault, now, request, options);
   }
@@ -353,7 +359,7 @@ Task<Response> ChaosProvider::call(Request request, CallOptions options) {
   const Decision decision = next_decision(now, options);
   if (decision.delay == nullptr && decision.fault == nullptr) return inner_->call(request, options);
   if (decision.delay == nullptr && phase_of(decision.fault->kind) == FaultPhase::abort && !decision.keyed) {
-    return abort(*decision.fault, now, options, rng_);
+    return abort(*decision.fault, now, request.prompt_tokens, options, rng_);
   }
   return run(decision, now, request, options);
 }
@@ -370,10 +376,10 @@ Task<Response> ChaosProvider::start(const Request& request, const CallOptions& o
   if (decision.delay == nullptr && decision.fault == nullptr) return inner_->start(request, options, response, answer);
   if (decision.delay == nullptr && phase_of(decision.fault->kind) == FaultPhase::abort) {
     if (!decision.keyed) {
-      abort_now(*decision.fault, now, options, rng_, response, answer);
+      abort_now(*decision.fault, now, request.prompt_tokens, options, rng_, response, answer);
     } else {
       Xoshiro256 keyed_rng(decision.latency_seed);
-      abort_now(*decision.fault, now, options, keyed_rng, response, answer);
+      abort_now(*decision.fault, now, request.prompt_tokens, options, keyed_rng, response, answer);
     }
     return {};
   }

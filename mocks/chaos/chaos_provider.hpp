@@ -136,6 +136,11 @@ struct ChaosSettings {
   // section 9), as the recorder and the capacity layer do.
   Nanos window = 10 * kSecond;
   std::size_t max_windows = 100'000;
+  // An llm's input price, USD per million tokens (its price_per_mtok.input): an `empty`
+  // fault on a completion is a 200 with no content, for which the provider read, and
+  // bills, the prompt (OpenAI's and Anthropic's usage counts input tokens on every
+  // completed request). 0 for other providers, whose empty answers bill nothing.
+  double prompt_usd_per_mtok = 0;
 };
 
 class ChaosProvider final : public Provider {
@@ -199,15 +204,17 @@ class ChaosProvider final : public Provider {
   Task<Response> run(Decision decision, TimePoint now, Request request, CallOptions options);
   // The call's number and decision, with the injected faults counted.
   Decision next_decision(TimePoint now, const CallOptions& options);
-  Task<Response> abort(const FaultConfig& fault, TimePoint now, CallOptions options, Rng& rng);
+  // `prompt_tokens`: the request's, which an empty completion bills.
+  Task<Response> abort(const FaultConfig& fault, TimePoint now, std::int64_t prompt_tokens, CallOptions options,
+                       Rng& rng);
   Task<Response> transform(const FaultConfig& fault, TimePoint decided, const Request& request, CallOptions options);
   // Counts a fault decided at `decided` as injected, or takes it back (in its total and
   // its window alike).
   void count_injected(FaultKind kind, TimePoint decided);
   void uncount_injected(FaultKind kind, TimePoint decided);
   std::size_t window_of(TimePoint decided) const;
-  void abort_now(const FaultConfig& fault, TimePoint now, const CallOptions& options, Rng& rng, Response& response,
-                 ScheduledAnswer& answer);
+  void abort_now(const FaultConfig& fault, TimePoint now, std::int64_t prompt_tokens, const CallOptions& options,
+                 Rng& rng, Response& response, ScheduledAnswer& answer);
   Response faulty_answer(const FaultConfig& fault, TimePoint now);
   // Sets the retry-delay hint `fault` sends (its Retry-After, retry-after-ms or RetryInfo)
   // in `details`.

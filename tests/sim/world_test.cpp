@@ -77,6 +77,26 @@ TEST(WorldTest, ACallSlowerThanTheLongestDeadlineMissesIt) {
   EXPECT_EQ(report.tasks.by_status[index_of(TaskStatus::failed)], 3U);
 }
 
+TEST(WorldTest, AnEmptyCompletionBillsItsPrompt) {
+  // Every completion comes back empty (a 200 without content): the provider read the
+  // prompt, so each of the 5 tasks bills its 500 input tokens and no output, at 2.5 USD
+  // per million: 5 * 500 * 2.5 / 1e6 = 0.00625 USD. The task safe-fails, as on an empty
+  // search.
+  const Scenario scenario = test::inline_scenario(R"({
+    "name": "empty-completions", "duration": "5s",
+    "workload": { "arrivals": { "process": "constant", "rate_per_s": 1 },
+                  "tasks": [ { "name": "ask", "steps": [ { "tool": "llm", "prompt_tokens": 500 } ] } ] },
+    "providers": { "llm": { "type": "llm", "price_per_mtok": { "input": 2.5, "output": 10 },
+                            "faults": [ { "kind": "empty", "probability": 1 } ] } } })");
+  const Report report = test::run_world(scenario, 1);
+  ASSERT_EQ(report.tasks.total, 5U);
+  EXPECT_EQ(report.tasks.by_status[index_of(TaskStatus::safe_failed)], 5U);
+  ASSERT_EQ(report.providers.size(), 1U);
+  EXPECT_EQ(report.providers[0].input_tokens, 2500);
+  EXPECT_EQ(report.providers[0].output_tokens, 0);
+  EXPECT_NEAR(report.cost.total_usd, 0.00625, 1e-12);
+}
+
 TEST(WorldTest, TasksPilingUpPastTheInFlightLimitStopTheRun) {
   // One task per second for 10 s. With a limit of 0 the first arrival exceeds it.
   const Scenario scenario = test::inline_scenario(kSearchThenLlm);
