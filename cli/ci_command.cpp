@@ -7,6 +7,7 @@
 
 #include "cli/ci_progress.hpp"
 #include "cli/commands.hpp"
+#include "cli/expected_tasks.hpp"
 #include "cli/output_path.hpp"
 #include "cli/report_requests.hpp"
 #include "cli/repro.hpp"
@@ -72,8 +73,8 @@ CiRun run_one(const fs::path& file, const CiOptions& options, const ProgressCall
   } catch (const CorpusError& e) {
     return not_run(kExitBadInput, e.what());
   } catch (const RunLimitExceeded& e) {
-    return not_run(kExitBadInput, fmt::format("{}: run stopped, no report written: {} (--max-in-flight sets the limit)",
-                                              file.string(), e.what()));
+    return not_run(kExitBadInput,
+                   fmt::format("{}: run stopped, no report written: {}", file.string(), run_limit_message(e)));
   } catch (const std::exception& e) {
     return not_run(kExitInternalError, fmt::format("{}: internal error: {}", file.string(), e.what()));
   }

@@ -19,4 +19,11 @@ std::optional<std::string> many_tasks_warning(const Scenario& scenario) {
       scenario.source.string(), expected, kManyTasks);
 }
 
+std::string run_limit_message(const RunLimitExceeded& e) {
+  if (e.limit() == RunLimitExceeded::Limit::tasks_in_flight) {
+    return fmt::format("{} (--max-in-flight sets the limit)", e.what());
+  }
+  return e.what();
+}
+
 }  // namespace squall::cli

@@ -188,7 +188,7 @@ int run_command(const RunOptions& options) {
     report = run_with_progress(options, *prepared, seed, provenance, outputs->observer(), wall_start);
   } catch (const RunLimitExceeded& e) {
     // outputs' temporary files go with it: nothing is written.
-    fmt::print(stderr, "squall: run stopped, no report written: {} (--max-in-flight sets the limit)\n", e.what());
+    fmt::print(stderr, "squall: run stopped, no report written: {}\n", run_limit_message(e));
     return kExitBadInput;
   }
   const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - wall_start;

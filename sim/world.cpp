@@ -176,10 +176,12 @@ Task<void> World::arrivals() {
     const std::uint64_t in_flight = tasks_started_ - recorder_.tasks_finished();
     peak_in_flight_ = std::max(peak_in_flight_, in_flight);
     if (in_flight > limits_.max_tasks_in_flight) {
-      throw RunLimitExceeded(fmt::format(
-          "at {} of simulated time, more than {} tasks were in flight (the limit) while tasks arrived at {:g} "
-          "per second: tasks arrive faster than they finish, or the limit is too low for this workload",
-          format_duration(*at), limits_.max_tasks_in_flight, schedule.rate_at(*at)));
+      throw RunLimitExceeded(
+          RunLimitExceeded::Limit::tasks_in_flight,
+          fmt::format(
+              "at {} of simulated time, more than {} tasks were in flight (the limit) while tasks arrived at {:g} "
+              "per second: tasks arrive faster than they finish, or the limit is too low for this workload",
+              format_duration(*at), limits_.max_tasks_in_flight, schedule.rate_at(*at)));
     }
     loop_.set_component(kFirstTemplateComponent + static_cast<ComponentId>(index));
     spawn(runner_.run(TaskContext{.id = static_cast<std::uint64_t>(n)}, plans_[index], query), &error_);
@@ -208,10 +210,12 @@ Report World::run() {
         progress_(RunProgress{loop_.now(), scenario_.duration, tasks_started_, recorder_.tasks_finished()});
     }
   } catch (const SimulationStalled& stall) {
-    throw SimulationError(fmt::format(
-        "virtual time stopped advancing at {}: {} events in a row at that instant, the last scheduled by {} "
-        "(a loop that never waits, EventLoop::kMaxEventsPerInstant)",
-        format_duration(stall.at()), EventLoop::kMaxEventsPerInstant, component_name(stall.component())));
+    throw RunLimitExceeded(
+        RunLimitExceeded::Limit::events_per_instant,
+        fmt::format(
+            "virtual time stopped advancing at {}: {} events in a row at that instant, the last scheduled by {} "
+            "(a loop that never waits, EventLoop::kMaxEventsPerInstant)",
+            format_duration(stall.at()), EventLoop::kMaxEventsPerInstant, component_name(stall.component())));
   }
   if (error_) std::rethrow_exception(error_);
   if (tasks_started_ != recorder_.tasks_finished()) {

@@ -46,20 +46,24 @@ struct RunLimits {
   std::uint64_t max_tasks_in_flight = 1'000'000;
 };
 
-// Thrown by World::run when the run exceeded RunLimits: the scenario asks for more than
-// the simulator will hold (exit 2, no report). The message names the time, the arrival
-// rate and the limit.
+// Thrown by World::run when the run exceeded a limit of the simulator: the scenario asks
+// for more than it will hold or do (exit 2, no report). Two limits:
+//   - tasks_in_flight: RunLimits::max_tasks_in_flight (`squall run --max-in-flight`); the
+//     message names the time, the arrival rate and the limit;
+//   - events_per_instant: virtual time stopped advancing (EventLoop::kMaxEventsPerInstant
+//     events in a row at one instant: retries with no delay against answers that take no
+//     time, nested so that they never run out); the message names the time and the task
+//     template or arrival process that scheduled the last of them.
+// Both are verdicts on the scenario, not internal errors: the same file always stops at
+// the same point.
 class RunLimitExceeded : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
-};
+  enum class Limit { tasks_in_flight, events_per_instant };
+  RunLimitExceeded(Limit limit, const std::string& message) : std::runtime_error(message), limit_(limit) {}
+  Limit limit() const { return limit_; }
 
-// Thrown by World::run when the simulation cannot go on: virtual time stopped advancing
-// (EventLoop::kMaxEventsPerInstant), naming the component and the time. An internal
-// error, not a verdict on the policy.
-class SimulationError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
+ private:
+  Limit limit_;
 };
 
 // How far a run has got, for a progress display on stderr (cli/progress.hpp). World
@@ -88,8 +92,8 @@ class World {
   World& operator=(const World&) = delete;
   ~World();
 
-  // Runs the simulation to completion. Call once. Throws RunLimitExceeded or
-  // SimulationError (above), and whatever a component threw.
+  // Runs the simulation to completion. Call once. Throws RunLimitExceeded (above), and
+  // whatever a component threw.
   Report run();
   // Called by run() between slices of events, and once at the end (RunProgress above).
   void set_progress(ProgressCallback progress) { progress_ = std::move(progress); }
@@ -103,7 +107,7 @@ class World {
   void build();
   Task<void> arrivals();
   std::unique_ptr<Rng> stream(std::string_view component) const;
-  // Who scheduled an event, for SimulationError's message.
+  // Who scheduled an event, for the stalled run's message.
   std::string component_name(ComponentId component) const;
   void build_providers(const RngFactory& rngs);
   void build_tools(const RngFactory& rngs);

@@ -154,6 +154,30 @@ TEST(CliTest, TooManyTasksInFlightStopTheRunWithExitTwoAndNoReport) {
   EXPECT_EQ(squall(std::string("run ") + kFlagship + " --max-in-flight 0").exit_code, 2);
 }
 
+TEST(CliTest, ALoopThatNeverWaitsStopsTheRunWithExitTwoAndNoReport) {
+  // Three nested retries of 1000 attempts, no delay, against failures that take no time:
+  // 10^9 attempts at 0 s. The stall limit stops it as a verdict on the scenario (exit 2,
+  // no report), not as an internal error (exit 70).
+  const fs::path file = temp_path("never-waits.json");
+  std::ofstream(file) << R"({ "name": "never-waits", "duration": "2s",
+    "workload": { "arrivals": { "process": "constant", "rate_per_s": 1 },
+                  "tasks": [ { "name": "ask", "steps": [ { "tool": "llm" } ] } ] },
+    "providers": { "llm": { "type": "llm", "faults": [ { "kind": "server_error", "probability": 1,
+                                                         "latency": { "distribution": "constant", "value": "0s" } } ] } },
+    "policy": { "llm": [ { "retry": { "max_attempts": 1000, "base_delay": "0s", "backoff": "constant", "jitter": "none" } },
+                         { "retry": { "max_attempts": 1000, "base_delay": "0s", "backoff": "constant", "jitter": "none" } },
+                         { "retry": { "max_attempts": 1000, "base_delay": "0s", "backoff": "constant", "jitter": "none" } } ] } })";
+  const fs::path out = temp_path("never-waits-report.json");
+  const Result r = squall("run " + file.string() + " --out " + out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("squall: run stopped, no report written: virtual time stopped advancing at 0s: 10000000 events "
+                       "in a row at that instant, the last scheduled by a task of template \"ask\""),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("--max-in-flight"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out));
+}
+
 TEST(CliTest, SeedMustBeADecimalUint64) {
   // CLI11 alone would wrap "-1" to 2^64-1 and read "010" as octal.
   EXPECT_EQ(squall("run scenarios/quickstart.json --seed -1").exit_code, 2);
