@@ -128,8 +128,10 @@ void EventLoop::run_event(const Event& e) {
   // the largest single stall of a high-rate run (bench/README.md). Asking for its first
   // lines now lets them arrive while this event runs. A hint: a wrong guess (an event
   // this one schedules earlier, a cancelled one) costs wasted prefetches, and none is made
-  // when finding the next event would take a scan (EventQueue::earliest_if_cheap).
-  if (const QueuedEvent* upcoming = queue_.earliest_if_cheap()) {
+  // when finding the next event would take a scan (EventQueue::earliest_if_cheap). Nor
+  // when few events are queued: their frames are few enough to stay in the core's caches
+  // (kPrefetchMinQueued), and the look and the eight prefetches would be all cost.
+  if (const QueuedEvent* upcoming = queue_.size() >= kPrefetchMinQueued ? queue_.earliest_if_cheap() : nullptr) {
     if (const std::coroutine_handle<> next = slots_[upcoming->slot()].handle) {
       const auto* frame = static_cast<const char*>(next.address());
       // Eight lines: a resumption reads the frame's header, its promise's result and the
