@@ -161,6 +161,9 @@ Task<void> World::arrivals() {
   const bool draw_queries = std::any_of(plan_queries_.begin(), plan_queries_.end(),
                                         [](const std::vector<PoolQuery>* q) { return q != nullptr && q->size() > 1; });
 
+  // Every task starts from this context but for its id (TaskContext::id says why it is
+  // set here, not built afresh per task).
+  TaskContext fresh;
   for (std::int64_t n = 0; n < max_tasks; ++n) {
     const std::optional<TimePoint> at = schedule.next(*arrival_rng_);
     if (!at) break;
@@ -184,7 +187,8 @@ Task<void> World::arrivals() {
               format_duration(*at), limits_.max_tasks_in_flight, schedule.rate_at(*at)));
     }
     loop_.set_component(kFirstTemplateComponent + static_cast<ComponentId>(index));
-    spawn(runner_.run(TaskContext{.id = static_cast<std::uint64_t>(n)}, plans_[index], query), &error_);
+    fresh.id = static_cast<std::uint64_t>(n);
+    spawn(runner_.run(fresh, plans_[index], query), &error_);
     loop_.set_component(kArrivalsComponent);
   }
 }
