@@ -329,8 +329,10 @@ void Recorder::on_task_finished(const TaskResult& r) {
   }
   const std::size_t w = window_of(r.finished);
   if (w >= tasks_by_window_.size()) {  // the two series grow together
+    const std::uint64_t before = task_latency_by_window_.empty() ? 0 : task_latency_by_window_.back().count();
     tasks_by_window_.resize(w + 1);
     task_latency_by_window_.resize(w + 1);
+    task_latency_by_window_[w].reserve(before);
   }
   ++tasks_by_window_[w][status];
   task_latency_by_window_[w].add(r.id, r.finished - r.started);

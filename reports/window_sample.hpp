@@ -44,6 +44,11 @@ class WindowSample {
     add_past_bound(key, sample);
   }
 
+  // Room for `n` samples (at most kKept) before the first add: the recorder expects a
+  // window to hold about as many tasks as the one before, and growing a vector from one
+  // element by doubling copied each window's samples nine times (bench/README.md).
+  void reserve(std::uint64_t n) { kept_.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(n, kKept))); }
+
   std::uint64_t count() const { return count_; }
   bool exact() const { return count_ <= kKept; }
   std::int64_t max() const { return max_; }
