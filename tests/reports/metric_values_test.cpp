@@ -135,6 +135,14 @@ TEST(MetricValuesTest, RetryAmplificationIsAttemptsPerLogicalCall) {
   EXPECT_EQ(observed("retry_amplification", "max<1"), 2.0);
   EXPECT_EQ(observed("retry_amplification{tool:llm}", "min<1"), 0.0);
   EXPECT_EQ(observed("retry_amplification", "avg<1"), 7.0 / 6.0);
+  // Nearest ranks among 0, 1, 1, 1, 2, 2 (from the counts per number of attempts).
+  EXPECT_EQ(observed("retry_amplification", "p(16)<1"), 0.0);  // rank ceil(0.96) = 1
+  EXPECT_EQ(observed("retry_amplification", "p(17)<1"), 1.0);  // rank ceil(1.02) = 2
+  EXPECT_EQ(observed("retry_amplification", "med<1"), 1.0);    // rank 3
+  EXPECT_EQ(observed("retry_amplification", "p(67)<1"), 2.0);  // rank ceil(4.02) = 5
+  EXPECT_EQ(observed("retry_amplification", "p(99)<1"), 2.0);  // rank 6
+  EXPECT_EQ(observed("retry_amplification", "min<1"), 0.0);
+  EXPECT_EQ(observed("retry_amplification{tool:nope}", "avg<1"), std::nullopt);  // no calls
 }
 
 TEST(MetricValuesTest, UndefinedValuesHaveNoObservation) {
