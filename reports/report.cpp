@@ -30,24 +30,37 @@ LatencyStats latency_stats(std::vector<Trend::Part> samples) {
 // Percentiles from the window's kept samples (all of them, or its bounded sample);
 // count, max and mean exact either way.
 LatencyStats window_latency(const WindowSample& sample) {
-  const std::vector<std::int64_t> kept = sample.kept();
-  LatencyStats s = latency_stats({Trend::Part(kept)});
-  if (sample.count() == 0) return s;
+  if (sample.count() == 0) return LatencyStats{};
+  std::vector<std::int64_t> kept = sample.kept();
+  static constexpr double kPercentiles[] = {50, 90, 99};
+  const std::vector<std::int64_t> p = percentiles_in_place(kept, kPercentiles);
   const double ms = static_cast<double>(kMillisecond);
-  s.count = sample.count();
-  s.max_ms = static_cast<double>(sample.max()) / ms;
-  s.mean_ms = static_cast<double>(sample.sum()) / static_cast<double>(sample.count()) / ms;
-  return s;
+  const auto scaled = [ms](std::int64_t x) { return static_cast<double>(x) / ms; };
+  return LatencyStats{
+      sample.count(),       scaled(p[0]),
+      scaled(p[1]),         scaled(p[2]),
+      scaled(sample.max()), static_cast<double>(sample.sum()) / static_cast<double>(sample.count()) / ms};
+}
+
+// The stats of the per-task samples `log` of every template, scaled by per_unit. Logs of
+// zeros only (every task of a model without an LLM) are all zero without a pass over them:
+// the same figures, as a mean of zeros is exactly 0.
+SpendStats per_task_spend(const Recorder& r, SampleLog TemplateStats::*log, double per_unit) {
+  std::uint64_t count = 0;
+  bool zeros = true;
+  std::vector<Trend::Part> parts;
+  for (const TemplateStats& s : r.templates()) {
+    count += (s.*log).size();
+    zeros = zeros && (s.*log).all_zeros();
+    (s.*log).append_parts(parts);
+  }
+  if (zeros) return SpendStats{count, 0, 0, 0, 0, 0};
+  return trend_stats(std::move(parts), per_unit);
 }
 
 TaskSpend task_spend(const Recorder& r) {
-  std::vector<Trend::Part> tokens;
-  std::vector<Trend::Part> cost;
-  for (const TemplateStats& s : r.templates()) {
-    s.task_tokens.append_parts(tokens);
-    s.task_cost_nano_usd.append_parts(cost);
-  }
-  return TaskSpend{trend_stats(std::move(tokens), 1), trend_stats(std::move(cost), kNanoUsdPerUsd)};
+  return TaskSpend{per_task_spend(r, &TemplateStats::task_tokens, 1),
+                   per_task_spend(r, &TemplateStats::task_cost_nano_usd, kNanoUsdPerUsd)};
 }
 
 // Indices of `table` ordered by name: the tables are in first-sight order.

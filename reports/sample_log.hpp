@@ -84,6 +84,8 @@ class SampleLog {
   bool empty() const { return size() == 0; }
   // True while every sample is kept (at most exact_limit of them).
   bool exact() const { return !histogram_; }
+  // True when every sample so far is 0 (and while there is none): a log of zeros only.
+  bool all_zeros() const { return blocks_.empty() && !histogram_; }
 
   // Appends to `parts` the samples: in order, one span per block (of a log of zeros only,
   // spans of the shared block of zeros), or the histogram. The parts are valid until the

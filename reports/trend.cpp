@@ -35,6 +35,27 @@ std::uint64_t offset(std::int64_t x, std::int64_t lo) {
   return static_cast<std::uint64_t>(x) - static_cast<std::uint64_t>(lo);
 }
 
+// Answers `queries`, sorted by rank, among `samples` by selection, reordering them.
+void select_in_place(std::span<std::int64_t> samples, std::span<const Query> queries) {
+  // Ranks ascending: each selection leaves only larger samples after its rank, so the
+  // next one searches the rest.
+  auto from = samples.begin();
+  for (const Query& q : queries) {
+    const auto at = samples.begin() + static_cast<std::ptrdiff_t>(q.rank);
+    std::nth_element(from, at, samples.end());
+    *q.answer = *at;
+    from = at;
+  }
+}
+
+// The queries of `ps` among n > 0 samples, sorted by rank, answering into `answers`.
+std::vector<Query> queries_for(std::span<const double> ps, std::size_t n, std::vector<std::int64_t>& answers) {
+  std::vector<Query> queries;
+  for (std::size_t i = 0; i < ps.size(); ++i) queries.push_back({nearest_rank(ps[i], n) - 1, &answers[i]});
+  std::sort(queries.begin(), queries.end(), [](const Query& a, const Query& b) { return a.rank < b.rank; });
+  return queries;
+}
+
 // Answers `queries`, sorted by rank, among the samples of `parts`, which all lie in
 // [lo, lo + width]: counts the samples per bucket of the range's top kDigitBits bits,
 // finds the bucket of each rank, and searches again among that bucket's samples only.
@@ -49,15 +70,7 @@ void select(std::span<const Samples> parts, std::int64_t lo, std::uint64_t width
     std::vector<std::int64_t> copy;
     copy.reserve(n);
     for (const Samples part : parts) copy.insert(copy.end(), part.begin(), part.end());
-    // Ranks ascending: each selection leaves only larger samples after its rank, so the
-    // next one searches the rest.
-    auto from = copy.begin();
-    for (const Query& q : queries) {
-      const auto at = copy.begin() + static_cast<std::ptrdiff_t>(q.rank);
-      std::nth_element(from, at, copy.end());
-      *q.answer = *at;
-      from = at;
-    }
+    select_in_place(copy, queries);
     return;
   }
   const int shift = std::max(0, static_cast<int>(std::bit_width(width)) - kDigitBits);
@@ -149,12 +162,17 @@ Trend::Trend(std::vector<Part> parts) {
   mean_ = static_cast<double>(sum) / static_cast<double>(size_);
 }
 
+std::vector<std::int64_t> percentiles_in_place(std::span<std::int64_t> samples, std::span<const double> ps) {
+  std::vector<std::int64_t> answers(ps.size(), 0);
+  if (samples.empty()) return answers;
+  select_in_place(samples, queries_for(ps, samples.size(), answers));
+  return answers;
+}
+
 std::vector<std::int64_t> Trend::percentiles(std::span<const double> ps) const {
   std::vector<std::int64_t> answers(ps.size(), 0);
   if (size_ == 0) return answers;
-  std::vector<Query> queries;
-  for (std::size_t i = 0; i < ps.size(); ++i) queries.push_back({nearest_rank(ps[i], size_) - 1, &answers[i]});
-  std::sort(queries.begin(), queries.end(), [](const Query& a, const Query& b) { return a.rank < b.rank; });
+  const std::vector<Query> queries = queries_for(ps, size_, answers);
   if (exact()) {
     select(samples_, min_, offset(max_, min_), queries);
     return answers;

@@ -52,6 +52,12 @@ namespace squall {
 // The 1-based nearest rank of percentile `p` (in (0, 100]) among `n` > 0 samples.
 std::size_t nearest_rank(double p, std::size_t n);
 
+// The nearest-rank p(N) of `samples` for each N of `ps` (as Trend::percentiles, 0 for no
+// samples), selecting in place: it reorders `samples`. For a caller that holds a copy it
+// may reorder and needs nothing else (a time-series window's kept samples, whose count,
+// max and mean the window keeps exactly): no second copy, no pass for a mean.
+std::vector<std::int64_t> percentiles_in_place(std::span<std::int64_t> samples, std::span<const double> ps);
+
 // The samples of one trend metric. Queries on an empty trend return 0; callers check
 // empty() first when "no samples" matters (thresholds do).
 class Trend {

@@ -199,8 +199,11 @@ TEST(SampleLogTest, TheFirstSampleThatIsNotZeroWritesTheZerosOut) {
   // 8192 + 3 zeros, then 7: the same samples, parts and blocks as if pushed into blocks.
   SampleLog log;
   std::vector<std::int64_t> expected(SampleLog::kBlockSamples + 3, 0);
+  EXPECT_TRUE(log.all_zeros());  // no sample yet
   for (std::size_t i = 0; i < expected.size(); ++i) log.push_back(0);
+  EXPECT_TRUE(log.all_zeros());
   log.push_back(7);
+  EXPECT_FALSE(log.all_zeros());
   expected.push_back(7);
   log.push_back(0);
   expected.push_back(0);

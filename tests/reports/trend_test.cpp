@@ -126,5 +126,15 @@ TEST(TrendTest, SingleSampleIsEveryPercentile) {
   EXPECT_EQ(t.percentile(100), 42);
 }
 
+TEST(TrendTest, PercentilesInPlaceAreTheTrendsNearestRanks) {
+  std::vector<std::int64_t> samples = {50, 10, 40, 20, 30, 60, 70, 80, 90, 100};
+  const std::vector<std::int64_t> copy = samples;
+  static constexpr double kPs[] = {99, 50, 11, 10};  // any order, as Trend::percentiles
+  EXPECT_EQ(percentiles_in_place(samples, kPs), (std::vector<std::int64_t>{100, 50, 20, 10}));
+  EXPECT_EQ(percentiles_in_place(samples, kPs), Trend(Trend::Part(copy)).percentiles(kPs));
+  std::vector<std::int64_t> none;
+  EXPECT_EQ(percentiles_in_place(none, kPs), (std::vector<std::int64_t>{0, 0, 0, 0}));
+}
+
 }  // namespace
 }  // namespace squall
