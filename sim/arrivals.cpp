@@ -82,6 +82,7 @@ std::optional<TimePoint> ArrivalSchedule::next(Rng& rng) {
     // The segment's rate and end, looked up once per segment rather than per arrival.
     if (looked_up_for_ != segment_start_) {
       segment_rate_ = rate_at(segment_start_);
+      segment_mean_gap_ns_ = segment_rate_ > 0 ? 1e9 / segment_rate_ : 0;
       segment_change_ = next_change(segment_start_);
       looked_up_for_ = segment_start_;
     }
@@ -95,7 +96,7 @@ std::optional<TimePoint> ArrivalSchedule::next(Rng& rng) {
     TimePoint candidate = 0;
     double offset = 0;
     if (process_ == ArrivalProcess::poisson) {
-      offset = offset_ns_ + rng.exponential(1e9 / rate);
+      offset = offset_ns_ + rng.exponential(segment_mean_gap_ns_);
     } else {
       // Arrival k is where the integrated rate reaches k (k6's ramping-arrival-rate), so a
       // rate change keeps the spacing's phase; never before the segment's start.

@@ -75,6 +75,7 @@ class ArrivalSchedule {
   // looked_up_for_ (-1: not yet looked up; segments start at 0 or later).
   TimePoint looked_up_for_ = -1;
   double segment_rate_ = 0;
+  double segment_mean_gap_ns_ = 0;  // 1e9 / segment_rate_: a Poisson arrival's mean gap, divided once
   TimePoint segment_change_ = 0;
   ArrivalProcess process_;
 };
