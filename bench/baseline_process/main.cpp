@@ -7,26 +7,31 @@
 // Usage: retry_breaker_baseline [SEED]   (default 1). Prints the model's figures.
 #include <charconv>
 #include <cstdint>
-#include <cstdio>
-#include <string_view>
+#include <string>
 
 #include <fmt/core.h>
+#include <CLI/CLI.hpp>
 
 #include "bench/retry_breaker_baseline.hpp"
 
 int main(int argc, char** argv) {
+  CLI::App app("The hand-inlined baseline of the retry-breaker-1m model, as a process of its own");
   std::uint64_t seed = 1;
-  if (argc > 2) {
-    std::fputs("usage: retry_breaker_baseline [SEED]\n", stderr);
-    return 2;
-  }
-  if (argc == 2) {
-    const std::string_view text = argv[1];
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seed);
-    if (ec != std::errc{} || end != text.data() + text.size()) {
-      fmt::print(stderr, "retry_breaker_baseline: expected a seed (an unsigned 64-bit integer), got \"{}\"\n", text);
-      return 2;
-    }
+  // Digits that fit in 64 bits: CLI11 alone would wrap "-1" to 2^64 - 1 (as cli/main.cpp
+  // notes) and accept a number past 2^64.
+  const auto digits = [](const std::string& text) -> std::string {
+    std::uint64_t value = 0;
+    const char* end = text.data() + text.size();
+    const auto [stop, error] = std::from_chars(text.data(), end, value);
+    if (!text.empty() && text.front() != '-' && error == std::errc{} && stop == end) return "";
+    return "expected an unsigned 64-bit integer, got \"" + text + "\"";
+  };
+  app.add_option("seed", seed, "Seed of the model's generator")->check(digits)->capture_default_str();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help is 0; a bad argument exits 2, as squall's own commands do.
+    return app.exit(e) == 0 ? 0 : 2;
   }
   const squall::bench::BaselineModel model;
   const squall::bench::BaselineResult r = squall::bench::run_baseline(model, seed);
