@@ -21,27 +21,27 @@ TEST(CompareCommandTest, TwoPoliciesOnTheSameSeedSideBySide) {
   EXPECT_EQ(first_line(r.out), "squall compare launch-surge-429-storm: seed 7");
   // The README's two runs of the flagship, as differences.
   EXPECT_NE(
-      r.out.find("\ntasks.succeeded                                      1123                  975            -148"
-                 "       -13.18%\n"),
+      r.out.find("\ntasks.succeeded                                      1112                  971            -141"
+                 "       -12.68%\n"),
       std::string::npos)
       << r.out;
   EXPECT_NE(
-      r.out.find("\ntask_success                                     0.863929             0.348214       -0.515715"
-                 "       -59.69%\n"),
+      r.out.find("\ntask_success                                     0.852857             0.346786       -0.506071"
+                 "       -59.34%\n"),
       std::string::npos)
       << r.out;
-  // The scenario's breaker opened twice on a streak and four times on a failed probe; the
+  // The scenario's breaker opened once on a streak and six times on a failed probe; the
   // naive policy has no breaker.
   EXPECT_NE(
-      r.out.find("\nbreaker_transitions_total                              14                    0             -14"
+      r.out.find("\nbreaker_transitions_total                              15                    0             -15"
                  "      -100.00%\n"
-                 "breaker_openings.consecutive_failures                   2                    0              -2"
+                 "breaker_openings.consecutive_failures                   1                    0              -1"
                  "      -100.00%\n"
                  "breaker_openings.failure_rate                           0                    0              +0"
                  "             -\n"
                  "breaker_openings.slow_call_rate                         0                    0              +0"
                  "             -\n"
-                 "breaker_openings.probe_failed                           4                    0              -4"
+                 "breaker_openings.probe_failed                           6                    0              -6"
                  "      -100.00%\n"),
       std::string::npos)
       << r.out;
@@ -140,21 +140,21 @@ TEST(CompareCommandTest, ReportFlagsWriteTheComparisonAsJsonAndMarkdown) {
   EXPECT_EQ(j["a"]["seed"], 7);
   EXPECT_EQ(j["warnings"], nlohmann::json::array());
   ASSERT_EQ(j["metrics"].size(), 31u);
-  // The README's two runs of the flagship: 1123 and 975 clean successes.
+  // The README's two runs of the flagship: 1112 and 971 clean successes.
   const nlohmann::json& succeeded = j["metrics"][1];
   EXPECT_EQ(succeeded["metric"], "tasks.succeeded");
-  EXPECT_EQ(succeeded["a"], 1123);
-  EXPECT_EQ(succeeded["b"], 975);
-  EXPECT_EQ(succeeded["difference"], -148);
-  EXPECT_EQ(succeeded["relative_difference"], -0.131790);
+  EXPECT_EQ(succeeded["a"], 1112);
+  EXPECT_EQ(succeeded["b"], 971);
+  EXPECT_EQ(succeeded["difference"], -141);
+  EXPECT_EQ(succeeded["relative_difference"], -0.126799);
   // The Markdown table: a heading row, the alignment row, then one row per metric.
   const std::string md = read_file(md_file);
   EXPECT_EQ(first_line(md), "### squall compare: launch-surge-429-storm, seed 7");
-  EXPECT_NE(md.find("| `tasks.succeeded` | 1123 | 975 | -148 | -13.18% |\n"), std::string::npos) << md;
-  EXPECT_NE(md.find("| `breaker_openings.probe_failed` | 4 | 0 | -4 | -100.00% |\n"), std::string::npos) << md;
+  EXPECT_NE(md.find("| `tasks.succeeded` | 1112 | 971 | -141 | -12.68% |\n"), std::string::npos) << md;
+  EXPECT_NE(md.find("| `breaker_openings.probe_failed` | 6 | 0 | -6 | -100.00% |\n"), std::string::npos) << md;
   const nlohmann::json& probe_failed = j["metrics"][29];
   EXPECT_EQ(probe_failed["metric"], "breaker_openings.probe_failed");
-  EXPECT_EQ(probe_failed["a"], 4);
+  EXPECT_EQ(probe_failed["a"], 6);
   EXPECT_EQ(probe_failed["b"], 0);
   EXPECT_EQ(probe_failed["relative_difference"], -1.0);
   std::istringstream lines(md);
