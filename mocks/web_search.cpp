@@ -5,12 +5,9 @@
 #include <stdexcept>
 
 #include <algorithm>
-#include <bit>
 #include <cassert>
-#include <cstring>
 
 #include "engine/answer_time.hpp"
-#include "engine/runtime/same_text.hpp"
 
 namespace squall {
 
@@ -43,27 +40,7 @@ Task<Response> WebSearchMock::start(const Request& request, const CallOptions& o
   return {};
 }
 
-std::size_t WebSearchMock::recent_slot(std::string_view query) {
-  std::uint64_t first = 0;
-  std::uint64_t last = 0;
-  std::memcpy(&first, query.data(), 8);
-  std::memcpy(&last, query.data() + query.size() - 8, 8);
-  // The top bits of an FxHasher-style mix of the length and both ends.
-  constexpr std::uint64_t kMultiplier = 0x517cc1b727220a95ULL;
-  const std::uint64_t mixed = ((std::rotl(first, 5) ^ last) * kMultiplier ^ query.size()) * kMultiplier;
-  return static_cast<std::size_t>(mixed >> (64 - kRecentSlotBits));
-}
-
 std::span<const SearchResult> WebSearchMock::answer_for(std::string_view query) {
-  if (query.size() < 8) return answer_from_memo(query);
-  RecentAnswer& recent = recent_[recent_slot(query)];
-  if (same_text(recent.query, query)) return recent.answer;
-  recent.answer = answer_from_memo(query);
-  recent.query.assign(query);
-  return recent.answer;
-}
-
-std::span<const SearchResult> WebSearchMock::answer_from_memo(std::string_view query) {
   return answers_.get(query, [this](std::string_view text) {
     hits_.clear();
     matcher_.match(text, static_cast<std::size_t>(std::max(config_.max_results, 0)), hits_);

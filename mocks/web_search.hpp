@@ -86,23 +86,6 @@ class WebSearchMock final : public Provider {
   // only its cost (engine/runtime/text_memo.hpp); a kept list never moves, so its view
   // stays valid whether the memo kept it or not.
   TextMemo<std::span<const SearchResult>> answers_;
-  // Recent queries and their answers, in front of the memo: a run asks a few dozen
-  // distinct queries, and comparing one with the query kept in its slot costs a fifth of
-  // hashing it for the memo (the flagship hour cut to ten minutes: about 220 instructions
-  // per search through the memo, 80 distinct queries in 232,000 searches). kRecentSlots
-  // slots, direct-mapped by the query's length and its first and last eight bytes (as
-  // the fingerprint's kept CRCs are, reports/fingerprint.hpp); a slot holds the last
-  // query answered there, compared byte for byte, so it changes no answer. Queries of
-  // fewer than eight bytes go to the memo.
-  struct RecentAnswer {
-    std::string query;  // empty in a slot not used yet, which no query it serves equals
-    std::span<const SearchResult> answer;
-  };
-  static constexpr std::size_t kRecentSlotBits = 8;
-  static constexpr std::size_t kRecentSlots = std::size_t{1} << kRecentSlotBits;
-  static std::size_t recent_slot(std::string_view query);  // query.size() >= 8
-  std::vector<RecentAnswer> recent_ = std::vector<RecentAnswer>(kRecentSlots);
-  std::span<const SearchResult> answer_from_memo(std::string_view query);
 };
 
 // This provider type's factory and its part of the routing descriptor (mocks/mock_build.hpp).

@@ -7,6 +7,7 @@
 // past the first eight.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -22,6 +23,21 @@ Word load(const char* p) {
   return w;
 }
 }  // namespace same_text_detail
+
+// The top `bits` bits of an FxHasher-style mix of a text's length and its first and last
+// eight bytes; text.size() >= 8. For direct-mapped caches of recent texts (TextMemo's,
+// the fingerprint's kept CRCs): a few operations where hashing every byte costs five
+// times as much, and texts that share both ends and their length (rare among a run's
+// queries) only share a slot, which each cache's comparison tells apart.
+inline std::size_t text_slot(std::string_view text, unsigned bits) {
+  using same_text_detail::load;
+  const auto first = load<std::uint64_t>(text.data());
+  const auto last = load<std::uint64_t>(text.data() + text.size() - 8);
+  // FxHasher's multiplier (rustc's FxHash): 2^64 / pi, made odd.
+  constexpr std::uint64_t kMultiplier = 0x517cc1b727220a95ULL;
+  const std::uint64_t mixed = (std::rotl(first, 5) ^ last) * kMultiplier ^ text.size();
+  return static_cast<std::size_t>((mixed * kMultiplier) >> (64 - bits));
+}
 
 // a == b.
 inline bool same_text(std::string_view a, std::string_view b) {
