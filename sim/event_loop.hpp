@@ -8,8 +8,9 @@
 // The queue is a radix heap over virtual time (sim/event_queue.hpp): a simulator's queue is
 // monotone, no event is scheduled before the one running, and a monotone queue files an
 // event in O(1) and takes it out after a few moves between buckets, where the 4-ary heap it
-// replaced read a cache line per level (bench/README.md). Every simulated provider call
-// costs two or three events, so the queue is on the hot path of every run.
+// replaced read a cache line per level (bench/README.md); while at most 64 events are
+// queued (tens of tasks in flight) they sit in one sorted array instead. Every simulated
+// provider call costs two or three events, so the queue is on the hot path of every run.
 //
 // Ties are broken by a 32-bit scheduling sequence, which keeps an entry at 16 bytes. Before
 // it would wrap (after 2^32 - 1 events scheduled), the queued events are sorted by

@@ -6,7 +6,7 @@
 namespace squall {
 
 QueuedEvent EventQueue::pop_first_bucket() {
-  assert(size_ > 0 && head_ == 0 && present_.empty());
+  assert(size_ > 0 && head_ == 0 && present_.empty() && !small_mode_);
   if (min_bucket_ == kNoBucket) find_min(first_bucket());
   const std::size_t b = min_bucket_;
   std::vector<QueuedEvent>& source = buckets_[b];
@@ -57,14 +57,64 @@ QueuedEvent EventQueue::pop_first_bucket() {
 }
 
 void EventQueue::rebase(std::uint64_t t) {
-  std::vector<QueuedEvent> all = take_sorted();
+  // The radix heap's: file() calls it, for an event it then files, which size_ counts.
+  const std::size_t counted = size_;
+  const std::vector<QueuedEvent> all = take_sorted();
   last_ = t;
-  for (const QueuedEvent& e : all) push(e);
+  small_mode_ = false;
+  size_ = counted;
+  for (const QueuedEvent& e : all) file(e);
+}
+
+bool EventQueue::make_room_small() {
+  const std::uint32_t held = small_tail_ - small_head_;
+  if (held <= small_limit_ / 2 && small_head_ > 0) {
+    std::copy(small_.begin() + small_head_, small_.begin() + small_tail_, small_.begin());
+    small_head_ = 0;
+    small_tail_ = held;
+    return true;
+  }
+  // In order, so that events at last_ reach the present in sequence order; none is
+  // earlier than last_ (insert_small).
+  small_mode_ = false;
+  for (std::uint32_t i = small_head_; i < small_tail_; ++i) file(small_[i]);
+  small_head_ = small_tail_ = 0;
+  return false;
+}
+
+void EventQueue::to_small() {
+  assert(small_head_ == 0 && small_tail_ == 0 && size_ <= small_return_);
+  std::uint32_t n = 0;
+  for (std::size_t i = head_; i < present_.size(); ++i) small_[n++] = present_[i];
+  present_.clear();
+  head_ = 0;
+  // Only the non-empty buckets, found from the masks, not all 704.
+  for (std::uint32_t levels = levels_; levels != 0; levels &= levels - 1) {
+    const auto level = static_cast<unsigned>(std::countr_zero(levels));
+    for (std::uint64_t digits = digits_[level]; digits != 0; digits &= digits - 1) {
+      std::vector<QueuedEvent>& bucket =
+          buckets_[Bucket{level, static_cast<unsigned>(std::countr_zero(digits))}.index()];
+      for (const QueuedEvent& e : bucket) small_[n++] = e;
+      bucket.clear();
+    }
+    digits_[level] = 0;
+  }
+  levels_ = 0;
+  min_bucket_ = kNoBucket;
+  std::sort(small_.begin(), small_.begin() + n);
+  small_tail_ = n;
+  small_mode_ = true;
 }
 
 std::vector<QueuedEvent> EventQueue::take_sorted() {
   std::vector<QueuedEvent> all;
   all.reserve(size_);
+  if (small_mode_) {
+    all.assign(small_.begin() + small_head_, small_.begin() + small_tail_);
+    small_head_ = small_tail_ = 0;
+    size_ = 0;
+    return all;
+  }
   all.insert(all.end(), present_.begin() + static_cast<std::ptrdiff_t>(head_), present_.end());
   present_.clear();
   head_ = 0;
@@ -76,6 +126,7 @@ std::vector<QueuedEvent> EventQueue::take_sorted() {
   digits_ = {};
   size_ = 0;
   min_bucket_ = kNoBucket;
+  small_mode_ = small_limit_ > 0;  // empty: new events go to the sorted array again
   std::sort(all.begin(), all.end());
   return all;
 }

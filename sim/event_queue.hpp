@@ -29,8 +29,21 @@
 // A push before `last` (which the loop does only after run_until looked past cancelled
 // events it then dropped, and scheduled again at the earlier bound) files every event
 // again against the earlier time: O(n), and never on a run's hot path.
+//
+// Few events: a sorted array. A run with tens of tasks in flight (retry-breaker-1m keeps
+// about twenty events queued) spent an eighth of its time in the radix heap's filing,
+// bucket scans and refiling (bench/README.md), where each event touches the storage of
+// two or three of 704 buckets. While at most kSmallCapacity events are queued they are
+// kept instead in one array in (time, sequence) order, from small_head_ to small_tail_:
+// a pop takes the first, a push moves the later ones up by one from the end (a new event
+// is mostly later than most queued ones, so the move is short). The first push that
+// finds the array full (or too full to be worth compacting) files every event into the
+// radix heap, which takes over; a pop that leaves at most kSmallReturn events moves them
+// back. Between the two bounds the queue stays as it is, so a size that hovers around one
+// bound does not move events to and fro at every push. The order is the same either way.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstddef>
@@ -61,14 +74,34 @@ static_assert(sizeof(QueuedEvent) == 16);
 
 class EventQueue {
  public:
+  // The sorted array's size (see the header): 64 events, 1 KiB, inside the queue.
+  static constexpr std::size_t kSmallCapacity = 64;
+  // A pop that leaves at most this many events in the radix heap moves them to the array
+  // (at most a quarter of its size, so that it then has room).
+  static constexpr std::size_t kSmallReturn = 16;
+
+  // `small_limit` (at most kSmallCapacity) bounds the sorted array; 0 keeps every event in
+  // the radix heap (the tests of the heap use it).
+  explicit EventQueue(std::size_t small_limit = kSmallCapacity)
+      : small_limit_(static_cast<std::uint32_t>(std::min(small_limit, kSmallCapacity))),
+        small_return_(std::min<std::uint32_t>(kSmallReturn, small_limit_ / 4)),
+        small_mode_(small_limit_ > 0) {}
+
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }
+  // Whether the events are in the sorted array (true) or the radix heap (see the header).
+  bool in_sorted_array() const { return small_mode_; }
 
   // Adds `e` when that is an append into storage its bucket already has, and returns
   // true; otherwise changes nothing and returns false, and push() must add it. The
   // common case, with no call in it, so that the event loop's schedule_at inlines it and
   // saves no registers (bench/README.md).
   bool try_push(const QueuedEvent& e) {
+    if (small_mode_) {
+      if (small_tail_ >= small_limit_) return false;
+      insert_small(e);
+      return true;
+    }
     const std::uint64_t t = time_bits(e);
     if (t < last_) [[unlikely]]
       return false;
@@ -93,27 +126,19 @@ class EventQueue {
   // Adds `e` (e.at >= 0). O(1), but for a time before the last one taken out (see the
   // header).
   void push(const QueuedEvent& e) {
-    const std::uint64_t t = time_bits(e);
-    if (t < last_) [[unlikely]]
-      rebase(t);
-    ++size_;
-    const std::uint64_t differ = t ^ last_;
-    if (differ == 0) {
-      present_.push_back(e);
+    if (small_mode_ && (small_tail_ < small_limit_ || make_room_small())) {
+      insert_small(e);
       return;
     }
-    const Bucket b = bucket_of(t, differ);
-    std::vector<QueuedEvent>& bucket = buckets_[b.index()];
-    remember_push(b, bucket, e);
-    bucket.push_back(e);
-    levels_ |= std::uint32_t{1} << b.level;
-    digits_[b.level] |= std::uint64_t{1} << b.digit;
+    ++size_;
+    file(e);
   }
 
   // The earliest event by (time, sequence); the queue must not be empty. When the present
   // is empty this scans the first non-empty bucket and remembers where its earliest event
   // is, which later calls and the pop that follows use.
   const QueuedEvent& earliest() {
+    if (small_mode_) return small_[small_head_];
     if (head_ < present_.size()) return present_[head_];
     if (min_bucket_ == kNoBucket) find_min(first_bucket());
     return buckets_[min_bucket_][min_index_];
@@ -126,8 +151,9 @@ class EventQueue {
   // many tasks in flight) and one near event run between pushes, a scan per event made
   // the loop quadratic in the tasks in flight.
   const QueuedEvent* earliest_if_cheap() {
-    if (head_ < present_.size()) return &present_[head_];
     if (size_ == 0) return nullptr;
+    if (small_mode_) return &small_[small_head_];
+    if (head_ < present_.size()) return &present_[head_];
     if (min_bucket_ == kNoBucket) {
       const std::size_t b = first_bucket();
       if (buckets_[b].size() > kCheapScan) return nullptr;
@@ -139,19 +165,32 @@ class EventQueue {
 
   // Removes and returns the earliest event; the queue must not be empty.
   QueuedEvent pop() {
-    if (head_ == present_.size()) return pop_first_bucket();
-    const QueuedEvent e = present_[head_++];
-    if (head_ == present_.size()) {
-      present_.clear();
-      head_ = 0;
+    if (small_mode_) {
+      const QueuedEvent e = small_[small_head_++];
+      if (small_head_ == small_tail_) small_head_ = small_tail_ = 0;
+      --size_;
+      last_ = time_bits(e);
+      return e;
     }
-    --size_;
+    const QueuedEvent e = pop_from_heap();
+    if (size_ <= small_return_ && small_limit_ > 0) [[unlikely]]
+      to_small();
     return e;
   }
 
   // Removes every event `dead(e)` is true of, keeping the others' order.
   template <class Dead>
   void erase_if(Dead dead) {
+    if (small_mode_) {
+      const auto begin = small_.begin();
+      const auto end = std::remove_if(begin + small_head_, begin + small_tail_, dead);
+      const auto kept = static_cast<std::uint32_t>(end - (begin + small_head_));
+      std::copy(begin + small_head_, end, begin);
+      small_head_ = 0;
+      small_tail_ = kept;
+      size_ = kept;
+      return;
+    }
     present_.erase(present_.begin(), present_.begin() + static_cast<std::ptrdiff_t>(head_));
     head_ = 0;
     std::erase_if(present_, dead);
@@ -173,6 +212,55 @@ class EventQueue {
   std::vector<QueuedEvent> take_sorted();
 
  private:
+  // Adds `e` to the sorted array, which has room at its end.
+  void insert_small(const QueuedEvent& e) {
+    std::uint32_t i = small_tail_++;
+    while (i > small_head_ && e < small_[i - 1]) {
+      small_[i] = small_[i - 1];
+      --i;
+    }
+    small_[i] = e;
+    ++size_;
+    // The radix heap files events against last_, so none may be earlier (see push).
+    if (time_bits(e) < last_) [[unlikely]]
+      last_ = time_bits(e);
+  }
+  // The sorted array is full at its end: moves its events to its start and returns true
+  // when they fill at most half of it, else files them all in the radix heap (the array
+  // is left empty and unused) and returns false.
+  bool make_room_small();
+  // Files every event of the radix heap in the sorted array, which is empty; there are at
+  // most small_return_.
+  void to_small();
+  // The radix heap's pop; it must hold an event.
+  QueuedEvent pop_from_heap() {
+    if (head_ == present_.size()) return pop_first_bucket();
+    const QueuedEvent e = present_[head_++];
+    if (head_ == present_.size()) {
+      present_.clear();
+      head_ = 0;
+    }
+    --size_;
+    return e;
+  }
+  // Files `e` in the radix heap (size_ already counts it).
+  void file(const QueuedEvent& e) {
+    const std::uint64_t t = time_bits(e);
+    if (t < last_) [[unlikely]]
+      rebase(t);
+    const std::uint64_t differ = t ^ last_;
+    if (differ == 0) {
+      present_.push_back(e);
+      return;
+    }
+    const Bucket b = bucket_of(t, differ);
+    std::vector<QueuedEvent>& bucket = buckets_[b.index()];
+    remember_push(b, bucket, e);
+    bucket.push_back(e);
+    levels_ |= std::uint32_t{1} << b.level;
+    digits_[b.level] |= std::uint64_t{1} << b.digit;
+  }
+
   static constexpr unsigned kDigitBits = 6;
   static constexpr std::size_t kDigits = std::size_t{1} << kDigitBits;  // a digit mask is one word
   static constexpr std::size_t kLevels = (64 + kDigitBits - 1) / kDigitBits;
@@ -249,6 +337,15 @@ class EventQueue {
   // not known). A push into an earlier bucket forgets it.
   std::size_t min_bucket_ = kNoBucket;
   std::size_t min_index_ = 0;
+
+  // The sorted array (see the header): events from small_head_ to small_tail_, in order,
+  // while small_mode_; at most small_limit_ of them.
+  std::uint32_t small_limit_;
+  std::uint32_t small_return_;  // kSmallReturn, or less for a small limit
+  bool small_mode_;
+  std::uint32_t small_head_ = 0;
+  std::uint32_t small_tail_ = 0;
+  std::array<QueuedEvent, kSmallCapacity> small_{};
 };
 
 }  // namespace squall

@@ -35,6 +35,7 @@ class Reference {
 // try_push declines (no spare storage in the bucket, a time before the last one taken
 // out); with `try_first` false, by push alone.
 struct Both {
+  explicit Both(std::size_t small_limit = EventQueue::kSmallCapacity) : queue(small_limit) {}
   EventQueue queue;
   Reference reference;
   std::uint32_t seq = 0;
@@ -71,30 +72,38 @@ struct Both {
 
 bool same(const QueuedEvent& a, const QueuedEvent& b) { return a.at == b.at && a.seq_slot == b.seq_slot; }
 
+// Every test below runs with the radix heap alone (0), with a sorted array so small that
+// the queue moves between the two all the time (4), and as the event loop has it.
+constexpr std::size_t kSmallLimits[] = {0, 4, EventQueue::kSmallCapacity};
+
 TEST(EventQueueTest, TiesComeOutInSequenceOrderAfterAnyNumberOfMoves) {
-  // Events at one far time, pushed while the queue's last time is 0, are filed together
-  // and moved down level by level as earlier events come out; more events at that time,
-  // pushed after it became the present, must follow them.
-  Both both;
-  const TimePoint far = (TimePoint{1} << 40) + 12345;
-  for (int i = 0; i < 20; ++i) both.push(far);
-  both.push(far - 1);
-  both.push(far - 64);
-  both.push(far - 4096);
-  both.push(7);
-  for (int i = 0; i < 4; ++i) both.pop_checked();  // 7, then the three just before `far`
-  both.pop_checked();                              // the first at `far`: the present is refilled
-  for (int i = 0; i < 5; ++i) both.push(far);      // later sequences at the present time
-  while (!both.reference.empty()) both.pop_checked();
-  EXPECT_TRUE(both.queue.empty());
+  for (const std::size_t limit : kSmallLimits) {
+    SCOPED_TRACE(limit);
+    // Events at one far time, pushed while the queue's last time is 0, are filed together
+    // and moved down level by level as earlier events come out; more events at that time,
+    // pushed after it became the present, must follow them.
+    Both both(limit);
+    const TimePoint far = (TimePoint{1} << 40) + 12345;
+    for (int i = 0; i < 20; ++i) both.push(far);
+    both.push(far - 1);
+    both.push(far - 64);
+    both.push(far - 4096);
+    both.push(7);
+    for (int i = 0; i < 4; ++i) both.pop_checked();  // 7, then the three just before `far`
+    both.pop_checked();                              // the first at `far`: the present is refilled
+    for (int i = 0; i < 5; ++i) both.push(far);      // later sequences at the present time
+    while (!both.reference.empty()) both.pop_checked();
+    EXPECT_TRUE(both.queue.empty());
+  }
 }
 
 // A simulation's pattern: each pop may push a few events at or after its time, at
 // distances from 0 (the same instant) to hours, with many ties, and far-future timers
 // (a deadline of days, times near 2^62) that stay queued throughout.
-void random_schedule_matches_the_ordered_set(bool try_first) {
+void random_schedule_matches_the_ordered_set(bool try_first, std::size_t small_limit) {
+  SCOPED_TRACE(small_limit);
   Xoshiro256 rng(2024);
-  Both both;
+  Both both(small_limit);
   both.try_first = try_first;
   for (int i = 0; i < 50; ++i) both.push(rng.uniform_range(0, 1'000'000));
   both.push(TimePoint{1} << 62);
@@ -130,17 +139,22 @@ void random_schedule_matches_the_ordered_set(bool try_first) {
   }
 }
 
-TEST(EventQueueTest, RandomSchedulesMatchTheOrderedSet) { random_schedule_matches_the_ordered_set(true); }
+TEST(EventQueueTest, RandomSchedulesMatchTheOrderedSet) {
+  for (const std::size_t limit : kSmallLimits) random_schedule_matches_the_ordered_set(true, limit);
+}
 
-TEST(EventQueueTest, RandomSchedulesMatchTheOrderedSetByPushAlone) { random_schedule_matches_the_ordered_set(false); }
+TEST(EventQueueTest, RandomSchedulesMatchTheOrderedSetByPushAlone) {
+  for (const std::size_t limit : kSmallLimits) random_schedule_matches_the_ordered_set(false, limit);
+}
 
 TEST(EventQueueTest, TryPushDeclinesWithoutStorageOrBeforeTheLastTime) {
   // Times 1000 to 1023 share a bucket while the last time taken out is 0. A bucket that
   // never held an event has no storage, so try_push declines the first event filed in it
   // (and push files it); once pushes have grown it (five events: room for eight), an
   // event is appended in place. After the queue has taken out time 1000, an event at
-  // 999 is declined. A declined event leaves the queue as it was.
-  EventQueue queue;
+  // 999 is declined. A declined event leaves the queue as it was. (The radix heap alone:
+  // the sorted array declines only when full, below.)
+  EventQueue queue(0);
   const auto event = [](std::uint32_t seq, TimePoint at) {
     return QueuedEvent{.seq_slot = QueuedEvent::pack(seq, seq), .at = at};
   };
@@ -159,94 +173,163 @@ TEST(EventQueueTest, TryPushDeclinesWithoutStorageOrBeforeTheLastTime) {
 }
 
 TEST(EventQueueTest, AnEarlierEventPushedAfterALookIsTheEarliest) {
-  // earliest() scans the first bucket and remembers its earliest event; pushes into the
-  // same bucket, and into an earlier one, come before it.
-  Both both;
-  both.push((1 << 20) + 500);  // times 2^20 to 2^20 + 2^18 - 1 share a bucket
-  both.push((1 << 20) + 900);
-  both.peek_checked();
-  both.push((1 << 20) + 700);  // the same bucket, later: 500 is still the first
-  both.peek_checked();
-  both.push((1 << 20) + 100);  // the same bucket, earlier
-  both.peek_checked();
-  both.push((1 << 20) - 3);  // an earlier bucket
-  both.peek_checked();
-  both.push(1000);  // an earlier one still
-  both.peek_checked();
-  while (!both.reference.empty()) both.pop_checked();
+  for (const std::size_t limit : kSmallLimits) {
+    SCOPED_TRACE(limit);
+    // earliest() scans the first bucket and remembers its earliest event; pushes into the
+    // same bucket, and into an earlier one, come before it.
+    Both both(limit);
+    both.push((1 << 20) + 500);  // times 2^20 to 2^20 + 2^18 - 1 share a bucket
+    both.push((1 << 20) + 900);
+    both.peek_checked();
+    both.push((1 << 20) + 700);  // the same bucket, later: 500 is still the first
+    both.peek_checked();
+    both.push((1 << 20) + 100);  // the same bucket, earlier
+    both.peek_checked();
+    both.push((1 << 20) - 3);  // an earlier bucket
+    both.peek_checked();
+    both.push(1000);  // an earlier one still
+    both.peek_checked();
+    while (!both.reference.empty()) both.pop_checked();
+  }
 }
 
 TEST(EventQueueTest, TheCheapLookScansNoLargeBucket) {
-  // Many tasks' slow calls, an hour ahead, share one bucket; near events are pushed and
-  // run one at a time between them. The cheap look (the event loop's prefetch hint) gives
-  // the earliest event whenever finding it scans at most kCheapScan events, and null
-  // instead of scanning the far bucket at every near event.
-  Both both;
-  constexpr std::int64_t kHour = 3'600'000'000'000;
-  for (int i = 0; i < 1000; ++i) both.push(kHour + 1000 - i);
-  EXPECT_EQ(both.queue.earliest_if_cheap(), nullptr);
-  for (std::int64_t t = 1; t <= 3; ++t) {
-    both.push(t);  // a near event: the first bucket is its own
+  for (const std::size_t limit : kSmallLimits) {
+    SCOPED_TRACE(limit);
+    // Many tasks' slow calls, an hour ahead, share one bucket; near events are pushed and
+    // run one at a time between them. The cheap look (the event loop's prefetch hint) gives
+    // the earliest event whenever finding it scans at most kCheapScan events, and null
+    // instead of scanning the far bucket at every near event.
+    Both both(limit);
+    constexpr std::int64_t kHour = 3'600'000'000'000;
+    for (int i = 0; i < 1000; ++i) both.push(kHour + 1000 - i);
+    EXPECT_EQ(both.queue.earliest_if_cheap(), nullptr);
+    for (std::int64_t t = 1; t <= 3; ++t) {
+      both.push(t);  // a near event: the first bucket is its own
+      const QueuedEvent* look = both.queue.earliest_if_cheap();
+      ASSERT_NE(look, nullptr);
+      EXPECT_EQ(look->at, t);
+      both.pop_checked();
+      EXPECT_EQ(both.queue.earliest_if_cheap(), nullptr);  // only the far bucket is left
+    }
+    both.peek_checked();  // earliest() scans it, and remembers: the cheap look is now free
     const QueuedEvent* look = both.queue.earliest_if_cheap();
     ASSERT_NE(look, nullptr);
-    EXPECT_EQ(look->at, t);
-    both.pop_checked();
-    EXPECT_EQ(both.queue.earliest_if_cheap(), nullptr);  // only the far bucket is left
+    EXPECT_EQ(look->at, kHour + 1);
+    while (!both.reference.empty()) both.pop_checked();
+    EXPECT_EQ(both.queue.earliest_if_cheap(), nullptr);
   }
-  both.peek_checked();  // earliest() scans it, and remembers: the cheap look is now free
-  const QueuedEvent* look = both.queue.earliest_if_cheap();
-  ASSERT_NE(look, nullptr);
-  EXPECT_EQ(look->at, kHour + 1);
-  while (!both.reference.empty()) both.pop_checked();
-  EXPECT_EQ(both.queue.earliest_if_cheap(), nullptr);
 }
 
 TEST(EventQueueTest, EraseIfKeepsTheOthersInOrder) {
-  Xoshiro256 rng(5);
-  Both both;
-  for (int i = 0; i < 3000; ++i) both.push(rng.uniform_range(0, 99));
-  for (int i = 0; i < 500; ++i) both.pop_checked();  // some in the present, some filed below
-  for (int i = 0; i < 3000; ++i) both.push(both.reference.all().begin()->at + rng.uniform_range(0, 5000));
-  const auto dead = [](const QueuedEvent& e) { return (e.seq_slot >> 32) % 3 == 0; };
-  both.queue.erase_if(dead);
-  std::set<QueuedEvent> kept;
-  for (const QueuedEvent& e : both.reference.all()) {
-    if (!dead(e)) kept.insert(e);
+  for (const std::size_t limit : kSmallLimits) {
+    SCOPED_TRACE(limit);
+    Xoshiro256 rng(5);
+    Both both(limit);
+    for (int i = 0; i < 3000; ++i) both.push(rng.uniform_range(0, 99));
+    for (int i = 0; i < 500; ++i) both.pop_checked();  // some in the present, some filed below
+    for (int i = 0; i < 3000; ++i) both.push(both.reference.all().begin()->at + rng.uniform_range(0, 5000));
+    const auto dead = [](const QueuedEvent& e) { return (e.seq_slot >> 32) % 3 == 0; };
+    both.queue.erase_if(dead);
+    std::set<QueuedEvent> kept;
+    for (const QueuedEvent& e : both.reference.all()) {
+      if (!dead(e)) kept.insert(e);
+    }
+    EXPECT_EQ(both.queue.size(), kept.size());
+    for (const QueuedEvent& e : kept) {
+      ASSERT_TRUE(same(both.queue.pop(), e));
+    }
+    EXPECT_TRUE(both.queue.empty());
   }
-  EXPECT_EQ(both.queue.size(), kept.size());
-  for (const QueuedEvent& e : kept) {
-    ASSERT_TRUE(same(both.queue.pop(), e));
-  }
-  EXPECT_TRUE(both.queue.empty());
 }
 
 TEST(EventQueueTest, TakeSortedEmptiesTheQueueInOrder) {
-  Xoshiro256 rng(9);
-  Both both;
-  for (int i = 0; i < 2000; ++i) both.push(rng.uniform_range(0, 1 << 20));
-  for (int i = 0; i < 100; ++i) both.pop_checked();
-  const std::vector<QueuedEvent> all = both.queue.take_sorted();
-  EXPECT_TRUE(both.queue.empty());
-  ASSERT_EQ(all.size(), both.reference.size());
-  std::size_t i = 0;
-  for (const QueuedEvent& e : both.reference.all()) EXPECT_TRUE(same(all[i++], e));
+  for (const std::size_t limit : kSmallLimits) {
+    SCOPED_TRACE(limit);
+    Xoshiro256 rng(9);
+    Both both(limit);
+    for (int i = 0; i < 2000; ++i) both.push(rng.uniform_range(0, 1 << 20));
+    for (int i = 0; i < 100; ++i) both.pop_checked();
+    const std::vector<QueuedEvent> all = both.queue.take_sorted();
+    EXPECT_TRUE(both.queue.empty());
+    ASSERT_EQ(all.size(), both.reference.size());
+    std::size_t i = 0;
+    for (const QueuedEvent& e : both.reference.all()) EXPECT_TRUE(same(all[i++], e));
+  }
 }
 
 TEST(EventQueueTest, APushBeforeTheLastTimeTakenOutKeepsTheOrder) {
-  // The loop does this only after run_until dropped cancelled events past its bound and
-  // then schedules at the bound: every queued event is filed again against the earlier time.
+  for (const std::size_t limit : kSmallLimits) {
+    SCOPED_TRACE(limit);
+    // The loop does this only after run_until dropped cancelled events past its bound and
+    // then schedules at the bound: every queued event is filed again against the earlier time.
+    Both both(limit);
+    both.push(100);
+    both.push(5000);
+    both.push(5000);
+    both.push(70'000);
+    both.pop_checked();                                         // 100
+    EXPECT_TRUE(same(both.queue.pop(), both.reference.pop()));  // 5000: last is now 5000
+    both.push(200);                                             // before it
+    both.push(5000);                                            // after the 5000 still queued
+    both.push(200);
+    while (!both.reference.empty()) both.pop_checked();
+    EXPECT_TRUE(both.queue.empty());
+  }
+}
+
+TEST(EventQueueTest, TheQueueMovesBetweenTheSortedArrayAndTheHeapInOrder) {
+  // Waves of pushes and pops carry the size across both bounds again and again: past 64
+  // events the radix heap takes over, and a pop that leaves 16 moves them back. Ties,
+  // same-instant events and far timers ride along; the order is the reference's
+  // throughout, and both ways of keeping events are used.
+  Xoshiro256 rng(31);
   Both both;
-  both.push(100);
-  both.push(5000);
-  both.push(5000);
-  both.push(70'000);
-  both.pop_checked();                                         // 100
-  EXPECT_TRUE(same(both.queue.pop(), both.reference.pop()));  // 5000: last is now 5000
-  both.push(200);                                             // before it
-  both.push(5000);                                            // after the 5000 still queued
-  both.push(200);
+  EXPECT_TRUE(both.queue.in_sorted_array());
+  int to_heap = 0;
+  int to_array = 0;
+  bool was_array = true;
+  const auto note_mode = [&] {
+    if (was_array != both.queue.in_sorted_array()) ++(was_array ? to_heap : to_array);
+    was_array = both.queue.in_sorted_array();
+  };
+  TimePoint now = 0;
+  for (int wave = 0; wave < 40; ++wave) {
+    const int pushes = static_cast<int>(rng.uniform_range(1, 120));
+    for (int i = 0; i < pushes; ++i) {
+      both.push(now + (i % 7 == 0 ? 0 : rng.uniform_range(0, 5 * kSecond)));
+      note_mode();
+    }
+    const auto target = static_cast<std::size_t>(rng.uniform_range(0, 30));
+    while (both.reference.size() > target) {
+      now = both.pop_checked().at;
+      note_mode();
+    }
+  }
   while (!both.reference.empty()) both.pop_checked();
   EXPECT_TRUE(both.queue.empty());
+  EXPECT_GT(to_heap, 5);
+  EXPECT_GT(to_array, 5);
+}
+
+TEST(EventQueueTest, TheSortedArrayDeclinesOnlyWhenFull) {
+  // try_push adds to the sorted array, in order, while it has room at its end; full, it
+  // declines, and push moves the events to the radix heap.
+  EventQueue queue;
+  const auto event = [](std::uint32_t seq, TimePoint at) {
+    return QueuedEvent{.seq_slot = QueuedEvent::pack(seq, seq), .at = at};
+  };
+  for (std::uint32_t i = 0; i < EventQueue::kSmallCapacity; ++i) {
+    ASSERT_TRUE(queue.try_push(event(i, 1000 - i)));
+  }
+  EXPECT_FALSE(queue.try_push(event(1000, 5)));
+  EXPECT_TRUE(queue.in_sorted_array());
+  queue.push(event(1000, 5));
+  EXPECT_FALSE(queue.in_sorted_array());
+  EXPECT_TRUE(same(queue.pop(), event(1000, 5)));
+  for (std::uint32_t i = EventQueue::kSmallCapacity; i-- > 0;) EXPECT_TRUE(same(queue.pop(), event(i, 1000 - i)));
+  EXPECT_TRUE(queue.empty());
+  EXPECT_TRUE(queue.in_sorted_array());
 }
 
 }  // namespace
