@@ -41,7 +41,8 @@ class LatencyModel {
   explicit LatencyModel(LatencyConfig config);
   // One latency draw, rounded to whole nanoseconds, never negative, at most kMaxLatency.
   // constant draws nothing; exponential draws once (Rng::exponential); lognormal draws
-  // twice (Rng::lognormal_median_p99's value, which needs 0 < median <= p99: the scenario
+  // once, or a few times on the ziggurat's rare rejections (Rng::standard_normal; the
+  // value is Rng::lognormal_median_p99's, which needs 0 < median <= p99: the scenario
   // loader validates it, and a violation here is a programmer error caught by an
   // assertion), with its sigma taken once, when the model is made.
   Nanos sample(Rng& rng) const;
