@@ -7,6 +7,8 @@
 #include <limits>
 #include <vector>
 
+#include "engine/runtime/rng.hpp"
+
 namespace squall {
 namespace {
 
@@ -109,6 +111,43 @@ TEST(TrendTest, ExtremeAndSkewedRangesStayExact) {
   for (std::int64_t i = 0; i < 300; ++i) samples.push_back(1000 + (i * 37) % 300);
   for (std::int64_t i = 0; i < 50; ++i) samples.push_back(42);  // ties
   expect_every_rank(samples);
+}
+
+TEST(TrendTest, PercentilesInPlaceOfAFewHundredSamplesAreTheSortedRanks) {
+  // 65 to 2048 samples are selected after a counting pass (reports/trend.cpp): every
+  // rank asked at once must still be the sorted samples' rank, for spreads that put one
+  // value per bucket, most samples in one bucket (a far outlier), ties, negative values
+  // and the whole int64 range.
+  Xoshiro256 rng(2024);
+  std::vector<double> ps;
+  for (int p = 1; p <= 100; ++p) ps.push_back(p);
+  ps.insert(ps.end(), {0.1, 99.9, 12.5, 50, 50});
+  const auto check = [&ps](std::vector<std::int64_t> samples) {
+    std::vector<std::int64_t> sorted_samples = samples;
+    std::sort(sorted_samples.begin(), sorted_samples.end());
+    const std::vector<std::int64_t> got = percentiles_in_place(samples, ps);
+    for (std::size_t i = 0; i < ps.size(); ++i) {
+      EXPECT_EQ(got[i], sorted_samples[nearest_rank(ps[i], sorted_samples.size()) - 1])
+          << "p" << ps[i] << " of " << sorted_samples.size();
+    }
+  };
+  for (const std::size_t n :
+       {std::size_t{64}, std::size_t{65}, std::size_t{460}, std::size_t{1024}, std::size_t{2048}, std::size_t{2049}}) {
+    std::vector<std::int64_t> uniform, narrow, outlier, ties, signed_values, extremes;
+    for (std::size_t i = 0; i < n; ++i) {
+      uniform.push_back(static_cast<std::int64_t>(rng.uniform_int(1'000'000'000)));
+      narrow.push_back(static_cast<std::int64_t>(rng.uniform_int(n / 2 + 1)));  // shift 0: a value per bucket
+      outlier.push_back(100'000'000 + static_cast<std::int64_t>(rng.uniform_int(1000)));
+      ties.push_back(static_cast<std::int64_t>(rng.uniform_int(3)) * 1'000'000);
+      signed_values.push_back(static_cast<std::int64_t>(rng.uniform_int(2'000'000)) - 1'000'000);
+      extremes.push_back(static_cast<std::int64_t>(rng.next_u64()));
+    }
+    outlier.back() = 60'000'000'000;  // one far sample: nearly all the others share a bucket
+    extremes.front() = std::numeric_limits<std::int64_t>::min();
+    extremes.back() = std::numeric_limits<std::int64_t>::max();
+    for (auto* samples : {&uniform, &narrow, &outlier, &ties, &signed_values, &extremes}) check(*samples);
+    check(std::vector<std::int64_t>(n, 42));  // one value
+  }
 }
 
 TEST(TrendTest, EmptyTrendAnswersZero) {
