@@ -8,14 +8,25 @@
 // is folded, tens of millions of words for a million tasks, and a fold through the full
 // splitmix64 mixer was an eighth of the simulator's run time (bench/README.md).
 //
+// An event (fold(), one call per event) is folded as one word: its fields w_0 .. w_k-1,
+// in order, combined as E = sum of w_i * M_i (mod 2^64) with M_i = 0x9e3779b97f4a7c15 *
+// (2i + 1), odd multiples of 2^64 / phi (Knuth's multiplicative hashing constant, as
+// splitmix64's increment). The k products do not depend on h or on each other, so they
+// run side by side and only the one fold of E waits on the previous event's: a fold per
+// field made every event a serial chain of k multiplications, 5% of retry-breaker-1m's
+// in-process time (bench/README.md).
+//
 // Strength: for a fixed word, a fold is a bijection of h (rotation, xor, multiplication by
-// an odd constant), and for a fixed h a bijection of w; so two traces of the same length
-// that differ in one word always differ in the fingerprint (h starts at 0, which folding
-// the word 0 leaves unchanged; the recorder starts every event with a non-zero tag, so a
-// trace never starts with it). Differences in several words
-// can cancel only if they line up through the rotations and products, which accidental
-// non-determinism (the thing this guards against) does not do; it is not a defence
-// against a trace crafted to collide.
+// an odd constant), and for a fixed h a bijection of w; E is a bijection of each field
+// when the others are fixed (M_i is odd). So two traces of the same length that differ in
+// one word, or in one field of one event, always differ in the fingerprint (h starts at
+// 0, which folding the word 0 leaves unchanged; the recorder starts every event with a
+// non-zero tag, so a trace's first event is rarely the word 0). Differences in several
+// fields or words can cancel only if they line up through the products and rotations
+// (two fields of one event swapped cancel only when their difference times M_i - M_j, a
+// multiple of 2 * 2^64 / phi, is 0 mod 2^64), which accidental non-determinism (the
+// thing this guards against) does not do; it is not a defence against a trace crafted to
+// collide.
 //
 // Text is folded as its CRC-64/XZ (crc64_xz of engine/runtime/rng.hpp, by Boost.CRC, as
 // stream_seed() hashes component names) followed by its length. No allocation. Doubles are folded by their bit pattern,
@@ -50,12 +61,17 @@ class Fingerprint {
   void add_f64(double value) { add_u64(std::bit_cast<std::uint64_t>(value)); }
   void add_text(std::string_view text);
 
-  // Folds each value in order by its type: enums and integers as 64-bit words (signed ones
-  // sign-extended, bool as 0 or 1), doubles by bit pattern, text through add_text. One
-  // call per event keeps the recorder's trace schema readable at a glance.
+  // Folds one event: its values in order, each by its type (enums and integers as 64-bit
+  // words, signed ones sign-extended, bool as 0 or 1; doubles by bit pattern; text as its
+  // CRC then its length, two words), combined into one word as the header says, which is
+  // then folded as add_u64 does. One call per event keeps the recorder's trace schema
+  // readable at a glance.
   template <class... Ts>
   void fold(const Ts&... values) {
-    (fold_one(values), ...);
+    std::uint64_t event = 0;
+    std::size_t position = 0;
+    (mix_one(values, event, position), ...);
+    add_u64(event);
   }
 
   std::uint64_t value() const {
@@ -64,16 +80,25 @@ class Fingerprint {
   }
 
  private:
+  // M_i of the header: an odd multiple of 2^64 / phi per field position.
+  static constexpr std::uint64_t kGoldenGamma = 0x9e3779b97f4a7c15ULL;
+  static void mix_word(std::uint64_t word, std::uint64_t& event, std::size_t& position) {
+    event += word * (kGoldenGamma * (2 * position + 1));
+    ++position;
+  }
+  // Adds `value`'s words to the event's sum E (see fold).
   template <class T>
-  void fold_one(const T& value) {
+  void mix_one(const T& value, std::uint64_t& event, std::size_t& position) {
     if constexpr (std::is_enum_v<T> || std::is_same_v<T, bool>) {
-      add_u64(static_cast<std::uint64_t>(value));
+      mix_word(static_cast<std::uint64_t>(value), event, position);
     } else if constexpr (std::is_floating_point_v<T>) {
-      add_f64(value);
+      mix_word(std::bit_cast<std::uint64_t>(value), event, position);
     } else if constexpr (std::is_integral_v<T>) {
-      add_u64(static_cast<std::uint64_t>(static_cast<std::int64_t>(value)));
+      mix_word(static_cast<std::uint64_t>(static_cast<std::int64_t>(value)), event, position);
     } else {
-      add_text(std::string_view(value));
+      const std::string_view text(value);
+      mix_word(crc_of(text), event, position);
+      mix_word(text.size(), event, position);
     }
   }
 

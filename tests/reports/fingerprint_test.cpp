@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace squall {
@@ -97,6 +99,48 @@ TEST(FingerprintTest, KeptCrcsFoldEveryTextAsItsOwnCrcAndLength) {
     }
   }
   EXPECT_EQ(folded.value(), splitmix64(state));
+}
+
+TEST(FingerprintTest, AnEventFoldsAsTheSumOfItsFieldsTimesOddMultiplesOfTheGoldenGamma) {
+  // fold(7, -1, 2.5, "abc", true): E = sum of w_i * gamma * (2i + 1) over the words
+  // 7, 2^64 - 1, bits of 2.5, crc64_xz("abc"), 3, 1; then one FxHasher step from h = 0.
+  constexpr std::uint64_t gamma = 0x9e3779b97f4a7c15ULL;
+  constexpr std::uint64_t k = 0x517cc1b727220a95ULL;
+  const std::vector<std::uint64_t> words{7, ~std::uint64_t{0}, std::bit_cast<std::uint64_t>(2.5), crc64_xz("abc"), 3,
+                                         1};
+  std::uint64_t event = 0;
+  for (std::size_t i = 0; i < words.size(); ++i) event += words[i] * (gamma * (2 * i + 1));
+  Fingerprint f;
+  f.fold(std::uint64_t{7}, std::int32_t{-1}, 2.5, std::string_view("abc"), true);
+  std::uint64_t state = event * k;
+  EXPECT_EQ(f.value(), splitmix64(state));
+}
+
+TEST(FingerprintTest, EventsDifferingInOneFieldOrInFieldOrderDiffer) {
+  // E is a bijection of each field for fixed others (its multiplier is odd), so one
+  // changed field, in any bit, always changes the value; swapped fields change it too.
+  const auto of = [](std::uint64_t a, std::uint64_t b, std::uint64_t c) {
+    Fingerprint f;
+    f.fold(std::uint64_t{1}, a, b, c);
+    return f.value();
+  };
+  const std::uint64_t base = of(10, 20, 30);
+  for (const std::uint64_t flip : {1ULL, 2ULL, 1ULL << 32, 1ULL << 63}) {
+    EXPECT_NE(of(10 ^ flip, 20, 30), base);
+    EXPECT_NE(of(10, 20 ^ flip, 30), base);
+    EXPECT_NE(of(10, 20, 30 ^ flip), base);
+  }
+  EXPECT_NE(of(20, 10, 30), base);
+  EXPECT_NE(of(10, 30, 20), base);
+  EXPECT_NE(of(30, 20, 10), base);
+  // The same fields as two events, or in other events' order, are other traces.
+  Fingerprint one;
+  one.fold(std::uint64_t{1}, std::uint64_t{2});
+  one.fold(std::uint64_t{3}, std::uint64_t{4});
+  Fingerprint swapped;
+  swapped.fold(std::uint64_t{3}, std::uint64_t{4});
+  swapped.fold(std::uint64_t{1}, std::uint64_t{2});
+  EXPECT_NE(one.value(), swapped.value());
 }
 
 TEST(FingerprintTest, HexIsSixteenLowercaseDigits) {
