@@ -9,24 +9,27 @@
 // splitmix64 mixer was an eighth of the simulator's run time (bench/README.md).
 //
 // An event (fold(), one call per event) is folded as one word: its fields w_0 .. w_k-1,
-// in order, combined as E = sum of w_i * M_i (mod 2^64) with M_i = 0x9e3779b97f4a7c15 *
-// (2i + 1), odd multiples of 2^64 / phi (Knuth's multiplicative hashing constant, as
-// splitmix64's increment). The k products do not depend on h or on each other, so they
-// run side by side and only the one fold of E waits on the previous event's: a fold per
-// field made every event a serial chain of k multiplications, 5% of retry-breaker-1m's
-// in-process time (bench/README.md).
+// in order, combined as E = sum of w_i * M_i (mod 2^64), M_i being the i-th output of
+// splitmix64 from state 0 with its low bit set (kFieldMultipliers: odd, and unrelated to
+// each other). The k products do not depend on h or on each other, so they run side by
+// side and only the one fold of E waits on the previous event's: a fold per field made
+// every event a serial chain of k multiplications, 5% of retry-breaker-1m's in-process
+// time (bench/README.md).
 //
 // Strength: for a fixed word, a fold is a bijection of h (rotation, xor, multiplication by
 // an odd constant), and for a fixed h a bijection of w; E is a bijection of each field
 // when the others are fixed (M_i is odd). So two traces of the same length that differ in
 // one word, or in one field of one event, always differ in the fingerprint (h starts at
 // 0, which folding the word 0 leaves unchanged; the recorder starts every event with a
-// non-zero tag, so a trace's first event is rarely the word 0). Differences in several
-// fields or words can cancel only if they line up through the products and rotations
-// (two fields of one event swapped cancel only when their difference times M_i - M_j, a
-// multiple of 2 * 2^64 / phi, is 0 mod 2^64), which accidental non-determinism (the
-// thing this guards against) does not do; it is not a defence against a trace crafted to
-// collide.
+// non-zero tag, so a trace's first event is rarely the word 0). Changes in two fields i
+// and j cancel only when d_i * M_i + d_j * M_j = 0 (mod 2^64); for every pair of these 32
+// multipliers the smallest such differences are above 2^25 (lattice reduction of each
+// pair; about 2^32 for a typical pair of unrelated odd numbers), so shifts that
+// accidental non-determinism makes (a few tokens moved from input to output, a call's
+// start and end moved by nanoseconds) do not cancel; with multipliers in a simple ratio
+// (odd multiples of one constant, tried first) +3 in one field and -1 in the next did.
+// Differences in several fields or words can cancel only if they line up through the
+// products and rotations; it is not a defence against a trace crafted to collide.
 //
 // Text is folded as its CRC-64/XZ (crc64_xz of engine/runtime/rng.hpp, by Boost.CRC, as
 // stream_seed() hashes component names) followed by its length. No allocation. Doubles are folded by their bit pattern,
@@ -68,11 +71,24 @@ class Fingerprint {
   // readable at a glance.
   template <class... Ts>
   void fold(const Ts&... values) {
+    static_assert(2 * sizeof...(Ts) <= kFieldMultipliers.size(), "an event of more words than multipliers");
     std::uint64_t event = 0;
     std::size_t position = 0;
     (mix_one(values, event, position), ...);
     add_u64(event);
   }
+
+  // M_i of the header: splitmix64's outputs from state 0, low bit set (a test recomputes
+  // them). A field is at most two words (a text), so an event has at most 16 fields.
+  static constexpr std::array<std::uint64_t, 32> kFieldMultipliers{
+      0xe220a8397b1dcdafULL, 0x6e789e6aa1b965f5ULL, 0x06c45d188009454fULL, 0xf88bb8a8724c81edULL, 0x1b39896a51a8749bULL,
+      0x53cb9f0c747ea2ebULL, 0x2c829abe1f4532e1ULL, 0xc584133ac916ab3dULL, 0x3ee5789041c98ac3ULL, 0xf3b8488c368cb0a7ULL,
+      0x657eecdd3cb13d09ULL, 0xc2d326e0055bdef7ULL, 0x8621a03fe0bbdb7bULL, 0x8e1f7555983aa92fULL, 0xb54e0f1600cc4d19ULL,
+      0x84bb3f97971d80abULL, 0x7d29825c75521255ULL, 0xc3cf17102b7f7f87ULL, 0x3466e9a083914f65ULL, 0xd81a8d2b5a4485adULL,
+      0xdb01602b100b9ed7ULL, 0xa9038a921825f10dULL, 0xedf5f1d90dca2f6bULL, 0x54496ad67bd2634dULL, 0xdd7c01d4f5407269ULL,
+      0x935e82f1db4c4f7bULL, 0x69b82ebc92233301ULL, 0x40d29eb57de1d511ULL, 0xa2f09dabb45c6317ULL, 0xee521d7a0f4d3873ULL,
+      0xf16952ee72f3454fULL, 0x377d35dea8e40225ULL,
+  };
 
   std::uint64_t value() const {
     std::uint64_t state = hash_;
@@ -80,11 +96,8 @@ class Fingerprint {
   }
 
  private:
-  // M_i of the header: an odd multiple of 2^64 / phi per field position.
-  static constexpr std::uint64_t kGoldenGamma = 0x9e3779b97f4a7c15ULL;
   static void mix_word(std::uint64_t word, std::uint64_t& event, std::size_t& position) {
-    event += word * (kGoldenGamma * (2 * position + 1));
-    ++position;
+    event += word * kFieldMultipliers[position++];
   }
   // Adds `value`'s words to the event's sum E (see fold).
   template <class T>

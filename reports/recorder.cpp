@@ -14,7 +14,7 @@
 namespace squall {
 namespace {
 
-// The first word folded for each event, so that events of different types never alias.
+// The first field folded for each event, so that events of different types differ in it.
 enum class EventTag : std::uint64_t {
   attempt = 1,
   backoff,

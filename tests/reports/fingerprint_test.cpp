@@ -101,15 +101,19 @@ TEST(FingerprintTest, KeptCrcsFoldEveryTextAsItsOwnCrcAndLength) {
   EXPECT_EQ(folded.value(), splitmix64(state));
 }
 
-TEST(FingerprintTest, AnEventFoldsAsTheSumOfItsFieldsTimesOddMultiplesOfTheGoldenGamma) {
-  // fold(7, -1, 2.5, "abc", true): E = sum of w_i * gamma * (2i + 1) over the words
-  // 7, 2^64 - 1, bits of 2.5, crc64_xz("abc"), 3, 1; then one FxHasher step from h = 0.
-  constexpr std::uint64_t gamma = 0x9e3779b97f4a7c15ULL;
+TEST(FingerprintTest, FieldMultipliersAreSplitmix64OutputsMadeOdd) {
+  std::uint64_t state = 0;
+  for (const std::uint64_t m : Fingerprint::kFieldMultipliers) EXPECT_EQ(m, splitmix64(state) | 1);
+}
+
+TEST(FingerprintTest, AnEventFoldsAsTheSumOfItsFieldsTimesTheirMultipliers) {
+  // fold(7, -1, 2.5, "abc", true): E = sum of w_i * M_i over the words 7, 2^64 - 1, bits
+  // of 2.5, crc64_xz("abc"), 3, 1; then one FxHasher step from h = 0.
   constexpr std::uint64_t k = 0x517cc1b727220a95ULL;
   const std::vector<std::uint64_t> words{7, ~std::uint64_t{0}, std::bit_cast<std::uint64_t>(2.5), crc64_xz("abc"), 3,
                                          1};
   std::uint64_t event = 0;
-  for (std::size_t i = 0; i < words.size(); ++i) event += words[i] * (gamma * (2 * i + 1));
+  for (std::size_t i = 0; i < words.size(); ++i) event += words[i] * Fingerprint::kFieldMultipliers[i];
   Fingerprint f;
   f.fold(std::uint64_t{7}, std::int32_t{-1}, 2.5, std::string_view("abc"), true);
   std::uint64_t state = event * k;
@@ -133,6 +137,17 @@ TEST(FingerprintTest, EventsDifferingInOneFieldOrInFieldOrderDiffer) {
   EXPECT_NE(of(20, 10, 30), base);
   EXPECT_NE(of(10, 30, 20), base);
   EXPECT_NE(of(30, 20, 10), base);
+  // Small changes in two fields do not cancel: +3 in one and -1 in the next did when the
+  // multipliers were odd multiples of one constant (found by a review).
+  for (std::int64_t a = -16; a <= 16; ++a) {
+    for (std::int64_t b = -16; b <= 16; ++b) {
+      if (a == 0 && b == 0) continue;
+      const auto d = [](std::uint64_t x, std::int64_t by) { return x + static_cast<std::uint64_t>(by); };
+      EXPECT_NE(of(d(10, a), d(20, b), 30), base) << a << " " << b;
+      EXPECT_NE(of(d(10, a), 20, d(30, b)), base) << a << " " << b;
+      EXPECT_NE(of(10, d(20, a), d(30, b)), base) << a << " " << b;
+    }
+  }
   // The same fields as two events, or in other events' order, are other traces.
   Fingerprint one;
   one.fold(std::uint64_t{1}, std::uint64_t{2});
