@@ -6,11 +6,10 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/output_file.hpp"
 #include "cli/output_path.hpp"
 #include "cli/repro.hpp"
 #include "cli/run_inputs.hpp"
-#include "mocks/input_file.hpp"
-#include "mocks/strict_json.hpp"
 #include "reports/atomic_file.hpp"
 #include "reports/compare.hpp"
 #include "reports/json_writer.hpp"
@@ -37,25 +36,13 @@ struct BadInput : std::runtime_error {
 // Throws BadInput with `message` escaped for the terminal: it names files as given.
 [[noreturn]] void refuse(const std::string& message) { throw BadInput(escape_controls(message)); }
 
-// A report file read as the scenario loader reads its files (mocks/input_file.hpp: a
-// regular file of at most 64 MiB, so /dev/zero or a FIFO is refused before anything is
-// read) and parsed as strictly (mocks/strict_json.hpp: a repeated key is an error, as it
-// would hide which value is compared; no comments: squall writes none). Refused:
-//   a.json: not a regular file
-//   a.json:1:9: not JSON: syntax error while parsing value - invalid literal; last read: 'x'
-//   a.json: /tasks/total: duplicate key "total"
-//   a.json: not a squall report of version 1: /tasks/succeeded is -5, expected ... (report_problem)
+// A report file read back strictly (cli/output_file.hpp), then checked as a report
+// (report_problem):
+//   a.json: not a squall report of version 1: /tasks/succeeded is -5, expected ...
 nlohmann::json read_report(const fs::path& file) {
   const std::string name = file.string();
-  auto text = read_input_file(file);
-  if (const auto* error = std::get_if<InputFileError>(&text)) refuse(fmt::format("{}: {}", name, error->message));
-  const auto on_duplicate = [&name](const std::string& pointer, const std::string& key) {
-    refuse(fmt::format("{}: {}: duplicate key \"{}\"", name, pointer, key));
-  };
-  auto parsed = parse_strict_json(std::get<std::string>(text), JsonComments::rejected, on_duplicate);
-  if (const auto* error = std::get_if<JsonSyntaxError>(&parsed)) {
-    refuse(fmt::format("{}:{}:{}: not JSON: {}", name, error->line, error->column, error->message));
-  }
+  auto parsed = read_output_file(file);
+  if (const auto* error = std::get_if<std::string>(&parsed)) refuse(*error);
   // The comparison reads plain nlohmann::json (reports/compare.hpp); key order is not used.
   nlohmann::json report = std::get<Json>(std::move(parsed));
   if (const auto problem = report_problem(report)) refuse(fmt::format("{}: {}", name, *problem));

@@ -6,12 +6,12 @@
 #include <fmt/core.h>
 
 #include "cli/commands.hpp"
+#include "cli/output_file.hpp"
 #include "cli/output_path.hpp"
 #include "cli/progress.hpp"
 #include "cli/report_requests.hpp"
 #include "cli/run_inputs.hpp"
 #include "cli/terminal.hpp"
-#include "mocks/input_file.hpp"
 #include "reports/atomic_file.hpp"
 #include "reports/sweep_json.hpp"
 #include "reports/writers/sweep_html.hpp"
@@ -203,11 +203,9 @@ int merge_command(const MergeOptions& options) {
   }
   std::vector<PartialFile> files;
   for (const fs::path& file : options.partials) {
-    auto text = read_input_file(file);
-    if (const auto* error = std::get_if<InputFileError>(&text)) {
-      return bad_input(fmt::format("squall merge: {}: {}", file.string(), error->message));
-    }
-    files.push_back(PartialFile{file.string(), std::move(std::get<std::string>(text))});
+    auto doc = read_output_file(file);
+    if (const auto* error = std::get_if<std::string>(&doc)) return bad_input(fmt::format("squall merge: {}", *error));
+    files.push_back(PartialFile{file.string(), std::get<Json>(std::move(doc))});
   }
   SweepResult result;
   try {

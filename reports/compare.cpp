@@ -116,11 +116,7 @@ std::string not_version_1(std::string_view pointer, const json& found, const cha
 // and, as A, would make (B - A) / A infinite.
 std::optional<std::string> headline_value_problem(const std::string& pointer, const json& value) {
   if (!value.is_number()) return std::nullopt;
-  const double v = value.get<double>();
-  if (v < 0 || v > kMaxHeadlineValue) {
-    return not_version_1(pointer, value, "a number from 0 to 9007199254740992 (2^53)");
-  }
-  if (v > 0 && v < 1e-6) return not_version_1(pointer, value, "0 or at least 0.000001 (reports round to 6 decimals)");
+  if (const char* expected = headline_number_problem(value)) return not_version_1(pointer, value, expected);
   return std::nullopt;
 }
 

@@ -14,6 +14,7 @@
 // count).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,6 +27,25 @@ namespace squall {
 // The largest headline value a report may hold: 2^53, above which a double no longer holds
 // every integer (IEEE 754 binary64's 53-bit significand), so counts would be inexact.
 inline constexpr double kMaxHeadlineValue = 9007199254740992.0;
+
+// What is wrong with the JSON number `value` as a headline value a report can hold
+// (report_problem below says why these bounds), as the "expected" part of a message, or
+// null when nothing is. An integer is compared as one: 2^53 + 1 reads as 2^53 in a
+// double. For nlohmann::json and nlohmann::ordered_json alike.
+template <class BasicJson>
+const char* headline_number_problem(const BasicJson& value) {
+  constexpr const char* kRange = "a number from 0 to 9007199254740992 (2^53)";
+  constexpr auto kMaxInteger = static_cast<std::uint64_t>(kMaxHeadlineValue);
+  if (value.is_number_unsigned()) return value.template get<std::uint64_t>() <= kMaxInteger ? nullptr : kRange;
+  if (value.is_number_integer()) {  // parsed, a negative integer; built in memory, any int64
+    const auto v = value.template get<std::int64_t>();
+    return v >= 0 && static_cast<std::uint64_t>(v) <= kMaxInteger ? nullptr : kRange;
+  }
+  const double v = value.template get<double>();
+  if (!(v >= 0) || v > kMaxHeadlineValue) return kRange;
+  if (v > 0 && v < 1e-6) return "0 or at least 0.000001 (reports round to 6 decimals)";
+  return nullptr;
+}
 
 struct MetricComparison {
   std::string metric;       // "latency_ms.p99"

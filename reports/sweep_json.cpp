@@ -135,7 +135,7 @@ namespace {
 
 struct Partial {
   std::string file;
-  Json doc;
+  const Json* doc = nullptr;  // the PartialFile's
   std::size_t index = 0;
   std::size_t count = 0;
 };
@@ -187,54 +187,155 @@ void only_keys(const std::string& file, const Json& object, const std::string& p
 Partial read_partial(const PartialFile& f) {
   Partial p;
   p.file = f.file;
-  try {
-    p.doc = Json::parse(f.text);
-  } catch (const nlohmann::json::parse_error& e) {
-    bad(f.file, fmt::format("not JSON: {}", e.what()));
+  p.doc = &f.doc;
+  const Json* version = member(f.doc, "squall_sweep_partial_version");
+  if (version == nullptr) bad(f.file, "not a squall sweep partial result: no squall_sweep_partial_version");
+  if (!version->is_number_unsigned() || version->get<std::uint64_t>() != 1) {
+    bad(f.file, fmt::format("squall_sweep_partial_version {} is not supported (this squall reads 1)", shown(*version)));
   }
-  if (!p.doc.is_object() || !p.doc.contains("squall_sweep_partial_version")) {
-    bad(f.file, "not a squall sweep partial result: no squall_sweep_partial_version");
-  }
-  if (p.doc["squall_sweep_partial_version"] != 1) {
-    bad(f.file, fmt::format("squall_sweep_partial_version {} is not supported (this squall reads 1)",
-                            shown(p.doc["squall_sweep_partial_version"])));
-  }
-  only_keys(f.file, p.doc, "", {"squall_sweep_partial_version", "shard", "sweep", "runs"});
-  const Json* shard = member(p.doc, "shard");
+  only_keys(f.file, f.doc, "", {"squall_sweep_partial_version", "shard", "sweep", "runs"});
+  const Json* shard = member(f.doc, "shard");
   if (shard == nullptr || !shard->is_object()) bad_value(f.file, "/shard", "an object {\"index\", \"count\"}", shard);
   only_keys(f.file, *shard, "/shard", {"index", "count"});
   p.count = unsigned_at(f.file, *shard, "/shard", "count", 1, kMaxShards);
   p.index = unsigned_at(f.file, *shard, "/shard", "index", 1, p.count);
-  const Json* sweep = member(p.doc, "sweep");
+  const Json* sweep = member(f.doc, "sweep");
   if (sweep == nullptr || !sweep->is_object()) bad_value(f.file, "/sweep", "the sweep's header, an object", sweep);
-  const Json* runs = member(p.doc, "runs");
+  const Json* runs = member(f.doc, "runs");
   if (runs == nullptr || !runs->is_array()) bad_value(f.file, "/runs", "an array of runs", runs);
   return p;
 }
 
-SweepResult header_from(const Json& h) {
-  SweepResult r;
-  r.name = h.at("name").get<std::string>();
-  r.description = h.at("description").get<std::string>();
-  r.sweep_file = h.at("sweep_file").get<std::string>();
-  r.scenario_file = h.at("scenario").at("file").get<std::string>();
-  r.scenario_name = h.at("scenario").at("name").get<std::string>();
-  r.squall_version = h.at("squall_version").get<std::string>();
-  r.seeds = h.at("seeds").get<std::vector<std::uint64_t>>();
-  r.metrics = h.at("metrics").get<std::vector<std::string>>();
-  for (const Json& o : h.at("objectives")) {
-    r.objectives.push_back({o.at("metric").get<std::string>(), o.at("goal") == "max" ? Goal::max : Goal::min});
+// The string at object[key], or an error naming its pointer.
+std::string string_at(const std::string& file, const Json& object, const std::string& pointer, const char* key) {
+  const Json* v = member(object, key);
+  if (v == nullptr || !v->is_string()) bad_value(file, pointer + "/" + key, "a string", v);
+  return v->get<std::string>();
+}
+
+// A digest as squall writes them: 16 lowercase hex digits.
+std::string digest_at(const std::string& file, const Json& object, const std::string& pointer, const char* key) {
+  const Json* v = member(object, key);
+  const bool ok = v != nullptr && v->is_string() && v->get_ref<const std::string&>().size() == 16 &&
+                  v->get_ref<const std::string&>().find_first_not_of("0123456789abcdef") == std::string::npos;
+  if (!ok) bad_value(file, pointer + "/" + key, "a digest of 16 lowercase hex digits", v);
+  return v->get<std::string>();
+}
+
+// The array at object[key] with `min` to `max` items, or an error naming its pointer.
+const Json& array_at(const std::string& file, const Json& object, const std::string& pointer, const char* key,
+                     std::size_t min, std::size_t max) {
+  const Json* v = member(object, key);
+  if (v == nullptr || !v->is_array() || v->size() < min || v->size() > max) {
+    bad_value(file, pointer + "/" + key, fmt::format("an array of {} to {} items", min, max), v);
   }
-  const std::string baseline = h.at("baseline").get<std::string>();
-  for (const Json& v : h.at("variants")) {
+  return *v;
+}
+
+// A metric name at `pointer`: a headline metric (reports/compare.hpp), and, with `among`,
+// one of those.
+std::string metric_at(const std::string& file, const Json& v, const std::string& pointer,
+                      const std::vector<std::string>* among) {
+  const auto& names = among != nullptr ? *among : headline_metric_names();
+  if (!v.is_string() || std::find(names.begin(), names.end(), v.get_ref<const std::string&>()) == names.end()) {
+    bad_value(file, pointer, among != nullptr ? "one of the sweep's metrics" : "a headline metric's name", &v);
+  }
+  return v.get<std::string>();
+}
+
+// The header a partial result holds (partial_json_text), every value checked: it names
+// the sweep's variants, seeds and metrics that the runs are read against and that every
+// output is built from. A partial comes from a sweep with a seed count (a target sweep
+// cannot be sharded), so its target is null.
+SweepResult header_from(const std::string& file, const Json& h) {
+  const std::string at = "/sweep";
+  only_keys(file, h, at,
+            {"name", "description", "sweep_file", "scenario", "squall_version", "seeds", "target", "baseline",
+             "metrics", "objectives", "inputs_digest", "variants"});
+  SweepResult r;
+  r.name = string_at(file, h, at, "name");
+  r.description = string_at(file, h, at, "description");
+  r.sweep_file = string_at(file, h, at, "sweep_file");
+  const Json* scenario = member(h, "scenario");
+  if (scenario == nullptr || !scenario->is_object()) bad_value(file, at + "/scenario", "an object", scenario);
+  only_keys(file, *scenario, at + "/scenario", {"file", "name"});
+  r.scenario_file = string_at(file, *scenario, at + "/scenario", "file");
+  r.scenario_name = string_at(file, *scenario, at + "/scenario", "name");
+  r.squall_version = string_at(file, h, at, "squall_version");
+  r.inputs_digest = digest_at(file, h, at, "inputs_digest");
+
+  // first_seed, first_seed + 1, ... (sweep_spec.hpp), so a message can show them as a range.
+  const Json& seeds = array_at(file, h, at, "seeds", 1, kMaxSweepSeeds);
+  for (std::size_t i = 0; i < seeds.size(); ++i) {
+    const Json& s = seeds[i];
+    const bool next = s.is_number_unsigned() &&
+                      (i == 0 || (r.seeds.back() != UINT64_MAX && s.get<std::uint64_t>() == r.seeds.back() + 1));
+    if (!next) {
+      bad_value(file, fmt::format("{}/seeds/{}", at, i),
+                i == 0 ? std::string("an unsigned integer") : fmt::format("the seed after {}", r.seeds.back()), &s);
+    }
+    r.seeds.push_back(s.get<std::uint64_t>());
+  }
+  if (const Json* target = member(h, "target"); target == nullptr || !target->is_null()) {
+    bad_value(file, at + "/target", "null (a sweep with a target is not sharded)", target);
+  }
+
+  const Json& metrics = array_at(file, h, at, "metrics", 1, headline_metric_names().size());
+  for (std::size_t m = 0; m < metrics.size(); ++m) {
+    const std::string pointer = fmt::format("{}/metrics/{}", at, m);
+    std::string name = metric_at(file, metrics[m], pointer, nullptr);
+    if (std::find(r.metrics.begin(), r.metrics.end(), name) != r.metrics.end()) {
+      bad(file, fmt::format("{}: duplicate metric \"{}\"", pointer, name));
+    }
+    r.metrics.push_back(std::move(name));
+  }
+  const Json& objectives = array_at(file, h, at, "objectives", 1, r.metrics.size());
+  for (std::size_t o = 0; o < objectives.size(); ++o) {
+    const std::string pointer = fmt::format("{}/objectives/{}", at, o);
+    const Json& j = objectives[o];
+    if (!j.is_object()) bad_value(file, pointer, "an object {\"metric\", \"goal\"}", &j);
+    only_keys(file, j, pointer, {"metric", "goal"});
+    const Json* metric = member(j, "metric");
+    std::string name = metric_at(file, metric != nullptr ? *metric : Json(), pointer + "/metric", &r.metrics);
+    for (const SweepObjective& seen : r.objectives) {
+      if (seen.metric == name) bad(file, fmt::format("{}/metric: duplicate objective \"{}\"", pointer, name));
+    }
+    const Json* goal = member(j, "goal");
+    if (goal == nullptr || (*goal != "max" && *goal != "min")) {
+      bad_value(file, pointer + "/goal", "\"max\" or \"min\"", goal);
+    }
+    r.objectives.push_back({std::move(name), *goal == "max" ? Goal::max : Goal::min});
+  }
+
+  const Json& variants = array_at(file, h, at, "variants", 1, kMaxSweepVariants);
+  for (std::size_t v = 0; v < variants.size(); ++v) {
+    const std::string pointer = fmt::format("{}/variants/{}", at, v);
+    const Json& j = variants[v];
+    if (!j.is_object()) bad_value(file, pointer, "an object {\"name\", \"policy\", \"params\", \"policy_digest\"}", &j);
+    only_keys(file, j, pointer, {"name", "policy", "params", "policy_digest"});
     SweepVariantInfo info;
-    info.name = v.at("name").get<std::string>();
-    info.policy = v.at("policy").get<std::string>();
-    for (const auto& [pointer, value] : v.at("params").items()) info.params.emplace_back(pointer, value.dump());
-    info.policy_digest = v.at("policy_digest").get<std::string>();
-    if (info.name == baseline) r.baseline = r.variants.size();
+    info.name = string_at(file, j, pointer, "name");
+    for (const SweepVariantInfo& seen : r.variants) {
+      if (seen.name == info.name) bad(file, fmt::format("{}/name: duplicate variant \"{}\"", pointer, info.name));
+    }
+    info.policy = string_at(file, j, pointer, "policy");
+    const Json* params = member(j, "params");
+    if (params == nullptr || !params->is_object()) bad_value(file, pointer + "/params", "an object", params);
+    for (const auto& [path, value] : params->items()) {
+      if (path.empty() || path.front() != '/') {
+        bad(file, fmt::format("{}/params: expected JSON Pointers as keys, got \"{}\"", pointer, path));
+      }
+      info.params.emplace_back(path, value.dump(-1, ' ', false, Json::error_handler_t::replace));
+    }
+    info.policy_digest = digest_at(file, j, pointer, "policy_digest");
     r.variants.push_back(std::move(info));
   }
+  const std::string baseline = string_at(file, h, at, "baseline");
+  const auto it =
+      std::find_if(r.variants.begin(), r.variants.end(), [&](const SweepVariantInfo& v) { return v.name == baseline; });
+  if (it == r.variants.end())
+    bad_value(file, at + "/baseline", "the name of one of the variants", member(h, "baseline"));
+  r.baseline = static_cast<std::size_t>(it - r.variants.begin());
   return r;
 }
 
@@ -247,7 +348,7 @@ SweepResult merge_partials(const std::vector<PartialFile>& files) {
   const Partial& first = partials.front();
   std::map<std::size_t, std::string> seen;  // shard index -> file
   for (const Partial& p : partials) {
-    if (p.doc["sweep"] != first.doc["sweep"]) {
+    if (p.doc->at("sweep") != first.doc->at("sweep")) {
       bad(p.file, fmt::format("a shard of another sweep than {} (name, scenario, its contents or its corpora's, "
                               "variants, policies, seeds, metrics or squall version differ)",
                               first.file));
@@ -263,20 +364,12 @@ SweepResult merge_partials(const std::vector<PartialFile>& files) {
   for (std::size_t i = 1; i <= first.count; ++i) {
     if (!seen.contains(i)) throw std::runtime_error(fmt::format("missing shard {} of {}", i, first.count));
   }
-  SweepResult result;
-  try {
-    result = header_from(first.doc["sweep"]);
-  } catch (const nlohmann::json::exception& e) {
-    bad(first.file, fmt::format("/sweep: not a squall sweep's header ({})", e.what()));
-  }
-  if (result.variants.empty())
-    bad_value(first.file, "/sweep/variants", "a non-empty array", &first.doc["sweep"]["variants"]);
-  if (result.seeds.empty()) bad_value(first.file, "/sweep/seeds", "a non-empty array", &first.doc["sweep"]["seeds"]);
+  SweepResult result = header_from(first.file, first.doc->at("sweep"));
   const std::size_t seeds = result.seeds.size();
   const std::size_t total = result.variants.size() * seeds;
   std::vector<std::optional<SweepRun>> runs(total);
   for (const Partial& p : partials) {
-    const Json& list = p.doc["runs"];
+    const Json& list = p.doc->at("runs");
     for (std::size_t i = 0; i < list.size(); ++i) {
       const std::string at = fmt::format("/runs/{}", i);
       const Json& j = list[i];
@@ -302,9 +395,10 @@ SweepResult merge_partials(const std::vector<PartialFile>& files) {
         const Json& v = (*values)[m];
         // What a run's report can hold (reports/compare.hpp): no headline metric is negative,
         // and none beyond 2^53, so no mean or difference overflows.
-        if (!v.is_null() && (!v.is_number() || !(v.get<double>() >= 0) || v.get<double>() > kMaxHeadlineValue)) {
-          bad_value(p.file, fmt::format("{}/values/{}", at, m), "null or a number from 0 to 9007199254740992 (2^53)",
-                    &v);
+        if (!v.is_null() && !v.is_number())
+          bad_value(p.file, fmt::format("{}/values/{}", at, m), "null or a number", &v);
+        if (const char* expected = v.is_number() ? headline_number_problem(v) : nullptr) {
+          bad_value(p.file, fmt::format("{}/values/{}", at, m), fmt::format("null or {}", expected), &v);
         }
         run.values.push_back(v.is_null() ? std::nullopt : std::optional<double>(v.get<double>()));
       }

@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "reports/sweep_result.hpp"
 #include "reports/sweep_stats.hpp"
 
@@ -26,10 +28,11 @@ std::string partial_json_text(const SweepResult& result, std::size_t shard_index
 // The most shards a sweep is cut into (`--shard i/n`, n at most this).
 inline constexpr std::size_t kMaxShards = 100000;
 
-// A partial file's name (for messages) and its text.
+// A partial file's name (for messages) and its document, as parsed by the caller (the CLI
+// parses strictly: cli/output_file.hpp).
 struct PartialFile {
   std::string file;
-  std::string text;
+  nlohmann::ordered_json doc;
 };
 
 // Combines the partial results of every shard of one sweep, in any order, into the
@@ -41,10 +44,13 @@ struct PartialFile {
 //   b.json: shard 2 of 3 again (also a.json)
 //   missing shard 3 of 3
 //   b.json: /shard/index: expected an integer in [1, 3], got 4
-//   b.json: /runs/0/values/2: expected a number or null, got "x"
+//   a.json: /sweep/metrics/0: expected a headline metric's name, got "bogus"
+//   a.json: /sweep/baseline: expected the name of one of the variants, got "nobody"
+//   b.json: /runs/0/values/2: expected null or a number, got "x"
 //   b.json: /runs/0/seed: expected one of the sweep's seeds (100..105), got 12345
 //   b.json: /runs/4: the run of variant 1 seed 101 belongs to shard 1 of 2, not 2
-// Every value of a partial is checked before it is used: the message names the file, the
+// Every value of a partial is checked before it is used, the header's (names, seeds,
+// metrics, objectives, variants, digests) as the runs': the message names the file, the
 // JSON Pointer, what was expected and what was found.
 SweepResult merge_partials(const std::vector<PartialFile>& partials);
 

@@ -15,6 +15,11 @@
 
 namespace squall {
 
+// A sweep's bounds: expanded variants, and seeds per variant (sim/sweep/sweep_spec.hpp
+// enforces them on a sweep file, reports/sweep_json.hpp on a partial result).
+inline constexpr std::size_t kMaxSweepVariants = 1000;
+inline constexpr std::size_t kMaxSweepSeeds = 10000;
+
 // Which way an objective (or a metric's verdict) is better.
 enum class Goal : std::uint8_t { max, min };
 std::string_view to_string(Goal goal);  // "max", "min"

@@ -105,10 +105,8 @@ struct SweepLoadResult {
 
 // Reads, validates and expands a sweep file; the scenario's and policy files' own errors
 // are reported as the loader reports them (their files, their paths). Rules and messages
-// are listed in docs/sweeps.md; the bounds: at most kMaxSweepVariants expanded variants,
-// seeds and max_seeds at most kMaxSweepSeeds.
-inline constexpr std::size_t kMaxSweepVariants = 1000;
-inline constexpr std::size_t kMaxSweepSeeds = 10000;
+// are listed in docs/sweeps.md; the bounds (reports/sweep_result.hpp): at most
+// kMaxSweepVariants expanded variants, seeds and max_seeds at most kMaxSweepSeeds.
 SweepLoadResult load_sweep(const std::filesystem::path& file);
 SweepLoadResult load_sweep_text(std::string_view text, const std::filesystem::path& file);
 

@@ -196,6 +196,17 @@ TEST(CompareTest, HeadlineNumbersOutsideWhatAReportHoldsAreRefused) {
   json bounds = small_report(8, 0.000001, true);
   bounds["tokens"]["input"] = kMaxHeadlineValue;
   EXPECT_EQ(problem(bounds), "none");
+  // Integers compare as integers: 2^53 + 1 is not 2^53, though both read as 2^53 in a double.
+  json over = json::parse(R"({"v": 9007199254740993, "w": 9007199254740992, "n": -1})");
+  EXPECT_STREQ(headline_number_problem(over["v"]), "a number from 0 to 9007199254740992 (2^53)");
+  EXPECT_EQ(headline_number_problem(over["w"]), nullptr);
+  EXPECT_STREQ(headline_number_problem(over["n"]), "a number from 0 to 9007199254740992 (2^53)");
+  // Built in memory, an int64 is signed whatever its sign.
+  EXPECT_EQ(headline_number_problem(json(std::int64_t{107367})), nullptr);
+  bounds["tokens"]["input"] = std::uint64_t{9007199254740993ULL};
+  EXPECT_EQ(problem(bounds),
+            "not a squall report of version 1: /tokens/input is 9007199254740993, expected a number from 0 to "
+            "9007199254740992 (2^53)");
 }
 
 }  // namespace
