@@ -62,6 +62,11 @@ Json header_json(const SweepResult& r) {
   return h;
 }
 
+// A file's text: two-space indentation and a final newline. Bytes that are not UTF-8 (a
+// file name's: paths are bytes) become U+FFFD, as in a run's report (json_writer.cpp),
+// instead of failing the write after every run.
+std::string file_text(const Json& doc) { return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n"; }
+
 Json values_json(const SweepRun& run) {
   Json values = Json::array();
   for (const auto& v : run.values) values.push_back(number_or_null(v));
@@ -107,7 +112,7 @@ std::string sweep_json_text(const SweepResult& r, const SweepAnalysis& a) {
   }
   out["variants"] = variants;
   out["pareto_front"] = front;
-  return out.dump(2) + "\n";
+  return file_text(out);
 }
 
 std::string partial_json_text(const SweepResult& r, std::size_t shard_index, std::size_t shard_count) {
@@ -128,7 +133,7 @@ std::string partial_json_text(const SweepResult& r, std::size_t shard_index, std
     runs.push_back(Json{{"variant", run.variant}, {"seed", run.seed}, {"values", values_json(run)}});
   }
   out["runs"] = runs;
-  return out.dump(2) + "\n";
+  return file_text(out);
 }
 
 namespace {

@@ -150,7 +150,7 @@ std::string sweep_html_page(const SweepResult& r, const SweepAnalysis& a) {
   out += "<section id=\"statistics\">\n<h2>Means and paired differences (95% confidence intervals, Student's t)</h2>\n";
   out += tables(r, a) + "</section>\n";
   out += fmt::format("<script type=\"application/json\" id=\"squall-data\">{}</script>\n",
-                     script_json(points_json(r, a).dump()));
+                     script_json(points_json(r, a).dump(-1, ' ', false, Json::error_handler_t::replace)));
   out += fmt::format("<script>\n{}</script>\n</body>\n</html>\n", kScript);
   return out;
 }

@@ -1,5 +1,7 @@
 #include "sim/sweep/sweep_grid.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "sim/scenario/policy_reader.hpp"
@@ -122,16 +124,38 @@ std::vector<ValidationError> read_variant_policy(const Json& policy, PolicyOrigi
   return check_policy(scenario, out, file);
 }
 
+namespace {
+
+// Whether pointer `inner` is `outer` or lies inside it, token by token ("/a/b" is inside
+// "/a", "/ab" is not).
+bool is_within(const std::string& inner, const std::string& outer) {
+  return inner.size() >= outer.size() && inner.compare(0, outer.size(), outer) == 0 &&
+         (inner.size() == outer.size() || inner[outer.size()] == '/');
+}
+
+// The number of combinations of `axes` (as a double: 100 axes of 1,000 values are 1e300).
+double combination_count(const std::vector<GridAxis>& axes) {
+  double n = 1;
+  for (const GridAxis& axis : axes) n *= static_cast<double>(axis.values.size());
+  return n;
+}
+
+// At most this many failing combinations are listed, then a count of the rest: a grid
+// of a thousand combinations that all fail alike needs one line, not a thousand.
+constexpr std::size_t kListedCombinationErrors = 10;
+
+}  // namespace
+
 void expand_grid(const SweepVariant& base, const Json& policy, const std::vector<GridAxis>& axes,
                  const std::string& grid_path, const Scenario& scenario, Diagnostics& diag,
                  std::vector<SweepVariant>& out) {
   const std::size_t errors_before = diag.count();
   const PolicyOrigin origin = base.policy_file ? PolicyOrigin::file : PolicyOrigin::scenario;
-  // Each axis alone: its path, then each of its values on the policy as written.
-  std::vector<std::vector<bool>> value_ok(axes.size());
+  // Each axis's path: a pointer to a member of an object the policy has, and not within
+  // another axis's path (the outer axis's value would replace what the inner one wrote, or
+  // the inner write would fail on the value put there).
   for (std::size_t a = 0; a < axes.size(); ++a) {
     const GridAxis& axis = axes[a];
-    value_ok[a].assign(axis.values.size(), false);
     const auto split = split_pointer(axis.pointer);
     const std::string path_path = pointer_append(axis.path, "path");
     if (!split) {
@@ -144,36 +168,83 @@ void expand_grid(const SweepVariant& base, const Json& policy, const std::vector
                                         split->second));
       continue;
     }
-    for (std::size_t k = 0; k < axis.values.size(); ++k) {
-      Json copy = policy;
-      copy.at(split->first)[split->second] = axis.values[k];
-      PolicyConfig ignored;
-      const auto errors = read_variant_policy(copy, origin, scenario, "", ignored);
-      if (!errors.empty()) {
-        diag.error(pointer_append(pointer_append(axis.path, "values"), k),
-                   "makes an invalid policy: " + first_problem(errors));
-      } else {
-        value_ok[a][k] = true;
+    for (std::size_t b = 0; b < a; ++b) {
+      const GridAxis& other = axes[b];
+      if (is_within(axis.pointer, other.pointer) || is_within(other.pointer, axis.pointer)) {
+        diag.error(path_path, fmt::format("\"{}\" overlaps \"{}\" ({}/path): one axis would overwrite what the other "
+                                          "writes; sweep the outer value's variations as its values",
+                                          axis.pointer, other.pointer, other.path));
       }
     }
   }
   if (diag.count() != errors_before) return;
-  for (const std::vector<std::size_t>& combination : grid_combinations(axes)) {
-    SweepVariant variant = base;
-    variant.name = expanded_name(base.name, axes, combination);
-    const Json document = with_values(policy, axes, combination);
-    const auto errors = read_variant_policy(document, origin, scenario, "", variant.policy);
-    if (!errors.empty()) {
-      diag.error(grid_path, fmt::format("{} makes an invalid policy: {}", variant.name.substr(base.name.size()),
-                                        first_problem(errors)));
+  // Counted before any is built: five axes of 100 values are 10^10 combinations.
+  if (const double n = combination_count(axes); n > static_cast<double>(kMaxSweepVariants)) {
+    diag.error(grid_path,
+               fmt::format("expected at most {} combinations of the axes' values, got {:.15g}", kMaxSweepVariants, n));
+    return;
+  }
+
+  // Every combination, read as a policy. A value is reported at itself when every
+  // combination holding it fails and it fails alone too (on the policy as written): the
+  // value is wrong whatever the other axes say ("expected an integer in [1, 1000], got 0").
+  // Any other failing combination is reported at the grid: its values are each fine, but
+  // not together (base_delay above max_delay), so a cross-field rule checks combinations,
+  // never a value against the other fields as written.
+  const std::vector<std::vector<std::size_t>> combinations = grid_combinations(axes);
+  std::vector<std::vector<ValidationError>> errors(combinations.size());
+  std::vector<SweepVariant> variants(combinations.size(), base);
+  std::vector<std::vector<std::size_t>> failing(axes.size());  // per axis and value: failing combinations
+  for (std::size_t a = 0; a < axes.size(); ++a) failing[a].assign(axes[a].values.size(), 0);
+  std::vector<std::vector<std::size_t>> holding = failing;  // per axis and value: combinations
+  for (std::size_t c = 0; c < combinations.size(); ++c) {
+    const Json document = with_values(policy, axes, combinations[c]);
+    errors[c] = read_variant_policy(document, origin, scenario, "", variants[c].policy);
+    for (std::size_t a = 0; a < axes.size(); ++a) {
+      ++holding[a][combinations[c][a]];
+      if (!errors[c].empty()) ++failing[a][combinations[c][a]];
+    }
+    variants[c].policy_json = errors[c].empty() ? document.dump() : std::string();
+  }
+  std::vector<std::vector<bool>> reported(axes.size());
+  for (std::size_t a = 0; a < axes.size(); ++a) {
+    reported[a].assign(axes[a].values.size(), false);
+    const auto split = split_pointer(axes[a].pointer);
+    for (std::size_t k = 0; k < axes[a].values.size(); ++k) {
+      if (failing[a][k] != holding[a][k]) continue;
+      Json alone = policy;
+      alone.at(split->first)[split->second] = axes[a].values[k];
+      PolicyConfig ignored;
+      const auto alone_errors = read_variant_policy(alone, origin, scenario, "", ignored);
+      if (alone_errors.empty()) continue;
+      diag.error(pointer_append(pointer_append(axes[a].path, "values"), k),
+                 "makes an invalid policy: " + first_problem(alone_errors));
+      reported[a][k] = true;
+    }
+  }
+  std::size_t unlisted = 0;
+  for (std::size_t c = 0; c < combinations.size(); ++c) {
+    if (errors[c].empty()) continue;
+    bool by_value = false;
+    for (std::size_t a = 0; a < axes.size(); ++a) by_value = by_value || reported[a][combinations[c][a]];
+    if (by_value) continue;
+    if (diag.count() - errors_before >= kListedCombinationErrors) {
+      ++unlisted;
       continue;
     }
+    const std::string name = expanded_name(base.name, axes, combinations[c]);
+    diag.error(grid_path,
+               fmt::format("{} makes an invalid policy: {}", name.substr(base.name.size()), first_problem(errors[c])));
+  }
+  if (unlisted > 0) diag.error(grid_path, fmt::format("and {} more combinations make invalid policies", unlisted));
+  if (diag.count() != errors_before) return;
+  for (std::size_t c = 0; c < combinations.size(); ++c) {
+    SweepVariant& variant = variants[c];
+    variant.name = expanded_name(base.name, axes, combinations[c]);
     for (std::size_t a = 0; a < axes.size(); ++a) {
-      variant.params.emplace_back(axes[a].pointer, axes[a].values[combination[a]].dump());
+      variant.params.emplace_back(axes[a].pointer, axes[a].values[combinations[c][a]].dump());
     }
-    variant.policy_json = document.dump();
     out.push_back(std::move(variant));
-    if (out.size() > kMaxSweepVariants) return;  // the caller reports it
   }
 }
 

@@ -32,11 +32,16 @@ std::string expanded_name(const std::string& name, const std::vector<GridAxis>& 
 // scenario's policy block) into `out`. Errors go to `diag` at the sweep file's paths:
 //   <axis>/path:       expected a JSON Pointer such as "/llm/1/retry/max_attempts", got "llm.retry"
 //   <axis>/path:       the policy has no object at "/llm/5/retry" to hold "max_attempts"
+//   <axis>/path:       "/llm/1/retry/max_attempts" overlaps "/llm/1/retry" (<other axis>/path): ...
+//   <grid>:            expected at most 1000 combinations of the axes' values, got 10000000000
 //   <axis>/values/<k>: makes an invalid policy: /llm/1/retry/max_attempts: expected an integer in [1, 1000], got 0
-//   <grid>:            [max_delay="1s",base_delay="2s"] makes an invalid policy: ... (a combination
-//                      whose values are each valid alone)
-// `base` carries the variant's name and policy file; its params, policy and policy_json
-// are filled per combination.
+//                      (a value that fails in every combination and on the policy as written)
+//   <grid>:            [base_delay="10s",max_delay="5s"] makes an invalid policy: ... (a combination
+//                      whose values are not wrong alone; at most 10 listed, then "and N more ...")
+// Every combination is read and cross-checked whole, so values valid together are never
+// refused for the policy's other values as written (a base_delay axis above the file's
+// max_delay, with a max_delay axis). `base` carries the variant's name and policy file;
+// its params, policy and policy_json are filled per combination.
 void expand_grid(const SweepVariant& base, const Json& policy, const std::vector<GridAxis>& axes,
                  const std::string& grid_path, const Scenario& scenario, Diagnostics& diag,
                  std::vector<SweepVariant>& out);

@@ -133,6 +133,11 @@ std::vector<GridAxis> read_grid(const Json& v, const std::string& path, Diagnost
     if (const Json* values = obj.require("values")) {
       const std::string values_path = obj.path_of("values");
       const auto elements = read_array(*values, values_path, diag, /*nonempty=*/true);
+      // More values than variants can never expand: refused before they are compared.
+      if (elements.size() > kMaxSweepVariants) {
+        diag.error(values_path, fmt::format("expected at most {} values, got {}", kMaxSweepVariants, elements.size()));
+        continue;
+      }
       for (std::size_t k = 0; k < elements.size(); ++k) {
         for (std::size_t j = 0; j < axis.values.size(); ++j) {
           if (axis.values[j] == elements[k]) {
@@ -305,7 +310,8 @@ void read_sweep(const Json& root, SweepSpec& spec, Reading& r) {
                  spec.variants);
     if (spec.variants.size() > kMaxSweepVariants) {
       diag.error(obj.path_of("variants"),
-                 fmt::format("expected at most {} variants once grids are expanded, got more", kMaxSweepVariants));
+                 fmt::format("expected at most {} variants once grids are expanded, got {} by the end of {}",
+                             kMaxSweepVariants, spec.variants.size(), pointer_append(obj.path_of("variants"), i)));
       return;
     }
   }
@@ -317,9 +323,14 @@ void read_sweep(const Json& root, SweepSpec& spec, Reading& r) {
     const auto it = std::find_if(spec.variants.begin(), spec.variants.end(),
                                  [&](const SweepVariant& v) { return v.name == *name; });
     if (it == spec.variants.end()) {
+      // The first few names: a grid's thousand would make a line of kilobytes.
+      constexpr std::size_t kListed = 10;
       std::vector<std::string_view> names;
-      for (const SweepVariant& v : spec.variants) names.push_back(v.name);
-      diag.error(obj.path_of("baseline"), fmt::format("no variant named \"{}\"; variants are: {}", *name, join(names)));
+      for (std::size_t i = 0; i < std::min(kListed, spec.variants.size()); ++i) names.push_back(spec.variants[i].name);
+      const std::string more =
+          spec.variants.size() > kListed ? fmt::format(" and {} more", spec.variants.size() - kListed) : "";
+      diag.error(obj.path_of("baseline"),
+                 fmt::format("no variant named \"{}\"; variants are: {}{}", *name, join(names), more));
       return;
     }
     spec.baseline = static_cast<std::size_t>(it - spec.variants.begin());

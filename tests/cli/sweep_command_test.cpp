@@ -75,6 +75,26 @@ TEST(SweepCommandTest, ThreeShardsMergedAreTheWholeSweep) {
   expect_same_reports("whole", "merged");
 }
 
+TEST(SweepCommandTest, ASweepFileNamedWithBytesThatAreNotUtf8IsWrittenAndMerged) {
+  // Paths are bytes: the name goes into the JSON with U+FFFD for the bad byte, as a run's
+  // report does, instead of failing the write after every run.
+  const std::string file = temp_path("s\xff.json").string();
+  std::ofstream(file) << R"({ "name": "bytes", "scenario": ")" << SQUALL_SOURCE_DIR
+                      << R"(/scenarios/quickstart.json", "seeds": 2, "variants": [ { "name": "own" } ] })";
+  const std::string whole = temp_path("bytes-whole.json").string();
+  const std::string part = temp_path("bytes-part.json").string();
+  const std::string merged = temp_path("bytes-merged.json").string();
+  Result r = squall("sweep '" + file + "' -q --out " + whole);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = squall("sweep '" + file + "' -q --shard 1/1 --out " + part);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = squall("merge " + part + " -q --out " + merged);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_file(whole), read_file(merged));
+  const std::string sweep_file = nlohmann::ordered_json::parse(read_file(whole))["sweep_file"];
+  EXPECT_TRUE(sweep_file.ends_with("s\xEF\xBF\xBD.json")) << sweep_file;
+}
+
 TEST(SweepCommandTest, MergeRefusesAMissingOrRepeatedShard) {
   const std::string p1 = temp_path("m1.json").string();
   const std::string p2 = temp_path("m2.json").string();

@@ -366,7 +366,93 @@ TEST(SweepSpecRulesTest, AtMostAThousandVariants) {
   variants += R"(] }, { "path": "/web_search/2/retry/max_attempts", "values": [)";
   variants += values;
   variants += "] } ] }]";
-  EXPECT_EQ(error_of(sweep(variants)), "/variants: expected at most 1000 variants once grids are expanded, got more");
+  // Counted before any combination is built: five axes of 100 values were 10^10 policies.
+  EXPECT_EQ(error_of(sweep(variants)),
+            "/variants/0/grid: expected at most 1000 combinations of the axes' values, got 1600");
+}
+
+TEST(SweepSpecRulesTest, AtMostAThousandVariantsOverAllGrids) {
+  std::string values;
+  for (int i = 1; i <= 30; ++i) {
+    if (i > 1) values += ',';
+    values += std::to_string(i);
+  }
+  const std::string twenty = values.substr(0, values.find(",21"));
+  // 30 x 20 = 600 combinations each.
+  const auto variant = [&](const char* name) {
+    std::string v = R"({ "name": ")";
+    v += name;
+    v += R"(", "grid": [ { "path": "/llm/1/retry/max_attempts", "values": [)";
+    v += values;
+    v += R"(] }, { "path": "/web_search/2/retry/max_attempts", "values": [)";
+    v += twenty;
+    v += "] } ] }";
+    return v;
+  };
+  std::string variants = "[";
+  variants += variant("a");
+  variants += ',';
+  variants += variant("b");
+  variants += ']';
+  EXPECT_EQ(error_of(sweep(variants)),
+            "/variants: expected at most 1000 variants once grids are expanded, got 1200 by the end of /variants/1");
+}
+
+TEST(SweepSpecRulesTest, AtMostAThousandValuesPerAxis) {
+  std::string values;
+  for (int i = 1; i <= 100000; ++i) {  // repeats, never compared
+    if (i > 1) values += ',';
+    values += std::to_string(i % 7);
+  }
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "g", "grid": [ { "path": "/llm/1/retry/max_attempts", "values": [)" + values +
+                           "] } ] }]")),
+            "/variants/0/grid/0/values: expected at most 1000 values, got 100000");
+}
+
+TEST(SweepSpecRulesTest, GridPathsMustNotOverlap) {
+  // An outer axis replacing the object an inner axis writes into: the inner write failed
+  // (an internal error), or the outer value silently undid it (two variants alike).
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "g", "grid": [
+                  { "path": "/llm/1/retry/max_attempts", "values": [1, 5] },
+                  { "path": "/llm/1/retry", "values": [{ "max_attempts": 3 }] } ] }])")),
+            "/variants/0/grid/1/path: \"/llm/1/retry\" overlaps \"/llm/1/retry/max_attempts\" "
+            "(/variants/0/grid/0/path): one axis would overwrite what the other writes; sweep the outer value's "
+            "variations as its values");
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "g", "grid": [
+                  { "path": "/llm", "values": [[{ "retry": {} }]] },
+                  { "path": "/llm/1/retry/max_attempts", "values": [2] } ] }])")),
+            "/variants/0/grid/1/path: \"/llm/1/retry/max_attempts\" overlaps \"/llm\" (/variants/0/grid/0/path): "
+            "one axis would overwrite what the other writes; sweep the outer value's variations as its values");
+  // A shared prefix of characters is not overlap: /llm/1 is not inside /llm/10.
+  const SweepLoadResult r = load(sweep(R"([{ "name": "g", "grid": [
+                  { "path": "/web_search/2/retry/max_attempts", "values": [2] },
+                  { "path": "/web_search/2/retry/max_attempts_x", "values": [2] } ] }])"));
+  ASSERT_EQ(r.errors.size(), 1U);  // the unknown key's, not overlap
+  EXPECT_NE(r.errors[0].message.find("unknown key \"max_attempts_x\""), std::string::npos) << r.errors[0].message;
+}
+
+TEST(SweepSpecRulesTest, AValueInvalidWithThePolicyAsWrittenIsValidWithAnotherAxis) {
+  // 40s alone is above the retry's max_delay as written (its default, 30s); with the
+  // max_delay axis's 60s, it is not.
+  const SweepLoadResult r = load(sweep(R"([{ "name": "g", "grid": [
+                  { "path": "/web_search/2/retry/base_delay", "values": ["40s"] },
+                  { "path": "/web_search/2/retry/max_delay", "values": ["60s"] } ] }])"));
+  ASSERT_TRUE(r.ok()) << to_string(r.errors.front());
+  EXPECT_EQ(r.spec->variants[0].name, "g[base_delay=\"40s\",max_delay=\"60s\"]");
+}
+
+TEST(SweepSpecRulesTest, ManyInvalidCombinationsAreListedUpToTen) {
+  // 6 base delays x 3 max delays below them fail; each value has a valid combination (with
+  // 100s), so none is blamed alone.
+  const SweepLoadResult r = load(sweep(R"([{ "name": "g", "grid": [
+                  { "path": "/web_search/2/retry/base_delay", "values": ["11s", "12s", "13s", "14s", "15s", "16s"] },
+                  { "path": "/web_search/2/retry/max_delay", "values": ["1s", "2s", "3s", "100s"] } ] }])"));
+  ASSERT_EQ(r.errors.size(), 11U);
+  EXPECT_EQ(to_string(r.errors[0]).substr(to_string(r.errors[0]).find("/variants")),
+            "/variants/0/grid: [base_delay=\"11s\",max_delay=\"1s\"] makes an invalid policy: "
+            "/web_search/2/retry/max_delay: expected a duration >= base_delay (11s), got \"1s\"");
+  EXPECT_EQ(r.errors[10].path, "/variants/0/grid");
+  EXPECT_EQ(r.errors[10].message, "and 8 more combinations make invalid policies");
 }
 
 // The hostile pass: wrong types and out-of-range values at every level, each one error at
