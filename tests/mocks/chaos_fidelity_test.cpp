@@ -252,6 +252,28 @@ TEST(ChaosFidelityTest, SharedOutageFailsItsProvidersTogether) {
   EXPECT_NEAR(failed, 50, 4 * std::sqrt(100 * 0.25));
 }
 
+TEST(ChaosFidelityTest, AnOutagesLaterAttemptIsANewDraw) {
+  // A fallback from one provider of an outage to another is a later attempt of the step:
+  // a new draw, so below probability 1 the two fail independently (docs/scenario-format.md,
+  // outages): both fail on about a quarter of 400 tasks, not on half.
+  FaultConfig outage = fault(FaultKind::overloaded, 0.5);
+  outage.outage = "us-east-1";
+  outage.outage_key = 777;
+  ChaosSettings one;
+  one.decision_key = 1;
+  ChaosSettings two;
+  two.decision_key = 2;
+  Fixture a({outage}, one);
+  Fixture b({outage}, two);
+  int both = 0;
+  for (std::uint64_t task = 1; task <= 400; ++task) {
+    const bool first = a.call(attempt(task, 1)).response.status == 529;
+    const bool fallback = b.call(attempt(task, 2)).response.status == 529;
+    both += first && fallback ? 1 : 0;
+  }
+  EXPECT_NEAR(both, 100, 4 * std::sqrt(400 * 0.25 * 0.75));
+}
+
 TEST(ChaosFidelityTest, StreamCutBillsThePartialOutputAndFails) {
   // TTFT 200 ms, 50 tokens/s, 100 tokens drawn; cut after 30: 200 ms + 30 / 50 s = 800 ms,
   // 1000 input and 30 output tokens billed ((1000 * 2 + 30 * 8) / 1e6 = 0.00224 USD), a
