@@ -300,7 +300,8 @@ int ci_command(const CiOptions& options) {
   std::fflush(stdout);
   // Wall time varies from run to run: stderr, so stdout is the same for any --jobs.
   if (!options.quiet)
-    fmt::print(stderr, "ran {} scenarios on {} jobs in {:.2f} s of wall time\n", files.size(), jobs, wall.count());
+    fmt::print(stderr, "ran {} on {} in {:.2f} s of wall time\n", counted(files.size(), "scenario"),
+               counted(jobs, "job"), wall.count());
 
   const std::vector<SuiteOutcome> outcomes = suite_outcomes(files, runs);
   try {

@@ -133,9 +133,9 @@ int sweep_command(const SweepOptions& options) {
   const std::size_t jobs = options.jobs == 0 ? default_jobs() : options.jobs;
   const std::size_t seeds = spec.target ? spec.target->min_seeds : spec.seeds;
   if (!options.quiet) {
-    fmt::print(stderr, "squall sweep {}: {} variants x {} seeds{}, {} jobs\n", spec.name, spec.variants.size(),
-               spec.target ? fmt::format("{} or more", seeds) : fmt::format("{}", seeds),
-               shard ? fmt::format(", shard {}/{}", shard->index, shard->count) : "", jobs);
+    fmt::print(stderr, "squall sweep {}: {} x {}{}, {}\n", spec.name, counted(spec.variants.size(), "variant"),
+               spec.target ? fmt::format("{} or more seeds", seeds) : counted(seeds, "seed"),
+               shard ? fmt::format(", shard {}/{}", shard->index, shard->count) : "", counted(jobs, "job"));
   }
   const auto wall_start = std::chrono::steady_clock::now();
   ProgressLine progress_line(stderr, is_terminal(stderr));
@@ -164,7 +164,8 @@ int sweep_command(const SweepOptions& options) {
   const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - wall_start;
   // Wall time varies from run to run: stderr, so stdout is the same for any --jobs.
   if (!options.quiet) {
-    fmt::print(stderr, "ran {} runs on {} jobs in {:.2f} s of wall time\n", result.runs.size(), jobs, wall.count());
+    fmt::print(stderr, "ran {} on {} in {:.2f} s of wall time\n", counted(result.runs.size(), "run"),
+               counted(jobs, "job"), wall.count());
   }
   if (shard) {
     try {

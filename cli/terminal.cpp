@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <string_view>
 
+#include <fmt/core.h>
+
 namespace squall::cli {
 
 bool use_color(bool is_terminal, const char* no_color, const char* term) {
@@ -14,6 +16,8 @@ bool use_color(bool is_terminal, const char* no_color, const char* term) {
 }
 
 bool is_terminal(std::FILE* stream) { return ::isatty(::fileno(stream)) != 0; }
+
+std::string counted(std::size_t n, std::string_view noun) { return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s"); }
 
 bool use_color(std::FILE* stream) {
   return use_color(is_terminal(stream), std::getenv("NO_COLOR"), std::getenv("TERM"));

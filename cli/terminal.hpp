@@ -1,9 +1,13 @@
-// Whether output gets ANSI colours: only on a terminal, and never when the user opted out
-// (https://no-color.org: NO_COLOR set to a non-empty value) or the terminal cannot show
-// them (TERM=dumb). CI logs are files or pipes, so they never get escape codes.
+// What the commands' lines on a terminal share. Whether output gets ANSI colours: only on
+// a terminal, and never when the user opted out (https://no-color.org: NO_COLOR set to a
+// non-empty value) or the terminal cannot show them (TERM=dumb). CI logs are files or
+// pipes, so they never get escape codes.
 #pragma once
 
+#include <cstddef>
 #include <cstdio>
+#include <string>
+#include <string_view>
 
 namespace squall::cli {
 
@@ -16,5 +20,8 @@ bool is_terminal(std::FILE* stream);
 
 // use_color() for `stream` and this process's environment.
 bool use_color(std::FILE* stream);
+
+// A count and its noun, plural but for one: "1 job", "2 jobs" (nouns whose plural is -s).
+std::string counted(std::size_t n, std::string_view noun);
 
 }  // namespace squall::cli

@@ -184,7 +184,7 @@ class Builder : public YAML::EventHandler {
       if (value == word) {
         diag_.value_error_at(
             pointer_here(), mark_of(mark),
-            fmt::format("expected true or false, got the YAML 1.1 boolean \"{}\" (quote it for a string)", value));
+            fmt::format("expected true, false or a quoted string, got the YAML 1.1 boolean \"{}\"", value));
         return Json(value);
       }
     }

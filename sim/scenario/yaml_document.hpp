@@ -18,8 +18,8 @@
 //     error, as in JSON;
 //   - YAML 1.1's other booleans (`yes`, `no`, `on`, `off`, `y`, `n`, `True`, `FALSE`, ...)
 //     are errors when plain: squall's format has JSON booleans, and YAML 1.1 and 1.2 parsers
-//     disagree on them (`expected true or false, got the YAML 1.1 boolean "yes" (quote it
-//     for a string)`);
+//     disagree on them (`expected true, false or a quoted string, got the YAML 1.1 boolean
+//     "yes"`: the parser does not know which the key wants);
 //   - quoted scalars are always strings;
 //   - anchors and aliases are allowed and resolved: `*retry` is a copy of the node anchored
 //     `&retry` (an alias to a node not yet complete, or to no anchor, is a syntax error).

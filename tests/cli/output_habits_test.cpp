@@ -70,4 +70,11 @@ TEST(TerminalTest, ColourOnlyOnATerminalWithoutNoColor) {
   EXPECT_FALSE(use_color(false, nullptr, "xterm"));
 }
 
+TEST(TerminalTest, CountsArePluralButForOne) {
+  using squall::cli::counted;
+  EXPECT_EQ(counted(1, "job"), "1 job");  // stderr once said "1 jobs"
+  EXPECT_EQ(counted(0, "job"), "0 jobs");
+  EXPECT_EQ(counted(2, "run"), "2 runs");
+}
+
 }  // namespace

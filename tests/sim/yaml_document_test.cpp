@@ -76,7 +76,7 @@ TEST(YamlDocumentTest, AValueOfTheWrongYamlTypeIsOneError) {
   const auto yes = load_scenario_text("name: x\nseed: yes\n" + rest, "x.yaml").errors;
   ASSERT_FALSE(yes.empty());
   EXPECT_EQ(to_string(yes[0]),
-            "x.yaml:2:7: /seed: expected true or false, got the YAML 1.1 boolean \"yes\" (quote it for a string)");
+            "x.yaml:2:7: /seed: expected true, false or a quoted string, got the YAML 1.1 boolean \"yes\"");
   for (const ValidationError& e : yes) EXPECT_TRUE(e.path != "/seed" || &e == &yes[0]) << to_string(e);
   const auto tagged = load_scenario_text("name: x\nseed: !!int 3\n" + rest, "x.yaml").errors;
   ASSERT_FALSE(tagged.empty());
@@ -200,13 +200,12 @@ TEST(YamlDocumentTest, AliasesAreResolved) {
 }
 
 TEST(YamlDocumentTest, Yaml11BooleansAreErrors) {
-  EXPECT_EQ(
-      parse_errors("a: yes\nb: [off]\n"),
-      (std::vector{
-          ValidationError{"x.yaml", "/a",
-                          "expected true or false, got the YAML 1.1 boolean \"yes\" (quote it for a string)", 1, 4},
-          ValidationError{"x.yaml", "/b/0",
-                          "expected true or false, got the YAML 1.1 boolean \"off\" (quote it for a string)", 2, 5}}));
+  EXPECT_EQ(parse_errors("a: yes\nb: [off]\n"),
+            (std::vector{
+                ValidationError{"x.yaml", "/a",
+                                "expected true, false or a quoted string, got the YAML 1.1 boolean \"yes\"", 1, 4},
+                ValidationError{"x.yaml", "/b/0",
+                                "expected true, false or a quoted string, got the YAML 1.1 boolean \"off\"", 2, 5}}));
   EXPECT_EQ(parsed("a: 'yes'\n"), Json::parse(R"({"a": "yes"})"));
 }
 
