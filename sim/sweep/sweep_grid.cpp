@@ -42,13 +42,13 @@ Json with_values(const Json& policy, const std::vector<GridAxis>& axes, const st
   return copy;
 }
 
-// Whether `pointer` names an object in `policy`. nlohmann's contains() throws on an array
+// The value `pointer` names in `policy`, or null. nlohmann's contains() throws on an array
 // index it cannot represent (out_of_range 404 for one above 2^64), which names no element.
-bool holds_object(const Json& policy, const Json::json_pointer& pointer) {
+const Json* value_at(const Json& policy, const Json::json_pointer& pointer) {
   try {
-    return policy.contains(pointer) && policy.at(pointer).is_object();
+    return policy.contains(pointer) ? &policy.at(pointer) : nullptr;
   } catch (const nlohmann::json::exception&) {
-    return false;
+    return nullptr;
   }
 }
 
@@ -163,9 +163,16 @@ void expand_grid(const SweepVariant& base, const Json& policy, const std::vector
                                         axis.pointer));
       continue;
     }
-    if (!holds_object(policy, split->first)) {
-      diag.error(path_path, fmt::format("the policy has no object at \"{}\" to hold \"{}\"", split->first.to_string(),
-                                        split->second));
+    const Json* parent = value_at(policy, split->first);
+    if (parent == nullptr || !parent->is_object()) {
+      // An array there is a list of strategies (or of values): its items are replaced
+      // whole by an axis on the array itself, never one by one.
+      diag.error(path_path, parent != nullptr && parent->is_array()
+                                ? fmt::format("\"{}\" is an array in the policy: a grid path ends in a key of an "
+                                              "object (\"/llm/1/retry/max_attempts\"), not an item of an array",
+                                              split->first.to_string())
+                                : fmt::format("the policy has no object at \"{}\" to hold \"{}\"",
+                                              split->first.to_string(), split->second));
       continue;
     }
     for (std::size_t b = 0; b < a; ++b) {

@@ -32,6 +32,7 @@ std::string expanded_name(const std::string& name, const std::vector<GridAxis>& 
 // scenario's policy block) into `out`. Errors go to `diag` at the sweep file's paths:
 //   <axis>/path:       expected a JSON Pointer such as "/llm/1/retry/max_attempts", got "llm.retry"
 //   <axis>/path:       the policy has no object at "/llm/5/retry" to hold "max_attempts"
+//   <axis>/path:       "/llm" is an array in the policy: a grid path ends in a key of an object ...
 //   <axis>/path:       "/llm/1/retry/max_attempts" overlaps "/llm/1/retry" (<other axis>/path): ...
 //   <grid>:            expected at most 1000 combinations of the axes' values, got 10000000000
 //   <axis>/values/<k>: makes an invalid policy: /llm/1/retry/max_attempts: expected an integer in [1, 1000], got 0

@@ -492,6 +492,12 @@ TEST(SweepSpecRulesTest, GridPathBelowAScalar) {
       "/variants/0/grid/0/path: the policy has no object at \"/llm/1/retry/max_attempts\" to hold \"x\"");
 }
 
+TEST(SweepSpecRulesTest, GridPathToAnItemOfAnArray) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "g", "grid": [ { "path": "/llm/1", "values": [{ "retry": {} }] } ] }])")),
+            "/variants/0/grid/0/path: \"/llm\" is an array in the policy: a grid path ends in a key of an object "
+            "(\"/llm/1/retry/max_attempts\"), not an item of an array");
+}
+
 TEST(SweepSpecRulesTest, TheWholeFileIsAnObject) { EXPECT_EQ(error_of("[1]"), ": expected an object, got [1]"); }
 
 }  // namespace
