@@ -91,11 +91,13 @@ struct SweepOptions {
   std::vector<std::string> reports;          // --report FORMAT=PATH: json, markdown, csv, html
   bool quiet = false;                        // no table on stdout
   bool progress = false;                     // progress on stderr even when it is not a terminal
+  bool dry_run = false;                      // check the files and print the plan; run nothing
 };
 
 // `squall sweep SWEEP`: runs every variant of the sweep on the same seeds, in parallel
 // (docs/sweeps.md), prints the statistics table and writes the requested reports; with
-// --shard i/n, runs one slice and writes the partial result `squall merge` combines. Exit 0
+// --shard i/n, runs one slice and writes the partial result `squall merge` combines; with
+// --dry-run, checks every file and prints the variants, seeds and runs, writing nothing. Exit 0
 // when the sweep ran (a sweep checks no thresholds), 2 on bad input or usage (an invalid
 // sweep, scenario or policy file; a run stopped by its limits), 70 on an internal error.
 int sweep_command(const SweepOptions& options);

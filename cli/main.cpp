@@ -136,6 +136,8 @@ int main(int argc, char** argv) {
   sweep_cmd->add_option("--report", sweep.reports, "Write json, markdown, csv or html to PATH; repeatable")
       ->type_name("FORMAT=PATH");
   sweep_cmd->add_flag("-q,--quiet", sweep.quiet, "Print no table (errors only)");
+  sweep_cmd->add_flag("--dry-run", sweep.dry_run,
+                      "Check the sweep, scenario and policy files and print the variants, seeds and runs; run nothing");
   sweep_cmd->add_flag("--progress", sweep.progress,
                       "Show progress with an ETA on stderr even when stderr is not a terminal; never with --quiet");
 

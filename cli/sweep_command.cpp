@@ -93,6 +93,33 @@ int bad_input(const std::string& message) {
 
 }  // namespace
 
+// The plan of `--dry-run`: what the sweep would run, from the file alone. Runs are
+// numbered variant-major as the sweep numbers them, so a shard's share is every run k with
+// k mod n = i - 1.
+void print_plan(const SweepSpec& spec, const std::optional<SweepShard>& shard) {
+  const std::size_t seeds = spec.target ? spec.target->max_seeds : spec.seeds;
+  const std::uint64_t last_seed = spec.first_seed + (seeds - 1);  // the loader checked it fits
+  const std::size_t runs = spec.variants.size() * seeds;
+  fmt::print("squall sweep {}: scenario {}, {} x {} ({}..{}), baseline {}\n", spec.name, spec.scenario.name,
+             counted(spec.variants.size(), "variant"),
+             spec.target ? fmt::format("{} to {} seeds", spec.target->min_seeds, spec.target->max_seeds)
+                         : counted(seeds, "seed"),
+             spec.first_seed, last_seed, spec.variants[spec.baseline].name);
+  std::size_t width = 0;
+  for (const SweepVariant& v : spec.variants) width = std::max(width, v.name.size());
+  for (const SweepVariant& v : spec.variants) {
+    fmt::print("  {:<{}}  {}\n", v.name, width, v.policy_file ? *v.policy_file : "the scenario's policy");
+  }
+  if (shard) {
+    const std::size_t share = runs / shard->count + (shard->index - 1 < runs % shard->count ? 1 : 0);
+    // A sweep with a target is never sharded: its runs are known.
+    fmt::print("dry run: shard {}/{} would run {} of the {}; nothing was run or written\n", shard->index, shard->count,
+               share, counted(runs, "run"));
+  } else {
+    fmt::print("dry run: {}{}; nothing was run or written\n", spec.target ? "at most " : "", counted(runs, "run"));
+  }
+}
+
 int sweep_command(const SweepOptions& options) {
   std::optional<SweepShard> shard;
   if (options.shard) {
@@ -126,10 +153,15 @@ int sweep_command(const SweepOptions& options) {
     return bad_input(fmt::format("squall sweep: {}", *problem));
   if (shard) {
     if (const auto problem = output_problem(*options.out, inputs)) {
-      return bad_input(fmt::format("squall sweep: {}", *problem));
+      return bad_input(
+          fmt::format("squall sweep: cannot write the partial result (--out {}): {}", options.out->string(), *problem));
     }
   }
 
+  if (options.dry_run) {
+    print_plan(spec, shard);
+    return kExitOk;
+  }
   const std::size_t jobs = options.jobs == 0 ? default_jobs() : options.jobs;
   const std::size_t seeds = spec.target ? spec.target->min_seeds : spec.seeds;
   if (!options.quiet) {

@@ -95,6 +95,34 @@ TEST(SweepCommandTest, ASweepFileNamedWithBytesThatAreNotUtf8IsWrittenAndMerged)
   EXPECT_TRUE(sweep_file.ends_with("s\xEF\xBF\xBD.json")) << sweep_file;
 }
 
+TEST(SweepCommandTest, DryRunChecksTheFilesAndPrintsThePlanWithoutRunning) {
+  const std::string out = temp_path("dry.json").string();
+  Result r = squall("sweep " + kSweep + " --dry-run --out " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "squall sweep quickstart-policies: scenario quickstart, 4 variants x 6 seeds (100..105), baseline own\n"
+            "  own                  the scenario's policy\n"
+            "  naive                ../../../scenarios/policies/naive-retry.json\n"
+            "  llm[max_attempts=1]  the scenario's policy\n"
+            "  llm[max_attempts=5]  the scenario's policy\n"
+            "dry run: 24 runs; nothing was run or written\n");
+  EXPECT_FALSE(fs::exists(out));
+  // Runs k with k mod 5 = 1 of 0..23: 1, 6, 11, 16, 21.
+  r = squall("sweep " + kSweep + " --dry-run --shard 2/5 --out " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("dry run: shard 2/5 would run 5 of the 24 runs; nothing was run or written\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_FALSE(fs::exists(out));
+  // An invalid sweep is the same exit 2 as without --dry-run.
+  const std::string bad = temp_path("dry-bad.json").string();
+  { std::ofstream(bad) << R"({ "name": "x", "scenario": "nope.json", "variants": [], "seeds": 0 })"; }
+  r = squall("sweep " + bad + " --dry-run");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find(": /seeds: expected an integer in [1, 10000], got 0\n"), std::string::npos) << r.err;
+}
+
 TEST(SweepCommandTest, MergeRefusesAMissingOrRepeatedShard) {
   const std::string p1 = temp_path("m1.json").string();
   const std::string p2 = temp_path("m2.json").string();
@@ -272,8 +300,8 @@ TEST(SweepCommandTest, NoOutputOverwritesACorpusTheScenarioReads) {
                        "\" is an input of this run (" + corpus + "); the report would overwrite it\n");
   r = squall("sweep " + kSweep + " --shard 1/2 --out " + corpus);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "squall sweep: \"" + corpus + "\" is an input of this run (" + corpus +
-                       "); the report would overwrite it\n");
+  EXPECT_EQ(r.err, "squall sweep: cannot write the partial result (--out " + corpus + "): \"" + corpus +
+                       "\" is an input of this run (" + corpus + "); the report would overwrite it\n");
   EXPECT_EQ(read_file(corpus), before);
 }
 
