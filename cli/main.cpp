@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
 
   std::vector<std::filesystem::path> files;
   std::vector<std::filesystem::path> policies;
-  CLI::App* validate_cmd = app.add_subcommand("validate", "Check scenario and policy files; report every error");
+  CLI::App* validate_cmd = app.add_subcommand("validate", "Check scenario, sweep and policy files; report every error");
   validate_cmd->add_option("files", files, kScenarioFilesHelp);
   validate_cmd->add_option("--policy", policies, "Policy files (as `run --policy` takes them), JSON or YAML");
   bool print_json = false;

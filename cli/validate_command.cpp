@@ -7,7 +7,9 @@
 #include "cli/expected_tasks.hpp"
 #include "engine/runtime/duration.hpp"
 #include "sim/corpora.hpp"
+#include "sim/scenario/json_document.hpp"
 #include "sim/scenario_loader.hpp"
+#include "sim/sweep/sweep_spec.hpp"
 
 namespace squall::cli {
 
@@ -37,6 +39,27 @@ void print_expected_tasks(const Scenario& scenario) {
   if (const auto warning = many_tasks_warning(scenario)) fmt::print(stderr, "{}\n", *warning);
 }
 
+// Whether `file` is a sweep file (sim/sweep/sweep_spec.hpp): an object with "variants",
+// a key no scenario has. A file that cannot be read or parsed is not: the scenario
+// loader then reports why.
+bool is_sweep_file(const std::filesystem::path& file) {
+  Diagnostics ignored(file.string());
+  const auto text = read_text_file(file, ignored);
+  const auto doc = text ? parse_document(*text, file, ignored) : std::nullopt;
+  return doc && doc->root.is_object() && doc->root.contains("variants");
+}
+
+// A sweep file checked as `squall sweep --dry-run` checks it; "<file>: ok" and its size.
+bool validate_sweep(const std::filesystem::path& file) {
+  const SweepLoadResult loaded = load_sweep(file);
+  if (!report(file, loaded.errors)) return false;
+  const SweepSpec& spec = *loaded.spec;
+  const std::size_t seeds = spec.target ? spec.target->max_seeds : spec.seeds;
+  fmt::print("  a sweep: {} variants x {}{} seeds, {}{} runs\n", spec.variants.size(), spec.target ? "up to " : "",
+             seeds, spec.target ? "at most " : "", spec.variants.size() * seeds);
+  return true;
+}
+
 }  // namespace
 
 int validate_command(const std::vector<std::filesystem::path>& scenarios,
@@ -44,6 +67,10 @@ int validate_command(const std::vector<std::filesystem::path>& scenarios,
   bool all_valid = true;
   std::vector<Scenario> valid_scenarios;
   for (const auto& file : scenarios) {
+    if (is_sweep_file(file)) {
+      all_valid = validate_sweep(file) && all_valid;
+      continue;
+    }
     LoadResult loaded = load_scenario(file);
     if (loaded.scenario) {
       // What only the loaded corpora can tell (ground-truth links), as `run` checks it.

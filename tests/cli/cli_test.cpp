@@ -253,6 +253,22 @@ TEST(CliTest, ValidateReportsEveryShippedScenarioValid) {
   EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
 }
 
+TEST(CliTest, ValidateChecksASweepFileAsASweep) {
+  // A sweep file (it has "variants") is checked by the sweep's rules, not reported as a
+  // scenario with unknown keys.
+  Result r = squall("validate scenarios/sweeps/launch-surge-policies.json scenarios/quickstart.json");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "scenarios/sweeps/launch-surge-policies.json: ok\n  a sweep: 5 variants x 10 seeds, 50 runs\n"
+            "scenarios/quickstart.json: ok\n  about 120 tasks expected over 2m\n");
+  const fs::path bad = temp_path("bad-sweep.json");
+  std::ofstream(bad) << R"({ "name": "x", "scenario": ")" << SQUALL_SOURCE_DIR
+                     << R"(/scenarios/quickstart.json", "variants": [], "seeds": 3 })";
+  r = squall("validate " + bad.string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, bad.string() + ": /variants: expected a non-empty array, got []\n");
+}
+
 TEST(CliTest, AGroundTruthLinkInNoCorpusIsRefusedByValidateAndRun) {
   // Every answer to such a query would be judged wrong, silently.
   const fs::path file = temp_path("bad-truth.json");
