@@ -86,8 +86,9 @@ std::vector<fs::path> inputs_of(const SweepSpec& spec) {
   return inputs;
 }
 
+// Messages name files and values as given: escaped for the terminal (engine/text.hpp).
 int bad_input(const std::string& message) {
-  fmt::print(stderr, "{}\n", message);
+  fmt::print(stderr, "{}\n", escape_controls(message));
   return kExitBadInput;
 }
 
@@ -128,7 +129,9 @@ int sweep_command(const SweepOptions& options) {
       return bad_input(fmt::format("squall sweep: --shard expects i/n with 1 <= i <= n <= {}, got \"{}\"", kMaxShards,
                                    *options.shard));
     }
-    if (!options.out) return bad_input("squall sweep: --shard writes a partial result: give --out PATH");
+    if (!options.out && !options.dry_run) {
+      return bad_input("squall sweep: --shard writes a partial result: give --out PATH");
+    }
     if (!options.reports.empty()) {
       return bad_input(
           "squall sweep: --shard writes only the partial result (--out); `squall merge` writes the reports");
@@ -151,7 +154,7 @@ int sweep_command(const SweepOptions& options) {
                                                         shard ? std::nullopt : options.out, inputs);
   if (const auto problem = check_requests(requests, "sweep"))
     return bad_input(fmt::format("squall sweep: {}", *problem));
-  if (shard) {
+  if (shard && options.out) {
     if (const auto problem = output_problem(*options.out, inputs)) {
       return bad_input(
           fmt::format("squall sweep: cannot write the partial result (--out {}): {}", options.out->string(), *problem));
@@ -159,6 +162,13 @@ int sweep_command(const SweepOptions& options) {
   }
 
   if (options.dry_run) {
+    // What only the loaded corpora can tell (ground-truth links) is checked as a run
+    // checks it: a dry run passes exactly the sweeps a run does not refuse.
+    try {
+      const PreparedScenario prepared(spec.scenario);
+    } catch (const CorpusError& e) {
+      return bad_input(e.what());
+    }
     print_plan(spec, shard);
     return kExitOk;
   }
@@ -214,17 +224,20 @@ int sweep_command(const SweepOptions& options) {
   return write_outputs(result, requests.requests, options.quiet, "sweep");
 }
 
-// The files a merge's outputs must not overwrite: the partials, and the sweep's own inputs
-// (as `sweep` checks them) when its file can be read from here, else the sweep file and
-// the scenario the partials name.
+// The files a merge's outputs must not overwrite: the partials, and the sweep's inputs as
+// the partials name them (the sweep file, the scenario and its corpora, each variant's
+// policy file, resolved as the sweep resolved them) and, when the sweep file can still be
+// read, as it names them now, so that an edited or broken sweep file protects no less.
 std::vector<fs::path> merge_inputs(const MergeOptions& options, const SweepResult& result) {
   std::vector<fs::path> inputs = options.partials;
+  inputs.push_back(result.sweep_file);
+  for (fs::path& input : run_inputs(result.scenario_file)) inputs.push_back(std::move(input));
+  for (const SweepVariantInfo& v : result.variants) {
+    if (v.policy != "scenario") inputs.push_back(fs::path(result.sweep_file).parent_path() / v.policy);
+  }
   const SweepLoadResult loaded = load_sweep(result.sweep_file);
   if (loaded.ok()) {
     for (fs::path& input : inputs_of(*loaded.spec)) inputs.push_back(std::move(input));
-  } else {
-    inputs.push_back(result.sweep_file);
-    inputs.push_back(result.scenario_file);
   }
   return inputs;
 }

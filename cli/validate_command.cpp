@@ -52,6 +52,14 @@ bool is_sweep_file(const std::filesystem::path& file) {
 // A sweep file checked as `squall sweep --dry-run` checks it; "<file>: ok" and its size.
 bool validate_sweep(const std::filesystem::path& file) {
   const SweepLoadResult loaded = load_sweep(file);
+  if (loaded.ok()) {
+    try {  // ground-truth links, as for a scenario
+      check_ground_truth(loaded.spec->scenario, load_corpora(loaded.spec->scenario));
+    } catch (const CorpusError& e) {
+      fmt::print(stderr, "{}\n", e.what());
+      return false;
+    }
+  }
   if (!report(file, loaded.errors)) return false;
   const SweepSpec& spec = *loaded.spec;
   const std::size_t seeds = spec.target ? spec.target->max_seeds : spec.seeds;

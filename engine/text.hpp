@@ -1,12 +1,16 @@
-// Text normalisation shared by the engine and the mocks: ASCII case folding and
-// whitespace collapsing, so that two spellings of one query ("Acme  Revenue",
-// "acme revenue") are one query for the web-search mock's matcher (mocks/text.hpp,
-// mocks/query_matcher.hpp) and for the cache's keys (engine/strategies/cache_key.hpp).
+// Text handling shared by every layer.
 //
-// Case folding is ASCII-only on purpose: it is locale-independent, hence deterministic,
-// and the shipped corpora are English. Bytes >= 0x80 (UTF-8) are copied as they are.
+// Normalisation for the engine and the mocks: ASCII case folding and whitespace
+// collapsing, so that two spellings of one query ("Acme  Revenue", "acme revenue") are one
+// query for the web-search mock's matcher (mocks/text.hpp, mocks/query_matcher.hpp) and
+// for the cache's keys (engine/strategies/cache_key.hpp). Case folding is ASCII-only on
+// purpose: it is locale-independent, hence deterministic, and the shipped corpora are
+// English. Bytes >= 0x80 (UTF-8) are copied as they are.
+//
+// Control characters, for every line squall prints with text read from a file.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -24,5 +28,16 @@ constexpr char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast
 // on how a document or a query was spaced. `out` is appended to, never shrunk, so that a
 // caller can reuse its capacity.
 void append_normalized(std::string_view text, std::string& out);
+
+// The code point of the control character (Unicode's Cc: U+0000-U+001F, U+007F-U+009F)
+// that starts at byte `i` of UTF-8 `text`, or nullopt. C1 controls take two bytes.
+std::optional<char32_t> control_character_at(std::string_view text, std::size_t i);
+
+// `text` with each control character (control_character_at) written as \u and its four
+// hex digits, as a ValidationError's line is written (sim/scenario/validation_error.hpp): the one escape for every line
+// squall prints that holds text read from a file (names, paths), so that a raw newline or ANSI escape sequence (ECMA-48
+// CSI, ESC [) in it can neither break the line nor drive the terminal. `a\x1b[31mred\nX` prints as
+// `a\u001b[31mred\u000aX`.
+std::string escape_controls(std::string_view text);
 
 }  // namespace squall

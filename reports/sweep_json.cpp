@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "engine/text.hpp"
 #include "reports/compare.hpp"
 #include "reports/rounding.hpp"
 
@@ -177,14 +178,22 @@ std::uint64_t unsigned_at(const std::string& file, const Json& object, const std
   return v->get<std::uint64_t>();
 }
 
+// The JSON Pointer of member `key` of the object at `pointer`, the key escaped as RFC 6901
+// says (~ as ~0, / as ~1).
+std::string member_pointer(const std::string& pointer, const std::string& key) {
+  std::string escaped;
+  for (const char c : key) escaped += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
+  return pointer + "/" + escaped;
+}
+
 // Every key of `object` is one of `known`: an unknown key is an error, not ignored (a
 // partial is squall's own output, so anything else was added by hand or by another tool).
 void only_keys(const std::string& file, const Json& object, const std::string& pointer,
                std::initializer_list<std::string_view> known) {
   for (const auto& [key, value] : object.items()) {
     if (std::find(known.begin(), known.end(), key) == known.end()) {
-      bad(file,
-          fmt::format("{}/{}: unknown key \"{}\" (expected one of {})", pointer, key, key, fmt::join(known, ", ")));
+      bad(file, fmt::format("{}: unknown key \"{}\" (expected one of {})", member_pointer(pointer, key), key,
+                            fmt::join(known, ", ")));
     }
   }
 }
@@ -211,11 +220,30 @@ Partial read_partial(const PartialFile& f) {
   return p;
 }
 
-// The string at object[key], or an error naming its pointer.
-std::string string_at(const std::string& file, const Json& object, const std::string& pointer, const char* key) {
+// What a string of the header may hold, as the sweep loader allows it
+// (sim/sweep/sweep_spec.cpp): names are printed in tables and on the terminal, so they are
+// not empty and hold no control character (engine/text.hpp); a description may hold
+// newlines and tabs; a path may be anything but empty.
+enum class Text : std::uint8_t { name, description, path };
+
+// The string at object[key] by `rule`, or an error naming its pointer.
+std::string string_at(const std::string& file, const Json& object, const std::string& pointer, const char* key,
+                      Text rule) {
   const Json* v = member(object, key);
-  if (v == nullptr || !v->is_string()) bad_value(file, pointer + "/" + key, "a string", v);
-  return v->get<std::string>();
+  const std::string at = pointer + "/" + key;
+  if (v == nullptr || !v->is_string() || (rule != Text::description && v->get_ref<const std::string&>().empty())) {
+    bad_value(file, at, rule == Text::description ? "a string" : "a non-empty string", v);
+  }
+  const std::string& text = v->get_ref<const std::string&>();
+  if (rule == Text::path) return text;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto code = control_character_at(text, i);
+    if (!code || (rule == Text::description && (*code == U'\n' || *code == U'\t'))) continue;
+    bad(file, fmt::format("{}: expected text without control characters{}, got U+{:04X} at byte {}", at,
+                          rule == Text::description ? " other than newline and tab" : "",
+                          static_cast<std::uint32_t>(*code), i + 1));
+  }
+  return text;
 }
 
 // A digest as squall writes them: 16 lowercase hex digits.
@@ -258,15 +286,15 @@ SweepResult header_from(const std::string& file, const Json& h) {
             {"name", "description", "sweep_file", "scenario", "squall_version", "seeds", "target", "baseline",
              "metrics", "objectives", "inputs_digest", "variants"});
   SweepResult r;
-  r.name = string_at(file, h, at, "name");
-  r.description = string_at(file, h, at, "description");
-  r.sweep_file = string_at(file, h, at, "sweep_file");
+  r.name = string_at(file, h, at, "name", Text::name);
+  r.description = string_at(file, h, at, "description", Text::description);
+  r.sweep_file = string_at(file, h, at, "sweep_file", Text::path);
   const Json* scenario = member(h, "scenario");
   if (scenario == nullptr || !scenario->is_object()) bad_value(file, at + "/scenario", "an object", scenario);
   only_keys(file, *scenario, at + "/scenario", {"file", "name"});
-  r.scenario_file = string_at(file, *scenario, at + "/scenario", "file");
-  r.scenario_name = string_at(file, *scenario, at + "/scenario", "name");
-  r.squall_version = string_at(file, h, at, "squall_version");
+  r.scenario_file = string_at(file, *scenario, at + "/scenario", "file", Text::path);
+  r.scenario_name = string_at(file, *scenario, at + "/scenario", "name", Text::name);
+  r.squall_version = string_at(file, h, at, "squall_version", Text::name);
   r.inputs_digest = digest_at(file, h, at, "inputs_digest");
 
   // first_seed, first_seed + 1, ... (sweep_spec.hpp), so a message can show them as a range.
@@ -301,7 +329,8 @@ SweepResult header_from(const std::string& file, const Json& h) {
     if (!j.is_object()) bad_value(file, pointer, "an object {\"metric\", \"goal\"}", &j);
     only_keys(file, j, pointer, {"metric", "goal"});
     const Json* metric = member(j, "metric");
-    std::string name = metric_at(file, metric != nullptr ? *metric : Json(), pointer + "/metric", &r.metrics);
+    if (metric == nullptr) bad_value(file, pointer + "/metric", "one of the sweep's metrics", nullptr);
+    std::string name = metric_at(file, *metric, pointer + "/metric", &r.metrics);
     for (const SweepObjective& seen : r.objectives) {
       if (seen.metric == name) bad(file, fmt::format("{}/metric: duplicate objective \"{}\"", pointer, name));
     }
@@ -319,15 +348,21 @@ SweepResult header_from(const std::string& file, const Json& h) {
     if (!j.is_object()) bad_value(file, pointer, "an object {\"name\", \"policy\", \"params\", \"policy_digest\"}", &j);
     only_keys(file, j, pointer, {"name", "policy", "params", "policy_digest"});
     SweepVariantInfo info;
-    info.name = string_at(file, j, pointer, "name");
+    info.name = string_at(file, j, pointer, "name", Text::name);
     for (const SweepVariantInfo& seen : r.variants) {
       if (seen.name == info.name) bad(file, fmt::format("{}/name: duplicate variant \"{}\"", pointer, info.name));
     }
-    info.policy = string_at(file, j, pointer, "policy");
+    info.policy = string_at(file, j, pointer, "policy", Text::path);
     const Json* params = member(j, "params");
     if (params == nullptr || !params->is_object()) bad_value(file, pointer + "/params", "an object", params);
     for (const auto& [path, value] : params->items()) {
-      if (path.empty() || path.front() != '/') {
+      bool is_pointer = !path.empty() && path.front() == '/';
+      try {
+        if (is_pointer) Json::json_pointer{path};  // RFC 6901: ~ only as ~0 or ~1
+      } catch (const nlohmann::json::exception&) {
+        is_pointer = false;
+      }
+      if (!is_pointer) {
         bad(file, fmt::format("{}/params: expected JSON Pointers as keys, got \"{}\"", pointer, path));
       }
       info.params.emplace_back(path, value.dump(-1, ' ', false, Json::error_handler_t::replace));
@@ -335,7 +370,7 @@ SweepResult header_from(const std::string& file, const Json& h) {
     info.policy_digest = digest_at(file, j, pointer, "policy_digest");
     r.variants.push_back(std::move(info));
   }
-  const std::string baseline = string_at(file, h, at, "baseline");
+  const std::string baseline = string_at(file, h, at, "baseline", Text::name);
   const auto it =
       std::find_if(r.variants.begin(), r.variants.end(), [&](const SweepVariantInfo& v) { return v.name == baseline; });
   if (it == r.variants.end())
@@ -353,7 +388,9 @@ SweepResult merge_partials(const std::vector<PartialFile>& files) {
   const Partial& first = partials.front();
   std::map<std::size_t, std::string> seen;  // shard index -> file
   for (const Partial& p : partials) {
-    if (p.doc->at("sweep") != first.doc->at("sweep")) {
+    // Compared as text: JSON equality holds 100 == 100.0, which the first header's
+    // checks would refuse, so the order of the partials would decide.
+    if (p.doc->at("sweep").dump() != first.doc->at("sweep").dump()) {
       bad(p.file, fmt::format("a shard of another sweep than {} (name, scenario, its contents or its corpora's, "
                               "variants, policies, seeds, metrics or squall version differ)",
                               first.file));
@@ -372,7 +409,11 @@ SweepResult merge_partials(const std::vector<PartialFile>& files) {
   SweepResult result = header_from(first.file, first.doc->at("sweep"));
   const std::size_t seeds = result.seeds.size();
   const std::size_t total = result.variants.size() * seeds;
-  std::vector<std::optional<SweepRun>> runs(total);
+  // Bits for the runs seen, the runs themselves as found: a header may promise 10 million
+  // runs (1,000 variants x 10,000 seeds) that a small file does not hold, and a table of
+  // that many runs was half a gigabyte before the first missing one was noticed.
+  std::vector<bool> present(total, false);
+  std::vector<std::pair<std::size_t, SweepRun>> found;
   for (const Partial& p : partials) {
     const Json& list = p.doc->at("runs");
     for (std::size_t i = 0; i < list.size(); ++i) {
@@ -382,15 +423,16 @@ SweepResult merge_partials(const std::vector<PartialFile>& files) {
       only_keys(p.file, j, at, {"variant", "seed", "values"});
       SweepRun run;
       run.variant = unsigned_at(p.file, j, at, "variant", 0, result.variants.size() - 1);
+      // The seeds are consecutive (header_from), so a seed's place is its offset.
       const Json* seed = member(j, "seed");
-      const auto s = seed != nullptr && seed->is_number_unsigned()
-                         ? std::find(result.seeds.begin(), result.seeds.end(), seed->get<std::uint64_t>())
-                         : result.seeds.end();
-      if (s == result.seeds.end()) {
+      const bool known = seed != nullptr && seed->is_number_unsigned() &&
+                         seed->get<std::uint64_t>() >= result.seeds.front() &&
+                         seed->get<std::uint64_t>() <= result.seeds.back();
+      if (!known) {
         bad_value(p.file, at + "/seed",
                   fmt::format("one of the sweep's seeds ({}..{})", result.seeds.front(), result.seeds.back()), seed);
       }
-      run.seed = *s;
+      run.seed = seed->get<std::uint64_t>();
       const Json* values = member(j, "values");
       if (values == nullptr || !values->is_array() || values->size() != result.metrics.size()) {
         bad_value(p.file, at + "/values", fmt::format("an array of {} values, one per metric", result.metrics.size()),
@@ -407,25 +449,28 @@ SweepResult merge_partials(const std::vector<PartialFile>& files) {
         }
         run.values.push_back(v.is_null() ? std::nullopt : std::optional<double>(v.get<double>()));
       }
-      const std::size_t k = run.variant * seeds + static_cast<std::size_t>(s - result.seeds.begin());
+      const std::size_t k = run.variant * seeds + static_cast<std::size_t>(run.seed - result.seeds.front());
       if (k % p.count != p.index - 1) {
         bad(p.file, fmt::format("{}: the run of variant {} seed {} belongs to shard {} of {}, not {}", at, run.variant,
                                 run.seed, k % p.count + 1, p.count, p.index));
       }
-      if (runs[k]) {
+      if (present[k]) {
         bad(p.file, fmt::format("{}: the run of variant {} seed {} appears twice", at, run.variant, run.seed));
       }
-      runs[k] = std::move(run);
+      present[k] = true;
+      found.emplace_back(k, std::move(run));
     }
   }
   for (std::size_t k = 0; k < total; ++k) {
-    if (!runs[k]) {
+    if (!present[k]) {
       throw std::runtime_error(fmt::format("shard {} of {} ({}) lacks the run of variant \"{}\" seed {}",
                                            k % first.count + 1, first.count, seen[k % first.count + 1],
                                            result.variants[k / seeds].name, result.seeds[k % seeds]));
     }
-    result.runs.push_back(std::move(*runs[k]));
   }
+  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  result.runs.reserve(found.size());
+  for (auto& [k, run] : found) result.runs.push_back(std::move(run));
   return result;
 }
 

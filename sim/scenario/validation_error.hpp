@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "engine/text.hpp"  // control_character_at, escape_controls
+
 namespace squall {
 
 struct ValidationError {
@@ -28,16 +30,5 @@ struct ValidationError {
 //   `scenarios/x.yaml:12:5: /workload/rate: expected ...` (errors located in a YAML file)
 //   `scenarios/x.json: file not found` (errors about the whole document)
 std::string to_string(const ValidationError& error);
-
-// The code point of the control character (Unicode's Cc: U+0000-U+001F, U+007F-U+009F)
-// that starts at byte `i` of UTF-8 `text`, or nullopt. C1 controls take two bytes.
-std::optional<char32_t> control_character_at(std::string_view text, std::size_t i);
-
-// `text` with each control character (control_character_at) written as \u and its four
-// hex digits, as to_string() writes lines: the one escape for every line squall prints
-// that holds text read from a file (names, paths), so that a raw newline or ANSI escape
-// sequence (ECMA-48 CSI, ESC [) in it can neither break the line nor drive the terminal.
-// `a\x1b[31mred\nX` prints as `a\u001b[31mred\u000aX`.
-std::string escape_controls(std::string_view text);
 
 }  // namespace squall

@@ -158,7 +158,7 @@ void expand_grid(const SweepVariant& base, const Json& policy, const std::vector
     const GridAxis& axis = axes[a];
     const auto split = split_pointer(axis.pointer);
     const std::string path_path = pointer_append(axis.path, "path");
-    if (!split) {
+    if (!split || split->second.empty()) {  // "/llm/1/retry/" names the key ""
       diag.error(path_path, fmt::format("expected a JSON Pointer such as \"/llm/1/retry/max_attempts\", got \"{}\"",
                                         axis.pointer));
       continue;
@@ -213,6 +213,8 @@ void expand_grid(const SweepVariant& base, const Json& policy, const std::vector
     }
     variants[c].policy_json = errors[c].empty() ? document.dump() : std::string();
   }
+  // The message is the value's first combination's (every one fails), which names the
+  // other axes' values rather than those of the file that no combination runs.
   std::vector<std::vector<bool>> reported(axes.size());
   for (std::size_t a = 0; a < axes.size(); ++a) {
     reported[a].assign(axes[a].values.size(), false);
@@ -222,23 +224,26 @@ void expand_grid(const SweepVariant& base, const Json& policy, const std::vector
       Json alone = policy;
       alone.at(split->first)[split->second] = axes[a].values[k];
       PolicyConfig ignored;
-      const auto alone_errors = read_variant_policy(alone, origin, scenario, "", ignored);
-      if (alone_errors.empty()) continue;
+      if (read_variant_policy(alone, origin, scenario, "", ignored).empty()) continue;
+      std::size_t first = 0;
+      while (combinations[first][a] != k) ++first;
       diag.error(pointer_append(pointer_append(axes[a].path, "values"), k),
-                 "makes an invalid policy: " + first_problem(alone_errors));
+                 "makes an invalid policy: " + first_problem(errors[first]));
       reported[a][k] = true;
     }
   }
+  std::size_t listed = 0;
   std::size_t unlisted = 0;
   for (std::size_t c = 0; c < combinations.size(); ++c) {
     if (errors[c].empty()) continue;
     bool by_value = false;
     for (std::size_t a = 0; a < axes.size(); ++a) by_value = by_value || reported[a][combinations[c][a]];
     if (by_value) continue;
-    if (diag.count() - errors_before >= kListedCombinationErrors) {
+    if (listed == kListedCombinationErrors) {
       ++unlisted;
       continue;
     }
+    ++listed;
     const std::string name = expanded_name(base.name, axes, combinations[c]);
     diag.error(grid_path,
                fmt::format("{} makes an invalid policy: {}", name.substr(base.name.size()), first_problem(errors[c])));

@@ -107,8 +107,9 @@ TEST(SweepCommandTest, DryRunChecksTheFilesAndPrintsThePlanWithoutRunning) {
             "  llm[max_attempts=5]  the scenario's policy\n"
             "dry run: 24 runs; nothing was run or written\n");
   EXPECT_FALSE(fs::exists(out));
-  // Runs k with k mod 5 = 1 of 0..23: 1, 6, 11, 16, 21.
-  r = squall("sweep " + kSweep + " --dry-run --shard 2/5 --out " + out);
+  // Runs k with k mod 5 = 1 of 0..23: 1, 6, 11, 16, 21. A dry run writes no partial, so
+  // it needs no --out.
+  r = squall("sweep " + kSweep + " --dry-run --shard 2/5");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("dry run: shard 2/5 would run 5 of the 24 runs; nothing was run or written\n"),
             std::string::npos)
@@ -121,6 +122,52 @@ TEST(SweepCommandTest, DryRunChecksTheFilesAndPrintsThePlanWithoutRunning) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.out, "");
   EXPECT_NE(r.err.find(": /seeds: expected an integer in [1, 10000], got 0\n"), std::string::npos) << r.err;
+}
+
+TEST(SweepCommandTest, MergeProtectsTheInputsThePartialsNameWhenTheSweepFileIsBroken) {
+  // The sweep file, edited after the shards ran, no longer names the policy: the partial
+  // still does, and merge must not write over it.
+  const fs::path dir = temp_path("broken-sweep");
+  fs::create_directories(dir);
+  fs::copy_file(std::string(SQUALL_SOURCE_DIR) + "/scenarios/policies/naive-retry.json", dir / "naive.json",
+                fs::copy_options::overwrite_existing);
+  const std::string sweep = (dir / "s.json").string();
+  std::ofstream(sweep) << R"({ "name": "b", "scenario": ")" << SQUALL_SOURCE_DIR
+                       << R"(/scenarios/quickstart.json", "seeds": 1, "variants": [ { "name": "own" },
+                            { "name": "naive", "policy": "naive.json" } ] })";
+  const std::string part = (dir / "part.json").string();
+  ASSERT_EQ(squall("sweep " + sweep + " -q --shard 1/1 --out " + part).exit_code, 0);
+  std::ofstream(sweep) << "{ broken";
+  const std::string policy = read_file(dir / "naive.json");
+  const Result r = squall("merge " + part + " -q --out " + (dir / "naive.json").string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("is an input of this run"), std::string::npos) << r.err;
+  EXPECT_EQ(read_file(dir / "naive.json"), policy);
+}
+
+TEST(SweepCommandTest, DryRunChecksGroundTruthLinksAsARunDoes) {
+  // A relevant link to a document in no corpus: refused by the run when it prepares the
+  // scenario, so by the dry run too.
+  const fs::path dir = temp_path("dry-truth");
+  fs::create_directories(dir);
+  std::string text = read_file(std::string(SQUALL_SOURCE_DIR) + "/scenarios/ci/vector-threshold-relaxation.json");
+  const std::string good = "https://help.acmecorp.example/articles/reset-password";
+  text.replace(text.find(good), good.size(), "https://help.acmecorp.example/articles/no-such-article");
+  const std::string corpus = "\"../corpora/kb.jsonl\"";
+  text.replace(text.find(corpus), corpus.size(), fmt::format("\"{}/scenarios/corpora/kb.jsonl\"", SQUALL_SOURCE_DIR));
+  const fs::path scenario = dir / "scenario.json";
+  std::ofstream(scenario) << text;
+  const std::string sweep = (dir / "s.json").string();
+  std::ofstream(sweep) << R"({ "name": "t", "scenario": ")" << scenario.string()
+                       << R"(", "seeds": 1, "variants": [ { "name": "own" } ] })";
+  const Result dry = squall("sweep " + sweep + " --dry-run");
+  const Result run = squall("sweep " + sweep + " -q --out " + (dir / "out.json").string());
+  const Result validate = squall("validate " + sweep);
+  EXPECT_EQ(dry.exit_code, 2);
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(validate.exit_code, 2);
+  EXPECT_EQ(dry.err, run.err);
+  EXPECT_NE(dry.err.find("no-such-article"), std::string::npos) << dry.err;
 }
 
 TEST(SweepCommandTest, MergeRefusesAMissingOrRepeatedShard) {
@@ -489,7 +536,61 @@ TEST(SweepHostileTest, MergeChecksEveryValueOfTheHeader) {
   EXPECT_EQ(header_error("h-target.json", "/sweep/target", J::object()),
             "/sweep/target: expected null (a sweep with a target is not sharded), got {}\n");
   EXPECT_EQ(header_error("h-scenario.json", "/sweep/scenario/file", 3),
-            "/sweep/scenario/file: expected a string, got 3\n");
+            "/sweep/scenario/file: expected a non-empty string, got 3\n");
+  // Names are printed in tables and on the terminal, as the sweep loader has them.
+  EXPECT_EQ(header_error("h-name.json", "/sweep/name", ""), "/sweep/name: expected a non-empty string, got \"\"\n");
+  EXPECT_EQ(header_error("h-escape.json", "/sweep/name", "evil\n\x1b[31mRED"),
+            "/sweep/name: expected text without control characters, got U+000A at byte 5\n");
+  EXPECT_EQ(header_error("h-description.json", "/sweep/description",
+                         "a\x01"
+                         "b"),
+            "/sweep/description: expected text without control characters other than newline and tab, got U+0001 at "
+            "byte 2\n");
+  EXPECT_EQ(header_error("h-variant-name.json", "/sweep/variants/0/name", ""),
+            "/sweep/variants/0/name: expected a non-empty string, got \"\"\n");
+  EXPECT_EQ(header_error("h-bad-pointer.json", "/sweep/variants/2/params", J{{"/~2", 1}}),
+            "/sweep/variants/2/params: expected JSON Pointers as keys, got \"/~2\"\n");
+  EXPECT_EQ(header_error("h-objective-metric.json", "/sweep/objectives/0", J{{"goal", "max"}}),
+            "/sweep/objectives/0/metric: expected one of the sweep's metrics, got nothing\n");
+  // A key is named by its RFC 6901 pointer, and the terminal never sees its raw bytes.
+  EXPECT_TRUE(header_error("h-key.json", "/sweep/a~1b\x1b", 1)
+                  .starts_with("/sweep/a~1b\\u001b: unknown key \"a/b\\u001b\" (expected one of name, "));
+}
+
+TEST(SweepHostileTest, MergeOfAHugeHeaderWithFewRunsIsRefusedForItsFirstMissingRun) {
+  // 1,000 variants x 10,000 seeds promised, none held: refused for the first missing run,
+  // with one bit per promised run (a table of the 10 million runs took 470 MB first).
+  nlohmann::ordered_json doc = only_shard();
+  nlohmann::ordered_json seeds = nlohmann::ordered_json::array();
+  for (std::uint64_t s = 1; s <= 10000; ++s) seeds.push_back(s);
+  doc["sweep"]["seeds"] = seeds;
+  nlohmann::ordered_json variants = nlohmann::ordered_json::array();
+  for (int v = 0; v < 1000; ++v) {
+    nlohmann::ordered_json variant = doc["sweep"]["variants"][0];
+    variant["name"] = fmt::format("v{}", v);
+    variants.push_back(variant);
+  }
+  doc["sweep"]["variants"] = variants;
+  doc["sweep"]["baseline"] = "v0";
+  doc["runs"] = nlohmann::ordered_json::array();
+  const std::string file = temp_path("huge-header.json").string();
+  { std::ofstream(file) << doc.dump(); }
+  const Result r = squall("merge " + file + " -q --out " + temp_path("huge-header.out.json").string());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err, "squall merge: shard 1 of 1 (" + file + ") lacks the run of variant \"v0\" seed 1\n");
+}
+
+TEST(SweepHostileTest, MergeComparesHeadersAsWrittenWhateverTheOrder) {
+  // 100.0 == 100 as JSON values, but the first header's checks refuse 100.0: the order of
+  // the partials must not decide whether a merge goes through.
+  const std::string second = temp_path("second-100.0.json").string();
+  std::string text = second_shard().dump(2);
+  text.replace(text.find("100,"), 4, "100.0,");
+  { std::ofstream(second) << text; }
+  for (const std::string& order : {first_shard() + " " + second, second + " " + first_shard()}) {
+    const Result r = squall("merge " + order + " -q --out " + temp_path("order.json").string());
+    EXPECT_EQ(r.exit_code, 2) << order;
+  }
 }
 
 TEST(SweepHostileTest, MergeParsesStrictly) {
