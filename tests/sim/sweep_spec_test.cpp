@@ -441,6 +441,29 @@ TEST(SweepSpecRulesTest, AValueInvalidWithThePolicyAsWrittenIsValidWithAnotherAx
   EXPECT_EQ(r.spec->variants[0].name, "g[base_delay=\"40s\",max_delay=\"60s\"]");
 }
 
+TEST(SweepSpecRulesTest, AValueBlamedAloneShowsItsFirstCombinationsError) {
+  // 40s fails with both max_delay values (and alone): blamed at the value, with the error
+  // of its first combination, which names an axis value, not the file's max_delay.
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "g", "grid": [
+                  { "path": "/web_search/2/retry/base_delay", "values": ["40s", "1s"] },
+                  { "path": "/web_search/2/retry/max_delay", "values": ["5s", "20s"] } ] }])")),
+            "/variants/0/grid/0/values/0: makes an invalid policy: /web_search/2/retry/max_delay: expected a duration "
+            ">= base_delay (40s), got \"5s\"");
+}
+
+TEST(SweepSpecRulesTest, GridValuesAreComparedAsValues) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "g", "grid": [ { "path": "/llm/1/retry",
+                  "values": [{ "max_attempts": 2, "base_delay": "1s" }, { "base_delay": "1s", "max_attempts": 2 }] } ] }])")),
+            "/variants/0/grid/0/values/1: duplicate value {\"base_delay\":\"1s\",\"max_attempts\":2} (also "
+            "/variants/0/grid/0/values/0)");
+}
+
+TEST(SweepSpecRulesTest, GridPathEndsInAKey) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "g", "grid": [ { "path": "/llm/1/retry/", "values": [2] } ] }])")),
+            "/variants/0/grid/0/path: expected a JSON Pointer such as \"/llm/1/retry/max_attempts\", got "
+            "\"/llm/1/retry/\"");
+}
+
 TEST(SweepSpecRulesTest, ManyInvalidCombinationsAreListedUpToTen) {
   // 6 base delays x 3 max delays below them fail; each value has a valid combination (with
   // 100s), so none is blamed alone.
