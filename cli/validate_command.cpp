@@ -1,7 +1,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include <fmt/core.h>
+#include <fmt/format.h>
 
 #include "cli/commands.hpp"
 #include "cli/expected_tasks.hpp"
@@ -97,14 +97,29 @@ int validate_command(const std::vector<std::filesystem::path>& scenarios,
   }
   // A policy file given with scenarios is checked against each of them, as `squall run
   // SCENARIO --policy FILE` checks it (check_policy), so that validate accepts exactly
-  // the pairs run accepts. An error found with several scenarios is printed once.
+  // the pairs run accepts. An error found with several scenarios is printed once; with
+  // more than one scenario given, it names those it was found with (with one, it reads
+  // as run's does).
   for (const auto& file : policies) {
     PolicyLoadResult loaded = load_policy_file(file);
     std::vector<ValidationError> errors = std::move(loaded.errors);
     if (loaded.policy) {
+      const std::size_t own = errors.size();  // the file's own errors name no scenario
+      std::vector<std::vector<std::string>> found_with;
       for (const Scenario& scenario : valid_scenarios) {
         for (ValidationError& error : check_policy(scenario, *loaded.policy, file)) {
-          if (std::find(errors.begin(), errors.end(), error) == errors.end()) errors.push_back(std::move(error));
+          const auto seen = std::find(errors.begin() + static_cast<std::ptrdiff_t>(own), errors.end(), error);
+          if (seen == errors.end()) {
+            errors.push_back(std::move(error));
+            found_with.push_back({scenario.source.string()});
+          } else {
+            found_with[static_cast<std::size_t>(seen - errors.begin()) - own].push_back(scenario.source.string());
+          }
+        }
+      }
+      if (valid_scenarios.size() > 1) {
+        for (std::size_t i = 0; i < found_with.size(); ++i) {
+          errors[own + i].message += fmt::format(" (with {})", fmt::join(found_with[i], ", "));
         }
       }
     }

@@ -366,6 +366,17 @@ TEST(CliTest, PolicyFileMustNameEveryToolOfTheScenario) {
   EXPECT_EQ(run.err, expected);
 }
 
+TEST(CliTest, ValidateNamesTheScenariosAPolicyErrorWasFoundWith) {
+  // With several scenarios, an error of the policy says which of them it does not fit.
+  const Result r = squall(std::string("validate scenarios/quickstart.json ") + kFlagship +
+                          " scenarios/incidents/internal-api-retry-storm.json --policy " + kNaive);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(std::string(kNaive) + ": /llm: no provider named \"llm\"; providers are: internal_api (with "
+                                             "scenarios/incidents/internal-api-retry-storm.json)\n"),
+            std::string::npos)
+      << r.err;
+}
+
 TEST(CliTest, ShippedPoliciesNameEveryToolOfTheFlagship) {
   const Result r = squall(std::string("validate ") + kFlagship + " --policy " + kNaive);
   EXPECT_EQ(r.exit_code, 0) << r.err;
