@@ -231,18 +231,27 @@ TEST(ChaosFidelityTest, FlappingFollowsItsDutyCycle) {
   EXPECT_EQ(down, (std::vector<int>{5, 6, 7, 15, 16, 17}));
 }
 
+// Two providers with different keys of their own that share an outage of probability 0.5.
+struct OutageOfTwo {
+  static FaultConfig outage() {
+    FaultConfig f = fault(FaultKind::overloaded, 0.5);
+    f.outage = "us-east-1";
+    f.outage_key = 777;
+    return f;
+  }
+  static ChaosSettings keyed(std::uint64_t key) {
+    ChaosSettings settings;
+    settings.decision_key = key;
+    return settings;
+  }
+  Fixture a{{outage()}, keyed(1)};
+  Fixture b{{outage()}, keyed(2)};
+};
+
 TEST(ChaosFidelityTest, SharedOutageFailsItsProvidersTogether) {
-  // Two providers with different keys of their own share an outage of probability 0.5:
-  // both fail on exactly the same attempts.
-  FaultConfig outage = fault(FaultKind::overloaded, 0.5);
-  outage.outage = "us-east-1";
-  outage.outage_key = 777;
-  ChaosSettings one;
-  one.decision_key = 1;
-  ChaosSettings two;
-  two.decision_key = 2;
-  Fixture a({outage}, one);
-  Fixture b({outage}, two);
+  // Both fail on exactly the same attempts.
+  OutageOfTwo two;
+  auto& [a, b] = two;
   int failed = 0;
   for (std::uint64_t task = 1; task <= 100; ++task) {
     const int sa = a.call(attempt(task, 1)).response.status;
@@ -256,15 +265,8 @@ TEST(ChaosFidelityTest, AnOutagesLaterAttemptIsANewDraw) {
   // A fallback from one provider of an outage to another is a later attempt of the step:
   // a new draw, so below probability 1 the two fail independently (docs/scenario-format.md,
   // outages): both fail on about a quarter of 400 tasks, not on half.
-  FaultConfig outage = fault(FaultKind::overloaded, 0.5);
-  outage.outage = "us-east-1";
-  outage.outage_key = 777;
-  ChaosSettings one;
-  one.decision_key = 1;
-  ChaosSettings two;
-  two.decision_key = 2;
-  Fixture a({outage}, one);
-  Fixture b({outage}, two);
+  OutageOfTwo two;
+  auto& [a, b] = two;
   int both = 0;
   for (std::uint64_t task = 1; task <= 400; ++task) {
     const bool first = a.call(attempt(task, 1)).response.status == 529;
