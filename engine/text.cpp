@@ -42,4 +42,14 @@ std::string escape_controls(std::string_view line) {
   return out;
 }
 
+std::optional<std::string> printable_problem(std::string_view text, bool newline_and_tab) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto code = control_character_at(text, i);
+    if (!code || (newline_and_tab && (*code == U'\n' || *code == U'\t'))) continue;
+    return fmt::format("expected text without control characters{}, got U+{:04X} at byte {}",
+                       newline_and_tab ? " other than newline and tab" : "", static_cast<std::uint32_t>(*code), i + 1);
+  }
+  return std::nullopt;
+}
+
 }  // namespace squall

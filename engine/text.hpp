@@ -33,6 +33,14 @@ void append_normalized(std::string_view text, std::string& out);
 // that starts at byte `i` of UTF-8 `text`, or nullopt. C1 controls take two bytes.
 std::optional<char32_t> control_character_at(std::string_view text, std::size_t i);
 
+// Why `text` is not printable text, or nullopt: its first control character
+// (control_character_at), newline and tab allowed when `newline_and_tab`. Text that squall
+// prints (names, descriptions) must hold none: they would break the line or, as ANSI
+// escape sequences, rewrite the terminal. The messages:
+//   `expected text without control characters, got U+001B at byte 5`
+//   `expected text without control characters other than newline and tab, got U+000D at byte 12`
+std::optional<std::string> printable_problem(std::string_view text, bool newline_and_tab);
+
 // `text` with each control character (control_character_at) written as \u and its four
 // hex digits, as a ValidationError's line is written (sim/scenario/validation_error.hpp): the one escape for every line
 // squall prints that holds text read from a file (names, paths), so that a raw newline or ANSI escape sequence (ECMA-48

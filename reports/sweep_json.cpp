@@ -236,13 +236,7 @@ std::string string_at(const std::string& file, const Json& object, const std::st
   }
   const std::string& text = v->get_ref<const std::string&>();
   if (rule == Text::path) return text;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const auto code = control_character_at(text, i);
-    if (!code || (rule == Text::description && (*code == U'\n' || *code == U'\t'))) continue;
-    bad(file, fmt::format("{}: expected text without control characters{}, got U+{:04X} at byte {}", at,
-                          rule == Text::description ? " other than newline and tab" : "",
-                          static_cast<std::uint32_t>(*code), i + 1));
-  }
+  if (const auto problem = printable_problem(text, rule == Text::description)) bad(file, at + ": " + *problem);
   return text;
 }
 

@@ -237,12 +237,8 @@ bool check_name(std::string_view name, std::string_view what, const std::string&
 }
 
 bool check_printable(std::string_view text, const std::string& path, Diagnostics& diag, AllowedControls allowed) {
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const auto code = control_character_at(text, i);
-    if (!code || (allowed == AllowedControls::newline_and_tab && (*code == U'\n' || *code == U'\t'))) continue;
-    diag.error(path, fmt::format("expected text without control characters{}, got U+{:04X} at byte {}",
-                                 allowed == AllowedControls::none ? "" : " other than newline and tab",
-                                 static_cast<std::uint32_t>(*code), i + 1));
+  if (auto problem = printable_problem(text, allowed == AllowedControls::newline_and_tab)) {
+    diag.error(path, std::move(*problem));
     return false;
   }
   return true;

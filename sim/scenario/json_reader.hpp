@@ -133,11 +133,9 @@ std::optional<std::size_t> read_choice(const Json& v, const std::string& path, D
 bool check_name(std::string_view name, std::string_view what, const std::string& path, Diagnostics& diag);
 
 // Text that squall prints (a scenario's name and description, a model's name) must not
-// hold control characters (Unicode's Cc: U+0000-U+001F, U+007F-U+009F): they would break
-// the line or, as ANSI escape sequences, rewrite the terminal. Descriptions may hold
-// newlines and tabs. The message names the first offender and its 1-based byte offset:
+// hold control characters; descriptions may hold newlines and tabs. The error at `path`
+// is printable_problem's (engine/text.hpp), naming the first offender and its byte:
 //   `expected text without control characters, got U+001B at byte 5`
-//   `expected text without control characters other than newline and tab, got U+000D at byte 12`
 enum class AllowedControls : std::uint8_t { none, newline_and_tab };
 bool check_printable(std::string_view text, const std::string& path, Diagnostics& diag,
                      AllowedControls allowed = AllowedControls::none);
