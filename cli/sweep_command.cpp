@@ -92,8 +92,6 @@ int bad_input(const std::string& message) {
   return kExitBadInput;
 }
 
-}  // namespace
-
 // The plan of `--dry-run`: what the sweep would run, from the file alone. Runs are
 // numbered variant-major as the sweep numbers them, so a shard's share is every run k with
 // k mod n = i - 1.
@@ -120,6 +118,8 @@ void print_plan(const SweepSpec& spec, const std::optional<SweepShard>& shard) {
     fmt::print("dry run: {}{}; nothing was run or written\n", spec.target ? "at most " : "", counted(runs, "run"));
   }
 }
+
+}  // namespace
 
 int sweep_command(const SweepOptions& options) {
   std::optional<SweepShard> shard;
