@@ -25,8 +25,21 @@ std::optional<char32_t> control_character_at(std::string_view text, std::size_t 
     const auto next = static_cast<unsigned char>(text[i + 1]);
     if (next >= 0x80 && next <= 0x9F) return next;  // U+0080-U+009F
   }
+  if (byte == 0xE2 && i + 2 < text.size()) {
+    const auto second = static_cast<unsigned char>(text[i + 1]);
+    const auto third = static_cast<unsigned char>(text[i + 2]);
+    if ((second == 0x80 && third >= 0xAA && third <= 0xAE) ||  // U+202A-U+202E
+        (second == 0x81 && third >= 0xA6 && third <= 0xA9)) {  // U+2066-U+2069
+      return 0x2000 | ((second & 0x3Fu) << 6) | (third & 0x3Fu);
+    }
+  }
   return std::nullopt;
 }
+
+namespace {
+// The bytes of a control character's UTF-8 sequence (control_character_at's code points).
+std::size_t utf8_length(char32_t code) { return code < 0x80 ? 1 : code < 0x800 ? 2 : 3; }
+}  // namespace
 
 std::string escape_controls(std::string_view line) {
   std::string out;
@@ -34,7 +47,7 @@ std::string escape_controls(std::string_view line) {
   for (std::size_t i = 0; i < line.size(); ++i) {
     if (const auto code = control_character_at(line, i)) {
       out += fmt::format("\\u{:04x}", static_cast<std::uint32_t>(*code));
-      if (*code >= 0x80) ++i;  // the second byte of a C1 control's UTF-8 sequence
+      i += utf8_length(*code) - 1;  // the rest of a C1 or bidirectional control's UTF-8 sequence
     } else {
       out += line[i];
     }

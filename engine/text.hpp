@@ -29,8 +29,12 @@ constexpr char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast
 // caller can reuse its capacity.
 void append_normalized(std::string_view text, std::string& out);
 
-// The code point of the control character (Unicode's Cc: U+0000-U+001F, U+007F-U+009F)
-// that starts at byte `i` of UTF-8 `text`, or nullopt. C1 controls take two bytes.
+// The code point of the control character that starts at byte `i` of UTF-8 `text`, or
+// nullopt. Control characters here are Unicode's Cc (U+0000-U+001F, U+007F-U+009F; C1
+// controls take two bytes) and the bidirectional embedding, override and isolate
+// characters (U+202A-U+202E, U+2066-U+2069; three bytes), which reorder how the rest of
+// a line is displayed: the "Trojan Source" characters of CVE-2021-42574, the set rustc's
+// text_direction_codepoint lints refuse. A name holding U+202E can print as another name.
 std::optional<char32_t> control_character_at(std::string_view text, std::size_t i);
 
 // Why `text` is not printable text, or nullopt: its first control character

@@ -114,6 +114,11 @@ Task<Outcome> FallbackStrategy::execute(CallContext& ctx, Request& request, Next
       if (outcome.kind == OutcomeKind::success && candidate != primary) ctx.task.mark(Degradation::fallback_provider);
       co_return outcome;
     }
+    // Once the call's deadline has passed no backup can be called (no attempt starts at or
+    // after it, FusedCall), so the chain ends here, with no switch reported for a call that
+    // would not happen and no `exhausted` event: the deadline ended it, as relax_threshold's
+    // and hedging's deadlines end theirs.
+    if (env_.clock.now() >= ctx.deadline) co_return outcome;
     from = candidate;
     trigger = outcome.kind;
     last = std::move(outcome);

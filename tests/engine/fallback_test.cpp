@@ -306,6 +306,28 @@ TEST(FallbackTest, ANonIdempotentProviderIsNeverResentAfterATimeout) {
   EXPECT_EQ(h.log.give_ups[0].reason, "not_idempotent");
 }
 
+TEST(FallbackTest, NoBackupIsReportedOnceTheCallsDeadlineHasPassed) {
+  // The primary hangs and times out at the task's deadline (1 s). No attempt can start
+  // after it, so the chain ends with the timeout: no `switched` event for a backup that
+  // is never called, no `exhausted`, no fallback counted.
+  Harness h;
+  ScriptedProvider primary(h.loop, {{completion(), 5 * kSecond}});
+  ScriptedProvider backup(h.loop, {{completion(), 100 * ms}});
+  Agent a(h);
+  const ProviderId gpt = a.add(llm("gpt"), primary);
+  a.add(llm("claude"), backup);
+  a.tool(std::make_unique<FallbackStrategy>(backups({"claude"}), a.env()));
+  Call call;
+  call.ctx.provider = gpt;
+  call.task.deadline = 1 * kSecond;
+  EXPECT_EQ(test::run(h, *a.pipeline, call).kind, OutcomeKind::timeout);
+  EXPECT_EQ(call.finished, 1 * kSecond);
+  EXPECT_TRUE(backup.calls().empty());
+  EXPECT_TRUE(fallback_log(h.log).empty());
+  EXPECT_EQ(call.task.history.fallbacks, 0U);
+  EXPECT_FALSE(call.task.history.fallbacks_exhausted);
+}
+
 TEST(FallbackTest, AnOpenBreakerOnThePrimaryMovesOnWithoutWaiting) {
   // Breaker (threshold 1) inside fallback keeps one state per provider. Call 1: the
   // primary's 500 opens the primary's breaker; the backup serves. Call 2 (at 1 s): the

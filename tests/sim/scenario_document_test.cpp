@@ -277,6 +277,17 @@ TEST(ScenarioDocumentTest, ControlCharactersArePrintedEscaped) {
                                       "providers, tools, policy, thresholds, start_time, outages");
 }
 
+TEST(ScenarioDocumentTest, BidirectionalControlsArePrintedEscaped) {
+  // U+202E (right-to-left override) would display the rest of the line reversed, and
+  // U+2066 (left-to-right isolate) reorders it: printed raw, a key could read as another
+  // (CVE-2021-42574). Other non-ASCII text, here U+202F (narrow no-break space) and U+2070
+  // just past the two ranges, is printed as it is.
+  const auto errors = load_scenario_text("{\"b\u202e\u202f\u2066\u2070\": 1}", "x.json").errors;
+  ASSERT_FALSE(errors.empty());
+  const std::string key = "b\\u202e\u202f\\u2066\u2070";
+  EXPECT_EQ(to_string(errors[0]).substr(0, 9 + key.size()), "x.json: /" + key);
+}
+
 TEST(ScenarioDocumentTest, EveryErrorIsReportedInReadingOrder) {
   Json doc = base_scenario();
   doc = with(doc, "/seed", -1);

@@ -38,6 +38,11 @@ TEST(ScenarioTopLevelTest, NameMustHaveNoControlCharacters) {
   EXPECT_EQ(errors_of(with(base_scenario(), "/name", "\u00e9t\u00e9\u009b2J")),
             only("/name", "expected text without control characters, got U+009B at byte 6"));
   EXPECT_EQ(errors_of(with(base_scenario(), "/name", "\u00e9t\u00e9 \u00a0 ok")), std::vector<ValidationError>{});
+  // A right-to-left override makes "report\u202Etxt.json" display as "reportnosj.txt".
+  EXPECT_EQ(errors_of(with(base_scenario(), "/name", "report\u202etxt.json")),
+            only("/name", "expected text without control characters, got U+202E at byte 7"));
+  EXPECT_EQ(errors_of(with(base_scenario(), "/name", "a\u2069")),
+            only("/name", "expected text without control characters, got U+2069 at byte 2"));
 }
 
 TEST(ScenarioTopLevelTest, DescriptionMayHaveNewlinesAndTabsButNoOtherControls) {
