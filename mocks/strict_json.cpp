@@ -272,7 +272,18 @@ std::variant<Json, JsonSyntaxError> parse_strict_json(std::string_view text, Jso
     return locate(text, static_cast<std::size_t>(furthest - text.data()),
                   fmt::format("expected at most {} levels of nested arrays and objects, got more", kMaxJsonDepth));
   }
-  if (const auto& failure = builder.failure()) return locate(text, failure->byte, failure->message);
+  // nlohmann's lexer reads a NUL byte as the end of its input (for C strings), so a
+  // document followed by a NUL and anything at all would parse, the rest unread. JSON
+  // text holds no raw control character anywhere (RFC 8259 sections 2 and 7), so the
+  // first NUL is an error unless the parser failed before reaching it.
+  const std::size_t nul = text.find('\0');  // 0-based; failure->byte is 1-based
+  const auto& failure = builder.failure();
+  if (failure && failure->byte <= nul) return locate(text, failure->byte, failure->message);
+  if (nul != std::string_view::npos) {
+    return locate(text, nul + 1,
+                  "expected JSON text, got the control character U+0000 (NUL), which JSON does not allow outside "
+                  "strings and escapes inside them (RFC 8259): is this a binary file?");
+  }
   return builder.take_document();
 }
 

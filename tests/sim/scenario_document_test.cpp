@@ -99,6 +99,27 @@ TEST(ScenarioDocumentTest, LongTokensInSyntaxErrorsAreCutShort) {
                                          1, 100'011}}));
 }
 
+TEST(ScenarioDocumentTest, ANulByteIsASyntaxErrorWhereverItIs) {
+  // nlohmann reads a NUL as the end of its input: a whole document followed by a NUL and
+  // a second "seed" parsed, the rest unread. The NUL is reported where it is, after the
+  // document or inside it; a syntax error before it comes first.
+  using namespace std::string_literals;
+  const std::string nul_message =
+      "expected JSON text, got the control character U+0000 (NUL), which JSON does not allow outside strings and "
+      "escapes inside them (RFC 8259): is this a binary file?";
+  EXPECT_EQ(load_scenario_text("{\"seed\": 1}\n\0{\"seed\": \"bad\"}"s, "x.json").errors,
+            (std::vector{ValidationError{"x.json", "", nul_message, 2, 1}}));
+  EXPECT_EQ(load_scenario_text("{\"seed\"\0: 42}"s, "x.json").errors,
+            (std::vector{ValidationError{"x.json", "", nul_message, 1, 8}}));
+  EXPECT_EQ(load_scenario_text("{\"seed\" 1 \0"s, "x.json").errors,
+            (std::vector{ValidationError{
+                "x.json", "", "syntax error while parsing object separator - unexpected number literal; expected ':'",
+                1, 9}}));
+  const auto parsed = parse_strict_json("[1]\0"s, JsonComments::rejected, {});
+  ASSERT_TRUE(std::holds_alternative<JsonSyntaxError>(parsed));
+  EXPECT_EQ(std::get<JsonSyntaxError>(parsed), (JsonSyntaxError{1, 4, nul_message}));
+}
+
 TEST(ScenarioDocumentTest, EmptyFileHoldsNoJsonValue) {
   // The parser's "unexpected end of input" would suggest a file cut short.
   EXPECT_EQ(load_scenario_text("", "x.json").errors,
