@@ -82,7 +82,7 @@ std::optional<double> task_success(const json& r) {
 std::optional<double> thresholds_passed(const json& r) {
   if (!r.contains("thresholds") || !r["thresholds"].is_array()) return std::nullopt;
   double n = 0;
-  for (const json& t : r["thresholds"]) n += t.value("passed", false) ? 1 : 0;
+  for (const json& t : r["thresholds"]) n += t["passed"].get<bool>() ? 1 : 0;  // checked by report_problem
   return n;
 }
 
@@ -141,6 +141,14 @@ std::optional<std::string> report_problem(const json& r) {
   if (!at("scenario").is_string()) return not_version_1("/scenario", at("scenario"), "a string");
   if (!at("seed").is_number_unsigned()) return not_version_1("/seed", at("seed"), "an unsigned integer");
   if (!at("thresholds").is_array()) return not_version_1("/thresholds", at("thresholds"), "an array");
+  // thresholds_passed counts the entries whose `passed` is true: each must say.
+  const json& thresholds = at("thresholds");
+  for (std::size_t i = 0; i < thresholds.size(); ++i) {
+    const std::string pointer = fmt::format("/thresholds/{}", i);
+    if (!thresholds[i].is_object()) return not_version_1(pointer, thresholds[i], "an object");
+    const json& passed = thresholds[i].contains("passed") ? thresholds[i]["passed"] : missing;
+    if (!passed.is_boolean()) return not_version_1(pointer + "/passed", passed, "a boolean");
+  }
   for (const Headline& h : headline()) {
     if (h.pointer.empty()) continue;
     const json::json_pointer p(h.pointer);

@@ -168,6 +168,10 @@ std::string_view duration_expectation(DurationError error) {
   return R"(a duration string such as "250ms")";
 }
 
+std::string longest_duration_expectation() {
+  return "a duration of at most " + format_duration(kLongestScenarioDuration) + " (100 years)";
+}
+
 std::string format_duration(Nanos d) {
   assert(d >= 0);
   if (d == 0) return "0s";

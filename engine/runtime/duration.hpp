@@ -46,6 +46,11 @@ bool is_duration_unit(std::string_view suffix);
 // nanoseconds)".
 std::string_view duration_expectation(DurationError error);
 
+// What every duration a scenario gives is bounded by (kLongestScenarioDuration), for
+// messages: "a duration of at most 876000h (100 years)". The scenario loader and the
+// thresholds both refuse a longer one with it.
+std::string longest_duration_expectation();
+
 // Formats `d` (>= 0) for messages, as Go's time.Duration.String() does but without zero
 // parts and with "us" for microseconds: hours and minutes as whole parts, then seconds
 // with a decimal fraction; below a second, the largest of ms, us, ns with a fraction.

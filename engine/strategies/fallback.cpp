@@ -96,6 +96,11 @@ Task<Outcome> FallbackStrategy::execute(CallContext& ctx, Request& request, Next
     if (i == 1) backups = order(request);
     const ProviderId candidate = i == 0 ? primary : backups[i - 1];
     if (i > 0 && candidate == primary) continue;
+    // Once the call's deadline has passed no backup can be called (no attempt starts at or
+    // after it, FusedCall), so the chain ends with the last provider's outcome: no switch
+    // reported for a call that would not happen, and no `exhausted` event while backups
+    // remain; the deadline ended it, as relax_threshold's and hedging's deadlines end theirs.
+    if (last && env_.clock.now() >= ctx.deadline) co_return std::move(*last);
     if (const auto why = pass_over(candidate, ctx, request, next)) {
       emit(ctx, *why, from, candidate, trigger);
       passed_for_budget = passed_for_budget || *why == FallbackAction::skipped_budget;
@@ -114,11 +119,6 @@ Task<Outcome> FallbackStrategy::execute(CallContext& ctx, Request& request, Next
       if (outcome.kind == OutcomeKind::success && candidate != primary) ctx.task.mark(Degradation::fallback_provider);
       co_return outcome;
     }
-    // Once the call's deadline has passed no backup can be called (no attempt starts at or
-    // after it, FusedCall), so the chain ends here, with no switch reported for a call that
-    // would not happen and no `exhausted` event: the deadline ended it, as relax_threshold's
-    // and hedging's deadlines end theirs.
-    if (env_.clock.now() >= ctx.deadline) co_return outcome;
     from = candidate;
     trigger = outcome.kind;
     last = std::move(outcome);

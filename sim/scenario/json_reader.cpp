@@ -200,8 +200,7 @@ std::optional<Nanos> read_duration(const Json& v, const std::string& path, Diagn
     return std::nullopt;
   }
   if (error != nullptr || std::get<Nanos>(parsed) > kLongestScenarioDuration) {
-    diag.error(path, fmt::format("expected a duration of at most {} (100 years), got {}",
-                                 format_duration(kLongestScenarioDuration), describe(v)));
+    diag.error(path, fmt::format("expected {}, got {}", longest_duration_expectation(), describe(v)));
     return std::nullopt;
   }
   const Nanos d = std::get<Nanos>(parsed);

@@ -146,6 +146,14 @@ TEST(CompareTest, OnlyReportsOfThisVersionWithTheirShapeAreCompared) {
   r = small_report(1, 1, true);
   r["thresholds"] = json::object();
   EXPECT_EQ(problem(r), "not a squall report of version 1: /thresholds is {}, expected an array");
+  // Each threshold says whether it passed (thresholds_passed counts them).
+  r = small_report(1, 1, true);
+  r["thresholds"] = json::array({1, 2});
+  EXPECT_EQ(problem(r), "not a squall report of version 1: /thresholds/0 is 1, expected an object");
+  r["thresholds"] = json::array({json{{"passed", true}}, json::object()});
+  EXPECT_EQ(problem(r), "not a squall report of version 1: /thresholds/1/passed is missing, expected a boolean");
+  r["thresholds"] = json::array({json{{"passed", "yes"}}});
+  EXPECT_EQ(problem(r), "not a squall report of version 1: /thresholds/0/passed is \"yes\", expected a boolean");
 }
 
 TEST(CompareTest, WarnsWhenTheRunsAreOfDifferentScenariosOrSeeds) {
