@@ -278,7 +278,10 @@ struct ThrottledEvent {
   X(retry_budget_denied, "a hedged attempt was due but a retry_budget inside refused it; none was sent") \
   X(unservable,                                                                                          \
     "a hedged attempt was due but its provider cannot serve the request (context window, "               \
-    "capabilities); none was sent")
+    "capabilities); none was sent")                                                                      \
+  X(not_idempotent,                                                                                      \
+    "a hedged attempt was due but the previous attempt's provider is not idempotent and the request "    \
+    "may have reached it (still running, or a timeout or 5xx); none was sent")
 
 enum class HedgeAction : std::uint8_t { SQUALL_HEDGE_ACTIONS(SQUALL_ENUMERATOR) };
 inline constexpr std::size_t kHedgeActionCount = 0 SQUALL_HEDGE_ACTIONS(SQUALL_COUNT);

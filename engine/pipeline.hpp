@@ -171,6 +171,13 @@ struct EngineEnv {
   // The wall-clock time at virtual time 0, in seconds since the Unix epoch (the scenario's
   // start_time), against which a Retry-After HTTP-date is read. Default 0: 1970-01-01.
   std::int64_t start_unix_seconds = 0;
+
+  // The wall-clock time now, in nanoseconds since the Unix epoch (saturating): what a
+  // server's Retry-After is read against (server_retry_delay, engine/retry_after.hpp).
+  std::int64_t wall_now_unix_ns() const {
+    const TimePoint start = start_unix_seconds > kNever / kSecond ? kNever : start_unix_seconds * kSecond;
+    return add_saturating(start, clock.now());
+  }
 };
 
 class LatencyWindow;

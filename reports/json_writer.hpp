@@ -29,9 +29,9 @@
 //           events by action (CacheAction), the provider attempts its hits and waiters
 //           did not make, and the ages of its stale answers,
 //   hedges {tool: {primary, launched, budget_denied, won, loser_cancelled, retry_budget_denied, unservable,
-//           hedged_fraction, loser_cost_usd, loser_tokens, launched_to {provider: n}}}  one per hedging strategy
-//           (engine/strategies/hedging.hpp): its events by action (HedgeAction), hedges
-//           launched per primary request (null without any), what cancelled losers billed,
+//           not_idempotent, hedged_fraction, loser_cost_usd, loser_tokens, launched_to {provider: n}}}  one per hedging
+//           strategy (engine/strategies/hedging.hpp): its events by action (HedgeAction), hedges launched per primary
+//           request (null without any), what cancelled losers billed,
 //   ladder [{tool, strategy, rung, count}]  semantic recovery rungs taken, sorted by
 //             tool, strategy and the rung's place: relax_threshold's rungs ("dense 0.75",
 //             "keyword"), rewrite_query's rewrites by result (intended, paraphrase,

@@ -87,7 +87,7 @@ enum class TagValues : std::uint8_t {
   escalation_level,   // auto_retry, model_switch, human_review, urgent_action, critical_failure
   escalation_reason,  // the escalation rule conditions: failed_attempts, fallbacks, ...
   hedge_action,       // primary, launched, budget_denied, won, loser_cancelled, retry_budget_denied,
-                      // unservable
+                      // unservable, not_idempotent
   breaker_cause,      // consecutive_failures, failure_rate, slow_call_rate, probe_failed
   ladder_strategy,    // the strategies whose rungs the ladder counts: relax_threshold, rewrite_query
 };

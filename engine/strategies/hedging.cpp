@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include "engine/provider_registry.hpp"
+#include "engine/retry_after.hpp"
+#include "engine/retry_safety.hpp"
 #include "engine/runtime/cancellable_sleep.hpp"
 #include "engine/runtime/race.hpp"
 #include "engine/runtime/wait_queue.hpp"
@@ -29,10 +32,12 @@ struct HedgingStrategy::Call {
 
 // One level of the race: attempt k against the chain of hedges after it.
 struct HedgingStrategy::Level {
-  bool attempt_failed = false;         // attempt k ended in a handled outcome and waits for the hedges
-  bool declined = false;               // hedge k + 1 was not sent (budget, deadline)
-  bool hedges_failed = false;          // every attempt from k + 1 on ended in a handled outcome
-  CancellationSource* wake = nullptr;  // cuts hedge k + 1's delay short
+  bool attempt_failed = false;                     // attempt k ended in a handled outcome and waits for the hedges
+  bool declined = false;                           // hedge k + 1 was not sent (budget, deadline)
+  bool hedges_failed = false;                      // every attempt from k + 1 on ended in a handled outcome
+  OutcomeKind failed_kind = OutcomeKind::success;  // attempt k's outcome, once attempt_failed
+  TimePoint pushback_until = 0;                    // the Retry-After of attempt k's failure, as a time (0: none)
+  CancellationSource* wake = nullptr;              // cuts hedge k + 1's delay short
 };
 
 // An attempt's outcome and index; index -1: no attempt (a hedge not sent, or cancelled
@@ -84,6 +89,15 @@ bool HedgingStrategy::admits_retry(const Call& call, ProviderId target) const {
   CallContext hedge = call.ctx;
   hedge.provider = target;
   return call.next.admit_retry(hedge, call.request);
+}
+
+bool HedgingStrategy::may_resend_after(const Call& call, std::int32_t k, const Level& lv) const {
+  const ProviderId previous = provider_of(call, k - 1);
+  if (env_.providers == nullptr || previous == kNoProvider || previous >= env_.providers->size()) return true;
+  const ProviderDescriptor& d = env_.providers->descriptor(previous);
+  // Still running, the previous attempt may be processing the request: only an outcome
+  // that proves otherwise lets a non-idempotent provider's request be sent again.
+  return lv.attempt_failed ? may_resend(d, lv.failed_kind) : d.idempotent;
 }
 
 bool HedgingStrategy::budget_allows() const {
@@ -145,9 +159,14 @@ Task<HedgingStrategy::Hedged> HedgingStrategy::run_attempt(Call& call, Level& lv
     co_return h;
   }
   if (acceptable(h.outcome.kind) || lv.declined || lv.hedges_failed) co_return h;
-  // A handled failure: the next hedge goes now (gRPC's non-fatal codes), and this
-  // attempt waits for the hedges, which the race ends by cancelling it.
+  // A handled failure: the next hedge goes now (gRPC's non-fatal codes), or when the
+  // server's Retry-After says (gRPC's pushback), and this attempt waits for the hedges,
+  // which the race ends by cancelling it.
   lv.attempt_failed = true;
+  lv.failed_kind = h.outcome.kind;
+  if (const auto pushback = server_retry_delay(h.outcome.response, env_.wall_now_unix_ns())) {
+    lv.pushback_until = add_saturating(env_.clock.now(), *pushback);
+  }
   if (lv.wake != nullptr) lv.wake->cancel();
   co_await until_cancelled(token);
   co_return h;
@@ -162,22 +181,34 @@ Task<HedgingStrategy::Hedged> HedgingStrategy::run_hedge(Call& call, Level& lv, 
   }
   lv.wake = nullptr;
   if (token.cancelled()) co_return Hedged{not_sent(), -1};
-  // No hedge after the call's deadline (it could not start), nor to a provider that cannot
-  // serve the request, nor beyond the hedge budget, nor when a retry budget inside refuses
-  // it (a hedge draws on it as a retry: see the header). The retry budget asked is that of
+  // Pushback: a failure with a Retry-After holds the hedge until then (see the header).
+  if (lv.pushback_until > env_.clock.now() && lv.pushback_until < call.deadline) {
+    co_await sleep_until(env_.scheduler, lv.pushback_until, token);
+    if (token.cancelled()) co_return Hedged{not_sent(), -1};
+  }
+  // No hedge after the call's deadline (it could not start) or held past it, nor to a
+  // provider that cannot serve the request, nor a re-send the previous attempt's provider
+  // must not get, nor beyond the hedge budget, nor when a retry budget inside refuses it
+  // (a hedge draws on it as a retry: see the header). The retry budget asked is that of
   // the hedge's own provider, as a shared per-provider budget would be.
   const ProviderId target = provider_of(call, k);
-  const bool late = env_.clock.now() >= call.deadline;
-  const bool servable = late || can_serve(target, call.request);
-  const bool budgeted = !late && servable && budget_allows();
-  if (!budgeted || !admits_retry(call, target)) {
-    if (!late) {
-      emit(call,
-           !servable  ? HedgeAction::unservable
-           : budgeted ? HedgeAction::retry_budget_denied
-                      : HedgeAction::budget_denied,
-           k);
-    }
+  std::optional<HedgeAction> refusal;  // the event of a hedge not sent, if any
+  bool send = false;
+  if (env_.clock.now() >= call.deadline || lv.pushback_until >= call.deadline) {
+    // late: no event
+  } else if (!can_serve(target, call.request)) {
+    refusal = HedgeAction::unservable;
+  } else if (!may_resend_after(call, k, lv)) {
+    refusal = HedgeAction::not_idempotent;
+  } else if (!budget_allows()) {
+    refusal = HedgeAction::budget_denied;
+  } else if (!admits_retry(call, target)) {
+    refusal = HedgeAction::retry_budget_denied;
+  } else {
+    send = true;
+  }
+  if (!send) {
+    if (refusal) emit(call, *refusal, k);
     lv.declined = true;
     if (!lv.attempt_failed) co_await until_cancelled(token);
     co_return Hedged{not_sent(), -1};

@@ -45,6 +45,19 @@
 // another provider marks the task degraded (Degradation::fallback_provider), as fallback does. HedgeEvent::provider
 // names the provider of each event's attempt.
 //
+// Side effects. A hedge re-sends the request, so it obeys the rule of every strategy that
+// does (engine/retry_safety.hpp): to a provider that is not idempotent, no hedge goes
+// while the previous attempt is running (it may be processing the request) nor after an
+// outcome that may have reached it (a timeout, a 5xx); after one that proves it was
+// refused unprocessed (a 429, a 503/529 overload) the next hedge goes at once. gRPC
+// hedges only methods its service config marks idempotent; here the provider says.
+//
+// Pushback. A failed attempt whose answer carries a Retry-After (any form retry reads,
+// engine/retry_after.hpp) holds the next hedge until the Retry-After ends, and one that
+// ends at or after the call's deadline sends no more hedges: gRFC A6, "Pushback": the next
+// hedged RPC is sent after the server's delay, and later ones resume their own delay from
+// there (each hedge's delay runs from the launch of the one before).
+//
 // Budget. `budget` caps hedged attempts as a fraction of primary requests over the run:
 // a hedge may launch only while hedged + 1 <= budget * primaries (both counted by this
 // strategy instance, primaries counted as calls enter it), so the extra load hedging
@@ -73,8 +86,8 @@
 // `launched` per hedge sent, `budget_denied` per hedge the hedge budget refused,
 // `unservable` per hedge not sent because its provider cannot serve the request,
 // `retry_budget_denied` per hedge a retry budget refused (which emits its own
-// RetryRefusedEvent), `won` when a hedge's answer wins, `loser_cancelled` per attempt cut
-// short by a winner, with what it billed.
+// RetryRefusedEvent), `not_idempotent` per hedge not sent by the side-effect rule, `won` when a hedge's answer wins,
+// `loser_cancelled` per attempt cut short by a winner, with what it billed.
 //
 // Defaults: max_hedged_attempts 1 and delay 2 s are Polly v8's HedgingStrategyOptions.
 #pragma once
@@ -126,6 +139,10 @@ class HedgingStrategy final : public Strategy {
   Task<Hedged> level(Call& call, std::int32_t k, CancellationToken token);
   Task<Hedged> run_attempt(Call& call, Level& lv, std::int32_t k, CancellationToken token);
   Task<Hedged> run_hedge(Call& call, Level& lv, std::int32_t k, CancellationToken token);
+  // Whether hedge k may re-send the request after attempt k - 1 (engine/retry_safety.hpp):
+  // always to an idempotent provider; to another, only once attempt k - 1 has failed with
+  // an outcome that proves the request was not processed.
+  bool may_resend_after(const Call& call, std::int32_t k, const Level& lv) const;
   Task<Outcome> attempt(Call& call, std::int32_t k, CancellationToken token);
   Task<void> until_cancelled(CancellationToken token);
   bool budget_allows() const;

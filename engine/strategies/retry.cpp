@@ -134,11 +134,7 @@ RetryStrategy::Step RetryStrategy::after_attempt(CallContext& ctx, const Request
   }
 
   std::optional<Nanos> retry_after;
-  if (config_.honour_retry_after) {
-    const Nanos wall_now = add_saturating(
-        env_.start_unix_seconds > kNever / kSecond ? kNever : env_.start_unix_seconds * kSecond, env_.clock.now());
-    retry_after = server_retry_delay(outcome.response, wall_now);
-  }
+  if (config_.honour_retry_after) retry_after = server_retry_delay(outcome.response, env_.wall_now_unix_ns());
   if (retry_after && *retry_after > config_.max_retry_after) {
     if (config_.over_max_retry_after == RetryAfterOverMax::give_up) {
       give_up(ctx, "retry_after_exceeds_cap", outcome.kind);

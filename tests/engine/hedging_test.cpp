@@ -34,7 +34,9 @@ constexpr Nanos kMs = kMillisecond;
 class CancellableProvider final : public Provider {
  public:
   using Script = std::function<std::pair<Nanos, int>(std::size_t call_index)>;
-  CancellableProvider(EventLoop& loop, Script script) : loop_(loop), script_(std::move(script)) {}
+  // `retry_after`: the Retry-After of its error answers (none when empty).
+  CancellableProvider(EventLoop& loop, Script script, std::string_view retry_after = {})
+      : loop_(loop), script_(std::move(script)), retry_after_(retry_after) {}
   std::string_view name() const override { return "hedged"; }
 
   Task<Response> call(Request, CallOptions options) override {
@@ -45,7 +47,7 @@ class CancellableProvider final : public Provider {
     const int code = scripted.second;
     const TimePoint due = std::min(add_saturating(started, latency), options.deadline);
     const Wake wake = co_await sleep_until(loop_, due, options.cancellation);
-    Response r = code == 200 ? test::results() : test::status(code);
+    Response r = code == 200 ? test::results() : test::status(code, retry_after_);
     const Nanos ran = loop_.now() - started;
     if (wake == Wake::cancelled) {
       r = Response{};
@@ -67,6 +69,7 @@ class CancellableProvider final : public Provider {
  private:
   EventLoop& loop_;
   Script script_;
+  std::string_view retry_after_;
   std::vector<TimePoint> starts_;
 };
 
@@ -329,14 +332,17 @@ TEST(HedgingTest, AHedgeInFlightIsAnActiveRetryOfAnEnvoyBudget) {
 struct Registry {
   explicit Registry(Harness& h) : registry(EngineEnv{h.loop, h.loop, h.log}) {}
   ProviderId add(std::string name, Provider& p, std::int64_t window = 128'000,
-                 std::vector<std::unique_ptr<Strategy>> stack = {}) {
+                 std::vector<std::unique_ptr<Strategy>> stack = {}, bool idempotent = true) {
     ProviderDescriptor d;
     d.name = std::move(name);
     d.kind = ProviderKind::llm;
     d.context_window = window;
     d.max_output_tokens = 16'384;
+    d.idempotent = idempotent;
     return registry.add(std::move(d), p, std::move(stack));
   }
+  // A provider with side effects (an e-mail, a payment): `idempotent: false`.
+  ProviderId add_non_idempotent(std::string name, Provider& p) { return add(std::move(name), p, 128'000, {}, false); }
   // A provider whose stack refuses every call locally with `kind`, without calling.
   ProviderId add_refusing(std::string name, Provider& p, OutcomeKind kind);
   std::unique_ptr<Pipeline> tool(HedgingConfig config) {
@@ -445,6 +451,91 @@ TEST(HedgingTest, NoHedgeToAProviderThatCannotFitThePrompt) {
   EXPECT_TRUE(claude.starts().empty());
   EXPECT_EQ(h.log.hedge_providers, (std::vector<std::string>{"primary #0 gpt", "unservable #1 claude"}));
   EXPECT_EQ(h.log.hedges, (std::vector<std::string>{"0ms primary #0 $0", "200ms unservable #1 $0"}));
+}
+
+TEST(HedgingTest, NoHedgeWhileANonIdempotentRequestMayBeRunning) {
+  // An e-mail send takes 1 s. At the 200 ms delay it may be under way: a hedge would send
+  // the e-mail twice, so none is sent (engine/retry_safety.hpp), counted as not_idempotent.
+  Harness h;
+  CancellableProvider email(h.loop, latencies({1000 * kMs}));
+  Registry r(h);
+  const ProviderId id = r.add_non_idempotent("email", email);
+  auto p = r.tool(hedging(2, 200 * kMs));
+  Call call;
+  call.ctx.provider = id;
+  EXPECT_EQ(test::run(h, *p, call).kind, OutcomeKind::success);
+  EXPECT_EQ(call.finished, 1000 * kMs);
+  EXPECT_EQ(email.starts(), (std::vector<TimePoint>{0}));
+  EXPECT_EQ(h.log.hedges, (std::vector<std::string>{"0ms primary #0 $0", "200ms not_idempotent #1 $0"}));
+}
+
+TEST(HedgingTest, ANonIdempotentRequestIsHedgedOnlyAfterAnOutcomeThatProvesItUnprocessed) {
+  // A 500 may have come after the send: the call ends with it. A 429 proves the request
+  // was refused unprocessed: the hedge goes at once, as a retry would.
+  {
+    Harness h;
+    CancellableProvider email(h.loop, [](std::size_t) { return std::pair{100 * kMs, 500}; });
+    Registry r(h);
+    const ProviderId id = r.add_non_idempotent("email", email);
+    auto p = r.tool(hedging(2, 200 * kMs));
+    Call call;
+    call.ctx.provider = id;
+    EXPECT_EQ(test::run(h, *p, call).kind, OutcomeKind::server_error);
+    EXPECT_EQ(call.finished, 100 * kMs);
+    EXPECT_EQ(email.starts(), (std::vector<TimePoint>{0}));
+    EXPECT_EQ(h.log.hedges, (std::vector<std::string>{"0ms primary #0 $0", "100ms not_idempotent #1 $0"}));
+  }
+  {
+    Harness h;
+    CancellableProvider email(h.loop, [](std::size_t i) {
+      return i == 0 ? std::pair{50 * kMs, 429} : std::pair{100 * kMs, 200};
+    });
+    Registry r(h);
+    const ProviderId id = r.add_non_idempotent("email", email);
+    auto p = r.tool(hedging(2, 200 * kMs));
+    Call call;
+    call.ctx.provider = id;
+    EXPECT_EQ(test::run(h, *p, call).kind, OutcomeKind::success);
+    EXPECT_EQ(email.starts(), (std::vector<TimePoint>{0, 50 * kMs}));
+    EXPECT_EQ(call.finished, 150 * kMs);
+  }
+}
+
+TEST(HedgingTest, ARetryAfterHoldsTheNextHedgeUntilItEnds) {
+  // gRFC A6, pushback: the primary's 429 at 50 ms says Retry-After 1 s, so the hedge goes
+  // at 1.05 s, not at once; it answers at 1.15 s.
+  Harness h;
+  CancellableProvider provider(
+      h.loop,
+      [](std::size_t i) {
+        return i == 0 ? std::pair{50 * kMs, 429} : std::pair{100 * kMs, 200};
+      },
+      "1");
+  auto p =
+      test::make_pipeline(provider, h.env, std::make_unique<HedgingStrategy>(hedging(2, 2000 * kMs), h.env, "web"));
+  Call call;
+  EXPECT_EQ(test::run(h, *p, call).kind, OutcomeKind::success);
+  EXPECT_EQ(provider.starts(), (std::vector<TimePoint>{0, 1050 * kMs}));
+  EXPECT_EQ(call.finished, 1150 * kMs);
+  EXPECT_EQ(h.log.hedges, (std::vector<std::string>{"0ms primary #0 $0", "1050ms launched #1 $0", "1150ms won #1 $0"}));
+}
+
+TEST(HedgingTest, ARetryAfterPastTheDeadlineEndsTheCallAtOnce) {
+  // Retry-After 10 s against a 5 s deadline: no hedge can go, and the call does not wait
+  // for one; it ends with the 429 at 50 ms.
+  Harness h;
+  CancellableProvider provider(
+      h.loop,
+      [](std::size_t) {
+        return std::pair{50 * kMs, 429};
+      },
+      "10");
+  auto p = test::make_pipeline(provider, h.env, std::make_unique<HedgingStrategy>(hedging(2, 200 * kMs), h.env, "web"));
+  Call call;
+  call.task.deadline = 5 * kSecond;
+  EXPECT_EQ(test::run(h, *p, call).kind, OutcomeKind::rate_limited);
+  EXPECT_EQ(call.finished, 50 * kMs);
+  EXPECT_EQ(provider.starts(), (std::vector<TimePoint>{0}));
 }
 
 class HedgeRefusedLocally : public ::testing::TestWithParam<OutcomeKind> {};
