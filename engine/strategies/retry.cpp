@@ -134,7 +134,11 @@ RetryStrategy::Step RetryStrategy::after_attempt(CallContext& ctx, const Request
   }
 
   std::optional<Nanos> retry_after;
-  if (config_.honour_retry_after) retry_after = server_retry_delay(outcome.response, env_.wall_now_unix_ns());
+  if (config_.honour_retry_after) {
+    retry_after = server_retry_delay(outcome.response, env_.wall_now_unix_ns());
+    // A zero the configuration does not trust waits the backoff, as one over the cap can.
+    if (retry_after == Nanos{0} && config_.zero_retry_after == RetryAfterZero::backoff) retry_after = std::nullopt;
+  }
   if (retry_after && *retry_after > config_.max_retry_after) {
     if (config_.over_max_retry_after == RetryAfterOverMax::give_up) {
       give_up(ctx, "retry_after_exceeds_cap", outcome.kind);
@@ -186,6 +190,11 @@ std::string_view to_string(Backoff b) {
 std::string_view to_string(RetryAfterOverMax r) {
   static constexpr std::array<std::string_view, kRetryAfterOverMaxCount> kNames{
       SQUALL_RETRY_AFTER_OVER_MAX(SQUALL_NAME)};
+  return kNames[static_cast<std::size_t>(r)];
+}
+
+std::string_view to_string(RetryAfterZero r) {
+  static constexpr std::array<std::string_view, kRetryAfterZeroCount> kNames{SQUALL_RETRY_AFTER_ZERO(SQUALL_NAME)};
   return kNames[static_cast<std::size_t>(r)];
 }
 

@@ -92,9 +92,15 @@ namespace squall {
   X(give_up, "end the call at once with the outcome") \
   X(backoff, "ignore the header and wait the strategy's own backoff")
 
+#define SQUALL_RETRY_AFTER_ZERO(X)                                                           \
+  X(honour, "retry at once, as a Retry-After of 0 says (RFC 9110 section 10.2.3 allows it)") \
+  X(backoff, "ignore the header and wait the strategy's own backoff")
+
 enum class Backoff : std::uint8_t { SQUALL_BACKOFFS(SQUALL_ENUMERATOR) };
 enum class RetryAfterOverMax : std::uint8_t { SQUALL_RETRY_AFTER_OVER_MAX(SQUALL_ENUMERATOR) };
 inline constexpr std::size_t kRetryAfterOverMaxCount = 0 SQUALL_RETRY_AFTER_OVER_MAX(SQUALL_COUNT);
+enum class RetryAfterZero : std::uint8_t { SQUALL_RETRY_AFTER_ZERO(SQUALL_ENUMERATOR) };
+inline constexpr std::size_t kRetryAfterZeroCount = 0 SQUALL_RETRY_AFTER_ZERO(SQUALL_COUNT);
 enum class Jitter : std::uint8_t { SQUALL_JITTERS(SQUALL_ENUMERATOR) };
 inline constexpr std::size_t kBackoffCount = 0 SQUALL_BACKOFFS(SQUALL_COUNT);
 inline constexpr std::size_t kJitterCount = 0 SQUALL_JITTERS(SQUALL_COUNT);
@@ -117,10 +123,18 @@ struct RetryConfig {
   // The strategy's name in policies and its config keys, in the order the documentation
   // lists them (the loader's unknown-key messages list them so).
   static constexpr std::string_view kName = "retry";
-  static constexpr std::array<std::string_view, 11> kKeys{
-      "max_attempts",        "retry_on", "backoff",      "base_delay",         "multiplier",
-      "max_delay",           "jitter",   "jitter_range", "honour_retry_after", "max_retry_after",
-      "over_max_retry_after"};
+  static constexpr std::array<std::string_view, 12> kKeys{"max_attempts",
+                                                          "retry_on",
+                                                          "backoff",
+                                                          "base_delay",
+                                                          "multiplier",
+                                                          "max_delay",
+                                                          "jitter",
+                                                          "jitter_range",
+                                                          "honour_retry_after",
+                                                          "max_retry_after",
+                                                          "over_max_retry_after",
+                                                          "zero_retry_after"};
 
   // Attempts in all, the first included; >= 1. Default 3 (resilience4j RetryConfig).
   std::int32_t max_attempts = 3;
@@ -148,6 +162,11 @@ struct RetryConfig {
   // so an outer fallback moves on without waiting) or backoff (the header is not trusted
   // and the strategy waits its own backoff, as openai-python and anthropic-sdk-python do).
   RetryAfterOverMax over_max_retry_after = RetryAfterOverMax::give_up;
+  // What a Retry-After of 0 (or an HTTP-date now or past) does: honour (default: the next
+  // attempt goes at once) or backoff (the strategy waits its own backoff, as openai-python
+  // and anthropic-sdk-python do: their _calculate_retry_timeout uses the header only when
+  // 0 < Retry-After <= 60 s).
+  RetryAfterZero zero_retry_after = RetryAfterZero::honour;
 
   static std::vector<OutcomeKind> default_retry_on();
 };
@@ -204,6 +223,7 @@ class RetryStrategy final : public Strategy {
 std::string_view to_string(Backoff b);
 std::string_view to_string(Jitter j);
 std::string_view to_string(RetryAfterOverMax r);
+std::string_view to_string(RetryAfterZero r);
 
 // Builds the strategy for a pipeline (engine/policy.hpp's one list of strategies).
 std::unique_ptr<Strategy> make_strategy(const RetryConfig& config, const StrategyBuild& build);

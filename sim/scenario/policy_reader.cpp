@@ -227,6 +227,13 @@ void read_config(const ObjectReader& obj, RetryConfig& config) {
   } else {
     obj.get_choice<RetryAfterOverMax>("over_max_retry_after", config.over_max_retry_after, kOverMaxNames, kOverMax);
   }
+  static constexpr auto kZero = all_values<RetryAfterZero, kRetryAfterZeroCount>();
+  static const auto kZeroNames = names_of(kZero);
+  if (obj.find("zero_retry_after") != nullptr && honour_ok && !config.honour_retry_after) {
+    obj.diag().error(obj.path_of("zero_retry_after"), "applies only when honour_retry_after is true");
+  } else {
+    obj.get_choice<RetryAfterZero>("zero_retry_after", config.zero_retry_after, kZeroNames, kZero);
+  }
   if (obj.find("max_retry_after") != nullptr && honour_ok && !config.honour_retry_after) {
     obj.diag().error(obj.path_of("max_retry_after"), "applies only when honour_retry_after is true");
   } else {

@@ -229,7 +229,9 @@ ToolMockConfig read_tool(const ObjectReader& obj) {
 // MAX_RETRY_DELAY = 8 s, each delay multiplied by a random factor in (0.75, 1] (proportional
 // jitter over [0.75, 1]); retried on timeouts, 408, 409, 429 and 5xx (409 classifies as
 // bad_request here, which no retry_on default includes); Retry-After honoured up to 60 s,
-// and above it ignored in favour of the SDK's own backoff (over_max_retry_after backoff).
+// and above it ignored in favour of the SDK's own backoff (over_max_retry_after backoff), as
+// is a Retry-After of 0 (zero_retry_after backoff: _calculate_retry_timeout uses the header
+// only when 0 < Retry-After <= 60).
 RetryConfig sdk_retry_preset() {
   RetryConfig config;
   config.max_attempts = 3;
@@ -244,6 +246,7 @@ RetryConfig sdk_retry_preset() {
   config.honour_retry_after = true;
   config.max_retry_after = 60 * kSecond;
   config.over_max_retry_after = RetryAfterOverMax::backoff;
+  config.zero_retry_after = RetryAfterZero::backoff;
   return config;
 }
 

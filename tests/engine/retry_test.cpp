@@ -117,6 +117,26 @@ TEST(RetryTest, RetryAfterAboveTheCapFallsBackToTheBackoffWhenAskedTo) {
   EXPECT_TRUE(h.log.give_ups.empty());
 }
 
+TEST(RetryTest, ARetryAfterOfZeroRetriesAtOnceOrWaitsTheBackoffWhenAskedTo) {
+  // By default a Retry-After of 0 is honoured: attempt 2 at 100 ms. With zero_retry_after
+  // backoff (the OpenAI and Anthropic SDKs' 0 < Retry-After rule) the 1 s backoff is
+  // waited: attempt 2 at 1.1 s.
+  for (const RetryAfterZero zero : {RetryAfterZero::honour, RetryAfterZero::backoff}) {
+    Harness h;
+    ScriptedProvider provider(h.loop, {{test::status(429, "0")}, {test::results()}});
+    FixedRng rng(0);
+    RetryConfig config = no_jitter(Backoff::constant, seconds(1));
+    config.zero_retry_after = zero;
+    auto pipeline = retry_pipeline(h, provider, config, rng);
+    Call call;
+    EXPECT_EQ(test::run(h, *pipeline, call).kind, OutcomeKind::success);
+    const bool honoured = zero == RetryAfterZero::honour;
+    EXPECT_EQ(provider.start_times(), (std::vector<TimePoint>{0, honoured ? 100 * kMs : 1100 * kMs}));
+    ASSERT_EQ(h.log.backoffs.size(), 1U);
+    EXPECT_EQ(h.log.backoffs[0].from_retry_after, honoured);
+  }
+}
+
 TEST(RetryTest, RetryAfterAboveTheCapGivesUpAtOnce) {
   // 120 s > max_retry_after 60 s: one attempt, no sleep, the 429 is returned at 100 ms.
   Harness h;

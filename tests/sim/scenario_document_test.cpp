@@ -224,7 +224,8 @@ TEST(ScenarioDocumentTest, UnknownNestedKeyIsReportedAtItsPath) {
   EXPECT_EQ(errors_of(with(base_scenario(), "/policy/search/0/retry/retries", 3)),
             only("/policy/search/0/retry/retries",
                  "unknown key \"retries\"; expected one of: max_attempts, retry_on, backoff, base_delay, multiplier, "
-                 "max_delay, jitter, jitter_range, honour_retry_after, max_retry_after, over_max_retry_after"));
+                 "max_delay, jitter, jitter_range, honour_retry_after, max_retry_after, over_max_retry_after, "
+                 "zero_retry_after"));
 }
 
 TEST(ScenarioDocumentTest, DuplicateKeysAreErrors) {

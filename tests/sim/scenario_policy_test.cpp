@@ -281,6 +281,11 @@ TEST(ScenarioRetryConfigTest, OverMaxRetryAfterIsGiveUpOrBackoff) {
   EXPECT_EQ(
       errors_of(with_strategy("search", "retry", {{"honour_retry_after", false}, {"over_max_retry_after", "backoff"}})),
       only(at(kRetry, "/over_max_retry_after"), "applies only when honour_retry_after is true"));
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"zero_retry_after", "now"}})),
+            only(at(kRetry, "/zero_retry_after"), "expected one of \"honour\", \"backoff\", got \"now\""));
+  EXPECT_EQ(
+      errors_of(with_strategy("search", "retry", {{"honour_retry_after", false}, {"zero_retry_after", "backoff"}})),
+      only(at(kRetry, "/zero_retry_after"), "applies only when honour_retry_after is true"));
 }
 
 TEST(ScenarioCircuitBreakerConfigTest, FailureThresholdMustBePositive) {

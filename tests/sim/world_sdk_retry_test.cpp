@@ -2,6 +2,9 @@
 // multiply, as an application retry on top of the OpenAI SDK's does in production.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
+#include "engine/strategies/retry.hpp"
 #include "world_test_support.hpp"
 
 namespace squall {
@@ -26,6 +29,27 @@ TEST(WorldSdkRetryTest, TheSdksRetriesMultiplyTheApplicationsRetries) {
   EXPECT_EQ(report.tools[0].logical_calls, 4U);
   EXPECT_EQ(report.tools[0].amplification, 6.0);
   EXPECT_EQ(test::count(report, TaskStatus::failed), 4U);
+}
+
+TEST(WorldSdkRetryTest, ThePresetsReadRetryAfterAsTheSdksDo) {
+  // openai-python and anthropic-sdk-python use the header only when 0 < Retry-After <= 60 s
+  // (_calculate_retry_timeout); outside that range they wait their own backoff.
+  for (const char* preset : {"openai", "anthropic"}) {
+    const Scenario scenario = test::inline_scenario(fmt::format(R"({{
+      "name": "sdk", "seed": 1, "duration": "10s",
+      "workload": {{ "arrivals": {{ "process": "constant", "rate_per_s": 1, "max_tasks": 1 }},
+                    "tasks": [ {{ "name": "t", "steps": [ {{ "tool": "gpt", "prompt_tokens": 10 }} ] }} ] }},
+      "providers": {{ "gpt": {{ "type": "llm", "sdk_retry": "{}" }} }}
+    }})",
+                                                                preset));
+    ASSERT_EQ(scenario.providers.size(), 1U);
+    ASSERT_TRUE(scenario.providers[0].sdk_retry.has_value()) << preset;
+    const RetryConfig& sdk = *scenario.providers[0].sdk_retry;
+    EXPECT_TRUE(sdk.honour_retry_after);
+    EXPECT_EQ(sdk.max_retry_after, 60 * kSecond);
+    EXPECT_EQ(sdk.over_max_retry_after, RetryAfterOverMax::backoff);
+    EXPECT_EQ(sdk.zero_retry_after, RetryAfterZero::backoff);
+  }
 }
 
 }  // namespace
