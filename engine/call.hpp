@@ -256,6 +256,11 @@ struct TaskContext {
   std::uint32_t degradations = 0;  // bitmask of Degradation
   TaskHistory history{};
   EscalationState escalation{};  // the level reached (strategies/escalation.hpp)
+  // The worst case of the attempts a budget admitted that are still running, in tokens and
+  // nano-USD (BudgetStrategy): what a concurrent attempt of the task (a hedge) must leave
+  // room for. Zero whenever the task has one attempt at a time, which is all but hedging.
+  std::int64_t reserved_tokens = 0;
+  std::int64_t reserved_nano_usd = 0;
   // Last, in the 8 bytes a copy of the context moves by themselves (the rest goes 16 at a
   // time): World::arrivals sets only the id of the context it passes to each new task, and
   // a 16-byte load of a just-stored 8-byte field waits for the store (store forwarding
@@ -268,7 +273,7 @@ struct TaskContext {
  private:
   static std::uint32_t bit(Degradation d) { return std::uint32_t{1} << static_cast<std::uint32_t>(d); }
 };
-static_assert(sizeof(TaskContext) == 72, "TaskContext grew: every task in flight holds one in its frame");
+static_assert(sizeof(TaskContext) == 88, "TaskContext grew: every task in flight holds one in its frame");
 
 // Per logical call state: one tool call of one task step, across all its attempts.
 //

@@ -20,6 +20,14 @@
 // alone is compared, with >=). Admission by worst case is what makes the limits hold:
 // admitting on the prompt alone let one uncapped completion spend four times the budget.
 //
+// Attempts running at once. Each admitted attempt holds its worst case against the task
+// until it settles (TaskContext::reserved_tokens, reserved_nano_usd), and the checks above
+// add what the task's running attempts hold to its spend. One attempt at a time (every
+// strategy but hedging) holds nothing when the next is admitted; with hedging inside,
+// a hedge is admitted only if its worst case fits beside the primary's, so the attempts
+// together can never overspend, where each alone measured against the spend so far let
+// three hedged attempts of 1,500 tokens each spend up to 3,632 tokens against 2,500.
+//
 // A refused call does not reach the provider: it returns budget_exhausted (status 0) and
 // emits a BudgetExhaustedEvent, which ends the task as a structured safe-fail instead of
 // a guess (seed 001). refuses() answers the same question without counting a round or
@@ -54,12 +62,23 @@ struct BudgetConfig {
 class BudgetStrategy final : public Gate {
  public:
   BudgetStrategy(BudgetConfig config, EngineEnv env) : config_(config), env_(env) {}
-  // A gate (engine/pipeline.hpp) that keeps nothing in its ticket: it counts the round
-  // and refuses a call that would break a limit.
+  // A gate (engine/pipeline.hpp): it counts the round, refuses a call that would break a
+  // limit, and holds an admitted call's worst case (tokens, nano-USD in its ticket) until
+  // the call settles.
   bool admit(CallContext& ctx, const Request& request, Ticket& ticket, Outcome& outcome) override;
   bool refuses(const CallContext& ctx, const Request& request, Next next) const override;
+  // Releases the admitted attempt's hold on the task's budget (TaskContext::reserved_*).
+  void settle(CallContext& ctx, const Ticket& ticket, Outcome& outcome) override;
 
  private:
+  // A request's worst case on the provider it goes to (see the header); USD unknown
+  // (0) without a registry.
+  struct WorstCase {
+    std::int64_t tokens = 0;
+    double usd = 0;
+    bool known_usd = false;
+  };
+  WorstCase worst_case(const CallContext& ctx, const Request& request) const;
   // The limit the request would break in round `iteration`, with its figures.
   struct Breach {
     std::string_view limit;

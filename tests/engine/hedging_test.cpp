@@ -15,6 +15,7 @@
 #include "engine/provider_registry.hpp"
 #include "engine/runtime/cancellable_sleep.hpp"
 #include "engine/runtime/rng.hpp"
+#include "engine/strategies/budget.hpp"
 #include "engine/strategies/refused.hpp"
 #include "engine/strategies/retry_budget.hpp"
 #include "tests/engine/test_runtime.hpp"
@@ -536,6 +537,31 @@ TEST(HedgingTest, ARetryAfterPastTheDeadlineEndsTheCallAtOnce) {
   EXPECT_EQ(test::run(h, *p, call).kind, OutcomeKind::rate_limited);
   EXPECT_EQ(call.finished, 50 * kMs);
   EXPECT_EQ(provider.starts(), (std::vector<TimePoint>{0}));
+}
+
+TEST(HedgingTest, ABudgetInsideHoldsEachRunningAttemptsWorstCase) {
+  // max_tokens 2,500 and a request whose worst case is 1,500 tokens (1,000 prompt + 500
+  // output). The primary is admitted and holds 1,500; each hedge, due at once (delay 0),
+  // would make 3,000 with it and is refused (budget_exhausted, a local refusal, so the
+  // next is tried at once and refused too). The primary alone answers, and nothing can
+  // have spent past 2,500. Without the hold, all three were admitted against a spend of 0.
+  Harness h;
+  CancellableProvider provider(h.loop, latencies({100 * kMs}));
+  BudgetConfig budget;
+  budget.max_tokens = 2'500;
+  auto p = test::make_pipeline(provider, h.env, std::make_unique<HedgingStrategy>(hedging(2, 0), h.env, "web"),
+                               std::make_unique<BudgetStrategy>(budget, h.env));
+  Call call;
+  call.request.prompt_tokens = 1'000;
+  call.request.max_output_tokens = 500;
+  EXPECT_EQ(test::run(h, *p, call).kind, OutcomeKind::success);
+  EXPECT_EQ(provider.starts(), (std::vector<TimePoint>{0}));
+  ASSERT_EQ(h.log.budgets.size(), 2U);
+  EXPECT_EQ(h.log.budgets[0].limit, "max_tokens");
+  EXPECT_EQ(h.log.budgets[0].projected, 3'000);
+  // Once the primary has settled its hold is gone: the next call may use the whole room.
+  EXPECT_EQ(call.task.reserved_tokens, 0);
+  EXPECT_EQ(call.task.reserved_nano_usd, 0);
 }
 
 class HedgeRefusedLocally : public ::testing::TestWithParam<OutcomeKind> {};
