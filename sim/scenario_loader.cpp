@@ -122,7 +122,8 @@ Scenario read_scenario(const Json& root, const std::filesystem::path& file, Diag
     providers_read = diag.count() == errors_before;
   }
   if (const Json* outages = obj.find("outages")) {
-    read_outages(*outages, obj.path_of("outages"), run_end, scenario.providers, diag);
+    read_outages(*outages, obj.path_of("outages"), run_end, scenario.providers, known ? &known->providers : nullptr,
+                 diag);
   }
   if (const Json* start = obj.find("start_time")) {
     if (const auto t = read_start_time(*start, obj.path_of("start_time"), diag)) scenario.start_unix_seconds = *t;

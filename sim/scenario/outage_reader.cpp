@@ -99,8 +99,8 @@ std::optional<Outage> read_outage(const Json& value, const std::string& path, st
 }  // namespace
 
 void read_outages(const Json& value, const std::string& path, std::optional<Nanos> run_end,
-                  std::vector<ProviderConfig>& providers, Diagnostics& diag) {
-  const ProviderTypes types = provider_types(providers);
+                  std::vector<ProviderConfig>& providers, const ProviderTypes* declared, Diagnostics& diag) {
+  const ProviderTypes types = declared != nullptr ? *declared : provider_types(providers);
   std::set<std::string, std::less<>> names;
   const auto elements = read_array(value, path, diag, /*nonempty=*/false);
   for (std::size_t i = 0; i < elements.size(); ++i) {

@@ -20,13 +20,17 @@
 
 #include "mocks/provider_config.hpp"
 #include "sim/scenario/json_reader.hpp"
+#include "sim/scenario/provider_reader.hpp"
 
 namespace squall {
 
 // Reads `value` (the outages list at `path`) and appends each outage's rule to the faults
 // of its providers in `providers`. `run_end` is the scenario's duration when known.
+// `declared`: every provider the scenario declares, valid or not (its type unknown when
+// its entry is invalid), so that a reference to a provider whose entry is in error is
+// not reported a second time; null when the providers block itself is not an object.
 void read_outages(const Json& value, const std::string& path, std::optional<Nanos> run_end,
-                  std::vector<ProviderConfig>& providers, Diagnostics& diag);
+                  std::vector<ProviderConfig>& providers, const ProviderTypes* declared, Diagnostics& diag);
 
 // A scenario's start_time: an RFC 3339 UTC timestamp "YYYY-MM-DDTHH:MM:SSZ" (e.g.
 // "2021-12-07T15:30:00Z"), no fraction, no offset other than Z, on or after 1970, as

@@ -181,6 +181,13 @@ TEST(ScenarioOutagesTest, ProvidersMustExist) {
             only("/outages/0/providers/1", "no provider named \"claude\"; providers are: gpt, search"));
 }
 
+TEST(ScenarioOutagesTest, AProviderWhoseEntryIsInvalidIsNotReportedASecondTime) {
+  // gpt is declared but null: its own error is the one line; the outage naming it adds
+  // none (and no false "no provider named").
+  EXPECT_EQ(errors_of(with(with_outages(Json::array({outage({"search", "gpt"})})), "/providers/gpt", nullptr)),
+            only("/providers/gpt", "expected an object, got null"));
+}
+
 TEST(ScenarioOutagesTest, ProvidersAreDistinct) {
   EXPECT_EQ(errors_of(with_outages(Json::array({outage({"search", "search"})}))),
             only("/outages/0/providers/1", "duplicate \"search\""));
