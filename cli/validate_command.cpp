@@ -40,13 +40,17 @@ void print_expected_tasks(const Scenario& scenario) {
 }
 
 // Whether `file` is a sweep file (sim/sweep/sweep_spec.hpp): an object with "variants",
-// a key no scenario has. A file that cannot be read or parsed is not: the scenario
+// a key no scenario has, and neither "workload" nor "providers", keys every scenario has
+// and no sweep (a scenario with a stray "variants" is a scenario with an unknown key, as
+// `squall run` reads it). A file that cannot be read or parsed is not: the scenario
 // loader then reports why.
 bool is_sweep_file(const std::filesystem::path& file) {
   Diagnostics ignored(file.string());
   const auto text = read_text_file(file, ignored);
   const auto doc = text ? parse_document(*text, file, ignored) : std::nullopt;
-  return doc && doc->root.is_object() && doc->root.contains("variants");
+  if (!doc || !doc->root.is_object()) return false;
+  const Json& root = doc->root;
+  return root.contains("variants") && !root.contains("workload") && !root.contains("providers");
 }
 
 // A sweep file checked as `squall sweep --dry-run` checks it; "<file>: ok" and its size.

@@ -267,6 +267,15 @@ TEST(CliTest, ValidateChecksASweepFileAsASweep) {
   r = squall("validate " + bad.string());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, bad.string() + ": /variants: expected a non-empty array, got []\n");
+  // A scenario with a stray "variants" is a scenario with an unknown key, as run says.
+  const fs::path stray = temp_path("stray-variants.json");
+  std::string text = read_file(std::string(SQUALL_SOURCE_DIR) + "/scenarios/quickstart.json");
+  text.insert(text.rfind('}'), R"(, "variants": [])");
+  std::ofstream(stray) << text;
+  r = squall("validate " + stray.string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(stray.string() + ": /variants: unknown key \"variants\""), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("unknown key \"seed\""), std::string::npos) << r.err;
 }
 
 TEST(CliTest, AGroundTruthLinkInNoCorpusIsRefusedByValidateAndRun) {
