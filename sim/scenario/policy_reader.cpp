@@ -220,25 +220,23 @@ void read_config(const ObjectReader& obj, RetryConfig& config) {
   }
   const bool honour_ok =
       obj.find("honour_retry_after") == nullptr || obj.get("honour_retry_after", config.honour_retry_after);
+  // The keys that say how a Retry-After is read mean nothing when it is not honoured.
+  const auto honoured = [&](std::string_view key) {
+    if (obj.find(key) == nullptr || !honour_ok || config.honour_retry_after) return true;
+    obj.diag().error(obj.path_of(key), "applies only when honour_retry_after is true");
+    return false;
+  };
   static constexpr auto kOverMax = all_values<RetryAfterOverMax, kRetryAfterOverMaxCount>();
   static const auto kOverMaxNames = names_of(kOverMax);
-  if (obj.find("over_max_retry_after") != nullptr && honour_ok && !config.honour_retry_after) {
-    obj.diag().error(obj.path_of("over_max_retry_after"), "applies only when honour_retry_after is true");
-  } else {
+  if (honoured("over_max_retry_after")) {
     obj.get_choice<RetryAfterOverMax>("over_max_retry_after", config.over_max_retry_after, kOverMaxNames, kOverMax);
   }
   static constexpr auto kZero = all_values<RetryAfterZero, kRetryAfterZeroCount>();
   static const auto kZeroNames = names_of(kZero);
-  if (obj.find("zero_retry_after") != nullptr && honour_ok && !config.honour_retry_after) {
-    obj.diag().error(obj.path_of("zero_retry_after"), "applies only when honour_retry_after is true");
-  } else {
+  if (honoured("zero_retry_after")) {
     obj.get_choice<RetryAfterZero>("zero_retry_after", config.zero_retry_after, kZeroNames, kZero);
   }
-  if (obj.find("max_retry_after") != nullptr && honour_ok && !config.honour_retry_after) {
-    obj.diag().error(obj.path_of("max_retry_after"), "applies only when honour_retry_after is true");
-  } else {
-    obj.get_duration("max_retry_after", config.max_retry_after, DurationMin::zero);
-  }
+  if (honoured("max_retry_after")) obj.get_duration("max_retry_after", config.max_retry_after, DurationMin::zero);
 }
 
 // sliding_window: {"type": count_based | time_based (required), "size": calls (an integer)
