@@ -28,6 +28,14 @@ struct HedgingStrategy::Call {
   std::vector<Request> requests;
   TimePoint deadline;
   std::int32_t attempts_before;  // ctx.attempts as the call entered
+  // The hedge waiting out its delay, if any: at most one at a time, since hedge k + 1's
+  // delay starts when hedge k launches. Any attempt's handled failure cuts it short, not
+  // only that of the attempt just before it (gRFC A6: the next hedged request in line is
+  // sent at once).
+  CancellationSource* waiting = nullptr;
+  // The latest end of a failed attempt's Retry-After, as a time (0: none): it holds the
+  // next hedge, whichever attempt's failure carried it.
+  TimePoint pushback_until = 0;
 };
 
 // One level of the race: attempt k against the chain of hedges after it.
@@ -36,8 +44,6 @@ struct HedgingStrategy::Level {
   bool declined = false;                           // hedge k + 1 was not sent (budget, deadline)
   bool hedges_failed = false;                      // every attempt from k + 1 on ended in a handled outcome
   OutcomeKind failed_kind = OutcomeKind::success;  // attempt k's outcome, once attempt_failed
-  TimePoint pushback_until = 0;                    // the Retry-After of attempt k's failure, as a time (0: none)
-  CancellationSource* wake = nullptr;              // cuts hedge k + 1's delay short
 };
 
 // An attempt's outcome and index; index -1: no attempt (a hedge not sent, or cancelled
@@ -165,9 +171,9 @@ Task<HedgingStrategy::Hedged> HedgingStrategy::run_attempt(Call& call, Level& lv
   lv.attempt_failed = true;
   lv.failed_kind = h.outcome.kind;
   if (const auto pushback = server_retry_delay(h.outcome.response, env_.wall_now_unix_ns())) {
-    lv.pushback_until = add_saturating(env_.clock.now(), *pushback);
+    call.pushback_until = std::max(call.pushback_until, add_saturating(env_.clock.now(), *pushback));
   }
-  if (lv.wake != nullptr) lv.wake->cancel();
+  if (call.waiting != nullptr) call.waiting->cancel();
   co_await until_cancelled(token);
   co_return h;
 }
@@ -175,15 +181,15 @@ Task<HedgingStrategy::Hedged> HedgingStrategy::run_attempt(Call& call, Level& lv
 Task<HedgingStrategy::Hedged> HedgingStrategy::run_hedge(Call& call, Level& lv, std::int32_t k,
                                                          CancellationToken token) {
   CancellationSource wake(token);
-  lv.wake = &wake;
+  call.waiting = &wake;
   if (!lv.attempt_failed) {
     co_await sleep_until(env_.scheduler, add_saturating(env_.clock.now(), config_.delay), wake.token());
   }
-  lv.wake = nullptr;
+  call.waiting = nullptr;
   if (token.cancelled()) co_return Hedged{not_sent(), -1};
   // Pushback: a failure with a Retry-After holds the hedge until then (see the header).
-  if (lv.pushback_until > env_.clock.now() && lv.pushback_until < call.deadline) {
-    co_await sleep_until(env_.scheduler, lv.pushback_until, token);
+  if (call.pushback_until > env_.clock.now() && call.pushback_until < call.deadline) {
+    co_await sleep_until(env_.scheduler, call.pushback_until, token);
     if (token.cancelled()) co_return Hedged{not_sent(), -1};
   }
   // No hedge after the call's deadline (it could not start) or held past it, nor to a
@@ -194,7 +200,7 @@ Task<HedgingStrategy::Hedged> HedgingStrategy::run_hedge(Call& call, Level& lv, 
   const ProviderId target = provider_of(call, k);
   std::optional<HedgeAction> refusal;  // the event of a hedge not sent, if any
   bool send = false;
-  if (env_.clock.now() >= call.deadline || lv.pushback_until >= call.deadline) {
+  if (env_.clock.now() >= call.deadline || call.pushback_until >= call.deadline) {
     // late: no event
   } else if (!can_serve(target, call.request)) {
     refusal = HedgeAction::unservable;
@@ -241,7 +247,7 @@ Task<HedgingStrategy::Hedged> HedgingStrategy::level(Call& call, std::int32_t k,
 
 Task<Outcome> HedgingStrategy::execute(CallContext& ctx, Request& request, Next next) {
   ++primaries_;
-  Call call{ctx, request, next, {}, {}, ctx.deadline, ctx.attempts};
+  Call call{ctx, request, next, {}, {}, ctx.deadline, ctx.attempts, nullptr, 0};
   emit(call, HedgeAction::primary, 0);
   call.contexts.reserve(static_cast<std::size_t>(config_.max_hedged_attempts));
   call.requests.reserve(static_cast<std::size_t>(config_.max_hedged_attempts));

@@ -16,8 +16,10 @@
 // An attempt that ends in a handled outcome (retry class `transient`: timeout, 429,
 // 5xx, invalid_output; or retry class `local`: a refusal without calling, such as
 // circuit_open, bulkhead_full, rate_limiter_rejected, throttled, budget_exhausted) does
-// not win: the next hedge launches at once (gRPC's non-fatal codes) and the call waits
-// for the attempts still running. A local refusal is no answer from the provider: Polly
+// not win: the next hedge launches at once (gRPC's non-fatal codes), whichever attempt
+// failed (the primary failing while hedge 1 runs sends hedge 2 then, not when hedge 2's
+// delay ends; gRFC A6: "the next hedged request in line is sent immediately"), and the
+// call waits for the attempts still running. A local refusal is no answer from the provider: Polly
 // v8's hedging handles every exception by default (ShouldHandle), a BrokenCircuitException
 // or a RateLimiterRejectedException included, so it never cancels an attempt still
 // running. Any other outcome (success, empty, a permanent error) is acceptable and wins:

@@ -140,6 +140,37 @@ TEST(HedgingTest, HandledFailureSendsTheNextHedgeAtOnce) {
   EXPECT_EQ(h.log.hedges, (std::vector<std::string>{"0ms primary #0 $0", "50ms launched #1 $0", "150ms won #1 $0"}));
 }
 
+TEST(HedgingTest, AFailureOfAnEarlierAttemptSendsTheHedgeInLineAtOnce) {
+  // Hedge 1 goes at the 200 ms delay; the primary answers 503 at 300 ms while hedge 1
+  // runs: hedge 2 goes then (gRFC A6: the next hedged request in line is sent at once),
+  // not at 400 ms, and hedge 3 follows it by the delay, at 500 ms.
+  Harness h;
+  CancellableProvider provider(h.loop, [](std::size_t i) {
+    return i == 0 ? std::pair{300 * kMs, 503} : std::pair{1000 * kMs, 200};
+  });
+  auto p = test::make_pipeline(provider, h.env, std::make_unique<HedgingStrategy>(hedging(3, 200 * kMs), h.env, "web"));
+  Call call;
+  EXPECT_EQ(test::run(h, *p, call).kind, OutcomeKind::success);
+  EXPECT_EQ(provider.starts(), (std::vector<TimePoint>{0, 200 * kMs, 300 * kMs, 500 * kMs}));
+  EXPECT_EQ(call.finished, 1200 * kMs);  // hedge 1's answer
+}
+
+TEST(HedgingTest, AnEarlierAttemptsRetryAfterHoldsTheHedgeInLine) {
+  // The primary's 429 with Retry-After: 1 at 300 ms, while hedge 1 runs, holds hedge 2
+  // until 1.3 s.
+  Harness h;
+  CancellableProvider provider(
+      h.loop,
+      [](std::size_t i) {
+        return i == 0 ? std::pair{300 * kMs, 429} : std::pair{5000 * kMs, 200};
+      },
+      "1");
+  auto p = test::make_pipeline(provider, h.env, std::make_unique<HedgingStrategy>(hedging(2, 200 * kMs), h.env, "web"));
+  Call call;
+  EXPECT_EQ(test::run(h, *p, call).kind, OutcomeKind::success);
+  EXPECT_EQ(provider.starts(), (std::vector<TimePoint>{0, 200 * kMs, 1300 * kMs}));
+}
+
 TEST(HedgingTest, PermanentFailureWinsAndCancelsTheHedges) {
   // A 400 is not handled: it is the answer, like a success (gRPC's fatal status codes).
   Harness h;
