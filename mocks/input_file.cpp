@@ -1,33 +1,68 @@
 #include "mocks/input_file.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <array>
-#include <fstream>
+#include <cerrno>
 
 #include <fmt/format.h>
 
 namespace squall {
+namespace {
+
+// Whether the file a path resolves to is a kernel pseudo-file: /proc and /sys say "regular
+// file" of size 0 for files whose read blocks until the kernel has something to say
+// (/proc/kmsg) or never ends; no input of squall's lives there.
+bool kernel_pseudo_file(const std::filesystem::path& file) {
+  std::error_code ec;
+  const std::string p = std::filesystem::canonical(file, ec).string();
+  return !ec && (p.starts_with("/proc/") || p.starts_with("/sys/"));
+}
+
+// Closes the descriptor on every way out.
+struct Descriptor {
+  int fd;
+  ~Descriptor() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+}  // namespace
 
 std::variant<std::string, InputFileError> read_input_file(const std::filesystem::path& file) {
   std::error_code ec;
   const std::filesystem::file_status status = std::filesystem::status(file, ec);
   if (status.type() == std::filesystem::file_type::not_found) return InputFileError{"file not found"};
   if (ec) return InputFileError{"cannot be read"};
-  if (!std::filesystem::is_regular_file(status)) return InputFileError{"not a regular file"};
-  const std::string too_large = fmt::format("larger than {} MiB", kMaxInputFileBytes / (1024 * 1024));
-  if (const auto size = std::filesystem::file_size(file, ec); !ec && size > kMaxInputFileBytes) {
-    return InputFileError{too_large};
+  if (!std::filesystem::is_regular_file(status) || kernel_pseudo_file(file)) {
+    return InputFileError{"not a regular file"};
   }
+  // O_NONBLOCK: what the checks above let through still cannot block the reader (a path
+  // swapped for a FIFO between the check and the open fails the check on the descriptor
+  // below; a file that would block reads as an error). Regular files ignore it.
+  const Descriptor in{::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
+  if (in.fd < 0) return InputFileError{"cannot be read"};
+  struct stat opened {};
+  if (::fstat(in.fd, &opened) != 0) return InputFileError{"cannot be read"};
+  if (!S_ISREG(opened.st_mode)) return InputFileError{"not a regular file"};
+  const std::string too_large = fmt::format("larger than {} MiB", kMaxInputFileBytes / (1024 * 1024));
+  if (static_cast<std::uintmax_t>(opened.st_size) > kMaxInputFileBytes) return InputFileError{too_large};
 
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return InputFileError{"cannot be read"};
   // The size is checked again while reading: the file may have grown since.
   std::string text;
   std::array<char, 64 * 1024> buffer{};
-  while (in.read(buffer.data(), buffer.size()) || in.gcount() > 0) {
-    text.append(buffer.data(), static_cast<std::size_t>(in.gcount()));
+  for (;;) {
+    const ssize_t n = ::read(in.fd, buffer.data(), buffer.size());
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return InputFileError{"cannot be read"};
+    }
+    text.append(buffer.data(), static_cast<std::size_t>(n));
     if (text.size() > kMaxInputFileBytes) return InputFileError{too_large};
   }
-  if (in.bad()) return InputFileError{"cannot be read"};
   return text;
 }
 

@@ -1,8 +1,10 @@
 // Reading an input file (a scenario, a policy file, a corpus) whole, defensively.
 //
 // Input files are regular files of bounded size. A FIFO would block the reader forever,
-// /dev/zero would fill memory, and a directory reads as nothing. So these are refused
-// before anything is read, and no more than kMaxInputFileBytes + 1 bytes are ever read.
+// /dev/zero would fill memory, a directory reads as nothing, and /proc/kmsg, which calls
+// itself a regular file of size 0, blocks until the kernel logs something. So these are
+// refused before anything is read, the file is opened without blocking, and no more than
+// kMaxInputFileBytes + 1 bytes are ever read.
 #pragma once
 
 #include <cstdint>
@@ -19,7 +21,8 @@ inline constexpr std::uintmax_t kMaxInputFileBytes = std::uintmax_t{64} * 1024 *
 
 // Why a file could not be read, without the file's name (callers prefix it):
 //   "file not found"          nothing at that path (a dangling symbolic link included)
-//   "not a regular file"      a directory, FIFO, socket or device such as /dev/null
+//   "not a regular file"      a directory, FIFO, socket or device such as /dev/null, or a
+//                             kernel pseudo-file (a path that leads into /proc or /sys)
 //   "larger than 64 MiB"      more than kMaxInputFileBytes bytes
 //   "cannot be read"          any other failure (permissions, I/O error)
 struct InputFileError {

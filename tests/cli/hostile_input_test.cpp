@@ -60,6 +60,26 @@ TEST(HostileInputTest, CompareRefusesADeviceAFifoAndAFileOver64MiBWithoutReading
   EXPECT_EQ(missing.err, "/nonexistent/r.json: file not found\n");
 }
 
+TEST(HostileInputTest, KernelPseudoFilesAreRefusedWithoutReadingThem) {
+  // /proc and /sys call their files regular, of size 0; /proc/kmsg's read blocks until the
+  // kernel logs something, so reading it hung every command. Refused by where the path
+  // leads, a link to it included.
+  const fs::path link = temp_path("hostile-proc-link.json");
+  fs::remove(link);
+  fs::create_symlink("/proc/self/status", link);
+  const Result linked = squall("validate " + link.string());
+  EXPECT_EQ(linked.exit_code, 2);
+  EXPECT_EQ(linked.err, link.string() + ": not a regular file\n");
+  if (fs::exists("/proc/kmsg")) {
+    const Result kmsg = squall("validate /proc/kmsg");
+    EXPECT_EQ(kmsg.exit_code, 2);
+    EXPECT_EQ(kmsg.err, "/proc/kmsg: not a regular file\n");
+  }
+  const Result policy = squall("run scenarios/quickstart.json --policy /proc/self/status");
+  EXPECT_EQ(policy.exit_code, 2);
+  EXPECT_NE(policy.err.find("/proc/self/status: not a regular file"), std::string::npos) << policy.err;
+}
+
 TEST(HostileInputTest, CompareRefusesARepeatedKeyAtItsJsonPointer) {
   const fs::path dup = edited_report("hostile-dup.json", kTasksTotal, std::string(kTasksTotal) + "1, \"total\": ");
   const Result r = squall("compare " + dup.string() + " " + good_report().string());
