@@ -74,6 +74,13 @@ Corpus Corpus::load(const std::filesystem::path& path) {
     if (is_blank(line)) continue;
     documents.push_back(parse_line(line, fmt::format("{}:{}", path.string(), number)));
   }
+  // A search mock over nothing answers every query empty: a scenario whose corpus is an
+  // empty file (or a truncated download) would run and fail its thresholds for a reason
+  // its report never names. An always-empty provider is an `empty` fault of probability 1.
+  if (documents.empty()) {
+    throw CorpusError(fmt::format("{}: expected at least one document (a JSON object per line), got {}", path.string(),
+                                  text.empty() ? "an empty file" : "blank lines only"));
+  }
   return Corpus(std::move(documents));
 }
 

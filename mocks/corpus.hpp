@@ -32,6 +32,8 @@ struct Document {
 // JSON syntax errors add the column (in bytes) and give mocks/strict_json.hpp's message:
 //   crm.jsonl:3:11: syntax error while parsing value - invalid literal; last read: '{"title": x'
 //   crm.jsonl:5:12: expected a number of magnitude at most 1.8e308, got 1e999
+// a file without documents:
+//   crm.jsonl: expected at least one document (a JSON object per line), got an empty file
 // and a file that cannot be read gives mocks/input_file.hpp's reason:
 //   crm.jsonl: file not found | not a regular file | larger than 64 MiB | cannot be read
 class CorpusError : public std::runtime_error {
@@ -43,6 +45,7 @@ class Corpus {
  public:
   // One JSON object per non-blank line (LF or CRLF) with string fields title, link and
   // snippet, each once, and no others; lines are numbered from 1, blank lines included.
+  // At least one document: a file with none (empty, or blank lines only) is refused.
   // The file is read as mocks/input_file.hpp says. Throws CorpusError on the first
   // problem found.
   static Corpus load(const std::filesystem::path& path);

@@ -68,6 +68,13 @@ TEST(CorpusLoadTest, FilesLargerThan64MiBAreRejected) {
   fs::remove(path);
 }
 
+TEST(CorpusLoadTest, AFileWithoutDocumentsIsRefused) {
+  // Every search over it would answer empty, for a reason no report names.
+  EXPECT_EQ(load_error(""), ": expected at least one document (a JSON object per line), got an empty file");
+  EXPECT_EQ(load_error("\n  \r\n\n"),
+            ": expected at least one document (a JSON object per line), got blank lines only");
+}
+
 TEST(CorpusLoadTest, MalformedJsonNamesLineAndColumn) {
   // Line 2 is blank and still counted; line 3 breaks at byte 11 ({"title": x} counted
   // from 1), the 'x' after the colon and space.
