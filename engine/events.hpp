@@ -190,6 +190,24 @@ struct ReflectionEvent {
   double cost_usd = 0;
 };
 
+// The validate strategy turned an answer into invalid_output (engine/strategies/validate.hpp):
+// the attempt's AttemptEvent said `success` (the provider answered 200), and this event
+// says what that attempt billed, so the report counts it among what failed attempts
+// burned. Usage is 0 when no attempt was made inside the validated call (an answer a
+// cache outside it served), since nothing was billed for it there.
+struct ValidationFailedEvent {
+  std::uint64_t task_id = 0;
+  std::string_view tool;      // the tool or provider whose pipeline holds the strategy
+  std::string_view provider;  // the provider whose answer failed the check
+  std::string_view check;     // the check it failed: json, non_empty, no_error
+  TimePoint at = 0;
+  // What the rejected attempt billed; 0 for an `empty` answer non_empty rejected, which
+  // the report already counts as failed.
+  std::int64_t input_tokens = 0;
+  std::int64_t output_tokens = 0;
+  double cost_usd = 0;
+};
+
 // What the cache strategy did for a call (engine/strategies/cache.hpp). X(name, when)
 #define SQUALL_CACHE_ACTIONS(X)                                                               \
   X(hit, "a fresh entry answered the call without a provider call")                           \
@@ -328,7 +346,8 @@ struct HedgeEvent {
   X(on_task_finished, TaskResult, "task_finished")                       \
   X(on_retry_refused, RetryRefusedEvent, "retry_refused")                \
   X(on_throttled, ThrottledEvent, "throttled")                           \
-  X(on_hedge, HedgeEvent, "hedge")
+  X(on_hedge, HedgeEvent, "hedge")                                       \
+  X(on_validation_failed, ValidationFailedEvent, "validation_failed")
 
 class EventSink {
  public:

@@ -34,6 +34,7 @@ enum class EventTag : std::uint64_t {
   retry_refused,
   throttled,
   hedge,
+  validation_failed,
 };
 
 constexpr std::string_view kUnspecifiedReason = "unspecified";
@@ -235,6 +236,22 @@ void Recorder::on_reflection(const ReflectionEvent& e) {
 
   ++tools_[t].reflections;
   saw_time(e.finished);
+}
+
+void Recorder::on_validation_failed(const ValidationFailedEvent& e) {
+  // The owner is a label, not a tool: validate may sit in a provider's stack.
+  const std::size_t owner = intern(labels_, e.tool);
+  const std::size_t check = intern(labels_, e.check);
+  const std::size_t p = e.provider.empty() ? kNoIndex : intern(providers_, e.provider);
+  fingerprint_.fold(EventTag::validation_failed, e.task_id, owner, p, check, e.at, e.input_tokens, e.output_tokens,
+                    e.cost_usd);
+  if (p != kNoIndex) {
+    ProviderStats& s = providers_[p];
+    s.failed_input_tokens += e.input_tokens;
+    s.failed_output_tokens += e.output_tokens;
+    s.failed_cost_usd += e.cost_usd;
+  }
+  saw_time(e.at);
 }
 
 void Recorder::on_cache(const CacheEvent& e) {

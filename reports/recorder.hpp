@@ -200,6 +200,9 @@ class Recorder final : public EventSink {
   void on_retry_refused(const RetryRefusedEvent& e) override;
   void on_throttled(const ThrottledEvent& e) override;
   void on_hedge(const HedgeEvent& e) override;
+  // What the rejected attempt billed moves from the provider's successful spend to its
+  // failed spend (ProviderStats::failed_*): validate made that success a failure.
+  void on_validation_failed(const ValidationFailedEvent& e) override;
   // From the task runner: a task's escalation ticket (at most one per task).
   void on_escalation(const EscalationEvent& e) override;
   // From the task runner: a task ended.

@@ -26,7 +26,9 @@
 // When validation fails, the task's attempt history is corrected (the attempt counted as
 // a success becomes a failure of kind invalid_output) so that rules over the history see
 // it. A response that failed validation may have been processed: a non-idempotent
-// provider is not re-sent after it (engine/retry_safety.hpp).
+// provider is not re-sent after it (engine/retry_safety.hpp). Each rejection is a
+// ValidationFailedEvent carrying what the rejected attempt billed, so the report counts
+// it among what failed attempts burned (the AttemptEvent said success).
 #pragma once
 
 #include <array>
@@ -61,9 +63,13 @@ struct ValidateConfig {
 
 class ValidateStrategy final : public Gate {
  public:
-  explicit ValidateStrategy(ValidateConfig config);
+  // Each rejection is a ValidationFailedEvent on env.events, naming `owner`.
+  ValidateStrategy(ValidateConfig config, EngineEnv env, std::string owner);
   // A gate (engine/pipeline.hpp) that admits every call and judges its outcome after.
-  bool admit(CallContext& /*ctx*/, const Request& /*request*/, Ticket& /*ticket*/, Outcome& /*outcome*/) override {
+  // The ticket keeps the task's attempt count, to tell an answer an attempt inside this
+  // call gave from one served without an attempt.
+  bool admit(CallContext& ctx, const Request& /*request*/, Ticket& ticket, Outcome& /*outcome*/) override {
+    ticket.first = ctx.task.history.attempts;
     return true;
   }
   void settle(CallContext& ctx, const Ticket& ticket, Outcome& outcome) override;
@@ -74,6 +80,8 @@ class ValidateStrategy final : public Gate {
 
  private:
   ValidateConfig config_;
+  EngineEnv env_;
+  std::string owner_;
 };
 
 // Builds the strategy for a pipeline (engine/policy.hpp's one list of strategies).

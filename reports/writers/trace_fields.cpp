@@ -81,6 +81,11 @@ void trace_fields(TraceRecord& j, const ReflectionEvent& e) {
       e.output_tokens, "cost_usd", e.cost_usd);
 }
 
+void trace_fields(TraceRecord& j, const ValidationFailedEvent& e) {
+  put(j, "at_ns", e.at, "task", e.task_id, "tool", e.tool, "provider", e.provider, "check", e.check, "input_tokens",
+      e.input_tokens, "output_tokens", e.output_tokens, "cost_usd", e.cost_usd);
+}
+
 void trace_fields(TraceRecord& j, const CacheEvent& e) {
   put(j, "at_ns", e.at, "task", e.task_id, "tool", e.tool, "action", e.action, "age_ns", e.age, "calls_saved",
       e.calls_saved);

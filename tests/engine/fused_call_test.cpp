@@ -178,7 +178,7 @@ TEST(FusedCallTest, GatesOutsideTheRetryAndValidateInsideMatchNestedCoroutines) 
     std::vector<std::unique_ptr<Strategy>> s;
     s.push_back(std::make_unique<BudgetStrategy>(budget_config(), h.env));
     s.push_back(std::make_unique<RetryStrategy>(retry_config(), h.env, rng));
-    s.push_back(std::make_unique<ValidateStrategy>(validate_config()));
+    s.push_back(std::make_unique<ValidateStrategy>(validate_config(), h.env, "web_search"));
     return s;
   });
 }
@@ -205,7 +205,7 @@ TEST(FusedCallTest, ACallersFrameRunsTheCallAsAFrameOfItsOwnDoes) {
     s.push_back(std::make_unique<TimeoutStrategy>(timeout_config(), h.loop));
     s.push_back(std::make_unique<RetryStrategy>(retry_config(), h.env, rng));
     s.push_back(std::make_unique<CircuitBreakerStrategy>(breaker_config(), h.env, "web_search"));
-    s.push_back(std::make_unique<ValidateStrategy>(validate_config()));
+    s.push_back(std::make_unique<ValidateStrategy>(validate_config(), h.env, "web_search"));
     return s;
   };
   for (const Build& build : {Build(timeout_retry_breaker_budget), gates_outside_and_inside}) {

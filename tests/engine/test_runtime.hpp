@@ -230,6 +230,11 @@ class EventLog final : public EventSink {
     hedge_providers.push_back(fmt::format("{} #{} {}", to_string(e.action), e.hedge, e.provider));
   }
   std::vector<std::string> hedge_providers;  // "<action> #<attempt index> <provider>"
+  void on_validation_failed(const ValidationFailedEvent& e) override {
+    validations.push_back(fmt::format("{}ms {} check={} in={} out={} ${:g}", e.at / kMillisecond, e.tool, e.check,
+                                      e.input_tokens, e.output_tokens, e.cost_usd));
+  }
+  std::vector<std::string> validations;  // "<at>ms <owner> check=<check> in=<tokens> out=<tokens> $<cost>"
 
   std::vector<std::string> hedges;       // "<at>ms <action> #<attempt index> $<billed cost>"
   std::vector<std::string> relaxations;  // "<at>ms rung <n> <label>"

@@ -40,7 +40,7 @@ TEST(ValidateTest, AMalformedCompletionIsInvalidOutputAndRetried) {
   retry.jitter = Jitter::none;
   FixedRng rng(0);
   auto pipeline = test::make_pipeline(p, h.env, std::make_unique<RetryStrategy>(retry, h.env, rng),
-                                      std::make_unique<ValidateStrategy>(ValidateConfig{}));
+                                      std::make_unique<ValidateStrategy>(ValidateConfig{}, h.env, "llm"));
   Call call;
   EXPECT_EQ(test::run(h, *pipeline, call).kind, OutcomeKind::success);
   EXPECT_EQ(p.start_times(), (std::vector<TimePoint>{0, 1100 * ms}));
@@ -49,6 +49,8 @@ TEST(ValidateTest, AMalformedCompletionIsInvalidOutputAndRetried) {
   EXPECT_EQ(call.task.history.attempts, 2U);
   EXPECT_EQ(call.task.history.failed_attempts, 1U);
   EXPECT_TRUE(call.task.history.saw_failure(OutcomeKind::invalid_output));
+  // The rejection says what the rejected attempt billed (its AttemptEvent said success).
+  EXPECT_EQ(h.log.validations, (std::vector<std::string>{"100ms llm check=json in=0 out=10 $0"}));
 }
 
 TEST(ValidateTest, WithoutValidateAMalformedCompletionIsASuccess) {
@@ -61,19 +63,21 @@ TEST(ValidateTest, WithoutValidateAMalformedCompletionIsASuccess) {
 
 TEST(ValidateTest, NoErrorCatchesAMaskedError) {
   // A 200 whose body carries an error object: a success to classify(), invalid to no_error.
-  const ValidateStrategy no_error(requiring({ValidateCheck::no_error}));
+  Harness h;
+  const ValidateStrategy no_error(requiring({ValidateCheck::no_error}), h.env, "web");
   Outcome masked{.kind = OutcomeKind::success, .response = test::results(2)};
   masked.response.error_details = test::kept({.body_error = R"({"error":{"type":"api_error"}})"});
   Outcome hits{.kind = OutcomeKind::success, .response = test::results(2)};
   EXPECT_EQ(no_error.failed_check(masked), ValidateCheck::no_error);
   EXPECT_EQ(no_error.failed_check(hits), std::nullopt);
   EXPECT_EQ(requiring({ValidateCheck::json}).require.size(), 1u);
-  EXPECT_EQ(ValidateStrategy(requiring({ValidateCheck::json})).failed_check(masked), std::nullopt);
+  EXPECT_EQ(ValidateStrategy(requiring({ValidateCheck::json}), h.env, "web").failed_check(masked), std::nullopt);
 }
 
 TEST(ValidateTest, ChecksApplyToTheirBodiesOnly) {
-  const ValidateStrategy json(requiring({ValidateCheck::json}));
-  const ValidateStrategy both(requiring({ValidateCheck::non_empty, ValidateCheck::json}));
+  Harness h;
+  const ValidateStrategy json(requiring({ValidateCheck::json}), h.env, "llm");
+  const ValidateStrategy both(requiring({ValidateCheck::non_empty, ValidateCheck::json}), h.env, "llm");
   Outcome malformed{.kind = OutcomeKind::success, .response = completion(true)};
   Outcome good{.kind = OutcomeKind::success, .response = completion(false)};
   Outcome hits{.kind = OutcomeKind::success, .response = test::results(2)};
@@ -91,8 +95,8 @@ TEST(ValidateTest, ChecksApplyToTheirBodiesOnly) {
 TEST(ValidateTest, NonEmptyTurnsAnEmptyAnswerIntoInvalidOutput) {
   Harness h;
   ScriptedProvider p(h.loop, {{completion(false, 0), 100 * ms}});
-  auto pipeline =
-      test::make_pipeline(p, h.env, std::make_unique<ValidateStrategy>(requiring({ValidateCheck::non_empty})));
+  auto pipeline = test::make_pipeline(
+      p, h.env, std::make_unique<ValidateStrategy>(requiring({ValidateCheck::non_empty}), h.env, "web"));
   Call call;
   EXPECT_EQ(test::run(h, *pipeline, call).kind, OutcomeKind::invalid_output);
 }

@@ -104,6 +104,21 @@ TEST(ReportTest, SumsTokensAndCost) {
   EXPECT_EQ(rep.cost.per_provider_usd[0].first, "llm");
 }
 
+TEST(ReportTest, AnAnswerValidateRejectedIsBurnedByAFailedAttempt) {
+  // The attempt ended `success` (a 200 with a malformed completion); validate made it
+  // invalid_output, and what it billed moves to what failed attempts burned.
+  Recorder r;
+  r.on_attempt(AttemptEvent{1, "answer", "llm", 1, 0, kSecond, OutcomeKind::success, 200, 100, 300, 0.002});
+  r.on_validation_failed(ValidationFailedEvent{1, "answer", "llm", "json", kSecond, 100, 300, 0.002});
+  r.on_attempt(AttemptEvent{1, "answer", "llm", 2, kSecond, 2 * kSecond, OutcomeKind::success, 200, 100, 200, 0.0015});
+  const Report rep = build_report(r, RunInfo{"validate", 1, 10 * kSecond}, {});
+  EXPECT_EQ(rep.tokens.input, 200);
+  EXPECT_EQ(rep.tokens.output, 500);
+  EXPECT_EQ(rep.tokens.burned_by_failed_attempts, 400);
+  EXPECT_DOUBLE_EQ(rep.cost.total_usd, 0.0035);
+  EXPECT_DOUBLE_EQ(rep.cost.burned_by_failed_attempts_usd, 0.002);
+}
+
 TEST(ReportTest, ListsBreakerTransitionsAndInjectedFaults) {
   const Report rep = sample_report();
   ASSERT_EQ(rep.breaker_transitions.size(), 1U);
