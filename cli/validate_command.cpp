@@ -39,18 +39,20 @@ void print_expected_tasks(const Scenario& scenario) {
   if (const auto warning = many_tasks_warning(scenario)) fmt::print(stderr, "{}\n", *warning);
 }
 
-// Whether `file` is a sweep file (sim/sweep/sweep_spec.hpp): an object with "variants",
-// a key no scenario has, and neither "workload" nor "providers", keys every scenario has
-// and no sweep (a scenario with a stray "variants" is a scenario with an unknown key, as
-// `squall run` reads it). A file that cannot be read or parsed is not: the scenario
-// loader then reports why.
+// Whether `file` is a sweep file (sim/sweep/sweep_spec.hpp): an object with "scenario" or
+// "variants", the keys a sweep requires and no scenario has (either, so that a sweep
+// missing the other is told so by the sweep loader), and neither "workload" nor
+// "providers", keys every scenario has and no sweep (a scenario with a stray "variants"
+// is a scenario with an unknown key, as `squall run` reads it). A file that cannot be read
+// or parsed is not: the scenario loader then reports why.
 bool is_sweep_file(const std::filesystem::path& file) {
   Diagnostics ignored(file.string());
   const auto text = read_text_file(file, ignored);
   const auto doc = text ? parse_document(*text, file, ignored) : std::nullopt;
   if (!doc || !doc->root.is_object()) return false;
   const Json& root = doc->root;
-  return root.contains("variants") && !root.contains("workload") && !root.contains("providers");
+  return (root.contains("scenario") || root.contains("variants")) && !root.contains("workload") &&
+         !root.contains("providers");
 }
 
 // A sweep file checked as `squall sweep --dry-run` checks it; "<file>: ok" and its size.

@@ -267,6 +267,14 @@ TEST(CliTest, ValidateChecksASweepFileAsASweep) {
   r = squall("validate " + bad.string());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, bad.string() + ": /variants: expected a non-empty array, got []\n");
+  // A sweep missing "variants" is still a sweep, told what it lacks (it was checked as a
+  // scenario: seven wrong errors, none about variants).
+  const fs::path no_variants = temp_path("sweep-without-variants.json");
+  std::ofstream(no_variants) << R"({ "name": "x", "scenario": ")" << SQUALL_SOURCE_DIR
+                             << R"(/scenarios/quickstart.json", "seeds": 3 })";
+  r = squall("validate " + no_variants.string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, no_variants.string() + ": missing required key \"variants\"\n");
   // A scenario with a stray "variants" is a scenario with an unknown key, as run says.
   const fs::path stray = temp_path("stray-variants.json");
   std::string text = read_file(std::string(SQUALL_SOURCE_DIR) + "/scenarios/quickstart.json");
