@@ -97,7 +97,10 @@ struct ParsedExpression {
   std::string_view number;    // the value's number as written
 };
 
-std::variant<ParsedExpression, std::string> parse_expression(std::string_view text) {
+// `time_metric`: whether the metric's values are durations, so that letters after the
+// number are read as a unit; after a number of another metric they are only a malformed
+// number ("rate>=0x1"), unless they form a valid duration, which parse_threshold names.
+std::variant<ParsedExpression, std::string> parse_expression(std::string_view text, bool time_metric) {
   const std::string_view written = trim(text);
   const auto shape_error = [&] { return fmt::format("expected {}, got \"{}\"", kExpressionShape, written); };
   ParsedExpression out;
@@ -153,6 +156,7 @@ std::variant<ParsedExpression, std::string> parse_expression(std::string_view te
   }
 
   c.skip_space();
+  const std::string_view before_value = c.consumed();
   const std::size_t value_start = c.pos();
   const std::optional<double> value = c.number();
   if (!value) return fmt::format("expected a number after \"{}\", got \"{}\"", c.consumed(), c.rest());
@@ -173,6 +177,9 @@ std::variant<ParsedExpression, std::string> parse_expression(std::string_view te
     while (!words.at_end()) {
       const std::string_view unit = words.take_while(is_lower);
       if (!is_duration_unit(unit)) {
+        if (!time_metric)
+          return fmt::format("expected a number after \"{}\", got \"{}\"", before_value,
+                             trim(text.substr(value_start)));
         return fmt::format("unknown unit \"{}\" in \"{}\"; expected ns, us, ms, s, m or h", unit, with_unit);
       }
       words.take_while([](char ch) { return !is_lower(ch); });
@@ -299,12 +306,11 @@ std::variant<MetricSelector, std::string> parse_metric(std::string_view metric) 
 std::variant<Threshold, std::string> parse_threshold(std::string_view metric, std::string_view expression) {
   auto selector = parse_metric(metric);
   if (auto* error = std::get_if<std::string>(&selector)) return std::move(*error);
-  auto parsed = parse_expression(expression);
-  if (auto* error = std::get_if<std::string>(&parsed)) return std::move(*error);
-
   auto& sel = std::get<MetricSelector>(selector);
-  const ParsedExpression& p = std::get<ParsedExpression>(parsed);
   const MetricInfo& info = *find_metric(sel.metric_name);
+  auto parsed = parse_expression(expression, info.is_time());
+  if (auto* error = std::get_if<std::string>(&parsed)) return std::move(*error);
+  const ParsedExpression& p = std::get<ParsedExpression>(parsed);
   if (!applies(info.type, p.expression.aggregation)) {
     return fmt::format("aggregation \"{}\" does not apply to {} metric \"{}\"; use {}", aggregation_name(p.expression),
                        to_string(info.type), info.name, applicable_list(info.type));

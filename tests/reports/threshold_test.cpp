@@ -133,6 +133,12 @@ TEST(ThresholdParseTest, RejectsUnknownUnit) {
   EXPECT_EQ(error_of("task_latency", "p(99)<2d"), R"msg(unknown unit "d" in "2d"; expected ns, us, ms, s, m or h)msg");
   EXPECT_EQ(error_of("task_latency", "p(99)<2 sec"),
             R"msg(unknown unit "sec" in "2 sec"; expected ns, us, ms, s, m or h)msg");
+  // Not a time metric: the letters are part of a malformed number, not a unit.
+  EXPECT_EQ(error_of("task_success", "rate>=0x1"), R"msg(expected a number after "rate>=", got "0x1")msg");
+  // A valid duration still gets the message that names durations.
+  EXPECT_EQ(
+      error_of("task_success", "rate>=5s"),
+      R"msg(a duration ("5s") applies only to time metrics (task_latency, call_latency, cache_stale_age, capacity_recovery_time); "task_success" is not one)msg");
 }
 
 TEST(ThresholdParseTest, RejectsDurationsThatScenarioFilesReject) {
