@@ -120,6 +120,25 @@ std::optional<std::string> headline_value_problem(const std::string& pointer, co
   return std::nullopt;
 }
 
+// The first object on the way to `pointer` that is not one ("/tasks" of "/tasks/total"
+// when /tasks is a string), as its pointer and value, or nullopt: a missing headline is
+// then reported where the report went wrong, not as its missing leaf.
+std::optional<std::string> parent_problem(const json& r, const std::string& pointer) {
+  const json* at = &r;
+  std::string walked;
+  for (std::size_t start = 1; start <= pointer.size();) {
+    const std::size_t end = std::min(pointer.find('/', start), pointer.size());
+    if (!at->is_object()) return not_version_1(walked, *at, "an object");
+    const std::string key = pointer.substr(start, end - start);
+    const auto it = at->find(key);
+    if (it == at->end()) return std::nullopt;
+    at = &*it;
+    walked = pointer.substr(0, end);
+    start = end + 1;
+  }
+  return std::nullopt;
+}
+
 std::string text_at(const json& r, const char* key) {
   return r.contains(key) && r[key].is_string() ? r[key].get<std::string>() : std::string();
 }
@@ -153,6 +172,7 @@ std::optional<std::string> report_problem(const json& r) {
     if (h.pointer.empty()) continue;
     const json::json_pointer p(h.pointer);
     if (h.since_openings && !r.contains("breaker_openings")) continue;
+    if (auto problem = parent_problem(r, h.pointer)) return problem;
     const json& value = r.contains(p) ? r.at(p) : missing;
     if (!value.is_number() && !value.is_null()) return not_version_1(h.pointer, value, "a number or null");
     if (auto problem = headline_value_problem(h.pointer, value)) return problem;

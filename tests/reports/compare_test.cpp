@@ -137,6 +137,10 @@ TEST(CompareTest, OnlyReportsOfThisVersionWithTheirShapeAreCompared) {
   r = small_report(1, 1, true);
   r["latency_ms"].erase("p50");
   EXPECT_EQ(problem(r), "not a squall report of version 1: /latency_ms/p50 is missing, expected a number or null");
+  // A parent of the wrong type is named, not its missing child.
+  r = small_report(1, 1, true);
+  r["tasks"] = "x";
+  EXPECT_EQ(problem(r), "not a squall report of version 1: /tasks is \"x\", expected an object");
   r = small_report(1, 1, true);
   r.erase("scenario");
   EXPECT_EQ(problem(r), "not a squall report of version 1: /scenario is missing, expected a string");
