@@ -17,6 +17,18 @@ constexpr const char* kScenarioFileHelp =
 constexpr const char* kScenarioFilesHelp =
     "Scenario files: JSON (comments allowed), or YAML when a name ends in .yaml or .yml (any case)";
 
+// A count option read as --seed is (parse_seed: decimal digits only) and bounded: CLI11's
+// Range said "Value 1.5 not in range 1 to 1000000000" for a value that is not an integer.
+CLI::Validator integer_in(std::uint64_t lo, std::uint64_t hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& text) -> std::string {
+        const auto value = squall::cli::parse_seed(text);
+        if (value && *value >= lo && *value <= hi) return {};
+        return fmt::format("expected an integer in [{}, {}], got \"{}\"", lo, hi, text);
+      },
+      fmt::format("INT in [{}, {}]", lo, hi));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -47,7 +59,7 @@ int main(int argc, char** argv) {
   run_cmd
       ->add_option("--max-in-flight", run.max_in_flight,
                    "Stop (exit 2, no report) when more tasks than this are in flight at once")
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000'000}))
+      ->check(integer_in(1, 1'000'000'000))
       ->capture_default_str();
   std::string formats;
   for (const squall::ReportFormat& f : squall::report_formats())
@@ -86,11 +98,11 @@ int main(int argc, char** argv) {
           std::string(kScenarioFilesHelp) + "; directories stand for their *.json, *.yaml and *.yml files (any case)")
       ->required();
   ci_cmd->add_option("-j,--jobs", ci.jobs, "Scenarios run at once (default: one per hardware thread)")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1024}));
+      ->check(integer_in(1, 1024));
   ci_cmd
       ->add_option("--max-in-flight", ci.max_in_flight,
                    "Stop a scenario (exit 2 for it) when more tasks than this are in flight at once")
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000'000}))
+      ->check(integer_in(1, 1'000'000'000))
       ->capture_default_str();
   ci_cmd
       ->add_option("--report", ci.reports, "Write junit=PATH (a test suite per scenario) or markdown=PATH; repeatable")
@@ -127,7 +139,7 @@ int main(int argc, char** argv) {
       "baseline, the Pareto front (docs/sweeps.md)");
   sweep_cmd->add_option("sweep", sweep.sweep, "Sweep file (JSON or YAML)")->required();
   sweep_cmd->add_option("-j,--jobs", sweep.jobs, "Runs at once (default: one per hardware thread)")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1024}));
+      ->check(integer_in(1, 1024));
   CLI::Option* shard_opt =
       sweep_cmd->add_option("--shard", sweep_shard, "Run slice i of n (1-based) and write a partial result to --out")
           ->type_name("i/n");

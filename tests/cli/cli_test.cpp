@@ -188,6 +188,20 @@ TEST(CliTest, SeedMustBeADecimalUint64) {
             "squall run quickstart: seed 18446744073709551615");
 }
 
+TEST(CliTest, CountOptionsAreDecimalIntegersInTheirRange) {
+  // CLI11's range check said "Value 1.5 not in range 1 to 1000000000" for a non-integer.
+  Result r = squall("run scenarios/quickstart.json --max-in-flight 1.5");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(first_line(r.err), "--max-in-flight: expected an integer in [1, 1000000000], got \"1.5\"");
+  r = squall("ci -j abc scenarios/ci");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(first_line(r.err), "--jobs: expected an integer in [1, 1024], got \"abc\"");
+  r = squall("sweep -j 0 scenarios/sweeps/launch-surge-policies.json --dry-run");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(first_line(r.err), "--jobs: expected an integer in [1, 1024], got \"0\"");
+  EXPECT_EQ(squall("run -q scenarios/quickstart.json --max-in-flight 1000").exit_code, 0);
+}
+
 TEST(CliTest, OutRefusesDevicesDirectoriesAndInputs) {
   // Renaming the report onto /dev/null would replace the device with a regular file.
   Result r = squall("run scenarios/quickstart.json --out /dev/null");
