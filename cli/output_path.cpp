@@ -75,8 +75,9 @@ std::optional<std::string> output_problem(const fs::path& out, const std::vector
   if (out.empty()) return "the path is empty";
   if (reaches_special_tree(out)) {
     return fmt::format(
-        "\"{}\" is in /dev or /proc (or links there): a report replaces its target, which would "
-        "replace what that names (a terminal, a pipe, a CI log); give a regular file",
+        "\"{}\" is in /dev or /proc (or links there), whose files stand for terminals, pipes and CI logs: "
+        "squall writes reports only to regular files (a report replaces its file, a summary is appended to "
+        "it); give a regular file",
         out.string());
   }
   const fs::path target = resolve_output(out);

@@ -31,8 +31,8 @@ bool report(const std::filesystem::path& file, const std::vector<ValidationError
 void print_expected_tasks(const Scenario& scenario) {
   const double expected = expected_tasks(scenario);
   if (scenario.workload.arrivals.process == ArrivalProcess::constant && expected <= kManyTasks) {
-    fmt::print("  {} tasks expected over {}\n", count_constant_arrivals(scenario.workload.arrivals, scenario.duration),
-               format_duration(scenario.duration));
+    const std::uint64_t count = count_constant_arrivals(scenario.workload.arrivals, scenario.duration);
+    fmt::print("  {} task{} expected over {}\n", count, count == 1 ? "" : "s", format_duration(scenario.duration));
   } else {
     fmt::print("  about {:.0f} tasks expected over {}\n", expected, format_duration(scenario.duration));
   }
