@@ -141,9 +141,11 @@ std::vector<GridAxis> read_grid(const Json& v, const std::string& path, Diagnost
       for (std::size_t k = 0; k < elements.size(); ++k) {
         for (std::size_t j = 0; j < axis.values.size(); ++j) {
           // As values, whatever the order of an object's keys ({"a":1,"b":2} is {"b":2,"a":1}).
+          // Each repeat is reported once, against the first value it repeats.
           if (nlohmann::json(axis.values[j]) == nlohmann::json(elements[k])) {
             diag.error(pointer_append(values_path, k),
                        fmt::format("duplicate value {} (also {})", elements[k].dump(), pointer_append(values_path, j)));
+            break;
           }
         }
         axis.values.push_back(elements[k]);

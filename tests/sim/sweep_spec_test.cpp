@@ -335,6 +335,12 @@ TEST(SweepSpecRulesTest, GridValuesAreDistinct) {
   EXPECT_EQ(
       error_of(sweep(R"([{ "name": "g", "grid": [ { "path": "/llm/1/retry/max_attempts", "values": [2, 2] } ] }])")),
       "/variants/0/grid/0/values/1: duplicate value 2 (also /variants/0/grid/0/values/0)");
+  // A value repeated twice more is reported once per repeat, against the first.
+  const SweepLoadResult r =
+      load(sweep(R"([{ "name": "g", "grid": [ { "path": "/llm/1/retry/max_attempts", "values": [2, 2.0, 2e0] } ] }])"));
+  ASSERT_EQ(r.errors.size(), 2U);
+  EXPECT_EQ(r.errors[1].path + ": " + r.errors[1].message,
+            "/variants/0/grid/0/values/2: duplicate value 2.0 (also /variants/0/grid/0/values/0)");
 }
 
 TEST(SweepSpecRulesTest, GridPathsAreDistinct) {
