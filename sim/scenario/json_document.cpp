@@ -12,11 +12,12 @@ namespace {
 enum class Blank : std::uint8_t { no, empty, comments };
 
 // Whether `text` holds no JSON value: nothing but whitespace (Blank::empty) or whitespace
-// and complete comments (Blank::comments). An unterminated block comment is not blank:
-// the parser reports it where it starts.
+// and complete comments (Blank::comments), after a UTF-8 byte-order mark if any (which
+// the parser skips). An unterminated block comment is not blank: the parser reports it
+// where it starts.
 Blank blank(std::string_view text) {
   bool comments = false;
-  std::size_t i = 0;
+  std::size_t i = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
   while (i < text.size()) {
     const char c = text[i];
     if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {

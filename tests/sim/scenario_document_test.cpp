@@ -126,6 +126,9 @@ TEST(ScenarioDocumentTest, EmptyFileHoldsNoJsonValue) {
             (std::vector{ValidationError{"x.json", "", "the file is empty: it holds no JSON value"}}));
   EXPECT_EQ(load_scenario_text(" \n\t\r\n", "x.json").errors,
             (std::vector{ValidationError{"x.json", "", "the file is empty: it holds no JSON value"}}));
+  // A byte-order mark alone is no value either (the YAML reader already said so).
+  EXPECT_EQ(load_scenario_text("\xEF\xBB\xBF\n", "x.json").errors,
+            (std::vector{ValidationError{"x.json", "", "the file is empty: it holds no JSON value"}}));
 }
 
 TEST(ScenarioDocumentTest, CommentOnlyFileHoldsNoJsonValue) {
