@@ -43,6 +43,34 @@ const std::vector<std::string_view>& entry_keys() {
   return keys;
 }
 
+// The keys of a provider entry of any type, in first-seen order over the types: what an
+// entry without a valid type may hold. A key outside them is unknown whatever the type.
+const std::vector<std::string_view>& keys_of_any_type() {
+  static const std::vector<std::string_view> keys = [] {
+    std::vector<std::string_view> all;
+    for (const auto* type_keys : {&entry_keys<WebSearchConfig>(), &entry_keys<VectorSearchConfig>(),
+                                  &entry_keys<ToolMockConfig>(), &entry_keys<LlmConfig>()}) {
+      for (const std::string_view key : *type_keys) {
+        if (std::find(all.begin(), all.end(), key) == all.end()) all.push_back(key);
+      }
+    }
+    return all;
+  }();
+  return keys;
+}
+
+// An entry whose type is missing or invalid: its other keys cannot be checked against the
+// type, but one that no type has is reported now, not only once the type is fixed.
+void check_keys_without_type(const Json& entry, const std::string& entry_path, Diagnostics& diag) {
+  const std::vector<std::string_view>& keys = keys_of_any_type();
+  for (const auto& [key, member] : entry.items()) {
+    if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
+      diag.error(pointer_append(entry_path, key),
+                 fmt::format("unknown key \"{}\"; no provider type has it (keys of the types: {})", key, join(keys)));
+    }
+  }
+}
+
 // Upper bounds, far beyond any real service, that keep what the mocks derive from them
 // finite:
 // - max_results: 10000 hits; search APIs return 10 to 100 per page;
@@ -392,10 +420,14 @@ std::vector<ProviderConfig> read_providers(const Json& value, const std::string&
     const auto type_member = entry.find("type");
     if (type_member == entry.end()) {
       diag.error(entry_path, "missing required key \"type\"");
+      check_keys_without_type(entry, entry_path, diag);
       continue;
     }
     const auto type_index = read_choice(*type_member, pointer_append(entry_path, "type"), diag, kTypeNames);
-    if (!type_index) continue;
+    if (!type_index) {
+      check_keys_without_type(entry, entry_path, diag);
+      continue;
+    }
 
     ProviderConfig provider;
     provider.name = name;

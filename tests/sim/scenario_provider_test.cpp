@@ -45,6 +45,21 @@ TEST(ScenarioProvidersTest, TypeIsRequired) {
             only("/providers/gpt", "missing required key \"type\""));
 }
 
+TEST(ScenarioProvidersTest, WithoutATypeAKeyNoTypeHasIsStillReported) {
+  // The type decides which keys exist; a key that no type has is unknown whatever it is.
+  const auto errors = errors_of(with(without(base_scenario(), "/providers/gpt/type"), "/providers/gpt/latncy", 1));
+  ASSERT_EQ(errors.size(), 2U);
+  EXPECT_EQ(errors[1].path, "/providers/gpt/latncy");
+  EXPECT_EQ(
+      errors[1].message.rfind("unknown key \"latncy\"; no provider type has it (keys of the types: type, corpus, ", 0),
+      0U)
+      << errors[1].message;
+  // A key some type has is left for when the type is known.
+  EXPECT_EQ(
+      errors_of(with(with(base_scenario(), "/providers/gpt/type", "pinecone"), "/providers/gpt/corpus", "x")).size(),
+      1U);
+}
+
 TEST(ScenarioProvidersTest, TypeMustBeKnown) {
   EXPECT_EQ(errors_of(with(base_scenario(), "/providers/gpt/type", "pinecone")),
             only("/providers/gpt/type",
