@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <charconv>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -10,14 +11,27 @@ namespace squall {
 namespace {
 
 // Thresholds are kept on a grid of 1e-9, so that repeated subtraction of a decimal step
-// lands on the decimal a reader expects (see the header).
-double on_grid(double threshold) { return std::round(threshold * 1e9) / 1e9; }
+// lands on the decimal a reader expects (see the header). + 0.0 turns the -0 that a
+// difference just below 0 rounds to (0.3 - 3 x 0.1) into 0, which std::max(-0.0, 0.0)
+// would keep and the label would print as "dense -0".
+double on_grid(double threshold) { return std::round(threshold * 1e9) / 1e9 + 0.0; }
 
 RelaxRung dense(double min_score) {
   return RelaxRung{min_score, SearchMode::dense, fmt::format("dense {}", min_score)};
 }
 
 }  // namespace
+
+bool is_relax_label(std::string_view label) {
+  if (label == to_string(SearchMode::keyword)) return true;
+  constexpr std::string_view kDense = "dense ";
+  if (!label.starts_with(kDense)) return false;
+  const std::string_view score = label.substr(kDense.size());
+  double value = 0;
+  const auto [end, error] = std::from_chars(score.data(), score.data() + score.size(), value);
+  return error == std::errc() && end == score.data() + score.size() && !std::signbit(value) && value <= 1 &&
+         fmt::format("{}", value) == score;
+}
 
 std::vector<RelaxRung> relax_ladder(const RelaxThresholdConfig& config) {
   assert(config.step >= 0.01 && config.floor <= config.initial);

@@ -78,6 +78,12 @@ struct RelaxRung {
 // The ladder `config` gives, rung 0 first. Exposed for tests.
 std::vector<RelaxRung> relax_ladder(const RelaxThresholdConfig& config);
 
+// Whether `label` is a label some ladder could give: "keyword", or "dense " and a score
+// in [0, 1] written as the ladder writes it (the shortest form that reads back the same:
+// "dense 0.75", not "dense 0.750"). A threshold on ladder_rungs naming another could
+// never count anything (sim/scenario/threshold_reader.hpp).
+bool is_relax_label(std::string_view label);
+
 class RelaxThresholdStrategy final : public Strategy {
  public:
   // `config` must satisfy the loader's rules (floor <= initial, step >= 0.01).

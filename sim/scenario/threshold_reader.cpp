@@ -4,7 +4,9 @@
 
 #include <fmt/format.h>
 
+#include "engine/events.hpp"
 #include "engine/runtime/duration.hpp"
+#include "engine/strategies/relax_threshold.hpp"
 #include "mocks/chaos/fault.hpp"
 #include "reports/recorder.hpp"
 
@@ -106,6 +108,34 @@ void check_capacity_metric(const MetricSelector& selector, const ThresholdContex
                             : fmt::format("no provider has a capacity block, so {} observes nothing", metric));
 }
 
+// A ladder_rungs `rung:` that no ladder can give: the threshold would count nothing. The
+// values are relax_threshold's labels ("dense 0.75", "keyword": is_relax_label) and
+// rewrite_query's results, checked against the `strategy:` tag when there is one. The
+// labels are checked by shape, not against this scenario's ladders, so that a policy file
+// given at run time (--policy, a sweep's variants) may bring its own.
+void check_rung(const MetricSelector& selector, const std::string& path, Diagnostics& diag) {
+  if (selector.metric_name != "ladder_rungs") return;
+  const auto rung = selector.tags.find("rung");
+  if (rung == selector.tags.end()) return;
+  const auto strategy = selector.tags.find("strategy");
+  const std::string_view only = strategy == selector.tags.end() ? std::string_view() : strategy->second;
+  std::vector<std::string_view> results;
+  for (std::size_t i = 0; i < kRewriteResultCount; ++i) results.push_back(to_string(static_cast<RewriteResult>(i)));
+  const bool relax = only != "rewrite_query" && is_relax_label(rung->second);
+  const bool rewrite =
+      only != "relax_threshold" && std::find(results.begin(), results.end(), rung->second) != results.end();
+  if (relax || rewrite) return;
+  const std::string relax_known =
+      "relax_threshold's \"keyword\" and \"dense <score>\" as its events write it "
+      "(\"dense 0.75\")";
+  const std::string rewrite_known = fmt::format("rewrite_query's {}", fmt::join(results, ", "));
+  const std::string known = only == "relax_threshold" ? relax_known
+                            : only == "rewrite_query" ? rewrite_known
+                                                      : relax_known + "; " + rewrite_known;
+  diag.error(path, fmt::format("unknown value \"{}\" for tag \"rung\" of metric \"ladder_rungs\"; known: {}",
+                               rung->second, known));
+}
+
 }  // namespace
 
 std::vector<Threshold> read_thresholds(const Json& value, const std::string& path, const ThresholdContext& context,
@@ -124,6 +154,7 @@ std::vector<Threshold> read_thresholds(const Json& value, const std::string& pat
     }
     check_tags(std::get<MetricSelector>(selector), context, metric_path, diag);
     check_capacity_metric(std::get<MetricSelector>(selector), context, metric_path, diag);
+    check_rung(std::get<MetricSelector>(selector), metric_path, diag);
     const auto expressions = read_array(list, metric_path, diag, /*nonempty=*/true);
     for (std::size_t i = 0; i < expressions.size(); ++i) {
       const std::string expression_path = pointer_append(metric_path, i);

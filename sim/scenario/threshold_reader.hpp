@@ -35,6 +35,9 @@ struct ThresholdContext {
 //   `no tool named "answr"; tools are: answer, web`
 //   `unknown value "blah" for tag "kind" of metric "injected_faults"; known: timeout, ...`
 //   `no task template named "resarch"; templates are: research`
+//   `unknown value "dense 0.750" for tag "rung" of metric "ladder_rungs"; known: ...` (a
+//    rung no ladder can give, by shape: relax_threshold's "keyword" and "dense <score>"
+//    as its events write the score, rewrite_query's results)
 // A capacity_* metric that could observe nothing is reported there too (the provider named,
 // or without a provider tag every provider, lacks what the metric measures):
 //   `provider "gpt" has no capacity block, so capacity_goodput observes nothing for it`

@@ -45,6 +45,21 @@ TEST(RelaxThresholdTest, StepFloorAndKeywordShapeTheLadder) {
   c.initial = 0.3;
   c.step = 0.15;
   EXPECT_EQ(labels(relax_ladder(c)), (std::vector<std::string>{"dense 0.3", "dense 0.15", "dense 0"}));
+  c.step = 0.1;  // 0.3 - 3 x 0.1 is -5.6e-17: the last rung is 0, not -0
+  EXPECT_EQ(labels(relax_ladder(c)), (std::vector<std::string>{"dense 0.3", "dense 0.2", "dense 0.1", "dense 0"}));
+}
+
+TEST(RelaxThresholdTest, EveryLadderLabelIsARelaxLabelAndOthersAreNot) {
+  RelaxThresholdConfig c;
+  for (const double step : {0.01, 0.05, 0.1, 0.15, 0.3}) {
+    c.step = step;
+    c.floor = 0;
+    for (const RelaxRung& rung : relax_ladder(c)) EXPECT_TRUE(is_relax_label(rung.label)) << rung.label;
+  }
+  for (const char* other : {"dense 0.750", "kewyord", "dense", "dense ", "dense 1.5", "dense -0", "Dense 0.7",
+                            "dense 0.7 ", "dense 7e-1"}) {
+    EXPECT_FALSE(is_relax_label(other)) << other;
+  }
 }
 
 // The search tool's pipeline [relax_threshold, extra...] over a vector search fake.

@@ -32,6 +32,25 @@ TEST(ScenarioThresholdsTest, TimeThresholdNeedsAUnit) {
                  "\"p(99)<25\""));
 }
 
+TEST(ScenarioThresholdsTest, ALadderRungNoLadderGivesIsRefused) {
+  // Such a threshold counts nothing, so "count<5" could never fail.
+  EXPECT_EQ(errors_of(with(base_scenario(), "/thresholds/ladder_rungs{strategy:relax_threshold,rung:dense 0.750}",
+                           Json::array({"count<5"}))),
+            only("/thresholds/ladder_rungs{strategy:relax_threshold,rung:dense 0.750}",
+                 "unknown value \"dense 0.750\" for tag \"rung\" of metric \"ladder_rungs\"; known: "
+                 "relax_threshold's \"keyword\" and \"dense <score>\" as its events write it (\"dense 0.75\")"));
+  EXPECT_EQ(errors_of(with(base_scenario(), "/thresholds/ladder_rungs{strategy:rewrite_query,rung:keyword}",
+                           Json::array({"count<5"}))),
+            only("/thresholds/ladder_rungs{strategy:rewrite_query,rung:keyword}",
+                 "unknown value \"keyword\" for tag \"rung\" of metric \"ladder_rungs\"; known: rewrite_query's "
+                 "intended, paraphrase, repeated, failed"));
+  for (const char* ok : {"ladder_rungs{rung:dense 0.7}", "ladder_rungs{rung:paraphrase}",
+                         "ladder_rungs{strategy:relax_threshold,rung:keyword}"}) {
+    EXPECT_TRUE(errors_of(with(base_scenario(), std::string("/thresholds/") + ok, Json::array({"count<5"}))).empty())
+        << ok;
+  }
+}
+
 TEST(ScenarioThresholdsTest, ExpressionsMustBeANonEmptyArray) {
   EXPECT_EQ(errors_of(with(base_scenario(), "/thresholds/task_success", "rate>=0.9")),
             only("/thresholds/task_success", "expected a non-empty array, got \"rate>=0.9\""));
