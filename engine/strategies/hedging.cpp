@@ -31,7 +31,10 @@ struct HedgingStrategy::Call {
   // The hedge waiting out its delay, if any: at most one at a time, since hedge k + 1's
   // delay starts when hedge k launches. Any attempt's handled failure cuts it short, not
   // only that of the attempt just before it (gRFC A6: the next hedged request in line is
-  // sent at once).
+  // sent at once). Failures while that hedge is already woken (at the same instant, or
+  // while a Retry-After holds it) send no second hedge: as grpc-java's RetriableStream
+  // reschedules its one scheduled hedge, a failure moves the hedge in line, it does not
+  // add one.
   CancellationSource* waiting = nullptr;
   // The latest end of a failed attempt's Retry-After, as a time (0: none): it holds the
   // next hedge, whichever attempt's failure carried it.
@@ -188,7 +191,9 @@ Task<HedgingStrategy::Hedged> HedgingStrategy::run_hedge(Call& call, Level& lv, 
   call.waiting = nullptr;
   if (token.cancelled()) co_return Hedged{not_sent(), -1};
   // Pushback: a failure with a Retry-After holds the hedge until then (see the header).
-  if (call.pushback_until > env_.clock.now() && call.pushback_until < call.deadline) {
+  // A failure while it is held may push the end later: the hedge waits again until the
+  // latest end (pushback_until only grows, so this ends).
+  while (call.pushback_until > env_.clock.now() && call.pushback_until < call.deadline) {
     co_await sleep_until(env_.scheduler, call.pushback_until, token);
     if (token.cancelled()) co_return Hedged{not_sent(), -1};
   }

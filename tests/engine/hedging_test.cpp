@@ -43,12 +43,15 @@ class CancellableProvider final : public Provider {
   Task<Response> call(Request, CallOptions options) override {
     const TimePoint started = loop_.now();
     starts_.push_back(started);
-    const std::pair<Nanos, int> scripted = script_(starts_.size() - 1);
+    const std::size_t index = starts_.size() - 1;
+    const std::pair<Nanos, int> scripted = script_(index);
     const Nanos latency = scripted.first;
     const int code = scripted.second;
     const TimePoint due = std::min(add_saturating(started, latency), options.deadline);
     const Wake wake = co_await sleep_until(loop_, due, options.cancellation);
-    Response r = code == 200 ? test::results() : test::status(code, retry_after_);
+    const std::string_view retry_after =
+        index < retry_after_by_call_.size() ? retry_after_by_call_[index] : retry_after_;
+    Response r = code == 200 ? test::results() : test::status(code, retry_after);
     const Nanos ran = loop_.now() - started;
     if (wake == Wake::cancelled) {
       r = Response{};
@@ -66,8 +69,11 @@ class CancellableProvider final : public Provider {
     co_return r;
   }
   const std::vector<TimePoint>& starts() const { return starts_; }
+  // The Retry-After of call i's error answer, for the calls listed (literals).
+  void set_retry_after_by_call(std::vector<std::string_view> values) { retry_after_by_call_ = std::move(values); }
 
  private:
+  std::vector<std::string_view> retry_after_by_call_;
   EventLoop& loop_;
   Script script_;
   std::string_view retry_after_;
@@ -169,6 +175,39 @@ TEST(HedgingTest, AnEarlierAttemptsRetryAfterHoldsTheHedgeInLine) {
   Call call;
   EXPECT_EQ(test::run(h, *p, call).kind, OutcomeKind::success);
   EXPECT_EQ(provider.starts(), (std::vector<TimePoint>{0, 200 * kMs, 1300 * kMs}));
+}
+
+TEST(HedgingTest, ALaterLongerRetryAfterHoldsTheHedgeAlreadyHeld) {
+  // Hedge 1 (sent at 300 ms) fails at 400 ms with Retry-After 1 s: hedge 2 is held until
+  // 1.4 s. The primary fails at 1 s with Retry-After 3 s: hedge 2 is held until 4 s, and
+  // hedge 3 follows it by the delay, at 4.3 s.
+  Harness h;
+  CancellableProvider provider(h.loop, [](std::size_t i) {
+    if (i == 0) return std::pair{1000 * kMs, 429};
+    if (i == 1) return std::pair{100 * kMs, 429};
+    return std::pair{10000 * kMs, 200};
+  });
+  const std::vector<std::string_view> retry_after{"3", "1"};
+  provider.set_retry_after_by_call(retry_after);
+  auto p = test::make_pipeline(provider, h.env, std::make_unique<HedgingStrategy>(hedging(3, 300 * kMs), h.env, "web"));
+  Call call;
+  test::run(h, *p, call);
+  EXPECT_EQ(provider.starts(), (std::vector<TimePoint>{0, 300 * kMs, 4000 * kMs, 4300 * kMs}));
+}
+
+TEST(HedgingTest, FailuresAtOneInstantMoveTheHedgeInLineOnce) {
+  // The primary and hedge 1 both fail at 500 ms: hedge 2 goes then, once; hedge 3 follows
+  // by the delay (grpc-java reschedules its one scheduled hedge).
+  Harness h;
+  CancellableProvider provider(h.loop, [](std::size_t i) {
+    if (i == 0) return std::pair{500 * kMs, 500};
+    if (i == 1) return std::pair{200 * kMs, 500};
+    return std::pair{10000 * kMs, 200};
+  });
+  auto p = test::make_pipeline(provider, h.env, std::make_unique<HedgingStrategy>(hedging(3, 300 * kMs), h.env, "web"));
+  Call call;
+  test::run(h, *p, call);
+  EXPECT_EQ(provider.starts(), (std::vector<TimePoint>{0, 300 * kMs, 500 * kMs, 800 * kMs}));
 }
 
 TEST(HedgingTest, PermanentFailureWinsAndCancelsTheHedges) {
