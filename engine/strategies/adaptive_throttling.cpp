@@ -78,9 +78,10 @@ Task<Outcome> AdaptiveThrottlingStrategy::execute(CallContext& ctx, Request& req
     Bucket& b = current(h);
     const Counts before = h.total;
     const double p = rejection_probability(before, config_.k);
-    ++b.requests;
-    ++h.total.requests;
     if (p > 0 && rng_.uniform01() < p) {
+      // A local rejection is a request, answered at once.
+      ++b.requests;
+      ++h.total.requests;
       env_.events.on_throttled(ThrottledEvent{ctx.task.id, ctx.tool, provider_name(provider), env_.clock.now(),
                                               before.requests, before.accepts, p});
       Outcome rejected;
@@ -92,11 +93,18 @@ Task<Outcome> AdaptiveThrottlingStrategy::execute(CallContext& ctx, Request& req
   const std::int32_t attempts_before = ctx.attempts;
   Outcome outcome = co_await next(ctx, request);
   const bool reached = ctx.attempts > attempts_before && retry_class(outcome.kind) != RetryClass::local;
+  // A sent request counts when its answer comes back, beside its accept, as Envoy's
+  // admission control counts both at completion: one still in flight is neither, so it
+  // cannot look like a rejection (counted when sent, the second request of a run saw
+  // requests 1, accepts 0, p = 0.5, against a backend that refused nothing). Looked up
+  // again: the history vector may have grown during the await (engine tests' ids beyond
+  // the registry's).
+  History& h = history_of(provider);
+  Bucket& b = current(h);
+  ++b.requests;
+  ++h.total.requests;
   if (reached && !reject_on_.contains(outcome.kind)) {
-    // Looked up again: the history vector may have grown during the await (engine tests'
-    // ids beyond the registry's).
-    History& h = history_of(provider);
-    ++current(h).accepts;
+    ++b.accepts;
     ++h.total.accepts;
   }
   co_return outcome;

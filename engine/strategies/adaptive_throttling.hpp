@@ -3,13 +3,15 @@
 // "Handling Overload", section "Client-Side Throttling").
 //
 // For each backend the client keeps, over the last `window` (the book's two minutes):
-//   requests: requests the application made, those rejected locally included
+//   requests: requests the application made that have been answered, those rejected
+//             locally included (a request in flight is not counted yet: see Time)
 //   accepts:  requests the backend accepted (answered with anything but a rejection)
 // and rejects each new request locally with probability
 //   p = max(0, (requests - K * accepts) / (requests + 1))
 // computed from the counts before the request is counted (the book's formula; the + 1
-// keeps p < 1, so some requests always reach the backend and can find it recovered). The
-// request is then counted in `requests`, sent or not. While the backend accepts every
+// keeps p < 1, so some requests always reach the backend and can find it recovered). A
+// rejected request is then counted in `requests`; a sent one when its answer comes. While
+// the backend accepts every
 // request p stays 0; K = 2 (the book's "K = 2") lets requests run up to twice the accepts
 // before any is rejected, so the backend still sees some traffic above what it accepts.
 //
@@ -29,9 +31,12 @@
 // Time. The window is kept in one-second buckets, window / 1 s of them, as resilience4j's
 // time-based sliding window keeps a bucket per second: bounded memory whatever the load.
 // At time t the counts are those of the buckets for seconds floor(t / 1 s) - n + 1 up to
-// floor(t / 1 s) (the current, partial second included), n = window / 1 s. A request is
-// counted in the bucket of the second it was made in; an accept in the bucket of the
-// second its answer arrived in.
+// floor(t / 1 s) (the current, partial second included), n = window / 1 s. A sent request
+// and its accept are counted in the bucket of the second its answer arrived in, as Envoy's
+// admission control counts both at completion: counted when sent, a request in flight
+// looked like a rejection (the second request of a run saw requests 1, accepts 0, p = 0.5
+// against a backend that had refused nothing). A local rejection is counted in the second
+// it was made in.
 //
 // One history per backend. In a provider's own stack the history is the provider's,
 // shared by every tool and task that reaches it (the book's "per backend"); in a tool's

@@ -85,8 +85,8 @@ TEST(AdaptiveThrottlingTest, AcceptedRequestsKeepTheProbabilityAtZero) {
 
 TEST(AdaptiveThrottlingTest, WindowRollsOverOneSecondBucketAtATime) {
   // Window 2 s: at time t the counts cover seconds floor(t) - 1 and floor(t). A request
-  // made at 0 (a 429 at 100 ms) is in second 0; a request made at 500 ms answered 200 at
-  // 2 s is a request of second 0 and an accept of second 2.
+  // counts when its answer comes: one made at 0 (a 429 at 100 ms) is in second 0; one
+  // made at 500 ms answered 200 at 2 s is a request and an accept of second 2.
   Harness h;
   ScriptedProvider provider(h.loop, [](std::size_t i, const Request&) {
     return i == 0 ? Reply{test::status(429)} : Reply{test::results(), 1500 * kMs};
@@ -99,13 +99,37 @@ TEST(AdaptiveThrottlingTest, WindowRollsOverOneSecondBucketAtATime) {
   h.loop.run_until(500 * kMs);
   run_one(h, *rig.pipeline);  // p = 1/2, u = 0.99: sent; answered at 2 s
   EXPECT_EQ(h.loop.now(), seconds(2));
-  // At 2 s second 0 has left the window: both requests with it; the accept is in second 2.
-  EXPECT_EQ(rig.throttle->counts().requests, 0U);
+  // At 2 s second 0 has left the window with the 429; the answered request is in second 2.
+  EXPECT_EQ(rig.throttle->counts().requests, 1U);
   EXPECT_EQ(rig.throttle->counts().accepts, 1U);
   h.loop.run_until(3999 * kMs);
   EXPECT_EQ(rig.throttle->counts().accepts, 1U);  // seconds 2 and 3
   h.loop.run_until(seconds(4));
-  EXPECT_EQ(rig.throttle->counts().accepts, 0U);  // seconds 3 and 4
+  EXPECT_EQ(rig.throttle->counts().requests, 0U);  // seconds 3 and 4
+  EXPECT_EQ(rig.throttle->counts().accepts, 0U);
+}
+
+TEST(AdaptiveThrottlingTest, ARequestInFlightIsNoRejection) {
+  // Counted when sent, the first request still in flight made the second see requests 1,
+  // accepts 0: p = 1/2 against a backend that had refused nothing. With u = 0 every
+  // p > 0 would reject: both are sent.
+  Harness h;
+  ScriptedProvider provider(h.loop, {{test::results(), 1000 * kMs}});
+  ScriptedRng rng({0.0});
+  ThrottleRig rig(h, provider, rng, AdaptiveThrottlingConfig{});
+  std::exception_ptr error;
+  Call first;
+  test::start(h, *rig.pipeline, first, &error);
+  h.loop.run_until(100 * kMs);
+  EXPECT_EQ(rig.throttle->rejection_probability(), 0.0);
+  Call second;
+  test::start(h, *rig.pipeline, second, &error);
+  test::drain(h);
+  ASSERT_FALSE(error);
+  EXPECT_EQ(provider.start_times(), (std::vector<TimePoint>{0, 100 * kMs}));
+  EXPECT_TRUE(h.log.throttles.empty());
+  EXPECT_EQ(rig.throttle->counts().requests, 2U);
+  EXPECT_EQ(rig.throttle->counts().accepts, 2U);
 }
 
 TEST(AdaptiveThrottlingTest, CountsJustBeforeTheRollOver) {
