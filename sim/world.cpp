@@ -188,7 +188,7 @@ Task<void> World::arrivals() {
     }
     loop_.set_component(kFirstTemplateComponent + static_cast<ComponentId>(index));
     fresh.id = static_cast<std::uint64_t>(n);
-    spawn(runner_.run(fresh, plans_[index], query), &error_);
+    spawn(runner_.run(fresh, plans_[index], query), tasks_);
     loop_.set_component(kArrivalsComponent);
   }
 }
@@ -203,12 +203,12 @@ std::string World::component_name(ComponentId component) const {
 
 Report World::run() {
   loop_.set_component(kArrivalsComponent);
-  spawn(arrivals(), &error_);
+  spawn(arrivals(), tasks_);
   try {
     // In slices, so that a component's error (a run limit) stops the run at once rather
     // than after every task in flight has finished.
     constexpr std::uint64_t kSlice = 1 << 16;
-    while (!error_ && !loop_.empty()) {
+    while (!tasks_.error() && !loop_.empty()) {
       loop_.run(kSlice);
       if (progress_)
         progress_(RunProgress{loop_.now(), scenario_.duration, tasks_started_, recorder_.tasks_finished()});
@@ -221,7 +221,7 @@ Report World::run() {
             "(a loop that never waits, EventLoop::kMaxEventsPerInstant)",
             format_duration(stall.at()), EventLoop::kMaxEventsPerInstant, component_name(stall.component())));
   }
-  if (error_) std::rethrow_exception(error_);
+  if (tasks_.error()) std::rethrow_exception(tasks_.error());
   if (tasks_started_ != recorder_.tasks_finished()) {
     throw std::logic_error("simulation ended with unfinished tasks: a coroutine was never resumed");
   }

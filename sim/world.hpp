@@ -93,7 +93,8 @@ class World {
   ~World();
 
   // Runs the simulation to completion. Call once. Throws RunLimitExceeded (above), and
-  // whatever a component threw.
+  // whatever a component or the progress callback threw; the tasks still in flight are
+  // then destroyed with the world.
   Report run();
   // Called by run() between slices of events, and once at the end (RunProgress above).
   void set_progress(ProgressCallback progress) { progress_ = std::move(progress); }
@@ -134,11 +135,14 @@ class World {
   std::unique_ptr<Rng> arrival_rng_;
   std::unique_ptr<Rng> task_rng_;
   std::unique_ptr<Rng> query_rng_;
-  std::exception_ptr error_;
   std::uint64_t tasks_started_ = 0;
   std::uint64_t peak_in_flight_ = 0;
   RunLimits limits_;
   ProgressCallback progress_;
+  // The arrivals and every task, until they finish. Last, so that it is destroyed first:
+  // a run stopped early (a run limit, an exception, an interrupt thrown from the progress
+  // callback) leaves tasks suspended, and their frames reference everything above.
+  SpawnScope tasks_;
 };
 
 }  // namespace squall

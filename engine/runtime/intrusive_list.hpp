@@ -31,6 +31,8 @@ class IntrusiveList {
   bool empty() const noexcept { return head_ == nullptr; }
   // The oldest element, or null.
   T* front() const noexcept { return head_; }
+  // The newest element, or null.
+  T* back() const noexcept { return tail_; }
 
   void push_back(T& element) noexcept {
     IntrusiveListNode<T>& n = element;

@@ -1,5 +1,5 @@
-// Task<T>: the lazily started coroutine type of engine and mock logic, and spawn() for
-// fire-and-forget roots.
+// Task<T>: the lazily started coroutine type of engine and mock logic, spawn() for
+// fire-and-forget roots, and SpawnScope, the owner of the roots a run may stop before they end.
 //
 // A Task starts when awaited and resumes its awaiter by symmetric transfer when it
 // finishes, so chains of co_await never grow the native stack. Exceptions thrown inside
@@ -16,8 +16,11 @@
 #include <utility>
 
 #include "engine/runtime/frame_pool.hpp"
+#include "engine/runtime/intrusive_list.hpp"
 
 namespace squall {
+
+class SpawnScope;
 
 namespace detail {
 
@@ -57,19 +60,31 @@ struct PooledFrame {
   static void operator delete(void* p, std::size_t n) noexcept { frame_pool::deallocate(p, n); }
 };
 
+// A detached task's record, outside its frame so that awaited tasks (nearly every frame)
+// pay nothing for it: where an escaping exception goes, and, when spawned into a
+// SpawnScope, its place in the scope's list of live roots.
+struct Spawned : IntrusiveListNode<Spawned>, PooledFrame {
+  std::coroutine_handle<> frame;
+  std::exception_ptr* error = nullptr;  // may be null: the exception is dropped
+  SpawnScope* scope = nullptr;          // null for spawn(task, error)
+};
+
+// Unlinks `spawned` from its scope, if any, and frees it (defined after SpawnScope).
+void release(Spawned* spawned) noexcept;
+
 // Every call in flight holds a promise in its frame, so it is two words: where to go on
-// finishing, and one error slot whose meaning depends on it.
+// finishing, and one slot whose meaning depends on it.
 //
 // An awaited task keeps the exception that escaped it, for its awaiter to rethrow. A
 // detached task (spawn()) has no awaiter: its continuation is null, it frees its own
-// frame when it finishes, and it reports an exception at once to the place spawn() was
-// given (if that is still empty; nowhere if it was null). The two uses never meet, so the
-// slot is a union: one word fewer in every frame.
+// frame and its record when it finishes, and it reports an exception at once to the place
+// spawn() was given (if that is still empty; nowhere if it was null). The two uses never
+// meet, so the slot is a union: one word fewer in every frame.
 struct PromiseBase : PooledFrame {
   std::coroutine_handle<> continuation = std::noop_coroutine();
   union {
-    std::exception_ptr exception;        // awaited (continuation is not null)
-    std::exception_ptr* detached_error;  // detached (continuation is null); may be null
+    std::exception_ptr exception;  // awaited (continuation is not null)
+    Spawned* spawned;              // detached (continuation is null)
   };
 
   PromiseBase() noexcept : exception() {}
@@ -80,11 +95,11 @@ struct PromiseBase : PooledFrame {
   PromiseBase& operator=(const PromiseBase&) = delete;
 
   bool detached() const noexcept { return !continuation; }
-  // Makes the task detached, reporting to `error` (spawn()); before it has run.
-  void detach(std::exception_ptr* error) noexcept {
+  // Makes the task detached, reporting through `record` (spawn()); before it has run.
+  void detach(Spawned* record) noexcept {
     std::destroy_at(&exception);  // empty: the task has not run
     continuation = nullptr;
-    detached_error = error;
+    spawned = record;
   }
 
   struct FinalAwaiter {
@@ -93,7 +108,9 @@ struct PromiseBase : PooledFrame {
     std::coroutine_handle<> await_suspend(std::coroutine_handle<P> h) const noexcept {
       PromiseBase& p = h.promise();
       if (!p.detached()) return p.continuation;
+      Spawned* record = p.spawned;
       h.destroy();  // allowed: the coroutine is suspended at its final point
+      release(record);
       return std::noop_coroutine();
     }
     void await_resume() const noexcept {}
@@ -104,8 +121,8 @@ struct PromiseBase : PooledFrame {
   void unhandled_exception() noexcept {
     if (!detached()) {
       exception = std::current_exception();
-    } else if (detached_error != nullptr && !*detached_error) {
-      *detached_error = std::current_exception();
+    } else if (spawned->error != nullptr && !*spawned->error) {
+      *spawned->error = std::current_exception();
     }
   }
 };
@@ -262,6 +279,7 @@ class [[nodiscard]] Task<void> {
 
  private:
   friend void spawn(Task<void> task, std::exception_ptr* error);
+  friend void spawn(Task<void> task, SpawnScope& scope);
   explicit Task(std::coroutine_handle<promise_type> h) : handle_(h) {}
   void destroy() {
     if (handle_) handle_.destroy();
@@ -269,15 +287,75 @@ class [[nodiscard]] Task<void> {
   std::coroutine_handle<promise_type> handle_{};
 };
 
+// Owns the detached tasks spawned into it until they finish: destroying the scope (or
+// calling destroy_all()) destroys the frames of those still suspended, and with them every
+// frame they await. A run that stops early (a run limit, a component's exception, an
+// interrupt) leaves tasks suspended on timers and queues that will never fire again; their
+// owner destroys them through the scope, so nothing the run started outlives it. Destroy
+// the scope (or call destroy_all()) while everything those frames reference still lives,
+// and never from inside one of its tasks.
+class SpawnScope {
+ public:
+  SpawnScope() = default;
+  SpawnScope(const SpawnScope&) = delete;
+  SpawnScope& operator=(const SpawnScope&) = delete;
+  ~SpawnScope() { destroy_all(); }
+
+  // The first exception that escaped a task spawned here (a programmer error), or null.
+  const std::exception_ptr& error() const noexcept { return error_; }
+  // Hands over that exception and forgets it, for an owner that reports it once.
+  std::exception_ptr take_error() noexcept { return std::exchange(error_, nullptr); }
+  // True when no task spawned here is still suspended.
+  bool empty() const noexcept { return live_.empty(); }
+  // Destroys every task spawned here that has not finished, most recent first.
+  void destroy_all() noexcept {
+    while (detail::Spawned* record = live_.back()) {
+      const std::coroutine_handle<> frame = record->frame;
+      detail::release(record);
+      frame.destroy();
+    }
+  }
+
+ private:
+  friend void spawn(Task<void> task, SpawnScope& scope);
+  friend void detail::release(detail::Spawned* spawned) noexcept;
+  IntrusiveList<detail::Spawned> live_;
+  std::exception_ptr error_;
+};
+
+namespace detail {
+inline void release(Spawned* spawned) noexcept {
+  if (spawned->scope != nullptr) spawned->scope->live_.remove(*spawned);
+  delete spawned;
+}
+}  // namespace detail
+
 // Starts `task` now and lets it run to completion on its own; it runs until its first
 // suspension before spawn() returns. An exception escaping the task (a programmer error)
 // is stored in `*error` if that is still empty, so the owner of the run can rethrow it;
 // with a null `error` it is dropped. The task is marked detached and resumed directly:
 // when it finishes, its final awaiter reports the exception and frees the frame, so a
-// spawned task costs no wrapper coroutine (the simulator spawns one per simulated task).
+// spawned task costs no wrapper coroutine, only its small record (detail::Spawned). A task
+// that never finishes is never freed: use the SpawnScope overload for tasks a run may
+// abandon.
 inline void spawn(Task<void> task, std::exception_ptr* error) {
   const std::coroutine_handle<Task<void>::promise_type> h = std::exchange(task.handle_, {});
-  h.promise().detach(error);
+  auto* record = new detail::Spawned;
+  record->frame = h;
+  record->error = error;
+  h.promise().detach(record);
+  h.resume();
+}
+
+// The same, owned by `scope` until it finishes; its exception goes to scope.error().
+inline void spawn(Task<void> task, SpawnScope& scope) {
+  const std::coroutine_handle<Task<void>::promise_type> h = std::exchange(task.handle_, {});
+  auto* record = new detail::Spawned;
+  record->frame = h;
+  record->error = &scope.error_;
+  record->scope = &scope;
+  scope.live_.push_back(*record);
+  h.promise().detach(record);
   h.resume();
 }
 

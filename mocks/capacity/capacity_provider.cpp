@@ -173,7 +173,7 @@ Task<void> CapacityProvider::serve(Request request, std::uint64_t task_id, std::
     ++stats_.totals().queued;
     if (!watching_edges_ && next_edge_ < edges_.size()) {
       watching_edges_ = true;
-      spawn(watch_edges(), &error_);
+      spawn(watch_edges(), server_tasks_);
     }
     // The server's own wait: no cancellation token, since it cannot see the client leave.
     auto wait = queue_.wait(add_saturating(arrived, config_.queue_timeout));
@@ -222,7 +222,7 @@ Task<void> CapacityProvider::watch_edges() {
 
 Task<Response> CapacityProvider::wait_for_answer(Request request, CallOptions options, RateLimitHeaders headers) {
   Pending pending(options.cancellation);
-  spawn(serve(std::move(request), options.task_id, options.tool, &pending), &error_);
+  spawn(serve(std::move(request), options.task_id, options.tool, &pending), server_tasks_);
   if (!pending.done) {
     co_await sleep_until(scheduler_, options.deadline, pending.wake.token());
   }
@@ -253,7 +253,7 @@ Task<Response> CapacityProvider::wait_for_answer(Request request, CallOptions op
 // Not a coroutine: a rejection costs no frame, and an accepted request's coroutine owns
 // copies of the request and options, which the server side outlives the caller with.
 Task<Response> CapacityProvider::call(Request request, CallOptions options) {
-  if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+  if (server_tasks_.error()) std::rethrow_exception(server_tasks_.take_error());
   if (options.cancellation.cancelled()) return inner_->call(request, options);
   const TimePoint now = clock_.now();
   advance(now);

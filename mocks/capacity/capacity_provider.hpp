@@ -130,7 +130,10 @@ class CapacityProvider final : public Provider {
   CapacityStats stats_;
   RetryAfterTexts retry_after_;
   ErrorDetailsStore details_;  // the 429s' details, one per Retry-After value and message
-  std::exception_ptr error_;   // a programmer error thrown by a server-side coroutine
+  // The server-side coroutines (serve, watch_edges) and the first programmer error one
+  // threw. Last, so that it is destroyed first: in a run stopped early they are still
+  // suspended, and their frames reference the members above.
+  SpawnScope server_tasks_;
 };
 
 }  // namespace squall

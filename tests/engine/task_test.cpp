@@ -41,6 +41,11 @@ Task<void> root(EventLoop& loop, std::vector<std::string>& log) {
   log.push_back("got " + std::to_string(x));
 }
 
+Task<void> answer_later(EventLoop& loop, std::vector<std::string>& log) {
+  Witness w(log, "later");
+  co_await sleep_until(loop, 20);
+}
+
 Task<void> fail_after(EventLoop& loop, TimePoint at, std::string message) {
   co_await sleep_until(loop, at);
   throw std::runtime_error(message);
@@ -209,6 +214,70 @@ TEST(TaskTest, FinishedPassesTheExceptionOn) {
 TEST(TaskTest, ADefaultTaskIsEmpty) {
   const Task<int> empty;
   EXPECT_FALSE(empty.valid());
+}
+
+}  // namespace
+}  // namespace squall
+
+namespace squall {
+namespace {
+
+TEST(SpawnScopeTest, DestroysTheTasksStillSuspendedAndWhatTheyAwait) {
+  // A run stopped early: the loop never runs again, so both roots stay suspended with
+  // their awaited children. Destroying the scope destroys every frame, children first
+  // (the awaiter's locals, among them the child Task, go before its own), newest root
+  // first.
+  std::vector<std::string> log;
+  {
+    EventLoop loop;
+    SpawnScope scope;
+    spawn(root(loop, log), scope);
+    spawn(answer_later(loop, log), scope);
+    EXPECT_FALSE(scope.empty());
+    EXPECT_EQ(log, (std::vector<std::string>{"+root", "started", "+answer", "+later"}));
+    log.clear();
+  }
+  EXPECT_EQ(log, (std::vector<std::string>{"-later", "-answer", "-root"}));
+}
+
+TEST(SpawnScopeTest, AFinishedTaskLeavesTheScopeAndDestroyAllFreesTheRest) {
+  EventLoop loop;
+  std::vector<std::string> log;
+  SpawnScope scope;
+  spawn(root(loop, log), scope);  // ends at 10
+  const auto never = [](EventLoop& l, std::vector<std::string>& lg) -> Task<void> {
+    Witness w(lg, "never");
+    co_await sleep_until(l, 1'000);
+  };
+  spawn(never(loop, log), scope);
+  loop.run_until(100);
+  EXPECT_EQ(log, (std::vector<std::string>{"+root", "started", "+answer", "+never", "-answer", "got 42", "-root"}));
+  EXPECT_FALSE(scope.empty());
+  log.clear();
+  scope.destroy_all();
+  EXPECT_TRUE(scope.empty());
+  EXPECT_EQ(log, (std::vector<std::string>{"-never"}));
+  // A second call, and the scope's destruction, find nothing left.
+  scope.destroy_all();
+  EXPECT_TRUE(log.size() == 1);
+}
+
+TEST(SpawnScopeTest, KeepsTheFirstEscapingExceptionUntilTakenAndFreesTheFrame) {
+  EventLoop loop;
+  SpawnScope scope;
+  spawn(fail_after(loop, 20, "second"), scope);
+  spawn(fail_after(loop, 10, "first"), scope);
+  spawn(fail_at_once(), scope);
+  ASSERT_TRUE(scope.error());
+  loop.run();
+  EXPECT_TRUE(scope.empty());
+  const std::exception_ptr taken = scope.take_error();
+  EXPECT_FALSE(scope.error());
+  try {
+    std::rethrow_exception(taken);
+  } catch (const std::logic_error& e) {
+    EXPECT_STREQ(e.what(), "at once");
+  }
 }
 
 }  // namespace
