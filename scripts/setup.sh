@@ -67,6 +67,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libyaml-cpp-dev
   python3-junitparser python3-jsonschema
+  clang-format universal-ctags
 )
 # An npm already on the PATH (NodeSource's nodejs bundles one) is used as it is.
 if ! command -v npm >/dev/null 2>&1; then

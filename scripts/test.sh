@@ -1,15 +1,26 @@
 #!/usr/bin/env bash
-# The README's second command: install what is missing, build the release preset, run
-# the whole test suite under ctest, then every CI and incident scenario at once with
-# `squall ci` (its JUnit file and Markdown summary go to build/release/ci/). CI's .ci/run
-# calls this. The browser is installed too (setup's --with-browser), so CI
-# opens the HTML report in headless Chromium. scenarios/policies/ holds policies meant to fail the incidents: not run here.
+# The README's second command and CI's (.ci/run calls it): install what is missing, check
+# the formatting (scripts/format.sh --check), build the release preset and run the whole
+# test suite under ctest, then every CI and incident scenario at once with `squall ci`
+# (its JUnit file and Markdown summary go to build/release/ci/); then build the debug
+# preset (AddressSanitizer and UndefinedBehaviorSanitizer, build/debug) and run the whole
+# suite again under it, where a leak, an out-of-bounds access or undefined behaviour fails
+# the test that caused it. The browser is installed too (setup's --with-browser), so CI
+# opens the HTML report in headless Chromium. scenarios/policies/ holds policies meant to
+# fail the incidents: not run here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --with-browser
+if ! scripts/format.sh --check; then
+  echo "test: the files above differ from clang-format's style: run scripts/format.sh" >&2
+  exit 1
+fi
 cmake --preset release >/dev/null
 cmake --build --preset release -j"$(nproc)"
 ctest --preset release -j"$(nproc)"
 mkdir -p build/release/ci
 build/release/squall ci scenarios/ci scenarios/incidents \
   --report junit=build/release/ci/junit.xml --report markdown=build/release/ci/summary.md
+cmake --preset debug >/dev/null
+cmake --build --preset debug -j"$(nproc)"
+ctest --preset debug -j"$(nproc)"
