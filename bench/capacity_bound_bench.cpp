@@ -1,4 +1,4 @@
-// The capacity-bound model (issue 7, bench/README.md): bench/scenarios/capacity-bound-1m.json
+// The capacity-bound model (bench/README.md): bench/scenarios/capacity-bound-1m.json
 // is 1,000,000 tasks against one provider with 50 slots at 96% utilisation, every call
 // through the capacity layer's wait queue and slot accounting. Its provider calls per second
 // stand beside BM_RetryBreaker1M_Squall's, which never touches that layer. There is no

@@ -1,4 +1,4 @@
-// The flagship incident stretched (issue 9, bench/README.md):
+// The flagship incident stretched (bench/README.md):
 // bench/scenarios/launch-surge-hour.json is scenarios/incidents/launch-surge-429-storm.json
 // run for one hour of simulated time at 100 tasks per second (300 during its burst): 406,398
 // tasks, each a web search through timeout, simplification, retry and breaker, then an LLM

@@ -1,4 +1,4 @@
-// The rate sweep of issue 10 (bench/README.md, "Cost in concurrency"): 1 M tasks of the
+// The rate sweep (bench/README.md, "Cost in concurrency"): 1 M tasks of the
 // retry model at 50, 5,000, 50,000 and 500,000 arrivals per second, squall against the
 // hand-inlined baseline (bench/retry_breaker_baseline.hpp, breaker off) in the same run,
 // and the heap each squall run holds per task in flight.

@@ -1,7 +1,7 @@
 // A sweep of 40 runs (bench/sweeps/launch-surge-40-runs.json: the flagship incident under
 // four policies on ten seeds) at 1 and 2 jobs, the scenario prepared once, outside the
-// timing, as `squall sweep` does (issue 9: --jobs 2 at least 1.8 times faster than
-// --jobs 1). Wall time (UseRealTime), since the point is the work spread over threads;
+// timing, as `squall sweep` does (the target: --jobs 2 at least 1.8 times faster
+// than --jobs 1 on two cores). Wall time (UseRealTime), since the point is the work spread over threads;
 // the figure is the median of five, and the ratio is only meaningful from one invocation
 // on a machine whose other load is stated (bench/README.md).
 #include <benchmark/benchmark.h>

@@ -4,7 +4,7 @@
 //
 // The closed vocabularies (provider kinds, capabilities) are each one X-macro table: the
 // enumerator, its scenario-file name and its documentation line live on one row, and the
-// count and the string conversions are generated from it (REVIEW change 6).
+// count and the string conversions are generated from it, so no list is kept by hand in parallel.
 #pragma once
 
 #include <array>

@@ -1,5 +1,5 @@
 // ProviderRegistry: the run's named providers, each with its own stack (DESIGN section
-// 1b, REVIEW changes 1 and 4).
+// 1b).
 //
 // A tool's pipeline ends here: run() sends the call to the stack of the provider that
 // CallContext::provider names, so a fallback from one provider to another meets the

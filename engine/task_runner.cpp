@@ -124,7 +124,8 @@ void TaskRunner::finish(const TaskPlan& plan, const PoolQuery* query, TaskContex
   if (query != nullptr && query->has_ground_truth()) {
     result.answer = answered ? so_far.hits_verdict : AnswerVerdict::not_answered;
     if (result.answer == AnswerVerdict::answered_wrongly) {
-      // Not a success, whatever the path that led to it (issue 6): the report must show it.
+      // Not a success, whatever the path that led to it: a wrong answer that counted as
+      // one would hide the worst outcome an agent has, so the report must show it.
       result.status = TaskStatus::wrong_answer;
       result.reason = task.degradations != 0 ? std::string_view(degraded_reasons_[task.degradations]) : kCleanPath;
     }

@@ -1,6 +1,6 @@
 // TaskRunner: runs one agent task, step by step, and decides how it ended (DESIGN
-// section 1b, REVIEW change 3). The simulator only wires: it builds the plans and starts
-// run() when a task arrives.
+// section 1b); in engine/, so live mode runs tasks the same way. The simulator only
+// wires: it builds the plans and starts run() when a task arrives.
 //
 // A task is an ordered list of steps under one end-to-end deadline. Each step is one
 // logical call of a tool through the tool's pipeline, starting at the tool's primary

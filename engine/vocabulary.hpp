@@ -1,6 +1,6 @@
 // Closed vocabularies (outcome kinds, task statuses, fault kinds, breaker states, ...) are
 // each declared once, as an X-macro table in their own header: one row per value with its
-// scenario-file name and what it means (REVIEW change 6, after FoundationDB's error table).
+// scenario-file name and what it means (after FoundationDB's error table).
 // These helpers generate the rest from a table, so that nothing is kept by hand in
 // parallel: the enumerators, the count and the names.
 //

@@ -1,46 +1,16 @@
 // adaptive_throttling: client-side throttling that rejects requests locally, before they
-// are sent, when the backend has been rejecting many of them (Google SRE book, chapter 21
-// "Handling Overload", section "Client-Side Throttling").
+// are sent, when the backend has been rejecting many of them (Google SRE book, chapter 21,
+// "Client-Side Throttling"): with `requests` answered (local rejections included) and
+// `accepts` over the last `window`, a request is rejected with probability
+//   p = max(0, (requests - K * accepts) / (requests + 1)).
 //
-// For each backend the client keeps, over the last `window` (the book's two minutes):
-//   requests: requests the application made that have been answered, those rejected
-//             locally included (a request in flight is not counted yet: see Time)
-//   accepts:  requests the backend accepted (answered with anything but a rejection)
-// and rejects each new request locally with probability
-//   p = max(0, (requests - K * accepts) / (requests + 1))
-// computed from the counts before the request is counted (the book's formula; the + 1
-// keeps p < 1, so some requests always reach the backend and can find it recovered). A
-// rejected request is then counted in `requests`; a sent one when its answer comes. While
-// the backend accepts every
-// request p stays 0; K = 2 (the book's "K = 2") lets requests run up to twice the accepts
-// before any is rejected, so the backend still sees some traffic above what it accepts.
+// Shape: AdaptiveThrottlingConfig below; one history per provider id, in one-second
+// buckets. Units: Nanos for window (whole seconds), K a plain multiplier. Errors: none
+// thrown; a rejected request ends at once as `throttled` (a local outcome, never sent) with
+// a ThrottledEvent. One draw from the strategy's own stream per request only while p > 0.
 //
-// The draw. When p > 0 the strategy draws u = rng.uniform01() from its own stream
-// ("policy/<owner>/<i>/adaptive_throttling") and rejects when u < p; when p = 0 it draws
-// nothing, so the stream's position depends only on the requests that could be rejected.
-// A rejected request ends at once as `throttled` (a local outcome, status 0: never sent,
-// never a provider failure; retry does not retry it by default, circuit_breaker ignores
-// it) and emits a ThrottledEvent.
-//
-// What counts as a rejection by the backend: an outcome of a request that reached it
-// whose kind is in reject_on (default rate_limited and overloaded: the backend shedding
-// load, the book's "rejected due to lack of quota"). Every other outcome of a request that
-// reached the backend is an accept, errors included. Outcomes the engine produced itself
-// (local kinds) and calls during which no attempt started count as neither.
-//
-// Time. The window is kept in one-second buckets, window / 1 s of them, as resilience4j's
-// time-based sliding window keeps a bucket per second: bounded memory whatever the load.
-// At time t the counts are those of the buckets for seconds floor(t / 1 s) - n + 1 up to
-// floor(t / 1 s) (the current, partial second included), n = window / 1 s. A sent request
-// and its accept are counted in the bucket of the second its answer arrived in, as Envoy's
-// admission control counts both at completion: counted when sent, a request in flight
-// looked like a rejection (the second request of a run saw requests 1, accepts 0, p = 0.5
-// against a backend that had refused nothing). A local rejection is counted in the second
-// it was made in.
-//
-// One history per backend. In a provider's own stack the history is the provider's,
-// shared by every tool and task that reaches it (the book's "per backend"); in a tool's
-// pipeline the strategy keeps one history per provider id, as circuit_breaker does.
+// The algorithm, what counts as a rejection, the buckets and the sources of every default:
+// docs/strategies/adaptive_throttling.md.
 #pragma once
 
 #include <array>

@@ -1,74 +1,18 @@
-// cache: a response cache in front of a search tool's provider, as an agent framework or a
-// caching proxy puts one there (LiteLLM's response cache; an HTTP cache with stale-if-error,
-// RFC 5861), with single-flight for concurrent misses.
+// cache: a response cache in front of a search tool's provider (LiteLLM's response cache;
+// an HTTP cache with stale-if-error, RFC 5861), with single-flight for concurrent misses.
+// Search requests only (CacheConfig::kAppliesTo). The key (cache_key.hpp) is the
+// normalised query and the search parameters, taken as the call enters the cache.
 //
-// Keys. A request's key is its normalised query and its search parameters
-// (engine/strategies/cache_key.hpp): ASCII lower case, whitespace runs collapsed, top_k,
-// min_score and mode, so two requests that could get different answers never share an
-// entry. The key is taken when the call enters the cache, before any strategy inside it
-// changes the request (a simplified query's answer is kept under the query asked). The
-// cache applies to search requests only (CacheConfig::kAppliesTo): other requests carry
-// no query, and an LLM's or a tool's answer is not a function of one.
+// Shape: CacheConfig below. A fresh entry answers (hit); an identical call in flight is
+// waited for (single-flight); otherwise the call leads and stores a success for `ttl` (and
+// an empty for `cache_empty`, when set). A failure in `stale_on` may be answered by an
+// entry expired at most `stale_if_error` ago (a stale answer, with its age). Units: Nanos
+// for durations, entries for max_entries. Errors: none thrown; a waiter past its deadline
+// ends `timeout`, one whose token fires `cancelled`. State is per pipeline; memory is
+// bounded by max_entries. Place it outermost, above timeout.
 //
-// Per call, at now:
-//   entry fresh (now < stored_at + ttl)  -> hit: a copy of the entry's outcome, no call
-//   an identical call in flight          -> wait for it (single-flight), then its outcome
-//   otherwise                            -> miss: this call leads; next(ctx, request)
-// The leader stores a `success` for `ttl`, and an `empty` for `cache_empty` when set
-// (negative caching); nothing else is stored. If its outcome is a failure whose kind is
-// in `stale_on` and `stale_if_error` is set, an entry that expired at most
-// stale_if_error ago (now - fresh_until <= stale_if_error) answers instead: a stale
-// answer, marked Degradation::stale_cache when it is a success, whose age
-// (now - stored_at) is reported. An entry past that point is dropped when found. A
-// failure never replaces or removes an entry.
-//
-// Single-flight. While a leader's call is in flight, later calls with the same key queue
-// behind it (engine/runtime/wait_queue.hpp), each with its own deadline
-// (CallContext::deadline) and cancellation (CallContext::cancellation):
-// - when the leader's call ends, every waiter gets a copy of the leader's outcome, the
-//   stale answer included, failures too: a provider that just failed is not asked again
-//   by each waiter, which is the herd single-flight exists to prevent (Go's
-//   x/sync/singleflight and Guava's LoadingCache give every waiter the leader's error the
-//   same way). Three outcomes of the leader describe its own task rather than the
-//   provider: `cancelled` (its caller gave up), `budget_exhausted` (its task's budget)
-//   and a `timeout` at or after the leader's own deadline (CallContext::deadline as the
-//   cache saw it: the task's, or an outer timeout's total), which a waiter arriving later
-//   has not reached. After those, the waiters start over as if they had just arrived
-//   (the leader itself still gets a stale answer if one is allowed): the first to resume
-//   finds no call in flight and leads. If the leader's coroutine is destroyed before its
-//   call ends, the waiters start over the same way.
-// - a waiter whose deadline comes first ends with `timeout` (stale-if-error applies to it
-//   as to any failure); one whose token fires first ends with `cancelled`.
-// Starting over is bounded: each round needs a new leader to end, and a leader never
-// waits again, so a call starts over at most once per call in flight with its key.
-//
-// Degradations. An entry remembers the degradations its leader's call added to the
-// leader's task (a success through fallback_provider or simplified_query); a hit, a
-// waiter and a stale answer add them to their own task, since the answer they reuse is
-// that degraded.
-//
-// Events (CacheEvent): hit (with age and calls saved), miss, coalesced (with calls
-// saved), wait_timeout, stale (with age), evicted. Calls saved by a hit or a waiter are
-// the provider attempts the call whose answer it reused made (0 when that answer came
-// from the cache too).
-//
-// State is per pipeline: one store and one set of calls in flight, shared by every task
-// calling through it (as the circuit breaker's state is). Memory is bounded by
-// max_entries entries; the calls in flight are bounded by the calls in flight. Time is the
-// Clock's (virtual time); the store is ordered by key, so nothing depends on hashing.
-//
-// Placement: outermost, above timeout, so that a hit costs no deadline budget and the
-// waiters wait under the task's deadline: [cache, timeout, simplify_query, fallback,
-// retry, budget, circuit_breaker]. Inside retry, each retry would look the key up again.
-//
-// Defaults: ttl 10 min and max_entries 200 are LiteLLM's in-memory cache's
-// (InMemoryCache default_ttl = 600 s, max_size_in_memory = 200); stale-if-error is off
-// unless set, as in HTTP caching (RFC 5861 section 4: a cache serves stale on error only
-// when told to); stale_on is the transient kinds without invalid_output (the circuit
-// breaker's default failure_on) plus circuit_open: the errors RFC 5861 section 4 names
-// (500, 502, 503, 504) and their client-side equivalents (timeouts, 429, a breaker that
-// fails fast); negative caching is off unless set (RFC 2308 section 5 gives negative
-// answers their own, usually shorter, TTL).
+// The algorithm, single-flight's rules for starting over, degradations, events and the
+// sources of every default: docs/strategies/cache.md.
 #pragma once
 
 #include <array>

@@ -1,77 +1,20 @@
 // circuit_breaker: stop calling a provider that keeps failing, and probe it to recover.
+// Closed, it judges the provider by consecutive failures (Envoy outlier detection's
+// consecutive_5xx; the default) or, with a sliding_window, by failure and slow-call rates
+// (resilience4j's CircuitBreaker); open, every call fails fast as circuit_open; after the
+// open duration (backed off by open_duration_multiplier, capped at max_open_duration) it
+// lets half_open_probes probes through, whose results close or re-open it. It always
+// recovers. One state per provider id; state changes are read lazily from the Clock.
 //
-// Two ways to judge the provider while closed, as the policy chooses (`sliding_window`):
+// Shape: CircuitBreakerConfig below. Units: Nanos for durations; rate thresholds are
+// fractions kept in parts per million and compared in integers. Errors: none thrown; a
+// refused call is the outcome circuit_open; transitions are BreakerTransitionEvents with
+// their cause. Outcomes that never reached a provider (retry class local, or no attempt
+// started) count as neither success nor failure; results from an earlier state period
+// (epoch) are ignored.
 //
-// Consecutive failures (no sliding_window, the default): failure_threshold consecutive
-// failures open the breaker (Envoy outlier detection's consecutive_5xx). Half-open: the
-// first half_open_probes calls pass as probes and every other call fails fast; the first
-// probe to finish decides: success closes the breaker, failure re-opens it (cause
-// probe_failed).
-//
-// Failure and slow-call rates (a sliding_window; resilience4j's CircuitBreaker). The
-// window (engine/strategies/breaker_window.hpp) holds the results of the last `size`
-// calls (count_based) or of the calls that finished in the last `size` seconds
-// (time_based). After each result is recorded, with n calls, f failures and s slow calls
-// in the window, and n >= the minimum number of calls, the breaker opens when
-//   f / n >= failure_rate_threshold   (cause failure_rate), or else when
-//   s / n >= slow_call_rate_threshold (cause slow_call_rate),
-// compared exactly in integers as f * 1e6 >= threshold_ppm * n (thresholds are kept in
-// parts per million). The minimum is minimum_number_of_calls, or `size` if smaller for a
-// count_based window (resilience4j's CircuitBreakerMetrics takes min(minimumNumberOfCalls,
-// slidingWindowSize) for COUNT_BASED windows, and the plain minimum for TIME_BASED ones).
-// A call is slow when it took longer than slow_call_duration_threshold (strictly: "above
-// which calls are considered as slow", resilience4j), from entering this strategy to its
-// result, whether it succeeded or failed. Half-open: half_open_probes calls pass as
-// probes (resilience4j's permittedNumberOfCallsInHalfOpenState); once that many probe
-// results are in, the same two rates over the probes alone decide: either reaching its
-// threshold re-opens the breaker (with that cause), otherwise it closes. Every state
-// period starts with an empty window, as resilience4j makes new metrics on each
-// transition.
-//
-// Open: every call fails fast as circuit_open without reaching the provider. The open
-// duration backs off (resilience4j's IntervalBiFunction.ofExponentialBackoff): the k-th
-// opening in a row (k = 1 for the first since the breaker was last closed) lasts
-//   open_duration * open_duration_multiplier^(k-1), capped at max_open_duration,
-// each step multiplied from the previous duration and rounded to the nanosecond. Closing
-// resets k. With the default multiplier 1 every opening lasts open_duration.
-//
-// The breaker is shared by every task calling through this pipeline, and it always
-// recovers: open always leads to half-open after the open duration, and a probe that
-// decides nothing gives its slot back.
-//
-// What counts. A failure is an outcome whose kind is in failure_on; every other outcome
-// of a call that reached the provider is a success (it resets the consecutive count)
-// (empty and bad_request included: the provider answered). Outcomes the engine produced
-// without reaching the provider count as neither and leave the state as it was: kinds of
-// retry class `local` (circuit_open, budget_exhausted, cancelled), and any outcome of a
-// call during which no provider attempt started (ctx.attempts did not grow, e.g. a
-// timeout returned because the deadline had passed before the attempt).
-//
-// Concurrency. Each state period (one closed, open or half-open stretch) is an epoch; a
-// call records its result only if the breaker is still in the epoch that admitted it.
-// So calls admitted while closed that finish after the breaker opened, and probes still
-// in flight after the half-open period was decided, are ignored. resilience4j makes the
-// same choice for results arriving in the open state; unlike resilience4j, a late
-// closed-state result is not counted as a half-open probe either, so it can neither close
-// nor re-open the breaker on behalf of a probe that has not answered.
-//
-// Time. State changes are read lazily from the Clock when calls arrive, so the breaker
-// needs no timers; the open -> half_open transition is emitted (BreakerTransitionEvent,
-// like every transition, with the cause of each opening) when the first call after the
-// open duration arrives, at that time.
-//
-// One breaker per provider. A tool's pipeline can reach several providers (fallback moves
-// CallContext::provider), so the strategy keeps one state per provider id and judges each
-// provider by its own results, as a client keeps a breaker per backend (resilience4j's
-// CircuitBreakerRegistry by name, Envoy's per-cluster circuit breakers). In a provider's
-// own stack there is one provider, and the state is shared by every tool reaching it.
-//
-// Defaults: the consecutive mode follows Envoy's outlier detection (consecutive_5xx = 5,
-// base_ejection_time = 30 s) and Polly's single half-open trial call; the rate mode
-// follows resilience4j's CircuitBreakerConfig (slidingWindowSize 100, failureRateThreshold
-// 50%, minimumNumberOfCalls 100, slowCallRateThreshold 100%, slowCallDurationThreshold
-// 60 s, permittedNumberOfCallsInHalfOpenState 10). open_duration keeps 30 s in both (not
-// resilience4j's 60 s waitDurationInOpenState), so adding a window changes one thing.
+// The algorithm, what counts, the epochs and the sources of every default:
+// docs/strategies/circuit_breaker.md.
 #pragma once
 
 #include <array>

@@ -1,69 +1,19 @@
 // retry: repeat a failed attempt after a backoff delay, honouring Retry-After.
 //
-// max_attempts counts every attempt, the first included (resilience4j's maxAttempts; it
-// equals Polly's MaxRetryAttempts + 1). An "attempt" here is one call of the rest of the
-// pipeline, so a call an inner breaker or budget refuses counts too.
+// Shape: RetryConfig below. max_attempts counts every attempt, the first included
+// (resilience4j's maxAttempts; Polly's MaxRetryAttempts + 1); an attempt is one call of the
+// rest of the pipeline. Backoff is constant, linear, exponential, fibonacci or
+// decorrelated, capped at max_delay, then jittered (none, full, equal, proportional) with
+// one Rng draw per backoff. A Retry-After the response states (engine/retry_after.hpp) is
+// waited for exactly instead; one above max_retry_after gives up or falls back to the
+// backoff (over_max_retry_after). No attempt starts at or after the call's deadline.
+// Units: Nanos for every delay, whole nanoseconds after rounding. Errors: none thrown;
+// every give-up returns the last outcome unchanged with a GiveUpEvent saying why
+// (not_retryable, max_attempts, not_idempotent, retry_after_exceeds_cap, retry_budget,
+// deadline); each wait is a BackoffEvent.
 //
-// Before retry n (n = 1 for the second attempt) the strategy waits:
-//   constant:     base_delay
-//   linear:       base_delay * n
-//   exponential:  base_delay * multiplier^(n-1), multiplied step by step and rounded to
-//                 the nanosecond at each step (exact for the usual multiplier 2)
-//   fibonacci:    base_delay * F(n) with F(1) = F(2) = 1, F(n) = F(n-1) + F(n-2): base,
-//                 base, 2 base, 3 base, 5 base, ... (the sequence of tokio-retry's
-//                 FibonacciBackoff and of seed 004's issue text; see docs/strategies/retry.md)
-// capped at max_delay (d below), then jittered with u = rng.uniform01() in [0, 1), one
-// draw per backoff for every jitter but none:
-//   none:          d
-//   full:          round(u * d), in [0, d]                      (AWS Architecture Blog 2015)
-//   equal:         d/2 + round(u * (d - d/2)), in [d/2, d] (d/2 rounds down)    (idem)
-//   proportional:  min(max_delay, round(f * d)) with f = lo + u * (hi - lo), the factor
-//                  range jitter_range = [lo, hi] (seed 004's [0.75, 1.25], which is also
-//                  Polly v8's +-25% jitter of constant and linear backoff; resilience4j's
-//                  randomizationFactor r is the range [1 - r, 1 + r])
-//   decorrelated:  min(max_delay, round(base + u * (3 * prev - base))), uniform between
-//                  base and three times the previous delay prev of the same logical call
-//                  (prev = base before the first retry), AWS Architecture Blog 2015's
-//                  "decorrelated jitter". It replaces the backoff formula: `backoff` and
-//                  `multiplier` do not apply (the loader rejects them), and d is not used.
-//                  The previous delay belongs to the logical call (BackoffState, a local
-//                  of execute()), never to the strategy, so concurrent calls do not share
-//                  it; a Retry-After wait does not change it.
-// Every result is a whole number of nanoseconds (llround), at most max_delay.
-//
-// Retry-After (RFC 9110 section 10.2.3; servers send it with 429, 503 and 529): when
-// honour_retry_after is set and the retried outcome's response states a delay that
-// engine/retry_after.hpp's server_retry_delay() reads (retry-after-ms first, then
-// Retry-After as delay-seconds or as an HTTP-date against EngineEnv::start_unix_seconds
-// plus the virtual time, then the body's RetryInfo retry_delay), the strategy waits
-// exactly that long instead, without
-// jitter and without drawing. A value above max_retry_after (a delta-seconds too large to
-// represent included: it saturates to kNever) makes the strategy give up on this provider
-// at once instead of sleeping, so an outer fallback can move on (the 60 s
-// default is openai-python's bound, above which that client stops trusting Retry-After and
-// falls back to its own backoff; squall gives up instead, as the issue specifies). A missing or malformed value falls
-// back to the backoff, never to zero; a well-formed "0" means retry at once.
-//
-// Stopping. Each decision emits one event:
-//   success                                       returned, no event
-//   kind not in retry_on (empty, auth_error, ...)  GiveUpEvent "not_retryable"
-//   max_attempts reached                           GiveUpEvent "max_attempts"
-//   the provider is not idempotent and the outcome
-//   may have reached it (engine/retry_safety.hpp)  GiveUpEvent "not_idempotent"
-//   Retry-After above max_retry_after and
-//   over_max_retry_after give_up                   GiveUpEvent "retry_after_exceeds_cap"
-//   (with backoff, the header is dropped and the backoff below is waited instead)
-//   a retry budget inside refuses the retry
-//   (Next::admit_retry, retry_budget.hpp)         GiveUpEvent "retry_budget"
-//   now + wait >= ctx.deadline                     GiveUpEvent "deadline"
-//   the next attempt would be refused without a
-//   call (Next::refuses: a spent budget)           next attempt at once, no sleep
-//   otherwise                                      BackoffEvent, sleep, next attempt
-// No attempt starts at or after the call's deadline: when the wait would reach it the
-// strategy gives up at once (rather than sleeping in vain) and returns the last failure.
-// Every give-up returns the last outcome unchanged. BackoffEvent::after_attempt is this
-// strategy's own attempt number (1-based), which equals AttemptEvent::attempt when retry
-// sits directly above the provider and nothing outside it re-runs it.
+// The formulas, the jitters, the Retry-After rules and the sources of every default:
+// docs/strategies/retry.md.
 #pragma once
 
 #include <array>

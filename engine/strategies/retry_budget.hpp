@@ -1,45 +1,16 @@
 // retry_budget: a limit on retries across every logical call that reaches a provider, so
-// that retries cannot multiply the load on a backend that is already failing.
+// that retries cannot multiply the load on a backend that is already failing. Two modes:
+// envoy (the default; Envoy's cluster retry budget: active retries below
+// max(min_retry_concurrency, budget_percent of active requests)) and grpc (gRFC A6's retry
+// throttling: a token bucket kept in integer milli-tokens, retries while it is above half).
 //
-// Two forms, as the anchors define them (`mode`):
+// Shape: RetryBudgetConfig below; one state per provider id. It must sit inside the retry
+// (later in the same list, or in the provider's own stack), which asks it before each
+// retry (Next::admit_retry); hedges ask it too and count as retries. Units: percent,
+// attempts, tokens. Errors: none thrown; a refusal is a RetryRefusedEvent, and the retry
+// ends the call with its last outcome (GiveUpEvent "retry_budget").
 //
-// envoy (default): Envoy's retry budget (cluster circuit_breakers.thresholds.retry_budget,
-//   envoy.config.cluster.v3.CircuitBreakers.Thresholds.RetryBudget). At most
-//     limit = max(min_retry_concurrency, floor(budget_percent / 100 * active_requests))
-//   retries may be active at once; a retry is admitted while active_retries < limit (Envoy's
-//   ResourceManager admits while the count is below its maximum). active_requests are the
-//   attempts in flight through this strategy, retries included (Envoy's rq_active);
-//   active_retries are those of them that are retries (CallContext::retry). Unlike Envoy,
-//   a retry waiting out its backoff is not active yet: it becomes active when its attempt
-//   starts. Defaults: budget_percent 20, min_retry_concurrency 3 (Envoy's documented
-//   defaults).
-//
-// grpc: gRPC's retry throttling (gRFC A6, "Throttling Retry Attempts and Hedged RPCs").
-//   A token count starts at max_tokens. Each attempt that ends in a kind of failure_on (the
-//   retryable statuses) takes 1 token (not below 0); each attempt that succeeds (success or
-//   empty: the provider answered OK) adds token_ratio (not above max_tokens); any other
-//   outcome changes nothing. A retry is admitted only while token_count > max_tokens / 2.
-//   The count is kept in integer milli-tokens, as gRPC keeps it (A6: "stored with up to 3
-//   decimal places"; grpc-core's RetryThrottleData counts milli-tokens), so the arithmetic
-//   is exact: max_tokens 10, token_ratio 0.1 is 10000 milli-tokens, -1000 per failure,
-//   +100 per success, retries while the count is above 5000. A6 gives no defaults (both
-//   are required there); squall's defaults are A6's own example, maxTokens 10 and
-//   tokenRatio 0.1.
-//
-// Where it sits. The retry strategy asks the rest of its pipeline before each retry
-// (Next::admit_retry, after every other reason to stop and before its backoff, when Envoy
-// and gRPC consult theirs). A refusal emits a RetryRefusedEvent here, and the retry strategy
-// ends the logical call with its last outcome (GiveUpEvent "retry_budget"). So the budget
-// must be inside the retry: in the same list after it, or in the provider's own stack
-// (policy entry named after the provider) when the retry is in a tool's pipeline. In the
-// provider's stack it is shared by every tool and task that reaches the provider, as gRPC
-// keeps one throttle per server name shared by every channel to it and Envoy one budget
-// per cluster. Like circuit_breaker, the strategy keeps one state per provider id, so a
-// budget in a tool's pipeline in front of a fallback judges each provider by its own calls.
-//
-// Hedged attempts count as retries here, as A6 throttles both and Envoy's hedges go
-// through its retry circuit breaker: the hedging strategy asks admit_retry before each
-// hedge and marks the hedge's attempt as a retry (engine/strategies/hedging.hpp).
+// The algorithm, placement and the sources of every default: docs/strategies/retry_budget.md.
 #pragma once
 
 #include <array>

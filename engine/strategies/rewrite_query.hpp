@@ -1,55 +1,17 @@
 // rewrite_query: when a search comes back empty, ask an LLM to rewrite the query and
-// search again with the rewrite (seed 001's query rewriting, the last rung of its
-// semantic recovery ladder; "query rewriting" in RAG pipelines, Ma et al., "Query
-// Rewriting for Retrieval-Augmented Large Language Models", EMNLP 2023).
+// search again with the rewrite, up to max_rewrites times (seed 001's query rewriting;
+// Ma et al., "Query Rewriting for Retrieval-Augmented Large Language Models", EMNLP 2023).
 //
-//   outcome = next(request)                           # the ladder below (relax, retry, ...)
-//   tried = {the query}
-//   for n in 1 .. max_rewrites, while outcome is `empty`:
-//     if now >= the call's deadline: stop
-//     prompt = {query, origin, prompt_tokens + tokens(query), max_output_tokens,
-//               rewrite_attempt n}
-//     if the rest of the pipeline would refuse the prompt on the LLM (the task's budget,
-//        Next::refuses): stop
-//     answer = registry.run(provider, prompt)         # billed and timed like any LLM call
-//     emit RewriteEvent
-//     if answer is not success: stop                  # a failed rewrite ends the ladder
-//     if the rewrite (normalised) is in tried: continue   # never re-issue a query
-//     tried += rewrite; emit QueryChangeEvent; outcome = next(request with the rewrite)
-//   return outcome
+// Shape: RewriteQueryConfig below. The rewrite call goes through the named LLM provider's
+// own stack in the registry, billed to the task and bounded by the call's deadline; none
+// is bought that the rest of the pipeline would refuse (Next::refuses). A rewrite equal to
+// a query already issued in the call (after normalisation) is not issued. Units: tokens
+// for prompt_tokens and max_output_tokens. Errors: none thrown; a failed rewrite ends the
+// ladder and the last search outcome (`empty`) is returned; a success after a rewrite marks
+// the task degraded (rewritten_query). The query is restored before returning.
 //
-// The rewrite call goes through the named LLM provider's own stack in the registry (its
-// SDK retries, its breaker), from a copy of the call's context, as reflect's call does:
-// it shares the task (its tokens and USD are charged to TaskContext::tokens_spent and
-// cost_spent_usd like any attempt, failed ones included, so the task's budget sees
-// them) and the call's deadline, but not the tool's per-attempt timeout, attempt count
-// or iterations. Before the call, the rest of the tool's pipeline is asked whether it
-// would refuse the prompt on the LLM provider (a budget inside the strategy projects the
-// prompt on the LLM's prices, and counts the round the rewritten query would need), so
-// no rewrite is bought that the budget cannot afford or that could not be searched.
-//
-// The prompt is `prompt_tokens` (the instructions) plus the query's tokens
-// (engine/token_estimate.hpp). Every rewrite asks to rewrite the call's query as it
-// entered the strategy. The answer is the rewritten query, in Response::tool_result
-// (empty: the query came back unchanged); how the mock LLM answers is in mocks/llm.hpp.
-// Rewritten queries are compared with every query issued in the call after whitespace
-// normalisation (normalised_query): an identical one is not issued (RewriteResult
-// repeated) and the next rewrite, if any, is asked for.
-//
-// The rewritten query goes through the rest of the pipeline like the first one, so a
-// relax_threshold below starts its ladder again at its initial threshold. Only `empty`
-// asks for a rewrite; any other outcome (success, a systemic failure that retry and
-// fallback below could not repair) is returned as is.
-//
-// Result. A success after a rewrite marks the task degraded (Degradation::
-// rewritten_query). When the rewrites run out, or one fails, the last search outcome is
-// returned: `empty`, which the task runner makes a safe-fail (no_records_found). The
-// query is restored before the strategy returns (Request::query: a change is scoped to
-// the call).
-//
-// The RewriteEvent says whether the rewrite reached the query's intended form
-// (PoolQuery::rewrite, which only the simulator knows) or a paraphrase: for the report
-// only; no decision of the strategy reads it.
+// The algorithm, the prompt, the mock's rewrites, events, placement and the sources of
+// every default: docs/strategies/rewrite_query.md.
 #pragma once
 
 #include <array>

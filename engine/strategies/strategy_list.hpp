@@ -1,4 +1,4 @@
-// The one list of strategies (REVIEW change 6). A strategy is its header/source pair in
+// The one list of strategies, so that no other list is kept by hand. A strategy is its header/source pair in
 // this folder: its config struct (with its defaults, kName and kKeys), its class, and its
 // factory make_strategy(config, build). Adding one means adding it here, its reader in
 // sim/scenario/policy_reader.cpp, its schema entry and its note in docs/strategies/; the

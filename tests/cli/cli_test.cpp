@@ -88,7 +88,8 @@ TEST(CliTest, OutWritesTheJsonReportAndIsByteIdenticalAcrossRuns) {
   const auto json = nlohmann::ordered_json::parse(text);
   std::vector<std::string> keys;
   for (const auto& item : json.items()) keys.push_back(item.key());
-  // The keys the issue lists come in this order (others may sit between them).
+  // The report's headline keys come in this order (others may sit between them), so a
+  // reader of the JSON finds them where the format reference puts them.
   std::size_t at = 0;
   for (const char* key :
        {"squall_report_version", "scenario", "seed", "fingerprint", "tasks", "latency_ms", "providers",

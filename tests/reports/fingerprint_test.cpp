@@ -138,7 +138,7 @@ TEST(FingerprintTest, EventsDifferingInOneFieldOrInFieldOrderDiffer) {
   EXPECT_NE(of(10, 30, 20), base);
   EXPECT_NE(of(30, 20, 10), base);
   // Small changes in two fields do not cancel: +3 in one and -1 in the next did when the
-  // multipliers were odd multiples of one constant (found by a review).
+  // multipliers were odd multiples of one constant.
   for (std::int64_t a = -16; a <= 16; ++a) {
     for (std::int64_t b = -16; b <= 16; ++b) {
       if (a == 0 && b == 0) continue;

@@ -1,6 +1,6 @@
 // A client-side rate limiter in a provider's own stack is one limiter per backend, shared
-// by every tool reaching the provider (issue 7: "breaker, retry budget, limiter and
-// bulkhead state can be shared per provider, as a client library shares it per backend");
+// by every tool reaching the provider, as a client library shares it per backend (and
+// so are the breaker, retry budget and bulkhead state in that stack);
 // in tools' pipelines each tool has its own. End to end through sim::World, as
 // world_breaker_test.cpp does for the breaker.
 #include <gtest/gtest.h>
