@@ -1,4 +1,4 @@
-// Run orchestration (REVIEW change 7): a scenario prepared once, run for any (policy,
+// Run orchestration: a scenario prepared once, run for any (policy,
 // seed) into a Report. The CLI's `run` calls it; sweeps, `ci`, compare and replay will too.
 //
 // Preparing loads every corpus the scenario's providers name, once, and shares it

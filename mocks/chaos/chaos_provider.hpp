@@ -1,8 +1,8 @@
 // ChaosProvider: a decorator that injects the faults of a scenario's provider entry into
 // any Provider (the mocks, or a live client later).
 //
-// Faults come in three phases (Envoy's HTTP fault filter, REVIEW change 5; fault.hpp
-// lists each kind's phase):
+// Faults come in three phases (Envoy's HTTP fault filter; fault.hpp lists each
+// kind's phase):
 // - delay (latency_spike, brownout): latency is added, then the call goes on, to an
 //   abort or transform chosen for the same call or to the inner provider;
 // - abort (timeout, rate_limited, overloaded, server_error, empty, index_not_ready,

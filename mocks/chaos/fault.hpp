@@ -15,7 +15,7 @@
 namespace squall {
 
 // The phases of a fault (Envoy's HTTP fault filter, envoy.extensions.filters.http.fault.v3:
-// a delay, then an abort; REVIEW change 5), plus transform. X(name, what it does)
+// a delay, then an abort), plus transform. X(name, what it does)
 #define SQUALL_FAULT_PHASES(X)                                                 \
   X(delay, "add latency, then go on to the inner provider (or to an abort)")   \
   X(abort, "answer with a status at once, without calling the inner provider") \
