@@ -41,7 +41,7 @@ struct BadInput : std::runtime_error {
 //   a.json: not a squall report of version 1: /tasks/succeeded is -5, expected ...
 nlohmann::json read_report(const fs::path& file) {
   const std::string name = file.string();
-  auto parsed = read_output_file(file);
+  auto parsed = read_output_file(file, FileKind::report);
   if (const auto* error = std::get_if<std::string>(&parsed)) refuse(*error);
   // The comparison reads plain nlohmann::json (reports/compare.hpp); key order is not used.
   nlohmann::json report = std::get<Json>(std::move(parsed));

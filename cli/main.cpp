@@ -3,9 +3,13 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
+#include <functional>
+#include <system_error>
 
 #include "cli/commands.hpp"
 #include "cli/huge_pages.hpp"
+#include "cli/interrupt.hpp"
+#include "cli/standard_output.hpp"
 #include "reports/writers/report_formats.hpp"
 
 namespace {
@@ -29,11 +33,22 @@ CLI::Validator integer_in(std::uint64_t lo, std::uint64_t hi) {
       fmt::format("INT in [{}, {}]", lo, hi));
 }
 
+// Every option takes one value per occurrence. CLI11 lets an option that collects a vector
+// (--report, --policy) take every following word, so `run --report junit=X s.json`, the
+// order CI steps are written in, read the scenario as a second report. Applied to every
+// command once they are all registered, so a command added later gets it too.
+void one_value_per_occurrence(CLI::App& app) {
+  for (CLI::App* command : app.get_subcommands(std::function<bool(CLI::App*)>{}))
+    for (CLI::Option* option : command->get_options())
+      if (option->nonpositional()) option->allow_extra_args(false);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace squall::cli;
   back_heap_with_huge_pages();
+  clean_up_on_interrupt();
   CLI::App app{"squall: deterministic chaos testing for the resilience layer of AI agents"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "squall 0.1.0");
@@ -93,9 +108,9 @@ int main(int argc, char** argv) {
       "Run many scenarios in parallel; one line each, a table, one JUnit file and one Markdown summary; "
       "exit with the worst code (70, 3, 2, 1, 0)");
   ci_cmd
-      ->add_option(
-          "inputs", ci.inputs,
-          std::string(kScenarioFilesHelp) + "; directories stand for their *.json, *.yaml and *.yml files (any case)")
+      ->add_option("inputs", ci.inputs,
+                   std::string(kScenarioFilesHelp) +
+                       "; directories stand for their *.json, *.yaml and *.yml files (any case, not hidden ones)")
       ->required();
   ci_cmd->add_option("-j,--jobs", ci.jobs, "Scenarios run at once (default: one per hardware thread)")
       ->check(integer_in(1, 1024));
@@ -164,6 +179,7 @@ int main(int argc, char** argv) {
       ->type_name("FORMAT=PATH");
   merge_cmd->add_flag("-q,--quiet", merge.quiet, "Print no table (errors only)");
 
+  one_value_per_occurrence(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -171,7 +187,7 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? kExitOk : kExitBadInput;
   }
 
-  try {
+  const auto dispatch = [&]() -> int {
     if (*run_cmd) {
       if (seed_opt->count() > 0) run.seed = parse_seed(seed);
       if (policy_opt->count() > 0) run.policy = policy;
@@ -204,7 +220,13 @@ int main(int argc, char** argv) {
       return kExitBadInput;
     }
     return validate_command(files, policies);
+  };
+  try {
+    return finish_standard_output(dispatch());
   } catch (const std::exception& e) {
+    // fmt's print throws std::system_error when stdout cannot take more (/dev/full).
+    const auto* system = dynamic_cast<const std::system_error*>(&e);
+    if (system != nullptr && standard_output_failed()) return report_standard_output_failure(system->code().value());
     fmt::print(stderr, "squall: internal error: {}\n", e.what());
     return kExitInternalError;
   }

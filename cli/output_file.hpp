@@ -11,6 +11,7 @@
 #include <variant>
 
 #include "mocks/strict_json.hpp"
+#include "reports/file_kind.hpp"
 
 namespace squall::cli {
 
@@ -18,6 +19,9 @@ namespace squall::cli {
 //   a.json: not a regular file
 //   a.json:1:9: not JSON: syntax error while parsing value - invalid literal; last read: 'x'
 //   a.json: /tasks/total: duplicate key "total"
-std::variant<Json, std::string> read_output_file(const std::filesystem::path& file);
+//   s.json: this is a scenario file, not a squall report: give it as the scenario (...)
+// The last for a file that is recognisably another kind than `expected`
+// (reports/file_kind.hpp), JSON with comments and YAML files included.
+std::variant<Json, std::string> read_output_file(const std::filesystem::path& file, FileKind expected);
 
 }  // namespace squall::cli

@@ -31,6 +31,16 @@ fs::path output_identity(const fs::path& out) {
   return ec ? fs::absolute(out).lexically_normal() : canonical;
 }
 
+fs::path path_from_directory_of(const fs::path& from, const fs::path& file) {
+  std::error_code ec;
+  const fs::path dir = fs::weakly_canonical(fs::absolute(from).parent_path(), ec);
+  if (ec) return fs::absolute(file).lexically_normal();
+  const fs::path target = fs::weakly_canonical(fs::absolute(file), ec);
+  if (ec) return fs::absolute(file).lexically_normal();
+  const fs::path relative = target.lexically_relative(dir);
+  return relative.empty() ? target : relative;
+}
+
 namespace {
 
 // Whether `path` (made absolute and normal) lies in /dev or /proc.
@@ -85,6 +95,13 @@ std::optional<std::string> output_problem(const fs::path& out, const std::vector
   const fs::file_status status = fs::status(target, ec);
   if (fs::exists(status) && !fs::is_regular_file(status)) {
     return fmt::format("\"{}\" exists and is not a regular file", out.string());
+  }
+  // rename(2) replaces a file whatever its mode, and root may write any file: the mode
+  // bits are what says its owner protected it (access(2) says yes to root).
+  if (fs::exists(status) && (status.permissions() & (fs::perms::owner_write | fs::perms::group_write |
+                                                     fs::perms::others_write)) == fs::perms::none) {
+    return fmt::format("\"{}\" is read-only; squall does not replace a protected file: make it writable or remove it",
+                       out.string());
   }
   // The report is written to a temporary file in the target's directory, then renamed
   // over the target, so that directory must exist and be writable.

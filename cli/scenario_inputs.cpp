@@ -18,7 +18,11 @@ ScenarioInputs refused(std::string message) {
   return r;
 }
 
-bool is_scenario_name(const fs::path& file) { return has_extension(file, ".json") || is_yaml_file(file); }
+// Hidden files are not scenarios: editors' swap and backup files (.x.json.swp aside,
+// `.#x.json`), macOS's AppleDouble `._x.json` and squall's own `.x.json.tmp.*`.
+bool is_scenario_name(const fs::path& file) {
+  return !file.filename().string().starts_with('.') && (has_extension(file, ".json") || is_yaml_file(file));
+}
 
 }  // namespace
 

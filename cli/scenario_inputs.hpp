@@ -1,6 +1,7 @@
 // `squall ci [FILE|DIR ...]`: the scenario files the arguments name. A file is taken as
 // given (whatever its extension); a directory stands for its own scenario files, those
-// whose names end in ".json", ".yaml" or ".yml", in any case (not its subdirectories' files: scenarios/ holds corpora
+// whose names end in ".json", ".yaml" or ".yml", in any case, and do not start with a dot (hidden files: editors'
+// and macOS's `._x.json`), (not its subdirectories' files: scenarios/ holds corpora
 // and policies in subfolders that are not scenarios), in byte order of their names, so the list, and so every output of
 // `ci`, is the same on every machine.
 #pragma once

@@ -14,7 +14,11 @@ namespace squall::cli {
 
 std::optional<std::filesystem::path> step_summary_file() {
   const char* value = std::getenv("GITHUB_STEP_SUMMARY");
-  if (value == nullptr || value[0] == '\0') return std::nullopt;
+  // Blank counts as unset: GitHub sets an absolute path, and " " (a YAML `env:` entry
+  // left empty but quoted) would create a file named " ".
+  if (value == nullptr || std::string_view(value).find_first_not_of(" \t\n\r") == std::string_view::npos) {
+    return std::nullopt;
+  }
   return std::filesystem::path(value);
 }
 

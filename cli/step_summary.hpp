@@ -11,7 +11,8 @@
 
 namespace squall::cli {
 
-// The file $GITHUB_STEP_SUMMARY names, or nullopt when it is unset or empty.
+// The file $GITHUB_STEP_SUMMARY names, or nullopt when it is unset, empty or blank
+// (spaces, tabs and line ends only).
 std::optional<std::filesystem::path> step_summary_file();
 
 // Appends `text` to `file` (created 0644 when missing) in one write(2) to a file opened

@@ -211,7 +211,9 @@ int sweep_command(const SweepOptions& options) {
   }
   if (shard) {
     try {
-      write_file_atomic(resolve_output(*options.out), partial_json_text(result, shard->index, shard->count));
+      const fs::path target = resolve_output(*options.out);
+      write_file_atomic(target, partial_json_text(result, shard->index, shard->count,
+                                                  path_from_directory_of(target, options.sweep).string()));
     } catch (const std::exception& e) {
       return bad_input(fmt::format("squall sweep: cannot write the partial result: {}", e.what()));
     }
@@ -228,8 +230,25 @@ int sweep_command(const SweepOptions& options) {
 // the partials name them (the sweep file, the scenario and its corpora, each variant's
 // policy file, resolved as the sweep resolved them) and, when the sweep file can still be
 // read, as it names them now, so that an edited or broken sweep file protects no less.
-std::vector<fs::path> merge_inputs(const MergeOptions& options, const SweepResult& result) {
+// A partial names the sweep file from its own directory too (sweep_file_from_partial):
+// that is where merge, run from another directory than the sweep, finds it.
+std::vector<fs::path> merge_inputs(const MergeOptions& options, const std::vector<PartialFile>& files,
+                                   const SweepResult& result) {
   std::vector<fs::path> inputs = options.partials;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const Json* from =
+        files[i].doc.contains("sweep_file_from_partial") ? &files[i].doc["sweep_file_from_partial"] : nullptr;
+    if (from == nullptr) continue;
+    const fs::path sweep_file = options.partials[i].parent_path() / from->get<std::string>();
+    inputs.push_back(sweep_file);
+    for (const SweepVariantInfo& v : result.variants) {
+      if (v.policy != "scenario") inputs.push_back(sweep_file.parent_path() / v.policy);
+    }
+    const SweepLoadResult loaded = load_sweep(sweep_file);
+    if (loaded.ok()) {
+      for (fs::path& input : inputs_of(*loaded.spec)) inputs.push_back(std::move(input));
+    }
+  }
   inputs.push_back(result.sweep_file);
   for (fs::path& input : run_inputs(result.scenario_file)) inputs.push_back(std::move(input));
   for (const SweepVariantInfo& v : result.variants) {
@@ -249,7 +268,7 @@ int merge_command(const MergeOptions& options) {
   }
   std::vector<PartialFile> files;
   for (const fs::path& file : options.partials) {
-    auto doc = read_output_file(file);
+    auto doc = read_output_file(file, FileKind::sweep_partial);
     if (const auto* error = std::get_if<std::string>(&doc)) return bad_input(fmt::format("squall merge: {}", *error));
     files.push_back(PartialFile{file.string(), std::get<Json>(std::move(doc))});
   }
@@ -259,7 +278,8 @@ int merge_command(const MergeOptions& options) {
   } catch (const std::runtime_error& e) {
     return bad_input(fmt::format("squall merge: {}", e.what()));
   }
-  const ReportRequests requests = parse_report_requests(options.reports, options.out, merge_inputs(options, result));
+  const ReportRequests requests =
+      parse_report_requests(options.reports, options.out, merge_inputs(options, files, result));
   if (const auto problem = check_requests(requests, "merge"))
     return bad_input(fmt::format("squall merge: {}", *problem));
   return write_outputs(result, requests.requests, options.quiet, "merge");

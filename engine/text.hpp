@@ -10,6 +10,7 @@
 // Control characters, for every line squall prints with text read from a file.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -50,6 +51,13 @@ std::optional<std::string> printable_problem(std::string_view text, bool newline
 // squall prints that holds text read from a file (names, paths), so that a raw newline or ANSI escape sequence (ECMA-48
 // CSI, ESC [) in it can neither break the line nor drive the terminal. `a\x1b[31mred\nX` prints as
 // `a\u001b[31mred\u000aX`.
+// A byte that starts no well-formed UTF-8 sequence is written as \x and two hex digits: a
+// raw 0x9B is CSI on 8-bit terminals. A word (a run of bytes without a space) longer than
+// kLongestShownWord bytes, a 1 MB key, is cut to its first kShownOfLongWord bytes (whole
+// characters) followed by its length: `aaaa...(1048576 bytes)`, so that no line printed
+// about a hostile file is longer than a screen's worth per word.
+inline constexpr std::size_t kLongestShownWord = 256;
+inline constexpr std::size_t kShownOfLongWord = 64;
 std::string escape_controls(std::string_view text);
 
 }  // namespace squall

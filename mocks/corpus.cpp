@@ -64,6 +64,8 @@ Corpus Corpus::load(const std::filesystem::path& path) {
     throw CorpusError(fmt::format("{}: {}", path.string(), error->message));
   }
   const std::string_view text = std::get<std::string>(contents);
+  if (const auto encoding = other_unicode_encoding(text))
+    throw CorpusError(fmt::format("{}: {}", path.string(), *encoding));
   std::vector<Document> documents;
   std::size_t number = 1;
   for (std::size_t start = 0; start < text.size(); ++number) {
@@ -81,33 +83,57 @@ Corpus Corpus::load(const std::filesystem::path& path) {
     throw CorpusError(fmt::format("{}: expected at least one document (a JSON object per line), got {}", path.string(),
                                   text.empty() ? "an empty file" : "blank lines only"));
   }
-  return Corpus(std::move(documents));
+  return Corpus(std::move(documents), path.string());
 }
 
-Corpus::Corpus(std::vector<Document> documents) : documents_(std::move(documents)) {
+Corpus::Corpus(std::vector<Document> documents, std::string_view where) : documents_(std::move(documents)) {
   assert(documents_.size() < std::numeric_limits<std::uint32_t>::max());
-  for (std::uint32_t id = 0; id < documents_.size(); ++id) {
-    Document& doc = documents_[id];
+  // Two passes, each linear: word ids with each word's document count and, per document,
+  // its distinct words; then the posting lists laid out end to end.
+  std::vector<std::uint32_t> counts;      // id -> documents holding it
+  std::vector<std::uint32_t> last_doc;    // id -> the last document that counted it
+  std::vector<std::uint32_t> doc_words;   // every document's distinct word ids, in order
+  std::vector<std::uint32_t> doc_starts;  // document -> where its ids start in doc_words
+  for (std::uint32_t d = 0; d < documents_.size(); ++d) {
+    Document& doc = documents_[d];
     doc.snippet_tokens = static_cast<std::int64_t>((doc.snippet.size() + 3) / 4);
     doc.searchable.clear();
     append_normalized(doc.title, doc.searchable);
     if (!doc.searchable.empty()) doc.searchable.push_back(' ');
     append_normalized(doc.snippet, doc.searchable);
     if (!doc.searchable.empty() && doc.searchable.back() == ' ') doc.searchable.pop_back();  // empty snippet
+    doc_starts.push_back(static_cast<std::uint32_t>(doc_words.size()));
     for_each_word(doc.searchable, [&](std::string_view word) {
-      auto it = index_.find(word);
-      if (it == index_.end()) it = index_.emplace(std::string(word), std::vector<std::uint32_t>{}).first;
-      // Documents are visited in order, so a posting list stays sorted and a repeated word
-      // in one document only has to be compared with the last entry.
-      if (it->second.empty() || it->second.back() != id) it->second.push_back(id);
+      const auto [it, added] = ids_.try_emplace(word, static_cast<std::uint32_t>(counts.size()));
+      if (added) {
+        if (counts.size() == kMaxCorpusWords) {
+          throw CorpusError(fmt::format("{}: expected at most {} distinct words in a corpus (its word index), got more",
+                                        where, kMaxCorpusWords));
+        }
+        counts.push_back(0);
+        last_doc.push_back(std::numeric_limits<std::uint32_t>::max());
+      }
+      if (last_doc[it->second] == d) return;  // a word repeated in one document
+      last_doc[it->second] = d;
+      ++counts[it->second];
+      doc_words.push_back(it->second);
     });
+  }
+  doc_starts.push_back(static_cast<std::uint32_t>(doc_words.size()));
+  offsets_.assign(counts.size() + 1, 0);
+  for (std::size_t id = 0; id < counts.size(); ++id) offsets_[id + 1] = offsets_[id] + counts[id];
+  postings_.resize(doc_words.size());
+  std::vector<std::uint32_t> next(offsets_.begin(), offsets_.end() - 1);
+  // Documents in order, so every list comes out ascending.
+  for (std::uint32_t d = 0; d + 1 < doc_starts.size(); ++d) {
+    for (std::uint32_t k = doc_starts[d]; k < doc_starts[d + 1]; ++k) postings_[next[doc_words[k]]++] = d;
   }
 }
 
 std::span<const std::uint32_t> Corpus::postings(std::string_view word) const {
-  const auto it = index_.find(word);
-  if (it == index_.end()) return {};
-  return it->second;
+  const auto it = ids_.find(word);
+  if (it == ids_.end()) return {};
+  return {postings_.data() + offsets_[it->second], postings_.data() + offsets_[it->second + 1]};
 }
 
 }  // namespace squall

@@ -5,11 +5,11 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
-#include <map>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace squall {
@@ -34,8 +34,16 @@ struct Document {
 //   crm.jsonl:5:12: expected a number of magnitude at most 1.8e308, got 1e999
 // a file without documents:
 //   crm.jsonl: expected at least one document (a JSON object per line), got an empty file
+// a file of more distinct words than the index holds (kMaxCorpusWords; a corpus of
+// identifiers or hashes, each word new):
+//   crm.jsonl: expected at most 2000000 distinct words in a corpus (its word index), got more
 // and a file that cannot be read gives mocks/input_file.hpp's reason:
 //   crm.jsonl: file not found | not a regular file | larger than 64 MiB | cannot be read
+// Distinct words a corpus may hold: 2 million, twenty times the vocabulary of a 60 MB
+// English text and about 200 MB of index, where a corpus of hashes, every word new, would
+// ask for more than a gigabyte.
+inline constexpr std::size_t kMaxCorpusWords = 2'000'000;
+
 class CorpusError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -50,8 +58,14 @@ class Corpus {
   // problem found.
   static Corpus load(const std::filesystem::path& path);
   // Computes every document's snippet_tokens and searchable from its title and snippet
-  // (whatever they held before), and builds the word index.
-  explicit Corpus(std::vector<Document> documents);
+  // (whatever they held before), and builds the word index, in time linear in the text.
+  // Throws CorpusError past kMaxCorpusWords distinct words (`where` names the source).
+  explicit Corpus(std::vector<Document> documents, std::string_view where = "corpus");
+  // Moved, never copied: the index views the documents' text, which a move keeps in place.
+  Corpus(Corpus&&) = default;
+  Corpus& operator=(Corpus&&) = default;
+  Corpus(const Corpus&) = delete;
+  Corpus& operator=(const Corpus&) = delete;
 
   const std::vector<Document>& documents() const { return documents_; }
 
@@ -62,9 +76,12 @@ class Corpus {
 
  private:
   std::vector<Document> documents_;
-  // A sorted map rather than a hash map: iteration order is fixed, and with a few thousand
-  // distinct words a lookup is about a dozen short string comparisons.
-  std::map<std::string, std::vector<std::uint32_t>, std::less<>> index_;
+  // Word (a view into a document's `searchable`, which never moves) -> its id; a hash map:
+  // nothing iterates it, so its order never shows, and building it is linear where a
+  // std::map of millions of words took minutes.
+  std::unordered_map<std::string_view, std::uint32_t> ids_;
+  std::vector<std::uint32_t> offsets_;   // id -> its postings [offsets_[id], offsets_[id + 1])
+  std::vector<std::uint32_t> postings_;  // by id, then by document ascending
 };
 
 }  // namespace squall

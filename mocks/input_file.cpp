@@ -66,4 +66,27 @@ std::variant<std::string, InputFileError> read_input_file(const std::filesystem:
   return text;
 }
 
+std::optional<std::string> other_unicode_encoding(std::string_view text) {
+  const auto starts = [&](std::string_view prefix) { return text.starts_with(prefix); };
+  using namespace std::string_view_literals;
+  std::string_view name;
+  if (starts("\xFF\xFE\x00\x00"sv)) {
+    name = "UTF-32 (little-endian, with a byte order mark)";
+  } else if (starts("\x00\x00\xFE\xFF"sv)) {
+    name = "UTF-32 (big-endian, with a byte order mark)";
+  } else if (starts("\xFF\xFE"sv)) {
+    name = "UTF-16 (little-endian, with a byte order mark)";
+  } else if (starts("\xFE\xFF"sv)) {
+    name = "UTF-16 (big-endian, with a byte order mark)";
+  } else if (text.size() >= 2 && text[0] != '\0' && static_cast<unsigned char>(text[0]) < 0x80 && text[1] == '\0') {
+    name = "UTF-16 (little-endian)";
+  } else if (text.size() >= 2 && text[0] == '\0' && text[1] != '\0' && static_cast<unsigned char>(text[1]) < 0x80) {
+    name = "UTF-16 (big-endian)";
+  } else {
+    return std::nullopt;
+  }
+  const std::string_view from = name.starts_with("UTF-32") ? "UTF-32" : "UTF-16";
+  return fmt::format("expected UTF-8 text, got {}: convert the file, e.g. with iconv -f {} -t UTF-8", name, from);
+}
+
 }  // namespace squall

@@ -9,7 +9,9 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 
 namespace squall {
@@ -31,5 +33,14 @@ struct InputFileError {
 
 // The file's bytes, or why they were not read. Symbolic links are followed.
 std::variant<std::string, InputFileError> read_input_file(const std::filesystem::path& file);
+
+// Why `text`, read where squall wants UTF-8, is another Unicode encoding, when it plainly
+// is one: a UTF-32 or UTF-16 byte order mark, or the NUL byte of UTF-16 beside its first
+// ASCII character (`{` is 7B 00 in UTF-16LE, 00 7B in UTF-16BE). What Windows' Notepad and
+// PowerShell's `Out-File` write by default, which a JSON parser would report as an
+// invalid literal at 1:1:
+//   expected UTF-8 text, got UTF-16 (little-endian, with a byte order mark): convert the file, e.g. with iconv -f
+//   UTF-16 -t UTF-8
+std::optional<std::string> other_unicode_encoding(std::string_view text);
 
 }  // namespace squall

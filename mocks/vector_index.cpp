@@ -5,7 +5,8 @@
 #include <cmath>
 #include <functional>
 #include <limits>
-#include <map>
+#include <numeric>
+#include <unordered_map>
 
 #include "mocks/text.hpp"
 
@@ -37,8 +38,15 @@ VectorIndex::VectorIndex(std::shared_ptr<const Corpus> corpus) : corpus_(std::mo
   const std::vector<Document>& docs = corpus_->documents();
   const auto n_docs = static_cast<std::uint32_t>(docs.size());
 
-  // Word -> (document, count) in document order, and each document's length in words.
-  std::map<std::string, std::vector<std::pair<std::uint32_t, std::uint32_t>>, std::less<>> lists;
+  // Word -> (document, count) in document order, and each document's length in words:
+  // word ids from a hash map (linear in the text: a std::map of millions of distinct
+  // words took minutes), then terms numbered in word order, as term_of searches them and
+  // as the norms below are summed.
+  std::unordered_map<std::string_view, std::uint32_t> ids;  // views into the corpus's documents
+  std::vector<std::string_view> by_id;
+  std::vector<std::uint32_t> counts;                               // id -> documents holding it
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> doc_terms;  // (id, tf) by document
+  std::vector<std::uint32_t> doc_starts;
   std::vector<std::uint32_t> lengths(n_docs, 0);
   std::vector<std::string_view> words;
   std::uint64_t total_length = 0;
@@ -47,38 +55,61 @@ VectorIndex::VectorIndex(std::shared_ptr<const Corpus> corpus) : corpus_(std::mo
     for_each_word(docs[d].searchable, [&](std::string_view w) { words.push_back(w); });
     lengths[d] = static_cast<std::uint32_t>(words.size());
     total_length += words.size();
+    doc_starts.push_back(static_cast<std::uint32_t>(doc_terms.size()));
     for_each_distinct(words, [&](std::string_view w, std::uint32_t tf) {
-      auto it = lists.find(w);
-      if (it == lists.end()) it = lists.emplace(std::string(w), decltype(lists)::mapped_type{}).first;
-      it->second.emplace_back(d, tf);
+      const auto [it, added] = ids.try_emplace(w, static_cast<std::uint32_t>(by_id.size()));
+      if (added) {
+        by_id.push_back(w);
+        counts.push_back(0);
+      }
+      ++counts[it->second];
+      doc_terms.emplace_back(it->second, tf);
     });
   }
+  doc_starts.push_back(static_cast<std::uint32_t>(doc_terms.size()));
   avgdl_ = n_docs > 0 ? static_cast<double>(total_length) / n_docs : 0;
   const double n = n_docs;
   unknown_idf_ = std::log((n + 1) / 1) + 1;
 
-  words_.reserve(lists.size());
-  offsets_.reserve(lists.size() + 1);
-  idf_dense_.reserve(lists.size());
-  idf_bm25_.reserve(lists.size());
-  std::size_t total_postings = 0;
-  for (const auto& [word, list] : lists) total_postings += list.size();
-  postings_.reserve(total_postings);
-  std::vector<double> norm2(n_docs, 0.0);  // |d|^2 of each document's TF-IDF vector
-  offsets_.push_back(0);
-  for (auto& [word, list] : lists) {
-    const double df = static_cast<double>(list.size());
+  std::vector<std::uint32_t> order(by_id.size());  // term -> id, in word order
+  std::iota(order.begin(), order.end(), 0U);
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return by_id[a] < by_id[b]; });
+  std::vector<std::uint32_t> term_of_id(by_id.size());
+  offsets_.assign(by_id.size() + 1, 0);
+  words_.reserve(by_id.size());
+  for (std::uint32_t t = 0; t < order.size(); ++t) {
+    term_of_id[order[t]] = t;
+    offsets_[t + 1] = offsets_[t] + counts[order[t]];
+    words_.emplace_back(by_id[order[t]]);
+  }
+  postings_.resize(doc_terms.size());
+  std::vector<std::uint32_t> next(offsets_.begin(), offsets_.end() - 1);
+  for (std::uint32_t d = 0; d < n_docs; ++d) {  // documents in order: every list ascending
+    for (std::uint32_t k = doc_starts[d]; k < doc_starts[d + 1]; ++k) {
+      postings_[next[term_of_id[doc_terms[k].first]]++] = Posting{d, doc_terms[k].second, 0, 0};
+    }
+  }
+  weigh_postings(n, lengths);
+}
+
+void VectorIndex::weigh_postings(double n, const std::vector<std::uint32_t>& lengths) {
+  idf_dense_.reserve(words_.size());
+  idf_bm25_.reserve(words_.size());
+  std::vector<double> norm2(lengths.size(), 0.0);  // |d|^2 of each document's TF-IDF vector
+  // Term by term, then document by document: the order every norm's sum is taken in.
+  for (std::size_t t = 0; t < words_.size(); ++t) {
+    const double df = static_cast<double>(offsets_[t + 1] - offsets_[t]);
     const double idf_dense = std::log((n + 1) / (df + 1)) + 1;
-    words_.push_back(word);
     idf_dense_.push_back(idf_dense);
     idf_bm25_.push_back(std::log(1 + (n - df + 0.5) / (df + 0.5)));
-    for (const auto& [doc, tf] : list) {
-      const double w = sublinear_tf(tf) * idf_dense;
-      norm2[doc] += w * w;
-      const double norm = 1 - kBm25B + kBm25B * lengths[doc] / avgdl_;
-      postings_.push_back(Posting{doc, tf, w, tf * (kBm25K1 + 1) / (tf + kBm25K1 * norm)});
+    for (std::uint32_t k = offsets_[t]; k < offsets_[t + 1]; ++k) {
+      Posting& p = postings_[k];
+      const double w = sublinear_tf(p.tf) * idf_dense;
+      norm2[p.doc] += w * w;
+      const double norm = 1 - kBm25B + kBm25B * lengths[p.doc] / avgdl_;
+      p.dense = w;
+      p.bm25 = p.tf * (kBm25K1 + 1) / (p.tf + kBm25K1 * norm);
     }
-    offsets_.push_back(static_cast<std::uint32_t>(postings_.size()));
   }
   // Every posting's document has a word, so its norm is positive.
   for (Posting& p : postings_) p.dense /= std::sqrt(norm2[p.doc]);

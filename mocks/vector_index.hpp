@@ -114,6 +114,10 @@ class VectorIndex {
     double dense;  // w(t, d) / |d|: the document side of the cosine
     double bm25;   // tf (k1 + 1) / (tf + k1 (1 - b + b |d| / avgdl)): BM25 without idf
   };
+  // Fills the idfs and every posting's weights from the postings' tf, term by term, and
+  // divides the dense weights by their document's norm. `n`: documents; `lengths`: each
+  // document's length in words.
+  void weigh_postings(double n, const std::vector<std::uint32_t>& lengths);
   // The term id of `word`, or -1.
   std::int64_t term_of(std::string_view word) const;
   std::span<const Posting> postings(std::uint32_t term) const {

@@ -38,12 +38,22 @@ class AtomicFile {
  private:
   [[noreturn]] void fail(std::string_view what, int err);
   void discard() noexcept;
+  void release_slot() noexcept;
 
   std::filesystem::path target_;
   std::string temp_;
   int fd_ = -1;
+  int slot_ = -1;  // its entry in the table remove_temporary_files_now reads, or -1
   bool committed_ = false;
 };
+
+// Removes every AtomicFile's temporary file not yet published or discarded, in the whole
+// process, and nothing else: for a signal handler (cli/interrupt.hpp), so that an
+// interrupted run leaves no `.NAME.tmp.XXXXXX` behind. Async-signal-safe: it reads a
+// fixed table of names (kMaxTrackedTemporaryFiles at once, each under 4096 bytes; a file
+// past those is still written, only not removed on a signal) and calls unlink(2) alone.
+inline constexpr std::size_t kMaxTrackedTemporaryFiles = 256;
+void remove_temporary_files_now() noexcept;
 
 // Writes `content` to `target` atomically (AtomicFile).
 void write_file_atomic(const std::filesystem::path& target, std::string_view content);

@@ -116,10 +116,12 @@ std::string sweep_json_text(const SweepResult& r, const SweepAnalysis& a) {
   return file_text(out);
 }
 
-std::string partial_json_text(const SweepResult& r, std::size_t shard_index, std::size_t shard_count) {
+std::string partial_json_text(const SweepResult& r, std::size_t shard_index, std::size_t shard_count,
+                              const std::string& sweep_file_from_partial) {
   Json out = Json::object();
   out["squall_sweep_partial_version"] = 1;
   out["shard"] = Json{{"index", shard_index}, {"count", shard_count}};
+  out["sweep_file_from_partial"] = sweep_file_from_partial;
   Json header = header_json(r);
   header["inputs_digest"] = r.inputs_digest;
   Json variants = Json::array();
@@ -207,7 +209,12 @@ Partial read_partial(const PartialFile& f) {
   if (!version->is_number_unsigned() || version->get<std::uint64_t>() != 1) {
     bad(f.file, fmt::format("squall_sweep_partial_version {} is not supported (this squall reads 1)", shown(*version)));
   }
-  only_keys(f.file, f.doc, "", {"squall_sweep_partial_version", "shard", "sweep", "runs"});
+  only_keys(f.file, f.doc, "", {"squall_sweep_partial_version", "shard", "sweep_file_from_partial", "sweep", "runs"});
+  // Optional: partials written before it have none.
+  if (const Json* from = member(f.doc, "sweep_file_from_partial");
+      from != nullptr && (!from->is_string() || from->get_ref<const std::string&>().empty())) {
+    bad_value(f.file, "/sweep_file_from_partial", "a non-empty string (a path)", from);
+  }
   const Json* shard = member(f.doc, "shard");
   if (shard == nullptr || !shard->is_object()) bad_value(f.file, "/shard", "an object {\"index\", \"count\"}", shard);
   only_keys(f.file, *shard, "/shard", {"index", "count"});

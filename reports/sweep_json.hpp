@@ -23,7 +23,11 @@ namespace squall {
 
 std::string sweep_json_text(const SweepResult& result, const SweepAnalysis& analysis);
 
-std::string partial_json_text(const SweepResult& result, std::size_t shard_index, std::size_t shard_count);
+// `sweep_file_from_partial`: the sweep file's path relative to the partial's own directory
+// (absolute when there is no such path), so that `squall merge`, run from any directory,
+// finds the sweep's inputs by the partial's place, as every path a file names is resolved.
+std::string partial_json_text(const SweepResult& result, std::size_t shard_index, std::size_t shard_count,
+                              const std::string& sweep_file_from_partial);
 
 // The most shards a sweep is cut into (`--shard i/n`, n at most this).
 inline constexpr std::size_t kMaxShards = 100000;

@@ -164,11 +164,12 @@ std::variant<ParsedExpression, std::string> parse_expression(std::string_view te
   const std::string_view number = c.slice(value_start);
   out.number = number;
 
+  const std::size_t number_end = c.pos();
   c.skip_space();
   if (is_lower(c.peek())) {
     // A duration: the number with its unit, and any further parts of a compound ("1m30s").
-    // It is parsed exactly as scenario durations are, after dropping the whitespace that
-    // may separate the number from its first unit ("20 s").
+    // It is parsed exactly as scenario durations are, so a space between the number and
+    // its unit ("20 s") is refused as it is in every other duration of the format.
     const std::string_view units = c.take_while(is_duration_char);
     const std::string_view with_unit = c.slice(value_start);
     // Each run of letters must be a unit; `units` starts with one, and every pass of the
@@ -183,6 +184,10 @@ std::variant<ParsedExpression, std::string> parse_expression(std::string_view te
         return fmt::format("unknown unit \"{}\" in \"{}\"; expected ns, us, ms, s, m or h", unit, with_unit);
       }
       words.take_while([](char ch) { return !is_lower(ch); });
+    }
+    if (time_metric && c.slice(number_end).size() > units.size()) {
+      return fmt::format("expected a duration without a space before its unit, such as \"{}{}\", got \"{}\"", number,
+                         units, with_unit);
     }
     const auto nanos = parse_duration(fmt::format("{}{}", number, units));
     // Bounded as the scenario's own durations are (a longer one could never be met or

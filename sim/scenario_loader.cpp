@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "reports/file_kind.hpp"
 #include "sim/scenario/json_document.hpp"
 #include "sim/scenario/json_reader.hpp"
 #include "sim/scenario/outage_reader.hpp"
@@ -88,6 +89,10 @@ void check_request_sizes(const Scenario& scenario, Diagnostics& diag) {
 Scenario read_scenario(const Json& root, const std::filesystem::path& file, Diagnostics& diag) {
   Scenario scenario;
   scenario.source = file;
+  if (const auto problem = wrong_kind_problem(root, FileKind::scenario)) {
+    diag.error("", *problem);
+    return scenario;
+  }
   const ObjectReader obj(root, "", diag, kScenarioKeys);
   if (!obj.valid()) return scenario;
 
@@ -200,6 +205,10 @@ PolicyLoadResult load_policy_text(std::string_view text, const std::filesystem::
   const auto document = parse_document(text, file, diag);
   if (!document) return PolicyLoadResult{std::nullopt, diag.take()};
   diag.locate_with(&document->marks);
+  if (const auto problem = wrong_kind_problem(document->root, FileKind::policy)) {
+    diag.error("", *problem);
+    return PolicyLoadResult{std::nullopt, diag.take()};
+  }
   PolicyConfig policy = read_policy(document->root, "", nullptr, diag);
   if (diag.count() > 0) return PolicyLoadResult{std::nullopt, diag.take()};
   return PolicyLoadResult{std::move(policy), {}};

@@ -118,6 +118,30 @@ void read_drops(const ObjectReader& obj, std::optional<Nanos> run_end, ProviderT
             [](const CapacityDrop& a, const CapacityDrop& b) { return a.from < b.from; });
 }
 
+// Queue settings that could never act are refused, as the bulkhead refuses its own
+// (policy_reader.cpp): requests queue only for a slot, so without max_concurrency (in the
+// base limits or any drop) there is no queue, and reject_status is the queue's status
+// (rate limits always answer 429); a queue_timeout bounds a wait that queue_size 0 rules out.
+void refuse_dead_queue_settings(const ObjectReader& obj, const CapacityConfig& config) {
+  const bool has_slots =
+      config.limits.max_concurrency || std::any_of(config.drops.begin(), config.drops.end(),
+                                                   [](const CapacityDrop& d) { return d.limits.max_concurrency; });
+  if (!has_slots) {
+    for (const std::string_view key : {"queue_size", "queue_timeout", "reject_status"}) {
+      if (obj.find(key) == nullptr) continue;
+      obj.diag().error(obj.path_of(key),
+                       key == "reject_status"
+                           ? "applies only with max_concurrency: it is the status of the slots' queue (rate limits "
+                             "answer 429)"
+                           : "applies only with max_concurrency: requests queue only for a slot");
+    }
+    return;
+  }
+  if (obj.find("queue_timeout") != nullptr && obj.find("queue_size") != nullptr && config.queue_size == 0) {
+    obj.diag().error(obj.path_of("queue_timeout"), "applies only when queue_size > 0");
+  }
+}
+
 }  // namespace
 
 std::optional<CapacityConfig> read_capacity(const Json& value, const std::string& path, std::optional<Nanos> run_end,
@@ -143,6 +167,7 @@ std::optional<CapacityConfig> read_capacity(const Json& value, const std::string
     }
   }
   read_drops(obj, run_end, type, provider, config);
+  if (has_limits || obj.find("drops") != nullptr) refuse_dead_queue_settings(obj, config);
   if (diag.count() != errors_before) return std::nullopt;
   return config;
 }

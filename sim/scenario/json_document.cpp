@@ -70,6 +70,10 @@ std::optional<Json> parse_json_document(std::string_view text, Diagnostics& diag
 
 std::optional<ParsedDocument> parse_document(std::string_view text, const std::filesystem::path& file,
                                              Diagnostics& diag) {
+  if (const auto encoding = other_unicode_encoding(text)) {
+    diag.error("", *encoding);
+    return std::nullopt;
+  }
   if (is_yaml_file(file)) return parse_yaml_document(text, diag);
   auto root = parse_json_document(text, diag);
   if (!root) return std::nullopt;

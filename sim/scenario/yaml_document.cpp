@@ -1,5 +1,6 @@
 #include "sim/scenario/yaml_document.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <sstream>
@@ -86,7 +87,8 @@ class Builder : public YAML::EventHandler {
       throw YamlSyntaxError{mark_of(mark),
                             "alias to a node that is not complete here (an alias inside its own anchor)"};
     }
-    count_nodes(mark, anchored_nodes_[anchor] - 1);  // place() counts the last one
+    const Size size = anchored_size_[anchor];
+    count(mark, Size{size.nodes - 1, size.bytes});  // place() counts the last node
     place(it->second, mark, 0);
   }
 
@@ -103,9 +105,11 @@ class Builder : public YAML::EventHandler {
       }
     }
     if (expecting_key()) {
+      count(mark, Size{0, value.size()});
       read_key(value, mark);
       return;
     }
+    count(mark, Size{0, value.size()});
     place(plain ? plain_scalar(value, mark) : Json(value), mark, anchor);
   }
 
@@ -122,6 +126,12 @@ class Builder : public YAML::EventHandler {
   void OnMapEnd() override { close(); }
 
  private:
+  // What a document or node holds once aliases are expanded: values, and bytes of keys
+  // and strings.
+  struct Size {
+    std::size_t nodes = 0;
+    std::size_t bytes = 0;
+  };
   struct KeyPlace {
     std::size_t line = 0;
     std::size_t index = 0;
@@ -136,17 +146,25 @@ class Builder : public YAML::EventHandler {
     // members. Looked up here, in O(1), rather than by ordered_json's operator[], which
     // searches every member: a mapping of n keys would take O(n^2) (100 000 keys took 24 s).
     std::unordered_map<std::string, KeyPlace> keys;
-    std::size_t nodes_before = 0;  // nodes_ when it opened, itself included
+    Size before;  // size_ when it opened, itself included
   };
 
-  // Counts `n` more nodes in the document being built, aliases expanded: past
-  // kMaxYamlNodes the file is refused, so a few lines of nested aliases (the "billion
-  // laughs" expansion) cannot take the machine's memory.
-  void count_nodes(const YAML::Mark& mark, std::size_t n) {
-    nodes_ += n;
-    if (nodes_ > kMaxYamlNodes) {
+  // Counts `more` of the document being built, aliases expanded: past kMaxYamlNodes
+  // values or kMaxYamlTextBytes bytes of keys and strings the file is refused, so a few
+  // lines of nested aliases (the "billion laughs" expansion) or one long string aliased
+  // many times cannot take the machine's memory.
+  void count(const YAML::Mark& mark, Size more) {
+    size_.nodes += more.nodes;
+    size_.bytes += more.bytes;
+    if (size_.nodes > kMaxYamlNodes) {
       throw YamlSyntaxError{
           mark_of(mark), fmt::format("expected at most {} values once aliases are expanded, got more", kMaxYamlNodes)};
+    }
+    if (size_.bytes > kMaxYamlTextBytes) {
+      throw YamlSyntaxError{mark_of(mark),
+                            fmt::format("expected at most {} bytes of keys and strings once aliases are expanded "
+                                        "(64 MiB), got more",
+                                        kMaxYamlTextBytes)};
     }
   }
 
@@ -220,8 +238,8 @@ class Builder : public YAML::EventHandler {
     }
     const std::string pointer = pointer_here();
     mark_element(pointer, mark);
-    count_nodes(mark, 1);
-    stack_.push_back(Frame{std::move(empty), pointer, anchor, std::nullopt, 0, {}, nodes_});
+    count(mark, Size{1, 0});
+    stack_.push_back(Frame{std::move(empty), pointer, anchor, std::nullopt, 0, {}, size_});
   }
 
   void close() {
@@ -229,7 +247,7 @@ class Builder : public YAML::EventHandler {
     stack_.pop_back();
     if (frame.anchor != 0) {
       anchored_[frame.anchor] = frame.value;
-      anchored_nodes_[frame.anchor] = nodes_ - frame.nodes_before + 1;
+      anchored_size_[frame.anchor] = Size{size_.nodes - frame.before.nodes + 1, size_.bytes - frame.before.bytes};
     }
     attach(std::move(frame.value));
   }
@@ -242,10 +260,10 @@ class Builder : public YAML::EventHandler {
 
   void place(Json value, const YAML::Mark& mark, YAML::anchor_t anchor) {
     mark_element(pointer_here(), mark);
-    count_nodes(mark, 1);
+    count(mark, Size{1, 0});
     if (anchor != 0) {
       anchored_[anchor] = value;
-      anchored_nodes_[anchor] = 1;
+      anchored_size_[anchor] = Size{1, value.is_string() ? value.get_ref<const std::string&>().size() : 0};
     }
     attach(std::move(value));
   }
@@ -270,8 +288,8 @@ class Builder : public YAML::EventHandler {
   SourceMarks& marks_;
   std::vector<Frame> stack_;
   std::unordered_map<YAML::anchor_t, Json> anchored_;
-  std::unordered_map<YAML::anchor_t, std::size_t> anchored_nodes_;  // their sizes in nodes
-  std::size_t nodes_ = 0;
+  std::unordered_map<YAML::anchor_t, Size> anchored_size_;  // what each expands to
+  Size size_;
   Json root_;
   std::size_t documents_ = 0;
   YAML::Mark document_start_;
@@ -336,6 +354,25 @@ std::optional<YamlSyntaxError> unreadable_character(std::string_view text) {
   return std::nullopt;
 }
 
+// The first tab in a line's indentation at or before 1-based line `last_line`, where
+// yaml-cpp stopped: YAML indents with spaces only (YAML 1.2 section 6.1), and yaml-cpp's
+// own message for a tab ("illegal map value", "end of map not found") names something else.
+std::optional<YamlSyntaxError> tab_in_indentation(std::string_view text, std::size_t last_line) {
+  std::size_t line = 1;
+  for (std::size_t start = 0; start < text.size() && line <= last_line; ++line) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    for (std::size_t i = start; i < end && (text[i] == ' ' || text[i] == '\t'); ++i) {
+      if (text[i] == '\t') {
+        return YamlSyntaxError{SourceMark{line, i - start + 1},
+                               "expected spaces for indentation, got a tab: YAML indents with spaces only (YAML 1.2 "
+                               "section 6.1)"};
+      }
+    }
+    start = end + 1;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 bool has_extension(const std::filesystem::path& file, std::string_view extension) {
@@ -377,7 +414,11 @@ std::optional<ParsedDocument> parse_yaml_document(std::string_view text, Diagnos
     diag.syntax_error(error.mark.line, error.mark.column, error.message);
     return std::nullopt;
   } catch (const YAML::Exception& error) {
-    diag.syntax_error(mark_of(error.mark).line, mark_of(error.mark).column, error.msg);
+    if (const auto tab = tab_in_indentation(text, mark_of(error.mark).line)) {
+      diag.syntax_error(tab->mark.line, tab->mark.column, tab->message);
+    } else {
+      diag.syntax_error(mark_of(error.mark).line, mark_of(error.mark).column, error.msg);
+    }
     return std::nullopt;
   }
   document.root = builder.take_root();

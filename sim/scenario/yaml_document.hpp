@@ -42,10 +42,13 @@
 //   - a file with no document (empty, or only comments and blank lines) gets `the file is
 //     empty: it holds no YAML value` (`..., only comments`), as JSON's empty files do;
 //   - nesting deeper than kMaxJsonDepth is an error, as in JSON;
-//   - a document of more than kMaxYamlNodes values once its aliases are expanded is an
-//     error at the value that crosses it (`expected at most 1000000 values once aliases
-//     are expanded, got more`): a few lines of nested aliases (the "billion laughs"
-//     expansion) would otherwise take the machine's memory.
+//   - a document of more than kMaxYamlNodes values, or of more than kMaxYamlTextBytes
+//     bytes of keys and strings, once its aliases are expanded is an error at the value
+//     that crosses it (`expected at most 1000000 values once aliases are expanded, got
+//     more`; `expected at most 67108864 bytes of keys and strings once aliases are
+//     expanded (64 MiB), got more`): a few lines of nested aliases (the "billion laughs"
+//     expansion), or one long string aliased many times, would otherwise take the
+//     machine's memory.
 // Syntax errors carry yaml-cpp's message at its 1-based line and column.
 #pragma once
 
@@ -61,6 +64,10 @@ namespace squall {
 // A million values: a hundred times the largest shipped scenario's, and a few hundred MB
 // of DOM at most.
 inline constexpr std::size_t kMaxYamlNodes = 1'000'000;
+// 64 MiB of keys and strings, as much as the largest file read (mocks/input_file.hpp)
+// could hold without aliases: a 67 KB file aliasing one 64 KiB string 900,000 times
+// (under kMaxYamlNodes) asked for tens of GB.
+inline constexpr std::size_t kMaxYamlTextBytes = std::size_t{64} * 1024 * 1024;
 
 // A parsed document and, for YAML, where each node starts: members are marked at their
 // key, elements at their first character.

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "reports/compare.hpp"
+#include "reports/file_kind.hpp"
 #include "sim/scenario/json_document.hpp"
 #include "sim/scenario_loader.hpp"
 #include "sim/sweep/sweep_grid.hpp"
@@ -354,6 +355,10 @@ SweepLoadResult load_sweep_text(std::string_view text, const fs::path& file) {
   const auto document = parse_document(text, file, r.diag);
   if (!document) return SweepLoadResult{std::nullopt, r.diag.take()};
   r.diag.locate_with(&document->marks);
+  if (const auto problem = wrong_kind_problem(document->root, FileKind::sweep)) {
+    r.diag.error("", *problem);
+    return SweepLoadResult{std::nullopt, r.diag.take()};
+  }
   SweepSpec spec;
   spec.file = file;
   read_sweep(document->root, spec, r);

@@ -27,18 +27,18 @@ inline std::string read_file(const fs::path& p) {
   return s.str();
 }
 
-// Runs `[env] squall <args>` from the source directory, capturing stdout and stderr apart.
+// Runs `[env] squall <args>` from directory `dir`, capturing stdout and stderr apart.
 // `env` holds variable assignments such as "NO_COLOR=1 ". $GITHUB_STEP_SUMMARY is removed
 // first, so that tests run inside GitHub Actions do not append to the job's summary.
-inline Result squall(const std::string& args, const std::string& env = "") {
+inline Result squall_in(const fs::path& dir_to_run_in, const std::string& args, const std::string& env = "") {
   const fs::path dir = fs::temp_directory_path() / "squall_cli_test";
   fs::create_directories(dir);
   // ctest runs tests in parallel processes: each call gets its own stderr file.
   static int calls = 0;
   const fs::path err_file = dir / (std::string(testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
                                    std::to_string(++calls) + ".stderr");
-  const std::string cmd = std::string("cd ") + SQUALL_SOURCE_DIR + " && env -u GITHUB_STEP_SUMMARY " + env +
-                          SQUALL_BINARY + " " + args + " 2>" + err_file.string();
+  const std::string cmd = "cd '" + dir_to_run_in.string() + "' && env -u GITHUB_STEP_SUMMARY " + env + SQUALL_BINARY +
+                          " " + args + " 2>" + err_file.string();
   Result r;
   FILE* pipe = ::popen(cmd.c_str(), "r");
   if (pipe == nullptr) return r;
@@ -49,6 +49,11 @@ inline Result squall(const std::string& args, const std::string& env = "") {
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   r.err = read_file(err_file);
   return r;
+}
+
+// squall_in the source directory.
+inline Result squall(const std::string& args, const std::string& env = "") {
+  return squall_in(SQUALL_SOURCE_DIR, args, env);
 }
 
 inline std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }

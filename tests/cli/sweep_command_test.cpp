@@ -145,6 +145,36 @@ TEST(SweepCommandTest, MergeProtectsTheInputsThePartialsNameWhenTheSweepFileIsBr
   EXPECT_EQ(read_file(dir / "naive.json"), policy);
 }
 
+// The sweep runs from one directory with relative paths, merge from the partials' own:
+// the partial names the sweep file from its directory, so merge finds the sweep's
+// scenario, corpus and policy files and writes over none of them.
+TEST(SweepCommandTest, MergeFromAnotherDirectoryStillProtectsTheSweepsInputs) {
+  const fs::path top = temp_path("merge-elsewhere");
+  fs::create_directories(top / "sweeps" / "corpora");
+  fs::create_directories(top / "parts");
+  const fs::path source = SQUALL_SOURCE_DIR;
+  fs::copy_file(source / "scenarios/quickstart.json", top / "sweeps/s.json");
+  fs::copy_file(source / "scenarios/corpora/crm.jsonl", top / "sweeps/corpora/crm.jsonl");
+  fs::copy_file(source / "scenarios/policies/naive-retry.json", top / "sweeps/naive.json");
+  std::ofstream(top / "sweeps/sweep.json") << R"({ "name": "m", "scenario": "s.json", "seeds": 1,
+    "variants": [ { "name": "own" }, { "name": "naive", "policy": "naive.json" } ] })";
+  ASSERT_EQ(squall_in(top, "sweep sweeps/sweep.json -q --shard 1/1 --out parts/part.json").exit_code, 0);
+  EXPECT_NE(read_file(top / "parts/part.json").find("\"sweep_file_from_partial\": \"../sweeps/sweep.json\""),
+            std::string::npos);
+  for (const std::string input : {"sweep.json", "s.json", "naive.json", "corpora/crm.jsonl"}) {
+    const std::string before = read_file(top / "sweeps" / input);
+    const Result r = squall_in(top / "parts", "merge part.json -q --out ../sweeps/" + input);
+    EXPECT_EQ(r.exit_code, 2) << input;
+    EXPECT_NE(r.err.find("\"../sweeps/" + input + "\" is an input of this run ("), std::string::npos) << r.err;
+    EXPECT_EQ(read_file(top / "sweeps" / input), before) << input;
+  }
+  // Through a link to the scenario: the same file.
+  fs::create_symlink(top / "sweeps/s.json", top / "parts/link.json");
+  const Result linked = squall_in(top / "parts", "merge part.json -q --out link.json");
+  EXPECT_EQ(linked.exit_code, 2);
+  EXPECT_EQ(squall_in(top / "parts", "merge part.json -q --out merged.json").exit_code, 0);
+}
+
 TEST(SweepCommandTest, DryRunChecksGroundTruthLinksAsARunDoes) {
   // A relevant link to a document in no corpus: refused by the run when it prepares the
   // scenario, so by the dry run too.
@@ -181,10 +211,10 @@ TEST(SweepCommandTest, MergeRefusesAMissingOrRepeatedShard) {
   r = squall("merge " + p1 + " " + p1);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, "squall merge: " + p1 + ": shard 1 of 3 again (also " + p1 + ")\n");
-  r = squall("merge " + kSweep);  // a sweep file has comments: not JSON as squall writes it
+  r = squall("merge " + kSweep);  // a sweep file, with comments: recognised, not "not JSON"
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, "squall merge: " + kSweep +
-                       ":1:1: not JSON: syntax error while parsing value - invalid literal; last read: '/'\n");
+                       ": this is a sweep file, not a partial sweep result: run it with squall sweep FILE\n");
 }
 
 TEST(SweepCommandTest, MergeRefusesShardsOfAnotherSweep) {
@@ -455,7 +485,8 @@ TEST(SweepHostileTest, MergeNamesThePointerTheExpectedAndTheFound) {
             "/runs/0/values/0: expected null or a number from 0 to 9007199254740992 (2^53), got 1e+300\n");
   // Unknown keys are errors, at the top, in the shard and in a run.
   EXPECT_EQ(merge_error("extra.json", spoiled("/extra", 1)),
-            "/extra: unknown key \"extra\" (expected one of squall_sweep_partial_version, shard, sweep, runs)\n");
+            "/extra: unknown key \"extra\" (expected one of squall_sweep_partial_version, shard, "
+            "sweep_file_from_partial, sweep, runs)\n");
   EXPECT_EQ(merge_error("extra-shard.json", spoiled("/shard/extra", 1)),
             "/shard/extra: unknown key \"extra\" (expected one of index, count)\n");
   EXPECT_EQ(merge_error("extra-run.json", spoiled("/runs/0/extra", 1)),

@@ -123,3 +123,36 @@ TEST_F(AtomicFileTest, ABatchThatFailsPublishesNone) {
 
 }  // namespace
 }  // namespace squall
+
+namespace squall {
+namespace {
+
+class TemporaryFileRemovalTest : public AtomicFileTest {};
+
+// What a signal handler calls (cli/interrupt.hpp): every temporary file not yet published
+// goes, published files and files discarded earlier are not touched.
+TEST_F(TemporaryFileRemovalTest, RemovesOnlyUnpublishedTemporaryFiles) {
+  write_file_atomic(dir_ / "done.json", "{}");
+  AtomicFile streamed(dir_ / "trace.jsonl");
+  streamed.write("{\"a\":1}\n");
+  AtomicFile other(dir_ / "report.json");
+  ASSERT_EQ(entries().size(), 3u);
+  remove_temporary_files_now();
+  EXPECT_EQ(entries(), std::vector<std::string>{"done.json"});
+  EXPECT_EQ(read(dir_ / "done.json"), "{}");
+}
+
+// The table holds kMaxTrackedTemporaryFiles names: slots are given back on commit and on
+// discard, so files written one after another never run out of them.
+TEST_F(TemporaryFileRemovalTest, SlotsAreGivenBackSoLaterFilesAreStillRemoved) {
+  for (std::size_t i = 0; i < 2 * kMaxTrackedTemporaryFiles; ++i) {
+    write_file_atomic(dir_ / "r.json", std::to_string(i));
+    const AtomicFile discarded(dir_ / "d.json");
+  }
+  const AtomicFile last(dir_ / "last.json");
+  remove_temporary_files_now();
+  EXPECT_EQ(entries(), std::vector<std::string>{"r.json"});
+}
+
+}  // namespace
+}  // namespace squall

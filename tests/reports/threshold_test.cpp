@@ -58,7 +58,7 @@ TEST(ThresholdParseTest, NormalisesDurationsToMilliseconds) {
 TEST(ThresholdParseTest, ParsesCompoundDurationsExactly) {
   // 1 min 30 s = 90000 ms; 1 h 15 min = 4500 s; 2 h 45 min 30.5 s = 9930.5 s.
   EXPECT_DOUBLE_EQ(parsed("task_latency", "p(99)<1m30s").parsed.value, 90'000);
-  EXPECT_DOUBLE_EQ(parsed("call_latency", "max <= 1 h15m").parsed.value, 4'500'000);
+  EXPECT_DOUBLE_EQ(parsed("call_latency", "max <= 1h15m").parsed.value, 4'500'000);
   EXPECT_DOUBLE_EQ(parsed("task_latency", "avg<2h45m30.5s").parsed.value, 9'930'500);
   // Parsed from the digits to nanoseconds, as a scenario's durations are: "0.27m" is exactly
   // 16200 ms, where the double product 0.27 * 60000 would be 16200.000000000002.
@@ -68,10 +68,10 @@ TEST(ThresholdParseTest, ParsesCompoundDurationsExactly) {
 }
 
 TEST(ThresholdParseTest, ToleratesWhitespaceBetweenTokens) {
-  const Threshold t = parsed(" task_latency ", "  p( 99 ) <=  20 s ");
+  const Threshold t = parsed(" task_latency ", "  p( 99 ) <=  20s ");
   EXPECT_EQ(t.metric, "task_latency");
   EXPECT_EQ(t.metric_name, "task_latency");
-  EXPECT_EQ(t.expression, "p( 99 ) <=  20 s");
+  EXPECT_EQ(t.expression, "p( 99 ) <=  20s");
   EXPECT_EQ(t.parsed.aggregation, Aggregation::percentile);
   EXPECT_DOUBLE_EQ(t.parsed.percentile, 99);
   EXPECT_EQ(t.parsed.op, Comparison::le);
@@ -127,6 +127,17 @@ TEST(ThresholdParseTest, RejectsMissingNumber) {
   EXPECT_EQ(error_of("task_latency", "p(99) < fast"), R"msg(expected a number after "p(99) <", got "fast")msg");
   EXPECT_EQ(error_of("task_latency", "p(99)<"), R"msg(expected a number after "p(99)<", got "")msg");
   EXPECT_EQ(error_of("task_latency", "p(99)<nan"), R"msg(expected a number after "p(99)<", got "nan")msg");
+}
+
+// A space between a number and its unit is refused, as in every other duration of the
+// format (a scenario's "1 s" is refused too).
+TEST(ThresholdParseTest, RejectsASpaceBeforeTheUnit) {
+  EXPECT_EQ(error_of("task_latency", "p(99)<20 s"),
+            R"msg(expected a duration without a space before its unit, such as "20s", got "20 s")msg");
+  EXPECT_EQ(error_of("call_latency", "max <= 1  h15m"),
+            R"msg(expected a duration without a space before its unit, such as "1h15m", got "1  h15m")msg");
+  EXPECT_EQ(error_of("task_latency", "avg<1.5\tms"),
+            "expected a duration without a space before its unit, such as \"1.5ms\", got \"1.5\tms\"");
 }
 
 TEST(ThresholdParseTest, RejectsUnknownUnit) {

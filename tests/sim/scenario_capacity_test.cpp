@@ -231,3 +231,38 @@ TEST(ScenarioCapacityTest, ARecoveryThresholdNeedsAWholeWindowBeforeTheFirstDrop
 
 }  // namespace
 }  // namespace squall
+
+namespace squall {
+namespace {
+
+// Settings that can never act: requests queue only for a slot, the queue's status is
+// reject_status, and a queue_timeout bounds a wait that a queue of 0 rules out.
+TEST(ScenarioCapacityDeadSettingsTest, QueueSettingsWithoutMaxConcurrencyAreRefused) {
+  for (const char* key : {"queue_size", "queue_timeout"}) {
+    SCOPED_TRACE(key);
+    const Json value = std::string(key) == "queue_size" ? Json(8) : Json("5s");
+    EXPECT_EQ(
+        errors_of(with_capacity(kSearch, {{"requests_per_minute", 60}, {key, value}})),
+        only(std::string(kSearch) + "/" + key, "applies only with max_concurrency: requests queue only for a slot"));
+  }
+  EXPECT_EQ(errors_of(with_capacity(kSearch, {{"requests_per_minute", 60}, {"reject_status", 529}})),
+            only(std::string(kSearch) + "/reject_status",
+                 "applies only with max_concurrency: it is the status of the slots' queue (rate limits answer 429)"));
+}
+
+TEST(ScenarioCapacityDeadSettingsTest, AQueueTimeoutWithNoQueueIsRefused) {
+  EXPECT_EQ(errors_of(with_capacity(kSearch, {{"max_concurrency", 2}, {"queue_size", 0}, {"queue_timeout", "5s"}})),
+            only(std::string(kSearch) + "/queue_timeout", "applies only when queue_size > 0"));
+}
+
+TEST(ScenarioCapacityDeadSettingsTest, SlotsInADropAloneMakeTheQueueLive) {
+  const Json doc = with_capacity(kSearch, Json::parse(R"({ "requests_per_minute": 600, "queue_size": 4,
+      "queue_timeout": "2s", "reject_status": 529,
+      "drops": [ { "from": "1m", "to": "2m", "max_concurrency": 1 } ] })"));
+  EXPECT_EQ(errors_of(doc), std::vector<ValidationError>{});
+  EXPECT_EQ(errors_of(with_capacity(kSearch, {{"max_concurrency", 2}, {"queue_size", 0}})),
+            std::vector<ValidationError>{});
+}
+
+}  // namespace
+}  // namespace squall

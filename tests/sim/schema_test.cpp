@@ -499,7 +499,7 @@ TEST(SchemaTest, ThresholdExpressionPatternAcceptsWhatTheParserAccepts) {
                                                         {"task_success", " rate >= .5 "},
                                                         {"task_success", "rate>=1e-1"},
                                                         {"task_latency", "p(99)<25s"},
-                                                        {"task_latency", "p( 99.9 ) <= 20 s"},
+                                                        {"task_latency", "p( 99.9 ) <= 20s"},
                                                         {"task_latency", "p(50)<1m30.5s"},
                                                         {"task_latency", "avg<250ms"},
                                                         {"task_latency", "med<1h"},
@@ -514,9 +514,9 @@ TEST(SchemaTest, ThresholdExpressionPatternAcceptsWhatTheParserAccepts) {
     EXPECT_TRUE(std::holds_alternative<Threshold>(parse_threshold(metric, text)));
     EXPECT_TRUE(std::regex_search(text, pattern));
   }
-  for (const std::string text :
-       {"fast", "", "rate", "rate>=", "rate=>0.9", "median<20s", "p99<20s", "p(x)<5", "p(99)<2d", "sum<=5 usd",
-        "rate>=0.9 0.8", "rate>=nan", "rate>=inf", "P(99)<20s", "rate>=0x10", "p(99)<20s,"}) {
+  for (const std::string text : {"fast", "", "rate", "rate>=", "rate=>0.9", "median<20s", "p99<20s", "p(x)<5",
+                                 "p(99)<2d", "sum<=5 usd", "rate>=0.9 0.8", "rate>=nan", "rate>=inf", "P(99)<20s",
+                                 "rate>=0x10", "p(99)<20s,", "p(99)<20 s", "max <= 1 h15m"}) {
     SCOPED_TRACE(text);
     EXPECT_FALSE(std::holds_alternative<Threshold>(parse_threshold("task_latency", text)));
     EXPECT_FALSE(std::regex_search(text, pattern));

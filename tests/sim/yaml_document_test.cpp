@@ -187,6 +187,36 @@ TEST(YamlDocumentTest, AliasesThatExpandPastAMillionValuesAreRefused) {
   EXPECT_EQ(parse_errors(nested_aliases(5)), std::vector<ValidationError>{});
 }
 
+// One string of 64 KiB aliased: with the anchor's own copy and the keys "s" and "l"
+// (2 bytes), the 1,023rd alias (line 2 + 1,023, its '*' at column 3) makes 1,024 copies
+// and 2 bytes, past 64 MiB.
+TEST(YamlDocumentTest, AliasesThatExpandPast64MiBOfStringsAreRefused) {
+  std::string text = "s: &s " + std::string(64 * 1024, 'x') + "\nl:\n";
+  for (int i = 0; i < 1100; ++i) text += "- *s\n";
+  EXPECT_EQ(parse_errors(text),
+            (std::vector{ValidationError{"x.yaml", "",
+                                         "expected at most 67108864 bytes of keys and strings once aliases are "
+                                         "expanded (64 MiB), got more",
+                                         1025, 3}}));
+  std::string fine = "s: &s " + std::string(64 * 1024, 'x') + "\nl:\n";
+  for (int i = 0; i < 1000; ++i) fine += "- *s\n";
+  EXPECT_EQ(parse_errors(fine), std::vector<ValidationError>{});
+}
+
+// The same bound counts the strings inside an aliased sequence: two of 32 KiB (yaml-cpp
+// takes no implicit key longer than 1024 characters, so keys are counted by the test
+// above's "s" and "l").
+TEST(YamlDocumentTest, AliasedContainersCountTheirKeysAndStrings) {
+  const std::string half(32 * 1024, 'k');
+  std::string text = "m: &m [" + half + ", " + half + "]\nl:\n";
+  for (int i = 0; i < 1100; ++i) text += "- *m\n";
+  const auto errors = parse_errors(text);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].message,
+            "expected at most 67108864 bytes of keys and strings once aliases are expanded (64 MiB), got more");
+  EXPECT_EQ(errors[0].line, 1025u);
+}
+
 TEST(YamlDocumentTest, KeysKeepFileOrder) {
   EXPECT_EQ(parsed("z: 1\na: [1, {y: 2, b: 3}]\n").dump(), R"({"z":1,"a":[1,{"y":2,"b":3}]})");
 }
