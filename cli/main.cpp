@@ -9,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "cli/huge_pages.hpp"
 #include "cli/interrupt.hpp"
+#include "cli/replay_command.hpp"
 #include "cli/standard_output.hpp"
 #include "reports/writers/report_formats.hpp"
 
@@ -179,6 +180,12 @@ int main(int argc, char** argv) {
       ->type_name("FORMAT=PATH");
   merge_cmd->add_flag("-q,--quiet", merge.quiet, "Print no table (errors only)");
 
+  ReplayOptions replay;
+  CLI::App* replay_cmd = app.add_subcommand(
+      "replay", "Read production traces (OTLP JSON, LiteLLM JSONL): the tasks, logical calls and attempts they hold");
+  replay_cmd->add_option("traces", replay.traces, "Trace files")->required();
+  replay_cmd->add_option("--format", replay.format, "otlp, litellm or auto (default: by content)");
+
   one_value_per_occurrence(app);
   try {
     app.parse(argc, argv);
@@ -195,6 +202,7 @@ int main(int argc, char** argv) {
       return run_command(run);
     }
     if (*ci_cmd) return ci_command(ci);
+    if (*replay_cmd) return replay_command(replay);
     if (*sweep_cmd) {
       if (shard_opt->count() > 0) sweep.shard = sweep_shard;
       if (sweep_out_opt->count() > 0) sweep.out = sweep_out;

@@ -178,7 +178,8 @@ int run_command(const RunOptions& options) {
   }
   try {
     outputs.emplace(std::move(checked->reports.requests), checked->step_summary,
-                    TraceHeader{prepared->scenario().name, seed, std::string(squall_version())});
+                    TraceHeader{prepared->scenario().name, seed, std::string(squall_version())},
+                    otlp_run_info(prepared->scenario(), seed));
   } catch (const std::runtime_error& e) {  // a temporary file of a streamed report
     fmt::print(stderr, "squall: {}\n", e.what());
     return kExitBadInput;

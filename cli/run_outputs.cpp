@@ -4,7 +4,9 @@
 
 #include "cli/output_path.hpp"
 #include "cli/step_summary.hpp"
+#include "mocks/provider_config.hpp"
 #include "reports/writers/markdown_writer.hpp"
+#include "sim/run.hpp"
 
 namespace squall::cli {
 namespace {
@@ -16,25 +18,52 @@ bool same_file(const fs::path& a, const fs::path& b) { return output_identity(a)
 
 }  // namespace
 
+OtlpRunInfo otlp_run_info(const Scenario& scenario, std::uint64_t seed) {
+  OtlpRunInfo info{scenario.name, seed, std::string(squall_version()), scenario.start_unix_seconds, {}};
+  for (const ProviderConfig& config : scenario.providers) {
+    const ProviderDescriptor d = describe(config);
+    info.providers.push_back({d.name, d.kind, d.model});
+  }
+  return info;
+}
+
 RunOutputs::RunOutputs(std::vector<ReportRequest> requests, std::optional<fs::path> step_summary,
-                       const TraceHeader& header)
+                       const TraceHeader& header, OtlpRunInfo otlp)
     : requests_(std::move(requests)), step_summary_(std::move(step_summary)) {
   for (const ReportRequest& r : requests_) {
-    if (r.format->streamed()) streamed_.push_back(std::make_unique<AtomicFile>(resolve_output(r.path)));
+    if (!r.format->streamed()) continue;
+    streamed_.push_back(std::make_unique<AtomicFile>(resolve_output(r.path)));
+    (r.format->name == "otlp" ? otlp_files_ : trace_files_).push_back(streamed_.size() - 1);
   }
-  if (streamed_.empty()) return;
-  // Every streamed request is the trace (jsonl, the one streamed format): one writer
-  // feeds all their files.
-  trace_.emplace(
-      [this](std::string_view piece) {
-        for (const auto& file : streamed_) file->write(piece);
-      },
-      header);
+  // One writer per streamed format feeds all of its files.
+  if (!trace_files_.empty()) {
+    trace_.emplace(
+        [this](std::string_view piece) {
+          for (const std::size_t i : trace_files_) streamed_[i]->write(piece);
+        },
+        header);
+  }
+  if (!otlp_files_.empty()) {
+    otlp_.emplace(
+        [this](std::string_view piece) {
+          for (const std::size_t i : otlp_files_) streamed_[i]->write(piece);
+        },
+        std::move(otlp));
+  }
+  if (trace_ && otlp_) both_.emplace(*trace_, *otlp_);
+}
+
+EventSink* RunOutputs::observer() {
+  if (both_) return &*both_;
+  if (trace_) return &*trace_;
+  if (otlp_) return &*otlp_;
+  return nullptr;
 }
 
 std::vector<std::string> RunOutputs::write(const Report& report) {
   std::vector<std::string> lines;
   if (trace_) trace_->finish(report);
+  if (otlp_) otlp_->finish();
   // Every file is written before any is published (AtomicFileBatch).
   AtomicFileBatch batch;
   std::size_t next_streamed = 0;

@@ -57,11 +57,11 @@ TEST(ReportFlagsTest, EveryFormatIsByteIdenticalAcrossRuns) {
   for (const fs::path& dir : {a, b}) {
     fs::create_directories(dir);
     std::string args = std::string("run ") + kQuickstart;
-    for (const char* f : {"json", "junit", "markdown", "csv", "jsonl", "html"})
+    for (const char* f : {"json", "junit", "markdown", "csv", "jsonl", "html", "otlp"})
       args += " --report " + std::string(f) + "=" + (dir / f).string();
     ASSERT_EQ(squall(args).exit_code, 0);
   }
-  for (const char* f : {"json", "junit", "markdown", "csv", "jsonl", "html"})
+  for (const char* f : {"json", "junit", "markdown", "csv", "jsonl", "html", "otlp"})
     EXPECT_EQ(read_file(a / f), read_file(b / f)) << f;
 }
 
@@ -72,7 +72,7 @@ TEST(ReportFlagsTest, UnknownFormatExitsTwoNamingTheFormats) {
                           " --report xml=" + (dir / "b.xml").string());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, "squall: unknown report format \"xml\" in --report xml=" + (dir / "b.xml").string() +
-                       "; formats: json, junit, markdown, csv, jsonl, html\n");
+                       "; formats: json, junit, markdown, csv, jsonl, html, otlp\n");
   EXPECT_TRUE(entries(dir).empty());
   EXPECT_EQ(r.out, "");  // refused before the run: not even the seed line
 }

@@ -48,9 +48,9 @@ TEST(ReportRequestsTest, ASymbolicLinkToAnotherRequestIsTheSameFile) {
 TEST(ReportRequestsTest, FormatNamesAreExact) {
   const auto r = parse_report_requests({"JUnit=a.xml"}, std::nullopt, {});
   ASSERT_TRUE(r.error);
-  EXPECT_EQ(
-      *r.error,
-      "unknown report format \"JUnit\" in --report JUnit=a.xml; formats: json, junit, markdown, csv, jsonl, html");
+  EXPECT_EQ(*r.error,
+            "unknown report format \"JUnit\" in --report JUnit=a.xml; formats: json, junit, markdown, csv, jsonl, "
+            "html, otlp");
 }
 
 TEST(ReportRequestsTest, APathUnderARegularFileSaysThatFileIsNotADirectory) {

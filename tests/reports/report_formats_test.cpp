@@ -9,7 +9,7 @@ namespace squall {
 namespace {
 
 TEST(ReportFormatsTest, ListsEveryFormatOnce) {
-  EXPECT_EQ(report_format_names(), "json, junit, markdown, csv, jsonl, html");
+  EXPECT_EQ(report_format_names(), "json, junit, markdown, csv, jsonl, html, otlp");
   for (const ReportFormat& f : report_formats()) {
     EXPECT_EQ(find_report_format(f.name), &f);
     EXPECT_FALSE(f.description.empty()) << f.name;
@@ -18,8 +18,9 @@ TEST(ReportFormatsTest, ListsEveryFormatOnce) {
   EXPECT_EQ(find_report_format("JSON"), nullptr);
 }
 
-TEST(ReportFormatsTest, OnlyTheTraceIsStreamed) {
-  for (const ReportFormat& f : report_formats()) EXPECT_EQ(f.streamed(), f.name == "jsonl") << f.name;
+TEST(ReportFormatsTest, OnlyTheTracesAreStreamed) {
+  for (const ReportFormat& f : report_formats())
+    EXPECT_EQ(f.streamed(), f.name == "jsonl" || f.name == "otlp") << f.name;
 }
 
 TEST(ReportFormatsTest, JsonIsTheReportAsOutWritesIt) {

@@ -1,0 +1,93 @@
+#include "cli/replay_command.hpp"
+
+#include <fmt/core.h>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string_view>
+
+#include "cli/commands.hpp"
+#include "replay/grouping.hpp"
+#include "replay/litellm_reader.hpp"
+#include "replay/otlp_reader.hpp"
+
+namespace squall::cli {
+namespace {
+
+using replay::TraceData;
+
+constexpr std::size_t kSniffBytes = 4096;
+
+std::string format_of(const std::string& text, const std::string& asked) {
+  if (asked != "auto") return asked;
+  return std::string_view(text).substr(0, kSniffBytes).find("\"resourceSpans\"") != std::string_view::npos ? "otlp"
+                                                                                                         : "litellm";
+}
+
+void read_one(const std::filesystem::path& file, const std::string& asked, TraceData& data) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw replay::TraceInputError(fmt::format("{}: cannot open the trace file", file.string()));
+  std::ostringstream content;
+  content << in.rdbuf();
+  const std::string text = content.str();
+  const std::string format = format_of(text, asked);
+  const std::uint64_t before = data.counts.records;
+  if (format == "otlp") {
+    replay::read_otlp_text(text, file.string(), data);
+  } else {
+    replay::read_litellm_text(text, file.string(), data);
+  }
+  fmt::print("{} ({}): {} records\n", file.string(), format, data.counts.records - before);
+}
+
+void print_counts(const replay::ReadCounts& c) {
+  fmt::print("read: {} attempts, {} agent spans, {} HTTP child spans used, {} other spans kept out\n", c.attempts,
+             c.agent_spans, c.http_children, c.other_spans);
+  fmt::print("irregular: {} duplicates skipped, {} orphans put under their trace, {} ends before start, {} failures "
+             "without tokens, {} unclassified errors, {} unknown attributes\n",
+             c.duplicates, c.orphans, c.end_before_start, c.failures_without_tokens, c.unclassified_errors,
+             c.unknown_attributes);
+  if (!c.unknown_names.empty()) {
+    std::string names;
+    for (const std::string& n : c.unknown_names) names += (names.empty() ? "" : ", ") + n;
+    fmt::print("unknown attributes seen: {}\n", names);
+  }
+}
+
+void print_grouping(const TraceData& data, const replay::Grouping& g) {
+  const replay::GroupingCounts& c = g.counts;
+  fmt::print("grouped: {} tasks ({} without attempts), {} logical calls ({} with a fallback, {} hedged), {} attempts "
+             "({} joined by timing, {} resends without a first attempt)\n",
+             c.tasks, c.tasks_without_attempts, c.calls, c.fallback_calls, c.hedged_calls, c.attempts,
+             c.joined_by_timing, c.resends_without_first);
+  std::map<std::string, std::map<std::string_view, std::uint64_t>> by_provider;
+  for (const replay::AttemptRecord& a : data.attempts) ++by_provider[a.provider][to_string(a.outcome)];
+  fmt::print("attempts by provider and outcome:\n");
+  for (const auto& [provider, outcomes] : by_provider) {
+    std::string line;
+    for (const auto& [kind, n] : outcomes) line += fmt::format("{}{} {}", line.empty() ? "" : ", ", kind, n);
+    fmt::print("  {}: {}\n", provider.empty() ? "(no provider)" : provider, line);
+  }
+}
+
+}  // namespace
+
+int replay_command(const ReplayOptions& options) {
+  if (options.format != "auto" && options.format != "otlp" && options.format != "litellm") {
+    fmt::print(stderr, "squall replay: --format expects otlp, litellm or auto, got \"{}\"\n", options.format);
+    return kExitBadInput;
+  }
+  TraceData data;
+  try {
+    for (const std::filesystem::path& file : options.traces) read_one(file, options.format, data);
+  } catch (const replay::TraceInputError& e) {
+    fmt::print(stderr, "squall replay: {}\n", e.what());
+    return kExitBadInput;
+  }
+  print_counts(data.counts);
+  print_grouping(data, replay::group_attempts(data));
+  return kExitOk;
+}
+
+}  // namespace squall::cli

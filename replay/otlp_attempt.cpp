@@ -1,0 +1,158 @@
+#include "replay/otlp_attempt.hpp"
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+
+#include "replay/outcome_mapping.hpp"
+#include "reports/writers/otlp_attributes.hpp"
+
+namespace squall::replay {
+namespace {
+
+namespace a = otlp;
+
+// The client operations a span may be an attempt of (gen_ai.operation.name values).
+constexpr std::array<std::string_view, 6> kAttemptOperations{"chat", "text_completion", "generate_content",
+                                                             "embeddings", "retrieval", "execute_tool"};
+// The span name of the GenAI inference span in the conventions' newer drafts: no model in it.
+constexpr std::string_view kInferenceSpanName = "gen_ai.client.inference";
+
+// Every attribute replay reads; others on a GenAI span are counted as unknown.
+constexpr std::array<std::string_view, 31> kKnownAttributes{
+    a::kOperationName, a::kProviderName, a::kRequestModel, a::kResponseModel, a::kInputTokens,
+    a::kOutputTokens, a::kFinishReasons, a::kAgentName, a::kToolName, a::kDataSourceId,
+    a::kCacheReadTokens, a::kCacheReadTokensUnderscore, a::kCachedTokens, a::kCacheCreationTokens,
+    a::kCacheCreationTokensUnderscore, a::kSystem, a::kPromptTokens, a::kCompletionTokens, a::kServerAddress,
+    a::kErrorType, a::kStatusCode, a::kOldStatusCode, a::kResendCount, a::kRetryAfterHeader,
+    a::kRetryAfterMsHeader, a::kSquallTool, a::kSquallCostUsd, a::kSquallTaskId, a::kSquallTaskStatus,
+    a::kSquallTaskReason, "gen_ai.usage.cost"};
+
+bool is_attempt_operation(std::string_view op) {
+  return std::find(kAttemptOperations.begin(), kAttemptOperations.end(), op) != kAttemptOperations.end();
+}
+
+void count_unknown(const OtlpSpan& span, ReadCounts& counts) {
+  if (span.attributes == nullptr) return;
+  for (const Json& kv : *span.attributes) {
+    const std::string& key = kv["key"].get_ref<const std::string&>();
+    if (std::find(kKnownAttributes.begin(), kKnownAttributes.end(), key) == kKnownAttributes.end()) {
+      counts.saw_unknown(key);
+    }
+  }
+}
+
+// The first of `keys` present.
+template <class Read, std::size_t N>
+auto first_of(const OtlpSpan& span, const std::array<std::string_view, N>& keys, Read read)
+    -> decltype(read(span, keys[0])) {
+  for (const std::string_view key : keys) {
+    if (auto v = read(span, key)) return v;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::int64_t> status_of(const OtlpSpan& span) {
+  return first_of(span, std::array<std::string_view, 2>{a::kStatusCode, a::kOldStatusCode}, integer_attribute);
+}
+
+// Retry-After as the response header says it: delay-seconds (RFC 9110 section 10.2.3) or
+// retry-after-ms (OpenAI, Azure). An HTTP-date cannot be read without the response's Date
+// and is left out.
+std::optional<std::int64_t> retry_after_of(const OtlpSpan& span) {
+  if (const auto ms = strings_attribute(span, a::kRetryAfterMsHeader); ms && !ms->empty()) {
+    try {
+      const double v = std::stod(ms->front());
+      if (v >= 0 && v < 1e12) return static_cast<std::int64_t>(v * 1e6);
+    } catch (const std::exception&) {
+    }
+  }
+  if (const auto s = strings_attribute(span, a::kRetryAfterHeader); s && !s->empty()) {
+    const std::string& v = s->front();
+    if (!v.empty() && v.size() <= 9 && std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      return std::stoll(v) * 1'000'000'000;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+SpanRole role_of(const OtlpSpan& span) {
+  SpanRole role;
+  const std::string_view name = span.name;
+  const std::size_t space = name.find(' ');
+  const std::string_view first_word = name.substr(0, space);
+  if (const auto op = string_attribute(span, a::kOperationName)) {
+    role.operation = *op;
+  } else if (is_attempt_operation(first_word) || first_word == a::kInvokeAgent) {
+    role.operation = std::string(first_word);
+  } else if (name == kInferenceSpanName || find_attribute(span, a::kProviderName) != nullptr ||
+             find_attribute(span, a::kSystem) != nullptr) {
+    role.operation = std::string(a::kChat);
+  }
+  if (space != std::string_view::npos && first_word == role.operation) role.name_model = std::string(name.substr(space + 1));
+  if (role.operation == a::kInvokeAgent) role.kind = SpanKindForReplay::agent;
+  if (is_attempt_operation(role.operation)) role.kind = SpanKindForReplay::attempt;
+  return role;
+}
+
+bool has_http_status(const OtlpSpan& span) { return status_of(span).has_value(); }
+
+AttemptRecord attempt_of(const OtlpSpan& s, const SpanRole& role, const OtlpSpan* http_child, ReadCounts& counts) {
+  count_unknown(s, counts);
+  AttemptRecord r;
+  r.trace_id = s.trace_id;
+  r.span_id = s.span_id;
+  r.parent_id = s.parent_id;
+  r.where = s.where.short_form();
+  r.start_ns = s.start_ns;
+  r.end_ns = s.end_ns;
+  if (r.end_ns < r.start_ns) {
+    ++counts.end_before_start;
+    r.end_ns = r.start_ns;
+  }
+  r.operation = role.operation;
+  r.provider = string_attribute(s, a::kProviderName).value_or(string_attribute(s, a::kSystem).value_or(""));
+  r.request_model = string_attribute(s, a::kRequestModel).value_or(role.name_model);
+  r.response_model = string_attribute(s, a::kResponseModel).value_or("");
+  r.server_address = string_attribute(s, a::kServerAddress).value_or("");
+  r.tool = string_attribute(s, a::kSquallTool).value_or(string_attribute(s, a::kToolName).value_or(""));
+  r.input_tokens = first_of(s, std::array<std::string_view, 2>{a::kInputTokens, a::kPromptTokens}, integer_attribute);
+  r.output_tokens =
+      first_of(s, std::array<std::string_view, 2>{a::kOutputTokens, a::kCompletionTokens}, integer_attribute);
+  r.cache_read_tokens = first_of(
+      s, std::array<std::string_view, 3>{a::kCacheReadTokens, a::kCacheReadTokensUnderscore, a::kCachedTokens},
+      integer_attribute);
+  r.cache_creation_tokens = first_of(
+      s, std::array<std::string_view, 2>{a::kCacheCreationTokens, a::kCacheCreationTokensUnderscore}, integer_attribute);
+  if (const auto resend = integer_attribute(s, a::kResendCount)) r.resend_count = static_cast<std::int32_t>(std::min<std::int64_t>(*resend, INT32_MAX));
+  if (!r.resend_count && s.from_squall) r.resend_count = 0;
+  r.retry_after_ns = retry_after_of(s);
+  r.cost_usd = first_of(s, std::array<std::string_view, 2>{a::kSquallCostUsd, "gen_ai.usage.cost"}, number_attribute);
+  std::optional<std::int64_t> status = status_of(s);
+  if (!status && http_child != nullptr) status = status_of(*http_child);
+  r.status_code = status ? static_cast<int>(std::min<std::int64_t>(*status, 999)) : 0;
+  const std::string error_type = string_attribute(s, a::kErrorType).value_or("");
+  OutcomeEvidence evidence{error_type, r.status_code, strings_attribute(s, a::kFinishReasons).value_or(std::vector<std::string>{}),
+                           s.status_error, role.operation == a::kChat, r.output_tokens};
+  const MappedOutcome outcome = map_outcome(evidence);
+  r.outcome = outcome.kind;
+  if (outcome.unclassified) ++counts.unclassified_errors;
+  if (r.outcome != OutcomeKind::success && role.operation == a::kChat && !r.input_tokens && !r.output_tokens) {
+    ++counts.failures_without_tokens;
+  }
+  return r;
+}
+
+AgentSpan agent_of(const OtlpSpan& s, ReadCounts& counts) {
+  count_unknown(s, counts);
+  AgentSpan agent{s.trace_id, s.span_id, string_attribute(s, a::kAgentName).value_or(s.name), s.start_ns, s.end_ns};
+  if (agent.end_ns < agent.start_ns) {
+    ++counts.end_before_start;
+    agent.end_ns = agent.start_ns;
+  }
+  return agent;
+}
+
+}  // namespace squall::replay

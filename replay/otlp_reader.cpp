@@ -1,0 +1,170 @@
+#include "replay/otlp_reader.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <array>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "replay/otlp_attempt.hpp"
+#include "replay/otlp_span.hpp"
+#include "replay/text_lines.hpp"
+
+namespace squall::replay {
+namespace {
+
+struct Document {
+  Json json;
+  std::size_t line = 0;  // 0: the whole file is one document
+};
+
+// The whole file as one document, else one document per non-blank line (the collector's
+// file exporter). A file whose first line is not a whole JSON value is reported as one document.
+std::vector<Document> parse_documents(std::string_view text, const std::string& file) {
+  std::vector<Document> docs;
+  try {
+    docs.push_back({Json::parse(text), 0});
+    return docs;
+  } catch (const Json::parse_error& whole) {
+    const std::size_t first_end = text.find('\n');
+    if (first_end == std::string_view::npos || whole.byte <= first_end + 1 || !Json::accept(text.substr(0, first_end))) {
+      throw_not_json(file, text, whole, 1);
+    }
+  }
+  for_each_nonblank_line(text, [&](std::size_t number, std::string_view row) {
+    try {
+      docs.push_back({Json::parse(row), number});
+    } catch (const Json::parse_error& e) {
+      throw_not_json(file, row, e, number);
+    }
+  });
+  return docs;
+}
+
+[[noreturn]] void not_otlp(const std::string& file, std::size_t line, const std::string& pointer,
+                           std::string_view expected, std::string_view got) {
+  const std::string where = line == 0 ? file : fmt::format("{}:{}", file, line);
+  throw TraceInputError(fmt::format("{}: {}: expected {}, got {}", where, pointer, expected, got));
+}
+[[noreturn]] void not_otlp(const std::string& file, std::size_t line, const std::string& pointer,
+                           std::string_view expected, const Json& got) {
+  not_otlp(file, line, pointer, expected, std::string_view(shown(got)));
+}
+
+const Json& array_member(const Json& object, const char* key, const std::string& file, std::size_t line,
+                         const std::string& pointer) {
+  if (!object.is_object()) not_otlp(file, line, pointer, "an object", object);
+  const auto it = object.find(key);
+  static const Json kEmpty = Json::array();
+  if (it == object.end()) return kEmpty;  // proto3 JSON omits empty repeated fields
+  if (!it->is_array()) not_otlp(file, line, pointer + "/" + key, "an array", *it);
+  return *it;
+}
+
+// Whether a resource is squall's own export (reports/writers/otlp_writer.hpp).
+bool from_squall(const Json& resource_spans) {
+  const auto resource = resource_spans.find("resource");
+  if (resource == resource_spans.end() || !resource->is_object()) return false;
+  const auto attrs = resource->find("attributes");
+  if (attrs == resource->end() || !attrs->is_array()) return false;
+  for (const Json& kv : *attrs) {
+    if (kv.is_object() && kv.value("key", "") == "service.name" && kv.contains("value") && kv["value"].is_object() &&
+        kv["value"].value("stringValue", "") == "squall") {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Every span of every document, in file order.
+std::vector<OtlpSpan> spans_of(const std::vector<Document>& docs, const std::string& file) {
+  std::vector<OtlpSpan> spans;
+  for (const Document& doc : docs) {
+    if (!doc.json.is_object() || !doc.json.contains("resourceSpans")) {
+      not_otlp(file, doc.line, "/resourceSpans", "an array (an OTLP ExportTraceServiceRequest)",
+               std::string_view("nothing"));
+    }
+    const Json& resources = array_member(doc.json, "resourceSpans", file, doc.line, "");
+    for (std::size_t r = 0; r < resources.size(); ++r) {
+      const std::string rp = fmt::format("/resourceSpans/{}", r);
+      const Json& scopes = array_member(resources[r], "scopeSpans", file, doc.line, rp);
+      const bool squall = from_squall(resources[r]);
+      for (std::size_t s = 0; s < scopes.size(); ++s) {
+        const std::string sp = fmt::format("{}/scopeSpans/{}", rp, s);
+        const Json& list = array_member(scopes[s], "spans", file, doc.line, sp);
+        for (std::size_t i = 0; i < list.size(); ++i) {
+          SpanWhere where{file, doc.line, spans.size(), fmt::format("{}/spans/{}", sp, i)};
+          spans.push_back(decode_span(list[i], std::move(where)));
+          spans.back().from_squall = squall;
+        }
+      }
+    }
+  }
+  return spans;
+}
+
+std::string key_of(const OtlpSpan& s) { return s.trace_id + s.span_id; }
+std::string parent_key(const OtlpSpan& s) { return s.trace_id + s.parent_id; }
+
+}  // namespace
+
+void read_otlp_text(std::string_view text, const std::string& file, TraceData& out) {
+  const std::vector<Document> docs = parse_documents(text, file);
+  const std::vector<OtlpSpan> spans = spans_of(docs, file);
+  out.counts.records += spans.size();
+
+  // Duplicates (an exporter's retry sends a batch twice): the first copy is kept.
+  std::vector<const OtlpSpan*> kept;
+  std::unordered_map<std::string, std::size_t> index;  // trace+span id -> position in kept
+  for (const OtlpSpan& s : spans) {
+    if (!index.emplace(key_of(s), kept.size()).second) {
+      ++out.counts.duplicates;
+      continue;
+    }
+    kept.push_back(&s);
+  }
+  std::vector<SpanRole> roles(kept.size());
+  for (std::size_t i = 0; i < kept.size(); ++i) roles[i] = role_of(*kept[i]);
+
+  // HTTP spans under an attempt: the latest to end lends its status to an attempt without one.
+  std::vector<const OtlpSpan*> http_child(kept.size(), nullptr);
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    if (roles[i].kind != SpanKindForReplay::other) continue;
+    const auto parent = kept[i]->parent_id.empty() ? index.end() : index.find(parent_key(*kept[i]));
+    if (parent == index.end() || roles[parent->second].kind != SpanKindForReplay::attempt || !has_http_status(*kept[i])) {
+      ++out.counts.other_spans;
+      continue;
+    }
+    ++out.counts.http_children;
+    const OtlpSpan*& child = http_child[parent->second];
+    if (child == nullptr || kept[i]->end_ns >= child->end_ns) child = kept[i];
+  }
+
+  std::size_t genai = 0;
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    const OtlpSpan& s = *kept[i];
+    if (roles[i].kind == SpanKindForReplay::other) continue;
+    ++genai;
+    const bool orphan = !s.parent_id.empty() && index.find(parent_key(s)) == index.end();
+    if (orphan) ++out.counts.orphans;
+    if (roles[i].kind == SpanKindForReplay::agent) {
+      out.agents.push_back(agent_of(s, out.counts));
+      ++out.counts.agent_spans;
+      continue;
+    }
+    AttemptRecord record = attempt_of(s, roles[i], http_child[i], out.counts);
+    if (orphan) record.parent_id.clear();
+    out.attempts.push_back(std::move(record));
+    ++out.counts.attempts;
+  }
+  if (genai == 0) {
+    throw TraceInputError(fmt::format(
+        "{}: no GenAI spans ({} spans, none with gen_ai.operation.name, gen_ai.provider.name or gen_ai.system, "
+        "nor named like \"chat MODEL\")",
+        file, spans.size()));
+  }
+}
+
+}  // namespace squall::replay

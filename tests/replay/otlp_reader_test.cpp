@@ -1,0 +1,190 @@
+#include "replay/otlp_reader.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fmt/core.h>
+
+#include <string>
+
+namespace squall::replay {
+namespace {
+
+constexpr const char* kTrace = "0af7651916cd43dd8448eb211c80319c";
+constexpr const char* kRoot = "b7ad6b7169203331";
+
+std::string kv_text(const std::string& key, const std::string& value) {
+  return fmt::format(R"({{"key":"{}","value":{{"stringValue":"{}"}}}})", key, value);
+}
+std::string kv_int(const std::string& key, long long value) {
+  return fmt::format(R"({{"key":"{}","value":{{"intValue":"{}"}}}})", key, value);
+}
+
+std::string span(const std::string& id, const std::string& parent, const std::string& name, long long start,
+                 long long end, const std::string& attrs, const std::string& extra = "") {
+  return fmt::format(
+      R"({{"traceId":"{}","spanId":"{}","parentSpanId":"{}","name":"{}","kind":3,"startTimeUnixNano":"{}",)"
+      R"("endTimeUnixNano":"{}","attributes":[{}]{}}})",
+      kTrace, id, parent, name, start, end, attrs, extra);
+}
+
+std::string document(const std::string& spans) {
+  return R"({"resourceSpans":[{"resource":{"attributes":[]},"scopeSpans":[{"scope":{"name":"t"},"spans":[)" + spans +
+         "]}]}]}";
+}
+
+std::string agent_span() {
+  return span(kRoot, "", "invoke_agent support", 1000, 9000, kv_text("gen_ai.operation.name", "invoke_agent"));
+}
+
+TraceData read(const std::string& text) {
+  TraceData data;
+  read_otlp_text(text, "trace.json", data);
+  return data;
+}
+
+std::string error_of(const std::string& text, const std::string& file = "trace.json") {
+  TraceData data;
+  try {
+    read_otlp_text(text, file, data);
+  } catch (const TraceInputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(OtlpReaderTest, ReadsTheCurrentConventionsNames) {
+  const std::string attrs = kv_text("gen_ai.operation.name", "chat") + "," + kv_text("gen_ai.provider.name", "openai") +
+                            "," + kv_text("gen_ai.request.model", "gpt-4o") + "," +
+                            kv_text("gen_ai.response.model", "gpt-4o-2024-08-06") + "," +
+                            kv_text("server.address", "api.openai.com") + "," +
+                            kv_int("gen_ai.usage.input_tokens", 811) + "," + kv_int("gen_ai.usage.output_tokens", 92) +
+                            "," + kv_int("gen_ai.usage.cache_read.input_tokens", 640) + "," +
+                            kv_int("http.request.resend_count", 2) + "," +
+                            R"({"key":"http.response.header.retry-after","value":{"arrayValue":{"values":[{"stringValue":"3"}]}}})";
+  const TraceData data = read(document(agent_span() + "," + span("00f067aa0ba902b7", kRoot, "chat gpt-4o", 2000, 5000, attrs)));
+  ASSERT_EQ(data.attempts.size(), 1U);
+  const AttemptRecord& a = data.attempts[0];
+  EXPECT_EQ(a.trace_id, kTrace);
+  EXPECT_EQ(a.parent_id, kRoot);
+  EXPECT_EQ(a.start_ns, 2000);
+  EXPECT_EQ(a.end_ns, 5000);
+  EXPECT_EQ(a.provider, "openai");
+  EXPECT_EQ(a.operation, "chat");
+  EXPECT_EQ(a.request_model, "gpt-4o");
+  EXPECT_EQ(a.response_model, "gpt-4o-2024-08-06");
+  EXPECT_EQ(a.server_address, "api.openai.com");
+  EXPECT_EQ(a.outcome, OutcomeKind::success);
+  EXPECT_EQ(a.input_tokens, 811);
+  EXPECT_EQ(a.output_tokens, 92);
+  EXPECT_EQ(a.cache_read_tokens, 640);
+  EXPECT_EQ(a.resend_count, 2);
+  EXPECT_EQ(a.retry_after_ns, 3'000'000'000);
+  EXPECT_EQ(a.where, "trace.json span 1");
+  ASSERT_EQ(data.agents.size(), 1U);
+  EXPECT_EQ(data.agents[0].name, "invoke_agent support");
+  EXPECT_EQ(data.counts.unknown_attributes, 0U);
+}
+
+TEST(OtlpReaderTest, ReadsTheOlderEraFromGenAiSystemAndTheSpanName) {
+  const std::string attrs = kv_text("gen_ai.system", "openai") + "," + kv_int("gen_ai.usage.prompt_tokens", 10) + "," +
+                            kv_int("gen_ai.usage.completion_tokens", 4);
+  const TraceData data = read(document(span("00f067aa0ba902b7", "", "chat gpt-4o", 2000, 5000, attrs)));
+  ASSERT_EQ(data.attempts.size(), 1U);
+  EXPECT_EQ(data.attempts[0].provider, "openai");
+  EXPECT_EQ(data.attempts[0].operation, "chat");
+  EXPECT_EQ(data.attempts[0].request_model, "gpt-4o");
+  EXPECT_EQ(data.attempts[0].input_tokens, 10);
+  EXPECT_EQ(data.attempts[0].output_tokens, 4);
+  EXPECT_FALSE(data.attempts[0].resend_count.has_value());
+}
+
+TEST(OtlpReaderTest, TheInferenceSpanNameIsAChatAttempt) {
+  const TraceData data = read(document(
+      span("00f067aa0ba902b7", "", "gen_ai.client.inference", 0, 10, kv_text("gen_ai.provider.name", "anthropic"))));
+  ASSERT_EQ(data.attempts.size(), 1U);
+  EXPECT_EQ(data.attempts[0].operation, "chat");
+  EXPECT_EQ(data.attempts[0].provider, "anthropic");
+}
+
+TEST(OtlpReaderTest, ReadsTheThreeSpellingsOfCacheReads) {
+  for (const char* key : {"gen_ai.usage.cache_read.input_tokens", "gen_ai.usage.cache_read_input_tokens",
+                          "gen_ai.usage.cached_tokens"}) {
+    const TraceData data = read(document(span("00f067aa0ba902b7", "", "chat m", 0, 10,
+                                              kv_text("gen_ai.system", "openai") + "," + kv_int(key, 77))));
+    ASSERT_EQ(data.attempts.size(), 1U) << key;
+    EXPECT_EQ(data.attempts[0].cache_read_tokens, 77) << key;
+  }
+}
+
+TEST(OtlpReaderTest, TakesTheStatusOfAnHttpChildSpan) {
+  const std::string chat = span("00f067aa0ba902b7", "", "chat gpt-4o",
+                                0, 100, kv_text("gen_ai.provider.name", "openai"), R"(,"status":{"code":2})");
+  const std::string http = span("1111111111111111", "00f067aa0ba902b7", "POST", 10, 90, kv_int("http.response.status_code", 429));
+  const TraceData data = read(document(http + "," + chat));  // the child comes first
+  ASSERT_EQ(data.attempts.size(), 1U);
+  EXPECT_EQ(data.attempts[0].status_code, 429);
+  EXPECT_EQ(data.attempts[0].outcome, OutcomeKind::rate_limited);
+  EXPECT_EQ(data.counts.http_children, 1U);
+  EXPECT_EQ(data.counts.other_spans, 0U);
+}
+
+TEST(OtlpReaderTest, ReadsTheCollectorFileFormOneTracesDataALine) {
+  const std::string line1 = document(span("00f067aa0ba902b7", kRoot, "chat a", 2000, 3000, kv_text("gen_ai.system", "x")));
+  const std::string line2 = document(agent_span());
+  const TraceData data = read(line1 + "\n" + line2 + "\n");
+  EXPECT_EQ(data.attempts.size(), 1U);
+  EXPECT_EQ(data.agents.size(), 1U);
+  EXPECT_EQ(data.counts.orphans, 0U);  // its parent is on the next line
+}
+
+TEST(OtlpReaderTest, CountsEveryIrregularityAndDropsNothingSilently) {
+  const std::string chat = kv_text("gen_ai.provider.name", "openai");
+  const std::string spans =
+      span("00f067aa0ba902b7", kRoot, "chat m", 0, 10, chat) + "," +
+      span("00f067aa0ba902b7", kRoot, "chat m", 0, 10, chat) + "," +                                // duplicate
+      span("2222222222222222", "9999999999999999", "chat m", 20, 30, chat) + "," +                  // orphan
+      span("3333333333333333", "", "chat m", 50, 40, chat) + "," +                                  // end before start
+      span("4444444444444444", "", "chat m", 60, 70, chat + "," + kv_int("http.response.status_code", 500)) + "," +
+      span("5555555555555555", "", "chat m", 80, 90, chat + "," + kv_text("llm.vendor", "x"), R"(,"status":{"code":2})") +
+      "," + span("6666666666666666", "", "GET /health", 0, 1, "");  // not GenAI
+  const TraceData data = read(document(spans));
+  EXPECT_EQ(data.counts.records, 7U);
+  EXPECT_EQ(data.counts.duplicates, 1U);
+  EXPECT_EQ(data.counts.orphans, 2U);  // kRoot is not in this document either
+  EXPECT_EQ(data.counts.end_before_start, 1U);
+  EXPECT_EQ(data.counts.failures_without_tokens, 2U);
+  EXPECT_EQ(data.counts.unclassified_errors, 1U);
+  EXPECT_EQ(data.counts.unknown_attributes, 1U);
+  EXPECT_EQ(data.counts.unknown_names, std::vector<std::string>{"llm.vendor"});
+  EXPECT_EQ(data.counts.other_spans, 1U);
+  ASSERT_EQ(data.attempts.size(), 5U);
+  EXPECT_EQ(data.attempts[1].parent_id, "");  // the orphan goes under its trace
+  EXPECT_EQ(data.attempts[2].end_ns, 50);
+  EXPECT_EQ(data.attempts[3].outcome, OutcomeKind::server_error);
+  EXPECT_EQ(data.attempts[4].outcome, OutcomeKind::server_error);
+}
+
+TEST(OtlpReaderTest, MalformedFilesAreReportedWithFileLineSpanAndField) {
+  EXPECT_EQ(error_of("{\"resourceSpans\": [\n  {,]}"),
+            "trace.json:2:4: not JSON: syntax error while parsing object key - unexpected ','; expected string literal");
+  EXPECT_EQ(error_of(R"({"spans": []})"),
+            "trace.json: /resourceSpans: expected an array (an OTLP ExportTraceServiceRequest), got nothing");
+  EXPECT_EQ(error_of(R"({"resourceSpans": {}})"), "trace.json: /resourceSpans: expected an array, got {}");
+  EXPECT_EQ(error_of(document(span("xyz", "", "chat m", 0, 1, ""))),
+            "trace.json: span 0 (/resourceSpans/0/scopeSpans/0/spans/0): spanId: expected 16 hex digits, got \"xyz\"");
+  const std::string bad_time = R"({"traceId":"0af7651916cd43dd8448eb211c80319c","spanId":"00f067aa0ba902b7",)"
+                               R"("startTimeUnixNano":"soon","endTimeUnixNano":"1"})";
+  EXPECT_EQ(error_of(document(agent_span()) + "\n" + document(bad_time) + "\n", "traces.jsonl"),
+            "traces.jsonl:2: span 1 (/resourceSpans/0/scopeSpans/0/spans/0): startTimeUnixNano: expected an integer "
+            "count of nanoseconds (a decimal string or a number), got \"soon\"");
+  EXPECT_EQ(error_of(document(span("00f067aa0ba902b7", "", "chat m", 0, 1,
+                                   kv_text("gen_ai.system", "x") + "," + kv_text("gen_ai.usage.input_tokens", "many")))),
+            "trace.json: span 0 (/resourceSpans/0/scopeSpans/0/spans/0): attribute \"gen_ai.usage.input_tokens\": "
+            "expected a non-negative intValue, got \"many\"");
+  EXPECT_EQ(error_of(document(span("00f067aa0ba902b7", "", "GET /", 0, 1, ""))),
+            "trace.json: no GenAI spans (1 spans, none with gen_ai.operation.name, gen_ai.provider.name or "
+            "gen_ai.system, nor named like \"chat MODEL\")");
+}
+
+}  // namespace
+}  // namespace squall::replay
