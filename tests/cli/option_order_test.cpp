@@ -40,8 +40,8 @@ TEST(OptionOrderTest, RunTakesEachRepeatableOptionBeforeTheScenario) {
 TEST(OptionOrderTest, RunTakesEveryOptionAfterTheScenarioAndBetweenOthers) {
   const fs::path junit = temp_path("run.junit.xml");
   const fs::path out = temp_path("run.json");
-  const Result r = squall("run " + kQuickstart + " --report junit=" + junit.string() + " --seed 5 --policy " +
-                          kNaive + " --out " + out.string() + " -q");
+  const Result r = squall("run " + kQuickstart + " --report junit=" + junit.string() + " --seed 5 --policy " + kNaive +
+                          " --out " + out.string() + " -q");
   EXPECT_EQ(first_line(r.out), "squall run quickstart: seed 5");
   EXPECT_TRUE(fs::exists(junit));
   EXPECT_TRUE(fs::exists(out));
@@ -85,8 +85,8 @@ TEST(OptionOrderTest, CiTakesReportsBeforeAndAfterItsInputs) {
 TEST(OptionOrderTest, ComparePoliciesAndReportsBeforeTheScenario) {
   const fs::path json = temp_path("compare.json");
   const std::string second = second_policy();
-  const Result r = squall("compare --policy " + kNaive + " --policy " + second +
-                          " --report json=" + json.string() + " " + kQuickstart + " --seed 3");
+  const Result r = squall("compare --policy " + kNaive + " --policy " + second + " --report json=" + json.string() +
+                          " " + kQuickstart + " --seed 3");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(fs::exists(json));
   const Result after = squall("compare " + kQuickstart + " --policy " + kNaive + " --report json=" + json.string());
@@ -96,7 +96,8 @@ TEST(OptionOrderTest, ComparePoliciesAndReportsBeforeTheScenario) {
 TEST(OptionOrderTest, SweepAndMergeTakeReportsBeforeTheirFiles) {
   const fs::path md = temp_path("sweep.md");
   const fs::path json = temp_path("sweep.json");
-  Result r = squall("sweep --report markdown=" + md.string() + " --report json=" + json.string() + " -j 1 -q " + kSweep);
+  Result r =
+      squall("sweep --report markdown=" + md.string() + " --report json=" + json.string() + " -j 1 -q " + kSweep);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(fs::exists(md));
   EXPECT_TRUE(fs::exists(json));
