@@ -6,6 +6,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/huge_pages.hpp"
+#include "cli/serve_command.hpp"
 #include "reports/writers/report_formats.hpp"
 
 namespace {
@@ -164,6 +165,10 @@ int main(int argc, char** argv) {
       ->type_name("FORMAT=PATH");
   merge_cmd->add_flag("-q,--quiet", merge.quiet, "Print no table (errors only)");
 
+  ServeOptions serve;
+  serve.program = argv[0];
+  CLI::App* serve_cmd = add_serve_command(app, serve);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -179,6 +184,7 @@ int main(int argc, char** argv) {
       return run_command(run);
     }
     if (*ci_cmd) return ci_command(ci);
+    if (*serve_cmd) return serve_command(serve);
     if (*sweep_cmd) {
       if (shard_opt->count() > 0) sweep.shard = sweep_shard;
       if (sweep_out_opt->count() > 0) sweep.out = sweep_out;
