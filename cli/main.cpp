@@ -10,6 +10,7 @@
 #include "cli/huge_pages.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/replay_command.hpp"
+#include "cli/serve_command.hpp"
 #include "cli/standard_output.hpp"
 #include "reports/writers/report_formats.hpp"
 
@@ -186,6 +187,10 @@ int main(int argc, char** argv) {
   replay_cmd->add_option("traces", replay.traces, "Trace files")->required();
   replay_cmd->add_option("--format", replay.format, "otlp, litellm or auto (default: by content)");
 
+  ServeOptions serve;
+  serve.program = argv[0];
+  CLI::App* serve_cmd = add_serve_command(app, serve);
+
   one_value_per_occurrence(app);
   try {
     app.parse(argc, argv);
@@ -203,6 +208,7 @@ int main(int argc, char** argv) {
     }
     if (*ci_cmd) return ci_command(ci);
     if (*replay_cmd) return replay_command(replay);
+    if (*serve_cmd) return serve_command(serve);
     if (*sweep_cmd) {
       if (shard_opt->count() > 0) sweep.shard = sweep_shard;
       if (sweep_out_opt->count() > 0) sweep.out = sweep_out;

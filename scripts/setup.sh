@@ -4,7 +4,8 @@
 # Runs apt-get directly as root and through sudo otherwise.
 # Node.js and npm (Debian's nodejs and npm, unless an npm is already on the PATH) install
 # the HTML report's chart library, uPlot, at the version pinned in third_party/uplot
-# (`npm ci`, from package-lock.json), which the build embeds (cmake/html_assets.cmake).
+# (`npm ci`, from package-lock.json), which the build embeds (cmake/html_assets.cmake), and
+# the official OpenAI Node client the live-mode tests drive, pinned in tests/live/client.
 # Options:
 #   --with-browser   also Debian's chromium-headless-shell, with which a test opens the
 #                    HTML report (tests/cli/html_browser_test.py); SQUALL_WITH_BROWSER=1
@@ -44,20 +45,20 @@ scale_corpus() {
   echo "setup: warning: no scale corpus (scenarios/scale/ and the vector-search benchmark need it)" >&2
 }
 
-# uPlot for the HTML report, from the npm registry at the pinned version; nothing is
-# fetched when node_modules already holds that version.
-chart_library() {
-  local dir=third_party/uplot
+# An npm package pinned in DIR/package.json (with its package-lock.json), installed with
+# `npm ci` into DIR/node_modules; nothing is fetched when that version is already there.
+pinned_npm_package() {
+  local dir=$1 package=$2
   local pinned installed=""
-  pinned=$(node -p "require('./$dir/package.json').dependencies.uplot")
-  if [ -f "$dir/node_modules/uplot/package.json" ]; then
-    installed=$(node -p "require('./$dir/node_modules/uplot/package.json').version")
+  pinned=$(node -p "require('./$dir/package.json').dependencies['$package']")
+  if [ -f "$dir/node_modules/$package/package.json" ]; then
+    installed=$(node -p "require('./$dir/node_modules/$package/package.json').version")
   fi
   if [ "$installed" = "$pinned" ]; then
-    echo "setup: uPlot $pinned is installed in $dir"
+    echo "setup: $package $pinned is installed in $dir"
     return
   fi
-  echo "setup: installing uPlot $pinned into $dir (npm ci)"
+  echo "setup: installing $package $pinned into $dir (npm ci)"
   npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error
 }
 
@@ -91,5 +92,7 @@ else
   "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
   "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
-chart_library
+# uPlot for the HTML report; the official OpenAI Node client the live-mode tests drive.
+pinned_npm_package third_party/uplot uplot
+pinned_npm_package tests/live/client openai
 scale_corpus

@@ -1,0 +1,39 @@
+// `squall serve SCENARIO`: the scenario's providers on real HTTP endpoints (live/,
+// docs/live.md). Prints the base URL as its first line of stdout, serves until
+// --duration, SIGINT/SIGTERM or POST /squall/v1/stop, then prints the summary, writes the
+// reports and exits as `run` does: 0 every threshold holds, 1 one failed, 2 bad input or
+// usage (nothing written; an address that cannot be bound), 70 an internal error.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/runtime/time.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace squall::cli {
+
+struct ServeOptions {
+  std::string program = "squall";  // argv[0], for the repro line
+  std::filesystem::path scenario;
+  std::string listen = "127.0.0.1:0";  // HOST:PORT, a numeric address; port 0 picks a free one
+  std::optional<std::uint64_t> seed;   // overrides the scenario's
+  double time_scale = 1;               // scenario seconds per real second
+  std::optional<Nanos> duration;       // scenario time to serve; default: until stopped
+  std::optional<std::filesystem::path> out;
+  std::vector<std::string> reports;  // --report FORMAT=PATH
+  bool quiet = false;
+};
+
+// Registers the subcommand and its options on `app`, reading into `options` (its text
+// options are parsed by serve_command). Returns the subcommand.
+CLI::App* add_serve_command(CLI::App& app, ServeOptions& options);
+int serve_command(const ServeOptions& options);
+
+}  // namespace squall::cli

@@ -1,0 +1,240 @@
+#include "live/live_service.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <variant>
+
+#include <fmt/format.h>
+
+#include "engine/runtime/cancellable_sleep.hpp"
+#include "engine/runtime/rng.hpp"
+
+namespace squall::live {
+namespace {
+
+constexpr std::string_view kChatEndpoint = "chat.completions";
+
+bool is_2xx(const Response& r) { return r.status >= 200 && r.status < 300; }
+
+Request to_request(const ChatRequest& chat) {
+  Request request;
+  request.prompt_tokens = chat.prompt_tokens;
+  request.max_output_tokens = chat.max_output_tokens;
+  return request;
+}
+
+}  // namespace
+
+struct LiveService::Exchange {
+  LiveProvider* provider = nullptr;
+  ChatRequest request;
+  RequestIdentity identity;
+  CompletionIds ids;
+  std::string request_id;  // x-request-id
+  TimePoint received = 0;
+};
+
+// A streamed answer's call, run beside the coroutine that paces the stream.
+struct LiveService::CallState {
+  GenerationMeter meter;
+  Response response;
+  bool done = false;
+  CancellationSource wake;  // fired when the call ends
+};
+
+LiveService::LiveService(LiveWorld& world, RealTimeLoop& loop, std::function<void()> on_stop)
+    : world_(world), loop_(loop), on_stop_(std::move(on_stop)) {}
+
+HttpResponse LiveService::json_response(http::status status, std::string body) const {
+  HttpResponse response{status, 11};
+  response.set(http::field::content_type, "application/json");
+  response.body() = std::move(body);
+  return response;
+}
+
+void LiveService::handle(const std::shared_ptr<HttpSession>& session, HttpRequest&& request) {
+  const std::string_view target(request.target().data(), request.target().size());
+  const std::string_view path = target.substr(0, target.find('?'));
+  if (stopped_) {
+    session->refuse("The server is shutting down.");
+    return;
+  }
+  if (request.method() == http::verb::post && path == "/v1/chat/completions") {
+    chat(session, request);
+    return;
+  }
+  if (request.method() == http::verb::get && path == "/v1/models") {
+    std::vector<std::string> models;
+    for (const LiveProvider* p : world_.llms()) {
+      const auto& llm = std::get<LlmConfig>(p->config->spec);
+      models.push_back(llm.model.empty() ? p->config->name : llm.model);
+    }
+    session->reply(json_response(http::status::ok, models_body(models, world_.start_unix_seconds())));
+    return;
+  }
+  if (request.method() == http::verb::post && path == "/squall/v1/stop") {
+    session->reply(json_response(http::status::ok, R"({"stopping":true})"));
+    // The reply is queued first: the stop cancels what is in flight, not this answer.
+    if (on_stop_) on_stop_();
+    return;
+  }
+  const std::string method(request.method_string().data(), request.method_string().size());
+  session->reply(json_response(http::status::not_found, error_body(fmt::format("Invalid URL ({} {})", method, path),
+                                                                   "invalid_request_error", "", "")));
+}
+
+void LiveService::chat(const std::shared_ptr<HttpSession>& session, const HttpRequest& request) {
+  auto parsed = parse_chat_request(request.body());
+  if (auto* error = std::get_if<WireError>(&parsed)) {
+    session->reply(json_response(static_cast<http::status>(error->status), std::move(error->body)));
+    return;
+  }
+  auto exchange = std::make_shared<Exchange>();
+  exchange->request = std::move(std::get<ChatRequest>(parsed));
+  exchange->provider = world_.find_llm(exchange->request.model);
+  if (exchange->provider == nullptr) {
+    WireError error = unknown_model(exchange->request.model);
+    session->reply(json_response(static_cast<http::status>(error.status), std::move(error.body)));
+    return;
+  }
+  std::optional<std::string_view> key;
+  if (const auto it = request.find("idempotency-key"); it != request.end()) {
+    key = std::string_view(it->value().data(), it->value().size());
+  }
+  exchange->identity = world_.identify(*exchange->provider, key);
+  const std::uint64_t who = stream_seed(exchange->identity.request, exchange->provider->config->name) ^
+                            static_cast<std::uint64_t>(exchange->identity.attempt);
+  exchange->ids.id = fmt::format("chatcmpl-squall{:016x}", who);
+  exchange->ids.created = world_.start_unix_seconds() + loop_.now() / kSecond;
+  exchange->ids.model = exchange->request.model;
+  exchange->request_id = fmt::format("req_{:016x}", who);
+  exchange->received = loop_.now();
+  ++in_flight_;
+  if (exchange->request.stream) {
+    spawn(answer_stream(session, std::move(exchange)), &error_);
+  } else {
+    spawn(answer(session, std::move(exchange)), &error_);
+  }
+}
+
+Task<void> LiveService::answer(std::shared_ptr<HttpSession> session, std::shared_ptr<Exchange> exchange) {
+  const Response response = co_await world_.call(*exchange->provider, to_request(exchange->request), exchange->identity,
+                                                 kChatEndpoint, nullptr, stopping_.token());
+  --in_flight_;
+  if (response.transport != Transport::ok) {
+    session->abort();  // an injected hang past its cap, or the server stopping: no answer
+    co_return;
+  }
+  if (!is_2xx(response)) {
+    reply_error(*session, *exchange, response);
+    co_return;
+  }
+  HttpResponse reply = json_response(http::status::ok, completion_body(exchange->ids, response));
+  add_headers(reply.base(), *exchange, response);
+  session->reply(std::move(reply));
+}
+
+Task<void> LiveService::run_call(std::shared_ptr<Exchange> exchange, CallState* state) {
+  state->response = co_await world_.call(*exchange->provider, to_request(exchange->request), exchange->identity,
+                                         kChatEndpoint, &state->meter, stopping_.token());
+  state->done = true;
+  state->wake.cancel();
+}
+
+Task<void> LiveService::answer_stream(std::shared_ptr<HttpSession> session, std::shared_ptr<Exchange> exchange) {
+  CallState state;
+  spawn(run_call(exchange, &state), &error_);
+  const double tokens_per_second = std::get<LlmConfig>(exchange->provider->config->spec).tokens_per_second;
+  // One poll per token interval: a token is sent at most one interval after it is due.
+  const Nanos interval = std::max<Nanos>(kMillisecond, static_cast<Nanos>(std::ceil(1e9 / tokens_per_second)));
+  std::int64_t sent = 0;
+  bool started = false;
+  while (!state.done) {
+    co_await sleep_until(loop_, add_saturating(loop_.now(), interval), state.wake.token());
+    if (state.done || !state.meter.usage_at || !session->open()) continue;
+    const std::int64_t ready = state.meter.usage_at(loop_.now()).output_tokens;
+    if (ready > 0 && !started) {
+      http::response_header<> head;
+      head.result(http::status::ok);
+      head.set(http::field::content_type, "text/event-stream; charset=utf-8");
+      add_headers(head, *exchange, Response{});
+      session->begin_stream(std::move(head));
+      session->send(role_chunk(exchange->ids, exchange->request.include_usage));
+      started = true;
+    }
+    for (; sent < ready; ++sent) {
+      session->send(content_chunk(exchange->ids, token_text(sent), exchange->request.include_usage));
+    }
+  }
+  --in_flight_;
+  finish_stream(*session, *exchange, state.response, sent, started);
+}
+
+void LiveService::finish_stream(HttpSession& session, const Exchange& exchange, const Response& response,
+                                std::int64_t& sent, bool& started) {
+  if (response.transport != Transport::ok) {
+    session.abort();
+    return;
+  }
+  const bool include_usage = exchange.request.include_usage;
+  if (!started) {
+    if (!is_2xx(response)) {
+      reply_error(session, exchange, response);
+      return;
+    }
+    http::response_header<> head;
+    head.result(http::status::ok);
+    head.set(http::field::content_type, "text/event-stream; charset=utf-8");
+    add_headers(head, exchange, response);
+    session.begin_stream(std::move(head));
+    session.send(role_chunk(exchange.ids, include_usage));
+    started = true;
+  }
+  for (; sent < response.output_tokens; ++sent)
+    session.send(content_chunk(exchange.ids, token_text(sent), include_usage));
+  if (!is_2xx(response)) {
+    // A cut stream: the tokens sent so far, then the error, as the API fails mid-stream.
+    session.send(stream_error_event(provider_error(response, exchange.request.model)));
+    session.end_stream();
+    return;
+  }
+  session.send(finish_chunk(exchange.ids, response.truncated, include_usage));
+  if (include_usage) session.send(usage_chunk(exchange.ids, response));
+  session.send(kDoneEvent);
+  session.end_stream();
+}
+
+void LiveService::reply_error(HttpSession& session, const Exchange& exchange, const Response& response) {
+  WireError error = provider_error(response, exchange.request.model);
+  HttpResponse reply = json_response(static_cast<http::status>(error.status), std::move(error.body));
+  add_headers(reply.base(), exchange, response);
+  session.reply(std::move(reply));
+}
+
+std::string LiveService::scaled_delay(std::string_view value, Nanos unit) const {
+  if (loop_.time_scale() == 1) return std::string(value);
+  double amount = 0;
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), amount);
+  if (ec != std::errc() || end != value.data() + value.size() || amount < 0) return std::string(value);  // a date
+  const Nanos real = loop_.real_duration(static_cast<Nanos>(amount * static_cast<double>(unit)));
+  return fmt::format("{}", (real + unit - 1) / unit);
+}
+
+void LiveService::add_headers(http::response_header<>& head, const Exchange& exchange, const Response& response) const {
+  head.set("x-request-id", exchange.request_id);
+  head.set("openai-processing-ms",
+           fmt::format("{}", loop_.real_duration(loop_.now() - exchange.received) / kMillisecond));
+  const ErrorDetails& details = response.details();
+  if (!details.retry_after.empty()) head.set(http::field::retry_after, scaled_delay(details.retry_after, kSecond));
+  if (!details.retry_after_ms.empty()) head.set("retry-after-ms", scaled_delay(details.retry_after_ms, kMillisecond));
+  for (const auto& [name, value] : rate_limit_headers(response.rate_limit)) head.set(name, value);
+}
+
+void LiveService::stop() {
+  if (stopped_) return;
+  stopped_ = true;
+  stopping_.cancel();
+}
+
+}  // namespace squall::live

@@ -1,0 +1,80 @@
+// LiveService: the routes of `squall serve` and the exchanges behind them.
+//
+//   POST /v1/chat/completions   OpenAI chat completions, whole or streamed (SSE)
+//   GET  /v1/models             the scenario's llm providers, by model
+//   POST /squall/v1/stop        stop serving (as SIGINT/SIGTERM or --duration do)
+//   anything else               404, OpenAI's "Invalid URL (METHOD /path)"
+//
+// A chat completion goes to the llm provider whose `model` the request names
+// (LiveWorld::find_llm; none: the API's 404 model_not_found), through the provider's
+// whole stack (chaos, capacity, mock) on the real-time clock, as the request LiveWorld::
+// identify() says it is. Its answer is written in the API's shapes (live/openai_wire.hpp)
+// with x-request-id, retry-after / retry-after-ms (scaled to real time, below) and the
+// x-ratelimit-* headers of a capacity model.
+//
+// A streamed completion sends its 200 and role chunk when the first token is due, then
+// each token as it is due by the model's time to first token and tokens per second (the
+// llm mock's GenerationMeter, polled once per token interval on the real-time clock); an
+// error before the first token is an ordinary error answer, a stream cut after k tokens is
+// those k chunks and then an error event, as the API sends a mid-stream failure.
+// With stream_options.include_usage the usage chunk precedes `data: [DONE]`.
+//
+// Delays a fault asks for (Retry-After: 2, retry-after-ms: 1500) are scenario time; at
+// --time-scale X they are sent divided by X (seconds rounded up), so that a client that
+// honours them waits the scaled time. HTTP-dates are sent as the scenario made them.
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+
+#include "engine/runtime/cancellation.hpp"
+#include "engine/runtime/task.hpp"
+#include "live/http_session.hpp"
+#include "live/live_world.hpp"
+#include "live/openai_wire.hpp"
+#include "live/real_time_loop.hpp"
+
+namespace squall::live {
+
+class LiveService {
+ public:
+  // `on_stop` is called when a client asks to stop (POST /squall/v1/stop), after its reply
+  // is queued.
+  LiveService(LiveWorld& world, RealTimeLoop& loop, std::function<void()> on_stop);
+
+  void handle(const std::shared_ptr<HttpSession>& session, HttpRequest&& request);
+  // Refuses new requests (503) and ends every provider call in flight at once, as a
+  // cancelled call ends (Transport::cancelled); their connections are closed.
+  void stop();
+  // Exchanges whose answer is not finished.
+  std::size_t in_flight() const { return in_flight_; }
+  // An exception a handler's coroutine threw (a bug), or null.
+  std::exception_ptr error() const { return error_; }
+
+ private:
+  struct Exchange;
+  struct CallState;
+  void chat(const std::shared_ptr<HttpSession>& session, const HttpRequest& request);
+  Task<void> answer(std::shared_ptr<HttpSession> session, std::shared_ptr<Exchange> exchange);
+  Task<void> answer_stream(std::shared_ptr<HttpSession> session, std::shared_ptr<Exchange> exchange);
+  Task<void> run_call(std::shared_ptr<Exchange> exchange, CallState* state);
+  // The sends of a streamed answer, once its call has ended (below: answer_stream).
+  void finish_stream(HttpSession& session, const Exchange& exchange, const Response& response, std::int64_t& sent,
+                     bool& started);
+  HttpResponse json_response(http::status status, std::string body) const;
+  void add_headers(http::response_header<>& head, const Exchange& exchange, const Response& response) const;
+  void reply_error(HttpSession& session, const Exchange& exchange, const Response& response);
+  std::string scaled_delay(std::string_view value, Nanos unit) const;
+
+  LiveWorld& world_;
+  RealTimeLoop& loop_;
+  std::function<void()> on_stop_;
+  CancellationSource stopping_;
+  bool stopped_ = false;
+  std::size_t in_flight_ = 0;
+  std::exception_ptr error_;
+};
+
+}  // namespace squall::live

@@ -1,0 +1,107 @@
+// LiveWorld: a scenario's providers served to real clients, on real time.
+//
+// Builds every provider of the scenario exactly as the simulator does (make_provider: the
+// mock, its capacity model, its chaos decorator, each drawing from the stream
+// stream_seed(seed, name) the simulator gives it), on a RealTimeLoop instead of the
+// simulator's EventLoop, and records what each HTTP request met into the same Recorder
+// the simulator reports through. Only the clock differs (docs/live.md).
+//
+// Request identity, the key of the chaos decorator's fault decisions (CallOptions: task,
+// tool, step, attempt; mocks/chaos/chaos_provider.hpp). Per provider, requests are numbered
+// from 0 in the order they arrive: task = that number, step 0, attempt 1, tool = the
+// endpoint ("chat.completions"). A request carrying an Idempotency-Key header already seen
+// by that provider is a retry of the request that first carried it: it keeps that
+// request's number and its attempt is 1 + the times the key was seen before, so a client
+// that retries with a key meets the decisions keyed on (request, attempt). The same
+// client making the same requests in the same order therefore meets the same decisions;
+// fault windows are measured on the scaled real clock, which a client's timing moves.
+//
+// Every decision made by a chaos decorator (every request that reaches one) is counted
+// and folded, in the order made, into a fingerprint of (provider, request, attempt, the
+// fault kinds chosen): two runs of one client against one seed give the same count and
+// fingerprint exactly when they met the same faults on the same requests.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/call.hpp"
+#include "engine/provider.hpp"
+#include "mocks/make_provider.hpp"
+#include "reports/fingerprint.hpp"
+#include "reports/recorder.hpp"
+#include "reports/report.hpp"
+#include "sim/corpora.hpp"
+#include "sim/scenario.hpp"
+
+namespace squall::live {
+
+struct LiveProvider {
+  const ProviderConfig* config = nullptr;
+  BuiltProvider built;
+  std::uint64_t next_request = 0;  // requests numbered so far
+  // Idempotency keys seen: the request number of the first, and how often each came.
+  std::map<std::string, std::pair<std::uint64_t, std::int32_t>, std::less<>> keys;
+};
+
+// Who a request is, for the chaos decisions and the report.
+struct RequestIdentity {
+  std::uint64_t request = 0;
+  std::int32_t attempt = 1;
+};
+
+class LiveWorld {
+ public:
+  // The scenario and corpora must outlive the world, as must the clock and scheduler.
+  // `start_unix_seconds`: the wall-clock time at time 0, for Retry-After HTTP-dates and
+  // the `created` of answers.
+  // `observer`, when given (it must outlive the world), sees every event after the
+  // recorder (the JSONL trace).
+  LiveWorld(const Scenario& scenario, const Corpora& corpora, std::uint64_t seed, Clock& clock, Scheduler& scheduler,
+            std::int64_t start_unix_seconds, EventSink* observer = nullptr);
+  LiveWorld(const LiveWorld&) = delete;
+  LiveWorld& operator=(const LiveWorld&) = delete;
+
+  // The llm provider serving `model`: the one whose `model` is it, else the one named it.
+  LiveProvider* find_llm(std::string_view model);
+  // The llm providers, by name, for GET /v1/models.
+  std::vector<const LiveProvider*> llms() const;
+  // The identity of a request to `provider`, with its Idempotency-Key when it has one.
+  RequestIdentity identify(LiveProvider& provider, std::optional<std::string_view> idempotency_key);
+
+  // Calls the provider's stack as the request `identity` on `endpoint` (the tool of the
+  // decisions; must outlive the call), records the fault decision at once and the attempt
+  // when it ends. `meter`, when given, is set by an llm that generates the answer
+  // (GenerationMeter) and `cancellation` ends the wait (a server stopping).
+  Task<Response> call(LiveProvider& provider, Request request, RequestIdentity identity, std::string_view endpoint,
+                      GenerationMeter* meter, CancellationToken cancellation);
+
+  std::uint64_t decisions() const { return decisions_; }
+  std::uint64_t decision_fingerprint() const { return decision_fingerprint_.value(); }
+  std::int64_t start_unix_seconds() const { return start_unix_seconds_; }
+  Clock& clock() { return clock_; }
+
+  // The report of the run so far, covering `duration` of (virtual) time; its fingerprint
+  // is decision_fingerprint() (the trace of a live run has real latencies in it).
+  Report report(Nanos duration, const Provenance& provenance);
+
+ private:
+  void record_decision(const LiveProvider& provider, RequestIdentity identity, const FaultCounts& before);
+
+  const Scenario& scenario_;
+  std::uint64_t seed_;
+  Clock& clock_;
+  std::int64_t start_unix_seconds_;
+  Recorder recorder_;
+  EventSink* observer_;
+  std::map<std::string, LiveProvider, std::less<>> providers_;
+  std::uint64_t decisions_ = 0;
+  Fingerprint decision_fingerprint_;
+};
+
+}  // namespace squall::live

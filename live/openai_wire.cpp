@@ -1,0 +1,255 @@
+#include "live/openai_wire.hpp"
+
+#include <array>
+#include <nlohmann/json.hpp>
+
+#include <fmt/format.h>
+
+#include "engine/token_estimate.hpp"
+
+namespace squall::live {
+namespace {
+
+using Json = nlohmann::ordered_json;  // the API's own key order
+
+WireError invalid_request(std::string_view message, std::string_view param, std::string_view code) {
+  return WireError{400, error_body(message, "invalid_request_error", param, code)};
+}
+
+Json null_or(std::string_view text) { return text.empty() ? Json(nullptr) : Json(std::string(text)); }
+
+// A message's text: its content string, or the text parts of a content array.
+std::string_view message_text(const Json& message, std::string& scratch) {
+  const auto content = message.find("content");
+  if (content == message.end()) return {};
+  if (content->is_string()) return content->get_ref<const std::string&>();
+  if (!content->is_array()) return {};
+  for (const Json& part : *content) {
+    const auto text = part.find("text");
+    if (text != part.end() && text->is_string()) scratch += text->get_ref<const std::string&>();
+  }
+  return scratch;
+}
+
+std::int64_t output_cap(const Json& body) {
+  for (const char* key : {"max_completion_tokens", "max_tokens"}) {
+    const auto it = body.find(key);
+    if (it != body.end() && it->is_number_integer() && it->get<std::int64_t>() > 0) return it->get<std::int64_t>();
+  }
+  return 0;
+}
+
+Json chunk_head(const CompletionIds& ids) {
+  return Json{{"id", ids.id},
+              {"object", "chat.completion.chunk"},
+              {"created", ids.created},
+              {"model", ids.model},
+              {"system_fingerprint", nullptr}};
+}
+
+std::string sse(const Json& data) { return fmt::format("data: {}\n\n", data.dump()); }
+
+Json usage_of(const Response& response) {
+  return Json{{"prompt_tokens", response.input_tokens},
+              {"completion_tokens", response.output_tokens},
+              {"total_tokens", response.input_tokens + response.output_tokens}};
+}
+
+Json choice_chunk(Json delta, const char* finish_reason) {
+  return Json{{"index", 0},
+              {"delta", std::move(delta)},
+              {"logprobs", nullptr},
+              {"finish_reason", finish_reason != nullptr ? Json(finish_reason) : Json(nullptr)}};
+}
+
+}  // namespace
+
+std::string error_body(std::string_view message, std::string_view type, std::string_view param, std::string_view code) {
+  const Json body{{"error",
+                   {{"message", std::string(message)},
+                    {"type", std::string(type)},
+                    {"param", null_or(param)},
+                    {"code", null_or(code)}}}};
+  return body.dump();
+}
+
+std::variant<ChatRequest, WireError> parse_chat_request(std::string_view text) {
+  const Json body = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (body.is_discarded() || !body.is_object()) {
+    return invalid_request(
+        "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP "
+        "library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON. If you have "
+        "trouble figuring out how to fix this, please contact us through our help center at help.openai.com.)",
+        "", "");
+  }
+  ChatRequest request;
+  const auto model = body.find("model");
+  if (model == body.end() || !model->is_string()) return invalid_request("you must provide a model parameter", "", "");
+  request.model = model->get<std::string>();
+  const auto messages = body.find("messages");
+  if (messages == body.end() || messages->is_null()) {
+    return invalid_request("Missing required parameter: 'messages'.", "messages", "missing_required_parameter");
+  }
+  if (!messages->is_array()) {
+    return invalid_request("Invalid type for 'messages': expected an array of objects, but got a value instead.",
+                           "messages", "invalid_type");
+  }
+  if (messages->empty()) {
+    return invalid_request(
+        "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+        "messages", "empty_array");
+  }
+  request.prompt_tokens = 3;
+  for (const Json& message : *messages) {
+    std::string scratch;
+    request.prompt_tokens += 3 + estimate_tokens(message_text(message, scratch));
+  }
+  request.max_output_tokens = output_cap(body);
+  const auto stream = body.find("stream");
+  request.stream = stream != body.end() && stream->is_boolean() && stream->get<bool>();
+  const auto options = body.find("stream_options");
+  if (options != body.end() && options->is_object()) {
+    const auto usage = options->find("include_usage");
+    request.include_usage = usage != options->end() && usage->is_boolean() && usage->get<bool>();
+  }
+  return request;
+}
+
+WireError unknown_model(std::string_view model) {
+  return WireError{404, error_body(fmt::format("The model `{}` does not exist or you do not have access to it.", model),
+                                   "invalid_request_error", "", "model_not_found")};
+}
+
+WireError provider_error(const Response& response, std::string_view model) {
+  const ErrorDetails& details = response.details();
+  const int status = response.status;
+  if (status == 429) {
+    const std::string wait = !details.retry_after_ms.empty() ? fmt::format("{}ms", details.retry_after_ms)
+                             : !details.retry_after.empty()  ? fmt::format("{}s", details.retry_after)
+                                                             : std::string("a moment");
+    return WireError{status, error_body(fmt::format("Rate limit reached for {} on requests per min (RPM). Please try "
+                                                    "again in {}. Visit https://platform.openai.com/account/"
+                                                    "rate-limits to learn more.",
+                                                    model, wait),
+                                        "requests", "", "rate_limit_exceeded")};
+  }
+  if (details.error_code == "context_length_exceeded") {
+    return WireError{status,
+                     error_body(details.error_message, "invalid_request_error", "messages", "context_length_exceeded")};
+  }
+  if (status == 503 || status == 529) {
+    return WireError{status, error_body("The server is overloaded or not ready yet.", "server_error", "", "")};
+  }
+  if (status >= 500) {
+    return WireError{status, error_body("The server had an error while processing your request. Sorry about that!",
+                                        "server_error", "", "")};
+  }
+  if (status == 401) {
+    return WireError{status, error_body("Incorrect API key provided. You can find your API key at "
+                                        "https://platform.openai.com/account/api-keys.",
+                                        "invalid_request_error", "", "invalid_api_key")};
+  }
+  if (status == 404) return unknown_model(model);
+  if (status == 403) {
+    return WireError{status, error_body(fmt::format("You are not allowed to sample from {}.", model),
+                                        "invalid_request_error", "", "")};
+  }
+  return WireError{
+      status, error_body(details.error_message.empty() ? std::string_view("Invalid request.") : details.error_message,
+                         "invalid_request_error", "", details.error_code)};
+}
+
+std::string_view token_text(std::int64_t index) {
+  // Four-character pieces: estimate_tokens counts each as one token.
+  static constexpr std::array<std::string_view, 8> kPieces{"The ", "mock", " is ", "calm",
+                                                           ", an", "d it", " ans", "wers"};
+  return kPieces[static_cast<std::size_t>(index) % kPieces.size()];
+}
+
+std::string completion_body(const CompletionIds& ids, const Response& response) {
+  if (!response.details().body_error.empty()) return std::string(response.details().body_error);  // masked error
+  std::string content;
+  for (std::int64_t i = 0; i < response.output_tokens; ++i) content += token_text(i);
+  const Json body{
+      {"id", ids.id},
+      {"object", "chat.completion"},
+      {"created", ids.created},
+      {"model", ids.model},
+      {"choices", Json::array({Json{{"index", 0},
+                                    {"message", {{"role", "assistant"}, {"content", content}, {"refusal", nullptr}}},
+                                    {"logprobs", nullptr},
+                                    {"finish_reason", response.truncated ? "length" : "stop"}}})},
+      {"usage", usage_of(response)},
+      {"system_fingerprint", nullptr}};
+  return body.dump();
+}
+
+std::string role_chunk(const CompletionIds& ids, bool include_usage) {
+  Json chunk = chunk_head(ids);
+  chunk["choices"] =
+      Json::array({choice_chunk(Json{{"role", "assistant"}, {"content", ""}, {"refusal", nullptr}}, nullptr)});
+  if (include_usage) chunk["usage"] = nullptr;
+  return sse(chunk);
+}
+
+std::string content_chunk(const CompletionIds& ids, std::string_view text, bool include_usage) {
+  Json chunk = chunk_head(ids);
+  chunk["choices"] = Json::array({choice_chunk(Json{{"content", std::string(text)}}, nullptr)});
+  if (include_usage) chunk["usage"] = nullptr;
+  return sse(chunk);
+}
+
+std::string finish_chunk(const CompletionIds& ids, bool truncated, bool include_usage) {
+  Json chunk = chunk_head(ids);
+  chunk["choices"] = Json::array({choice_chunk(Json::object(), truncated ? "length" : "stop")});
+  if (include_usage) chunk["usage"] = nullptr;
+  return sse(chunk);
+}
+
+std::string usage_chunk(const CompletionIds& ids, const Response& response) {
+  Json chunk = chunk_head(ids);
+  chunk["choices"] = Json::array();
+  chunk["usage"] = usage_of(response);
+  return sse(chunk);
+}
+
+std::string stream_error_event(const WireError& error) { return fmt::format("data: {}\n\n", error.body); }
+
+std::string go_duration(Nanos duration) {
+  const std::int64_t ms = (duration + kMillisecond - 1) / kMillisecond;
+  if (ms <= 0) return "0s";
+  if (ms < 1000) return fmt::format("{}ms", ms);
+  const std::int64_t minutes = ms / 60'000;
+  const std::int64_t rest_ms = ms % 60'000;
+  std::string seconds = rest_ms % 1000 == 0 ? fmt::format("{}s", rest_ms / 1000)
+                                            : fmt::format("{}.{:03}s", rest_ms / 1000, rest_ms % 1000);
+  if (seconds.find('.') != std::string::npos) {
+    while (seconds[seconds.size() - 2] == '0') seconds.erase(seconds.size() - 2, 1);
+  }
+  return minutes > 0 ? fmt::format("{}m{}", minutes, seconds) : seconds;
+}
+
+std::vector<std::pair<std::string, std::string>> rate_limit_headers(const RateLimitHeaders& limits) {
+  std::vector<std::pair<std::string, std::string>> headers;
+  if (limits.limit_requests >= 0) {
+    headers.emplace_back("x-ratelimit-limit-requests", fmt::format("{}", limits.limit_requests));
+    headers.emplace_back("x-ratelimit-remaining-requests", fmt::format("{}", limits.remaining_requests));
+    headers.emplace_back("x-ratelimit-reset-requests", go_duration(limits.reset_requests));
+  }
+  if (limits.limit_tokens >= 0) {
+    headers.emplace_back("x-ratelimit-limit-tokens", fmt::format("{}", limits.limit_tokens));
+    headers.emplace_back("x-ratelimit-remaining-tokens", fmt::format("{}", limits.remaining_tokens));
+    headers.emplace_back("x-ratelimit-reset-tokens", go_duration(limits.reset_tokens));
+  }
+  return headers;
+}
+
+std::string models_body(const std::vector<std::string>& models, std::int64_t created) {
+  Json data = Json::array();
+  for (const std::string& model : models) {
+    data.push_back(Json{{"id", model}, {"object", "model"}, {"created", created}, {"owned_by", "squall"}});
+  }
+  return Json{{"object", "list"}, {"data", std::move(data)}}.dump();
+}
+
+}  // namespace squall::live

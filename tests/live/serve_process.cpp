@@ -1,0 +1,151 @@
+#include "serve_process.hpp"
+
+#include <poll.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core.hpp>
+#include <chrono>
+#include <functional>
+#include <stdexcept>
+
+extern char** environ;
+
+namespace squall::live::testing {
+namespace {
+
+constexpr int kTimeoutMs = 30'000;
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+
+// A stream connected to 127.0.0.1:port whose every operation gives up after kTimeoutMs.
+boost::beast::tcp_stream connect(net::io_context& io, unsigned short port) {
+  boost::beast::tcp_stream stream(io);
+  stream.expires_after(std::chrono::milliseconds(kTimeoutMs));
+  stream.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+  return stream;
+}
+
+}  // namespace
+
+ServeProcess::ServeProcess(const std::vector<std::string>& args) {
+  int fds[2];
+  if (::pipe(fds) != 0) throw std::runtime_error("pipe failed");
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+  posix_spawn_file_actions_addclose(&actions, fds[0]);
+  std::vector<std::string> argv_text{SQUALL_BINARY, "serve"};
+  argv_text.insert(argv_text.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& a : argv_text) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const int spawned = posix_spawn(&pid_, SQUALL_BINARY, &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(fds[1]);
+  stdout_fd_ = fds[0];
+  if (spawned != 0) throw std::runtime_error("posix_spawn failed");
+  const std::string first = read_line();
+  const std::string prefix = "http://127.0.0.1:";
+  if (first.rfind(prefix, 0) == 0) {
+    base_url_ = first;
+    port_ = static_cast<unsigned short>(std::stoi(first.substr(prefix.size())));
+  }
+}
+
+ServeProcess::~ServeProcess() {
+  if (pid_ > 0) {
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+  }
+  if (stdout_fd_ >= 0) ::close(stdout_fd_);
+}
+
+std::string ServeProcess::read_line() {
+  // Each read waits at most kTimeoutMs: a silent server fails the test instead of hanging it.
+  while (buffered_.find('\n') == std::string::npos) {
+    pollfd p{stdout_fd_, POLLIN, 0};
+    if (::poll(&p, 1, kTimeoutMs) <= 0) {
+      timed_out_ = true;
+      break;
+    }
+    char chunk[4096];
+    const ssize_t n = ::read(stdout_fd_, chunk, sizeof chunk);
+    if (n <= 0) {
+      eof_ = true;
+      break;
+    }
+    buffered_.append(chunk, static_cast<std::size_t>(n));
+    output_.append(chunk, static_cast<std::size_t>(n));
+  }
+  const auto end = buffered_.find('\n');
+  std::string line = buffered_.substr(0, end);
+  buffered_.erase(0, end == std::string::npos ? buffered_.size() : end + 1);
+  return line;
+}
+
+int ServeProcess::wait() {
+  // Reads stdout to its end: the process closes it when it exits.
+  while (!eof_ && !timed_out_) read_line();
+  if (timed_out_) return -1;  // still running; the destructor kills it
+  int status = 0;
+  if (::waitpid(pid_, &status, 0) != pid_) return -1;
+  pid_ = -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+http::response<http::string_body> send(unsigned short port, http::verb method, const std::string& target,
+                                       const std::string& body,
+                                       const std::vector<std::pair<std::string, std::string>>& headers) {
+  net::io_context io;
+  boost::beast::tcp_stream stream = connect(io, port);
+  http::request<http::string_body> request{method, target, 11};
+  request.set(http::field::host, "127.0.0.1");
+  for (const auto& [name, value] : headers) request.set(name, value);
+  if (!body.empty()) {
+    request.set(http::field::content_type, "application/json");
+    request.body() = body;
+  }
+  request.prepare_payload();
+  boost::beast::flat_buffer buffer;
+  http::response<http::string_body> response;
+  boost::system::error_code result;
+  stream.expires_after(std::chrono::milliseconds(kTimeoutMs));
+  http::async_write(stream, request, [&](boost::system::error_code error, std::size_t) {
+    if (error) {
+      result = error;
+      return;
+    }
+    http::async_read(stream, buffer, response, [&](boost::system::error_code e, std::size_t) { result = e; });
+  });
+  io.run();
+  if (result) throw boost::system::system_error(result);
+  return response;
+}
+
+std::string send_raw(unsigned short port, const std::string& bytes) {
+  net::io_context io;
+  boost::beast::tcp_stream stream = connect(io, port);
+  std::string out;
+  std::array<char, 4096> chunk;
+  std::function<void()> read_more = [&] {
+    stream.async_read_some(net::buffer(chunk), [&](boost::system::error_code error, std::size_t n) {
+      out.append(chunk.data(), n);
+      if (!error) read_more();
+    });
+  };
+  // Reads while it writes: a server may answer (413) before it has read the whole request.
+  read_more();
+  net::async_write(stream, net::buffer(bytes), [](boost::system::error_code, std::size_t) {});
+  io.run();
+  return out;
+}
+
+}  // namespace squall::live::testing
