@@ -16,6 +16,7 @@
 #include <array>
 #include <vector>
 
+#include "engine/config_fields.hpp"
 #include "engine/pipeline.hpp"
 #include "engine/runtime/rng.hpp"
 #include "engine/strategies/outcome_mask.hpp"
@@ -23,10 +24,8 @@
 namespace squall {
 
 struct AdaptiveThrottlingConfig {
-  // The strategy's name in policies and its config keys, in the order the documentation
-  // lists them (the loader's unknown-key messages list them so).
+  // The strategy's name in policies; its keys are its field table's, below.
   static constexpr std::string_view kName = "adaptive_throttling";
-  static constexpr std::array<std::string_view, 3> kKeys{"window", "k", "reject_on"};
 
   // The history's length: a whole number of seconds, >= 1 s. Default 2 minutes (the SRE
   // book: "the last two minutes of its history").
@@ -39,6 +38,25 @@ struct AdaptiveThrottlingConfig {
 
   static std::vector<OutcomeKind> default_reject_on();
 };
+
+// K in [1, 1000] (below 1 it rejects requests the backend accepts); a window of at most
+// an hour, 3600 one-second buckets per backend.
+inline constexpr NumberRange kThrottleK{1, false, 1000};
+inline constexpr Nanos kLongestThrottleWindow = kHour;
+
+constexpr auto field_table(std::type_identity<AdaptiveThrottlingConfig>) {
+  using C = AdaptiveThrottlingConfig;
+  return table<C>(whole_seconds("window", &C::window, kLongestThrottleWindow)
+                      .with_default(R"("2m")")
+                      .doc("the history, kept in one-second buckets")
+                      .source("the SRE book: the last two minutes"),
+                  number("k", &C::k, kThrottleK).with_default("2").doc("the multiplier K").source("the SRE book"),
+                  field("reject_on", &C::reject_on, FieldKind::provider_kinds)
+                      .noted("adaptive throttling")
+                      .with_default(R"(["rate_limited", "overloaded"])")
+                      .doc("the answers that count as the backend rejecting")
+                      .source("the SRE book: rejections for lack of quota"));
+}
 
 class AdaptiveThrottlingStrategy final : public Strategy {
  public:

@@ -41,15 +41,14 @@
 
 #include <optional>
 
+#include "engine/config_fields.hpp"
 #include "engine/pipeline.hpp"
 
 namespace squall {
 
 struct BudgetConfig {
-  // The strategy's name in policies and its config keys, in the order the documentation
-  // lists them (the loader's unknown-key messages list them so).
+  // The strategy's name in policies; its keys are its field table's, below.
   static constexpr std::string_view kName = "budget";
-  static constexpr std::array<std::string_view, 3> kKeys{"max_tokens", "max_cost_usd", "max_iterations"};
 
   // Token limit per task, input and output together. Default: none.
   std::optional<std::int64_t> max_tokens;
@@ -58,6 +57,30 @@ struct BudgetConfig {
   // Rounds per logical call. Default: none.
   std::optional<std::int32_t> max_iterations;
 };
+
+// Bounds: 1e15 tokens per task, beyond any budget and far from int64 overflow when a
+// call's tokens are added; a billion USD per task; 1000 rounds, retry's max_attempts bound.
+inline constexpr IntRange kBudgetTokens{1, 1'000'000'000'000'000};
+inline constexpr NumberRange kBudgetCostUsd{0, true, 1e9};
+inline constexpr IntRange kBudgetIterations{1, 1000};
+
+constexpr auto field_table(std::type_identity<BudgetConfig>) {
+  using C = BudgetConfig;
+  constexpr FieldRule<C> any = [](const C&, const Written& w) {
+    if (w.has("max_tokens") || w.has("max_cost_usd") || w.has("max_iterations")) return Finding{};
+    return Finding::object_error("expected at least one of: max_tokens, max_cost_usd, max_iterations");
+  };
+  return table<C>(integer("max_tokens", &C::max_tokens, kBudgetTokens)
+                      .unit("tokens")
+                      .doc("tokens per task, input and output, failed attempts included; none: no limit"),
+                  number("max_cost_usd", &C::max_cost_usd, kBudgetCostUsd)
+                      .unit("USD")
+                      .doc("USD per task, failed attempts included; none: no limit"),
+                  integer("max_iterations", &C::max_iterations, kBudgetIterations)
+                      .unit("rounds")
+                      .doc("rounds per logical call; none: no limit"))
+      .then(any);
+}
 
 class BudgetStrategy final : public Gate {
  public:

@@ -34,16 +34,15 @@
 #include <array>
 #include <cstdint>
 
+#include "engine/config_fields.hpp"
 #include "engine/pipeline.hpp"
 #include "engine/runtime/wait_queue.hpp"
 
 namespace squall {
 
 struct BulkheadConfig {
-  // The strategy's name in policies and its config keys, in the order the documentation
-  // lists them (the loader's unknown-key messages list them so).
+  // The strategy's name in policies; its keys are its field table's, below.
   static constexpr std::string_view kName = "bulkhead";
-  static constexpr std::array<std::string_view, 3> kKeys{"max_concurrent_calls", "max_queue", "queue_timeout"};
 
   // Calls allowed in flight at once; >= 1. Default 25 (resilience4j maxConcurrentCalls).
   std::int32_t max_concurrent_calls = 25;
@@ -54,6 +53,31 @@ struct BulkheadConfig {
   // deadline. Only meaningful with max_queue > 0 (the loader rejects it otherwise).
   Nanos queue_timeout = kNever;
 };
+
+// A million calls in flight or queued: far beyond any real client's concurrency.
+inline constexpr IntRange kBulkheadCalls{1, 1'000'000};
+inline constexpr IntRange kBulkheadQueue{0, 1'000'000};
+
+constexpr auto field_table(std::type_identity<BulkheadConfig>) {
+  using C = BulkheadConfig;
+  constexpr FieldRule<C> queued = [](const C& c, const Written& w) {
+    if (!w.ok("max_queue") || c.max_queue > 0) return Finding{};
+    return Finding::error("applies only when max_queue > 0");
+  };
+  return table<C>(integer("max_concurrent_calls", &C::max_concurrent_calls, kBulkheadCalls)
+                      .with_default("25")
+                      .unit("calls")
+                      .doc("calls in flight at once")
+                      .source("resilience4j maxConcurrentCalls"),
+                  integer("max_queue", &C::max_queue, kBulkheadQueue)
+                      .with_default("0")
+                      .unit("calls")
+                      .doc("calls waiting for a slot, oldest first")
+                      .source("Polly QueueLimit"),
+                  duration("queue_timeout", &C::queue_timeout, DurationMin::positive)
+                      .only_if(queued)
+                      .doc("longest wait; none: until the call's deadline"));
+}
 
 class BulkheadStrategy final : public Strategy {
  public:

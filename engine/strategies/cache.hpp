@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/config_fields.hpp"
 #include "engine/pipeline.hpp"
 #include "engine/strategies/cache_key.hpp"
 #include "engine/strategies/cache_store.hpp"
@@ -32,11 +33,8 @@
 namespace squall {
 
 struct CacheConfig {
-  // The strategy's name in policies and its config keys, in the order the documentation
-  // lists them (the loader's unknown-key messages list them so).
+  // The strategy's name in policies; its keys are its field table's, below.
   static constexpr std::string_view kName = "cache";
-  static constexpr std::array<std::string_view, 5> kKeys{"ttl", "max_entries", "stale_if_error", "stale_on",
-                                                         "cache_empty"};
   // The provider kinds whose tools (or stacks) the cache may serve: those answering
   // requests that carry a query (engine/strategies/cache_key.hpp).
   static constexpr std::array<ProviderKind, 2> kAppliesTo{ProviderKind::web_search, ProviderKind::vector_search};
@@ -58,6 +56,38 @@ struct CacheConfig {
 
   static std::vector<OutcomeKind> default_stale_on();
 };
+
+// Ten million entries at most, each a page of search hits: more is gigabytes of memory for
+// one pipeline's cache.
+inline constexpr IntRange kCacheEntries{1, 10'000'000};
+
+constexpr auto field_table(std::type_identity<CacheConfig>) {
+  using C = CacheConfig;
+  constexpr FieldRule<C> stale = [](const C&, const Written& w) {
+    if (w.has("stale_if_error")) return Finding{};
+    return Finding::error("applies only when stale_if_error is set");
+  };
+  return table<C>(duration("ttl", &C::ttl, DurationMin::positive)
+                      .with_default(R"("10m")")
+                      .doc("how long a success stays fresh")
+                      .source("LiteLLM InMemoryCache default_ttl"),
+                  integer("max_entries", &C::max_entries, kCacheEntries)
+                      .with_default("200")
+                      .unit("entries")
+                      .doc("entries kept at most; the least recently used goes first")
+                      .source("LiteLLM InMemoryCache max_size_in_memory"),
+                  duration("stale_if_error", &C::stale_if_error, DurationMin::positive)
+                      .doc("how long after expiry an entry may answer a failed call; none: never stale")
+                      .source("RFC 5861 stale-if-error"),
+                  field("stale_on", &C::stale_on, FieldKind::kinds)
+                      .only_if(stale)
+                      .with_default(R"(["timeout", "rate_limited", "overloaded", "server_error", "circuit_open"])")
+                      .doc("the failures a stale entry answers")
+                      .source("the failures a later call may not share"),
+                  duration("cache_empty", &C::cache_empty, DurationMin::positive)
+                      .doc("how long an empty answer stays fresh; none: not kept")
+                      .source("negative caching, RFC 2308"));
+}
 
 class CacheStrategy final : public Strategy {
  public:

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/config_fields.hpp"
 #include "engine/pipeline.hpp"
 #include "engine/strategies/breaker_window.hpp"
 #include "engine/strategies/outcome_mask.hpp"
@@ -33,23 +34,12 @@ namespace squall {
 struct SlidingWindowConfig {
   SlidingWindowType type = SlidingWindowType::count_based;
   std::int64_t size = 100;
+  friend bool operator==(const SlidingWindowConfig&, const SlidingWindowConfig&) = default;
 };
 
 struct CircuitBreakerConfig {
-  // The strategy's name in policies and its config keys, in the order the documentation
-  // lists them (the loader's unknown-key messages list them so).
+  // The strategy's name in policies; its keys are its field table's, below.
   static constexpr std::string_view kName = "circuit_breaker";
-  static constexpr std::array<std::string_view, 11> kKeys{"failure_threshold",
-                                                          "open_duration",
-                                                          "half_open_probes",
-                                                          "failure_on",
-                                                          "sliding_window",
-                                                          "failure_rate_threshold",
-                                                          "minimum_number_of_calls",
-                                                          "slow_call_rate_threshold",
-                                                          "slow_call_duration_threshold",
-                                                          "open_duration_multiplier",
-                                                          "max_open_duration"};
 
   // Consecutive failures that open the breaker, without a sliding_window; >= 1. Default 5
   // (Envoy consecutive_5xx).
@@ -89,6 +79,91 @@ struct CircuitBreakerConfig {
   std::int32_t permitted_probes() const { return half_open_probes.value_or(sliding_window ? 10 : 1); }
   static std::vector<OutcomeKind> default_failure_on();
 };
+
+// Bounds: a million consecutive failures or probes (more would never trip or close within
+// a run); a window of 100000 calls (a ring entry each, per provider) or an hour of
+// one-second buckets; rates are percentages kept in parts per million, so 0.0001 is the
+// finest and least; an opening grows at most 1000-fold per opening in a row.
+inline constexpr IntRange kBreakerCount{1, 1'000'000};
+inline constexpr IntRange kBreakerWindowCalls{1, 100'000};
+inline constexpr Nanos kLongestBreakerWindow = kHour;
+inline constexpr NumberRange kBreakerRatePercent{0.0001, false, 100};
+inline constexpr NumberRange kOpenDurationMultiplier{1, false, 1000};
+
+constexpr auto field_table(std::type_identity<CircuitBreakerConfig>) {
+  using C = CircuitBreakerConfig;
+  // Two modes: without sliding_window, consecutive failures; with it, rates, whose keys
+  // apply only there.
+  constexpr FieldRule<C> consecutive = [](const C&, const Written& w) {
+    if (!w.has("sliding_window")) return Finding{};
+    return Finding::error(
+        "applies only without sliding_window (the consecutive-failure mode); a sliding_window opens on "
+        "failure_rate_threshold");
+  };
+  constexpr FieldRule<C> windowed = [](const C&, const Written& w) {
+    if (w.has("sliding_window")) return Finding{};
+    return Finding::error("applies only with a sliding_window (the rate-based mode)");
+  };
+  constexpr FieldRule<C> above_open = [](const C& c, const Written& w) {
+    if (!w.ok("open_duration") || *c.max_open_duration >= c.open_duration) return Finding{};
+    return Finding::error("expected a duration >= open_duration (" + format_duration(c.open_duration) + "), got " +
+                          w.quoted("max_open_duration"));
+  };
+  constexpr std::string_view ppm = "the breaker keeps rates in parts per million";
+  return table<C>(integer("failure_threshold", &C::failure_threshold, kBreakerCount)
+                      .only_if(consecutive)
+                      .with_default("5")
+                      .unit("failures")
+                      .doc("consecutive failures that open the breaker")
+                      .source("Envoy consecutive_5xx"),
+                  duration("open_duration", &C::open_duration, DurationMin::positive)
+                      .with_default(R"("30s")")
+                      .doc("how long the breaker stays open the first time")
+                      .source("Envoy base_ejection_time"),
+                  integer("half_open_probes", &C::half_open_probes, kBreakerCount)
+                      .unit("calls")
+                      .doc("probe calls admitted while half-open; none: 1, or 10 with a sliding_window")
+                      .source("Polly's single trial; resilience4j permittedNumberOfCallsInHalfOpenState"),
+                  field("failure_on", &C::failure_on, FieldKind::provider_kinds)
+                      .noted("the breaker")
+                      .with_default(R"(["timeout", "rate_limited", "overloaded", "server_error"])")
+                      .doc("the kinds that count as failures")
+                      .source("the transient kinds a backend answers with"),
+                  field("sliding_window", &C::sliding_window, FieldKind::shaped)
+                      .doc("the rate-based mode's window: {type, size}; none: consecutive failures")
+                      .source("resilience4j slidingWindowType, slidingWindowSize"),
+                  scaled("failure_rate_threshold", &C::failure_rate_threshold_ppm, kBreakerRatePercent, 10'000, ppm)
+                      .only_if(windowed)
+                      .with_default("50")
+                      .unit("percent")
+                      .doc("percent of the window's calls that failed at which it opens")
+                      .source("resilience4j failureRateThreshold"),
+                  integer("minimum_number_of_calls", &C::minimum_number_of_calls, kBreakerCount)
+                      .only_if(windowed)
+                      .with_default("100")
+                      .unit("calls")
+                      .doc("calls the window must hold before the rates are judged")
+                      .source("resilience4j minimumNumberOfCalls"),
+                  scaled("slow_call_rate_threshold", &C::slow_call_rate_threshold_ppm, kBreakerRatePercent, 10'000, ppm)
+                      .only_if(windowed)
+                      .with_default("100")
+                      .unit("percent")
+                      .doc("percent of the window's calls that were slow at which it opens")
+                      .source("resilience4j slowCallRateThreshold"),
+                  duration("slow_call_duration_threshold", &C::slow_call_duration_threshold, DurationMin::positive)
+                      .only_if(windowed)
+                      .with_default(R"("60s")")
+                      .doc("a call that took longer is slow")
+                      .source("resilience4j slowCallDurationThreshold"),
+                  number("open_duration_multiplier", &C::open_duration_multiplier, kOpenDurationMultiplier)
+                      .with_default("1")
+                      .doc("each opening in a row lasts this many times the previous one")
+                      .source("resilience4j IntervalBiFunction.ofExponentialBackoff"),
+                  duration("max_open_duration", &C::max_open_duration, DurationMin::positive)
+                      .checked(above_open)
+                      .doc("the cap of a backed-off opening; none: no cap")
+                      .source("resilience4j exponentialMaxWaitDurationInOpenState"));
+}
 
 class CircuitBreakerStrategy final : public Gate {
  public:

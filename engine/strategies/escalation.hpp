@@ -34,6 +34,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/config_fields.hpp"
 #include "engine/task_result.hpp"
 #include "engine/vocabulary.hpp"
 
@@ -89,19 +90,35 @@ struct EscalationRule {
   // ignored for flags.
   double at_least = 0;
   EscalationLevel level = EscalationLevel::critical_failure;
+  friend bool operator==(const EscalationRule&, const EscalationRule&) = default;
 };
 
 struct EscalationConfig {
-  // The strategy's name in policies and its config keys, in the order the documentation
-  // lists them (the loader's unknown-key messages list them so).
+  // The strategy's name in policies; its keys are its field table's, below.
   static constexpr std::string_view kName = "escalation";
-  static constexpr std::array<std::string_view, 1> kKeys{"rules"};
 
   // Evaluated in order; see the header comment. Default: default_rules().
   std::vector<EscalationRule> rules = default_rules();
 
   static std::vector<EscalationRule> default_rules();
 };
+
+// A rule's at_least: a billion failed attempts, fallbacks or tokens, or USD, per task: far
+// beyond any real task, and exact in the double the rule keeps.
+inline constexpr IntRange kEscalationCount{1, 1'000'000'000};
+inline constexpr NumberRange kEscalationAmount{0, true, 1e9};
+
+constexpr auto field_table(std::type_identity<EscalationConfig>) {
+  using C = EscalationConfig;
+  return table<C>(field("rules", &C::rules, FieldKind::shaped)
+                      .with_default(R"([{"when": "failed_attempts", "at_least": 1, "level": "auto_retry"},
+                                        {"when": "fallbacks", "at_least": 1, "level": "model_switch"},
+                                        {"when": "safe_failed", "level": "human_review"},
+                                        {"when": "fallbacks_exhausted", "level": "urgent_action"},
+                                        {"when": "failed", "level": "critical_failure"}])")
+                      .doc("{when, at_least, level} rules, in order; the highest level that holds wins")
+                      .source("seed 004's ladder"));
+}
 
 // A task's escalation so far (TaskContext::escalation): three bytes per task in flight.
 // The rules are the task plan's (TaskPlan::escalation), passed to escalate().

@@ -44,6 +44,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/config_fields.hpp"
 #include "engine/pipeline.hpp"
 #include "engine/strategies/outcome_mask.hpp"
 
@@ -60,10 +61,8 @@ inline constexpr std::size_t kFallbackRoutingCount = 0 SQUALL_FALLBACK_ROUTINGS(
 std::string_view to_string(FallbackRouting routing);
 
 struct FallbackConfig {
-  // The strategy's name in policies and its config keys, in the order the documentation
-  // lists them (the loader's unknown-key messages list them so).
+  // The strategy's name in policies; its keys are its field table's, below.
   static constexpr std::string_view kName = "fallback";
-  static constexpr std::array<std::string_view, 3> kKeys{"providers", "on", "routing"};
 
   // Backup providers, by name, in priority order; at least one. Required.
   std::vector<std::string> providers;
@@ -81,6 +80,22 @@ struct FallbackConfig {
 
   static std::vector<OutcomeKind> default_on();
 };
+
+constexpr auto field_table(std::type_identity<FallbackConfig>) {
+  using C = FallbackConfig;
+  return table<C>(field("providers", &C::providers, FieldKind::names).needed().doc("the backups, in priority order"),
+                  field("on", &C::on, FieldKind::kinds)
+                      .with_default(R"(["timeout", "rate_limited", "overloaded", "server_error", "auth_error",
+                                       "context_length", "content_filter", "invalid_output", "circuit_open",
+                                       "budget_exhausted", "throttled", "bulkhead_full", "rate_limiter_rejected"])")
+                      .doc("the kinds that move the call to the next provider")
+                      .source("LiteLLM: any error after its retries; not empty, not cancelled"),
+                  field("routing", &C::routing, FieldKind::choice)
+                      .choices(kAllValues<FallbackRouting, kFallbackRoutingCount>)
+                      .with_default(R"("in_order")")
+                      .doc("the order of the backups")
+                      .source("LiteLLM's default order"));
+}
 
 class FallbackStrategy final : public Strategy {
  public:

@@ -21,15 +21,14 @@
 #include <string>
 #include <vector>
 
+#include "engine/config_fields.hpp"
 #include "engine/pipeline.hpp"
 
 namespace squall {
 
 struct HedgingConfig {
-  // The strategy's name in policies and its config keys, in the order the documentation
-  // lists them (the loader's unknown-key messages list them so).
+  // The strategy's name in policies; its keys are its field table's, below.
   static constexpr std::string_view kName = "hedging";
-  static constexpr std::array<std::string_view, 4> kKeys{"max_hedged_attempts", "delay", "budget", "providers"};
 
   // Hedged attempts beyond the primary; 1..10. Default 1 (Polly MaxHedgedAttempts;
   // gRPC caps maxAttempts, the primary included, at 5 by default).
@@ -44,6 +43,30 @@ struct HedgingConfig {
   // in Polly and gRPC.
   std::vector<std::string> providers;
 };
+
+// Bounds: 10 hedges per call (gRPC caps maxAttempts at 5 by default); a budget of 10
+// hedged attempts per primary request, the most 10 hedges can use, kept in integer parts
+// per million, so 1e7 ppm times any call count stays far from overflow.
+inline constexpr IntRange kMaxHedgedAttempts{1, 10};
+inline constexpr NumberRange kHedgeBudget{0, false, 10};
+
+constexpr auto field_table(std::type_identity<HedgingConfig>) {
+  using C = HedgingConfig;
+  return table<C>(integer("max_hedged_attempts", &C::max_hedged_attempts, kMaxHedgedAttempts)
+                      .with_default("1")
+                      .unit("attempts")
+                      .doc("hedged attempts beyond the primary")
+                      .source("Polly v8 MaxHedgedAttempts"),
+                  duration("delay", &C::delay, DurationMin::zero)
+                      .with_default(R"("2s")")
+                      .doc("wait before each hedge")
+                      .source("Polly v8 Delay"),
+                  scaled("budget", &C::budget, kHedgeBudget, 1'000'000, "hedging keeps its budget in parts per million")
+                      .unit("hedges per primary")
+                      .doc("hedged attempts at most this fraction of primary requests; none: unlimited"),
+                  field("providers", &C::providers, FieldKind::names)
+                      .doc("where the hedges go, cycled; none: the call's own provider"));
+}
 
 class HedgingStrategy final : public Strategy {
  public:

@@ -36,16 +36,14 @@
 #include <array>
 #include <cstdint>
 
+#include "engine/config_fields.hpp"
 #include "engine/pipeline.hpp"
 
 namespace squall {
 
 struct RateLimiterConfig {
-  // The strategy's name in policies and its config keys, in the order the documentation
-  // lists them (the loader's unknown-key messages list them so).
+  // The strategy's name in policies; its keys are its field table's, below.
   static constexpr std::string_view kName = "rate_limiter";
-  static constexpr std::array<std::string_view, 3> kKeys{"limit_for_period", "limit_refresh_period",
-                                                         "timeout_duration"};
 
   // Permits each cycle brings; >= 1. Default 50 (resilience4j limitForPeriod).
   std::int32_t limit_for_period = 50;
@@ -55,6 +53,26 @@ struct RateLimiterConfig {
   // (resilience4j timeoutDuration).
   Nanos timeout_duration = 5 * kSecond;
 };
+
+// A million permits per cycle: far beyond any real client's burst.
+inline constexpr IntRange kLimitForPeriod{1, 1'000'000};
+
+constexpr auto field_table(std::type_identity<RateLimiterConfig>) {
+  using C = RateLimiterConfig;
+  return table<C>(integer("limit_for_period", &C::limit_for_period, kLimitForPeriod)
+                      .with_default("50")
+                      .unit("permits")
+                      .doc("permits per cycle")
+                      .source("resilience4j limitForPeriod"),
+                  duration("limit_refresh_period", &C::limit_refresh_period, DurationMin::positive)
+                      .with_default(R"("500ns")")
+                      .doc("the cycle")
+                      .source("resilience4j limitRefreshPeriod"),
+                  duration("timeout_duration", &C::timeout_duration, DurationMin::zero)
+                      .with_default(R"("5s")")
+                      .doc("longest wait for a permit")
+                      .source("resilience4j timeoutDuration"));
+}
 
 class RateLimiterStrategy final : public Strategy {
  public:

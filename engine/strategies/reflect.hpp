@@ -42,17 +42,15 @@
 #include <string>
 #include <vector>
 
+#include "engine/config_fields.hpp"
 #include "engine/pipeline.hpp"
 #include "engine/strategies/outcome_mask.hpp"
 
 namespace squall {
 
 struct ReflectConfig {
-  // The strategy's name in policies and its config keys, in the order the documentation
-  // lists them (the loader's unknown-key messages list them so).
+  // The strategy's name in policies; its keys are its field table's, below.
   static constexpr std::string_view kName = "reflect";
-  static constexpr std::array<std::string_view, 7> kKeys{
-      "provider", "on", "prompt_tokens", "max_output_tokens", "max_reflections", "include_tools", "exclude_tools"};
 
   // The LLM provider that reflects, by name. Required.
   std::string provider;
@@ -74,6 +72,47 @@ struct ReflectConfig {
   // These tools never reflect. At most one of include_tools and exclude_tools is set.
   std::vector<std::string> exclude_tools;
 };
+
+// Bounds: 1e9 tokens, the providers' bound; 100 reflections of one call, each an LLM call.
+inline constexpr IntRange kReflectTokens{1, 1'000'000'000};
+inline constexpr IntRange kMaxReflections{1, 100};
+
+constexpr auto field_table(std::type_identity<ReflectConfig>) {
+  using C = ReflectConfig;
+  constexpr FieldRule<C> not_both = [](const C&, const Written& w) {
+    if (!w.has("exclude_tools")) return Finding{};
+    return Finding::object_error("expected at most one of include_tools and exclude_tools, got both");
+  };
+  constexpr FieldRule<C> not_after_include = [](const C&, const Written& w) {
+    return w.has("include_tools") ? Finding::skip() : Finding{};
+  };
+  return table<C>(field("provider", &C::provider, FieldKind::text).needed().doc("the llm provider that reflects"),
+                  field("on", &C::on, FieldKind::kinds)
+                      .with_default(R"(["bad_request"])")
+                      .doc("the tool outcomes that start a reflection")
+                      .source("invalid tool arguments, the error a reflection can fix"),
+                  integer("prompt_tokens", &C::prompt_tokens, kReflectTokens)
+                      .with_default("150")
+                      .unit("tokens")
+                      .doc("the reflection prompt's template; the error adds ceil(bytes / 4)")
+                      .source("an assumption: a few sentences plus the tool's schema"),
+                  integer("max_output_tokens", &C::max_output_tokens, kReflectTokens)
+                      .with_default("1000")
+                      .unit("tokens")
+                      .doc("the reflection's output cap")
+                      .source("room for a reflection that reasons before answering"),
+                  integer("max_reflections", &C::max_reflections, kMaxReflections)
+                      .with_default("2")
+                      .unit("reflections")
+                      .doc("reflections per logical call at most")
+                      .source("an assumption: seed 003 retries a few times"),
+                  field("include_tools", &C::include_tools, FieldKind::names)
+                      .only_if(not_both)
+                      .doc("only these tools reflect; none: all"),
+                  field("exclude_tools", &C::exclude_tools, FieldKind::names)
+                      .only_if(not_after_include)
+                      .doc("these tools never reflect"));
+}
 
 // The error's tokens in a reflection prompt: ceil(bytes / 4) of the error message, or of
 // the error code when there is no message.

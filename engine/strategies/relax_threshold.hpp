@@ -44,15 +44,14 @@
 #include <string>
 #include <vector>
 
+#include "engine/config_fields.hpp"
 #include "engine/pipeline.hpp"
 
 namespace squall {
 
 struct RelaxThresholdConfig {
-  // The strategy's name in policies and its config keys, in the order the documentation
-  // lists them (the loader's unknown-key messages list them so).
+  // The strategy's name in policies; its keys are its field table's, below.
   static constexpr std::string_view kName = "relax_threshold";
-  static constexpr std::array<std::string_view, 4> kKeys{"initial", "step", "floor", "keyword"};
 
   // The first search's similarity threshold, in [0, 1]. Default 0.85 (seed 001's first
   // threshold).
@@ -67,6 +66,46 @@ struct RelaxThresholdConfig {
   // retrieval to keyword search when the floor finds nothing).
   bool keyword = true;
 };
+
+// A step of 0.01 at least: a ladder has at most 101 dense rungs, each a provider call (a
+// finer step is below any difference in similarity that matters).
+inline constexpr NumberRange kRelaxStep{0.01, false, 1};
+
+constexpr auto field_table(std::type_identity<RelaxThresholdConfig>) {
+  using C = RelaxThresholdConfig;
+  // The floor is at most the first threshold, whichever is left at its default: a ladder
+  // only goes down.
+  constexpr FieldRule<C> above_floor = [](const C& c, const Written& w) {
+    if (w.has("floor") || c.initial >= c.floor) return Finding{};
+    return Finding::error("expected a number >= floor (" + format_number(c.floor) +
+                          ", its default; set floor to go lower), got " + w.quoted("initial"));
+  };
+  constexpr FieldRule<C> below_initial = [](const C& c, const Written& w) {
+    if (!w.ok("initial") || c.floor <= c.initial) return Finding{};
+    return Finding::error("expected a number <= initial (" + format_number(c.initial) + "), got " + w.quoted("floor"));
+  };
+  return table<C>(number("initial", &C::initial, kProbability)
+                      .checked(above_floor)
+                      .with_default("0.85")
+                      .unit("similarity")
+                      .doc("the first search's threshold")
+                      .source("seed 001's first threshold"),
+                  number("step", &C::step, kRelaxStep)
+                      .with_default("0.1")
+                      .unit("similarity")
+                      .doc("how much each rung lowers the threshold")
+                      .source("seed 001's ladder 0.85, 0.75, 0.70"),
+                  number("floor", &C::floor, kProbability)
+                      .checked(below_initial)
+                      .with_default("0.7")
+                      .unit("similarity")
+                      .doc("the lowest threshold tried")
+                      .source("seed 001's floor"),
+                  field("keyword", &C::keyword, FieldKind::boolean)
+                      .with_default("true")
+                      .doc("after the floor, one keyword (BM25) search")
+                      .source("seed 001 switches dense retrieval to keyword search"));
+}
 
 // One rung of the ladder.
 struct RelaxRung {

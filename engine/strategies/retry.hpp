@@ -20,6 +20,7 @@
 
 #include <vector>
 
+#include "engine/config_fields.hpp"
 #include "engine/pipeline.hpp"
 #include "engine/runtime/rng.hpp"
 #include "engine/strategies/outcome_mask.hpp"
@@ -54,6 +55,10 @@ inline constexpr std::size_t kRetryAfterZeroCount = 0 SQUALL_RETRY_AFTER_ZERO(SQ
 enum class Jitter : std::uint8_t { SQUALL_JITTERS(SQUALL_ENUMERATOR) };
 inline constexpr std::size_t kBackoffCount = 0 SQUALL_BACKOFFS(SQUALL_COUNT);
 inline constexpr std::size_t kJitterCount = 0 SQUALL_JITTERS(SQUALL_COUNT);
+std::string_view to_string(Backoff b);
+std::string_view to_string(Jitter j);
+std::string_view to_string(RetryAfterOverMax r);
+std::string_view to_string(RetryAfterZero r);
 
 // The factor range of proportional jitter: the delay is multiplied by a factor drawn
 // uniformly in [min, max]; 0 < min <= max.
@@ -70,21 +75,8 @@ struct BackoffState {
 };
 
 struct RetryConfig {
-  // The strategy's name in policies and its config keys, in the order the documentation
-  // lists them (the loader's unknown-key messages list them so).
+  // The strategy's name in policies; its keys are its field table's, below.
   static constexpr std::string_view kName = "retry";
-  static constexpr std::array<std::string_view, 12> kKeys{"max_attempts",
-                                                          "retry_on",
-                                                          "backoff",
-                                                          "base_delay",
-                                                          "multiplier",
-                                                          "max_delay",
-                                                          "jitter",
-                                                          "jitter_range",
-                                                          "honour_retry_after",
-                                                          "max_retry_after",
-                                                          "over_max_retry_after",
-                                                          "zero_retry_after"};
 
   // Attempts in all, the first included; >= 1. Default 3 (resilience4j RetryConfig).
   std::int32_t max_attempts = 3;
@@ -120,6 +112,114 @@ struct RetryConfig {
 
   static std::vector<OutcomeKind> default_retry_on();
 };
+
+// Bounds, far beyond any real policy, that keep every count and product the engine derives
+// from them finite and cheap: 1000 attempts of one logical call is a retry storm by itself,
+// and the backoff of attempt n is computed in up to n steps; a multiplier of 1000 reaches
+// any max_delay from 1 ns within 7 retries; a jitter factor of 1000 is far beyond any real
+// spread (seed 004's is [0.75, 1.25]), and the product is capped at max_delay anyway.
+inline constexpr IntRange kRetryAttempts{1, 1000};
+inline constexpr NumberRange kBackoffMultiplier{1, false, 1000};
+inline constexpr NumberRange kJitterFactor{0, true, 1000};
+
+constexpr auto field_table(std::type_identity<RetryConfig>) {
+  using C = RetryConfig;
+  // Decorrelated jitter replaces the backoff formula, so the keys that shape it do not apply.
+  constexpr FieldRule<C> formula = [](const C&, const Written& w) {
+    if (w.text("jitter") != "decorrelated") return Finding{};
+    return Finding::error("does not apply to jitter \"decorrelated\", which replaces the backoff formula");
+  };
+  constexpr FieldRule<C> exponential = [](const C& c, const Written& w) {
+    if (w.text("jitter") == "decorrelated") {
+      return Finding::error("does not apply to jitter \"decorrelated\", which replaces the backoff formula");
+    }
+    if (!w.ok("backoff") || c.backoff == Backoff::exponential) return Finding{};
+    return Finding::error("applies only to backoff \"exponential\", not " + quote(to_string(c.backoff)));
+  };
+  // base_delay <= max_delay, whichever of them is left at its default.
+  constexpr FieldRule<C> below_max = [](const C& c, const Written& w) {
+    if (w.has("max_delay") || c.base_delay <= c.max_delay) return Finding{};
+    return Finding::error("expected a duration <= max_delay (" + format_duration(c.max_delay) +
+                          ", its default; set max_delay to allow more), got " + w.quoted("base_delay"));
+  };
+  constexpr FieldRule<C> above_base = [](const C& c, const Written& w) {
+    if (!w.ok("base_delay") || c.max_delay >= c.base_delay) return Finding{};
+    return Finding::error("expected a duration >= base_delay (" + format_duration(c.base_delay) + "), got " +
+                          w.quoted("max_delay"));
+  };
+  constexpr FieldRule<C> proportional = [](const C& c, const Written& w) {
+    if (!w.ok("jitter")) return Finding::skip();  // the jitter's own error says enough
+    if (c.jitter == Jitter::proportional) return Finding{};
+    return Finding::error("applies only to jitter \"proportional\", not " + quote(to_string(c.jitter)));
+  };
+  // The keys that say how a Retry-After is read mean nothing when it is not honoured.
+  constexpr FieldRule<C> honoured = [](const C& c, const Written& w) {
+    if (!w.ok("honour_retry_after") || c.honour_retry_after) return Finding{};
+    return Finding::error("applies only when honour_retry_after is true");
+  };
+  return table<C>(integer("max_attempts", &C::max_attempts, kRetryAttempts)
+                      .with_default("3")
+                      .unit("attempts")
+                      .doc("attempts in all, the first one included")
+                      .source("resilience4j RetryConfig"),
+                  field("retry_on", &C::retry_on, FieldKind::kinds)
+                      .with_default(R"(["timeout", "rate_limited", "overloaded", "server_error", "invalid_output"])")
+                      .doc("the kinds that are retried")
+                      .source("the kinds whose retry class is transient"),
+                  field("backoff", &C::backoff, FieldKind::choice)
+                      .choices(kAllValues<Backoff, kBackoffCount>)
+                      .only_if(formula)
+                      .with_default(R"("exponential")")
+                      .doc("how the delay grows from one retry to the next")
+                      .source("the AWS SDKs' exponential backoff"),
+                  duration("base_delay", &C::base_delay, DurationMin::zero)
+                      .checked(below_max)
+                      .with_default(R"("500ms")")
+                      .doc("the first retry's delay before jitter")
+                      .source("resilience4j waitDuration"),
+                  number("multiplier", &C::multiplier, kBackoffMultiplier)
+                      .only_if(exponential)
+                      .with_default("2")
+                      .doc("growth factor of exponential backoff")
+                      .source("the AWS SDKs' doubling"),
+                  duration("max_delay", &C::max_delay, DurationMin::zero)
+                      .checked(above_base)
+                      .with_default(R"("20s")")
+                      .doc("cap on the backoff before jitter")
+                      .source("the AWS SDKs' MAX_BACKOFF"),
+                  field("jitter", &C::jitter, FieldKind::choice)
+                      .choices(kAllValues<Jitter, kJitterCount>)
+                      .with_default(R"("full")")
+                      .doc("how the delay is randomised")
+                      .source("the AWS Architecture Blog's recommendation"),
+                  field("jitter_range", &C::jitter_range, FieldKind::shaped)
+                      .only_if(proportional)
+                      .with_default("[0.75, 1.25]")
+                      .unit("factor")
+                      .doc("[min, max] factors of proportional jitter")
+                      .source("seed 004; Polly v8's +-25% jitter"),
+                  field("honour_retry_after", &C::honour_retry_after, FieldKind::boolean)
+                      .with_default("true")
+                      .doc("whether a Retry-After sets the next delay")
+                      .source("openai-python, anthropic-sdk-python"),
+                  duration("max_retry_after", &C::max_retry_after, DurationMin::zero)
+                      .only_if(honoured)
+                      .with_default(R"("60s")")
+                      .doc("the longest Retry-After that is waited for")
+                      .source("openai-python's limit"),
+                  field("over_max_retry_after", &C::over_max_retry_after, FieldKind::choice)
+                      .choices(kAllValues<RetryAfterOverMax, kRetryAfterOverMaxCount>)
+                      .only_if(honoured)
+                      .with_default(R"("give_up")")
+                      .doc("what a longer Retry-After does: end the call, or wait the backoff")
+                      .source("an outer fallback moves on at once"),
+                  field("zero_retry_after", &C::zero_retry_after, FieldKind::choice)
+                      .choices(kAllValues<RetryAfterZero, kRetryAfterZeroCount>)
+                      .only_if(honoured)
+                      .with_default(R"("honour")")
+                      .doc("what a Retry-After of 0 does: retry at once, or wait the backoff")
+                      .source("RFC 9110: 0 means at once"));
+}
 
 class RetryStrategy final : public Strategy {
  public:
@@ -169,11 +269,6 @@ class RetryStrategy final : public Strategy {
   Rng& rng_;
   OutcomeMask retry_on_;
 };
-
-std::string_view to_string(Backoff b);
-std::string_view to_string(Jitter j);
-std::string_view to_string(RetryAfterOverMax r);
-std::string_view to_string(RetryAfterZero r);
 
 // Builds the strategy for a pipeline (engine/policy.hpp's one list of strategies).
 std::unique_ptr<Strategy> make_strategy(const RetryConfig& config, const StrategyBuild& build);

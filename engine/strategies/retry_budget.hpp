@@ -16,6 +16,7 @@
 #include <array>
 #include <vector>
 
+#include "engine/config_fields.hpp"
 #include "engine/pipeline.hpp"
 #include "engine/strategies/outcome_mask.hpp"
 
@@ -30,11 +31,8 @@ inline constexpr std::size_t kRetryBudgetModeCount = 0 SQUALL_RETRY_BUDGET_MODES
 std::string_view to_string(RetryBudgetMode mode);
 
 struct RetryBudgetConfig {
-  // The strategy's name in policies and its config keys, in the order the documentation
-  // lists them (the loader's unknown-key messages list them so).
+  // The strategy's name in policies; its keys are its field table's, below.
   static constexpr std::string_view kName = "retry_budget";
-  static constexpr std::array<std::string_view, 6> kKeys{"mode",       "budget_percent", "min_retry_concurrency",
-                                                         "max_tokens", "token_ratio",    "failure_on"};
 
   RetryBudgetMode mode = RetryBudgetMode::envoy;
   // envoy: percent of the active requests that may be active retries, in [0, 100].
@@ -56,6 +54,62 @@ struct RetryBudgetConfig {
 
   static std::vector<OutcomeKind> default_failure_on();
 };
+
+// Bounds: budget_percent is a percentage; a million retries in flight; max_tokens is gRFC
+// A6's range (0, 1000] from its finest value, 0.001, and token_ratio at most the same (a
+// success adding more than the bucket holds means nothing more).
+inline constexpr NumberRange kBudgetPercent{0, false, 100};
+inline constexpr IntRange kRetryConcurrency{0, 1'000'000};
+inline constexpr NumberRange kGrpcTokens{0.001, false, 1000};
+
+constexpr auto field_table(std::type_identity<RetryBudgetConfig>) {
+  using C = RetryBudgetConfig;
+  // Keys of one mode only.
+  constexpr FieldRule<C> envoy = [](const C& c, const Written& w) {
+    if (!w.ok("mode") || c.mode == RetryBudgetMode::envoy) return Finding{};
+    return Finding::error("applies only to mode \"envoy\"");
+  };
+  constexpr FieldRule<C> grpc = [](const C& c, const Written& w) {
+    if (!w.ok("mode") || c.mode == RetryBudgetMode::grpc) return Finding{};
+    return Finding::error("applies only to mode \"grpc\"");
+  };
+  constexpr std::string_view milli = "gRPC keeps milli-tokens";
+  return table<C>(field("mode", &C::mode, FieldKind::choice)
+                      .choices(kAllValues<RetryBudgetMode, kRetryBudgetModeCount>)
+                      .with_default(R"("envoy")")
+                      .doc("Envoy's retry budget, or gRPC's retry throttling (gRFC A6)")
+                      .source("Envoy's cluster default"),
+                  number("budget_percent", &C::budget_percent, kBudgetPercent)
+                      .only_if(envoy)
+                      .with_default("20")
+                      .unit("percent")
+                      .doc("percent of the active requests that may be active retries")
+                      .source("Envoy RetryBudget.budget_percent"),
+                  integer("min_retry_concurrency", &C::min_retry_concurrency, kRetryConcurrency)
+                      .only_if(envoy)
+                      .with_default("3")
+                      .unit("retries")
+                      .doc("active retries always allowed")
+                      .source("Envoy RetryBudget.min_retry_concurrency"),
+                  scaled("max_tokens", &C::max_milli_tokens, kGrpcTokens, 1000, milli)
+                      .only_if(grpc)
+                      .with_default("10")
+                      .unit("tokens")
+                      .doc("the bucket's size and initial count")
+                      .source("gRFC A6's example"),
+                  scaled("token_ratio", &C::token_ratio_milli, kGrpcTokens, 1000, milli)
+                      .only_if(grpc)
+                      .with_default("0.1")
+                      .unit("tokens")
+                      .doc("tokens a success adds; a failure takes 1")
+                      .source("gRFC A6's example"),
+                  field("failure_on", &C::failure_on, FieldKind::provider_kinds)
+                      .noted("the retry budget")
+                      .only_if(grpc)
+                      .with_default(R"(["timeout", "rate_limited", "overloaded", "server_error", "invalid_output"])")
+                      .doc("the kinds that take a token")
+                      .source("the kinds retry retries by default"));
+}
 
 class RetryBudgetStrategy final : public Strategy {
  public:

@@ -19,16 +19,14 @@
 #include <memory>
 #include <string>
 
+#include "engine/config_fields.hpp"
 #include "engine/pipeline.hpp"
 
 namespace squall {
 
 struct RewriteQueryConfig {
-  // The strategy's name in policies and its config keys, in the order the documentation
-  // lists them (the loader's unknown-key messages list them so).
+  // The strategy's name in policies; its keys are its field table's, below.
   static constexpr std::string_view kName = "rewrite_query";
-  static constexpr std::array<std::string_view, 4> kKeys{"provider", "prompt_tokens", "max_output_tokens",
-                                                         "max_rewrites"};
 
   // The LLM provider that rewrites, by name. Required.
   std::string provider;
@@ -44,6 +42,30 @@ struct RewriteQueryConfig {
   // query once, as the last rung of its ladder).
   std::int32_t max_rewrites = 1;
 };
+
+// Bounds: 1e9 tokens, the providers' bound; 100 rewrites of one query, each an LLM call.
+inline constexpr IntRange kRewriteTokens{1, 1'000'000'000};
+inline constexpr IntRange kMaxRewrites{1, 100};
+
+constexpr auto field_table(std::type_identity<RewriteQueryConfig>) {
+  using C = RewriteQueryConfig;
+  return table<C>(field("provider", &C::provider, FieldKind::text).needed().doc("the llm provider that rewrites"),
+                  integer("prompt_tokens", &C::prompt_tokens, kRewriteTokens)
+                      .with_default("200")
+                      .unit("tokens")
+                      .doc("the rewrite prompt's instructions; the query adds ceil(bytes / 4)")
+                      .source("an assumption: a few sentences and an example"),
+                  integer("max_output_tokens", &C::max_output_tokens, kRewriteTokens)
+                      .with_default("100")
+                      .unit("tokens")
+                      .doc("the rewrite's output cap")
+                      .source("a search query is one line"),
+                  integer("max_rewrites", &C::max_rewrites, kMaxRewrites)
+                      .with_default("1")
+                      .unit("rewrites")
+                      .doc("rewrites per logical call at most")
+                      .source("seed 001 rewrites a failing query once"));
+}
 
 class RewriteQueryStrategy final : public Strategy {
  public:

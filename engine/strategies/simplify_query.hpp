@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/config_fields.hpp"
 #include "engine/pipeline.hpp"
 #include "engine/runtime/text_memo.hpp"
 
@@ -39,10 +40,8 @@ namespace squall {
 enum class SimplifyStep : std::uint8_t { drop_quotes, drop_years, first_5_words, first_3_words, drop_filler_words };
 
 struct SimplifyQueryConfig {
-  // The strategy's name in policies and its config keys, in the order the documentation
-  // lists them (the loader's unknown-key messages list them so).
+  // The strategy's name in policies; its keys are its field table's, below.
   static constexpr std::string_view kName = "simplify_query";
-  static constexpr std::array<std::string_view, 2> kKeys{"steps", "filler_words"};
 
   // The rungs in order. Default: all five, in the order above.
   std::vector<SimplifyStep> steps = {SimplifyStep::drop_quotes, SimplifyStep::drop_years, SimplifyStep::first_5_words,
@@ -53,6 +52,33 @@ struct SimplifyQueryConfig {
                                            "and", "or",   "with",  "about", "from",   "by",     "at",  "is",
                                            "are", "what", "which", "how",   "latest", "recent", "best"};
 };
+
+inline constexpr std::array<SimplifyStep, 5> kSimplifySteps{SimplifyStep::drop_quotes, SimplifyStep::drop_years,
+                                                            SimplifyStep::first_5_words, SimplifyStep::first_3_words,
+                                                            SimplifyStep::drop_filler_words};
+
+constexpr auto field_table(std::type_identity<SimplifyQueryConfig>) {
+  using C = SimplifyQueryConfig;
+  constexpr FieldRule<C> dropped = [](const C& c, const Written& w) {
+    if (!w.ok("steps")) return Finding{};
+    for (const SimplifyStep step : c.steps) {
+      if (step == SimplifyStep::drop_filler_words) return Finding{};
+    }
+    return Finding::error("applies only when steps include \"drop_filler_words\"");
+  };
+  return table<C>(
+      field("steps", &C::steps, FieldKind::choices)
+          .choices(kSimplifySteps)
+          .with_default(R"(["drop_quotes", "drop_years", "first_5_words", "first_3_words", "drop_filler_words"])")
+          .doc("the rungs of the ladder, in order")
+          .source("seed 000's ladder"),
+      field("filler_words", &C::filler_words, FieldKind::words)
+          .only_if(dropped)
+          .with_default(R"(["the", "a", "an", "of", "for", "in", "on", "to", "and", "or", "with", "about", "from",
+                            "by", "at", "is", "are", "what", "which", "how", "latest", "recent", "best"])")
+          .doc("the words drop_filler_words removes")
+          .source("a short list of English function words"));
+}
 
 // The rung's name in scenario files and QueryChangeEvent::step, e.g. "drop_quotes".
 std::string_view to_string(SimplifyStep step);

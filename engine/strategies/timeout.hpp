@@ -18,15 +18,14 @@
 
 #include <array>
 
+#include "engine/config_fields.hpp"
 #include "engine/pipeline.hpp"
 
 namespace squall {
 
 struct TimeoutConfig {
-  // The strategy's name in policies and its config keys, in the order the documentation
-  // lists them (the loader's unknown-key messages list them so).
+  // The strategy's name in policies; its keys are its field table's, below.
   static constexpr std::string_view kName = "timeout";
-  static constexpr std::array<std::string_view, 2> kKeys{"per_attempt", "total"};
 
   // Each attempt's timeout. Default 30 s, Polly v8's TimeoutStrategyOptions.Timeout.
   Nanos per_attempt = 30 * kSecond;
@@ -34,6 +33,17 @@ struct TimeoutConfig {
   // strategy; kNever (the default) leaves only the task's deadline.
   Nanos total = kNever;
 };
+
+constexpr auto field_table(std::type_identity<TimeoutConfig>) {
+  using C = TimeoutConfig;
+  return table<C>(duration("per_attempt", &C::per_attempt, DurationMin::positive)
+                      .with_default(R"("30s")")
+                      .doc("each attempt's timeout")
+                      .source("Polly v8 TimeoutStrategyOptions.Timeout"),
+                  duration("total", &C::total, DurationMin::positive)
+                      .doc("deadline across all attempts and backoffs; none: only the task's deadline")
+                      .source("gRPC's deadline propagation"));
+}
 
 class TimeoutStrategy final : public Gate {
  public:

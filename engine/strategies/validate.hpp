@@ -36,6 +36,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/config_fields.hpp"
 #include "engine/pipeline.hpp"
 #include "engine/vocabulary.hpp"
 
@@ -52,14 +53,21 @@ inline constexpr std::size_t kValidateCheckCount = 0 SQUALL_VALIDATE_CHECKS(SQUA
 std::string_view to_string(ValidateCheck check);
 
 struct ValidateConfig {
-  // The strategy's name in policies and its config keys, in the order the documentation
-  // lists them (the loader's unknown-key messages list them so).
+  // The strategy's name in policies; its keys are its field table's, below.
   static constexpr std::string_view kName = "validate";
-  static constexpr std::array<std::string_view, 1> kKeys{"require"};
 
   // The checks, in order; at least one, each once. Default: ["json"].
   std::vector<ValidateCheck> require{ValidateCheck::json};
 };
+
+constexpr auto field_table(std::type_identity<ValidateConfig>) {
+  using C = ValidateConfig;
+  return table<C>(field("require", &C::require, FieldKind::choices)
+                      .choices(kAllValues<ValidateCheck, kValidateCheckCount>)
+                      .with_default(R"(["json"])")
+                      .doc("the checks, in order")
+                      .source("seed 004 validates the LLM's JSON"));
+}
 
 class ValidateStrategy final : public Gate {
  public:

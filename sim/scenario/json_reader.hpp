@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/config_fields.hpp"  // IntRange, NumberRange, DurationMin
 #include "engine/runtime/time.hpp"
 #include "mocks/strict_json.hpp"  // Json, describe()
 #include "sim/scenario/validation_error.hpp"
@@ -84,25 +85,7 @@ std::string join(std::span<const std::string_view> items);
 // `"a", "b", "c"`, for lists of accepted string values.
 std::string join_quoted(std::span<const std::string_view> items);
 
-// An inclusive integer range; messages state both bounds, "an integer in [500, 599]" or
-// "an integer in [1, 9223372036854775807]".
-struct IntRange {
-  std::int64_t min = std::numeric_limits<std::int64_t>::min();
-  std::int64_t max = std::numeric_limits<std::int64_t>::max();
-};
-inline constexpr IntRange kPositiveInt{1};
-
-// A range of real numbers: min (exclusive or inclusive) up to an inclusive max; messages
-// say "a number > 0", "a number in [0, 1]" or "a number in (0, 1000000000]".
-struct NumberRange {
-  double min = 0;
-  bool min_exclusive = false;
-  double max = std::numeric_limits<double>::infinity();
-};
-inline constexpr NumberRange kProbability{0, false, 1};
-
-// Smallest accepted duration: ">= 0" or "> 0".
-enum class DurationMin : std::uint8_t { zero, positive };
+// IntRange, NumberRange and DurationMin, the bounds of values, are the field tables' (engine/config_fields.hpp).
 
 // Value readers: the value, or nullopt after recording why it is not acceptable.
 // Integers may be written as 3 or 3.0 (JSON Schema's "integer"), not as 2.5.
