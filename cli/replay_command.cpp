@@ -22,7 +22,7 @@ constexpr std::size_t kSniffBytes = 4096;
 std::string format_of(const std::string& text, const std::string& asked) {
   if (asked != "auto") return asked;
   return std::string_view(text).substr(0, kSniffBytes).find("\"resourceSpans\"") != std::string_view::npos ? "otlp"
-                                                                                                         : "litellm";
+                                                                                                           : "litellm";
 }
 
 void read_one(const std::filesystem::path& file, const std::string& asked, TraceData& data) {
@@ -44,10 +44,11 @@ void read_one(const std::filesystem::path& file, const std::string& asked, Trace
 void print_counts(const replay::ReadCounts& c) {
   fmt::print("read: {} attempts, {} agent spans, {} HTTP child spans used, {} other spans kept out\n", c.attempts,
              c.agent_spans, c.http_children, c.other_spans);
-  fmt::print("irregular: {} duplicates skipped, {} orphans put under their trace, {} ends before start, {} failures "
-             "without tokens, {} unclassified errors, {} unknown attributes\n",
-             c.duplicates, c.orphans, c.end_before_start, c.failures_without_tokens, c.unclassified_errors,
-             c.unknown_attributes);
+  fmt::print(
+      "irregular: {} duplicates skipped, {} orphans put under their trace, {} ends before start, {} failures "
+      "without tokens, {} unclassified errors, {} unknown attributes\n",
+      c.duplicates, c.orphans, c.end_before_start, c.failures_without_tokens, c.unclassified_errors,
+      c.unknown_attributes);
   if (!c.unknown_names.empty()) {
     std::string names;
     for (const std::string& n : c.unknown_names) names += (names.empty() ? "" : ", ") + n;
@@ -57,10 +58,11 @@ void print_counts(const replay::ReadCounts& c) {
 
 void print_grouping(const TraceData& data, const replay::Grouping& g) {
   const replay::GroupingCounts& c = g.counts;
-  fmt::print("grouped: {} tasks ({} without attempts), {} logical calls ({} with a fallback, {} hedged), {} attempts "
-             "({} joined by timing, {} resends without a first attempt)\n",
-             c.tasks, c.tasks_without_attempts, c.calls, c.fallback_calls, c.hedged_calls, c.attempts,
-             c.joined_by_timing, c.resends_without_first);
+  fmt::print(
+      "grouped: {} tasks ({} without attempts), {} logical calls ({} with a fallback, {} hedged), {} attempts "
+      "({} joined by timing, {} resends without a first attempt)\n",
+      c.tasks, c.tasks_without_attempts, c.calls, c.fallback_calls, c.hedged_calls, c.attempts, c.joined_by_timing,
+      c.resends_without_first);
   std::map<std::string, std::map<std::string_view, std::uint64_t>> by_provider;
   for (const replay::AttemptRecord& a : data.attempts) ++by_provider[a.provider][to_string(a.outcome)];
   fmt::print("attempts by provider and outcome:\n");

@@ -207,8 +207,7 @@ struct FieldTable {
 
   static constexpr std::size_t size() { return sizeof...(F); }
   constexpr std::array<std::string_view, sizeof...(F)> keys() const {
-    return std::apply([](const auto&... f) { return std::array<std::string_view, sizeof...(F)>{f.key...}; },
-                      fields);
+    return std::apply([](const auto&... f) { return std::array<std::string_view, sizeof...(F)>{f.key...}; }, fields);
   }
   constexpr FieldTable& then(FieldRule<C> rule) { return post_load = rule, *this; }
 };

@@ -20,14 +20,14 @@ struct AttemptRecord {
   std::string span_id;    // empty when the input has none (LiteLLM: its record id)
   std::string parent_id;  // the span the attempt was made under; empty at a trace's root
   std::int64_t start_ns = 0;
-  std::int64_t end_ns = 0;       // never before start_ns (ReadCounts::end_before_start)
-  std::string provider;          // gen_ai.provider.name, gen_ai.system, custom_llm_provider
-  std::string operation;         // gen_ai.operation.name: chat, embeddings, retrieval, execute_tool, ...
-  std::string request_model;     // empty when unknown
-  std::string response_model;    // empty when unknown
-  std::string server_address;    // empty when unknown
-  std::string tool;              // squall.tool, else gen_ai.tool.name; empty when unknown
-  std::string model_group;       // LiteLLM's model_group (the alias the caller asked for); else empty
+  std::int64_t end_ns = 0;     // never before start_ns (ReadCounts::end_before_start)
+  std::string provider;        // gen_ai.provider.name, gen_ai.system, custom_llm_provider
+  std::string operation;       // gen_ai.operation.name: chat, embeddings, retrieval, execute_tool, ...
+  std::string request_model;   // empty when unknown
+  std::string response_model;  // empty when unknown
+  std::string server_address;  // empty when unknown
+  std::string tool;            // squall.tool, else gen_ai.tool.name; empty when unknown
+  std::string model_group;     // LiteLLM's model_group (the alias the caller asked for); else empty
   OutcomeKind outcome = OutcomeKind::success;
   int status_code = 0;  // HTTP status; 0 when the trace has none
   std::optional<std::int64_t> input_tokens;
@@ -38,7 +38,7 @@ struct AttemptRecord {
   std::optional<std::int32_t> resend_count;    // http.request.resend_count; absent: not recorded
   std::optional<double> cost_usd;
   std::optional<std::int64_t> first_token_ns;  // LiteLLM's completionStartTime, when streaming
-  std::string where;  // the input position, for messages: "trace.json span 12", "gw.jsonl:7"
+  std::string where;                           // the input position, for messages: "trace.json span 12", "gw.jsonl:7"
 };
 
 // A span that stands for a whole agent run (gen_ai.operation.name invoke_agent): the task's

@@ -23,8 +23,7 @@ bool continues(const LogicalCall& call, const std::vector<AttemptRecord>& all, c
   const AttemptRecord& last = all[call.attempts.back()];
   if (last.outcome == OutcomeKind::success) return false;
   if (next.start_ns < last.end_ns) return false;
-  const std::int64_t allowed =
-      std::max(options.max_retry_gap_ns, last.retry_after_ns.value_or(0) + kRetryAfterSlackNs);
+  const std::int64_t allowed = std::max(options.max_retry_gap_ns, last.retry_after_ns.value_or(0) + kRetryAfterSlackNs);
   return next.start_ns - last.end_ns <= allowed;
 }
 

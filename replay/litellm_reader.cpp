@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "replay/outcome_mapping.hpp"
 #include "replay/otlp_span.hpp"
+#include "replay/outcome_mapping.hpp"
 #include "replay/text_lines.hpp"
 
 namespace squall::replay {
@@ -18,14 +18,45 @@ namespace {
 
 // The StandardLoggingPayload's fields (LiteLLM docs, proxy/logging_spec.md): those not read
 // are known, not counted as unknown.
-constexpr std::array<std::string_view, 39> kPayloadFields{
-    "id", "trace_id", "call_type", "response_cost", "response_cost_failure_debug_info", "status", "total_tokens",
-    "prompt_tokens", "completion_tokens", "startTime", "endTime", "completionStartTime", "response_time",
-    "model_map_information", "model", "model_id", "model_group", "api_base", "metadata", "cache_hit", "cache_key",
-    "saved_cache_cost", "request_tags", "end_user", "requester_ip_address", "messages", "response", "error_str",
-    "error_information", "model_parameters", "hidden_params", "custom_llm_provider", "cost_breakdown",
-    "status_fields", "stream", "guardrail_information", "standard_built_in_tools_params", "litellm_call_id",
-    "user"};
+constexpr std::array<std::string_view, 39> kPayloadFields{"id",
+                                                          "trace_id",
+                                                          "call_type",
+                                                          "response_cost",
+                                                          "response_cost_failure_debug_info",
+                                                          "status",
+                                                          "total_tokens",
+                                                          "prompt_tokens",
+                                                          "completion_tokens",
+                                                          "startTime",
+                                                          "endTime",
+                                                          "completionStartTime",
+                                                          "response_time",
+                                                          "model_map_information",
+                                                          "model",
+                                                          "model_id",
+                                                          "model_group",
+                                                          "api_base",
+                                                          "metadata",
+                                                          "cache_hit",
+                                                          "cache_key",
+                                                          "saved_cache_cost",
+                                                          "request_tags",
+                                                          "end_user",
+                                                          "requester_ip_address",
+                                                          "messages",
+                                                          "response",
+                                                          "error_str",
+                                                          "error_information",
+                                                          "model_parameters",
+                                                          "hidden_params",
+                                                          "custom_llm_provider",
+                                                          "cost_breakdown",
+                                                          "status_fields",
+                                                          "stream",
+                                                          "guardrail_information",
+                                                          "standard_built_in_tools_params",
+                                                          "litellm_call_id",
+                                                          "user"};
 
 constexpr double kMaxUnixSeconds = 1e11;  // year 5138: beyond is a unit mistake (ms, ns)
 
@@ -36,8 +67,8 @@ struct Line {
 };
 
 [[noreturn]] void fail(const Line& at, std::string_view field, std::string_view expected, const Json* got) {
-  throw TraceInputError(
-      fmt::format("{}:{}: {}: expected {}, got {}", at.file, at.number, field, expected, got ? shown(*got) : "nothing"));
+  throw TraceInputError(fmt::format("{}:{}: {}: expected {}, got {}", at.file, at.number, field, expected,
+                                    got ? shown(*got) : "nothing"));
 }
 
 const Json* member(const Line& at, const char* key) {
@@ -114,7 +145,8 @@ AttemptRecord record_of(const Line& at, ReadCounts& counts) {
   r.trace_id = *text(at, "trace_id", true);
   r.span_id = text(at, "id").value_or("");
   const std::string status = *text(at, "status", true);
-  if (status != "success" && status != "failure") fail(at, "status", "\"success\" or \"failure\"", member(at, "status"));
+  if (status != "success" && status != "failure")
+    fail(at, "status", "\"success\" or \"failure\"", member(at, "status"));
   r.start_ns = *unix_ns(at, "startTime", true);
   r.end_ns = *unix_ns(at, "endTime", true);
   if (r.end_ns < r.start_ns) {

@@ -13,20 +13,43 @@ namespace {
 namespace a = otlp;
 
 // The client operations a span may be an attempt of (gen_ai.operation.name values).
-constexpr std::array<std::string_view, 6> kAttemptOperations{"chat", "text_completion", "generate_content",
-                                                             "embeddings", "retrieval", "execute_tool"};
+constexpr std::array<std::string_view, 6> kAttemptOperations{"chat",       "text_completion", "generate_content",
+                                                             "embeddings", "retrieval",       "execute_tool"};
 // The span name of the GenAI inference span in the conventions' newer drafts: no model in it.
 constexpr std::string_view kInferenceSpanName = "gen_ai.client.inference";
 
 // Every attribute replay reads; others on a GenAI span are counted as unknown.
-constexpr std::array<std::string_view, 31> kKnownAttributes{
-    a::kOperationName, a::kProviderName, a::kRequestModel, a::kResponseModel, a::kInputTokens,
-    a::kOutputTokens, a::kFinishReasons, a::kAgentName, a::kToolName, a::kDataSourceId,
-    a::kCacheReadTokens, a::kCacheReadTokensUnderscore, a::kCachedTokens, a::kCacheCreationTokens,
-    a::kCacheCreationTokensUnderscore, a::kSystem, a::kPromptTokens, a::kCompletionTokens, a::kServerAddress,
-    a::kErrorType, a::kStatusCode, a::kOldStatusCode, a::kResendCount, a::kRetryAfterHeader,
-    a::kRetryAfterMsHeader, a::kSquallTool, a::kSquallCostUsd, a::kSquallTaskId, a::kSquallTaskStatus,
-    a::kSquallTaskReason, "gen_ai.usage.cost"};
+constexpr std::array<std::string_view, 31> kKnownAttributes{a::kOperationName,
+                                                            a::kProviderName,
+                                                            a::kRequestModel,
+                                                            a::kResponseModel,
+                                                            a::kInputTokens,
+                                                            a::kOutputTokens,
+                                                            a::kFinishReasons,
+                                                            a::kAgentName,
+                                                            a::kToolName,
+                                                            a::kDataSourceId,
+                                                            a::kCacheReadTokens,
+                                                            a::kCacheReadTokensUnderscore,
+                                                            a::kCachedTokens,
+                                                            a::kCacheCreationTokens,
+                                                            a::kCacheCreationTokensUnderscore,
+                                                            a::kSystem,
+                                                            a::kPromptTokens,
+                                                            a::kCompletionTokens,
+                                                            a::kServerAddress,
+                                                            a::kErrorType,
+                                                            a::kStatusCode,
+                                                            a::kOldStatusCode,
+                                                            a::kResendCount,
+                                                            a::kRetryAfterHeader,
+                                                            a::kRetryAfterMsHeader,
+                                                            a::kSquallTool,
+                                                            a::kSquallCostUsd,
+                                                            a::kSquallTaskId,
+                                                            a::kSquallTaskStatus,
+                                                            a::kSquallTaskReason,
+                                                            "gen_ai.usage.cost"};
 
 bool is_attempt_operation(std::string_view op) {
   return std::find(kAttemptOperations.begin(), kAttemptOperations.end(), op) != kAttemptOperations.end();
@@ -91,7 +114,8 @@ SpanRole role_of(const OtlpSpan& span) {
              find_attribute(span, a::kSystem) != nullptr) {
     role.operation = std::string(a::kChat);
   }
-  if (space != std::string_view::npos && first_word == role.operation) role.name_model = std::string(name.substr(space + 1));
+  if (space != std::string_view::npos && first_word == role.operation)
+    role.name_model = std::string(name.substr(space + 1));
   if (role.operation == a::kInvokeAgent) role.kind = SpanKindForReplay::agent;
   if (is_attempt_operation(role.operation)) role.kind = SpanKindForReplay::attempt;
   return role;
@@ -121,12 +145,14 @@ AttemptRecord attempt_of(const OtlpSpan& s, const SpanRole& role, const OtlpSpan
   r.input_tokens = first_of(s, std::array<std::string_view, 2>{a::kInputTokens, a::kPromptTokens}, integer_attribute);
   r.output_tokens =
       first_of(s, std::array<std::string_view, 2>{a::kOutputTokens, a::kCompletionTokens}, integer_attribute);
-  r.cache_read_tokens = first_of(
-      s, std::array<std::string_view, 3>{a::kCacheReadTokens, a::kCacheReadTokensUnderscore, a::kCachedTokens},
-      integer_attribute);
-  r.cache_creation_tokens = first_of(
-      s, std::array<std::string_view, 2>{a::kCacheCreationTokens, a::kCacheCreationTokensUnderscore}, integer_attribute);
-  if (const auto resend = integer_attribute(s, a::kResendCount)) r.resend_count = static_cast<std::int32_t>(std::min<std::int64_t>(*resend, INT32_MAX));
+  r.cache_read_tokens =
+      first_of(s, std::array<std::string_view, 3>{a::kCacheReadTokens, a::kCacheReadTokensUnderscore, a::kCachedTokens},
+               integer_attribute);
+  r.cache_creation_tokens =
+      first_of(s, std::array<std::string_view, 2>{a::kCacheCreationTokens, a::kCacheCreationTokensUnderscore},
+               integer_attribute);
+  if (const auto resend = integer_attribute(s, a::kResendCount))
+    r.resend_count = static_cast<std::int32_t>(std::min<std::int64_t>(*resend, INT32_MAX));
   if (!r.resend_count && s.from_squall) r.resend_count = 0;
   r.retry_after_ns = retry_after_of(s);
   r.cost_usd = first_of(s, std::array<std::string_view, 2>{a::kSquallCostUsd, "gen_ai.usage.cost"}, number_attribute);
@@ -134,8 +160,12 @@ AttemptRecord attempt_of(const OtlpSpan& s, const SpanRole& role, const OtlpSpan
   if (!status && http_child != nullptr) status = status_of(*http_child);
   r.status_code = status ? static_cast<int>(std::min<std::int64_t>(*status, 999)) : 0;
   const std::string error_type = string_attribute(s, a::kErrorType).value_or("");
-  OutcomeEvidence evidence{error_type, r.status_code, strings_attribute(s, a::kFinishReasons).value_or(std::vector<std::string>{}),
-                           s.status_error, role.operation == a::kChat, r.output_tokens};
+  OutcomeEvidence evidence{error_type,
+                           r.status_code,
+                           strings_attribute(s, a::kFinishReasons).value_or(std::vector<std::string>{}),
+                           s.status_error,
+                           role.operation == a::kChat,
+                           r.output_tokens};
   const MappedOutcome outcome = map_outcome(evidence);
   r.outcome = outcome.kind;
   if (outcome.unclassified) ++counts.unclassified_errors;

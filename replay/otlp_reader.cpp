@@ -29,7 +29,8 @@ std::vector<Document> parse_documents(std::string_view text, const std::string& 
     return docs;
   } catch (const Json::parse_error& whole) {
     const std::size_t first_end = text.find('\n');
-    if (first_end == std::string_view::npos || whole.byte <= first_end + 1 || !Json::accept(text.substr(0, first_end))) {
+    if (first_end == std::string_view::npos || whole.byte <= first_end + 1 ||
+        !Json::accept(text.substr(0, first_end))) {
       throw_not_json(file, text, whole, 1);
     }
   }
@@ -133,7 +134,8 @@ void read_otlp_text(std::string_view text, const std::string& file, TraceData& o
   for (std::size_t i = 0; i < kept.size(); ++i) {
     if (roles[i].kind != SpanKindForReplay::other) continue;
     const auto parent = kept[i]->parent_id.empty() ? index.end() : index.find(parent_key(*kept[i]));
-    if (parent == index.end() || roles[parent->second].kind != SpanKindForReplay::attempt || !has_http_status(*kept[i])) {
+    if (parent == index.end() || roles[parent->second].kind != SpanKindForReplay::attempt ||
+        !has_http_status(*kept[i])) {
       ++out.counts.other_spans;
       continue;
     }

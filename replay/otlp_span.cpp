@@ -11,7 +11,8 @@ namespace {
 
 constexpr std::size_t kShownBytes = 40;
 
-[[noreturn]] void fail(const SpanWhere& where, std::string_view field, std::string_view expected, std::string_view got) {
+[[noreturn]] void fail(const SpanWhere& where, std::string_view field, std::string_view expected,
+                       std::string_view got) {
   throw TraceInputError(fmt::format("{}: {}: expected {}, got {}", where.prefix(), field, expected, got));
 }
 [[noreturn]] void fail(const SpanWhere& where, std::string_view field, std::string_view expected, const Json& got) {

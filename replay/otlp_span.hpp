@@ -21,23 +21,23 @@ using Json = nlohmann::json;
 // Where a span is, for messages.
 struct SpanWhere {
   std::string file;
-  std::size_t line = 0;  // 1-based in the collector file form; 0 for a single document
+  std::size_t line = 0;   // 1-based in the collector file form; 0 for a single document
   std::size_t index = 0;  // 0-based among the file's spans
   std::string pointer;    // "/resourceSpans/0/scopeSpans/0/spans/3"
 
-  std::string prefix() const;  // "trace.json: span 3 (/resourceSpans/...)"
+  std::string prefix() const;      // "trace.json: span 3 (/resourceSpans/...)"
   std::string short_form() const;  // "trace.json span 3", "traces.jsonl:4 span 3"
 };
 
 struct OtlpSpan {
   SpanWhere where;
-  std::string trace_id;  // 32 lower-case hex digits
-  std::string span_id;   // 16 lower-case hex digits
+  std::string trace_id;   // 32 lower-case hex digits
+  std::string span_id;    // 16 lower-case hex digits
   std::string parent_id;  // 16 hex digits, or empty
   std::string name;
   std::int64_t start_ns = 0;
   std::int64_t end_ns = 0;
-  bool status_error = false;  // Status.code 2 (STATUS_CODE_ERROR)
+  bool status_error = false;         // Status.code 2 (STATUS_CODE_ERROR)
   const Json* attributes = nullptr;  // the span's "attributes" array; null when absent
   // Written by squall's own export (resource service.name "squall"), which records every
   // resend: an attempt span without http.request.resend_count is a first attempt.

@@ -68,8 +68,10 @@ std::string span_name(std::string_view operation, const OtlpProvider& p, std::st
 // The server's delay as the header that says it: whole seconds as Retry-After, anything
 // finer as retry-after-ms (OpenAI's and Azure's header for sub-second delays).
 Json retry_after_attribute(Nanos delay) {
-  if (delay % kNanosPerSecond == 0) return attribute(a::kRetryAfterHeader, texts(std::to_string(delay / kNanosPerSecond)));
-  if (delay % kNanosPerMilli == 0) return attribute(a::kRetryAfterMsHeader, texts(std::to_string(delay / kNanosPerMilli)));
+  if (delay % kNanosPerSecond == 0)
+    return attribute(a::kRetryAfterHeader, texts(std::to_string(delay / kNanosPerSecond)));
+  if (delay % kNanosPerMilli == 0)
+    return attribute(a::kRetryAfterMsHeader, texts(std::to_string(delay / kNanosPerMilli)));
   return attribute(a::kRetryAfterMsHeader, texts(fmt::format("{}", static_cast<double>(delay) / kNanosPerMilli)));
 }
 
@@ -111,7 +113,8 @@ OtlpWriter::Span OtlpWriter::attempt_span(const AttemptEvent& e) {
   attrs.push_back(attribute(a::kOperationName, text(operation)));
   attrs.push_back(attribute(a::kProviderName, text(p.name)));
   if (operation == a::kChat) attrs.push_back(attribute(a::kRequestModel, text(p.model)));
-  if (operation == a::kChat && e.kind == OutcomeKind::success) attrs.push_back(attribute(a::kResponseModel, text(p.model)));
+  if (operation == a::kChat && e.kind == OutcomeKind::success)
+    attrs.push_back(attribute(a::kResponseModel, text(p.model)));
   if (operation == a::kRetrieval) attrs.push_back(attribute(a::kDataSourceId, text(p.name)));
   if (operation == a::kExecuteTool) attrs.push_back(attribute(a::kToolName, text(e.tool)));
   attrs.push_back(attribute(a::kServerAddress, text(p.name)));
@@ -128,8 +131,8 @@ OtlpWriter::Span OtlpWriter::attempt_span(const AttemptEvent& e) {
   attrs.push_back(attribute(a::kSquallCostUsd, real(e.cost_usd)));
 
   Span span = Span::object();
-  span["traceId"] = hex(id_of(run_.seed, IdFamily::trace_high, e.task_id)) +
-                    hex(id_of(run_.seed, IdFamily::trace_low, e.task_id));
+  span["traceId"] =
+      hex(id_of(run_.seed, IdFamily::trace_high, e.task_id)) + hex(id_of(run_.seed, IdFamily::trace_low, e.task_id));
   span["spanId"] = hex(id_of(run_.seed, IdFamily::attempt_span, attempts_++));
   span["parentSpanId"] = hex(id_of(run_.seed, IdFamily::task_span, e.task_id));
   span["name"] = span_name(operation, p, e.tool);
@@ -163,7 +166,8 @@ void OtlpWriter::on_task_finished(const TaskResult& e) {
   if (!e.reason.empty()) attrs.push_back(attribute(a::kSquallTaskReason, text(e.reason)));
   attrs.push_back(attribute(a::kSquallCostUsd, real(e.cost_usd)));
   Span span = Span::object();
-  span["traceId"] = hex(id_of(run_.seed, IdFamily::trace_high, e.id)) + hex(id_of(run_.seed, IdFamily::trace_low, e.id));
+  span["traceId"] =
+      hex(id_of(run_.seed, IdFamily::trace_high, e.id)) + hex(id_of(run_.seed, IdFamily::trace_low, e.id));
   span["spanId"] = hex(id_of(run_.seed, IdFamily::task_span, e.id));
   span["name"] = fmt::format("{} {}", a::kInvokeAgent, e.template_name);
   span["kind"] = a::kSpanKindInternal;

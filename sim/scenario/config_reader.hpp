@@ -90,9 +90,8 @@ bool read_value(const Json& v, const std::string& path, Diagnostics& diag, const
     const auto names = choice_names(field.values);
     return assign(read_choice_list<typename Field<C, T>::Choice>(v, path, diag, names, field.values), out);
   } else if constexpr (std::is_integral_v<T> || std::is_floating_point_v<T>) {
-    return read_scalar(v, path, diag, field.kind, Scalar{field.ints, field.numbers, field.durations, field.per,
-                                                         field.note, field.longest},
-                       out);
+    return read_scalar(v, path, diag, field.kind,
+                       Scalar{field.ints, field.numbers, field.durations, field.per, field.note, field.longest}, out);
   } else {
     return read_shaped(v, path, diag, out);  // sim/scenario/config_values.hpp
   }

@@ -71,9 +71,8 @@ bool read_scalar(const Json& v, const std::string& path, Diagnostics& diag, Fiel
 
 bool read_scalar(const Json& v, const std::string& path, Diagnostics& diag, FieldKind kind, const Scalar& bounds,
                  double& out) {
-  return assign(kind == FieldKind::scaled ? read_scaled(v, path, diag, bounds)
-                                          : read_number(v, path, diag, bounds.numbers),
-                out);
+  return assign(
+      kind == FieldKind::scaled ? read_scaled(v, path, diag, bounds) : read_number(v, path, diag, bounds.numbers), out);
 }
 
 bool read_kinds(const Json& v, const std::string& path, Diagnostics& diag, std::vector<OutcomeKind>& out) {

@@ -31,7 +31,8 @@ AttemptRecord attempt(const std::string& trace, std::int64_t start_s, std::int64
 TEST(GroupingTest, ResendCountsOpenAndJoinCallsAndMarkFallbacks) {
   TraceData data;
   data.attempts = {attempt("t", 0, 1, OutcomeKind::rate_limited, 0), attempt("t", 2, 3, OutcomeKind::server_error, 1),
-                   attempt("t", 4, 5, OutcomeKind::success, 2, "anthropic"), attempt("t", 6, 7, OutcomeKind::success, 0)};
+                   attempt("t", 4, 5, OutcomeKind::success, 2, "anthropic"),
+                   attempt("t", 6, 7, OutcomeKind::success, 0)};
   const Grouping g = group_attempts(data);
   ASSERT_EQ(g.tasks.size(), 1U);
   ASSERT_EQ(g.tasks[0].calls.size(), 2U);
@@ -46,7 +47,7 @@ TEST(GroupingTest, ResendCountsOpenAndJoinCallsAndMarkFallbacks) {
 TEST(GroupingTest, WithoutResendCountsARetryIsASendAfterAFailureWithinTheGap) {
   TraceData data;
   data.attempts = {attempt("t", 0, 1, OutcomeKind::timeout), attempt("t", 3, 4, OutcomeKind::success),
-                   attempt("t", 5, 6, OutcomeKind::success),          // after a success: a new call
+                   attempt("t", 5, 6, OutcomeKind::success),  // after a success: a new call
                    attempt("t", 7, 8, OutcomeKind::server_error),
                    attempt("t", 200, 201, OutcomeKind::success)};  // 192 s after the failure: a new call
   const Grouping g = group_attempts(data);

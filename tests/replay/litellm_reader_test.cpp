@@ -92,12 +92,14 @@ TEST(LiteLlmReaderTest, GroupsTheRetriesAndTheFallbackIntoOneCallByTiming) {
 }
 
 TEST(LiteLlmReaderTest, MalformedRecordsNameTheLineAndTheField) {
-  EXPECT_EQ(error_of("{\"trace_id\": }\n"), "gw.jsonl:1:14: not JSON: syntax error while parsing value - unexpected '}'; "
-                                            "expected '[', '{', or a literal");
+  EXPECT_EQ(error_of("{\"trace_id\": }\n"),
+            "gw.jsonl:1:14: not JSON: syntax error while parsing value - unexpected '}'; "
+            "expected '[', '{', or a literal");
   EXPECT_EQ(error_of("[1]\n"), "gw.jsonl:1: expected an object, got [1]");
   EXPECT_EQ(error_of(R"({"status":"success","startTime":1,"endTime":2})"),
             "gw.jsonl:1: trace_id: expected a string, got nothing");
-  EXPECT_EQ(error_of("\n" R"({"trace_id":"t","status":"ok","startTime":1,"endTime":2})"),
+  EXPECT_EQ(error_of("\n"
+                     R"({"trace_id":"t","status":"ok","startTime":1,"endTime":2})"),
             "gw.jsonl:2: status: expected \"success\" or \"failure\", got \"ok\"");
   EXPECT_EQ(error_of(R"({"trace_id":"t","status":"success","startTime":"noon","endTime":2})"),
             "gw.jsonl:1: startTime: expected Unix seconds (a number), got \"noon\"");

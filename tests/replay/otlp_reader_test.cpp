@@ -53,15 +53,15 @@ std::string error_of(const std::string& text, const std::string& file = "trace.j
 }
 
 TEST(OtlpReaderTest, ReadsTheCurrentConventionsNames) {
-  const std::string attrs = kv_text("gen_ai.operation.name", "chat") + "," + kv_text("gen_ai.provider.name", "openai") +
-                            "," + kv_text("gen_ai.request.model", "gpt-4o") + "," +
-                            kv_text("gen_ai.response.model", "gpt-4o-2024-08-06") + "," +
-                            kv_text("server.address", "api.openai.com") + "," +
-                            kv_int("gen_ai.usage.input_tokens", 811) + "," + kv_int("gen_ai.usage.output_tokens", 92) +
-                            "," + kv_int("gen_ai.usage.cache_read.input_tokens", 640) + "," +
-                            kv_int("http.request.resend_count", 2) + "," +
-                            R"({"key":"http.response.header.retry-after","value":{"arrayValue":{"values":[{"stringValue":"3"}]}}})";
-  const TraceData data = read(document(agent_span() + "," + span("00f067aa0ba902b7", kRoot, "chat gpt-4o", 2000, 5000, attrs)));
+  const std::string attrs =
+      kv_text("gen_ai.operation.name", "chat") + "," + kv_text("gen_ai.provider.name", "openai") + "," +
+      kv_text("gen_ai.request.model", "gpt-4o") + "," + kv_text("gen_ai.response.model", "gpt-4o-2024-08-06") + "," +
+      kv_text("server.address", "api.openai.com") + "," + kv_int("gen_ai.usage.input_tokens", 811) + "," +
+      kv_int("gen_ai.usage.output_tokens", 92) + "," + kv_int("gen_ai.usage.cache_read.input_tokens", 640) + "," +
+      kv_int("http.request.resend_count", 2) + "," +
+      R"({"key":"http.response.header.retry-after","value":{"arrayValue":{"values":[{"stringValue":"3"}]}}})";
+  const TraceData data =
+      read(document(agent_span() + "," + span("00f067aa0ba902b7", kRoot, "chat gpt-4o", 2000, 5000, attrs)));
   ASSERT_EQ(data.attempts.size(), 1U);
   const AttemptRecord& a = data.attempts[0];
   EXPECT_EQ(a.trace_id, kTrace);
@@ -107,19 +107,20 @@ TEST(OtlpReaderTest, TheInferenceSpanNameIsAChatAttempt) {
 }
 
 TEST(OtlpReaderTest, ReadsTheThreeSpellingsOfCacheReads) {
-  for (const char* key : {"gen_ai.usage.cache_read.input_tokens", "gen_ai.usage.cache_read_input_tokens",
-                          "gen_ai.usage.cached_tokens"}) {
-    const TraceData data = read(document(span("00f067aa0ba902b7", "", "chat m", 0, 10,
-                                              kv_text("gen_ai.system", "openai") + "," + kv_int(key, 77))));
+  for (const char* key :
+       {"gen_ai.usage.cache_read.input_tokens", "gen_ai.usage.cache_read_input_tokens", "gen_ai.usage.cached_tokens"}) {
+    const TraceData data = read(document(
+        span("00f067aa0ba902b7", "", "chat m", 0, 10, kv_text("gen_ai.system", "openai") + "," + kv_int(key, 77))));
     ASSERT_EQ(data.attempts.size(), 1U) << key;
     EXPECT_EQ(data.attempts[0].cache_read_tokens, 77) << key;
   }
 }
 
 TEST(OtlpReaderTest, TakesTheStatusOfAnHttpChildSpan) {
-  const std::string chat = span("00f067aa0ba902b7", "", "chat gpt-4o",
-                                0, 100, kv_text("gen_ai.provider.name", "openai"), R"(,"status":{"code":2})");
-  const std::string http = span("1111111111111111", "00f067aa0ba902b7", "POST", 10, 90, kv_int("http.response.status_code", 429));
+  const std::string chat = span("00f067aa0ba902b7", "", "chat gpt-4o", 0, 100,
+                                kv_text("gen_ai.provider.name", "openai"), R"(,"status":{"code":2})");
+  const std::string http =
+      span("1111111111111111", "00f067aa0ba902b7", "POST", 10, 90, kv_int("http.response.status_code", 429));
   const TraceData data = read(document(http + "," + chat));  // the child comes first
   ASSERT_EQ(data.attempts.size(), 1U);
   EXPECT_EQ(data.attempts[0].status_code, 429);
@@ -129,7 +130,8 @@ TEST(OtlpReaderTest, TakesTheStatusOfAnHttpChildSpan) {
 }
 
 TEST(OtlpReaderTest, ReadsTheCollectorFileFormOneTracesDataALine) {
-  const std::string line1 = document(span("00f067aa0ba902b7", kRoot, "chat a", 2000, 3000, kv_text("gen_ai.system", "x")));
+  const std::string line1 =
+      document(span("00f067aa0ba902b7", kRoot, "chat a", 2000, 3000, kv_text("gen_ai.system", "x")));
   const std::string line2 = document(agent_span());
   const TraceData data = read(line1 + "\n" + line2 + "\n");
   EXPECT_EQ(data.attempts.size(), 1U);
@@ -141,11 +143,12 @@ TEST(OtlpReaderTest, CountsEveryIrregularityAndDropsNothingSilently) {
   const std::string chat = kv_text("gen_ai.provider.name", "openai");
   const std::string spans =
       span("00f067aa0ba902b7", kRoot, "chat m", 0, 10, chat) + "," +
-      span("00f067aa0ba902b7", kRoot, "chat m", 0, 10, chat) + "," +                                // duplicate
-      span("2222222222222222", "9999999999999999", "chat m", 20, 30, chat) + "," +                  // orphan
-      span("3333333333333333", "", "chat m", 50, 40, chat) + "," +                                  // end before start
+      span("00f067aa0ba902b7", kRoot, "chat m", 0, 10, chat) + "," +                // duplicate
+      span("2222222222222222", "9999999999999999", "chat m", 20, 30, chat) + "," +  // orphan
+      span("3333333333333333", "", "chat m", 50, 40, chat) + "," +                  // end before start
       span("4444444444444444", "", "chat m", 60, 70, chat + "," + kv_int("http.response.status_code", 500)) + "," +
-      span("5555555555555555", "", "chat m", 80, 90, chat + "," + kv_text("llm.vendor", "x"), R"(,"status":{"code":2})") +
+      span("5555555555555555", "", "chat m", 80, 90, chat + "," + kv_text("llm.vendor", "x"),
+           R"(,"status":{"code":2})") +
       "," + span("6666666666666666", "", "GET /health", 0, 1, "");  // not GenAI
   const TraceData data = read(document(spans));
   EXPECT_EQ(data.counts.records, 7U);
@@ -165,8 +168,9 @@ TEST(OtlpReaderTest, CountsEveryIrregularityAndDropsNothingSilently) {
 }
 
 TEST(OtlpReaderTest, MalformedFilesAreReportedWithFileLineSpanAndField) {
-  EXPECT_EQ(error_of("{\"resourceSpans\": [\n  {,]}"),
-            "trace.json:2:4: not JSON: syntax error while parsing object key - unexpected ','; expected string literal");
+  EXPECT_EQ(
+      error_of("{\"resourceSpans\": [\n  {,]}"),
+      "trace.json:2:4: not JSON: syntax error while parsing object key - unexpected ','; expected string literal");
   EXPECT_EQ(error_of(R"({"spans": []})"),
             "trace.json: /resourceSpans: expected an array (an OTLP ExportTraceServiceRequest), got nothing");
   EXPECT_EQ(error_of(R"({"resourceSpans": {}})"), "trace.json: /resourceSpans: expected an array, got {}");
@@ -177,10 +181,11 @@ TEST(OtlpReaderTest, MalformedFilesAreReportedWithFileLineSpanAndField) {
   EXPECT_EQ(error_of(document(agent_span()) + "\n" + document(bad_time) + "\n", "traces.jsonl"),
             "traces.jsonl:2: span 1 (/resourceSpans/0/scopeSpans/0/spans/0): startTimeUnixNano: expected an integer "
             "count of nanoseconds (a decimal string or a number), got \"soon\"");
-  EXPECT_EQ(error_of(document(span("00f067aa0ba902b7", "", "chat m", 0, 1,
-                                   kv_text("gen_ai.system", "x") + "," + kv_text("gen_ai.usage.input_tokens", "many")))),
-            "trace.json: span 0 (/resourceSpans/0/scopeSpans/0/spans/0): attribute \"gen_ai.usage.input_tokens\": "
-            "expected a non-negative intValue, got \"many\"");
+  EXPECT_EQ(
+      error_of(document(span("00f067aa0ba902b7", "", "chat m", 0, 1,
+                             kv_text("gen_ai.system", "x") + "," + kv_text("gen_ai.usage.input_tokens", "many")))),
+      "trace.json: span 0 (/resourceSpans/0/scopeSpans/0/spans/0): attribute \"gen_ai.usage.input_tokens\": "
+      "expected a non-negative intValue, got \"many\"");
   EXPECT_EQ(error_of(document(span("00f067aa0ba902b7", "", "GET /", 0, 1, ""))),
             "trace.json: no GenAI spans (1 spans, none with gen_ai.operation.name, gen_ai.provider.name or "
             "gen_ai.system, nor named like \"chat MODEL\")");

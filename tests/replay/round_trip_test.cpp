@@ -37,7 +37,8 @@ Exported run_exported(const std::string& relative_path) {
   const PreparedScenario prepared(std::move(*loaded.scenario));
   const std::uint64_t seed = prepared.scenario().seed;
   Exported out;
-  OtlpWriter writer([&out](std::string_view piece) { out.otlp += piece; }, cli::otlp_run_info(prepared.scenario(), seed));
+  OtlpWriter writer([&out](std::string_view piece) { out.otlp += piece; },
+                    cli::otlp_run_info(prepared.scenario(), seed));
   SentCalls sent;
   TeeSink both(writer, sent);
   out.report = prepared.run(seed, Provenance{}, &both);

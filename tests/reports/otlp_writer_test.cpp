@@ -15,7 +15,10 @@ namespace {
 using Json = nlohmann::json;
 
 OtlpRunInfo sample_info() {
-  return OtlpRunInfo{"sample", 7, "0.1.0", 1'700'000'000,
+  return OtlpRunInfo{"sample",
+                     7,
+                     "0.1.0",
+                     1'700'000'000,
                      {{"web_search", ProviderKind::web_search, "brave"}, {"llm", ProviderKind::llm, "gpt-4.1"}}};
 }
 

@@ -198,15 +198,9 @@ void expect_schema_field(const F& field, const Json& property) {
       EXPECT_EQ(property.value("$ref", ""),
                 field.durations == DurationMin::positive ? "#/$defs/positive_duration" : "#/$defs/duration");
       break;
-    case FieldKind::boolean:
-      EXPECT_EQ(property.value("type", ""), "boolean");
-      break;
-    case FieldKind::kinds:
-      EXPECT_EQ(property.value("$ref", ""), "#/$defs/outcome_kinds");
-      break;
-    case FieldKind::provider_kinds:
-      EXPECT_EQ(property.value("$ref", ""), "#/$defs/provider_outcome_kinds");
-      break;
+    case FieldKind::boolean: EXPECT_EQ(property.value("type", ""), "boolean"); break;
+    case FieldKind::kinds: EXPECT_EQ(property.value("$ref", ""), "#/$defs/outcome_kinds"); break;
+    case FieldKind::provider_kinds: EXPECT_EQ(property.value("$ref", ""), "#/$defs/provider_outcome_kinds"); break;
     case FieldKind::choice:
     case FieldKind::choices: {
       if constexpr (!std::is_same_v<typename F::Choice, detail::NoChoice>) {
@@ -254,7 +248,8 @@ void expect_doc_row(const F& field, const DocRow& row) {
     EXPECT_TRUE(found) << "expected the default " << doc_defaults(value).front();
   }
   if (field.kind == FieldKind::integer) {
-    EXPECT_TRUE(mentions_range(row.type, '[', static_cast<double>(field.ints.min), static_cast<double>(field.ints.max)));
+    EXPECT_TRUE(
+        mentions_range(row.type, '[', static_cast<double>(field.ints.min), static_cast<double>(field.ints.max)));
   } else if (field.kind == FieldKind::number || field.kind == FieldKind::scaled) {
     EXPECT_TRUE(
         mentions_range(row.type, field.numbers.min_exclusive ? '(' : '[', field.numbers.min, field.numbers.max));
