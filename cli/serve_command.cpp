@@ -217,44 +217,4 @@ int serve_command(const ServeOptions& options) {
   return verdict(report);
 }
 
-CLI::App* add_serve_command(CLI::App& app, ServeOptions& options) {
-  CLI::App* cmd = app.add_subcommand(
-      "serve", "Serve the scenario's providers over HTTP (OpenAI API) to a real client; exit 1 if a threshold fails");
-  cmd->add_option("scenario", options.scenario, "Scenario file: JSON (comments allowed), or YAML (.yaml, .yml)")
-      ->required();
-  cmd->add_option("--listen", options.listen, "HOST:PORT to listen on, a numeric address; port 0 picks a free port")
-      ->capture_default_str();
-  cmd->add_option_function<std::string>(
-         "--seed", [&options](const std::string& text) { options.seed = parse_seed(text); },
-         "Seed overriding the scenario's")
-      ->check(CLI::Validator(
-          [](std::string& text) -> std::string {
-            return parse_seed(text) ? std::string()
-                                    : "expected an integer in [0, 18446744073709551615], got \"" + text + "\"";
-          },
-          "UINT64"));
-  cmd->add_option("--time-scale", options.time_scale,
-                  "Scenario seconds per real second (windows, latencies and Retry-After delays are divided by it)")
-      ->check(CLI::Range(1e-3, 1e3))
-      ->capture_default_str();
-  cmd->add_option_function<std::string>(
-         "--duration",
-         [&options](const std::string& text) { options.duration = std::get<Nanos>(parse_duration(text)); },
-         "Serve this long (scenario time, e.g. 90s, 15m), then report; default: until stopped")
-      ->check(CLI::Validator(
-          [](std::string& text) -> std::string {
-            const auto parsed = parse_duration(text);
-            if (std::holds_alternative<Nanos>(parsed)) return {};
-            return fmt::format("expected {}, got \"{}\"", duration_expectation(std::get<DurationError>(parsed)),
-                               escape_controls(text));
-          },
-          "DURATION"));
-  cmd->add_option_function<std::string>(
-      "--out", [&options](const std::string& path) { options.out = path; }, "Write the JSON report here (atomically)");
-  cmd->add_option("--report", options.reports, "Write a report in FORMAT to PATH (atomically); repeatable")
-      ->type_name("FORMAT=PATH");
-  cmd->add_flag("-q,--quiet", options.quiet, "Print only the base URL, failing thresholds and errors");
-  return cmd;
-}
-
 }  // namespace squall::cli

@@ -13,10 +13,6 @@
 
 #include "engine/runtime/time.hpp"
 
-namespace CLI {
-class App;
-}
-
 namespace squall::cli {
 
 struct ServeOptions {
@@ -33,7 +29,6 @@ struct ServeOptions {
 
 // Registers the subcommand and its options on `app`, reading into `options` (its text
 // options are parsed by serve_command). Returns the subcommand.
-CLI::App* add_serve_command(CLI::App& app, ServeOptions& options);
 int serve_command(const ServeOptions& options);
 
 }  // namespace squall::cli

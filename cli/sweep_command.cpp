@@ -14,6 +14,7 @@
 #include "cli/terminal.hpp"
 #include "reports/atomic_file.hpp"
 #include "reports/sweep_json.hpp"
+#include "reports/sweep_merge.hpp"
 #include "reports/writers/sweep_html.hpp"
 #include "reports/writers/sweep_tables.hpp"
 #include "sim/parallel_runs.hpp"
@@ -119,24 +120,85 @@ void print_plan(const SweepSpec& spec, const std::optional<SweepShard>& shard) {
   }
 }
 
+// --shard i/n, well formed, with --out (unless a dry run) and without --report: the
+// shard, or nullopt with `exit_code` set when the flags are wrong.
+std::optional<SweepShard> read_shard_flags(const SweepOptions& options, int& exit_code) {
+  exit_code = kExitOk;
+  if (!options.shard) return std::nullopt;
+  std::optional<SweepShard> shard = parse_shard(*options.shard);
+  if (!shard) {
+    exit_code = bad_input(fmt::format("squall sweep: --shard expects i/n with 1 <= i <= n <= {}, got \"{}\"",
+                                      kMaxShards, *options.shard));
+  } else if (!options.out && !options.dry_run) {
+    exit_code = bad_input("squall sweep: --shard writes a partial result: give --out PATH");
+  } else if (!options.reports.empty()) {
+    exit_code =
+        bad_input("squall sweep: --shard writes only the partial result (--out); `squall merge` writes the reports");
+  }
+  return exit_code == kExitOk ? shard : std::nullopt;
+}
+
+// Runs every variant on `jobs` threads with the progress line the flags ask for; the
+// result, or nullopt with `exit_code` set when the corpora or a run failed.
+std::optional<SweepResult> run_variants(const SweepSpec& spec, const SweepOptions& options,
+                                        const std::optional<SweepShard>& shard, std::size_t jobs, int& exit_code) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  ProgressLine progress_line(stderr, is_terminal(stderr));
+  SweepRunOptions run_options;
+  run_options.jobs = jobs;
+  run_options.shard = shard;
+  if (show_progress(options.progress, options.quiet, is_terminal(stderr))) {
+    run_options.progress = [&](std::size_t done, std::size_t planned) {
+      const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - wall_start;
+      progress_line.show([&] { return sweep_progress_text(done, planned, elapsed.count()); }, elapsed.count());
+    };
+  }
+  std::optional<SweepResult> result;
+  try {
+    const PreparedScenario prepared(spec.scenario);
+    result = run_sweep(spec, prepared, run_options);
+    progress_line.finish();
+  } catch (const CorpusError& e) {
+    progress_line.finish();
+    exit_code = bad_input(e.what());
+    return std::nullopt;
+  } catch (const SweepRunFailed& e) {
+    progress_line.finish();
+    fmt::print(stderr, "squall sweep: {}\n", e.what());
+    exit_code = e.limit() ? kExitBadInput : kExitInternalError;
+    return std::nullopt;
+  }
+  const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - wall_start;
+  // Wall time varies from run to run: stderr, so stdout is the same for any --jobs.
+  if (!options.quiet) {
+    fmt::print(stderr, "ran {} on {} in {:.2f} s of wall time\n", counted(result->runs.size(), "run"),
+               counted(jobs, "job"), wall.count());
+  }
+  return result;
+}
+
+int write_partial(const SweepSpec& spec, const SweepResult& result, const SweepShard& shard,
+                  const SweepOptions& options) {
+  try {
+    const fs::path target = resolve_output(*options.out);
+    write_file_atomic(target, partial_json_text(result, shard.index, shard.count,
+                                                path_from_directory_of(target, options.sweep).string()));
+  } catch (const std::exception& e) {
+    return bad_input(fmt::format("squall sweep: cannot write the partial result: {}", e.what()));
+  }
+  if (!options.quiet) {
+    fmt::print("squall sweep {}: shard {}/{}: {} runs; partial result written to {}\n", spec.name, shard.index,
+               shard.count, result.runs.size(), options.out->string());
+  }
+  return kExitOk;
+}
+
 }  // namespace
 
 int sweep_command(const SweepOptions& options) {
-  std::optional<SweepShard> shard;
-  if (options.shard) {
-    shard = parse_shard(*options.shard);
-    if (!shard) {
-      return bad_input(fmt::format("squall sweep: --shard expects i/n with 1 <= i <= n <= {}, got \"{}\"", kMaxShards,
-                                   *options.shard));
-    }
-    if (!options.out && !options.dry_run) {
-      return bad_input("squall sweep: --shard writes a partial result: give --out PATH");
-    }
-    if (!options.reports.empty()) {
-      return bad_input(
-          "squall sweep: --shard writes only the partial result (--out); `squall merge` writes the reports");
-    }
-  }
+  int exit_code = kExitOk;
+  const std::optional<SweepShard> shard = read_shard_flags(options, exit_code);
+  if (exit_code != kExitOk) return exit_code;
   SweepLoadResult loaded = load_sweep(options.sweep);
   if (!loaded.ok()) {
     for (const ValidationError& e : loaded.errors) fmt::print(stderr, "{}\n", to_string(e));
@@ -179,51 +241,10 @@ int sweep_command(const SweepOptions& options) {
                spec.target ? fmt::format("{} or more seeds", seeds) : counted(seeds, "seed"),
                shard ? fmt::format(", shard {}/{}", shard->index, shard->count) : "", counted(jobs, "job"));
   }
-  const auto wall_start = std::chrono::steady_clock::now();
-  ProgressLine progress_line(stderr, is_terminal(stderr));
-  SweepRunOptions run_options;
-  run_options.jobs = jobs;
-  run_options.shard = shard;
-  if (show_progress(options.progress, options.quiet, is_terminal(stderr))) {
-    run_options.progress = [&](std::size_t done, std::size_t planned) {
-      const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - wall_start;
-      progress_line.show([&] { return sweep_progress_text(done, planned, elapsed.count()); }, elapsed.count());
-    };
-  }
-  SweepResult result;
-  try {
-    const PreparedScenario prepared(spec.scenario);
-    result = run_sweep(spec, prepared, run_options);
-    progress_line.finish();
-  } catch (const CorpusError& e) {
-    progress_line.finish();
-    return bad_input(e.what());
-  } catch (const SweepRunFailed& e) {
-    progress_line.finish();
-    fmt::print(stderr, "squall sweep: {}\n", e.what());
-    return e.limit() ? kExitBadInput : kExitInternalError;
-  }
-  const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - wall_start;
-  // Wall time varies from run to run: stderr, so stdout is the same for any --jobs.
-  if (!options.quiet) {
-    fmt::print(stderr, "ran {} on {} in {:.2f} s of wall time\n", counted(result.runs.size(), "run"),
-               counted(jobs, "job"), wall.count());
-  }
-  if (shard) {
-    try {
-      const fs::path target = resolve_output(*options.out);
-      write_file_atomic(target, partial_json_text(result, shard->index, shard->count,
-                                                  path_from_directory_of(target, options.sweep).string()));
-    } catch (const std::exception& e) {
-      return bad_input(fmt::format("squall sweep: cannot write the partial result: {}", e.what()));
-    }
-    if (!options.quiet) {
-      fmt::print("squall sweep {}: shard {}/{}: {} runs; partial result written to {}\n", spec.name, shard->index,
-                 shard->count, result.runs.size(), options.out->string());
-    }
-    return kExitOk;
-  }
-  return write_outputs(result, requests.requests, options.quiet, "sweep");
+  const std::optional<SweepResult> result = run_variants(spec, options, shard, jobs, exit_code);
+  if (!result) return exit_code;
+  if (shard) return write_partial(spec, *result, *shard, options);
+  return write_outputs(*result, requests.requests, options.quiet, "sweep");
 }
 
 // The files a merge's outputs must not overwrite: the partials, and the sweep's inputs as

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "cli/expected_tasks.hpp"
 #include "engine/runtime/duration.hpp"
@@ -142,6 +143,23 @@ int print_json_command(const std::filesystem::path& file, bool policy) {
   }
   fmt::print("{}", *plain.json);
   return kExitOk;
+}
+
+int validate_main(const ValidateOptions& options) {
+  const std::size_t given = options.files.size() + options.policies.size();
+  if (options.print_json) {
+    if (given != 1) {
+      fmt::print(stderr, "validate --print-json: give exactly one scenario file or one --policy file\n");
+      return kExitBadInput;
+    }
+    return options.files.empty() ? print_json_command(options.policies[0], /*policy=*/true)
+                                 : print_json_command(options.files[0]);
+  }
+  if (given == 0) {
+    fmt::print(stderr, "validate: give at least one scenario file or --policy file\n");
+    return kExitBadInput;
+  }
+  return validate_command(options.files, options.policies);
 }
 
 }  // namespace squall::cli

@@ -11,6 +11,8 @@
 // reader (sim/scenario/config_reader.hpp) reads any config from its table, and live mode
 // can read them the same way without sim/. A table is found by ADL:
 //   constexpr auto field_table(std::type_identity<RetryConfig>) { return table<RetryConfig>(...); }
+// A long table is a constant beside its config, with its rules in a namespace of their
+// own (engine/strategies/retry.hpp), and field_table returns it.
 #pragma once
 
 #include <array>

@@ -97,19 +97,11 @@ struct ParsedExpression {
   std::string_view number;    // the value's number as written
 };
 
-// `time_metric`: whether the metric's values are durations, so that letters after the
-// number are read as a unit; after a number of another metric they are only a malformed
-// number ("rate>=0x1"), unless they form a valid duration, which parse_threshold names.
-std::variant<ParsedExpression, std::string> parse_expression(std::string_view text, bool time_metric) {
-  const std::string_view written = trim(text);
-  const auto shape_error = [&] { return fmt::format("expected {}, got \"{}\"", kExpressionShape, written); };
-  ParsedExpression out;
-  ThresholdExpression& e = out.expression;
-  Cursor c(text);
-
+// The aggregation at the start of an expression: "p(N)" or a named one.
+std::optional<std::string> read_aggregation(Cursor& c, std::string_view written, ThresholdExpression& e) {
   c.skip_space();
   const std::string_view word = c.take_while(is_lower);
-  if (word.empty()) return shape_error();
+  if (word.empty()) return fmt::format("expected {}, got \"{}\"", kExpressionShape, written);
   if (word == "p") {
     const auto percentile_error = [&] {
       return fmt::format(R"msg(expected a percentile such as "p(99)" or "p(99.9)", got "{}")msg", written);
@@ -139,37 +131,23 @@ std::variant<ParsedExpression, std::string> parse_expression(std::string_view te
       if (next == '<' || next == '>' || next == '=') {
         return fmt::format("unknown aggregation \"{}\"; expected rate, p(N), avg, min, max, med, count or sum", word);
       }
-      return shape_error();
+      return fmt::format("expected {}, got \"{}\"", kExpressionShape, written);
     }
   }
+  return std::nullopt;
+}
 
-  c.skip_space();
-  bool have_op = false;
-  for (const auto& [token, op] : kOperators) {
-    if (!have_op && c.eat(token)) {
-      e.op = op;
-      have_op = true;
-    }
-  }
-  if (!have_op) {
-    return fmt::format("expected an operator (<, <=, >, >=, ==) after \"{}\", got \"{}\"", c.consumed(), c.rest());
-  }
-
-  c.skip_space();
-  const std::string_view before_value = c.consumed();
-  const std::size_t value_start = c.pos();
-  const std::optional<double> value = c.number();
-  if (!value) return fmt::format("expected a number after \"{}\", got \"{}\"", c.consumed(), c.rest());
-  e.value = *value;
-  const std::string_view number = c.slice(value_start);
-  out.number = number;
-
-  const std::size_t number_end = c.pos();
+// A unit after the value's number: the value is then a duration, read exactly as scenario
+// durations are, so a space between the number and its unit ("20 s") is refused as it is
+// in every other duration of the format. `value_start` is where the number begins.
+std::optional<std::string> read_duration_value(Cursor& c, std::string_view text, std::size_t value_start,
+                                               bool time_metric, ParsedExpression& out) {
+  const std::string_view number = out.number;
+  const std::size_t number_end = value_start + number.size();
+  const std::string_view before_value = trim(text.substr(0, value_start));
   c.skip_space();
   if (is_lower(c.peek())) {
-    // A duration: the number with its unit, and any further parts of a compound ("1m30s").
-    // It is parsed exactly as scenario durations are, so a space between the number and
-    // its unit ("20 s") is refused as it is in every other duration of the format.
+    // Any further parts of a compound ("1m30s") are read too.
     const std::string_view units = c.take_while(is_duration_char);
     const std::string_view with_unit = c.slice(value_start);
     // Each run of letters must be a unit; `units` starts with one, and every pass of the
@@ -199,9 +177,42 @@ std::variant<ParsedExpression, std::string> parse_expression(std::string_view te
     if (error != nullptr || std::get<Nanos>(nanos) > kLongestScenarioDuration) {
       return fmt::format("expected {}, got \"{}\"", longest_duration_expectation(), with_unit);
     }
-    e.value = to_millis(std::get<Nanos>(nanos));
+    out.expression.value = to_millis(std::get<Nanos>(nanos));
     out.duration = with_unit;
   }
+  return std::nullopt;
+}
+
+// `time_metric`: whether the metric's values are durations, so that letters after the
+// number are read as a unit; after a number of another metric they are only a malformed
+// number ("rate>=0x1"), unless they form a valid duration, which parse_threshold names.
+std::variant<ParsedExpression, std::string> parse_expression(std::string_view text, bool time_metric) {
+  const std::string_view written = trim(text);
+  ParsedExpression out;
+  ThresholdExpression& e = out.expression;
+  Cursor c(text);
+
+  if (auto error = read_aggregation(c, written, e)) return *std::move(error);
+  c.skip_space();
+  bool have_op = false;
+  for (const auto& [token, op] : kOperators) {
+    if (!have_op && c.eat(token)) {
+      e.op = op;
+      have_op = true;
+    }
+  }
+  if (!have_op) {
+    return fmt::format("expected an operator (<, <=, >, >=, ==) after \"{}\", got \"{}\"", c.consumed(), c.rest());
+  }
+
+  c.skip_space();
+  const std::size_t value_start = c.pos();
+  const std::optional<double> value = c.number();
+  if (!value) return fmt::format("expected a number after \"{}\", got \"{}\"", c.consumed(), c.rest());
+  e.value = *value;
+  out.number = c.slice(value_start);
+
+  if (auto error = read_duration_value(c, text, value_start, time_metric, out)) return *std::move(error);
 
   c.skip_space();
   if (!c.at_end()) return fmt::format("unexpected \"{}\" after \"{}\"", c.rest(), c.consumed());

@@ -86,16 +86,8 @@ void check_request_sizes(const Scenario& scenario, Diagnostics& diag) {
   }
 }
 
-Scenario read_scenario(const Json& root, const std::filesystem::path& file, Diagnostics& diag) {
-  Scenario scenario;
-  scenario.source = file;
-  if (const auto problem = wrong_kind_problem(root, FileKind::scenario)) {
-    diag.error("", *problem);
-    return scenario;
-  }
-  const ObjectReader obj(root, "", diag, kScenarioKeys);
-  if (!obj.valid()) return scenario;
-
+// $schema, name, description and seed: the keys that say which scenario this is.
+void read_identity(const ObjectReader& obj, Scenario& scenario, Diagnostics& diag) {
   if (const Json* schema = obj.find("$schema")) read_string(*schema, obj.path_of("$schema"), diag);
   if (obj.require("name") != nullptr && obj.get_nonempty("name", scenario.name)) {
     check_printable(scenario.name, obj.path_of("name"), diag);
@@ -106,6 +98,19 @@ Scenario read_scenario(const Json& root, const std::filesystem::path& file, Diag
   if (const Json* seed = obj.find("seed")) {
     if (const auto s = read_unsigned(*seed, obj.path_of("seed"), diag)) scenario.seed = *s;
   }
+}
+
+Scenario read_scenario(const Json& root, const std::filesystem::path& file, Diagnostics& diag) {
+  Scenario scenario;
+  scenario.source = file;
+  if (const auto problem = wrong_kind_problem(root, FileKind::scenario)) {
+    diag.error("", *problem);
+    return scenario;
+  }
+  const ObjectReader obj(root, "", diag, kScenarioKeys);
+  if (!obj.valid()) return scenario;
+
+  read_identity(obj, scenario, diag);
   std::optional<Nanos> run_end;
   if (obj.get_duration_required("duration", scenario.duration, DurationMin::positive)) run_end = scenario.duration;
 

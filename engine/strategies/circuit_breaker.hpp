@@ -90,80 +90,88 @@ inline constexpr Nanos kLongestBreakerWindow = kHour;
 inline constexpr NumberRange kBreakerRatePercent{0.0001, false, 100};
 inline constexpr NumberRange kOpenDurationMultiplier{1, false, 1000};
 
-constexpr auto field_table(std::type_identity<CircuitBreakerConfig>) {
-  using C = CircuitBreakerConfig;
-  // Two modes: without sliding_window, consecutive failures; with it, rates, whose keys
-  // apply only there.
-  constexpr FieldRule<C> consecutive = [](const C&, const Written& w) {
-    if (!w.has("sliding_window")) return Finding{};
-    return Finding::error(
-        "applies only without sliding_window (the consecutive-failure mode); a sliding_window opens on "
-        "failure_rate_threshold");
-  };
-  constexpr FieldRule<C> windowed = [](const C&, const Written& w) {
-    if (w.has("sliding_window")) return Finding{};
-    return Finding::error("applies only with a sliding_window (the rate-based mode)");
-  };
-  constexpr FieldRule<C> above_open = [](const C& c, const Written& w) {
-    if (!w.ok("open_duration") || *c.max_open_duration >= c.open_duration) return Finding{};
-    return Finding::error("expected a duration >= open_duration (" + format_duration(c.open_duration) + "), got " +
-                          w.quoted("max_open_duration"));
-  };
-  constexpr std::string_view ppm = "the breaker keeps rates in parts per million";
-  return table<C>(integer("failure_threshold", &C::failure_threshold, kBreakerCount)
-                      .only_if(consecutive)
-                      .with_default("5")
-                      .unit("failures")
-                      .doc("consecutive failures that open the breaker")
-                      .source("Envoy consecutive_5xx"),
-                  duration("open_duration", &C::open_duration, DurationMin::positive)
-                      .with_default(R"("30s")")
-                      .doc("how long the breaker stays open the first time")
-                      .source("Envoy base_ejection_time"),
-                  integer("half_open_probes", &C::half_open_probes, kBreakerCount)
-                      .unit("calls")
-                      .doc("probe calls admitted while half-open; none: 1, or 10 with a sliding_window")
-                      .source("Polly's single trial; resilience4j permittedNumberOfCallsInHalfOpenState"),
-                  field("failure_on", &C::failure_on, FieldKind::provider_kinds)
-                      .noted("the breaker")
-                      .with_default(R"(["timeout", "rate_limited", "overloaded", "server_error"])")
-                      .doc("the kinds that count as failures")
-                      .source("the transient kinds a backend answers with"),
-                  field("sliding_window", &C::sliding_window, FieldKind::shaped)
-                      .doc("the rate-based mode's window: {type, size}; none: consecutive failures")
-                      .source("resilience4j slidingWindowType, slidingWindowSize"),
-                  scaled("failure_rate_threshold", &C::failure_rate_threshold_ppm, kBreakerRatePercent, 10'000, ppm)
-                      .only_if(windowed)
-                      .with_default("50")
-                      .unit("percent")
-                      .doc("percent of the window's calls that failed at which it opens")
-                      .source("resilience4j failureRateThreshold"),
-                  integer("minimum_number_of_calls", &C::minimum_number_of_calls, kBreakerCount)
-                      .only_if(windowed)
-                      .with_default("100")
-                      .unit("calls")
-                      .doc("calls the window must hold before the rates are judged")
-                      .source("resilience4j minimumNumberOfCalls"),
-                  scaled("slow_call_rate_threshold", &C::slow_call_rate_threshold_ppm, kBreakerRatePercent, 10'000, ppm)
-                      .only_if(windowed)
-                      .with_default("100")
-                      .unit("percent")
-                      .doc("percent of the window's calls that were slow at which it opens")
-                      .source("resilience4j slowCallRateThreshold"),
-                  duration("slow_call_duration_threshold", &C::slow_call_duration_threshold, DurationMin::positive)
-                      .only_if(windowed)
-                      .with_default(R"("60s")")
-                      .doc("a call that took longer is slow")
-                      .source("resilience4j slowCallDurationThreshold"),
-                  number("open_duration_multiplier", &C::open_duration_multiplier, kOpenDurationMultiplier)
-                      .with_default("1")
-                      .doc("each opening in a row lasts this many times the previous one")
-                      .source("resilience4j IntervalBiFunction.ofExponentialBackoff"),
-                  duration("max_open_duration", &C::max_open_duration, DurationMin::positive)
-                      .checked(above_open)
-                      .doc("the cap of a backed-off opening; none: no cap")
-                      .source("resilience4j exponentialMaxWaitDurationInOpenState"));
-}
+// The rules between CircuitBreakerConfig's keys (engine/config_fields.hpp FieldRule).
+namespace breaker_rules {
+using C = CircuitBreakerConfig;
+// Two modes: without sliding_window, consecutive failures; with it, rates, whose keys
+// apply only there.
+inline constexpr FieldRule<C> consecutive = [](const C&, const Written& w) {
+  if (!w.has("sliding_window")) return Finding{};
+  return Finding::error(
+      "applies only without sliding_window (the consecutive-failure mode); a sliding_window opens on "
+      "failure_rate_threshold");
+};
+inline constexpr FieldRule<C> windowed = [](const C&, const Written& w) {
+  if (w.has("sliding_window")) return Finding{};
+  return Finding::error("applies only with a sliding_window (the rate-based mode)");
+};
+inline constexpr FieldRule<C> above_open = [](const C& c, const Written& w) {
+  if (!w.ok("open_duration") || *c.max_open_duration >= c.open_duration) return Finding{};
+  return Finding::error("expected a duration >= open_duration (" + format_duration(c.open_duration) + "), got " +
+                        w.quoted("max_open_duration"));
+};
+inline constexpr std::string_view ppm = "the breaker keeps rates in parts per million";
+}  // namespace breaker_rules
+
+inline constexpr auto kCircuitBreakerFields = table<CircuitBreakerConfig>(
+    integer("failure_threshold", &CircuitBreakerConfig::failure_threshold, kBreakerCount)
+        .only_if(breaker_rules::consecutive)
+        .with_default("5")
+        .unit("failures")
+        .doc("consecutive failures that open the breaker")
+        .source("Envoy consecutive_5xx"),
+    duration("open_duration", &CircuitBreakerConfig::open_duration, DurationMin::positive)
+        .with_default(R"("30s")")
+        .doc("how long the breaker stays open the first time")
+        .source("Envoy base_ejection_time"),
+    integer("half_open_probes", &CircuitBreakerConfig::half_open_probes, kBreakerCount)
+        .unit("calls")
+        .doc("probe calls admitted while half-open; none: 1, or 10 with a sliding_window")
+        .source("Polly's single trial; resilience4j permittedNumberOfCallsInHalfOpenState"),
+    field("failure_on", &CircuitBreakerConfig::failure_on, FieldKind::provider_kinds)
+        .noted("the breaker")
+        .with_default(R"(["timeout", "rate_limited", "overloaded", "server_error"])")
+        .doc("the kinds that count as failures")
+        .source("the transient kinds a backend answers with"),
+    field("sliding_window", &CircuitBreakerConfig::sliding_window, FieldKind::shaped)
+        .doc("the rate-based mode's window: {type, size}; none: consecutive failures")
+        .source("resilience4j slidingWindowType, slidingWindowSize"),
+    scaled("failure_rate_threshold", &CircuitBreakerConfig::failure_rate_threshold_ppm, kBreakerRatePercent, 10'000,
+           breaker_rules::ppm)
+        .only_if(breaker_rules::windowed)
+        .with_default("50")
+        .unit("percent")
+        .doc("percent of the window's calls that failed at which it opens")
+        .source("resilience4j failureRateThreshold"),
+    integer("minimum_number_of_calls", &CircuitBreakerConfig::minimum_number_of_calls, kBreakerCount)
+        .only_if(breaker_rules::windowed)
+        .with_default("100")
+        .unit("calls")
+        .doc("calls the window must hold before the rates are judged")
+        .source("resilience4j minimumNumberOfCalls"),
+    scaled("slow_call_rate_threshold", &CircuitBreakerConfig::slow_call_rate_threshold_ppm, kBreakerRatePercent, 10'000,
+           breaker_rules::ppm)
+        .only_if(breaker_rules::windowed)
+        .with_default("100")
+        .unit("percent")
+        .doc("percent of the window's calls that were slow at which it opens")
+        .source("resilience4j slowCallRateThreshold"),
+    duration("slow_call_duration_threshold", &CircuitBreakerConfig::slow_call_duration_threshold, DurationMin::positive)
+        .only_if(breaker_rules::windowed)
+        .with_default(R"("60s")")
+        .doc("a call that took longer is slow")
+        .source("resilience4j slowCallDurationThreshold"),
+    number("open_duration_multiplier", &CircuitBreakerConfig::open_duration_multiplier, kOpenDurationMultiplier)
+        .with_default("1")
+        .doc("each opening in a row lasts this many times the previous one")
+        .source("resilience4j IntervalBiFunction.ofExponentialBackoff"),
+    duration("max_open_duration", &CircuitBreakerConfig::max_open_duration, DurationMin::positive)
+        .checked(breaker_rules::above_open)
+        .doc("the cap of a backed-off opening; none: no cap")
+        .source("resilience4j exponentialMaxWaitDurationInOpenState"));
+;
+
+constexpr const auto& field_table(std::type_identity<CircuitBreakerConfig>) { return kCircuitBreakerFields; }
 
 class CircuitBreakerStrategy final : public Gate {
  public:

@@ -122,104 +122,110 @@ inline constexpr IntRange kRetryAttempts{1, 1000};
 inline constexpr NumberRange kBackoffMultiplier{1, false, 1000};
 inline constexpr NumberRange kJitterFactor{0, true, 1000};
 
-constexpr auto field_table(std::type_identity<RetryConfig>) {
-  using C = RetryConfig;
-  // Decorrelated jitter replaces the backoff formula, so the keys that shape it do not apply.
-  constexpr FieldRule<C> formula = [](const C&, const Written& w) {
-    if (w.text("jitter") != "decorrelated") return Finding{};
+// The rules between RetryConfig's keys (engine/config_fields.hpp FieldRule).
+namespace retry_rules {
+using C = RetryConfig;
+// Decorrelated jitter replaces the backoff formula, so the keys that shape it do not apply.
+inline constexpr FieldRule<C> formula = [](const C&, const Written& w) {
+  if (w.text("jitter") != "decorrelated") return Finding{};
+  return Finding::error("does not apply to jitter \"decorrelated\", which replaces the backoff formula");
+};
+inline constexpr FieldRule<C> exponential = [](const C& c, const Written& w) {
+  if (w.text("jitter") == "decorrelated") {
     return Finding::error("does not apply to jitter \"decorrelated\", which replaces the backoff formula");
-  };
-  constexpr FieldRule<C> exponential = [](const C& c, const Written& w) {
-    if (w.text("jitter") == "decorrelated") {
-      return Finding::error("does not apply to jitter \"decorrelated\", which replaces the backoff formula");
-    }
-    if (!w.ok("backoff") || c.backoff == Backoff::exponential) return Finding{};
-    return Finding::error("applies only to backoff \"exponential\", not " + quote(to_string(c.backoff)));
-  };
-  // base_delay <= max_delay, whichever of them is left at its default.
-  constexpr FieldRule<C> below_max = [](const C& c, const Written& w) {
-    if (w.has("max_delay") || c.base_delay <= c.max_delay) return Finding{};
-    return Finding::error("expected a duration <= max_delay (" + format_duration(c.max_delay) +
-                          ", its default; set max_delay to allow more), got " + w.quoted("base_delay"));
-  };
-  constexpr FieldRule<C> above_base = [](const C& c, const Written& w) {
-    if (!w.ok("base_delay") || c.max_delay >= c.base_delay) return Finding{};
-    return Finding::error("expected a duration >= base_delay (" + format_duration(c.base_delay) + "), got " +
-                          w.quoted("max_delay"));
-  };
-  constexpr FieldRule<C> proportional = [](const C& c, const Written& w) {
-    if (!w.ok("jitter")) return Finding::skip();  // the jitter's own error says enough
-    if (c.jitter == Jitter::proportional) return Finding{};
-    return Finding::error("applies only to jitter \"proportional\", not " + quote(to_string(c.jitter)));
-  };
-  // The keys that say how a Retry-After is read mean nothing when it is not honoured.
-  constexpr FieldRule<C> honoured = [](const C& c, const Written& w) {
-    if (!w.ok("honour_retry_after") || c.honour_retry_after) return Finding{};
-    return Finding::error("applies only when honour_retry_after is true");
-  };
-  return table<C>(integer("max_attempts", &C::max_attempts, kRetryAttempts)
-                      .with_default("3")
-                      .unit("attempts")
-                      .doc("attempts in all, the first one included")
-                      .source("resilience4j RetryConfig"),
-                  field("retry_on", &C::retry_on, FieldKind::kinds)
-                      .with_default(R"(["timeout", "rate_limited", "overloaded", "server_error", "invalid_output"])")
-                      .doc("the kinds that are retried")
-                      .source("the kinds whose retry class is transient"),
-                  field("backoff", &C::backoff, FieldKind::choice)
-                      .choices(kAllValues<Backoff, kBackoffCount>)
-                      .only_if(formula)
-                      .with_default(R"("exponential")")
-                      .doc("how the delay grows from one retry to the next")
-                      .source("the AWS SDKs' exponential backoff"),
-                  duration("base_delay", &C::base_delay, DurationMin::zero)
-                      .checked(below_max)
-                      .with_default(R"("500ms")")
-                      .doc("the first retry's delay before jitter")
-                      .source("resilience4j waitDuration"),
-                  number("multiplier", &C::multiplier, kBackoffMultiplier)
-                      .only_if(exponential)
-                      .with_default("2")
-                      .doc("growth factor of exponential backoff")
-                      .source("the AWS SDKs' doubling"),
-                  duration("max_delay", &C::max_delay, DurationMin::zero)
-                      .checked(above_base)
-                      .with_default(R"("20s")")
-                      .doc("cap on the backoff before jitter")
-                      .source("the AWS SDKs' MAX_BACKOFF"),
-                  field("jitter", &C::jitter, FieldKind::choice)
-                      .choices(kAllValues<Jitter, kJitterCount>)
-                      .with_default(R"("full")")
-                      .doc("how the delay is randomised")
-                      .source("the AWS Architecture Blog's recommendation"),
-                  field("jitter_range", &C::jitter_range, FieldKind::shaped)
-                      .only_if(proportional)
-                      .with_default("[0.75, 1.25]")
-                      .unit("factor")
-                      .doc("[min, max] factors of proportional jitter")
-                      .source("seed 004; Polly v8's +-25% jitter"),
-                  field("honour_retry_after", &C::honour_retry_after, FieldKind::boolean)
-                      .with_default("true")
-                      .doc("whether a Retry-After sets the next delay")
-                      .source("openai-python, anthropic-sdk-python"),
-                  duration("max_retry_after", &C::max_retry_after, DurationMin::zero)
-                      .only_if(honoured)
-                      .with_default(R"("60s")")
-                      .doc("the longest Retry-After that is waited for")
-                      .source("openai-python's limit"),
-                  field("over_max_retry_after", &C::over_max_retry_after, FieldKind::choice)
-                      .choices(kAllValues<RetryAfterOverMax, kRetryAfterOverMaxCount>)
-                      .only_if(honoured)
-                      .with_default(R"("give_up")")
-                      .doc("what a longer Retry-After does: end the call, or wait the backoff")
-                      .source("an outer fallback moves on at once"),
-                  field("zero_retry_after", &C::zero_retry_after, FieldKind::choice)
-                      .choices(kAllValues<RetryAfterZero, kRetryAfterZeroCount>)
-                      .only_if(honoured)
-                      .with_default(R"("honour")")
-                      .doc("what a Retry-After of 0 does: retry at once, or wait the backoff")
-                      .source("RFC 9110: 0 means at once"));
-}
+  }
+  if (!w.ok("backoff") || c.backoff == Backoff::exponential) return Finding{};
+  return Finding::error("applies only to backoff \"exponential\", not " + quote(to_string(c.backoff)));
+};
+// base_delay <= max_delay, whichever of them is left at its default.
+inline constexpr FieldRule<C> below_max = [](const C& c, const Written& w) {
+  if (w.has("max_delay") || c.base_delay <= c.max_delay) return Finding{};
+  return Finding::error("expected a duration <= max_delay (" + format_duration(c.max_delay) +
+                        ", its default; set max_delay to allow more), got " + w.quoted("base_delay"));
+};
+inline constexpr FieldRule<C> above_base = [](const C& c, const Written& w) {
+  if (!w.ok("base_delay") || c.max_delay >= c.base_delay) return Finding{};
+  return Finding::error("expected a duration >= base_delay (" + format_duration(c.base_delay) + "), got " +
+                        w.quoted("max_delay"));
+};
+inline constexpr FieldRule<C> proportional = [](const C& c, const Written& w) {
+  if (!w.ok("jitter")) return Finding::skip();  // the jitter's own error says enough
+  if (c.jitter == Jitter::proportional) return Finding{};
+  return Finding::error("applies only to jitter \"proportional\", not " + quote(to_string(c.jitter)));
+};
+// The keys that say how a Retry-After is read mean nothing when it is not honoured.
+inline constexpr FieldRule<C> honoured = [](const C& c, const Written& w) {
+  if (!w.ok("honour_retry_after") || c.honour_retry_after) return Finding{};
+  return Finding::error("applies only when honour_retry_after is true");
+};
+}  // namespace retry_rules
+
+inline constexpr auto kRetryFields = table<RetryConfig>(
+    integer("max_attempts", &RetryConfig::max_attempts, kRetryAttempts)
+        .with_default("3")
+        .unit("attempts")
+        .doc("attempts in all, the first one included")
+        .source("resilience4j RetryConfig"),
+    field("retry_on", &RetryConfig::retry_on, FieldKind::kinds)
+        .with_default(R"(["timeout", "rate_limited", "overloaded", "server_error", "invalid_output"])")
+        .doc("the kinds that are retried")
+        .source("the kinds whose retry class is transient"),
+    field("backoff", &RetryConfig::backoff, FieldKind::choice)
+        .choices(kAllValues<Backoff, kBackoffCount>)
+        .only_if(retry_rules::formula)
+        .with_default(R"("exponential")")
+        .doc("how the delay grows from one retry to the next")
+        .source("the AWS SDKs' exponential backoff"),
+    duration("base_delay", &RetryConfig::base_delay, DurationMin::zero)
+        .checked(retry_rules::below_max)
+        .with_default(R"("500ms")")
+        .doc("the first retry's delay before jitter")
+        .source("resilience4j waitDuration"),
+    number("multiplier", &RetryConfig::multiplier, kBackoffMultiplier)
+        .only_if(retry_rules::exponential)
+        .with_default("2")
+        .doc("growth factor of exponential backoff")
+        .source("the AWS SDKs' doubling"),
+    duration("max_delay", &RetryConfig::max_delay, DurationMin::zero)
+        .checked(retry_rules::above_base)
+        .with_default(R"("20s")")
+        .doc("cap on the backoff before jitter")
+        .source("the AWS SDKs' MAX_BACKOFF"),
+    field("jitter", &RetryConfig::jitter, FieldKind::choice)
+        .choices(kAllValues<Jitter, kJitterCount>)
+        .with_default(R"("full")")
+        .doc("how the delay is randomised")
+        .source("the AWS Architecture Blog's recommendation"),
+    field("jitter_range", &RetryConfig::jitter_range, FieldKind::shaped)
+        .only_if(retry_rules::proportional)
+        .with_default("[0.75, 1.25]")
+        .unit("factor")
+        .doc("[min, max] factors of proportional jitter")
+        .source("seed 004; Polly v8's +-25% jitter"),
+    field("honour_retry_after", &RetryConfig::honour_retry_after, FieldKind::boolean)
+        .with_default("true")
+        .doc("whether a Retry-After sets the next delay")
+        .source("openai-python, anthropic-sdk-python"),
+    duration("max_retry_after", &RetryConfig::max_retry_after, DurationMin::zero)
+        .only_if(retry_rules::honoured)
+        .with_default(R"("60s")")
+        .doc("the longest Retry-After that is waited for")
+        .source("openai-python's limit"),
+    field("over_max_retry_after", &RetryConfig::over_max_retry_after, FieldKind::choice)
+        .choices(kAllValues<RetryAfterOverMax, kRetryAfterOverMaxCount>)
+        .only_if(retry_rules::honoured)
+        .with_default(R"("give_up")")
+        .doc("what a longer Retry-After does: end the call, or wait the backoff")
+        .source("an outer fallback moves on at once"),
+    field("zero_retry_after", &RetryConfig::zero_retry_after, FieldKind::choice)
+        .choices(kAllValues<RetryAfterZero, kRetryAfterZeroCount>)
+        .only_if(retry_rules::honoured)
+        .with_default(R"("honour")")
+        .doc("what a Retry-After of 0 does: retry at once, or wait the backoff")
+        .source("RFC 9110: 0 means at once"));
+;
+
+constexpr const auto& field_table(std::type_identity<RetryConfig>) { return kRetryFields; }
 
 class RetryStrategy final : public Strategy {
  public:

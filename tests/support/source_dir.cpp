@@ -1,0 +1,3 @@
+#include "tests/support/source_dir.hpp"
+
+const char* squall_test_source_dir() { return SQUALL_CHECKOUT_DIR; }
