@@ -14,24 +14,26 @@ namespace squall::live {
 namespace {
 
 constexpr std::string_view kChatEndpoint = "chat.completions";
+constexpr std::string_view kMessagesEndpoint = "messages";
 
 bool is_2xx(const Response& r) { return r.status >= 200 && r.status < 300; }
 
-Request to_request(const ChatRequest& chat) {
-  Request request;
-  request.prompt_tokens = chat.prompt_tokens;
-  request.max_output_tokens = chat.max_output_tokens;
-  return request;
+void reply_json(HttpSession& session, WireError error) {
+  HttpResponse response{static_cast<http::status>(error.status), 11};
+  response.set(http::field::content_type, "application/json");
+  response.body() = std::move(error.body);
+  session.reply(std::move(response));
 }
 
 }  // namespace
 
 struct LiveService::Exchange {
   LiveProvider* provider = nullptr;
-  ChatRequest request;
+  Request call;
+  bool stream = false;
+  std::string_view endpoint;  // the tool of the chaos decisions
   RequestIdentity identity;
-  CompletionIds ids;
-  std::string request_id;  // x-request-id
+  std::unique_ptr<WireFormat> wire;
   TimePoint received = 0;
 };
 
@@ -64,6 +66,10 @@ void LiveService::handle(const std::shared_ptr<HttpSession>& session, HttpReques
     chat(session, request);
     return;
   }
+  if (request.method() == http::verb::post && path == "/v1/messages") {
+    messages(session, request);
+    return;
+  }
   if (request.method() == http::verb::get && path == "/v1/models") {
     std::vector<std::string> models;
     for (const LiveProvider* p : world_.llms()) {
@@ -86,32 +92,55 @@ void LiveService::handle(const std::shared_ptr<HttpSession>& session, HttpReques
 
 void LiveService::chat(const std::shared_ptr<HttpSession>& session, const HttpRequest& request) {
   auto parsed = parse_chat_request(request.body());
-  if (auto* error = std::get_if<WireError>(&parsed)) {
-    session->reply(json_response(static_cast<http::status>(error->status), std::move(error->body)));
-    return;
-  }
-  auto exchange = std::make_shared<Exchange>();
-  exchange->request = std::move(std::get<ChatRequest>(parsed));
-  exchange->provider = world_.find_llm(exchange->request.model);
-  if (exchange->provider == nullptr) {
-    WireError error = unknown_model(exchange->request.model);
-    session->reply(json_response(static_cast<http::status>(error.status), std::move(error.body)));
-    return;
-  }
+  if (auto* error = std::get_if<WireError>(&parsed)) return reply_json(*session, std::move(*error));
+  const ChatRequest& chat = std::get<ChatRequest>(parsed);
+  LiveProvider* provider = world_.find_llm(chat.model);
+  if (provider == nullptr) return reply_json(*session, unknown_model(chat.model));
+  Request call;
+  call.prompt_tokens = chat.prompt_tokens;
+  call.max_output_tokens = chat.max_output_tokens;
+  begin(session, request, *provider, kChatEndpoint, call, chat.stream,
+        [&chat](std::uint64_t who, std::int64_t created) {
+          return std::make_unique<OpenAiWire>(
+              CompletionIds{fmt::format("chatcmpl-squall{:016x}", who), created, chat.model},
+              fmt::format("req_{:016x}", who), chat.include_usage);
+        });
+}
+
+void LiveService::messages(const std::shared_ptr<HttpSession>& session, const HttpRequest& request) {
+  auto parsed = parse_messages_request(request.body());
+  if (auto* error = std::get_if<WireError>(&parsed)) return reply_json(*session, std::move(*error));
+  const MessagesRequest& message = std::get<MessagesRequest>(parsed);
+  LiveProvider* provider = world_.find_llm(message.model);
+  if (provider == nullptr) return reply_json(*session, anthropic_unknown_model(message.model));
+  Request call;
+  call.prompt_tokens = message.input_tokens;
+  call.max_output_tokens = message.max_tokens;
+  const std::int64_t context_window = std::get<LlmConfig>(provider->config->spec).context_window;
+  begin(session, request, *provider, kMessagesEndpoint, call, message.stream, [&](std::uint64_t who, std::int64_t) {
+    return std::make_unique<AnthropicWire>(MessageIds{fmt::format("msg_squall{:016x}", who), message.model},
+                                           fmt::format("req_squall{:016x}", who), message.input_tokens, context_window);
+  });
+}
+
+void LiveService::begin(const std::shared_ptr<HttpSession>& session, const HttpRequest& request, LiveProvider& provider,
+                        std::string_view endpoint, Request call, bool stream, const WireFactory& make_wire) {
   std::optional<std::string_view> key;
   if (const auto it = request.find("idempotency-key"); it != request.end()) {
     key = std::string_view(it->value().data(), it->value().size());
   }
-  exchange->identity = world_.identify(*exchange->provider, key);
-  const std::uint64_t who = stream_seed(exchange->identity.request, exchange->provider->config->name) ^
+  auto exchange = std::make_shared<Exchange>();
+  exchange->provider = &provider;
+  exchange->call = call;
+  exchange->stream = stream;
+  exchange->endpoint = endpoint;
+  exchange->identity = world_.identify(provider, key);
+  const std::uint64_t who = stream_seed(exchange->identity.request, provider.config->name) ^
                             static_cast<std::uint64_t>(exchange->identity.attempt);
-  exchange->ids.id = fmt::format("chatcmpl-squall{:016x}", who);
-  exchange->ids.created = world_.start_unix_seconds() + loop_.now() / kSecond;
-  exchange->ids.model = exchange->request.model;
-  exchange->request_id = fmt::format("req_{:016x}", who);
+  exchange->wire = make_wire(who, world_.start_unix_seconds() + loop_.now() / kSecond);
   exchange->received = loop_.now();
   ++in_flight_;
-  if (exchange->request.stream) {
+  if (stream) {
     spawn(answer_stream(session, std::move(exchange)), &error_);
   } else {
     spawn(answer(session, std::move(exchange)), &error_);
@@ -119,8 +148,8 @@ void LiveService::chat(const std::shared_ptr<HttpSession>& session, const HttpRe
 }
 
 Task<void> LiveService::answer(std::shared_ptr<HttpSession> session, std::shared_ptr<Exchange> exchange) {
-  const Response response = co_await world_.call(*exchange->provider, to_request(exchange->request), exchange->identity,
-                                                 kChatEndpoint, nullptr, stopping_.token());
+  const Response response = co_await world_.call(*exchange->provider, exchange->call, exchange->identity,
+                                                 exchange->endpoint, nullptr, stopping_.token());
   --in_flight_;
   if (response.transport != Transport::ok) {
     session->abort();  // an injected hang past its cap, or the server stopping: no answer
@@ -130,16 +159,25 @@ Task<void> LiveService::answer(std::shared_ptr<HttpSession> session, std::shared
     reply_error(*session, *exchange, response);
     co_return;
   }
-  HttpResponse reply = json_response(http::status::ok, completion_body(exchange->ids, response));
+  HttpResponse reply = json_response(http::status::ok, exchange->wire->body(response));
   add_headers(reply.base(), *exchange, response);
   session->reply(std::move(reply));
 }
 
 Task<void> LiveService::run_call(std::shared_ptr<Exchange> exchange, CallState* state) {
-  state->response = co_await world_.call(*exchange->provider, to_request(exchange->request), exchange->identity,
-                                         kChatEndpoint, &state->meter, stopping_.token());
+  state->response = co_await world_.call(*exchange->provider, exchange->call, exchange->identity, exchange->endpoint,
+                                         &state->meter, stopping_.token());
   state->done = true;
   state->wake.cancel();
+}
+
+void LiveService::begin_stream(HttpSession& session, const Exchange& exchange, const Response& response) {
+  http::response_header<> head;
+  head.result(http::status::ok);
+  head.set(http::field::content_type, "text/event-stream; charset=utf-8");
+  add_headers(head, exchange, response);
+  session.begin_stream(std::move(head));
+  session.send(exchange.wire->stream_start());
 }
 
 Task<void> LiveService::answer_stream(std::shared_ptr<HttpSession> session, std::shared_ptr<Exchange> exchange) {
@@ -155,17 +193,10 @@ Task<void> LiveService::answer_stream(std::shared_ptr<HttpSession> session, std:
     if (state.done || !state.meter.usage_at || !session->open()) continue;
     const std::int64_t ready = state.meter.usage_at(loop_.now()).output_tokens;
     if (ready > 0 && !started) {
-      http::response_header<> head;
-      head.result(http::status::ok);
-      head.set(http::field::content_type, "text/event-stream; charset=utf-8");
-      add_headers(head, *exchange, Response{});
-      session->begin_stream(std::move(head));
-      session->send(role_chunk(exchange->ids, exchange->request.include_usage));
+      begin_stream(*session, *exchange, Response{});
       started = true;
     }
-    for (; sent < ready; ++sent) {
-      session->send(content_chunk(exchange->ids, token_text(sent), exchange->request.include_usage));
-    }
+    for (; sent < ready; ++sent) session->send(exchange->wire->stream_token(sent));
   }
   --in_flight_;
   finish_stream(*session, *exchange, state.response, sent, started);
@@ -177,36 +208,24 @@ void LiveService::finish_stream(HttpSession& session, const Exchange& exchange, 
     session.abort();
     return;
   }
-  const bool include_usage = exchange.request.include_usage;
   if (!started) {
-    if (!is_2xx(response)) {
+    // An error before any token is an ordinary error answer; a stream cut after k tokens
+    // that ended before the first poll saw them is still those k tokens, then the error.
+    if (!is_2xx(response) && response.output_tokens == 0) {
       reply_error(session, exchange, response);
       return;
     }
-    http::response_header<> head;
-    head.result(http::status::ok);
-    head.set(http::field::content_type, "text/event-stream; charset=utf-8");
-    add_headers(head, exchange, response);
-    session.begin_stream(std::move(head));
-    session.send(role_chunk(exchange.ids, include_usage));
+    begin_stream(session, exchange, response);
     started = true;
   }
-  for (; sent < response.output_tokens; ++sent)
-    session.send(content_chunk(exchange.ids, token_text(sent), include_usage));
-  if (!is_2xx(response)) {
-    // A cut stream: the tokens sent so far, then the error, as the API fails mid-stream.
-    session.send(stream_error_event(provider_error(response, exchange.request.model)));
-    session.end_stream();
-    return;
-  }
-  session.send(finish_chunk(exchange.ids, response.truncated, include_usage));
-  if (include_usage) session.send(usage_chunk(exchange.ids, response));
-  session.send(kDoneEvent);
+  for (; sent < response.output_tokens; ++sent) session.send(exchange.wire->stream_token(sent));
+  // A cut stream: the tokens sent so far, then the error, as the APIs fail mid-stream.
+  session.send(is_2xx(response) ? exchange.wire->stream_end(response) : exchange.wire->stream_error(response));
   session.end_stream();
 }
 
 void LiveService::reply_error(HttpSession& session, const Exchange& exchange, const Response& response) {
-  WireError error = provider_error(response, exchange.request.model);
+  WireError error = exchange.wire->error(response);
   HttpResponse reply = json_response(static_cast<http::status>(error.status), std::move(error.body));
   add_headers(reply.base(), exchange, response);
   session.reply(std::move(reply));
@@ -222,13 +241,13 @@ std::string LiveService::scaled_delay(std::string_view value, Nanos unit) const 
 }
 
 void LiveService::add_headers(http::response_header<>& head, const Exchange& exchange, const Response& response) const {
-  head.set("x-request-id", exchange.request_id);
-  head.set("openai-processing-ms",
-           fmt::format("{}", loop_.real_duration(loop_.now() - exchange.received) / kMillisecond));
+  const HeaderTimes times{loop_.real_duration(loop_.now() - exchange.received),
+                          world_.start_unix_seconds() * 1000 + loop_.real_duration(loop_.now()) / kMillisecond,
+                          loop_.time_scale()};
+  exchange.wire->add_headers(head, response, times);
   const ErrorDetails& details = response.details();
   if (!details.retry_after.empty()) head.set(http::field::retry_after, scaled_delay(details.retry_after, kSecond));
   if (!details.retry_after_ms.empty()) head.set("retry-after-ms", scaled_delay(details.retry_after_ms, kMillisecond));
-  for (const auto& [name, value] : rate_limit_headers(response.rate_limit)) head.set(name, value);
 }
 
 void LiveService::stop() {

@@ -1,23 +1,23 @@
 // LiveService: the routes of `squall serve` and the exchanges behind them.
 //
 //   POST /v1/chat/completions   OpenAI chat completions, whole or streamed (SSE)
+//   POST /v1/messages           Anthropic messages, whole or streamed (SSE)
 //   GET  /v1/models             the scenario's llm providers, by model
 //   POST /squall/v1/stop        stop serving (as SIGINT/SIGTERM or --duration do)
 //   anything else               404, OpenAI's "Invalid URL (METHOD /path)"
 //
-// A chat completion goes to the llm provider whose `model` the request names
-// (LiveWorld::find_llm; none: the API's 404 model_not_found), through the provider's
-// whole stack (chaos, capacity, mock) on the real-time clock, as the request LiveWorld::
-// identify() says it is. Its answer is written in the API's shapes (live/openai_wire.hpp)
-// with x-request-id, retry-after / retry-after-ms (scaled to real time, below) and the
-// x-ratelimit-* headers of a capacity model.
+// A chat completion or a message goes to the llm provider whose `model` the request names
+// (LiveWorld::find_llm; none: the API's 404), through the provider's whole stack (chaos,
+// capacity, mock) on the real-time clock, as the request LiveWorld::identify() says it
+// is. Both APIs share that exchange; each writes its answer in its own shapes (a
+// WireFormat: live/openai_wire.hpp, live/anthropic_wire.hpp) with its request id and
+// rate-limit headers, and retry-after / retry-after-ms scaled to real time (below).
 //
 // A streamed completion sends its 200 and role chunk when the first token is due, then
 // each token as it is due by the model's time to first token and tokens per second (the
 // llm mock's GenerationMeter, polled once per token interval on the real-time clock); an
 // error before the first token is an ordinary error answer, a stream cut after k tokens is
-// those k chunks and then an error event, as the API sends a mid-stream failure.
-// With stream_options.include_usage the usage chunk precedes `data: [DONE]`.
+// those k chunks and then an error event, as both APIs send a mid-stream failure.
 //
 // Delays a fault asks for (Retry-After: 2, retry-after-ms: 1500) are scenario time; at
 // --time-scale X they are sent divided by X (seconds rounded up), so that a client that
@@ -31,10 +31,12 @@
 
 #include "engine/runtime/cancellation.hpp"
 #include "engine/runtime/task.hpp"
+#include "live/anthropic_wire.hpp"
 #include "live/http_session.hpp"
 #include "live/live_world.hpp"
 #include "live/openai_wire.hpp"
 #include "live/real_time_loop.hpp"
+#include "live/wire_format.hpp"
 
 namespace squall::live {
 
@@ -56,10 +58,18 @@ class LiveService {
  private:
   struct Exchange;
   struct CallState;
+  // Makes an exchange's WireFormat from its seeded id (`who`) and its `created` (Unix s).
+  using WireFactory = std::function<std::unique_ptr<WireFormat>(std::uint64_t who, std::int64_t created)>;
   void chat(const std::shared_ptr<HttpSession>& session, const HttpRequest& request);
+  void messages(const std::shared_ptr<HttpSession>& session, const HttpRequest& request);
+  // The exchange both APIs share, once the request is parsed and its provider found.
+  void begin(const std::shared_ptr<HttpSession>& session, const HttpRequest& request, LiveProvider& provider,
+             std::string_view endpoint, Request call, bool stream, const WireFactory& make_wire);
   Task<void> answer(std::shared_ptr<HttpSession> session, std::shared_ptr<Exchange> exchange);
   Task<void> answer_stream(std::shared_ptr<HttpSession> session, std::shared_ptr<Exchange> exchange);
   Task<void> run_call(std::shared_ptr<Exchange> exchange, CallState* state);
+  // The 200 of a stream and its opening events.
+  void begin_stream(HttpSession& session, const Exchange& exchange, const Response& response);
   // The sends of a streamed answer, once its call has ended (below: answer_stream).
   void finish_stream(HttpSession& session, const Exchange& exchange, const Response& response, std::int64_t& sent,
                      bool& started);

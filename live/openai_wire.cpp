@@ -252,4 +252,25 @@ std::string models_body(const std::vector<std::string>& models, std::int64_t cre
   return Json{{"object", "list"}, {"data", std::move(data)}}.dump();
 }
 
+std::string OpenAiWire::stream_token(std::int64_t index) const {
+  return content_chunk(ids_, token_text(index), include_usage_);
+}
+
+std::string OpenAiWire::stream_end(const Response& response) const {
+  std::string events = finish_chunk(ids_, response.truncated, include_usage_);
+  if (include_usage_) events += usage_chunk(ids_, response);
+  return events += kDoneEvent;
+}
+
+std::string OpenAiWire::stream_error(const Response& response) const {
+  return stream_error_event(provider_error(response, ids_.model));
+}
+
+void OpenAiWire::add_headers(boost::beast::http::response_header<>& head, const Response& response,
+                             const HeaderTimes& times) const {
+  head.set("x-request-id", request_id_);
+  head.set("openai-processing-ms", fmt::format("{}", times.processing_real / kMillisecond));
+  for (const auto& [name, value] : rate_limit_headers(response.rate_limit)) head.set(name, value);
+}
+
 }  // namespace squall::live

@@ -13,15 +13,9 @@
 #include <vector>
 
 #include "engine/call.hpp"
+#include "live/wire_format.hpp"
 
 namespace squall::live {
-
-// An answer the server gives without asking a provider, or an error a provider's
-// response becomes: a status and a JSON body.
-struct WireError {
-  int status = 400;
-  std::string body;
-};
 
 // The fields of a chat completion request squall reads. Unknown fields are accepted, as
 // the API accepts the ones it documents (squall does not model temperature, tools, ...).
@@ -51,10 +45,6 @@ std::string error_body(std::string_view message, std::string_view type, std::str
 // is ..."), 5xx server_error or overloaded, 4xx invalid_request_error or its status's code.
 WireError provider_error(const Response& response, std::string_view model);
 
-// The text of a completion of `tokens` tokens: words cycled from a fixed list, each of
-// which estimate_tokens counts as one token. token_text(i) is the i-th piece of it.
-std::string_view token_text(std::int64_t index);
-
 struct CompletionIds {
   std::string id;            // "chatcmpl-..."
   std::int64_t created = 0;  // Unix seconds
@@ -81,5 +71,27 @@ std::string go_duration(Nanos duration);
 
 // The body of GET /v1/models for these model names.
 std::string models_body(const std::vector<std::string>& models, std::int64_t created);
+
+// The OpenAI chat completion as a WireFormat: x-request-id, openai-processing-ms and the
+// x-ratelimit-* headers; a stream of chunks, the usage chunk (with include_usage) and
+// `data: [DONE]`.
+class OpenAiWire final : public WireFormat {
+ public:
+  OpenAiWire(CompletionIds ids, std::string request_id, bool include_usage)
+      : ids_(std::move(ids)), request_id_(std::move(request_id)), include_usage_(include_usage) {}
+  std::string body(const Response& response) const override { return completion_body(ids_, response); }
+  WireError error(const Response& response) const override { return provider_error(response, ids_.model); }
+  std::string stream_start() const override { return role_chunk(ids_, include_usage_); }
+  std::string stream_token(std::int64_t index) const override;
+  std::string stream_end(const Response& response) const override;
+  std::string stream_error(const Response& response) const override;
+  void add_headers(boost::beast::http::response_header<>& head, const Response& response,
+                   const HeaderTimes& times) const override;
+
+ private:
+  CompletionIds ids_;
+  std::string request_id_;
+  bool include_usage_;
+};
 
 }  // namespace squall::live

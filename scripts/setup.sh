@@ -95,4 +95,5 @@ fi
 # uPlot for the HTML report; the official OpenAI Node client the live-mode tests drive.
 pinned_npm_package third_party/uplot uplot
 pinned_npm_package tests/live/client openai
+pinned_npm_package tests/live/client @anthropic-ai/sdk
 scale_corpus
