@@ -18,8 +18,7 @@ constexpr const char* kScenarioFileHelp =
     "Scenario file: JSON (comments allowed), or YAML when its name ends in .yaml or .yml (any case)";
 constexpr const char* kScenarioFilesHelp =
     "Scenario files: JSON (comments allowed), or YAML when a name ends in .yaml or .yml (any case)";
-constexpr const char* kProgressHelp =
-    " for runs over a second, even when stderr is not a terminal; never with --quiet";
+constexpr const char* kProgressHelp = " for runs over a second, even when stderr is not a terminal; never with --quiet";
 
 void add_seed(CLI::App& cmd, std::optional<std::uint64_t>& seed) {
   cmd.add_option_function<std::string>(
@@ -28,7 +27,8 @@ void add_seed(CLI::App& cmd, std::optional<std::uint64_t>& seed) {
 }
 
 void add_path(CLI::App& cmd, const char* name, std::optional<std::filesystem::path>& path, const std::string& help) {
-  cmd.add_option_function<std::string>(name, [&path](const std::string& text) { path = text; }, help);
+  cmd.add_option_function<std::string>(
+      name, [&path](const std::string& text) { path = text; }, help);
 }
 
 void add_reports(CLI::App& cmd, std::vector<std::string>& reports, const std::string& help) {
@@ -88,7 +88,8 @@ CLI::App* add_ci_command(CLI::App& app, CiOptions& options) {
   add_max_in_flight(*cmd, options.max_in_flight,
                     "Stop a scenario (exit 2 for it) when more tasks than this are in flight at once");
   add_reports(*cmd, options.reports, "Write junit=PATH (a test suite per scenario) or markdown=PATH; repeatable");
-  cmd->add_flag("-q,--quiet", options.quiet, "Print only the scenarios that did not pass, their failures and the verdict");
+  cmd->add_flag("-q,--quiet", options.quiet,
+                "Print only the scenarios that did not pass, their failures and the verdict");
   cmd->add_flag("--progress", options.progress,
                 std::string("Show progress on stderr (scenarios done, the running ones and how far each has "
                             "simulated)") +
