@@ -1,6 +1,5 @@
 #include "live/anthropic_wire.hpp"
 
-#include <ctime>
 #include <nlohmann/json.hpp>
 
 #include <fmt/format.h>
@@ -86,11 +85,22 @@ WireError anthropic_unknown_model(std::string_view model) {
 }
 
 std::string rfc3339(std::int64_t unix_ms) {
-  const std::time_t seconds = static_cast<std::time_t>((unix_ms + 999) / 1000);
-  std::tm utc{};
-  gmtime_r(&seconds, &utc);
-  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday,
-                     utc.tm_hour, utc.tm_min, utc.tm_sec);
+  // Howard Hinnant's civil_from_days (the proleptic Gregorian calendar), in integers: no
+  // time zone database and no clock, only a count of seconds since 1970-01-01T00:00:00Z.
+  const std::int64_t seconds = (unix_ms + 999) / 1000;
+  const std::int64_t days = seconds / 86400 - (seconds % 86400 < 0 ? 1 : 0);
+  const std::int64_t of_day = seconds - days * 86400;
+  const std::int64_t z = days + 719468;
+  const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const std::int64_t day_of_era = z - era * 146097;
+  const std::int64_t year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
+  const std::int64_t day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+  const std::int64_t shifted_month = (5 * day_of_year + 2) / 153;
+  const std::int64_t day = day_of_year - (153 * shifted_month + 2) / 5 + 1;
+  const std::int64_t month = shifted_month < 10 ? shifted_month + 3 : shifted_month - 9;
+  const std::int64_t year = year_of_era + era * 400 + (month <= 2 ? 1 : 0);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", year, month, day, of_day / 3600, of_day % 3600 / 60,
+                     of_day % 60);
 }
 
 std::vector<std::pair<std::string, std::string>> anthropic_rate_limit_headers(const RateLimitHeaders& limits,
@@ -146,7 +156,8 @@ WireError AnthropicWire::error(const Response& response) const {
   if (status == 529 || status == 503) return make("overloaded_error", "Overloaded");
   if (status >= 500) return make("api_error", "Internal server error");
   if (status == 401) return make("authentication_error", "invalid x-api-key");
-  if (status == 403) return make("permission_error", "Your API key does not have permission to use the specified resource.");
+  if (status == 403)
+    return make("permission_error", "Your API key does not have permission to use the specified resource.");
   if (status == 404) return make("not_found_error", fmt::format("model: {}", ids_.model));
   if (status == 413) return make("request_too_large", "Request exceeds the maximum allowed number of bytes.");
   const std::string_view message = response.details().error_message;
@@ -163,9 +174,9 @@ std::string AnthropicWire::stream_start() const {
                      {"stop_sequence", nullptr},
                      {"usage", {{"input_tokens", input_tokens_}, {"output_tokens", 0}}}};
   return event("message_start", Json{{"type", "message_start"}, {"message", message}}) +
-         event("content_block_start", Json{{"type", "content_block_start"},
-                                           {"index", 0},
-                                           {"content_block", {{"type", "text"}, {"text", ""}}}}) +
+         event(
+             "content_block_start",
+             Json{{"type", "content_block_start"}, {"index", 0}, {"content_block", {{"type", "text"}, {"text", ""}}}}) +
          event("ping", Json{{"type", "ping"}});
 }
 

@@ -76,13 +76,16 @@ TEST(AnthropicServeTest, MessageHasTheApiShapeAndRateLimitHeaders) {
   const json body = json::parse(response.body());
   const std::int64_t output = body["usage"]["output_tokens"];
   std::string text;
-  for (std::int64_t i = 0; i < output; ++i) text += std::vector<std::string>{"The ", "mock", " is ", "calm", ", an", "d it", " ans", "wers"}[i % 8];
+  for (std::int64_t i = 0; i < output; ++i)
+    text += std::vector<std::string>{"The ", "mock", " is ", "calm", ", an", "d it", " ans", "wers"}[i % 8];
   // "Hello there" is 11 bytes: 3 input tokens.
   EXPECT_EQ(body, json::parse(R"({"id": "msg_squall)" + request_id.substr(10) +
                               R"(", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
-                                 "content": [{"type": "text", "text": ")" + text + R"("}],
+                                 "content": [{"type": "text", "text": ")" +
+                              text + R"("}],
                                  "stop_reason": "end_turn", "stop_sequence": null,
-                                 "usage": {"input_tokens": 3, "output_tokens": )" + std::to_string(output) + "}}"));
+                                 "usage": {"input_tokens": 3, "output_tokens": )" +
+                              std::to_string(output) + "}}"));
   EXPECT_EQ(stop(server), 0);
 }
 
@@ -94,7 +97,8 @@ TEST(AnthropicServeTest, FaultsAreAnthropicErrorObjects) {
   EXPECT_EQ(overloaded.result_int(), 529);
   const std::string id(overloaded["request-id"]);
   EXPECT_EQ(overloaded.body(), R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},)"
-                               R"("request_id":")" + id + R"("})");
+                               R"("request_id":")" +
+                                   id + R"("})");
   const auto limited = send(server.port(), http::verb::post, "/v1/messages", kMessage);
   EXPECT_EQ(limited.result_int(), 429);
   EXPECT_EQ(limited[http::field::retry_after], "1");  // 2 s of scenario time at --time-scale 2
@@ -126,7 +130,8 @@ TEST(AnthropicServeTest, StreamIsTheDocumentedEventSequence) {
                                               "content_block": {"type": "text", "text": ""}})"));
   EXPECT_EQ(stream[3].second, json::parse(R"({"type": "content_block_delta", "index": 0,
                                               "delta": {"type": "text_delta", "text": "The "}})"));
-  EXPECT_EQ(stream[stream.size() - 2].second["delta"], json::parse(R"({"stop_reason": "end_turn", "stop_sequence": null})"));
+  EXPECT_EQ(stream[stream.size() - 2].second["delta"],
+            json::parse(R"({"stop_reason": "end_turn", "stop_sequence": null})"));
   EXPECT_EQ(stop(server), 0);
 }
 
@@ -137,9 +142,9 @@ TEST(AnthropicServeTest, ACutStreamEndsWithAnErrorEventAfterItsTokens) {
   const auto response = send(server.port(), http::verb::post, "/v1/messages", kStream);  // call 4: cut after 3
   ASSERT_EQ(response.result_int(), 200);
   const auto stream = events(response.body());
-  EXPECT_EQ(names(stream), (std::vector<std::string>{"message_start", "content_block_start", "ping",
-                                                      "content_block_delta", "content_block_delta",
-                                                      "content_block_delta", "error"}));
+  EXPECT_EQ(names(stream),
+            (std::vector<std::string>{"message_start", "content_block_start", "ping", "content_block_delta",
+                                      "content_block_delta", "content_block_delta", "error"}));
   EXPECT_EQ(stream.back().second["error"], json::parse(R"({"type": "api_error", "message": "Internal server error"})"));
   EXPECT_EQ(stream.back().second["request_id"], std::string(response["request-id"]));
   EXPECT_EQ(stop(server), 0);
@@ -151,9 +156,11 @@ TEST(AnthropicServeTest, InvalidRequestsGetTheApiErrors) {
   const auto error = [](std::string_view type, std::string_view message) {
     return nlohmann::ordered_json{{"type", "error"}, {"error", {{"type", type}, {"message", message}}}}.dump();
   };
-  EXPECT_EQ(post(server, R"({"model": "claude-nope", "max_tokens": 5, "messages": [{"role": "user", "content": "x"}]})", 404),
-            error("not_found_error", "model: claude-nope"));
-  EXPECT_EQ(post(server, R"({"max_tokens": 5, "messages": []})", 400), error("invalid_request_error", "model: Field required"));
+  EXPECT_EQ(
+      post(server, R"({"model": "claude-nope", "max_tokens": 5, "messages": [{"role": "user", "content": "x"}]})", 404),
+      error("not_found_error", "model: claude-nope"));
+  EXPECT_EQ(post(server, R"({"max_tokens": 5, "messages": []})", 400),
+            error("invalid_request_error", "model: Field required"));
   EXPECT_EQ(post(server, R"({"model": "claude-sonnet-4-5", "messages": []})", 400),
             error("invalid_request_error", "max_tokens: Field required"));
   EXPECT_EQ(post(server, R"({"model": "claude-sonnet-4-5", "max_tokens": "5", "messages": []})", 400),
@@ -169,11 +176,12 @@ TEST(AnthropicServeTest, InvalidRequestsGetTheApiErrors) {
   EXPECT_EQ(post(server, "{not json", 400),
             error("invalid_request_error", "There was an error parsing the body of your request."));
   const std::string long_prompt(4000, 'a');  // 1000 tokens: over the 1000-token window with max_tokens
-  const auto context = json::parse(post(
-      server,
-      json{{"model", "claude-sonnet-4-5"}, {"max_tokens", 50}, {"messages", {{{"role", "user"}, {"content", long_prompt}}}}}
-          .dump(),
-      400));
+  const auto context = json::parse(post(server,
+                                        json{{"model", "claude-sonnet-4-5"},
+                                             {"max_tokens", 50},
+                                             {"messages", {{{"role", "user"}, {"content", long_prompt}}}}}
+                                            .dump(),
+                                        400));
   EXPECT_EQ(context["error"], json::parse(R"({"type": "invalid_request_error",
                                               "message": "prompt is too long: 1000 tokens > 1000 maximum"})"));
   EXPECT_EQ(stop(server), 0);

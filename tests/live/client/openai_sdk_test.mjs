@@ -11,60 +11,23 @@
 // decisions (count and fingerprint). Waits are asserted only from below (at least the
 // Retry-After asked for), never from above: no dependence on the machine's speed.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
+import { attemptLog, serve } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const scenario = join(here, '..', 'scenarios', 'openai_sdk.json');
 const squall = process.argv[2];
 assert.ok(squall, 'usage: openai_sdk_test.mjs SQUALL_BINARY');
 
-// Starts `squall serve` and resolves with its base URL (the first line of its stdout).
-function serve(reportPath) {
-  const child = spawn(squall, ['serve', scenario, '--out', reportPath], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const lines = [];
-  const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
-  const url = new Promise((resolve, reject) => {
-    const rl = createInterface({ input: child.stdout });
-    rl.on('line', (line) => {
-      lines.push(line);
-      if (lines.length === 1) resolve(line);
-    });
-    child.on('exit', (code) => reject(new Error(`squall serve exited with ${code} before printing its URL`)));
-  });
-  return { child, url, exited, lines };
-}
-
 // The agent: the same requests, one after another, logging every HTTP attempt the SDK made.
 async function agent(baseURL) {
-  const attempts = [];
-  const client = new OpenAI({
-    baseURL: `${baseURL}/v1`,
-    apiKey: 'sk-squall-test',
-    fetch: async (url, init) => {
-      const sent = performance.now();
-      const response = await fetch(url, init);
-      attempts.push({ sent, status: response.status, retryAfterMs: response.headers.get('retry-after-ms'),
-                      retryAfter: response.headers.get('retry-after'), requestId: response.headers.get('x-request-id') });
-      return response;
-    },
-  });
-  const log = {};
-  const call = async (name, fn) => {
-    const first = attempts.length;
-    try {
-      log[name] = { result: await fn() };
-    } catch (error) {
-      log[name] = { error: { name: error.constructor.name, status: error.status, code: error.code ?? null,
-                             message: error.message } };
-    }
-    log[name].attempts = attempts.slice(first);
-  };
+  const { fetch: loggingFetch, call, log } = attemptLog({ retryAfterMs: 'retry-after-ms', retryAfter: 'retry-after',
+                                                          requestId: 'x-request-id' });
+  const client = new OpenAI({ baseURL: `${baseURL}/v1`, apiKey: 'sk-squall-test', fetch: loggingFetch });
   const messages = [{ role: 'user', content: 'What does squall test?' }];
   await call('rate_limited_then_5xx', () => client.chat.completions.create({ model: 'gpt-4o-mini', messages }));
   await call('5xx_then_ok', async () => {
@@ -93,7 +56,7 @@ async function agent(baseURL) {
 async function run(label) {
   const dir = mkdtempSync(join(process.env.TMPDIR ?? tmpdir(), 'squall-live-'));
   const reportPath = join(dir, 'report.json');
-  const server = serve(reportPath);
+  const server = serve(squall, scenario, reportPath);
   const log = await agent(await server.url);
   const stop = await fetch(`${await server.url}/squall/v1/stop`, { method: 'POST' });
   assert.equal(stop.status, 200, `${label}: POST /squall/v1/stop`);
