@@ -50,6 +50,8 @@ LiveService::LiveService(LiveWorld& world, RealTimeLoop& loop, std::function<voi
 
 HttpResponse LiveService::json_response(http::status status, std::string body) const {
   HttpResponse response{status, 11};
+  // 529 is no IANA status: Beast has no phrase for it and would print "<unknown-status>".
+  if (static_cast<int>(status) == 529) response.reason("Overloaded");
   response.set(http::field::content_type, "application/json");
   response.body() = std::move(body);
   return response;

@@ -95,6 +95,7 @@ TEST(AnthropicServeTest, FaultsAreAnthropicErrorObjects) {
   post(server, kMessage, 200);
   const auto overloaded = send(server.port(), http::verb::post, "/v1/messages", kMessage);
   EXPECT_EQ(overloaded.result_int(), 529);
+  EXPECT_EQ(overloaded.reason(), "Overloaded");
   const std::string id(overloaded["request-id"]);
   EXPECT_EQ(overloaded.body(), R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},)"
                                R"("request_id":")" +
