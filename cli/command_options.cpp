@@ -18,8 +18,7 @@ constexpr const char* kScenarioFileHelp =
     "Scenario file: JSON (comments allowed), or YAML when its name ends in .yaml or .yml (any case)";
 constexpr const char* kScenarioFilesHelp =
     "Scenario files: JSON (comments allowed), or YAML when a name ends in .yaml or .yml (any case)";
-constexpr const char* kProgressHelp =
-    " for runs over a second, even when stderr is not a terminal; never with --quiet";
+constexpr const char* kProgressHelp = " for runs over a second, even when stderr is not a terminal; never with --quiet";
 
 void add_seed(CLI::App& cmd, std::optional<std::uint64_t>& seed) {
   cmd.add_option_function<std::string>(
@@ -28,7 +27,8 @@ void add_seed(CLI::App& cmd, std::optional<std::uint64_t>& seed) {
 }
 
 void add_path(CLI::App& cmd, const char* name, std::optional<std::filesystem::path>& path, const std::string& help) {
-  cmd.add_option_function<std::string>(name, [&path](const std::string& text) { path = text; }, help);
+  cmd.add_option_function<std::string>(
+      name, [&path](const std::string& text) { path = text; }, help);
 }
 
 void add_reports(CLI::App& cmd, std::vector<std::string>& reports, const std::string& help) {
@@ -41,6 +41,15 @@ void add_max_in_flight(CLI::App& cmd, std::uint64_t& max_in_flight, const char* 
 
 void add_jobs(CLI::App& cmd, std::size_t& jobs, const char* help) {
   cmd.add_option("-j,--jobs", jobs, help)->check(integer_in(1, 1024));
+}
+
+void add_fail_on(CLI::App& cmd, std::vector<std::string>& fail_on, const char* sides) {
+  cmd.add_option("--fail-on", fail_on,
+                 fmt::format("Exit 1 when {} by more than a margin: METRIC:+N or METRIC:-N, N a number or a "
+                             "percentage of A (latency_ms.p99:+10%, task_success:-0.01); the sign is the worse "
+                             "direction; repeatable",
+                             sides))
+      ->type_name("METRIC:MARGIN");
 }
 
 }  // namespace
@@ -87,8 +96,14 @@ CLI::App* add_ci_command(CLI::App& app, CiOptions& options) {
   add_jobs(*cmd, options.jobs, "Scenarios run at once (default: one per hardware thread)");
   add_max_in_flight(*cmd, options.max_in_flight,
                     "Stop a scenario (exit 2 for it) when more tasks than this are in flight at once");
-  add_reports(*cmd, options.reports, "Write junit=PATH (a test suite per scenario) or markdown=PATH; repeatable");
-  cmd->add_flag("-q,--quiet", options.quiet, "Print only the scenarios that did not pass, their failures and the verdict");
+  add_reports(*cmd, options.reports,
+              "Write junit=PATH (a test suite per scenario), markdown=PATH, or json-dir=DIR (each scenario's JSON "
+              "report as DIR/NAME.json, NAME its file's name without the extension); repeatable");
+  add_path(*cmd, "--baseline", options.baseline,
+           "Gate each scenario's report against DIR/NAME.json (as json-dir=DIR writes them) with --fail-on");
+  add_fail_on(*cmd, options.fail_on, "a scenario's report is worse than its --baseline report");
+  cmd->add_flag("-q,--quiet", options.quiet,
+                "Print only the scenarios that did not pass, their failures and the verdict");
   cmd->add_flag("--progress", options.progress,
                 std::string("Show progress on stderr (scenarios done, the running ones and how far each has "
                             "simulated)") +
@@ -106,6 +121,7 @@ CLI::App* add_compare_command(CLI::App& app, CompareOptions& options) {
   add_reports(*cmd, options.reports,
               "Also write the comparison as json=PATH (for scripts) or markdown=PATH (a table for a job summary), "
               "atomically; repeatable");
+  add_fail_on(*cmd, options.fail_on, "B is worse than A");
   add_seed(*cmd, options.seed);
   return cmd;
 }

@@ -25,14 +25,18 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "squall " + std::string(squall::squall_version()));
 
   // argv[0] goes into the repro lines.
-  RunOptions run{.program = argv[0]};
+  RunOptions run;
+  run.program = argv[0];
   ValidateOptions validate;
-  CiOptions ci{.program = argv[0]};
-  CompareOptions compare{.program = argv[0]};
+  CiOptions ci;
+  ci.program = argv[0];
+  CompareOptions compare;
+  compare.program = argv[0];
   SweepOptions sweep;
   MergeOptions merge;
   ReplayOptions replay;
-  ServeOptions serve{.program = argv[0]};
+  ServeOptions serve;
+  serve.program = argv[0];
   const std::vector<std::pair<CLI::App*, std::function<int()>>> commands = {
       {add_run_command(app, run), [&] { return run_command(run); }},
       {add_validate_command(app, validate), [&] { return validate_main(validate); }},

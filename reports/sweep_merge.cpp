@@ -17,7 +17,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-
 struct Partial {
   std::string file;
   const Json* doc = nullptr;  // the PartialFile's

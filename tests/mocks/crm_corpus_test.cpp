@@ -17,12 +17,12 @@ namespace squall {
 namespace {
 
 const Corpus& crm() {
-  static const Corpus corpus = Corpus::load(SQUALL_SOURCE_DIR "/scenarios/corpora/crm.jsonl");
+  static const Corpus corpus = Corpus::load(std::string(SQUALL_SOURCE_DIR) + "/scenarios/corpora/crm.jsonl");
   return corpus;
 }
 
 std::vector<std::string> crm_queries() {
-  std::ifstream in(SQUALL_SOURCE_DIR "/scenarios/corpora/queries-crm.json");
+  std::ifstream in(std::string(SQUALL_SOURCE_DIR) + "/scenarios/corpora/queries-crm.json");
   return nlohmann::json::parse(in).get<std::vector<std::string>>();
 }
 

@@ -17,7 +17,7 @@ constexpr std::string_view kArticles = "https://help.acmecorp.example/articles/"
 
 const VectorIndex& kb() {
   static const VectorIndex index(
-      std::make_shared<const Corpus>(Corpus::load(SQUALL_SOURCE_DIR "/scenarios/corpora/kb.jsonl")));
+      std::make_shared<const Corpus>(Corpus::load(std::string(SQUALL_SOURCE_DIR) + "/scenarios/corpora/kb.jsonl")));
   return index;
 }
 
