@@ -75,8 +75,8 @@ std::optional<std::string> baseline_problem(const std::optional<fs::path>& basel
   return std::nullopt;
 }
 
-BaselineResult check_against_baseline(const fs::path& baseline_dir, const fs::path& scenario_file,
-                                      const Report& report, const std::vector<FailOn>& gates) {
+BaselineResult check_against_baseline(const fs::path& baseline_dir, const fs::path& scenario_file, const Report& report,
+                                      const std::vector<FailOn>& gates) {
   BaselineResult r;
   const fs::path file = baseline_dir / ci_report_name(scenario_file);
   std::error_code ec;

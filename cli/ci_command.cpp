@@ -37,7 +37,8 @@ namespace fs = std::filesystem;
 struct CiRun {
   int exit_code = kExitOk;
   std::optional<Report> report;
-  std::string error;  // one problem a line, when there is no report
+  std::string error;               // one problem a line, when there is no report
+  std::vector<std::string> notes;  // how --policy merged into the scenario's policy
 };
 
 CiRun not_run(int exit_code, std::string error) {
@@ -47,29 +48,37 @@ CiRun not_run(int exit_code, std::string error) {
   return r;
 }
 
+std::string error_lines(const std::vector<ValidationError>& errors) {
+  std::string text;
+  for (const ValidationError& e : errors) {
+    if (!text.empty()) text += '\n';
+    text += to_string(e);
+  }
+  return text;
+}
+
 // Loads, prepares and runs one scenario file as `squall run FILE` would. Never throws: a
 // bad file is exit 2 and a bug in squall exit 70, for this scenario only.
 CiRun run_one(const fs::path& file, const CiOptions& options, const ProgressCallback& progress) {
   try {
     LoadResult loaded = load_scenario(file);
-    if (!loaded.errors.empty()) {
-      std::string error;
-      for (const ValidationError& e : loaded.errors) {
-        if (!error.empty()) error += '\n';
-        error += to_string(e);
-      }
-      return not_run(kExitBadInput, std::move(error));
+    if (!loaded.errors.empty()) return not_run(kExitBadInput, error_lines(loaded.errors));
+    CiRun r;
+    if (options.policy) {
+      const auto errors = apply_policy_file(*loaded.scenario, *options.policy, &r.notes);
+      if (!errors.empty()) return not_run(kExitBadInput, error_lines(errors));
     }
     RunOptions as_run;
     as_run.program = options.program;
     as_run.scenario = file;
+    as_run.policy = options.policy;
     const std::uint64_t seed = loaded.scenario->seed;
     Provenance provenance;
     provenance.scenario_file = file.string();
+    if (options.policy) provenance.policy_file = options.policy->string();
     provenance.repro = repro_command(as_run, seed);
     PreparedScenario prepared(std::move(*loaded.scenario));
     prepared.set_limits(RunLimits{options.max_in_flight});
-    CiRun r;
     r.report = prepared.run(seed, std::move(provenance), nullptr, progress);
     r.exit_code = r.report->all_thresholds_passed() ? kExitOk : kExitThresholdFailed;
     return r;
@@ -109,8 +118,11 @@ std::string result_line(const fs::path& file, const CiRun& run) {
   }
   const Report& r = *run.report;
   const std::size_t failed = failed_thresholds(r);
-  if (failed == 0) return fmt::format("PASS  {} (seed {}, {} thresholds)\n", name, r.seed, r.thresholds.size());
-  return fmt::format("FAIL  {} (seed {}, {} of {} thresholds failed)\n", name, r.seed, failed, r.thresholds.size());
+  std::string line = failed == 0 ? fmt::format("PASS  {} (seed {}, {} thresholds)\n", name, r.seed, r.thresholds.size())
+                                 : fmt::format("FAIL  {} (seed {}, {} of {} thresholds failed)\n", name, r.seed, failed,
+                                               r.thresholds.size());
+  for (const std::string& note : run.notes) line += fmt::format("      note: {}\n", escape_controls(note));
+  return line;
 }
 
 std::string percent(std::uint64_t n, std::uint64_t total) {
@@ -276,6 +288,7 @@ std::optional<CiOutputs> checked_outputs(const CiOptions& options, const std::ve
   for (std::size_t i = 0; i < files.size() && !options.reports.empty(); ++i) {
     for (fs::path& input : run_inputs(files[i])) inputs.push_back(std::move(input));
   }
+  if (options.policy) inputs.push_back(*options.policy);
   std::vector<std::string> specs = options.reports;
   std::optional<std::string> problem = take_json_dir(specs, out.json_dir);
   if (!problem) {
@@ -288,6 +301,15 @@ std::optional<CiOutputs> checked_outputs(const CiOptions& options, const std::ve
   if (!problem && out.step_summary) problem = step_summary_problem(*out.step_summary, out.requests.requests, inputs);
   if (!problem && out.json_dir) problem = json_dir_problem(*out.json_dir, files, inputs);
   if (!problem) problem = baseline_problem(options.baseline, options.fail_on, out.gates);
+  if (problem) {
+    fmt::print(stderr, "squall ci: {}\n", escape_controls(*problem));
+    return std::nullopt;
+  }
+  // A policy file that cannot be read is one problem, not one per scenario.
+  if (options.policy) {
+    const PolicyLoadResult policy = load_policy_file(*options.policy);
+    if (!policy.ok()) problem = error_lines(policy.errors);
+  }
   if (problem) {
     fmt::print(stderr, "squall ci: {}\n", escape_controls(*problem));
     return std::nullopt;

@@ -99,6 +99,9 @@ CLI::App* add_ci_command(CLI::App& app, CiOptions& options) {
   add_reports(*cmd, options.reports,
               "Write junit=PATH (a test suite per scenario), markdown=PATH, or json-dir=DIR (each scenario's JSON "
               "report as DIR/NAME.json, NAME its file's name without the extension); repeatable");
+  add_path(*cmd, "--policy", options.policy,
+           "Run every scenario under this policy file (JSON or YAML): tools a scenario lacks are skipped, tools it "
+           "does not name keep the scenario's own entry, each with a note");
   add_path(*cmd, "--baseline", options.baseline,
            "Gate each scenario's report against DIR/NAME.json (as json-dir=DIR writes them) with --fail-on");
   add_fail_on(*cmd, options.fail_on, "a scenario's report is worse than its --baseline report");

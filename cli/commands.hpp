@@ -50,6 +50,7 @@ struct CiOptions {
   std::size_t jobs = 0;                                           // runs at once; 0: one per hardware thread
   std::uint64_t max_in_flight = RunLimits{}.max_tasks_in_flight;  // as `run --max-in-flight`
   std::vector<std::string> reports;  // --report junit=PATH / markdown=PATH / json-dir=DIR (cli/ci_baseline.hpp)
+  std::optional<std::filesystem::path> policy;    // --policy FILE: every scenario under it (sim/scenario_loader.hpp)
   std::optional<std::filesystem::path> baseline;  // --baseline DIR: reports to gate against (cli/ci_baseline.hpp)
   std::vector<std::string> fail_on;               // --fail-on METRIC:MARGIN, with --baseline
   bool quiet = false;                             // only failing scenarios' lines and the verdict

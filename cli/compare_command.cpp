@@ -133,7 +133,9 @@ std::pair<Side, Side> run_policies(const CompareOptions& options) {
   for (const auto& policy : policies) {
     Scenario copy = *loaded.scenario;
     if (policy) {
-      if (const auto errors = apply_policy_file(copy, *policy); !errors.empty()) throw_errors(errors);
+      std::vector<std::string> notes;
+      if (const auto errors = apply_policy_file(copy, *policy, &notes); !errors.empty()) throw_errors(errors);
+      for (const std::string& note : notes) fmt::print(stderr, "squall compare: note: {}\n", escape_controls(note));
     }
     configs.push_back(copy.policy);
   }

@@ -70,7 +70,9 @@ std::variant<FailOn, std::string> parse_fail_on(const std::string& expression) {
   gate.relative = !number.empty() && number.back() == '%';
   if (gate.relative) number.remove_suffix(1);
   const std::optional<double> value = plain_number(number);
-  if (!value) return head + fmt::format("the margin \"{}\" is not a number (digits with an optional point, e.g. {}10 or {}2.5%)", margin, sign, sign);
+  if (!value)
+    return head + fmt::format("the margin \"{}\" is not a number (digits with an optional point, e.g. {}10 or {}2.5%)",
+                              margin, sign, sign);
   gate.margin = *value;
   return gate;
 }
@@ -90,7 +92,8 @@ std::vector<GateResult> check_gates(const std::vector<FailOn>& gates, const std:
   for (const FailOn& gate : gates) {
     GateResult r;
     r.gate = &gate;
-    const auto row = std::find_if(rows.begin(), rows.end(), [&](const MetricComparison& m) { return m.metric == gate.metric; });
+    const auto row =
+        std::find_if(rows.begin(), rows.end(), [&](const MetricComparison& m) { return m.metric == gate.metric; });
     if (row != rows.end()) {
       r.a = row->a;
       r.b = row->b;
@@ -105,12 +108,11 @@ std::vector<GateResult> check_gates(const std::vector<FailOn>& gates, const std:
   return results;
 }
 
-std::string margin_text(const FailOn& gate) {
-  return gate.expression.substr(gate.expression.rfind(':') + 1);
-}
+std::string margin_text(const FailOn& gate) { return gate.expression.substr(gate.expression.rfind(':') + 1); }
 
 std::size_t failed_gates(const std::vector<GateResult>& results) {
-  return static_cast<std::size_t>(std::count_if(results.begin(), results.end(), [](const GateResult& r) { return !r.passed; }));
+  return static_cast<std::size_t>(
+      std::count_if(results.begin(), results.end(), [](const GateResult& r) { return !r.passed; }));
 }
 
 namespace {
@@ -139,8 +141,8 @@ std::string gates_text(const std::vector<GateResult>& results) {
       continue;
     }
     const MetricComparison row = row_of(r);
-    out += fmt::format("gate {}: {} (A {}, B {}, B - A {}, {})\n", escape_controls(r.gate->expression), word, value_text(r.a),
-                       value_text(r.b), difference_text(row), relative_difference_text(row));
+    out += fmt::format("gate {}: {} (A {}, B {}, B - A {}, {})\n", escape_controls(r.gate->expression), word,
+                       value_text(r.a), value_text(r.b), difference_text(row), relative_difference_text(row));
   }
   out += fmt::format("gates: {}\n", verdict(results));
   return out;

@@ -27,7 +27,7 @@ struct FailOn {
   std::string expression;  // as given, e.g. "latency_ms.p99:+10%"
   std::string metric;      // a headline metric name
   bool worse_is_higher = true;
-  double margin = 0;       // >= 0: in the metric's unit, or a percentage of |A| when relative
+  double margin = 0;  // >= 0: in the metric's unit, or a percentage of |A| when relative
   bool relative = false;
 };
 

@@ -124,3 +124,44 @@ TEST(CiBaselineTest, TwoScenariosOfOneNameAreRefusedByJsonDir) {
 }
 
 }  // namespace
+
+namespace {
+
+using namespace squall::test_support;
+namespace fs = std::filesystem;
+
+TEST(CiPolicyTest, EveryScenarioRunsUnderThePolicyWithNotesForWhatItSkipsOrKeeps) {
+  const fs::path policy = temp_path("ci-policy.json");
+  std::ofstream(policy) << R"({ "web_search": [], "pinecone": [] })";
+  const Result r = squall("ci --policy " + policy.string() + " scenarios/quickstart.json -j 1");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.out.find("FAIL  scenarios/quickstart.json (seed 42, 1 of 2 thresholds failed)\n"
+                       "      note: " +
+                       policy.string() +
+                       ": skipped \"pinecone\": the scenario has no tool or provider of that name\n"
+                       "      note: " +
+                       policy.string() + ": \"llm\" not named in it: the scenario's own policy kept\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("repro: " + std::string(SQUALL_BINARY) + " run scenarios/quickstart.json --seed 42 --policy " +
+                       policy.string() + "\n"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST(CiPolicyTest, APolicyNamingNoToolOfAScenarioIsExitTwoForIt) {
+  const fs::path policy = temp_path("ci-policy-none.json");
+  std::ofstream(policy) << R"({ "pinecone": [] })";
+  const Result r = squall("ci scenarios/quickstart.json --policy " + policy.string());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.out.find("ERROR scenarios/quickstart.json (exit 2, not run)\n      " + policy.string() +
+                       ": names no tool of the scenario (its tools are \"llm\", \"web_search\")\n"),
+            std::string::npos)
+      << r.out;
+  const Result missing = squall("ci scenarios/quickstart.json --policy " + policy.string() + ".nope");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_EQ(missing.out, "");
+  EXPECT_EQ(missing.err, "squall ci: " + policy.string() + ".nope: file not found\n");
+}
+
+}  // namespace

@@ -113,7 +113,8 @@ TEST(CompareGateTest, MalformedExpressionsAreNamed) {
   EXPECT_EQ(error_of("latency_ms.p99:10%"),
             "--fail-on \"latency_ms.p99:10%\": the margin \"10%\" has no sign: write latency_ms.p99:+10% (B is "
             "worse when latency_ms.p99 is higher)");
-  EXPECT_EQ(error_of("tasks.total:5"), "--fail-on \"tasks.total:5\": the margin \"5\" has no sign: + gates a rise, - a fall");
+  EXPECT_EQ(error_of("tasks.total:5"),
+            "--fail-on \"tasks.total:5\": the margin \"5\" has no sign: + gates a rise, - a fall");
   EXPECT_EQ(error_of("task_success:+0.01"),
             "--fail-on \"task_success:+0.01\": B is worse when task_success is lower: write task_success:-0.01");
   EXPECT_EQ(error_of("latency_ms.p99:-10%"),
