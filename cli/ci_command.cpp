@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <optional>
@@ -5,6 +6,7 @@
 
 #include <fmt/core.h>
 
+#include "cli/ci_baseline.hpp"
 #include "cli/ci_progress.hpp"
 #include "cli/commands.hpp"
 #include "cli/expected_tasks.hpp"
@@ -16,6 +18,7 @@
 #include "cli/step_summary.hpp"
 #include "cli/terminal.hpp"
 #include "reports/atomic_file.hpp"
+#include "reports/json_writer.hpp"
 #include "reports/rounding.hpp"
 #include "reports/text_summary.hpp"
 #include "reports/writers/junit_writer.hpp"
@@ -34,7 +37,8 @@ namespace fs = std::filesystem;
 struct CiRun {
   int exit_code = kExitOk;
   std::optional<Report> report;
-  std::string error;  // one problem a line, when there is no report
+  std::string error;               // one problem a line, when there is no report
+  std::vector<std::string> notes;  // how --policy merged into the scenario's policy
 };
 
 CiRun not_run(int exit_code, std::string error) {
@@ -44,29 +48,37 @@ CiRun not_run(int exit_code, std::string error) {
   return r;
 }
 
+std::string error_lines(const std::vector<ValidationError>& errors) {
+  std::string text;
+  for (const ValidationError& e : errors) {
+    if (!text.empty()) text += '\n';
+    text += to_string(e);
+  }
+  return text;
+}
+
 // Loads, prepares and runs one scenario file as `squall run FILE` would. Never throws: a
 // bad file is exit 2 and a bug in squall exit 70, for this scenario only.
 CiRun run_one(const fs::path& file, const CiOptions& options, const ProgressCallback& progress) {
   try {
     LoadResult loaded = load_scenario(file);
-    if (!loaded.errors.empty()) {
-      std::string error;
-      for (const ValidationError& e : loaded.errors) {
-        if (!error.empty()) error += '\n';
-        error += to_string(e);
-      }
-      return not_run(kExitBadInput, std::move(error));
+    if (!loaded.errors.empty()) return not_run(kExitBadInput, error_lines(loaded.errors));
+    CiRun r;
+    if (options.policy) {
+      const auto errors = apply_policy_file(*loaded.scenario, *options.policy, &r.notes);
+      if (!errors.empty()) return not_run(kExitBadInput, error_lines(errors));
     }
     RunOptions as_run;
     as_run.program = options.program;
     as_run.scenario = file;
+    as_run.policy = options.policy;
     const std::uint64_t seed = loaded.scenario->seed;
     Provenance provenance;
     provenance.scenario_file = file.string();
+    if (options.policy) provenance.policy_file = options.policy->string();
     provenance.repro = repro_command(as_run, seed);
     PreparedScenario prepared(std::move(*loaded.scenario));
     prepared.set_limits(RunLimits{options.max_in_flight});
-    CiRun r;
     r.report = prepared.run(seed, std::move(provenance), nullptr, progress);
     r.exit_code = r.report->all_thresholds_passed() ? kExitOk : kExitThresholdFailed;
     return r;
@@ -106,8 +118,11 @@ std::string result_line(const fs::path& file, const CiRun& run) {
   }
   const Report& r = *run.report;
   const std::size_t failed = failed_thresholds(r);
-  if (failed == 0) return fmt::format("PASS  {} (seed {}, {} thresholds)\n", name, r.seed, r.thresholds.size());
-  return fmt::format("FAIL  {} (seed {}, {} of {} thresholds failed)\n", name, r.seed, failed, r.thresholds.size());
+  std::string line = failed == 0 ? fmt::format("PASS  {} (seed {}, {} thresholds)\n", name, r.seed, r.thresholds.size())
+                                 : fmt::format("FAIL  {} (seed {}, {} of {} thresholds failed)\n", name, r.seed, failed,
+                                               r.thresholds.size());
+  for (const std::string& note : run.notes) line += fmt::format("      note: {}\n", escape_controls(note));
+  return line;
 }
 
 std::string percent(std::uint64_t n, std::uint64_t total) {
@@ -191,13 +206,32 @@ std::vector<SuiteOutcome> suite_outcomes(std::span<const fs::path> files, std::s
   return outcomes;
 }
 
+// What ci writes besides its lines, all checked before anything runs.
+struct CiOutputs {
+  ReportRequests requests;
+  std::optional<fs::path> step_summary;  // $GITHUB_STEP_SUMMARY, when a markdown summary is asked for
+  std::optional<fs::path> json_dir;      // --report json-dir=DIR
+  std::vector<FailOn> gates;             // --fail-on, with --baseline
+};
+
 // Writes the requested files; returns the lines saying so. Throws std::runtime_error.
-std::vector<std::string> write_outputs(const std::vector<ReportRequest>& requests,
-                                       const std::optional<fs::path>& step_summary,
-                                       std::span<const SuiteOutcome> outcomes) {
+std::vector<std::string> write_outputs(const CiOutputs& outputs, std::span<const fs::path> files,
+                                       std::span<const CiRun> runs, std::span<const SuiteOutcome> outcomes) {
+  const std::vector<ReportRequest>& requests = outputs.requests.requests;
+  const std::optional<fs::path>& step_summary = outputs.step_summary;
   std::vector<std::string> lines;
   // Every file is written before any is published (AtomicFileBatch).
   AtomicFileBatch batch;
+  if (outputs.json_dir) {
+    std::size_t written = 0;
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      if (!runs[i].report) continue;
+      batch.add(resolve_output(*outputs.json_dir / ci_report_name(files[i])), to_json_text(*runs[i].report));
+      ++written;
+    }
+    lines.push_back(fmt::format("json reports of {} written to {}", counted(written, "scenario"),
+                                escape_controls(outputs.json_dir->string())));
+  }
   for (const ReportRequest& r : requests) {
     const bool is_markdown = r.format->name == "markdown";
     if (is_markdown && step_summary && output_identity(r.path) == output_identity(*step_summary)) continue;
@@ -243,27 +277,68 @@ std::vector<CiRun> run_all(const std::vector<fs::path>& files, std::size_t jobs,
   return runs;
 }
 
-// The --report requests and $GITHUB_STEP_SUMMARY (set in `step_summary` when a markdown
-// summary is asked for), checked as `run` checks its own against every file each scenario
-// reads (cli/run_inputs.hpp): nullopt, after saying why on stderr, when one is refused.
-std::optional<ReportRequests> checked_outputs(const CiOptions& options, const std::vector<fs::path>& files,
-                                              std::optional<fs::path>& step_summary) {
+// The --report requests, $GITHUB_STEP_SUMMARY (when a markdown summary is asked for),
+// json-dir and the baseline's gates, checked as `run` checks its own against every file
+// each scenario reads (cli/run_inputs.hpp): nullopt, after saying why on stderr, when one
+// is refused.
+std::optional<CiOutputs> checked_outputs(const CiOptions& options, const std::vector<fs::path>& files) {
+  CiOutputs out;
   std::vector<fs::path> inputs;
   // Loading every scenario once more to learn its corpora is wasted without a report.
   for (std::size_t i = 0; i < files.size() && !options.reports.empty(); ++i) {
     for (fs::path& input : run_inputs(files[i])) inputs.push_back(std::move(input));
   }
-  ReportRequests requests = parse_report_requests(options.reports, std::nullopt, inputs);
-  std::optional<std::string> problem = check_ci_requests(requests);
-  for (const ReportRequest& r : requests.requests) {
-    if (r.format->name == "markdown") step_summary = step_summary_file();
+  if (options.policy) inputs.push_back(*options.policy);
+  std::vector<std::string> specs = options.reports;
+  std::optional<std::string> problem = take_json_dir(specs, out.json_dir);
+  if (!problem) {
+    out.requests = parse_report_requests(specs, std::nullopt, inputs);
+    problem = check_ci_requests(out.requests);
   }
-  if (!problem && step_summary) problem = step_summary_problem(*step_summary, requests.requests, inputs);
+  for (const ReportRequest& r : out.requests.requests) {
+    if (r.format->name == "markdown") out.step_summary = step_summary_file();
+  }
+  if (!problem && out.step_summary) problem = step_summary_problem(*out.step_summary, out.requests.requests, inputs);
+  if (!problem && out.json_dir) problem = json_dir_problem(*out.json_dir, files, inputs);
+  if (!problem) problem = baseline_problem(options.baseline, options.fail_on, out.gates);
   if (problem) {
     fmt::print(stderr, "squall ci: {}\n", escape_controls(*problem));
     return std::nullopt;
   }
-  return requests;
+  // A policy file that cannot be read is one problem, not one per scenario.
+  if (options.policy) {
+    const PolicyLoadResult policy = load_policy_file(*options.policy);
+    if (!policy.ok()) problem = error_lines(policy.errors);
+  }
+  if (problem) {
+    fmt::print(stderr, "squall ci: {}\n", escape_controls(*problem));
+    return std::nullopt;
+  }
+  return out;
+}
+
+// Each scenario that ran against its baseline report, in input order; returns the worst
+// exit code of the comparisons and prints their lines (with --quiet, only the failed ones)
+// and a line counting them.
+int check_baselines(const CiOptions& options, std::span<const fs::path> files, std::span<const CiRun> runs,
+                    const std::vector<FailOn>& gates) {
+  int exit_code = kExitOk;
+  std::size_t counts[3] = {0, 0, 0};  // passed, failed a gate, unreadable baseline
+  std::size_t missing = 0;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (!runs[i].report) continue;
+    const BaselineResult r = check_against_baseline(*options.baseline, files[i], *runs[i].report, gates);
+    exit_code = worst_exit_code(exit_code, r.exit_code);
+    if (r.compared || r.exit_code != kExitOk) {
+      ++counts[std::min(r.exit_code, 2)];
+    } else {
+      ++missing;
+    }
+    if (!options.quiet || r.exit_code != kExitOk) fmt::print("{}", r.text);
+  }
+  fmt::print("squall ci: baselines: {} passed, {} failed, {} unreadable, {} missing\n", counts[0], counts[1], counts[2],
+             missing);
+  return exit_code;
 }
 
 }  // namespace
@@ -282,9 +357,8 @@ int ci_command(const CiOptions& options) {
     fmt::print(stderr, "squall ci: {}\n", escape_controls(*inputs.error));
     return kExitBadInput;
   }
-  std::optional<fs::path> step_summary;
-  const std::optional<ReportRequests> requests = checked_outputs(options, inputs.files, step_summary);
-  if (!requests) return kExitBadInput;
+  const std::optional<CiOutputs> outputs = checked_outputs(options, inputs.files);
+  if (!outputs) return kExitBadInput;
   const std::vector<fs::path>& files = inputs.files;
   const std::size_t jobs = options.jobs == 0 ? default_jobs() : options.jobs;
   fmt::print("squall ci: {} scenarios\n", files.size());
@@ -305,13 +379,14 @@ int ci_command(const CiOptions& options) {
 
   const std::vector<SuiteOutcome> outcomes = suite_outcomes(files, runs);
   try {
-    for (const std::string& line : write_outputs(requests->requests, step_summary, outcomes)) {
+    for (const std::string& line : write_outputs(*outputs, files, runs, outcomes)) {
       if (!options.quiet) fmt::print("{}\n", line);
     }
   } catch (const std::exception& e) {
     fmt::print(stderr, "squall ci: cannot write report: {}\n", e.what());
     exit_code = worst_exit_code(exit_code, kExitBadInput);
   }
+  if (options.baseline) exit_code = worst_exit_code(exit_code, check_baselines(options, files, runs, outputs->gates));
   fmt::print("{}", failures_and_verdict(files, runs, exit_code));
   return exit_code;
 }

@@ -43,6 +43,15 @@ void add_jobs(CLI::App& cmd, std::size_t& jobs, const char* help) {
   cmd.add_option("-j,--jobs", jobs, help)->check(integer_in(1, 1024));
 }
 
+void add_fail_on(CLI::App& cmd, std::vector<std::string>& fail_on, const char* sides) {
+  cmd.add_option("--fail-on", fail_on,
+                 fmt::format("Exit 1 when {} by more than a margin: METRIC:+N or METRIC:-N, N a number or a "
+                             "percentage of A (latency_ms.p99:+10%, task_success:-0.01); the sign is the worse "
+                             "direction; repeatable",
+                             sides))
+      ->type_name("METRIC:MARGIN");
+}
+
 }  // namespace
 
 CLI::App* add_run_command(CLI::App& app, RunOptions& options) {
@@ -87,7 +96,15 @@ CLI::App* add_ci_command(CLI::App& app, CiOptions& options) {
   add_jobs(*cmd, options.jobs, "Scenarios run at once (default: one per hardware thread)");
   add_max_in_flight(*cmd, options.max_in_flight,
                     "Stop a scenario (exit 2 for it) when more tasks than this are in flight at once");
-  add_reports(*cmd, options.reports, "Write junit=PATH (a test suite per scenario) or markdown=PATH; repeatable");
+  add_reports(*cmd, options.reports,
+              "Write junit=PATH (a test suite per scenario), markdown=PATH, or json-dir=DIR (each scenario's JSON "
+              "report as DIR/NAME.json, NAME its file's name without the extension); repeatable");
+  add_path(*cmd, "--policy", options.policy,
+           "Run every scenario under this policy file (JSON or YAML): tools a scenario lacks are skipped, tools it "
+           "does not name keep the scenario's own entry, each with a note");
+  add_path(*cmd, "--baseline", options.baseline,
+           "Gate each scenario's report against DIR/NAME.json (as json-dir=DIR writes them) with --fail-on");
+  add_fail_on(*cmd, options.fail_on, "a scenario's report is worse than its --baseline report");
   cmd->add_flag("-q,--quiet", options.quiet,
                 "Print only the scenarios that did not pass, their failures and the verdict");
   cmd->add_flag("--progress", options.progress,
@@ -107,6 +124,7 @@ CLI::App* add_compare_command(CLI::App& app, CompareOptions& options) {
   add_reports(*cmd, options.reports,
               "Also write the comparison as json=PATH (for scripts) or markdown=PATH (a table for a job summary), "
               "atomically; repeatable");
+  add_fail_on(*cmd, options.fail_on, "B is worse than A");
   add_seed(*cmd, options.seed);
   return cmd;
 }

@@ -49,8 +49,11 @@ struct CiOptions {
   std::vector<std::filesystem::path> inputs;                      // scenario files and directories
   std::size_t jobs = 0;                                           // runs at once; 0: one per hardware thread
   std::uint64_t max_in_flight = RunLimits{}.max_tasks_in_flight;  // as `run --max-in-flight`
-  std::vector<std::string> reports;                               // --report junit=PATH / markdown=PATH
-  bool quiet = false;                                             // only failing scenarios' lines and the verdict
+  std::vector<std::string> reports;  // --report junit=PATH / markdown=PATH / json-dir=DIR (cli/ci_baseline.hpp)
+  std::optional<std::filesystem::path> policy;    // --policy FILE: every scenario under it (sim/scenario_loader.hpp)
+  std::optional<std::filesystem::path> baseline;  // --baseline DIR: reports to gate against (cli/ci_baseline.hpp)
+  std::vector<std::string> fail_on;               // --fail-on METRIC:MARGIN, with --baseline
+  bool quiet = false;                             // only failing scenarios' lines and the verdict
   bool progress = false;  // progress on stderr even when it is not a terminal (cli/ci_progress.hpp)
 };
 
@@ -70,6 +73,7 @@ struct CompareOptions {
   std::vector<std::filesystem::path> policies;  // with a scenario: one (against its own) or two
   std::optional<std::uint64_t> seed;            // with a scenario: overrides its seed
   std::vector<std::string> reports;  // --report json=PATH / markdown=PATH (reports/writers/comparison_writer.hpp)
+  std::vector<std::string> fail_on;  // --fail-on METRIC:MARGIN (reports/compare_gate.hpp), in the given order
 };
 
 // `squall compare`: the headline metrics of two runs side by side (reports/compare.hpp):
@@ -79,8 +83,11 @@ struct CompareOptions {
 // Two reports must be squall reports of this squall's version (report_problem); reports
 // of different scenarios or seeds are compared with a warning on stderr for each. With
 // --report json=PATH or markdown=PATH (repeatable, checked before anything runs, written
-// atomically) the comparison is also written as a file.
-// Exit 0 when the comparison is printed, 2 on bad input or usage.
+// atomically) the comparison is also written as a file. With --fail-on METRIC:MARGIN
+// (repeatable, parsed before anything runs) each gate is printed after the table and
+// added to the Markdown file; exit 1 when one fails.
+// Exit 0 when the comparison is printed (and every gate passes), 1 when a gate fails, 2 on
+// bad input or usage.
 int compare_command(const CompareOptions& options);
 
 struct SweepOptions {

@@ -12,6 +12,7 @@
 #include "cli/run_inputs.hpp"
 #include "reports/atomic_file.hpp"
 #include "reports/compare.hpp"
+#include "reports/compare_gate.hpp"
 #include "reports/json_writer.hpp"
 #include "reports/writers/comparison_writer.hpp"
 #include "sim/run.hpp"
@@ -91,9 +92,10 @@ std::vector<CompareOutput> parse_outputs(const CompareOptions& options, bool rep
 }
 
 // Writes the requested files, all or none; returns the lines saying so.
+// The Markdown file ends with the gates' table when there are gates.
 std::vector<std::string> write_outputs(const std::vector<CompareOutput>& outputs, const Side& a, const Side& b,
                                        const std::vector<MetricComparison>& rows,
-                                       const std::vector<std::string>& warnings) {
+                                       const std::vector<std::string>& warnings, const std::vector<GateResult>& gates) {
   const ComparedRun run_a{a.label, &a.report};
   const ComparedRun run_b{b.label, &b.report};
   std::vector<std::string> lines;
@@ -102,7 +104,8 @@ std::vector<std::string> write_outputs(const std::vector<CompareOutput>& outputs
   for (const CompareOutput& out : outputs) {
     const bool json = out.format == "json";
     batch.add(resolve_output(out.path),
-              json ? comparison_json(run_a, run_b, rows, warnings) : comparison_markdown(run_a, run_b, rows, warnings));
+              json ? comparison_json(run_a, run_b, rows, warnings)
+                   : comparison_markdown(run_a, run_b, rows, warnings) + (gates.empty() ? "" : gates_markdown(gates)));
     lines.push_back(fmt::format("{} comparison written to {}", out.format, escape_controls(out.path.string())));
   }
   batch.commit();
@@ -130,7 +133,9 @@ std::pair<Side, Side> run_policies(const CompareOptions& options) {
   for (const auto& policy : policies) {
     Scenario copy = *loaded.scenario;
     if (policy) {
-      if (const auto errors = apply_policy_file(copy, *policy); !errors.empty()) throw_errors(errors);
+      std::vector<std::string> notes;
+      if (const auto errors = apply_policy_file(copy, *policy, &notes); !errors.empty()) throw_errors(errors);
+      for (const std::string& note : notes) fmt::print(stderr, "squall compare: note: {}\n", escape_controls(note));
     }
     configs.push_back(copy.policy);
   }
@@ -164,6 +169,9 @@ int compare_command(const CompareOptions& options) {
     return kExitBadInput;
   }
   try {
+    auto parsed_gates = parse_fail_ons(options.fail_on);
+    if (const auto* error = std::get_if<std::string>(&parsed_gates)) refuse("squall compare: " + *error);
+    const std::vector<FailOn>& gates = std::get<std::vector<FailOn>>(parsed_gates);
     const std::vector<CompareOutput> outputs = parse_outputs(options, reports);
     std::pair<Side, Side> sides;
     if (reports) {
@@ -181,13 +189,15 @@ int compare_command(const CompareOptions& options) {
     for (const std::string& w : warnings) fmt::print(stderr, "squall compare: warning: {}\n", escape_controls(w));
     const std::vector<MetricComparison> rows = compare_reports(a.report, b.report);
     fmt::print("{}", comparison_table(escape_controls(a.label), escape_controls(b.label), rows));
+    const std::vector<GateResult> results = check_gates(gates, rows);
+    if (!results.empty()) fmt::print("{}", gates_text(results));
     try {
-      for (const std::string& line : write_outputs(outputs, a, b, rows, warnings)) fmt::print("{}\n", line);
+      for (const std::string& line : write_outputs(outputs, a, b, rows, warnings, results)) fmt::print("{}\n", line);
     } catch (const std::runtime_error& e) {
       fmt::print(stderr, "squall compare: cannot write report: {}\n", e.what());
       return kExitBadInput;
     }
-    return kExitOk;
+    return failed_gates(results) == 0 ? kExitOk : kExitThresholdFailed;
   } catch (const BadInput& e) {
     fmt::print(stderr, "{}\n", e.what());
     return kExitBadInput;

@@ -75,6 +75,13 @@ bool validate_sweep(const std::filesystem::path& file) {
   return true;
 }
 
+// How a policy file merged into a scenario's policy (sim/scenario_loader.hpp), on stderr.
+void print_notes(const PolicyMerge& merge, const Scenario& scenario) {
+  for (const std::string& note : merge.notes) {
+    fmt::print(stderr, "note: {} (with {})\n", escape_controls(note), escape_controls(scenario.source.string()));
+  }
+}
+
 }  // namespace
 
 int validate_command(const std::vector<std::filesystem::path>& scenarios,
@@ -103,7 +110,7 @@ int validate_command(const std::vector<std::filesystem::path>& scenarios,
     valid_scenarios.push_back(std::move(*loaded.scenario));
   }
   // A policy file given with scenarios is checked against each of them, as `squall run
-  // SCENARIO --policy FILE` checks it (check_policy), so that validate accepts exactly
+  // SCENARIO --policy FILE` checks it (merge_policy, its notes on stderr), so that validate accepts exactly
   // the pairs run accepts. An error found with several scenarios is printed once; with
   // more than one scenario given, it names those it was found with (with one, it reads
   // as run's does).
@@ -114,7 +121,9 @@ int validate_command(const std::vector<std::filesystem::path>& scenarios,
       const std::size_t own = errors.size();  // the file's own errors name no scenario
       std::vector<std::vector<std::string>> found_with;
       for (const Scenario& scenario : valid_scenarios) {
-        for (ValidationError& error : check_policy(scenario, *loaded.policy, file)) {
+        PolicyMerge merge = merge_policy(scenario, *loaded.policy, file);
+        print_notes(merge, scenario);
+        for (ValidationError& error : merge.errors) {
           const auto seen = std::find(errors.begin() + static_cast<std::ptrdiff_t>(own), errors.end(), error);
           if (seen == errors.end()) {
             errors.push_back(std::move(error));

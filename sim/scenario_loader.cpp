@@ -219,52 +219,86 @@ PolicyLoadResult load_policy_text(std::string_view text, const std::filesystem::
   return PolicyLoadResult{std::move(policy), {}};
 }
 
-std::vector<ValidationError> check_policy(const Scenario& scenario, const PolicyConfig& policy,
-                                          const std::filesystem::path& policy_file) {
-  Diagnostics diag(policy_file.string());
-  check_policy(policy, scenario_names(scenario), "", diag);
-  // What the file must name, sorted: the scenario's tools (those its steps call and those
-  // its own policy configures) and the provider stacks its own policy gives, reported
-  // apart since each is left out in its own way.
-  const ScenarioNames names = scenario_names(scenario);
-  std::set<std::string_view> tools;
-  std::set<std::string_view> stacks;
-  for (const TaskTemplate& task : scenario.workload.tasks) {
-    for (const StepConfig& step : task.steps) tools.insert(step.tool);
-  }
-  for (const auto& [key, strategies] : scenario.policy) {
-    if (names.tools.contains(key)) {
-      tools.insert(key);
-    } else {
-      stacks.insert(key);
-    }
-  }
-  const auto missing_of = [&policy](const std::set<std::string_view>& keys) {
-    std::vector<std::string_view> missing;
-    for (const std::string_view key : keys) {
-      if (!policy.contains(key)) missing.push_back(key);
-    }
-    return missing;
-  };
-  if (const auto missing = missing_of(tools); !missing.empty()) {
-    diag.error("", fmt::format("expected every tool of the scenario, missing {} (write \"{}\": [] for a tool without "
-                               "strategies)",
-                               join_quoted(missing), missing.front()));
-  }
-  if (const auto missing = missing_of(stacks); !missing.empty()) {
-    diag.error("", fmt::format("expected every provider stack of the scenario's policy, missing {} (write \"{}\": [] "
-                               "for a provider without strategies of its own)",
-                               join_quoted(missing), missing.front()));
-  }
-  return diag.take();
+namespace {
+
+// Whether the scenario has `key` to configure: a tool, or a provider whose stack a policy
+// may give when the scenario has a tools block (policy_reader.hpp check_owner's rule).
+bool scenario_has(const ScenarioNames& names, std::string_view key) {
+  return names.tools.contains(key) || (names.explicit_tools && names.providers.contains(key));
 }
 
-std::vector<ValidationError> apply_policy_file(Scenario& scenario, const std::filesystem::path& policy_file) {
+// What the scenario's own policy configures and its steps call, sorted.
+std::set<std::string_view> scenario_keys(const Scenario& scenario) {
+  std::set<std::string_view> keys;
+  for (const TaskTemplate& task : scenario.workload.tasks) {
+    for (const StepConfig& step : task.steps) keys.insert(step.tool);
+  }
+  for (const auto& [key, strategies] : scenario.policy) keys.insert(key);
+  return keys;
+}
+
+std::string names_of(const std::set<std::string_view>& keys) {
+  const std::vector<std::string_view> list(keys.begin(), keys.end());
+  return join_quoted(list);
+}
+
+}  // namespace
+
+PolicyMerge merge_policy(const Scenario& scenario, const PolicyConfig& policy,
+                         const std::filesystem::path& policy_file) {
+  PolicyMerge merge;
+  const ScenarioNames names = scenario_names(scenario);
+  PolicyConfig named;  // the file's entries for what the scenario has
+  std::set<std::string_view> skipped;
+  for (const auto& [key, strategies] : policy) {
+    if (scenario_has(names, key)) {
+      named.emplace(key, strategies);
+    } else {
+      skipped.insert(key);
+    }
+  }
+  Diagnostics diag(policy_file.string());
+  if (named.empty()) {
+    std::set<std::string_view> tools;
+    for (const auto& [tool, type] : names.tools) tools.insert(tool);
+    diag.error("", fmt::format("names no tool of the scenario (its tools are {})", names_of(tools)));
+    merge.errors = diag.take();
+    return merge;
+  }
+  check_policy(named, names, "", diag);
+  merge.errors = diag.take();
+  if (!merge.errors.empty()) return merge;
+  if (!skipped.empty()) {
+    merge.notes.push_back(fmt::format("{}: skipped {}: the scenario has no tool or provider of that name",
+                                      policy_file.string(), names_of(skipped)));
+  }
+  std::set<std::string_view> kept;
+  for (const std::string_view key : scenario_keys(scenario)) {
+    if (!named.contains(key)) kept.insert(key);
+  }
+  if (!kept.empty()) {
+    merge.notes.push_back(
+        fmt::format("{}: {} not named in it: the scenario's own policy kept", policy_file.string(), names_of(kept)));
+  }
+  merge.policy = scenario.policy;
+  for (auto& [key, strategies] : named) merge.policy[key] = std::move(strategies);
+  return merge;
+}
+
+std::vector<ValidationError> check_policy(const Scenario& scenario, const PolicyConfig& policy,
+                                          const std::filesystem::path& policy_file) {
+  return merge_policy(scenario, policy, policy_file).errors;
+}
+
+std::vector<ValidationError> apply_policy_file(Scenario& scenario, const std::filesystem::path& policy_file,
+                                               std::vector<std::string>* notes) {
   PolicyLoadResult loaded = load_policy_file(policy_file);
   if (!loaded.ok()) return std::move(loaded.errors);
-  auto errors = check_policy(scenario, *loaded.policy, policy_file);
-  if (errors.empty()) scenario.policy = std::move(*loaded.policy);
-  return errors;
+  PolicyMerge merge = merge_policy(scenario, *loaded.policy, policy_file);
+  if (!merge.errors.empty()) return std::move(merge.errors);
+  scenario.policy = std::move(merge.policy);
+  if (notes != nullptr) *notes = std::move(merge.notes);
+  return {};
 }
 
 }  // namespace squall

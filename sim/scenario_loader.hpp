@@ -67,22 +67,36 @@ LoadResult load_scenario_text(std::string_view text, const std::filesystem::path
 PolicyLoadResult load_policy_file(const std::filesystem::path& file);
 PolicyLoadResult load_policy_text(std::string_view text, const std::filesystem::path& file);
 
-// The cross-checks of `policy`, read from `policy_file`, as the replacement of
-// scenario.policy: the rules of sim/scenario/policy_reader.hpp check_policy against the
-// scenario's tools and providers (`/<tool>`: `no provider named "pinecone"; providers
-// are: llm, search`; simplify_query's and fallback's rules), and it names every tool of
-// the scenario (and every provider stack the scenario's policy block gives), the
-// tools its steps call and the tools its own policy block configures (at the root: `expected
-// every tool of the scenario, missing "search" (write "search": [] for a tool without
-// strategies)`), since a tool left out would silently lose the strategies the scenario
-// gives it. Errors name `policy_file` and use the policy file's paths. `squall run
-// --policy` and `squall validate SCENARIO --policy FILE` both check with this function.
+// A policy file merged into a scenario's policy, the one rule of `run --policy`, `ci
+// --policy`, `compare --policy`, `validate SCENARIO --policy` and a sweep's variant
+// policies. A policy file is written for many scenarios, so:
+// - an entry for a tool (or provider stack) the scenario does not have is skipped, with a
+//   note: `p.json: skipped "pinecone": the scenario has no tool or provider of that name`;
+// - a tool the scenario calls or configures that the file does not name keeps the
+//   scenario's own entry (none: no strategies), with a note: `p.json: "search" not named
+//   in it: the scenario's own policy kept`;
+// - a file naming no tool of the scenario at all is an error at its root (`names no tool
+//   of the scenario (its tools are "gpt", "search")`): it was meant for another scenario;
+// - the entries kept are cross-checked as the scenario's own block is (sim/scenario/
+//   policy_reader.hpp check_policy: simplify_query's and fallback's rules), errors naming
+//   `policy_file` with the file's paths.
+struct PolicyMerge {
+  std::vector<ValidationError> errors;
+  std::vector<std::string> notes;  // one sentence each, naming the policy file
+  PolicyConfig policy;             // the merged policy, when there are no errors
+};
+PolicyMerge merge_policy(const Scenario& scenario, const PolicyConfig& policy,
+                         const std::filesystem::path& policy_file);
+
+// merge_policy's errors.
 std::vector<ValidationError> check_policy(const Scenario& scenario, const PolicyConfig& policy,
                                           const std::filesystem::path& policy_file);
 
-// What `squall run --policy FILE` does: load_policy_file, then check_policy against
-// `scenario`; when both find nothing, scenario.policy becomes the file's policy. Returns
-// the errors (the scenario is unchanged when there are any).
-std::vector<ValidationError> apply_policy_file(Scenario& scenario, const std::filesystem::path& policy_file);
+// What `squall run --policy FILE` does: load_policy_file, then merge_policy with
+// `scenario`; when both find nothing, scenario.policy becomes the merged policy and
+// `notes` (when given) gets the merge's notes. Returns the errors (the scenario is
+// unchanged when there are any).
+std::vector<ValidationError> apply_policy_file(Scenario& scenario, const std::filesystem::path& policy_file,
+                                               std::vector<std::string>* notes = nullptr);
 
 }  // namespace squall

@@ -121,7 +121,9 @@ std::vector<ValidationError> read_variant_policy(const Json& policy, PolicyOrigi
   }
   out = read_policy(policy, "", nullptr, diag);
   if (diag.count() > 0) return diag.take();
-  return check_policy(scenario, out, file);
+  PolicyMerge merge = merge_policy(scenario, out, file);
+  if (merge.errors.empty()) out = std::move(merge.policy);
+  return std::move(merge.errors);
 }
 
 namespace {

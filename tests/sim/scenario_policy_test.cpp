@@ -684,42 +684,64 @@ TEST(ScenarioPolicyFileTest, CrossChecksApplyToTheReplacement) {
   ASSERT_TRUE(policy.policy.has_value());
   EXPECT_EQ(check_policy(*loaded.scenario, *policy.policy, "p.json"),
             (std::vector<ValidationError>{
-                {"p.json", "/bing", "no provider named \"bing\"; providers are: gpt, search"},
                 {"p.json", "/gpt/1/simplify_query",
                  "simplify_query applies only to web_search providers; \"gpt\" is an llm provider"},
             }));
 }
 
-TEST(ScenarioPolicyFileTest, ReplacementMustNameEveryToolOfTheScenario) {
-  // Left out, the search tool would silently lose the retry the scenario gives it.
+TEST(ScenarioPolicyFileTest, AToolTheScenarioLacksIsSkippedWithANote) {
+  LoadResult loaded = load_scenario_text(base_scenario().dump(), test::kBaseFile);
+  ASSERT_TRUE(loaded.scenario.has_value());
+  const auto policy = load_policy_text(R"({ "bing": [], "pinecone": [], "search": [], "gpt": [] })", "p.json");
+  ASSERT_TRUE(policy.policy.has_value());
+  const PolicyMerge merge = merge_policy(*loaded.scenario, *policy.policy, "p.json");
+  EXPECT_EQ(merge.errors, std::vector<ValidationError>{});
+  EXPECT_EQ(merge.notes,
+            std::vector<std::string>{
+                "p.json: skipped \"bing\", \"pinecone\": the scenario has no tool or provider of that name"});
+  EXPECT_FALSE(merge.policy.contains("bing"));
+  EXPECT_TRUE(merge.policy.at("search").empty());
+}
+
+TEST(ScenarioPolicyFileTest, AToolThePolicyDoesNotNameKeepsTheScenariosEntry) {
+  // Left out, the search tool keeps the retry the scenario gives it.
   LoadResult loaded = load_scenario_text(base_scenario().dump(), test::kBaseFile);
   ASSERT_TRUE(loaded.scenario.has_value());
   const auto policy = load_policy_text(R"({ "gpt": [ { "retry": { "max_attempts": 5 } } ] })", "p.json");
   ASSERT_TRUE(policy.policy.has_value());
-  EXPECT_EQ(check_policy(*loaded.scenario, *policy.policy, "p.json"),
-            (std::vector<ValidationError>{{"p.json", "",
-                                           "expected every tool of the scenario, missing \"search\" (write "
-                                           "\"search\": [] for a tool without strategies)"}}));
-  const auto none = load_policy_text("{}", "p.json");
-  ASSERT_TRUE(none.policy.has_value());
-  EXPECT_EQ(check_policy(*loaded.scenario, *none.policy, "p.json"),
-            (std::vector<ValidationError>{{"p.json", "",
-                                           "expected every tool of the scenario, missing \"gpt\", \"search\" "
-                                           "(write \"gpt\": [] for a tool without strategies)"}}));
+  const PolicyMerge merge = merge_policy(*loaded.scenario, *policy.policy, "p.json");
+  EXPECT_EQ(merge.errors, std::vector<ValidationError>{});
+  EXPECT_EQ(merge.notes,
+            std::vector<std::string>{"p.json: \"search\" not named in it: the scenario's own policy kept"});
+  EXPECT_EQ(merge.policy.at("search").size(), loaded.scenario->policy.at("search").size());
+  EXPECT_FALSE(merge.policy.at("search").empty());
+  EXPECT_EQ(merge.policy.at("gpt").size(), 1u);
+}
+
+TEST(ScenarioPolicyFileTest, APolicyNamingNoToolOfTheScenarioIsAnError) {
+  LoadResult loaded = load_scenario_text(base_scenario().dump(), test::kBaseFile);
+  ASSERT_TRUE(loaded.scenario.has_value());
+  for (const char* text : {"{}", R"({ "pinecone": [] })"}) {
+    const auto none = load_policy_text(text, "p.json");
+    ASSERT_TRUE(none.policy.has_value());
+    EXPECT_EQ(check_policy(*loaded.scenario, *none.policy, "p.json"),
+              (std::vector<ValidationError>{
+                  {"p.json", "", "names no tool of the scenario (its tools are \"gpt\", \"search\")"}}))
+        << text;
+  }
 }
 
 TEST(ScenarioPolicyFileTest, ToolsOfTheScenariosOwnPolicyCountToo) {
-  // "extra" is in no step, but the scenario's policy configures it.
+  // "extra" is in no step, but the scenario's policy configures it: it keeps its entry.
   Json doc = with(base_scenario(), "/providers/extra", Json{{"type", "llm"}});
   doc = with(doc, "/policy/extra", Json::array({Json{{"timeout", Json::object()}}}));
   LoadResult loaded = load_scenario_text(doc.dump(), test::kBaseFile);
   ASSERT_TRUE(loaded.scenario.has_value());
   const auto policy = load_policy_text(R"({ "gpt": [], "search": [] })", "p.json");
   ASSERT_TRUE(policy.policy.has_value());
-  EXPECT_EQ(check_policy(*loaded.scenario, *policy.policy, "p.json"),
-            (std::vector<ValidationError>{{"p.json", "",
-                                           "expected every tool of the scenario, missing \"extra\" (write "
-                                           "\"extra\": [] for a tool without strategies)"}}));
+  const PolicyMerge merge = merge_policy(*loaded.scenario, *policy.policy, "p.json");
+  EXPECT_EQ(merge.notes, std::vector<std::string>{"p.json: \"extra\" not named in it: the scenario's own policy kept"});
+  EXPECT_EQ(merge.policy.at("extra").size(), 1u);
 }
 
 TEST(ScenarioPolicyFileTest, ApplyInstallsAValidPolicyFile) {
@@ -732,10 +754,11 @@ TEST(ScenarioPolicyFileTest, ApplyInstallsAValidPolicyFile) {
 TEST(ScenarioPolicyFileTest, ApplyLeavesTheScenarioAloneOnErrors) {
   LoadResult loaded = load_scenario_text(base_scenario().dump(), test::kBaseFile);
   ASSERT_TRUE(loaded.scenario.has_value());
-  const test::TempFile file(".json", R"({ "gpt": [], "search": [], "pinecone": [] })");
+  const test::TempFile file(".json", R"({ "gpt": [ { "simplify_query": {} } ], "search": [] })");
   EXPECT_EQ(apply_policy_file(*loaded.scenario, file.path()),
-            (std::vector<ValidationError>{
-                {file.string(), "/pinecone", "no provider named \"pinecone\"; providers are: gpt, search"}}));
+            (std::vector<ValidationError>{{file.string(), "/gpt/0/simplify_query",
+                                           "simplify_query applies only to web_search providers; \"gpt\" is an "
+                                           "llm provider"}}));
   EXPECT_EQ(loaded.scenario->policy.at("search").size(), 1u);
 }
 

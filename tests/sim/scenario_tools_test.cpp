@@ -133,15 +133,16 @@ TEST(ScenarioFallbackTest, SdkRetryIsAPresetOrARetryObject) {
             only("/providers/gpt/sdk_retry", "expected \"openai\", \"anthropic\", \"none\" or a retry object, got 3"));
 }
 
-TEST(ScenarioToolsTest, APolicyFileNamesEveryToolAndEveryProviderStack) {
+TEST(ScenarioToolsTest, AProviderStackThePolicyFileLeavesOutKeepsTheScenariosOwn) {
   LoadResult scenario = load_scenario_text(with_tools().dump(), test::kBaseFile);
   ASSERT_TRUE(scenario.ok());
   PolicyLoadResult policy = load_policy_text(R"({ "web": [], "answer": [] })", "p.json");
   ASSERT_TRUE(policy.ok());
-  EXPECT_EQ(check_policy(*scenario.scenario, *policy.policy, "p.json"),
-            (std::vector<ValidationError>{{"p.json", "",
-                                           "expected every provider stack of the scenario's policy, missing \"gpt\" "
-                                           "(write \"gpt\": [] for a provider without strategies of its own)"}}));
+  const PolicyMerge merge = merge_policy(*scenario.scenario, *policy.policy, "p.json");
+  EXPECT_EQ(merge.errors, std::vector<ValidationError>{});
+  EXPECT_EQ(merge.notes, std::vector<std::string>{"p.json: \"gpt\" not named in it: the scenario's own policy kept"});
+  EXPECT_EQ(merge.policy.at("gpt").size(), scenario.scenario->policy.at("gpt").size());
+  EXPECT_FALSE(merge.policy.at("gpt").empty());
 }
 
 TEST(ScenarioToolsTest, NewStepAndProviderKeysAreChecked) {

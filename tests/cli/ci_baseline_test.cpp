@@ -1,0 +1,167 @@
+// `squall ci --report json-dir=DIR` and `ci --baseline DIR --fail-on METRIC:MARGIN`
+// (cli/ci_baseline.hpp): each scenario's JSON report saved by name, and gated against the
+// report of that name in a baseline directory.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+
+#include "cli_support.hpp"
+
+namespace {
+
+using namespace squall::test_support;
+using squall::test_support::squall;
+namespace fs = std::filesystem;
+
+const std::string kQuickstart = "scenarios/quickstart.json";
+const std::string kBudget = "scenarios/ci/llm-budget-guard.json";
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path dir = temp_path(name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::string from(const std::string& out, const std::string& start) {
+  const std::size_t at = out.find(start);
+  return at == std::string::npos ? "(not found: " + start + ")\n" + out : out.substr(at);
+}
+
+TEST(CiBaselineTest, JsonDirWritesEachReportAsRunWouldByItsFileName) {
+  const fs::path dir = fresh_dir("ci-json-dir");
+  const Result r = squall("ci " + kQuickstart + " " + kBudget + " -j 2 --report json-dir=" + dir.string());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\njson reports of 2 scenarios written to " + dir.string() + "\n"), std::string::npos) << r.out;
+  const fs::path run_out = temp_path("ci-json-dir-run.json");
+  ASSERT_EQ(squall("run " + kQuickstart + " --out " + run_out.string()).exit_code, 0);
+  EXPECT_EQ(read_file(dir / "quickstart.json"), read_file(run_out));
+  EXPECT_TRUE(fs::exists(dir / "llm-budget-guard.json"));
+}
+
+TEST(CiBaselineTest, AGateFailsAgainstTheBaselineOfTheSameName) {
+  // The baseline of the quickstart is the naive policy's report: its p99 is 34.40% lower,
+  // so the scenario's own run is worse by more than 10%. The budget guard has no baseline.
+  const fs::path base = fresh_dir("ci-baseline");
+  ASSERT_EQ(squall("run " + kQuickstart + " --policy scenarios/policies/naive-retry.json --out " +
+                   (base / "quickstart.json").string())
+                .exit_code,
+            1);
+  const Result r = squall("ci " + kQuickstart + " " + kBudget + " -j 2 --baseline " + base.string() +
+                          " --fail-on latency_ms.p99:+10% --fail-on task_success:-0.01");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(from(r.out, "baseline: "),
+            "baseline: scenarios/quickstart.json against " + (base / "quickstart.json").string() +
+                "\n"
+                "gate latency_ms.p99:+10%: FAIL (A 11808.694, B 15871.462, B - A +4062.768, +34.40%)\n"
+                "gate task_success:-0.01: pass (A 0.710526, B 0.991228, B - A +0.280702, +39.51%)\n"
+                "gates: 1 of 2 failed\n"
+                "baseline: scenarios/ci/llm-budget-guard.json: no " +
+                (base / "llm-budget-guard.json").string() +
+                ", not compared\n"
+                "squall ci: baselines: 0 passed, 1 failed, 0 unreadable, 1 missing\n"
+                "squall ci: 2 scenarios, 2 passed, 0 failed, 0 not run; exit 1\n");
+  const Result wide = squall("ci --fail-on latency_ms.p99:+35% --baseline " + base.string() + " " + kQuickstart);
+  EXPECT_EQ(wide.exit_code, 0) << wide.err;
+  EXPECT_NE(wide.out.find("\nsquall ci: baselines: 1 passed, 0 failed, 0 unreadable, 0 missing\n"), std::string::npos)
+      << wide.out;
+}
+
+TEST(CiBaselineTest, ABaselineThatIsNotAReportIsExitTwoForItsScenario) {
+  const fs::path base = fresh_dir("ci-baseline-bad");
+  std::ofstream(base / "quickstart.json") << "{\"a\": 1}";
+  const Result r = squall("ci " + kQuickstart + " --baseline " + base.string() + " --fail-on task_success:-0.01");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.out.find("\nbaseline: scenarios/quickstart.json: " + (base / "quickstart.json").string() +
+                       ": not a squall report: no squall_report_version\n"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST(CiBaselineTest, BadRequestsAreUsageErrorsBeforeAnythingRuns) {
+  const fs::path base = fresh_dir("ci-baseline-usage");
+  const auto refused = [](const std::string& args, const std::string& message) {
+    const Result r = squall("ci " + kQuickstart + " " + args);
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_EQ(r.out, "") << args;
+    EXPECT_EQ(r.err, "squall ci: " + message + "\n") << args;
+  };
+  refused("--baseline " + base.string(),
+          "--baseline needs at least one --fail-on METRIC:MARGIN (e.g. --fail-on task_success:-0.01)");
+  refused("--fail-on task_success:-0.01", "--fail-on needs --baseline DIR (the reports to compare with)");
+  refused("--baseline " + base.string() + "/nope --fail-on task_success:-0.01",
+          "--baseline " + base.string() + "/nope: \"" + base.string() + "/nope\" is not an existing directory");
+  refused("--baseline " + base.string() + " --fail-on task_success:+0.01",
+          "--fail-on \"task_success:+0.01\": B is worse when task_success is lower: write task_success:-0.01");
+  refused("--baseline " + base.string() + " --fail-on latency:+1%",
+          "--fail-on \"latency:+1%\": unknown metric \"latency\"; the metrics are tasks.total, tasks.succeeded, "
+          "tasks.degraded, tasks.safe_failed, tasks.failed, tasks.wrong_answer, task_success, latency_ms.p50, "
+          "latency_ms.p90, latency_ms.p99, latency_ms.max, latency_ms.mean, retry_amplification.overall, "
+          "tokens.input, tokens.output, tokens.burned_by_failed_attempts, cost_usd.total, "
+          "cost_usd.burned_by_failed_attempts, cost_usd.per_task, task_spend.tokens.p50, task_spend.tokens.p99, "
+          "task_spend.tokens.max, task_spend.cost_usd.p50, task_spend.cost_usd.p99, task_spend.cost_usd.max, "
+          "breaker_transitions_total, breaker_openings.consecutive_failures, breaker_openings.failure_rate, "
+          "breaker_openings.slow_call_rate, breaker_openings.probe_failed, thresholds_passed");
+  refused("--report json-dir=" + base.string() + "/nope",
+          "--report json-dir=" + base.string() + "/nope: \"" + base.string() + "/nope\" is not an existing directory");
+  refused("--report json-dir=" + base.string() + " --report json-dir=/tmp",
+          "--report json-dir=" + base.string() + " and --report json-dir=/tmp: give one json-dir");
+  refused("--report json-dir=", "--report json-dir= names no directory");
+}
+
+TEST(CiBaselineTest, TwoScenariosOfOneNameAreRefusedByJsonDir) {
+  const fs::path base = fresh_dir("ci-json-dir-clash");
+  const fs::path other = fresh_dir("ci-json-dir-clash-src");
+  fs::copy_file(fs::path(SQUALL_SOURCE_DIR) / kBudget, other / "quickstart.json");
+  const Result r =
+      squall("ci " + kQuickstart + " " + (other / "quickstart.json").string() + " --report json-dir=" + base.string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "squall ci: --report json-dir=" + base.string() + ": scenarios/quickstart.json and " +
+                       (other / "quickstart.json").string() + " would both write " +
+                       (base / "quickstart.json").string() + "\n");
+  EXPECT_TRUE(fs::is_empty(base));
+}
+
+}  // namespace
+
+namespace {
+
+using namespace squall::test_support;
+namespace fs = std::filesystem;
+
+TEST(CiPolicyTest, EveryScenarioRunsUnderThePolicyWithNotesForWhatItSkipsOrKeeps) {
+  const fs::path policy = temp_path("ci-policy.json");
+  std::ofstream(policy) << R"({ "web_search": [], "pinecone": [] })";
+  const Result r = squall("ci --policy " + policy.string() + " scenarios/quickstart.json -j 1");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.out.find("FAIL  scenarios/quickstart.json (seed 42, 1 of 2 thresholds failed)\n"
+                       "      note: " +
+                       policy.string() +
+                       ": skipped \"pinecone\": the scenario has no tool or provider of that name\n"
+                       "      note: " +
+                       policy.string() + ": \"llm\" not named in it: the scenario's own policy kept\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("repro: " + std::string(SQUALL_BINARY) + " run scenarios/quickstart.json --seed 42 --policy " +
+                       policy.string() + "\n"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST(CiPolicyTest, APolicyNamingNoToolOfAScenarioIsExitTwoForIt) {
+  const fs::path policy = temp_path("ci-policy-none.json");
+  std::ofstream(policy) << R"({ "pinecone": [] })";
+  const Result r = squall("ci scenarios/quickstart.json --policy " + policy.string());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.out.find("ERROR scenarios/quickstart.json (exit 2, not run)\n      " + policy.string() +
+                       ": names no tool of the scenario (its tools are \"llm\", \"web_search\")\n"),
+            std::string::npos)
+      << r.out;
+  const Result missing = squall("ci scenarios/quickstart.json --policy " + policy.string() + ".nope");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_EQ(missing.out, "");
+  EXPECT_EQ(missing.err, "squall ci: " + policy.string() + ".nope: file not found\n");
+}
+
+}  // namespace
