@@ -153,6 +153,89 @@ std::string metric_at(const std::string& file, const Json& v, const std::string&
   return v.get<std::string>();
 }
 
+// The seeds: first_seed, first_seed + 1, ... (sweep_spec.hpp), so a message can show them as
+// a range.
+void read_seeds(const std::string& file, const Json& h, const std::string& at, SweepResult& r) {
+  const Json& seeds = array_at(file, h, at, "seeds", 1, kMaxSweepSeeds);
+  for (std::size_t i = 0; i < seeds.size(); ++i) {
+    const Json& s = seeds[i];
+    const bool next = s.is_number_unsigned() &&
+                      (i == 0 || (r.seeds.back() != UINT64_MAX && s.get<std::uint64_t>() == r.seeds.back() + 1));
+    if (!next) {
+      bad_value(file, fmt::format("{}/seeds/{}", at, i),
+                i == 0 ? std::string("an unsigned integer") : fmt::format("the seed after {}", r.seeds.back()), &s);
+    }
+    r.seeds.push_back(s.get<std::uint64_t>());
+  }
+}
+
+void read_metrics(const std::string& file, const Json& h, const std::string& at, SweepResult& r) {
+  const Json& metrics = array_at(file, h, at, "metrics", 1, headline_metric_names().size());
+  for (std::size_t m = 0; m < metrics.size(); ++m) {
+    const std::string pointer = fmt::format("{}/metrics/{}", at, m);
+    std::string name = metric_at(file, metrics[m], pointer, nullptr);
+    if (std::find(r.metrics.begin(), r.metrics.end(), name) != r.metrics.end()) {
+      bad(file, fmt::format("{}: duplicate metric \"{}\"", pointer, name));
+    }
+    r.metrics.push_back(std::move(name));
+  }
+}
+
+// The objectives, each over one of the metrics read before.
+void read_objectives(const std::string& file, const Json& h, const std::string& at, SweepResult& r) {
+  const Json& objectives = array_at(file, h, at, "objectives", 1, r.metrics.size());
+  for (std::size_t o = 0; o < objectives.size(); ++o) {
+    const std::string pointer = fmt::format("{}/objectives/{}", at, o);
+    const Json& j = objectives[o];
+    if (!j.is_object()) bad_value(file, pointer, "an object {\"metric\", \"goal\"}", &j);
+    only_keys(file, j, pointer, {"metric", "goal"});
+    const Json* metric = member(j, "metric");
+    if (metric == nullptr) bad_value(file, pointer + "/metric", "one of the sweep's metrics", nullptr);
+    std::string name = metric_at(file, *metric, pointer + "/metric", &r.metrics);
+    for (const SweepObjective& seen : r.objectives) {
+      if (seen.metric == name) bad(file, fmt::format("{}/metric: duplicate objective \"{}\"", pointer, name));
+    }
+    const Json* goal = member(j, "goal");
+    if (goal == nullptr || (*goal != "max" && *goal != "min")) {
+      bad_value(file, pointer + "/goal", "\"max\" or \"min\"", goal);
+    }
+    r.objectives.push_back({std::move(name), *goal == "max" ? Goal::max : Goal::min});
+  }
+}
+
+// A variant's params: JSON Pointers (RFC 6901: ~ only as ~0 or ~1) to the values they set.
+void read_params(const std::string& file, const Json& j, const std::string& pointer, SweepVariantInfo& info) {
+  const Json* params = member(j, "params");
+  if (params == nullptr || !params->is_object()) bad_value(file, pointer + "/params", "an object", params);
+  for (const auto& [path, value] : params->items()) {
+    bool is_pointer = !path.empty() && path.front() == '/';
+    try {
+      if (is_pointer) Json::json_pointer{path};
+    } catch (const nlohmann::json::exception&) {
+      is_pointer = false;
+    }
+    if (!is_pointer) {
+      bad(file, fmt::format("{}/params: expected JSON Pointers as keys, got \"{}\"", pointer, path));
+    }
+    info.params.emplace_back(path, value.dump(-1, ' ', false, Json::error_handler_t::replace));
+  }
+}
+
+SweepVariantInfo read_variant(const std::string& file, const Json& j, const std::string& pointer,
+                              const std::vector<SweepVariantInfo>& before) {
+  if (!j.is_object()) bad_value(file, pointer, "an object {\"name\", \"policy\", \"params\", \"policy_digest\"}", &j);
+  only_keys(file, j, pointer, {"name", "policy", "params", "policy_digest"});
+  SweepVariantInfo info;
+  info.name = string_at(file, j, pointer, "name", Text::name);
+  for (const SweepVariantInfo& seen : before) {
+    if (seen.name == info.name) bad(file, fmt::format("{}/name: duplicate variant \"{}\"", pointer, info.name));
+  }
+  info.policy = string_at(file, j, pointer, "policy", Text::path);
+  read_params(file, j, pointer, info);
+  info.policy_digest = digest_at(file, j, pointer, "policy_digest");
+  return info;
+}
+
 // The header a partial result holds (partial_json_text), every value checked: it names
 // the sweep's variants, seeds and metrics that the runs are read against and that every
 // output is built from. A partial comes from a sweep with a seed count (a target sweep
@@ -174,78 +257,15 @@ SweepResult header_from(const std::string& file, const Json& h) {
   r.squall_version = string_at(file, h, at, "squall_version", Text::name);
   r.inputs_digest = digest_at(file, h, at, "inputs_digest");
 
-  // first_seed, first_seed + 1, ... (sweep_spec.hpp), so a message can show them as a range.
-  const Json& seeds = array_at(file, h, at, "seeds", 1, kMaxSweepSeeds);
-  for (std::size_t i = 0; i < seeds.size(); ++i) {
-    const Json& s = seeds[i];
-    const bool next = s.is_number_unsigned() &&
-                      (i == 0 || (r.seeds.back() != UINT64_MAX && s.get<std::uint64_t>() == r.seeds.back() + 1));
-    if (!next) {
-      bad_value(file, fmt::format("{}/seeds/{}", at, i),
-                i == 0 ? std::string("an unsigned integer") : fmt::format("the seed after {}", r.seeds.back()), &s);
-    }
-    r.seeds.push_back(s.get<std::uint64_t>());
-  }
+  read_seeds(file, h, at, r);
   if (const Json* target = member(h, "target"); target == nullptr || !target->is_null()) {
     bad_value(file, at + "/target", "null (a sweep with a target is not sharded)", target);
   }
-
-  const Json& metrics = array_at(file, h, at, "metrics", 1, headline_metric_names().size());
-  for (std::size_t m = 0; m < metrics.size(); ++m) {
-    const std::string pointer = fmt::format("{}/metrics/{}", at, m);
-    std::string name = metric_at(file, metrics[m], pointer, nullptr);
-    if (std::find(r.metrics.begin(), r.metrics.end(), name) != r.metrics.end()) {
-      bad(file, fmt::format("{}: duplicate metric \"{}\"", pointer, name));
-    }
-    r.metrics.push_back(std::move(name));
-  }
-  const Json& objectives = array_at(file, h, at, "objectives", 1, r.metrics.size());
-  for (std::size_t o = 0; o < objectives.size(); ++o) {
-    const std::string pointer = fmt::format("{}/objectives/{}", at, o);
-    const Json& j = objectives[o];
-    if (!j.is_object()) bad_value(file, pointer, "an object {\"metric\", \"goal\"}", &j);
-    only_keys(file, j, pointer, {"metric", "goal"});
-    const Json* metric = member(j, "metric");
-    if (metric == nullptr) bad_value(file, pointer + "/metric", "one of the sweep's metrics", nullptr);
-    std::string name = metric_at(file, *metric, pointer + "/metric", &r.metrics);
-    for (const SweepObjective& seen : r.objectives) {
-      if (seen.metric == name) bad(file, fmt::format("{}/metric: duplicate objective \"{}\"", pointer, name));
-    }
-    const Json* goal = member(j, "goal");
-    if (goal == nullptr || (*goal != "max" && *goal != "min")) {
-      bad_value(file, pointer + "/goal", "\"max\" or \"min\"", goal);
-    }
-    r.objectives.push_back({std::move(name), *goal == "max" ? Goal::max : Goal::min});
-  }
-
+  read_metrics(file, h, at, r);
+  read_objectives(file, h, at, r);
   const Json& variants = array_at(file, h, at, "variants", 1, kMaxSweepVariants);
   for (std::size_t v = 0; v < variants.size(); ++v) {
-    const std::string pointer = fmt::format("{}/variants/{}", at, v);
-    const Json& j = variants[v];
-    if (!j.is_object()) bad_value(file, pointer, "an object {\"name\", \"policy\", \"params\", \"policy_digest\"}", &j);
-    only_keys(file, j, pointer, {"name", "policy", "params", "policy_digest"});
-    SweepVariantInfo info;
-    info.name = string_at(file, j, pointer, "name", Text::name);
-    for (const SweepVariantInfo& seen : r.variants) {
-      if (seen.name == info.name) bad(file, fmt::format("{}/name: duplicate variant \"{}\"", pointer, info.name));
-    }
-    info.policy = string_at(file, j, pointer, "policy", Text::path);
-    const Json* params = member(j, "params");
-    if (params == nullptr || !params->is_object()) bad_value(file, pointer + "/params", "an object", params);
-    for (const auto& [path, value] : params->items()) {
-      bool is_pointer = !path.empty() && path.front() == '/';
-      try {
-        if (is_pointer) Json::json_pointer{path};  // RFC 6901: ~ only as ~0 or ~1
-      } catch (const nlohmann::json::exception&) {
-        is_pointer = false;
-      }
-      if (!is_pointer) {
-        bad(file, fmt::format("{}/params: expected JSON Pointers as keys, got \"{}\"", pointer, path));
-      }
-      info.params.emplace_back(path, value.dump(-1, ' ', false, Json::error_handler_t::replace));
-    }
-    info.policy_digest = digest_at(file, j, pointer, "policy_digest");
-    r.variants.push_back(std::move(info));
+    r.variants.push_back(read_variant(file, variants[v], fmt::format("{}/variants/{}", at, v), r.variants));
   }
   const std::string baseline = string_at(file, h, at, "baseline", Text::name);
   const auto it =
@@ -256,14 +276,10 @@ SweepResult header_from(const std::string& file, const Json& h) {
   return r;
 }
 
-}  // namespace
-
-SweepResult merge_partials(const std::vector<PartialFile>& files) {
-  if (files.empty()) throw std::runtime_error("give the partial results of every shard");
-  std::vector<Partial> partials;
-  for (const PartialFile& f : files) partials.push_back(read_partial(f));
+// The partials are the shards 1..count of one sweep, each once: shard index -> its file.
+std::map<std::size_t, std::string> check_shards(const std::vector<Partial>& partials) {
   const Partial& first = partials.front();
-  std::map<std::size_t, std::string> seen;  // shard index -> file
+  std::map<std::size_t, std::string> seen;
   for (const Partial& p : partials) {
     // Compared as text: JSON equality holds 100 == 100.0, which the first header's
     // checks would refuse, so the order of the partials would decide.
@@ -283,6 +299,51 @@ SweepResult merge_partials(const std::vector<PartialFile>& files) {
   for (std::size_t i = 1; i <= first.count; ++i) {
     if (!seen.contains(i)) throw std::runtime_error(fmt::format("missing shard {} of {}", i, first.count));
   }
+  return seen;
+}
+
+// One run of a partial: a variant and seed of the header's, one value per metric.
+SweepRun read_run(const std::string& file, const Json& j, const std::string& at, const SweepResult& result) {
+  if (!j.is_object()) bad_value(file, at, "a run {\"variant\", \"seed\", \"values\"}", &j);
+  only_keys(file, j, at, {"variant", "seed", "values"});
+  SweepRun run;
+  run.variant = unsigned_at(file, j, at, "variant", 0, result.variants.size() - 1);
+  // The seeds are consecutive (header_from), so a seed's place is its offset.
+  const Json* seed = member(j, "seed");
+  const bool known = seed != nullptr && seed->is_number_unsigned() &&
+                     seed->get<std::uint64_t>() >= result.seeds.front() &&
+                     seed->get<std::uint64_t>() <= result.seeds.back();
+  if (!known) {
+    bad_value(file, at + "/seed",
+              fmt::format("one of the sweep's seeds ({}..{})", result.seeds.front(), result.seeds.back()), seed);
+  }
+  run.seed = seed->get<std::uint64_t>();
+  const Json* values = member(j, "values");
+  if (values == nullptr || !values->is_array() || values->size() != result.metrics.size()) {
+    bad_value(file, at + "/values", fmt::format("an array of {} values, one per metric", result.metrics.size()),
+              values);
+  }
+  for (std::size_t m = 0; m < values->size(); ++m) {
+    const Json& v = (*values)[m];
+    // What a run's report can hold (reports/compare.hpp): no headline metric is negative,
+    // and none beyond 2^53, so no mean or difference overflows.
+    if (!v.is_null() && !v.is_number()) bad_value(file, fmt::format("{}/values/{}", at, m), "null or a number", &v);
+    if (const char* expected = v.is_number() ? headline_number_problem(v) : nullptr) {
+      bad_value(file, fmt::format("{}/values/{}", at, m), fmt::format("null or {}", expected), &v);
+    }
+    run.values.push_back(v.is_null() ? std::nullopt : std::optional<double>(v.get<double>()));
+  }
+  return run;
+}
+
+}  // namespace
+
+SweepResult merge_partials(const std::vector<PartialFile>& files) {
+  if (files.empty()) throw std::runtime_error("give the partial results of every shard");
+  std::vector<Partial> partials;
+  for (const PartialFile& f : files) partials.push_back(read_partial(f));
+  const Partial& first = partials.front();
+  std::map<std::size_t, std::string> seen = check_shards(partials);
   SweepResult result = header_from(first.file, first.doc->at("sweep"));
   const std::size_t seeds = result.seeds.size();
   const std::size_t total = result.variants.size() * seeds;
@@ -295,37 +356,7 @@ SweepResult merge_partials(const std::vector<PartialFile>& files) {
     const Json& list = p.doc->at("runs");
     for (std::size_t i = 0; i < list.size(); ++i) {
       const std::string at = fmt::format("/runs/{}", i);
-      const Json& j = list[i];
-      if (!j.is_object()) bad_value(p.file, at, "a run {\"variant\", \"seed\", \"values\"}", &j);
-      only_keys(p.file, j, at, {"variant", "seed", "values"});
-      SweepRun run;
-      run.variant = unsigned_at(p.file, j, at, "variant", 0, result.variants.size() - 1);
-      // The seeds are consecutive (header_from), so a seed's place is its offset.
-      const Json* seed = member(j, "seed");
-      const bool known = seed != nullptr && seed->is_number_unsigned() &&
-                         seed->get<std::uint64_t>() >= result.seeds.front() &&
-                         seed->get<std::uint64_t>() <= result.seeds.back();
-      if (!known) {
-        bad_value(p.file, at + "/seed",
-                  fmt::format("one of the sweep's seeds ({}..{})", result.seeds.front(), result.seeds.back()), seed);
-      }
-      run.seed = seed->get<std::uint64_t>();
-      const Json* values = member(j, "values");
-      if (values == nullptr || !values->is_array() || values->size() != result.metrics.size()) {
-        bad_value(p.file, at + "/values", fmt::format("an array of {} values, one per metric", result.metrics.size()),
-                  values);
-      }
-      for (std::size_t m = 0; m < values->size(); ++m) {
-        const Json& v = (*values)[m];
-        // What a run's report can hold (reports/compare.hpp): no headline metric is negative,
-        // and none beyond 2^53, so no mean or difference overflows.
-        if (!v.is_null() && !v.is_number())
-          bad_value(p.file, fmt::format("{}/values/{}", at, m), "null or a number", &v);
-        if (const char* expected = v.is_number() ? headline_number_problem(v) : nullptr) {
-          bad_value(p.file, fmt::format("{}/values/{}", at, m), fmt::format("null or {}", expected), &v);
-        }
-        run.values.push_back(v.is_null() ? std::nullopt : std::optional<double>(v.get<double>()));
-      }
+      SweepRun run = read_run(p.file, list[i], at, result);
       const std::size_t k = run.variant * seeds + static_cast<std::size_t>(run.seed - result.seeds.front());
       if (k % p.count != p.index - 1) {
         bad(p.file, fmt::format("{}: the run of variant {} seed {} belongs to shard {} of {}, not {}", at, run.variant,

@@ -39,7 +39,7 @@
 //    Own rules are therefore mutually exclusive per call and group, and each gets
 //    exactly its probability because the active ones of a group sum to at most 1: the
 //    scenario loader rejects rules whose probabilities sum to more wherever they overlap
-//    (sim/scenario/fault_reader.hpp, check_fault_overlaps), so no rule is silently
+//    (sim/scenario/fault_overlaps.hpp, check_fault_overlaps), so no rule is silently
 //    shrunk. An outage takes precedence: a provider's own rules apply to the attempts
 //    its outages spare.
 // 4. With nothing chosen the call goes to the inner provider untouched.

@@ -146,16 +146,10 @@ double combination_count(const std::vector<GridAxis>& axes) {
 // of a thousand combinations that all fail alike needs one line, not a thousand.
 constexpr std::size_t kListedCombinationErrors = 10;
 
-}  // namespace
-
-void expand_grid(const SweepVariant& base, const Json& policy, const std::vector<GridAxis>& axes,
-                 const std::string& grid_path, const Scenario& scenario, Diagnostics& diag,
-                 std::vector<SweepVariant>& out) {
-  const std::size_t errors_before = diag.count();
-  const PolicyOrigin origin = base.policy_file ? PolicyOrigin::file : PolicyOrigin::scenario;
-  // Each axis's path: a pointer to a member of an object the policy has, and not within
-  // another axis's path (the outer axis's value would replace what the inner one wrote, or
-  // the inner write would fail on the value put there).
+// Each axis's path: a pointer to a member of an object the policy has, and not within
+// another axis's path (the outer axis's value would replace what the inner one wrote, or
+// the inner write would fail on the value put there).
+void check_axes(const Json& policy, const std::vector<GridAxis>& axes, Diagnostics& diag) {
   for (std::size_t a = 0; a < axes.size(); ++a) {
     const GridAxis& axis = axes[a];
     const auto split = split_pointer(axis.pointer);
@@ -186,6 +180,100 @@ void expand_grid(const SweepVariant& base, const Json& policy, const std::vector
       }
     }
   }
+}
+
+// Every combination of the axes' values read as a policy, and per axis and value how many
+// combinations hold it and how many of those fail.
+struct GridReading {
+  std::vector<std::vector<std::size_t>> combinations;
+  std::vector<std::vector<ValidationError>> errors;  // per combination
+  std::vector<SweepVariant> variants;                // per combination
+  std::vector<std::vector<std::size_t>> failing;     // per axis and value
+  std::vector<std::vector<std::size_t>> holding;     // per axis and value
+};
+
+GridReading read_combinations(const SweepVariant& base, const Json& policy, const std::vector<GridAxis>& axes,
+                              PolicyOrigin origin, const Scenario& scenario) {
+  GridReading g;
+  g.combinations = grid_combinations(axes);
+  g.errors.resize(g.combinations.size());
+  g.variants.assign(g.combinations.size(), base);
+  g.failing.resize(axes.size());
+  for (std::size_t a = 0; a < axes.size(); ++a) g.failing[a].assign(axes[a].values.size(), 0);
+  g.holding = g.failing;
+  for (std::size_t c = 0; c < g.combinations.size(); ++c) {
+    const Json document = with_values(policy, axes, g.combinations[c]);
+    g.errors[c] = read_variant_policy(document, origin, scenario, "", g.variants[c].policy);
+    for (std::size_t a = 0; a < axes.size(); ++a) {
+      ++g.holding[a][g.combinations[c][a]];
+      if (!g.errors[c].empty()) ++g.failing[a][g.combinations[c][a]];
+    }
+    g.variants[c].policy_json = g.errors[c].empty() ? document.dump() : std::string();
+  }
+  return g;
+}
+
+// The values that are wrong whatever the other axes say, reported at themselves: every
+// combination holding one fails, and it fails alone too (on the policy as written). The
+// message is the value's first combination's, which names the other axes' values rather
+// than those of the file that no combination runs. Returns per axis and value whether it
+// was reported.
+std::vector<std::vector<bool>> report_bad_values(const GridReading& g, const Json& policy,
+                                                 const std::vector<GridAxis>& axes, PolicyOrigin origin,
+                                                 const Scenario& scenario, Diagnostics& diag) {
+  std::vector<std::vector<bool>> reported(axes.size());
+  for (std::size_t a = 0; a < axes.size(); ++a) {
+    reported[a].assign(axes[a].values.size(), false);
+    const auto split = split_pointer(axes[a].pointer);
+    for (std::size_t k = 0; k < axes[a].values.size(); ++k) {
+      if (g.failing[a][k] != g.holding[a][k]) continue;
+      Json alone = policy;
+      alone.at(split->first)[split->second] = axes[a].values[k];
+      PolicyConfig ignored;
+      if (read_variant_policy(alone, origin, scenario, "", ignored).empty()) continue;
+      std::size_t first = 0;
+      while (g.combinations[first][a] != k) ++first;
+      diag.error(pointer_append(pointer_append(axes[a].path, "values"), k),
+                 "makes an invalid policy: " + first_problem(g.errors[first]));
+      reported[a][k] = true;
+    }
+  }
+  return reported;
+}
+
+// The other failing combinations, at the grid: their values are each fine, but not together
+// (base_delay above max_delay), so a cross-field rule checks combinations, never a value
+// against the other fields as written.
+void report_bad_combinations(const GridReading& g, const std::vector<std::vector<bool>>& reported,
+                             const std::string& base_name, const std::vector<GridAxis>& axes,
+                             const std::string& grid_path, Diagnostics& diag) {
+  std::size_t listed = 0;
+  std::size_t unlisted = 0;
+  for (std::size_t c = 0; c < g.combinations.size(); ++c) {
+    if (g.errors[c].empty()) continue;
+    bool by_value = false;
+    for (std::size_t a = 0; a < axes.size(); ++a) by_value = by_value || reported[a][g.combinations[c][a]];
+    if (by_value) continue;
+    if (listed == kListedCombinationErrors) {
+      ++unlisted;
+      continue;
+    }
+    ++listed;
+    const std::string name = expanded_name(base_name, axes, g.combinations[c]);
+    diag.error(grid_path, fmt::format("{} makes an invalid policy: {}", name.substr(base_name.size()),
+                                      first_problem(g.errors[c])));
+  }
+  if (unlisted > 0) diag.error(grid_path, fmt::format("and {} more combinations make invalid policies", unlisted));
+}
+
+}  // namespace
+
+void expand_grid(const SweepVariant& base, const Json& policy, const std::vector<GridAxis>& axes,
+                 const std::string& grid_path, const Scenario& scenario, Diagnostics& diag,
+                 std::vector<SweepVariant>& out) {
+  const std::size_t errors_before = diag.count();
+  const PolicyOrigin origin = base.policy_file ? PolicyOrigin::file : PolicyOrigin::scenario;
+  check_axes(policy, axes, diag);
   if (diag.count() != errors_before) return;
   // Counted before any is built: five axes of 100 values are 10^10 combinations.
   if (const double n = combination_count(axes); n > static_cast<double>(kMaxSweepVariants)) {
@@ -193,70 +281,15 @@ void expand_grid(const SweepVariant& base, const Json& policy, const std::vector
                fmt::format("expected at most {} combinations of the axes' values, got {:.15g}", kMaxSweepVariants, n));
     return;
   }
-
-  // Every combination, read as a policy. A value is reported at itself when every
-  // combination holding it fails and it fails alone too (on the policy as written): the
-  // value is wrong whatever the other axes say ("expected an integer in [1, 1000], got 0").
-  // Any other failing combination is reported at the grid: its values are each fine, but
-  // not together (base_delay above max_delay), so a cross-field rule checks combinations,
-  // never a value against the other fields as written.
-  const std::vector<std::vector<std::size_t>> combinations = grid_combinations(axes);
-  std::vector<std::vector<ValidationError>> errors(combinations.size());
-  std::vector<SweepVariant> variants(combinations.size(), base);
-  std::vector<std::vector<std::size_t>> failing(axes.size());  // per axis and value: failing combinations
-  for (std::size_t a = 0; a < axes.size(); ++a) failing[a].assign(axes[a].values.size(), 0);
-  std::vector<std::vector<std::size_t>> holding = failing;  // per axis and value: combinations
-  for (std::size_t c = 0; c < combinations.size(); ++c) {
-    const Json document = with_values(policy, axes, combinations[c]);
-    errors[c] = read_variant_policy(document, origin, scenario, "", variants[c].policy);
-    for (std::size_t a = 0; a < axes.size(); ++a) {
-      ++holding[a][combinations[c][a]];
-      if (!errors[c].empty()) ++failing[a][combinations[c][a]];
-    }
-    variants[c].policy_json = errors[c].empty() ? document.dump() : std::string();
-  }
-  // The message is the value's first combination's (every one fails), which names the
-  // other axes' values rather than those of the file that no combination runs.
-  std::vector<std::vector<bool>> reported(axes.size());
-  for (std::size_t a = 0; a < axes.size(); ++a) {
-    reported[a].assign(axes[a].values.size(), false);
-    const auto split = split_pointer(axes[a].pointer);
-    for (std::size_t k = 0; k < axes[a].values.size(); ++k) {
-      if (failing[a][k] != holding[a][k]) continue;
-      Json alone = policy;
-      alone.at(split->first)[split->second] = axes[a].values[k];
-      PolicyConfig ignored;
-      if (read_variant_policy(alone, origin, scenario, "", ignored).empty()) continue;
-      std::size_t first = 0;
-      while (combinations[first][a] != k) ++first;
-      diag.error(pointer_append(pointer_append(axes[a].path, "values"), k),
-                 "makes an invalid policy: " + first_problem(errors[first]));
-      reported[a][k] = true;
-    }
-  }
-  std::size_t listed = 0;
-  std::size_t unlisted = 0;
-  for (std::size_t c = 0; c < combinations.size(); ++c) {
-    if (errors[c].empty()) continue;
-    bool by_value = false;
-    for (std::size_t a = 0; a < axes.size(); ++a) by_value = by_value || reported[a][combinations[c][a]];
-    if (by_value) continue;
-    if (listed == kListedCombinationErrors) {
-      ++unlisted;
-      continue;
-    }
-    ++listed;
-    const std::string name = expanded_name(base.name, axes, combinations[c]);
-    diag.error(grid_path,
-               fmt::format("{} makes an invalid policy: {}", name.substr(base.name.size()), first_problem(errors[c])));
-  }
-  if (unlisted > 0) diag.error(grid_path, fmt::format("and {} more combinations make invalid policies", unlisted));
+  GridReading g = read_combinations(base, policy, axes, origin, scenario);
+  const auto reported = report_bad_values(g, policy, axes, origin, scenario, diag);
+  report_bad_combinations(g, reported, base.name, axes, grid_path, diag);
   if (diag.count() != errors_before) return;
-  for (std::size_t c = 0; c < combinations.size(); ++c) {
-    SweepVariant& variant = variants[c];
-    variant.name = expanded_name(base.name, axes, combinations[c]);
+  for (std::size_t c = 0; c < g.combinations.size(); ++c) {
+    SweepVariant& variant = g.variants[c];
+    variant.name = expanded_name(base.name, axes, g.combinations[c]);
     for (std::size_t a = 0; a < axes.size(); ++a) {
-      variant.params.emplace_back(axes[a].pointer, axes[a].values[combinations[c][a]].dump());
+      variant.params.emplace_back(axes[a].pointer, axes[a].values[g.combinations[c][a]].dump());
     }
     out.push_back(std::move(variant));
   }

@@ -259,23 +259,9 @@ void complete_metrics(SweepSpec& spec) {
   if (spec.target) add(spec.target->metric);
 }
 
-void read_sweep(const Json& root, SweepSpec& spec, Reading& r) {
+// The scenario the sweep runs, its errors after the sweep's own; false when it is not valid.
+bool read_sweep_scenario(const ObjectReader& obj, SweepSpec& spec, Reading& r) {
   Diagnostics& diag = r.diag;
-  const ObjectReader obj(root, "", diag, kSweepKeys);
-  if (!obj.valid()) return;
-  if (const Json* schema = obj.find("$schema")) read_string(*schema, obj.path_of("$schema"), diag);
-  if (obj.require("name") != nullptr && obj.get_nonempty("name", spec.name)) {
-    check_printable(spec.name, obj.path_of("name"), diag);
-  }
-  if (obj.get("description", spec.description)) {
-    check_printable(spec.description, obj.path_of("description"), diag, AllowedControls::newline_and_tab);
-  }
-  for (const std::string_view m : kDefaultSweepMetrics) spec.metrics.emplace_back(m);
-  if (const Json* metrics = obj.find("metrics")) spec.metrics = read_metrics(*metrics, obj.path_of("metrics"), diag);
-  spec.objectives = {{"task_success", Goal::max}, {"latency_ms.p99", Goal::min}, {"cost_usd.total", Goal::min}};
-  if (const Json* objectives = obj.find("objectives")) {
-    spec.objectives = read_objectives(*objectives, obj.path_of("objectives"), diag);
-  }
   const fs::path dir = spec.file.parent_path();
   std::string scenario_file;
   const bool has_scenario = obj.require("scenario") != nullptr && obj.get_nonempty("scenario", scenario_file);
@@ -295,16 +281,18 @@ void read_sweep(const Json& root, SweepSpec& spec, Reading& r) {
       scenario_ok = true;
     }
   }
-  if (const Json* first = obj.find("first_seed")) {
-    if (const auto s = read_unsigned(*first, obj.path_of("first_seed"), diag)) spec.first_seed = *s;
-  }
-  read_seeds(obj, spec, diag);
-  complete_metrics(spec);
+  return scenario_ok;
+}
 
+// The variants, grids expanded, each checked against the scenario; false when reading
+// stopped early (nothing more to check).
+bool read_variants(const ObjectReader& obj, bool scenario_ok, SweepSpec& spec, Reading& r) {
+  Diagnostics& diag = r.diag;
+  const fs::path dir = spec.file.parent_path();
   const Json* variants = obj.require("variants");
-  if (variants == nullptr) return;
+  if (variants == nullptr) return false;
   const auto items = read_array(*variants, obj.path_of("variants"), diag, /*nonempty=*/true);
-  if (!scenario_ok) return;  // variants are checked against the scenario
+  if (!scenario_ok) return false;  // variants are checked against the scenario
   std::optional<Json> scenario_policy;
   if (const auto doc = document_of(spec.scenario_file, r)) {
     scenario_policy = doc->contains("policy") ? doc->at("policy") : Json::object();
@@ -316,29 +304,59 @@ void read_sweep(const Json& root, SweepSpec& spec, Reading& r) {
       diag.error(obj.path_of("variants"),
                  fmt::format("expected at most {} variants once grids are expanded, got {} by the end of {}",
                              kMaxSweepVariants, spec.variants.size(), pointer_append(obj.path_of("variants"), i)));
-      return;
+      return false;
     }
   }
+  return true;
+}
+
+// The baseline variant, by name; the first few names listed when none has it.
+void read_baseline(const Json& baseline, const std::string& path, SweepSpec& spec, Diagnostics& diag) {
+  const auto name = read_string(baseline, path, diag);
+  if (!name) return;
+  const auto it =
+      std::find_if(spec.variants.begin(), spec.variants.end(), [&](const SweepVariant& v) { return v.name == *name; });
+  if (it == spec.variants.end()) {
+    // The first few names: a grid's thousand would make a line of kilobytes.
+    constexpr std::size_t kListed = 10;
+    std::vector<std::string_view> names;
+    for (std::size_t i = 0; i < std::min(kListed, spec.variants.size()); ++i) names.push_back(spec.variants[i].name);
+    const std::string more =
+        spec.variants.size() > kListed ? fmt::format(" and {} more", spec.variants.size() - kListed) : "";
+    diag.error(path, fmt::format("no variant named \"{}\"; variants are: {}{}", *name, join(names), more));
+    return;
+  }
+  spec.baseline = static_cast<std::size_t>(it - spec.variants.begin());
+}
+
+void read_sweep(const Json& root, SweepSpec& spec, Reading& r) {
+  Diagnostics& diag = r.diag;
+  const ObjectReader obj(root, "", diag, kSweepKeys);
+  if (!obj.valid()) return;
+  if (const Json* schema = obj.find("$schema")) read_string(*schema, obj.path_of("$schema"), diag);
+  if (obj.require("name") != nullptr && obj.get_nonempty("name", spec.name)) {
+    check_printable(spec.name, obj.path_of("name"), diag);
+  }
+  if (obj.get("description", spec.description)) {
+    check_printable(spec.description, obj.path_of("description"), diag, AllowedControls::newline_and_tab);
+  }
+  for (const std::string_view m : kDefaultSweepMetrics) spec.metrics.emplace_back(m);
+  if (const Json* metrics = obj.find("metrics")) spec.metrics = read_metrics(*metrics, obj.path_of("metrics"), diag);
+  spec.objectives = {{"task_success", Goal::max}, {"latency_ms.p99", Goal::min}, {"cost_usd.total", Goal::min}};
+  if (const Json* objectives = obj.find("objectives")) {
+    spec.objectives = read_objectives(*objectives, obj.path_of("objectives"), diag);
+  }
+  const bool scenario_ok = read_sweep_scenario(obj, spec, r);
+  if (const Json* first = obj.find("first_seed")) {
+    if (const auto s = read_unsigned(*first, obj.path_of("first_seed"), diag)) spec.first_seed = *s;
+  }
+  read_seeds(obj, spec, diag);
+  complete_metrics(spec);
+
+  if (!read_variants(obj, scenario_ok, spec, r)) return;
   check_names(spec.variants, obj.path_of("variants"), diag);
   if (diag.count() > 0 || !r.others.empty() || spec.variants.empty()) return;
-  if (const Json* baseline = obj.find("baseline")) {
-    const auto name = read_string(*baseline, obj.path_of("baseline"), diag);
-    if (!name) return;
-    const auto it = std::find_if(spec.variants.begin(), spec.variants.end(),
-                                 [&](const SweepVariant& v) { return v.name == *name; });
-    if (it == spec.variants.end()) {
-      // The first few names: a grid's thousand would make a line of kilobytes.
-      constexpr std::size_t kListed = 10;
-      std::vector<std::string_view> names;
-      for (std::size_t i = 0; i < std::min(kListed, spec.variants.size()); ++i) names.push_back(spec.variants[i].name);
-      const std::string more =
-          spec.variants.size() > kListed ? fmt::format(" and {} more", spec.variants.size() - kListed) : "";
-      diag.error(obj.path_of("baseline"),
-                 fmt::format("no variant named \"{}\"; variants are: {}{}", *name, join(names), more));
-      return;
-    }
-    spec.baseline = static_cast<std::size_t>(it - spec.variants.begin());
-  }
+  if (const Json* baseline = obj.find("baseline")) read_baseline(*baseline, obj.path_of("baseline"), spec, diag);
 }
 
 }  // namespace

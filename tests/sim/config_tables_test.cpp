@@ -194,7 +194,13 @@ void expect_schema_field(const F& field, const Json& property) {
       EXPECT_TRUE(has(field.numbers.min_exclusive ? "exclusiveMinimum" : "minimum", field.numbers.min));
       EXPECT_TRUE(has("maximum", field.numbers.max));
       if (field.kind == FieldKind::scaled) {
-        EXPECT_TRUE(has("multipleOf", 1 / field.per));
+        // multipleOf, or in words where a validator's floating-point division would refuse
+        // exact decimals (0.2 / 0.000001 is 199999.99999999997 in binary).
+        std::string step = fmt::format("{:.6f}", 1 / field.per);
+        step.erase(step.find_last_not_of('0') + 1);
+        EXPECT_TRUE(has("multipleOf", 1 / field.per) ||
+                    property.value("description", "").find("a multiple of " + step) != std::string::npos)
+            << "expected multipleOf or \"a multiple of " << step << "\" in the description";
       }
       break;
     case FieldKind::duration:
