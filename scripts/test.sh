@@ -3,9 +3,10 @@
 # the formatting (scripts/format.sh --check), build the release preset and run the whole
 # test suite under ctest, then every CI and incident scenario at once with `squall ci`
 # (its JUnit file and Markdown summary go to build/release/ci/); then build the debug
-# preset (AddressSanitizer and UndefinedBehaviorSanitizer, build/debug) and run the whole
-# suite again under it, where a leak, an out-of-bounds access or undefined behaviour fails
-# the test that caused it. The browser is installed too (setup's --with-browser), so CI
+# preset (AddressSanitizer and UndefinedBehaviorSanitizer, build/debug) and run the suite
+# again under it, where a leak, an out-of-bounds access or undefined behaviour fails the
+# test that caused it (all but the source-text checks and the third-party consumers of
+# squall's files, labels `source` and `consumer`, which no sanitizer changes). The browser is installed too (setup's --with-browser), so CI
 # opens the HTML report in headless Chromium. scenarios/policies/ holds policies meant to
 # fail the incidents: not run here.
 set -euo pipefail

@@ -139,17 +139,10 @@ TEST(EventLoopTest, EventsScheduledAfterRunUntilDroppedCancelledOnesPastItsBound
   EXPECT_FALSE(error);
 }
 
-// Sets a flag when resumed: an event that must (or must not) run. A coroutine whose event
-// was cancelled is never resumed, so the flag destroys it (its frame would leak otherwise).
+// Set when the coroutine is resumed: an event that must (or must not) run. A coroutine
+// whose event was cancelled is never resumed; the test's SpawnScope destroys it.
 struct Flag {
-  Flag() = default;
-  Flag(const Flag&) = delete;
-  Flag& operator=(const Flag&) = delete;
-  ~Flag() {
-    if (!set && parked) parked.destroy();
-  }
   bool set = false;
-  std::coroutine_handle<> parked;  // the suspended coroutine, until it runs
 };
 Task<void> raise_flag_at(EventLoop& loop, TimePoint at, Flag& flag, TimerId& id) {
   struct Capture {
@@ -158,10 +151,7 @@ Task<void> raise_flag_at(EventLoop& loop, TimePoint at, Flag& flag, TimerId& id)
     TimerId& id;
     Flag& flag;
     bool await_ready() const noexcept { return false; }
-    void await_suspend(std::coroutine_handle<> h) {
-      flag.parked = h;
-      id = loop.schedule_at(at, h);
-    }
+    void await_suspend(std::coroutine_handle<> h) { id = loop.schedule_at(at, h); }
     void await_resume() const noexcept {}
   };
   co_await Capture{loop, at, id, flag};
@@ -172,8 +162,8 @@ TEST(EventLoopTest, CancelledPendingEventNeverResumes) {
   EventLoop loop;
   Flag flag;
   TimerId id = 0;
-  std::exception_ptr error;
-  spawn(raise_flag_at(loop, 10, flag, id), &error);
+  SpawnScope scope;
+  spawn(raise_flag_at(loop, 10, flag, id), scope);
   EXPECT_EQ(loop.pending(), 1U);
   loop.cancel(id);
   EXPECT_EQ(loop.pending(), 0U);
@@ -190,8 +180,8 @@ TEST(EventLoopTest, CancellingARunIdNeverHitsTheEventThatReusedItsSlot) {
   EXPECT_EQ(loop.run(), 1U);
   Flag flag;
   TimerId id = 0;
-  std::exception_ptr error;
-  spawn(raise_flag_at(loop, 20, flag, id), &error);
+  SpawnScope scope;
+  spawn(raise_flag_at(loop, 20, flag, id), scope);
   EXPECT_NE(id, ran);
   loop.cancel(ran);
   EXPECT_EQ(loop.pending(), 1U);
@@ -237,7 +227,8 @@ TEST(EventLoopTest, AnEventMayCancelALaterOneAtTheSameTime) {
     ran = true;
   };
   spawn(canceller(loop, second_id, first_ran), &error);
-  spawn(raise_flag_at(loop, 10, second, second_id), &error);
+  SpawnScope scope;
+  spawn(raise_flag_at(loop, 10, second, second_id), scope);
   EXPECT_EQ(loop.run(), 1U);
   EXPECT_TRUE(first_ran);
   EXPECT_FALSE(second.set);
