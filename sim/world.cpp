@@ -201,30 +201,7 @@ std::string World::component_name(ComponentId component) const {
   return "the simulator";
 }
 
-Report World::run() {
-  loop_.set_component(kArrivalsComponent);
-  spawn(arrivals(), tasks_);
-  try {
-    // In slices, so that a component's error (a run limit) stops the run at once rather
-    // than after every task in flight has finished.
-    constexpr std::uint64_t kSlice = 1 << 16;
-    while (!tasks_.error() && !loop_.empty()) {
-      loop_.run(kSlice);
-      if (progress_)
-        progress_(RunProgress{loop_.now(), scenario_.duration, tasks_started_, recorder_.tasks_finished()});
-    }
-  } catch (const SimulationStalled& stall) {
-    throw RunLimitExceeded(
-        RunLimitExceeded::Limit::events_per_instant,
-        fmt::format(
-            "virtual time stopped advancing at {}: {} events in a row at that instant, the last scheduled by {} "
-            "(a loop that never waits, EventLoop::kMaxEventsPerInstant)",
-            format_duration(stall.at()), EventLoop::kMaxEventsPerInstant, component_name(stall.component())));
-  }
-  if (tasks_.error()) std::rethrow_exception(tasks_.error());
-  if (tasks_started_ != recorder_.tasks_finished()) {
-    throw std::logic_error("simulation ended with unfinished tasks: a coroutine was never resumed");
-  }
+void World::record_injected_faults() {
   for (const ProviderConfig& config : scenario_.providers) {
     const BuiltProvider& built = providers_.find(config.name)->second;
     const FaultCounts counts = built.injected_faults();
@@ -249,18 +226,49 @@ Report World::run() {
       }
     }
   }
-  const RunInfo info{scenario_.name, seed_, std::max(scenario_.duration, loop_.now())};
+}
+
+void World::record_capacity(Nanos duration) {
   for (auto& [name, built] : providers_) {
     if (built.capacity == nullptr) continue;
-    built.capacity->finish(info.duration);
+    built.capacity->finish(duration);
     CapacityReport report = capacity_report(name, built.capacity->stats());
     const std::vector<CapacityDrop>& drops = built.capacity->config().drops;
     if (!drops.empty()) {
       report.recovery =
-          capacity_recovery(report.windows, recorder_.window(), drops.front().from, drops.back().to, info.duration);
+          capacity_recovery(report.windows, recorder_.window(), drops.front().from, drops.back().to, duration);
     }
     recorder_.set_capacity(std::move(report));
   }
+}
+
+Report World::run() {
+  loop_.set_component(kArrivalsComponent);
+  spawn(arrivals(), tasks_);
+  try {
+    // In slices, so that a component's error (a run limit) stops the run at once rather
+    // than after every task in flight has finished.
+    constexpr std::uint64_t kSlice = 1 << 16;
+    while (!tasks_.error() && !loop_.empty()) {
+      loop_.run(kSlice);
+      if (progress_)
+        progress_(RunProgress{loop_.now(), scenario_.duration, tasks_started_, recorder_.tasks_finished()});
+    }
+  } catch (const SimulationStalled& stall) {
+    throw RunLimitExceeded(
+        RunLimitExceeded::Limit::events_per_instant,
+        fmt::format(
+            "virtual time stopped advancing at {}: {} events in a row at that instant, the last scheduled by {} "
+            "(a loop that never waits, EventLoop::kMaxEventsPerInstant)",
+            format_duration(stall.at()), EventLoop::kMaxEventsPerInstant, component_name(stall.component())));
+  }
+  if (tasks_.error()) std::rethrow_exception(tasks_.error());
+  if (tasks_started_ != recorder_.tasks_finished()) {
+    throw std::logic_error("simulation ended with unfinished tasks: a coroutine was never resumed");
+  }
+  record_injected_faults();
+  const RunInfo info{scenario_.name, seed_, std::max(scenario_.duration, loop_.now())};
+  record_capacity(info.duration);
   return build_report(recorder_, info, scenario_.thresholds);
 }
 
