@@ -73,7 +73,7 @@ std::vector<std::size_t> optimal_starts(const Cells& cells, double ncp_prior) {
     for (std::size_t k = r + 1; k-- > 0;) {
       count += cells.counts[k];
       const double value = block_fitness(count, end - seconds(k)) - ncp_prior + (k > 0 ? best[k - 1] : 0.0);
-      if (value > top) {  // strict: ties keep the later start, the same block count or fewer
+      if (value > top) {  // strict: a tie keeps the later start, deterministically
         top = value;
         arg = k;
       }

@@ -25,22 +25,22 @@
 namespace squall::replay {
 
 struct BayesianBlocksOptions {
-  double p0 = 0.05;              // false-positive rate of a change point (eq. 21)
-  std::size_t max_cells = 10000; // above it, the binned form (>= 2)
+  double p0 = 0.05;               // false-positive rate of a change point (eq. 21)
+  std::size_t max_cells = 10000;  // above it, the binned form (>= 2)
 };
 
 struct RateBlock {
   std::int64_t from_ns = 0;  // inclusive
   std::int64_t to_ns = 0;    // exclusive, except the last block's, which holds the last event
   std::uint64_t events = 0;
-  double rate_per_s = 0;     // events / width; 0 for a zero-width block
+  double rate_per_s = 0;  // events / width; 0 for a zero-width block
 };
 
 struct BayesianBlocks {
   std::vector<RateBlock> blocks;
-  std::size_t cells = 0;    // cells the program ran on
-  bool binned = false;      // true when the binned form was used
-  double ncp_prior = 0;     // the prior used (eq. 21 with N = cells)
+  std::size_t cells = 0;  // cells the program ran on
+  bool binned = false;    // true when the binned form was used
+  double ncp_prior = 0;   // the prior used (eq. 21 with N = cells)
 };
 
 // eq. 21 of Scargle et al. 2013: 4 - ln(73.53 p0 N^-0.478).
