@@ -72,10 +72,13 @@ void add_rules(FaultWindowFit& window, const std::vector<const AttemptRecord*>& 
 
 void fit_provider(const std::string& provider, const std::vector<const AttemptRecord*>& list,
                   const FitFaultsOptions& options, FaultFit& out) {
-  std::vector<bool> failed;
-  failed.reserve(list.size());
-  for (const AttemptRecord* a : list) failed.push_back(fault_kind_of(a->outcome).has_value());
-  std::vector<std::size_t> cuts = pelt_bernoulli(failed, {.penalty = -1, .min_size = options.min_attempts});
+  // Each fitted outcome kind its own category; success and kinds without a rule share 0.
+  std::vector<std::uint8_t> categories;
+  categories.reserve(list.size());
+  for (const AttemptRecord* a : list) {
+    categories.push_back(fault_kind_of(a->outcome) ? static_cast<std::uint8_t>(index_of(a->outcome)) : 0);
+  }
+  std::vector<std::size_t> cuts = pelt_categorical(categories, {.penalty = -1, .min_size = options.min_attempts});
   cuts.insert(cuts.begin(), 0);
   cuts.push_back(list.size());
   for (std::size_t s = 0; s + 1 < cuts.size(); ++s) {

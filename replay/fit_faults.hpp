@@ -1,9 +1,11 @@
 // Fault windows per provider from the recorded attempts: where each provider's failure
 // rate changed, and within each window a fault rule per kind (mocks/chaos/fault.hpp).
 //
-// Method: a provider's attempts in start order form a Bernoulli series (failed with a
-// fault kind or not), cut by PELT with the binomial cost and a BIC penalty
-// (replay/change_points.hpp; Killick, Fearnhead and Eckley 2012). PELT rather than
+// Method: a provider's attempts in start order form a categorical series (each fitted
+// outcome kind a category; success and kinds without a rule one more), cut by PELT with the
+// multinomial cost and a BIC penalty (replay/change_points.hpp; Killick, Fearnhead and
+// Eckley 2012): a change in any kind's share is a change, so a 429 storm starting while
+// the total failure rate stays level (empty results giving way to 429s) is still seen. PELT rather than
 // Bayesian Blocks on failure events: the rate of failure events is load times failure
 // probability, so a surge of traffic at a steady 1% error rate would show as a block of
 // failures; the outcome series is indexed by attempt and sees only the probability, which

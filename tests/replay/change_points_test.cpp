@@ -74,6 +74,22 @@ TEST(Pelt, MatchesTheExhaustiveOptimumOnSmallSeries) {
   }
 }
 
+TEST(Pelt, CategoriesSeeAShiftBetweenKindsAtALevelFailureRate) {
+  // 40% failures throughout: kind 1 for the first 500 trials, kind 2 for the next 500.
+  Xoshiro256 rng(31);
+  std::vector<std::uint8_t> categories;
+  std::vector<bool> failed;
+  for (std::size_t i = 0; i < 1000; ++i) {
+    const bool fail = rng.bernoulli(0.4);
+    failed.push_back(fail);
+    categories.push_back(fail ? (i < 500 ? 1 : 2) : 0);
+  }
+  EXPECT_TRUE(pelt_bernoulli(failed).empty());
+  const auto changes = pelt_categorical(categories);
+  ASSERT_EQ(changes.size(), 1u);
+  EXPECT_NEAR(static_cast<double>(changes[0]), 500, 10);
+}
+
 TEST(Pelt, MinimumSegmentLength) {
   std::vector<bool> raw(20, false);
   raw[10] = raw[11] = true;
