@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "cli/commands.hpp"
+#include "cli/replay_fit_print.hpp"
 #include "replay/grouping.hpp"
 #include "replay/litellm_reader.hpp"
 #include "replay/otlp_reader.hpp"
@@ -88,7 +89,9 @@ int replay_command(const ReplayOptions& options) {
     return kExitBadInput;
   }
   print_counts(data.counts);
-  print_grouping(data, replay::group_attempts(data));
+  const replay::Grouping grouping = replay::group_attempts(data);
+  print_grouping(data, grouping);
+  print_fits(data, grouping);
   return kExitOk;
 }
 

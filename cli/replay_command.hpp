@@ -2,7 +2,8 @@
 // StandardLoggingPayload JSONL), groups their attempts into logical calls and tasks
 // (replay/grouping.hpp), and prints what it found: per file what was read and every
 // irregularity counted, then tasks, calls and attempts, and attempts by provider and
-// outcome. Fitting a scenario from them is not built yet (docs/replay.md).
+// outcome, then the fits of cli/replay_fit_print.hpp (arrivals, fault windows, latency).
+// Writing them as a scenario file is not built yet (docs/replay.md).
 // Exit 0, or 2 with the reader's message (file, line or span, field) for a malformed trace.
 #pragma once
 
