@@ -25,7 +25,8 @@ WireError invalid(std::string_view message, std::string_view param = "", std::st
 }
 
 WireError invalid_input() {
-  return invalid("'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference.");
+  return invalid(
+      "'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference.");
 }
 
 // A token array as words ("#ID #ID ..."), or nullopt when it is not a non-empty array of
@@ -76,9 +77,10 @@ std::optional<WireError> read_input(const Json& body, EmbeddingsRequest& request
   }
   if (request.inputs.empty()) return invalid_input();
   if (longest > kMaxEmbeddingInputTokens) {
-    return invalid(fmt::format("This model's maximum context length is {} tokens, however you requested {} tokens ({} "
-                               "in your prompt; 0 for the completion). Please reduce your prompt; or completion length.",
-                               kMaxEmbeddingInputTokens, longest, longest));
+    return invalid(
+        fmt::format("This model's maximum context length is {} tokens, however you requested {} tokens ({} "
+                    "in your prompt; 0 for the completion). Please reduce your prompt; or completion length.",
+                    kMaxEmbeddingInputTokens, longest, longest));
   }
   if (request.prompt_tokens > kMaxEmbeddingRequestTokens) {
     return invalid(fmt::format("Requested {} tokens, max {} tokens per request", request.prompt_tokens,
@@ -92,8 +94,9 @@ std::optional<WireError> read_options(const Json& body, EmbeddingsRequest& reque
   const auto format = body.find("encoding_format");
   if (format != body.end() && !format->is_null()) {
     if (*format != "float" && *format != "base64") {
-      return invalid(fmt::format("{} is not one of ['float', 'base64'] - 'encoding_format'",
-                                 format->is_string() ? fmt::format("'{}'", format->get<std::string>()) : format->dump()));
+      return invalid(
+          fmt::format("{} is not one of ['float', 'base64'] - 'encoding_format'",
+                      format->is_string() ? fmt::format("'{}'", format->get<std::string>()) : format->dump()));
     }
     request.base64 = *format == "base64";
   }
@@ -106,8 +109,9 @@ std::optional<WireError> read_options(const Json& body, EmbeddingsRequest& reque
   }
   const std::int64_t n = dimensions->get<std::int64_t>();
   if (n < 1 || n > kEmbeddingDimensions) {
-    return invalid(fmt::format("Invalid value for 'dimensions' = {}. Must be between 1 and {}.", n, kEmbeddingDimensions),
-                   "dimensions", "invalid_value");
+    return invalid(
+        fmt::format("Invalid value for 'dimensions' = {}. Must be between 1 and {}.", n, kEmbeddingDimensions),
+        "dimensions", "invalid_value");
   }
   request.dimensions = static_cast<std::int32_t>(n);
   return std::nullopt;
@@ -152,7 +156,8 @@ std::vector<float> embedding_vector(std::uint64_t key, std::string_view text, st
     word.clear();
   }
   double norm = 0;
-  for (std::int32_t i = 0; i < dimensions; ++i) norm += full[static_cast<std::size_t>(i)] * full[static_cast<std::size_t>(i)];
+  for (std::int32_t i = 0; i < dimensions; ++i)
+    norm += full[static_cast<std::size_t>(i)] * full[static_cast<std::size_t>(i)];
   norm = std::sqrt(norm);
   std::vector<float> out(static_cast<std::size_t>(dimensions));
   for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<float>(norm > 0 ? full[i] / norm : 0);

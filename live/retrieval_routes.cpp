@@ -49,22 +49,22 @@ void LiveService::retrieval(const std::shared_ptr<HttpSession>& session, const H
   const std::string_view action = slash == std::string_view::npos ? std::string_view() : rest.substr(slash + 1);
   if (action != kSearchEndpoint && action != kQueryEndpoint) return invalid_url(*session, request, path);
   const RetrievalKind kind = action == kSearchEndpoint ? RetrievalKind::web_search : RetrievalKind::vector_query;
-  const ProviderKind wanted = kind == RetrievalKind::web_search ? ProviderKind::web_search : ProviderKind::vector_search;
+  const ProviderKind wanted =
+      kind == RetrievalKind::web_search ? ProviderKind::web_search : ProviderKind::vector_search;
   LiveProvider* provider = world_.find(name);
   if (provider == nullptr) {
-    session->reply(json_response(
-        http::status::not_found,
-        error_body(fmt::format("The provider `{}` does not exist in this scenario.", name), "invalid_request_error",
-                   "", "provider_not_found")));
+    session->reply(json_response(http::status::not_found,
+                                 error_body(fmt::format("The provider `{}` does not exist in this scenario.", name),
+                                            "invalid_request_error", "", "provider_not_found")));
     return;
   }
   const ProviderKind kind_found = describe(*provider->config).kind;
   if (kind_found != wanted) {
-    session->reply(json_response(
-        http::status::bad_request,
-        error_body(fmt::format("The provider `{}` is a {} provider: POST /p/{}/{} serves {} providers.", name,
-                               to_string(kind_found), name, action, to_string(wanted)),
-                   "invalid_request_error", "", "wrong_provider_type")));
+    session->reply(
+        json_response(http::status::bad_request,
+                      error_body(fmt::format("The provider `{}` is a {} provider: POST /p/{}/{} serves {} providers.",
+                                             name, to_string(kind_found), name, action, to_string(wanted)),
+                                 "invalid_request_error", "", "wrong_provider_type")));
     return;
   }
   auto parsed = parse_retrieval_request(kind, request.body());

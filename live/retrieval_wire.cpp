@@ -28,8 +28,9 @@ std::string_view type_name(const Json& value) {
 }
 
 WireError wrong_type(std::string_view param, std::string_view expected, const Json& found) {
-  return invalid(fmt::format("Invalid type for '{}': expected {}, but got {} instead.", param, expected, type_name(found)),
-                 param, "invalid_type");
+  return invalid(
+      fmt::format("Invalid type for '{}': expected {}, but got {} instead.", param, expected, type_name(found)), param,
+      "invalid_type");
 }
 
 std::optional<WireError> read_limit(const Json& body, std::string_view param, std::int32_t most,
@@ -69,7 +70,8 @@ std::optional<WireError> read_vector_options(const Json& body, RetrievalRequest&
 }
 
 Json document(const SearchResult& hit) {
-  return Json{{"title", std::string(hit.title)}, {"link", std::string(hit.link)}, {"snippet", std::string(hit.snippet)}};
+  return Json{
+      {"title", std::string(hit.title)}, {"link", std::string(hit.link)}, {"snippet", std::string(hit.snippet)}};
 }
 
 }  // namespace
@@ -85,9 +87,10 @@ std::variant<RetrievalRequest, WireError> parse_retrieval_request(RetrievalKind 
   if (!query->is_string()) return wrong_type("query", "a string", *query);
   request.query = query->get<std::string>();
   if (request.query.empty()) {
-    return invalid("Invalid 'query': empty string. Expected a string with minimum length 1, but got an empty string "
-                   "instead.",
-                   "query", "empty_string");
+    return invalid(
+        "Invalid 'query': empty string. Expected a string with minimum length 1, but got an empty string "
+        "instead.",
+        "query", "empty_string");
   }
   if (kind == RetrievalKind::web_search) {
     if (auto error = read_limit(body, "max_results", kMaxWebResults, request)) return std::move(*error);

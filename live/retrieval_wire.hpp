@@ -51,7 +51,10 @@ WireError retrieval_error(const Response& response, std::string_view provider);
 class RetrievalWire final : public UnstreamedOpenAiWire {
  public:
   RetrievalWire(RetrievalKind kind, RetrievalRequest request, std::string provider, std::string request_id)
-      : UnstreamedOpenAiWire(std::move(request_id)), kind_(kind), request_(std::move(request)), provider_(std::move(provider)) {}
+      : UnstreamedOpenAiWire(std::move(request_id)),
+        kind_(kind),
+        request_(std::move(request)),
+        provider_(std::move(provider)) {}
   std::string body(const Response& response) const override;
   WireError error(const Response& response) const override { return retrieval_error(response, provider_); }
 

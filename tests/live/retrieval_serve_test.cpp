@@ -73,6 +73,8 @@ TEST(RetrievalServeTest, WebSearchAnswersTheCorpusThroughItsFaultWindow) {
   EXPECT_EQ(first.result_int(), 200);
   EXPECT_EQ(first[http::field::content_type], "application/json");
   EXPECT_EQ(std::string(first["x-request-id"]).substr(0, 4), "req_");
+  EXPECT_EQ(first["x-ratelimit-limit-requests"], "600");  // the provider's capacity block
+  EXPECT_EQ(first["x-ratelimit-remaining-requests"], "599");
   EXPECT_EQ(first.body(), hits);
   for (int call = 2; call <= 3; ++call) {  // the scripted window: calls 2 and 3
     const auto failed = post(server, "/p/web/search", query);
@@ -106,7 +108,8 @@ TEST(RetrievalServeTest, VectorQueryRanksMatchesAndRateLimitsWithRetryAfter) {
             R"({"error":{"message":"Rate limit reached for kb on requests per min (RPM). Please try again in 2s. )"
             R"(Visit https://platform.openai.com/account/rate-limits to learn more.","type":"requests","param":null,)"
             R"("code":"rate_limit_exceeded"}})");
-  const auto keyword = post(server, "/p/kb/query", R"({"query": "password reset link", "mode": "keyword", "top_k": 1})");
+  const auto keyword =
+      post(server, "/p/kb/query", R"({"query": "password reset link", "mode": "keyword", "top_k": 1})");
   EXPECT_EQ(keyword.body(), R"({"object":"vector.matches","query":"password reset link","mode":"keyword",)"
                             R"("matches":[{"id":"https://help.example/reset-password","score":3.117114109417474,)"
                             R"("metadata":)" +
@@ -124,14 +127,16 @@ TEST(RetrievalServeTest, EmbeddingsAreDeterministicInFloatAndBase64) {
                            R"({"model": "text-embedding-3-small", "input": ["Reset your password", [1, 2, 3]],
                                "dimensions": 4})");
   EXPECT_EQ(floats.result_int(), 200);
-  EXPECT_EQ(floats.body(),
-            R"({"object":"list","data":[{"object":"embedding","index":0,"embedding":[0.66983294,0.28118333,)"
-            R"(-0.5662571,0.3893747]},{"object":"embedding","index":1,"embedding":[0.16741271,-0.73060495,)"
-            R"(0.45924267,0.47674477]}],"model":"text-embedding-3-small","usage":{"prompt_tokens":8,"total_tokens":8}})");
+  EXPECT_EQ(
+      floats.body(),
+      R"({"object":"list","data":[{"object":"embedding","index":0,"embedding":[0.66983294,0.28118333,)"
+      R"(-0.5662571,0.3893747]},{"object":"embedding","index":1,"embedding":[0.16741271,-0.73060495,)"
+      R"(0.45924267,0.47674477]}],"model":"text-embedding-3-small","usage":{"prompt_tokens":8,"total_tokens":8}})");
   const auto overloaded = post(server, "/v1/embeddings", R"({"model": "text-embedding-3-small", "input": "x"})");
   EXPECT_EQ(overloaded.result_int(), 503);
-  EXPECT_EQ(overloaded.body(),
-            R"({"error":{"message":"The server is overloaded or not ready yet.","type":"server_error","param":null,"code":null}})");
+  EXPECT_EQ(
+      overloaded.body(),
+      R"({"error":{"message":"The server is overloaded or not ready yet.","type":"server_error","param":null,"code":null}})");
   const auto encoded = post(server, "/v1/embeddings",
                             R"({"model": "text-embedding-3-small", "input": "Reset your password", "dimensions": 4,
                                 "encoding_format": "base64"})");
@@ -160,10 +165,10 @@ TEST(RetrievalServeTest, EmbeddingsAreDeterministicInFloatAndBase64) {
 
 std::string invalid(const std::string& message, const std::string& param = "", const std::string& code = "") {
   return nlohmann::ordered_json{{"error",
-               {{"message", message},
-                {"type", "invalid_request_error"},
-                {"param", param.empty() ? nullptr : nlohmann::ordered_json(param)},
-                {"code", code.empty() ? nullptr : nlohmann::ordered_json(code)}}}}
+                                 {{"message", message},
+                                  {"type", "invalid_request_error"},
+                                  {"param", param.empty() ? nullptr : nlohmann::ordered_json(param)},
+                                  {"code", code.empty() ? nullptr : nlohmann::ordered_json(code)}}}}
       .dump();
 }
 
@@ -192,7 +197,6 @@ TEST(RetrievalServeTest, RoutesByProviderPrefix) {
   EXPECT_EQ(stop(server), 0);
 }
 
-
 struct BadBody {
   std::string target;
   std::string body;
@@ -204,8 +208,8 @@ TEST(RetrievalServeTest, InvalidBodiesGetTheExactError) {
       "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library "
       "correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON. If you have trouble "
       "figuring out how to fix this, please contact us through our help center at help.openai.com.)");
-  const std::string bad_input = invalid(
-      "'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference.");
+  const std::string bad_input =
+      invalid("'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference.");
   const std::string e = "/v1/embeddings";
   const std::string m = R"("model": "text-embedding-3-small")";
   const std::vector<BadBody> cases{
