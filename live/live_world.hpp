@@ -9,12 +9,12 @@
 // Request identity, the key of the chaos decorator's fault decisions (CallOptions: task,
 // tool, step, attempt; mocks/chaos/chaos_provider.hpp). Per provider, requests are numbered
 // from 0 in the order they arrive: task = that number, step 0, attempt 1, tool = the
-// endpoint ("chat.completions"). A request carrying an Idempotency-Key header already seen
-// by that provider is a retry of the request that first carried it: it keeps that
-// request's number and its attempt is 1 + the times the key was seen before, so a client
-// that retries with a key meets the decisions keyed on (request, attempt). The same
-// client making the same requests in the same order therefore meets the same decisions;
-// fault windows are measured on the scaled real clock, which a client's timing moves.
+// endpoint ("chat.completions", "messages", "embeddings", "search", "query"). A request
+// carrying an Idempotency-Key header already seen by that provider is a retry of the
+// request that first carried it: it keeps that request's number and its attempt is 1 + the times the key was seen
+// before, so a client that retries with a key meets the decisions keyed on (request, attempt). The same client making
+// the same requests in the same order therefore meets the same decisions; fault windows are measured on the scaled real
+// clock, which a client's timing moves.
 //
 // Every decision made by a chaos decorator (every request that reaches one) is counted
 // and folded, in the order made, into a fingerprint of (provider, request, attempt, the

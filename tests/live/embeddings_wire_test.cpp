@@ -18,7 +18,7 @@ double cosine(const std::vector<float>& a, const std::vector<float>& b) {
 
 TEST(EmbeddingsWireTest, Base64IsTheLittleEndianFloat32Bytes) {
   EXPECT_EQ(base64_floats({}), "");
-  EXPECT_EQ(base64_floats({1.0F}), "AACAPw==");           // 00 00 80 3f
+  EXPECT_EQ(base64_floats({1.0F}), "AACAPw==");             // 00 00 80 3f
   EXPECT_EQ(base64_floats({1.0F, -2.0F}), "AACAPwAAAMA=");  // ... 00 00 00 c0
   EXPECT_EQ(base64_floats({0.5F, 0.25F, 2.0F}), "AAAAPwAAgD4AAABA");
 }
