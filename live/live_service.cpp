@@ -9,6 +9,7 @@
 
 #include "engine/runtime/cancellable_sleep.hpp"
 #include "engine/runtime/rng.hpp"
+#include "live/embeddings_wire.hpp"
 
 namespace squall::live {
 namespace {
@@ -32,6 +33,8 @@ struct LiveService::Exchange {
   Request call;
   bool stream = false;
   std::string_view endpoint;  // the tool of the chaos decisions
+  std::string query;          // the text call.query views
+  bool prompt_only = false;   // an embedding (LiveWorld::call)
   RequestIdentity identity;
   std::unique_ptr<WireFormat> wire;
   TimePoint received = 0;
@@ -72,6 +75,14 @@ void LiveService::handle(const std::shared_ptr<HttpSession>& session, HttpReques
     messages(session, request);
     return;
   }
+  if (request.method() == http::verb::post && path == "/v1/embeddings") {
+    embeddings(session, request);
+    return;
+  }
+  if (request.method() == http::verb::post && path.starts_with("/p/")) {
+    retrieval(session, request, path);
+    return;
+  }
   if (request.method() == http::verb::get && path == "/v1/models") {
     std::vector<std::string> models;
     for (const LiveProvider* p : world_.llms()) {
@@ -87,9 +98,13 @@ void LiveService::handle(const std::shared_ptr<HttpSession>& session, HttpReques
     if (on_stop_) on_stop_();
     return;
   }
+  invalid_url(*session, request, path);
+}
+
+void LiveService::invalid_url(HttpSession& session, const HttpRequest& request, std::string_view path) const {
   const std::string method(request.method_string().data(), request.method_string().size());
-  session->reply(json_response(http::status::not_found, error_body(fmt::format("Invalid URL ({} {})", method, path),
-                                                                   "invalid_request_error", "", "")));
+  session.reply(json_response(http::status::not_found, error_body(fmt::format("Invalid URL ({} {})", method, path),
+                                                                  "invalid_request_error", "", "")));
 }
 
 void LiveService::chat(const std::shared_ptr<HttpSession>& session, const HttpRequest& request) {
@@ -126,7 +141,8 @@ void LiveService::messages(const std::shared_ptr<HttpSession>& session, const Ht
 }
 
 void LiveService::begin(const std::shared_ptr<HttpSession>& session, const HttpRequest& request, LiveProvider& provider,
-                        std::string_view endpoint, Request call, bool stream, const WireFactory& make_wire) {
+                        std::string_view endpoint, Request call, bool stream, const WireFactory& make_wire,
+                        std::string query) {
   std::optional<std::string_view> key;
   if (const auto it = request.find("idempotency-key"); it != request.end()) {
     key = std::string_view(it->value().data(), it->value().size());
@@ -134,8 +150,11 @@ void LiveService::begin(const std::shared_ptr<HttpSession>& session, const HttpR
   auto exchange = std::make_shared<Exchange>();
   exchange->provider = &provider;
   exchange->call = call;
+  exchange->query = std::move(query);
+  if (!exchange->query.empty()) exchange->call.query = exchange->query;
   exchange->stream = stream;
   exchange->endpoint = endpoint;
+  exchange->prompt_only = endpoint == kEmbeddingsEndpoint;
   exchange->identity = world_.identify(provider, key);
   const std::uint64_t who = stream_seed(exchange->identity.request, provider.config->name) ^
                             static_cast<std::uint64_t>(exchange->identity.attempt);
@@ -151,7 +170,7 @@ void LiveService::begin(const std::shared_ptr<HttpSession>& session, const HttpR
 
 Task<void> LiveService::answer(std::shared_ptr<HttpSession> session, std::shared_ptr<Exchange> exchange) {
   const Response response = co_await world_.call(*exchange->provider, exchange->call, exchange->identity,
-                                                 exchange->endpoint, nullptr, stopping_.token());
+                                                 exchange->endpoint, nullptr, stopping_.token(), exchange->prompt_only);
   --in_flight_;
   if (response.transport != Transport::ok) {
     session->abort();  // an injected hang past its cap, or the server stopping: no answer

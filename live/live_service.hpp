@@ -62,9 +62,15 @@ class LiveService {
   using WireFactory = std::function<std::unique_ptr<WireFormat>(std::uint64_t who, std::int64_t created)>;
   void chat(const std::shared_ptr<HttpSession>& session, const HttpRequest& request);
   void messages(const std::shared_ptr<HttpSession>& session, const HttpRequest& request);
-  // The exchange both APIs share, once the request is parsed and its provider found.
+  // POST /v1/embeddings, served by an llm provider (live/retrieval_routes.cpp).
+  void embeddings(const std::shared_ptr<HttpSession>& session, const HttpRequest& request);
+  // POST /p/{provider}/search and /p/{provider}/query (live/retrieval_routes.cpp).
+  void retrieval(const std::shared_ptr<HttpSession>& session, const HttpRequest& request, std::string_view path);
+  // The exchange every endpoint shares, once the request is parsed and its provider found.
+  // `query`, when the call has one, is kept by the exchange and viewed by its Request.
   void begin(const std::shared_ptr<HttpSession>& session, const HttpRequest& request, LiveProvider& provider,
-             std::string_view endpoint, Request call, bool stream, const WireFactory& make_wire);
+             std::string_view endpoint, Request call, bool stream, const WireFactory& make_wire,
+             std::string query = {});
   Task<void> answer(std::shared_ptr<HttpSession> session, std::shared_ptr<Exchange> exchange);
   Task<void> answer_stream(std::shared_ptr<HttpSession> session, std::shared_ptr<Exchange> exchange);
   Task<void> run_call(std::shared_ptr<Exchange> exchange, CallState* state);
@@ -74,6 +80,8 @@ class LiveService {
   void finish_stream(HttpSession& session, const Exchange& exchange, const Response& response, std::int64_t& sent,
                      bool& started);
   HttpResponse json_response(http::status status, std::string body) const;
+  // 404 `Invalid URL (METHOD /path)`, as the API answers a path it does not serve.
+  void invalid_url(HttpSession& session, const HttpRequest& request, std::string_view path) const;
   void add_headers(http::response_header<>& head, const Exchange& exchange, const Response& response) const;
   void reply_error(HttpSession& session, const Exchange& exchange, const Response& response);
   std::string scaled_delay(std::string_view value, Nanos unit) const;

@@ -38,6 +38,11 @@ LiveProvider* LiveWorld::find_llm(std::string_view model) {
   return by_name;
 }
 
+LiveProvider* LiveWorld::find(std::string_view name) {
+  const auto it = providers_.find(name);
+  return it != providers_.end() ? &it->second : nullptr;
+}
+
 std::vector<const LiveProvider*> LiveWorld::llms() const {
   std::vector<const LiveProvider*> out;
   for (const auto& [name, provider] : providers_) {
@@ -68,7 +73,8 @@ void LiveWorld::record_decision(const LiveProvider& provider, RequestIdentity id
 }
 
 Task<Response> LiveWorld::call(LiveProvider& provider, Request request, RequestIdentity identity,
-                               std::string_view endpoint, GenerationMeter* meter, CancellationToken cancellation) {
+                               std::string_view endpoint, GenerationMeter* meter, CancellationToken cancellation,
+                               bool prompt_only) {
   CallOptions options;
   options.task_id = identity.request;
   options.tool = endpoint;
@@ -82,6 +88,7 @@ Task<Response> LiveWorld::call(LiveProvider& provider, Request request, RequestI
   Task<Response> pending = provider.built.provider->call(request, options);
   record_decision(provider, identity, before);
   Response response = co_await std::move(pending);
+  if (prompt_only) response.truncated = false;
   AttemptEvent event;
   event.task_id = identity.request;
   event.tool = endpoint;

@@ -9,12 +9,12 @@
 // Request identity, the key of the chaos decorator's fault decisions (CallOptions: task,
 // tool, step, attempt; mocks/chaos/chaos_provider.hpp). Per provider, requests are numbered
 // from 0 in the order they arrive: task = that number, step 0, attempt 1, tool = the
-// endpoint ("chat.completions"). A request carrying an Idempotency-Key header already seen
-// by that provider is a retry of the request that first carried it: it keeps that
-// request's number and its attempt is 1 + the times the key was seen before, so a client
-// that retries with a key meets the decisions keyed on (request, attempt). The same
-// client making the same requests in the same order therefore meets the same decisions;
-// fault windows are measured on the scaled real clock, which a client's timing moves.
+// endpoint ("chat.completions", "messages", "embeddings", "search", "query"). A request
+// carrying an Idempotency-Key header already seen by that provider is a retry of the
+// request that first carried it: it keeps that request's number and its attempt is 1 + the times the key was seen
+// before, so a client that retries with a key meets the decisions keyed on (request, attempt). The same client making
+// the same requests in the same order therefore meets the same decisions; fault windows are measured on the scaled real
+// clock, which a client's timing moves.
 //
 // Every decision made by a chaos decorator (every request that reaches one) is counted
 // and folded, in the order made, into a fingerprint of (provider, request, attempt, the
@@ -69,6 +69,8 @@ class LiveWorld {
 
   // The llm provider serving `model`: the one whose `model` is it, else the one named it.
   LiveProvider* find_llm(std::string_view model);
+  // The provider named `name` (any type), or null.
+  LiveProvider* find(std::string_view name);
   // The llm providers, by name, for GET /v1/models.
   std::vector<const LiveProvider*> llms() const;
   // The identity of a request to `provider`, with its Idempotency-Key when it has one.
@@ -77,13 +79,16 @@ class LiveWorld {
   // Calls the provider's stack as the request `identity` on `endpoint` (the tool of the
   // decisions; must outlive the call), records the fault decision at once and the attempt
   // when it ends. `meter`, when given, is set by an llm that generates the answer
-  // (GenerationMeter) and `cancellation` ends the wait (a server stopping).
+  // (GenerationMeter) and `cancellation` ends the wait (a server stopping). A
+  // `prompt_only` call (an embedding) asks for no text: its output capped at one token is
+  // no truncation, so the report does not count it as invalid output.
   Task<Response> call(LiveProvider& provider, Request request, RequestIdentity identity, std::string_view endpoint,
-                      GenerationMeter* meter, CancellationToken cancellation);
+                      GenerationMeter* meter, CancellationToken cancellation, bool prompt_only = false);
 
   std::uint64_t decisions() const { return decisions_; }
   std::uint64_t decision_fingerprint() const { return decision_fingerprint_.value(); }
   std::int64_t start_unix_seconds() const { return start_unix_seconds_; }
+  std::uint64_t seed() const { return seed_; }
   Clock& clock() { return clock_; }
 
   // The report of the run so far, covering `duration` of (virtual) time; its fingerprint

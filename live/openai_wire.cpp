@@ -73,14 +73,18 @@ std::string error_body(std::string_view message, std::string_view type, std::str
   return body.dump();
 }
 
+WireError json_parse_error() {
+  return invalid_request(
+      "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP "
+      "library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON. If you have "
+      "trouble figuring out how to fix this, please contact us through our help center at help.openai.com.)",
+      "", "");
+}
+
 std::variant<ChatRequest, WireError> parse_chat_request(std::string_view text) {
   const Json body = Json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (body.is_discarded() || !body.is_object()) {
-    return invalid_request(
-        "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP "
-        "library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON. If you have "
-        "trouble figuring out how to fix this, please contact us through our help center at help.openai.com.)",
-        "", "");
+    return json_parse_error();
   }
   ChatRequest request;
   const auto model = body.find("model");
@@ -268,7 +272,12 @@ std::string OpenAiWire::stream_error(const Response& response) const {
 
 void OpenAiWire::add_headers(boost::beast::http::response_header<>& head, const Response& response,
                              const HeaderTimes& times) const {
-  head.set("x-request-id", request_id_);
+  add_openai_headers(head, request_id_, response, times);
+}
+
+void add_openai_headers(boost::beast::http::response_header<>& head, std::string_view request_id,
+                        const Response& response, const HeaderTimes& times) {
+  head.set("x-request-id", boost::beast::string_view(request_id.data(), request_id.size()));
   head.set("openai-processing-ms", fmt::format("{}", times.processing_real / kMillisecond));
   for (const auto& [name, value] : rate_limit_headers(response.rate_limit)) head.set(name, value);
 }

@@ -36,6 +36,10 @@ struct ChatRequest {
 // non-string model ("you must provide a model parameter"), missing or empty messages.
 std::variant<ChatRequest, WireError> parse_chat_request(std::string_view body);
 
+// The 400 for a body that is not a JSON object: "We could not parse the JSON body of your
+// request. (HINT: ...)", the API's wording on every endpoint.
+WireError json_parse_error();
+
 // The 404 for a model no provider serves, in the API's words (code model_not_found).
 WireError unknown_model(std::string_view model);
 // The error body of `type` with `message`, `param` and `code` (null when empty).
@@ -69,6 +73,11 @@ std::vector<std::pair<std::string, std::string>> rate_limit_headers(const RateLi
 // A duration as Go's time.Duration.String() prints it, at millisecond precision.
 std::string go_duration(Nanos duration);
 
+// The headers of every OpenAI answer: x-request-id, openai-processing-ms and the
+// x-ratelimit-* headers of `response`.
+void add_openai_headers(boost::beast::http::response_header<>& head, std::string_view request_id,
+                        const Response& response, const HeaderTimes& times);
+
 // The body of GET /v1/models for these model names.
 std::string models_body(const std::vector<std::string>& models, std::int64_t created);
 
@@ -92,6 +101,24 @@ class OpenAiWire final : public WireFormat {
   CompletionIds ids_;
   std::string request_id_;
   bool include_usage_;
+};
+
+// An OpenAI-wire answer that is never streamed (embeddings, search and retrieval): no
+// stream events, and the headers every OpenAI answer has (add_openai_headers).
+class UnstreamedOpenAiWire : public WireFormat {
+ public:
+  explicit UnstreamedOpenAiWire(std::string request_id) : request_id_(std::move(request_id)) {}
+  std::string stream_start() const override { return {}; }
+  std::string stream_token(std::int64_t) const override { return {}; }
+  std::string stream_end(const Response&) const override { return {}; }
+  std::string stream_error(const Response&) const override { return {}; }
+  void add_headers(boost::beast::http::response_header<>& head, const Response& response,
+                   const HeaderTimes& times) const override {
+    add_openai_headers(head, request_id_, response, times);
+  }
+
+ private:
+  std::string request_id_;
 };
 
 }  // namespace squall::live
