@@ -26,6 +26,20 @@ void add_seed(CLI::App& cmd, std::optional<std::uint64_t>& seed) {
       ->check(seed_validator());
 }
 
+void add_jobs(CLI::App& cmd, std::size_t& jobs, const char* help) {
+  cmd.add_option("-j,--jobs", jobs, help)->check(integer_in(1, 1024));
+}
+
+// --seeds and the --jobs that runs them in parallel (cli/seed_list.hpp).
+void add_seeds(CLI::App& cmd, std::optional<std::string>& seeds, std::size_t& jobs) {
+  cmd.add_option_function<std::string>(
+         "--seeds", [&seeds](const std::string& text) { seeds = text; },
+         "Run every seed in parallel and report each threshold's pass rate and pass^k: N seeds from --seed (or "
+         "the scenario's), a list (1,5,9) or a range (100..107); at most 10000")
+      ->type_name("N|LIST|RANGE");
+  add_jobs(cmd, jobs, "With --seeds: seeds run at once (default: one per hardware thread)");
+}
+
 void add_path(CLI::App& cmd, const char* name, std::optional<std::filesystem::path>& path, const std::string& help) {
   cmd.add_option_function<std::string>(
       name, [&path](const std::string& text) { path = text; }, help);
@@ -37,10 +51,6 @@ void add_reports(CLI::App& cmd, std::vector<std::string>& reports, const std::st
 
 void add_max_in_flight(CLI::App& cmd, std::uint64_t& max_in_flight, const char* help) {
   cmd.add_option("--max-in-flight", max_in_flight, help)->check(integer_in(1, 1'000'000'000))->capture_default_str();
-}
-
-void add_jobs(CLI::App& cmd, std::size_t& jobs, const char* help) {
-  cmd.add_option("-j,--jobs", jobs, help)->check(integer_in(1, 1024));
 }
 
 void add_fail_on(CLI::App& cmd, std::vector<std::string>& fail_on, const char* sides) {
@@ -58,6 +68,7 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& options) {
   CLI::App* cmd = app.add_subcommand("run", "Run a scenario and report; exit 1 if a threshold fails");
   cmd->add_option("scenario", options.scenario, kScenarioFileHelp)->required();
   add_seed(*cmd, options.seed);
+  add_seeds(*cmd, options.seeds, options.jobs);
   add_path(*cmd, "--policy", options.policy, "Policy file replacing the scenario's policy block (JSON or YAML)");
   add_path(*cmd, "--out", options.out, "Write the JSON report here (atomically)");
   add_max_in_flight(*cmd, options.max_in_flight,

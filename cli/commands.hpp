@@ -32,6 +32,8 @@ struct RunOptions {
   std::string program = "squall";  // how squall was invoked (argv[0]), for the repro line
   std::filesystem::path scenario;
   std::optional<std::uint64_t> seed;            // overrides the scenario's seed
+  std::optional<std::string> seeds;             // --seeds N | LIST | RANGE (cli/seed_list.hpp)
+  std::size_t jobs = 0;                         // with --seeds: runs at once; 0: one per hardware thread
   std::optional<std::filesystem::path> policy;  // replaces the scenario's policy block
   std::optional<std::filesystem::path> out;     // where the JSON report goes
   // Stop with exit 2 when more tasks than this are in flight (sim/world.hpp RunLimits).
@@ -43,6 +45,9 @@ struct RunOptions {
 };
 
 int run_command(const RunOptions& options);
+// `squall run --seeds`: the scenario on every seed in parallel (cli/run_seeds.cpp); exit 1
+// when a threshold's pass-rate requirement is not met (reports/seed_summary.hpp).
+int run_seeds_command(const RunOptions& options);
 
 struct CiOptions {
   std::string program = "squall";                                 // argv[0], for the repro lines

@@ -2,6 +2,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "cli/checked_run.hpp"
 #include "cli/commands.hpp"
 #include "cli/determinism.hpp"
 #include "cli/expected_tasks.hpp"
@@ -22,17 +23,6 @@
 
 namespace squall::cli {
 namespace {
-
-void print_errors(const std::vector<ValidationError>& errors) {
-  for (const ValidationError& error : errors) fmt::print(stderr, "{}\n", to_string(error));
-}
-
-bool wants_markdown(const std::vector<ReportRequest>& requests) {
-  for (const ReportRequest& r : requests) {
-    if (r.format->name == "markdown") return true;
-  }
-  return false;
-}
 
 // Runs the scenario a second time in a fresh world and compares (DESIGN section 3). Prints
 // what differs and returns false on a mismatch.
@@ -75,48 +65,6 @@ bool write_outputs(RunOutputs& outputs, const Report& report, bool quiet) {
   }
 }
 
-// Everything a run reads and writes, checked before it starts: a usage error (exit 2) is
-// found here, and nothing is written.
-struct CheckedRun {
-  Scenario scenario;
-  ReportRequests reports;
-  std::optional<std::filesystem::path> step_summary;
-};
-
-// Loads the scenario, applies --policy, and checks the report requests and
-// $GITHUB_STEP_SUMMARY. Prints why on stderr and returns nullopt when any is refused.
-std::optional<CheckedRun> check_run(const RunOptions& options) {
-  LoadResult loaded = load_scenario(options.scenario);
-  if (!loaded.errors.empty()) {
-    print_errors(loaded.errors);
-    return std::nullopt;
-  }
-  CheckedRun run{std::move(*loaded.scenario), {}, std::nullopt};
-  if (options.policy) {
-    // The same checks as `squall validate SCENARIO --policy FILE`.
-    std::vector<std::string> notes;
-    if (const auto errors = apply_policy_file(run.scenario, *options.policy, &notes); !errors.empty()) {
-      print_errors(errors);
-      return std::nullopt;
-    }
-    for (const std::string& note : notes) fmt::print(stderr, "squall: note: {}\n", escape_controls(note));
-  }
-  const std::vector<std::filesystem::path> inputs = run_inputs(options.scenario, options.policy, run.scenario);
-  run.reports = parse_report_requests(options.reports, options.out, inputs);
-  if (run.reports.error) {
-    fmt::print(stderr, "squall: {}\n", escape_controls(*run.reports.error));
-    return std::nullopt;
-  }
-  if (wants_markdown(run.reports.requests)) run.step_summary = step_summary_file();
-  if (run.step_summary) {
-    if (const auto problem = step_summary_problem(*run.step_summary, run.reports.requests, inputs)) {
-      fmt::print(stderr, "squall: {}\n", escape_controls(*problem));
-      return std::nullopt;
-    }
-  }
-  return run;
-}
-
 // Runs the scenario with progress on stderr when it is due (cli/progress.hpp). Throws
 // RunLimitExceeded, after erasing the progress line.
 Report run_with_progress(const RunOptions& options, PreparedScenario& prepared, std::uint64_t seed,
@@ -155,6 +103,11 @@ int threshold_verdict(const Report& report, const Provenance& provenance) {
 }  // namespace
 
 int run_command(const RunOptions& options) {
+  if (options.seeds) return run_seeds_command(options);
+  if (options.jobs != 0) {
+    fmt::print(stderr, "squall: --jobs runs seeds in parallel: it needs --seeds\n");
+    return kExitBadInput;
+  }
   std::optional<CheckedRun> checked = check_run(options);
   if (!checked) return kExitBadInput;
   // Before the seed line, so a run that will not end soon says so first.

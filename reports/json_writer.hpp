@@ -56,6 +56,8 @@
 //                injected_faults {provider: {kind: n, non-zero only}}}]}  faults by
 //                window of the chaos layer's decision; per provider and kind, the
 //                windows sum to injected_faults' count
+//   seeds  only in `run --seeds`'s report (cli/run_seeds.cpp adds it after the rest, which
+//          is then the first seed's): reports/seed_summary.hpp's seed_summary_json
 // Names are sorted. Numbers are rounded as reports/rounding.hpp says.
 // A value that is undefined (a percentile without samples, an amplification without
 // calls, a threshold without samples) is null.

@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -47,12 +48,20 @@ struct MetricSelector {
   std::map<std::string, std::string> tags;  // tag name -> required value
 };
 
+// The share of seeds a threshold must hold on under `--seeds` (reports/pass_rate.hpp).
+struct PassRateRequirement {
+  Comparison op = Comparison::ge;  // >= or >
+  double rate = 1;                 // a fraction of seeds in [0, 1]
+};
+
 struct Threshold {
   std::string metric;                       // as written, tags included
   std::string metric_name;                  // without tags
   std::map<std::string, std::string> tags;  // parsed tag selectors
   std::string expression;                   // as written
   ThresholdExpression parsed;
+  // The object form's "pass_rate"; none: the threshold must hold on every seed.
+  std::optional<PassRateRequirement> pass_rate;
 };
 
 // Parses and checks a metric key: the name must be in the catalogue, each tag must be one

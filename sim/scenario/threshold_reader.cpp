@@ -8,6 +8,7 @@
 #include "engine/runtime/duration.hpp"
 #include "engine/strategies/relax_threshold.hpp"
 #include "mocks/chaos/fault.hpp"
+#include "reports/pass_rate.hpp"
 #include "reports/recorder.hpp"
 
 namespace squall {
@@ -136,6 +137,45 @@ void check_rung(const MetricSelector& selector, const std::string& path, Diagnos
                                rung->second, known));
 }
 
+// One element of a metric's list: an expression, or k6's object form with a pass rate,
+// {"threshold": "rate>=0.95", "pass_rate": ">=0.9"} (reports/pass_rate.hpp).
+std::optional<Threshold> read_one(const std::string& metric, const Json& value, const std::string& path,
+                                  Diagnostics& diag) {
+  std::string expression_path = path;
+  const Json* expression_value = &value;
+  std::optional<PassRateRequirement> pass_rate;
+  bool pass_rate_valid = true;
+  if (value.is_object()) {
+    const ObjectReader obj(value, path, diag, {"threshold", "pass_rate"});
+    expression_value = obj.require("threshold");
+    expression_path = obj.path_of("threshold");
+    if (const Json* rate = obj.find("pass_rate")) {
+      pass_rate_valid = false;
+      if (const auto text = read_string(*rate, obj.path_of("pass_rate"), diag)) {
+        auto parsed = parse_pass_rate(*text);
+        if (auto* message = std::get_if<std::string>(&parsed)) {
+          diag.error(obj.path_of("pass_rate"), std::move(*message));
+        } else {
+          pass_rate = std::get<PassRateRequirement>(parsed);
+          pass_rate_valid = true;
+        }
+      }
+    }
+    if (expression_value == nullptr) return std::nullopt;
+  }
+  const auto expression = read_string(*expression_value, expression_path, diag);
+  if (!expression) return std::nullopt;
+  auto parsed = parse_threshold(metric, *expression);
+  if (auto* message = std::get_if<std::string>(&parsed)) {
+    diag.error(expression_path, std::move(*message));
+    return std::nullopt;
+  }
+  if (!pass_rate_valid) return std::nullopt;
+  Threshold threshold = std::get<Threshold>(std::move(parsed));
+  threshold.pass_rate = pass_rate;
+  return threshold;
+}
+
 }  // namespace
 
 std::vector<Threshold> read_thresholds(const Json& value, const std::string& path, const ThresholdContext& context,
@@ -157,14 +197,8 @@ std::vector<Threshold> read_thresholds(const Json& value, const std::string& pat
     check_rung(std::get<MetricSelector>(selector), metric_path, diag);
     const auto expressions = read_array(list, metric_path, diag, /*nonempty=*/true);
     for (std::size_t i = 0; i < expressions.size(); ++i) {
-      const std::string expression_path = pointer_append(metric_path, i);
-      const auto expression = read_string(expressions[i], expression_path, diag);
-      if (!expression) continue;
-      auto parsed = parse_threshold(metric, *expression);
-      if (auto* message = std::get_if<std::string>(&parsed)) {
-        diag.error(expression_path, std::move(*message));
-      } else {
-        thresholds.push_back(std::get<Threshold>(std::move(parsed)));
+      if (auto threshold = read_one(metric, expressions[i], pointer_append(metric_path, i), diag)) {
+        thresholds.push_back(std::move(*threshold));
       }
     }
   }

@@ -1,5 +1,7 @@
 // Reading the `thresholds` block of a scenario: metric -> [expression, ...], k6's shape:
 //   { "task_success": ["rate>=0.95"], "task_latency": ["p(99)<20s", "avg<5s"] }
+// An element may also be k6's object form, with the share of seeds it must hold on under
+// --seeds (reports/pass_rate.hpp): { "threshold": "rate>=0.95", "pass_rate": ">=0.9" }.
 #pragma once
 
 #include <string>
@@ -28,9 +30,11 @@ struct ThresholdContext {
 // Thresholds in file order. Each key is checked once with parse_metric (its error is
 // reported at `/thresholds/<metric>`), each expression with parse_threshold (at
 // `/thresholds/<metric>/<i>`); their messages are reports/threshold.hpp's. A metric's
-// list must be a non-empty array of strings. A tag naming something the scenario does not
-// have would select nothing, so the threshold could never fail; it is reported at the
-// metric's key, one error per tag:
+// list must be a non-empty array of strings and objects; an object's keys are "threshold"
+// (required, the expression, its errors at `.../<i>/threshold`) and "pass_rate" (its
+// errors, parse_pass_rate's, at `.../<i>/pass_rate`); any other key is an error. A tag naming something the scenario
+// does not have would select nothing, so the threshold could never fail; it is reported at the metric's key, one error
+// per tag:
 //   `no provider named "web_serch"; providers are: llm, web_search`
 //   `no tool named "answr"; tools are: answer, web`
 //   `unknown value "blah" for tag "kind" of metric "injected_faults"; known: timeout, ...`

@@ -261,9 +261,13 @@ TEST(ScenarioLoaderTest, FullScenarioSetsEveryField) {
   EXPECT_EQ(envoy.budget_percent, 25.0);
   EXPECT_EQ(envoy.min_retry_concurrency, 2);
 
-  ASSERT_EQ(s.thresholds.size(), 4u);
-  EXPECT_EQ(s.thresholds[1].metric, "task_latency");
-  EXPECT_EQ(s.thresholds[1].expression, "p(99)<20s");
+  ASSERT_EQ(s.thresholds.size(), 5u);
+  EXPECT_FALSE(s.thresholds[0].pass_rate);
+  EXPECT_EQ(s.thresholds[1].expression, "rate>=0.9");  // k6's object form, with a pass rate
+  ASSERT_TRUE(s.thresholds[1].pass_rate);
+  EXPECT_EQ(s.thresholds[1].pass_rate->rate, 0.8);
+  EXPECT_EQ(s.thresholds[2].metric, "task_latency");
+  EXPECT_EQ(s.thresholds[2].expression, "p(99)<20s");
 }
 
 TEST(ScenarioLoaderTest, AbsentStrategyFieldsTakeTheirDefaults) {

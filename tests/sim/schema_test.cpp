@@ -20,6 +20,7 @@
 
 #include "engine/runtime/duration.hpp"
 #include "reports/metric_catalogue.hpp"
+#include "reports/pass_rate.hpp"
 #include "reports/threshold.hpp"
 #include "sim/scenario/json_document.hpp"
 #include "tests/sim/scenario_test_support.hpp"
@@ -487,13 +488,8 @@ TEST(SchemaTest, ThresholdExpressionPatternAcceptsWhatTheParserAccepts) {
   // The pattern is reports/threshold.hpp's grammar without its semantic checks (order of a
   // compound duration's units, percentile range, aggregation per metric type): whatever the
   // parser accepts the schema accepts, and the malformed shapes below both reject.
-  const std::regex pattern(schema_root()
-                               .at("properties")
-                               .at("thresholds")
-                               .at("additionalProperties")
-                               .at("items")
-                               .at("pattern")
-                               .get<std::string>());
+  // An element is the expression itself or the object form's "threshold": both refer to it.
+  const std::regex pattern(schema_root().at("$defs").at("threshold_expression").at("pattern").get<std::string>());
   for (const auto& [metric, text] :
        std::vector<std::pair<std::string, std::string>>{{"task_success", "rate>=0.95"},
                                                         {"task_success", " rate >= .5 "},
@@ -553,6 +549,23 @@ TEST(ShippedScenarioTest, AnInvalidScenarioPrintsNoJsonAndTheLoadersErrors) {
   EXPECT_FALSE(plain.json.has_value());
   EXPECT_EQ(plain.errors, load_scenario(file).errors);
   EXPECT_FALSE(plain.errors.empty());
+}
+
+TEST(SchemaTest, PassRatePatternAcceptsWhatTheParserAccepts) {
+  // The pass_rate pattern is reports/pass_rate.hpp's grammar without its range check.
+  const Json& items = schema_root().at("properties").at("thresholds").at("additionalProperties").at("items");
+  EXPECT_EQ(items.at("oneOf").at(0).at("$ref"), "#/$defs/threshold_expression");
+  const std::regex pattern(items.at("oneOf").at(1).at("properties").at("pass_rate").at("pattern").get<std::string>());
+  for (const std::string text : {">=0.9", "> 0.5", " >=1 ", ">=.25", ">=0"}) {
+    SCOPED_TRACE(text);
+    EXPECT_TRUE(std::holds_alternative<PassRateRequirement>(parse_pass_rate(text)));
+    EXPECT_TRUE(std::regex_search(text, pattern));
+  }
+  for (const std::string text : {"90%", "0.9", "<=0.9", ">=high", ">=-0.1", "", ">= 0.9 0.8", "=>0.9"}) {
+    SCOPED_TRACE(text);
+    EXPECT_FALSE(std::holds_alternative<PassRateRequirement>(parse_pass_rate(text)));
+    EXPECT_FALSE(std::regex_search(text, pattern));
+  }
 }
 
 }  // namespace
