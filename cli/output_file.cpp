@@ -24,10 +24,16 @@ std::optional<std::string> input_file_instead(const std::string& text, const std
 }  // namespace
 
 std::variant<Json, std::string> read_output_file(const std::filesystem::path& file, FileKind expected) {
-  const std::string name = file.string();
   auto text = read_input_file(file);
-  if (const auto* error = std::get_if<InputFileError>(&text)) return fmt::format("{}: {}", name, error->message);
-  if (const auto encoding = other_unicode_encoding(std::get<std::string>(text))) {
+  if (const auto* error = std::get_if<InputFileError>(&text))
+    return fmt::format("{}: {}", file.string(), error->message);
+  return read_output_text(std::get<std::string>(text), file, expected);
+}
+
+std::variant<Json, std::string> read_output_text(const std::string& text, const std::filesystem::path& file,
+                                                 FileKind expected) {
+  const std::string name = file.string();
+  if (const auto encoding = other_unicode_encoding(text)) {
     return fmt::format("{}: {}", name, *encoding);
   }
   // The first repeated key stops the parse: one is enough to refuse the file.
@@ -38,9 +44,9 @@ std::variant<Json, std::string> read_output_file(const std::filesystem::path& fi
     throw Duplicate{fmt::format("{}: {}: duplicate key \"{}\"", name, pointer, key)};
   };
   try {
-    auto parsed = parse_strict_json(std::get<std::string>(text), JsonComments::rejected, on_duplicate);
+    auto parsed = parse_strict_json(text, JsonComments::rejected, on_duplicate);
     if (const auto* error = std::get_if<JsonSyntaxError>(&parsed)) {
-      if (const auto kind = input_file_instead(std::get<std::string>(text), file, expected)) {
+      if (const auto kind = input_file_instead(text, file, expected)) {
         return fmt::format("{}: {}", name, *kind);
       }
       return fmt::format("{}:{}:{}: not JSON: {}", name, error->line, error->column, error->message);

@@ -23,5 +23,8 @@ namespace squall::cli {
 // The last for a file that is recognisably another kind than `expected`
 // (reports/file_kind.hpp), JSON with comments and YAML files included.
 std::variant<Json, std::string> read_output_file(const std::filesystem::path& file, FileKind expected);
+// The same for the file's `text` already read (the fuzzers' entry point).
+std::variant<Json, std::string> read_output_text(const std::string& text, const std::filesystem::path& file,
+                                                 FileKind expected);
 
 }  // namespace squall::cli

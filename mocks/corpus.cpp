@@ -6,6 +6,7 @@
 #include <cassert>
 #include <limits>
 
+#include "mocks/corpus_text.hpp"
 #include "mocks/input_file.hpp"
 #include "mocks/strict_json.hpp"
 #include "mocks/text.hpp"
@@ -63,9 +64,11 @@ Corpus Corpus::load(const std::filesystem::path& path) {
   if (const auto* error = std::get_if<InputFileError>(&contents)) {
     throw CorpusError(fmt::format("{}: {}", path.string(), error->message));
   }
-  const std::string_view text = std::get<std::string>(contents);
-  if (const auto encoding = other_unicode_encoding(text))
-    throw CorpusError(fmt::format("{}: {}", path.string(), *encoding));
+  return load_corpus_text(std::get<std::string>(contents), path.string());
+}
+
+Corpus load_corpus_text(std::string_view text, const std::string& where) {
+  if (const auto encoding = other_unicode_encoding(text)) throw CorpusError(fmt::format("{}: {}", where, *encoding));
   std::vector<Document> documents;
   std::size_t number = 1;
   for (std::size_t start = 0; start < text.size(); ++number) {
@@ -74,16 +77,16 @@ Corpus Corpus::load(const std::filesystem::path& path) {
     start = newline + 1;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);  // CRLF files
     if (is_blank(line)) continue;
-    documents.push_back(parse_line(line, fmt::format("{}:{}", path.string(), number)));
+    documents.push_back(parse_line(line, fmt::format("{}:{}", where, number)));
   }
   // A search mock over nothing answers every query empty: a scenario whose corpus is an
   // empty file (or a truncated download) would run and fail its thresholds for a reason
   // its report never names. An always-empty provider is an `empty` fault of probability 1.
   if (documents.empty()) {
-    throw CorpusError(fmt::format("{}: expected at least one document (a JSON object per line), got {}", path.string(),
+    throw CorpusError(fmt::format("{}: expected at least one document (a JSON object per line), got {}", where,
                                   text.empty() ? "an empty file" : "blank lines only"));
   }
-  return Corpus(std::move(documents), path.string());
+  return Corpus(std::move(documents), where);
 }
 
 Corpus::Corpus(std::vector<Document> documents, std::string_view where) : documents_(std::move(documents)) {

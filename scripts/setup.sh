@@ -69,7 +69,10 @@ packages=(
   libyaml-cpp-dev
   python3-junitparser python3-jsonschema
   clang-format universal-ctags
+  clang libclang-rt-14-dev llvm-14
 )
+# clang with its sanitizer and libFuzzer runtimes (libclang-rt-14-dev) and llvm-symbolizer
+# (llvm-14, for the sanitizers' stack traces): the fuzz and tsan presets (docs/fuzzing.md).
 # An npm already on the PATH (NodeSource's nodejs bundles one) is used as it is.
 if ! command -v npm >/dev/null 2>&1; then
   packages+=(nodejs npm)
