@@ -58,7 +58,9 @@ constexpr std::array<std::string_view, 39> kPayloadFields{"id",
                                                           "litellm_call_id",
                                                           "user"};
 
-constexpr double kMaxUnixSeconds = 1e11;  // year 5138: beyond is a unit mistake (ms, ns)
+// Below 9.2e9 s (year 2262) nanoseconds since the epoch fit int64; 9e9 is year 2255, and a
+// time in milliseconds or nanoseconds (1.7e12, 1.7e18 today) is far above: a unit mistake.
+constexpr double kMaxUnixSeconds = 9e9;
 
 struct Line {
   const std::string& file;

@@ -2,11 +2,15 @@
 # The README's second command and CI's (.ci/run calls it): install what is missing, check
 # the formatting (scripts/format.sh --check), build the release preset and run the whole
 # test suite under ctest, then every CI and incident scenario at once with `squall ci`
-# (its JUnit file and Markdown summary go to build/release/ci/); then build the debug
+# (its JUnit file and Markdown summary go to build/release/ci/); each fuzz harness for 10
+# seconds (docs/fuzzing.md); then build the debug
 # preset (AddressSanitizer and UndefinedBehaviorSanitizer, build/debug) and run the suite
 # again under it, where a leak, an out-of-bounds access or undefined behaviour fails the
 # test that caused it (all but the source-text checks and the third-party consumers of
-# squall's files, labels `source` and `consumer`, which no sanitizer changes). The browser is installed too (setup's --with-browser), so CI
+# squall's files, labels `source` and `consumer`, which no sanitizer changes, and the engine's
+# and mocks' unit suites, labels `engine` and `mocks`, which the issue lets go when CI time
+# demands: their code still runs under the sanitizers in every run the sim, cli and live
+# suites make, and the debug build preset does not build them). The browser is installed too (setup's --with-browser), so CI
 # opens the HTML report in headless Chromium. scenarios/policies/ holds policies meant to
 # fail the incidents: not run here.
 set -euo pipefail
@@ -22,6 +26,9 @@ ctest --preset release -j"$(nproc)"
 mkdir -p build/release/ci
 build/release/squall ci scenarios/ci scenarios/incidents \
   --report junit=build/release/ci/junit.xml --report markdown=build/release/ci/summary.md
+# Every libFuzzer harness of fuzz/ for a short smoke (docs/fuzzing.md; the long run is
+# documented there).
+scripts/fuzz.sh "${SQUALL_FUZZ_SMOKE_S:-10}"
 cmake --preset debug >/dev/null
 cmake --build --preset debug -j"$(nproc)"
 ctest --preset debug -j"$(nproc)"

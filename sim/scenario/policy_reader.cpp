@@ -293,7 +293,10 @@ void check_retry_budget_asked(const PolicyConfig& policy, const ScenarioNames& n
       return false;
     });
   };
-  for (const auto& [owner, strategies] : policy) {
+  for (const auto& owned : policy) {
+    // Named references, not a structured binding: clang 14 cannot capture one in a lambda.
+    const auto& owner = owned.first;
+    const auto& strategies = owned.second;
     const auto budget = std::find_if(strategies.begin(), strategies.end(), [](const StrategyConfig& s) {
       return std::holds_alternative<RetryBudgetConfig>(s);
     });

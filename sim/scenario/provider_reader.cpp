@@ -327,7 +327,7 @@ std::vector<ProviderConfig> read_providers(const Json& value, const std::string&
         break;
       case ProviderType::llm:
         read_entry<LlmConfig>(entry, entry_path, diag, run_end, provider,
-                              [&](const ObjectReader& obj) { return read_llm(obj, name); });
+                              [&](const ObjectReader& obj) { return read_llm(obj, provider.name); });
         break;
     }
     providers.push_back(std::move(provider));

@@ -84,6 +84,14 @@ TEST(RetryAfterTest, ParsesAndFormatsImfFixdate) {
   EXPECT_EQ(format_http_date(0), "Thu, 01 Jan 1970 00:00:00 GMT");
 }
 
+TEST(RetryAfterTest, ReadsALeapSecondAsTheNextSecond) {
+  // RFC 9110 allows second 60; Unix time has no leap seconds, so it is the next second, and
+  // written back as such (found by fuzz/retry_after.cpp, whose round trip excepts it).
+  EXPECT_EQ(parse_http_date("Thu, 29 Feb 2024 23:59:60 GMT"), 1'709'251'200);
+  EXPECT_EQ(format_http_date(1'709'251'200), "Fri, 01 Mar 2024 00:00:00 GMT");
+  EXPECT_EQ(parse_http_date("Thu, 29 Feb 2024 23:59:61 GMT"), std::nullopt);
+}
+
 TEST(RetryAfterTest, RejectsMalformedHttpDates) {
   for (const char* value : {"Mon, 06 Nov 1994 08:49:37 GMT",   // 6 Nov 1994 was a Sunday
                             "Sun, 6 Nov 1994 08:49:37 GMT",    // one-digit day

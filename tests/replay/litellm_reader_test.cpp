@@ -108,5 +108,18 @@ TEST(LiteLlmReaderTest, MalformedRecordsNameTheLineAndTheField) {
   EXPECT_EQ(error_of("\n\n"), "gw.jsonl: no records (an empty log)");
 }
 
+TEST(LiteLlmReaderTest, TimesBeyondInt64NanosecondsAreRefused) {
+  // 1.7e10 s once overflowed int64 nanoseconds (found by fuzz/replay_litellm.cpp): times past
+  // 9e9 s (year 2255) are refused, as milliseconds and nanoseconds already were.
+  EXPECT_EQ(error_of(R"({"trace_id":"t","status":"success","startTime":1,"endTime":17000000025})"),
+            "gw.jsonl:1: endTime: expected Unix seconds (a number), got 17000000025");
+  EXPECT_EQ(error_of(R"({"trace_id":"t","status":"success","startTime":9000000000,"endTime":2})"),
+            "gw.jsonl:1: startTime: expected Unix seconds (a number), got 9000000000");
+  EXPECT_EQ(read(R"({"trace_id":"t","status":"success","startTime":8999999999.5,"endTime":8999999999.75})")
+                .attempts.at(0)
+                .start_ns,
+            8'999'999'999'500'000'000);
+}
+
 }  // namespace
 }  // namespace squall::replay
