@@ -7,10 +7,8 @@
 # preset (AddressSanitizer and UndefinedBehaviorSanitizer, build/debug) and run the suite
 # again under it, where a leak, an out-of-bounds access or undefined behaviour fails the
 # test that caused it (all but the source-text checks and the third-party consumers of
-# squall's files, labels `source` and `consumer`, which no sanitizer changes, and the engine's
-# and mocks' unit suites, labels `engine` and `mocks`, which the issue lets go when CI time
-# demands: their code still runs under the sanitizers in every run the sim, cli and live
-# suites make, and the debug build preset does not build them). The browser is installed too (setup's --with-browser), so CI
+# squall's files, labels `source` and `consumer`, which no sanitizer changes; the debug
+# build preset does not build tests_source). The browser is installed too (setup's --with-browser), so CI
 # opens the HTML report in headless Chromium. scenarios/policies/ holds policies meant to
 # fail the incidents: not run here.
 set -euo pipefail
