@@ -7,22 +7,16 @@
 #include <fmt/core.h>
 
 #include "cli/ci_baseline.hpp"
+#include "cli/ci_outputs.hpp"
 #include "cli/ci_progress.hpp"
+#include "cli/ci_seeds.hpp"
 #include "cli/commands.hpp"
 #include "cli/expected_tasks.hpp"
-#include "cli/output_path.hpp"
-#include "cli/report_requests.hpp"
 #include "cli/repro.hpp"
-#include "cli/run_inputs.hpp"
 #include "cli/scenario_inputs.hpp"
-#include "cli/step_summary.hpp"
 #include "cli/terminal.hpp"
-#include "reports/atomic_file.hpp"
-#include "reports/json_writer.hpp"
 #include "reports/rounding.hpp"
 #include "reports/text_summary.hpp"
-#include "reports/writers/junit_writer.hpp"
-#include "reports/writers/markdown_writer.hpp"
 #include "sim/parallel_runs.hpp"
 #include "sim/run.hpp"
 #include "sim/scenario/validation_error.hpp"
@@ -46,15 +40,6 @@ CiRun not_run(int exit_code, std::string error) {
   r.exit_code = exit_code;
   r.error = std::move(error);
   return r;
-}
-
-std::string error_lines(const std::vector<ValidationError>& errors) {
-  std::string text;
-  for (const ValidationError& e : errors) {
-    if (!text.empty()) text += '\n';
-    text += to_string(e);
-  }
-  return text;
 }
 
 // Loads, prepares and runs one scenario file as `squall run FILE` would. Never throws: a
@@ -179,23 +164,8 @@ std::string failures_and_verdict(std::span<const fs::path> files, std::span<cons
     }
     out += escape_controls(fmt::format("repro: {}", r.produced_by.repro)) + "\n";
   }
-  out += fmt::format("squall ci: {} scenarios, {} passed, {} failed, {} not run; exit {}\n", files.size(), passed,
-                     failed, files.size() - passed - failed, exit_code);
+  out += ci_verdict(files.size(), passed, failed, exit_code);
   return out;
-}
-
-// Checks the --report requests: only junit and markdown make sense for many scenarios
-// (the others are one run's files: `squall run` writes them).
-std::optional<std::string> check_ci_requests(const ReportRequests& requests) {
-  if (requests.error) return requests.error;
-  for (const ReportRequest& r : requests.requests) {
-    if (r.format->name != "junit" && r.format->name != "markdown") {
-      return fmt::format(
-          "ci writes junit and markdown reports; {} is one run's report: use `squall run SCENARIO --report {}=PATH`",
-          r.format->name, r.format->name);
-    }
-  }
-  return std::nullopt;
 }
 
 std::vector<SuiteOutcome> suite_outcomes(std::span<const fs::path> files, std::span<const CiRun> runs) {
@@ -204,47 +174,6 @@ std::vector<SuiteOutcome> suite_outcomes(std::span<const fs::path> files, std::s
     outcomes.push_back({files[i].string(), runs[i].report ? &*runs[i].report : nullptr, runs[i].error});
   }
   return outcomes;
-}
-
-// What ci writes besides its lines, all checked before anything runs.
-struct CiOutputs {
-  ReportRequests requests;
-  std::optional<fs::path> step_summary;  // $GITHUB_STEP_SUMMARY, when a markdown summary is asked for
-  std::optional<fs::path> json_dir;      // --report json-dir=DIR
-  std::vector<FailOn> gates;             // --fail-on, with --baseline
-};
-
-// Writes the requested files; returns the lines saying so. Throws std::runtime_error.
-std::vector<std::string> write_outputs(const CiOutputs& outputs, std::span<const fs::path> files,
-                                       std::span<const CiRun> runs, std::span<const SuiteOutcome> outcomes) {
-  const std::vector<ReportRequest>& requests = outputs.requests.requests;
-  const std::optional<fs::path>& step_summary = outputs.step_summary;
-  std::vector<std::string> lines;
-  // Every file is written before any is published (AtomicFileBatch).
-  AtomicFileBatch batch;
-  if (outputs.json_dir) {
-    std::size_t written = 0;
-    for (std::size_t i = 0; i < files.size(); ++i) {
-      if (!runs[i].report) continue;
-      batch.add(resolve_output(*outputs.json_dir / ci_report_name(files[i])), to_json_text(*runs[i].report));
-      ++written;
-    }
-    lines.push_back(fmt::format("json reports of {} written to {}", counted(written, "scenario"),
-                                escape_controls(outputs.json_dir->string())));
-  }
-  for (const ReportRequest& r : requests) {
-    const bool is_markdown = r.format->name == "markdown";
-    if (is_markdown && step_summary && output_identity(r.path) == output_identity(*step_summary)) continue;
-    batch.add(resolve_output(r.path), is_markdown ? markdown_summary(outcomes) : junit_xml(outcomes));
-    lines.push_back(fmt::format("{} report written to {}", r.format->name, escape_controls(r.path.string())));
-  }
-  batch.commit();
-  if (step_summary) {
-    append_to_file(*step_summary, markdown_summary(outcomes));
-    lines.push_back(
-        fmt::format("markdown summary appended to {} ($GITHUB_STEP_SUMMARY)", escape_controls(step_summary->string())));
-  }
-  return lines;
 }
 
 // Runs every file on `jobs` threads, printing each result line in input order as it comes
@@ -275,46 +204,6 @@ std::vector<CiRun> run_all(const std::vector<fs::path>& files, std::size_t jobs,
       });
   progress.clear();
   return runs;
-}
-
-// The --report requests, $GITHUB_STEP_SUMMARY (when a markdown summary is asked for),
-// json-dir and the baseline's gates, checked as `run` checks its own against every file
-// each scenario reads (cli/run_inputs.hpp): nullopt, after saying why on stderr, when one
-// is refused.
-std::optional<CiOutputs> checked_outputs(const CiOptions& options, const std::vector<fs::path>& files) {
-  CiOutputs out;
-  std::vector<fs::path> inputs;
-  // Loading every scenario once more to learn its corpora is wasted without a report.
-  for (std::size_t i = 0; i < files.size() && !options.reports.empty(); ++i) {
-    for (fs::path& input : run_inputs(files[i])) inputs.push_back(std::move(input));
-  }
-  if (options.policy) inputs.push_back(*options.policy);
-  std::vector<std::string> specs = options.reports;
-  std::optional<std::string> problem = take_json_dir(specs, out.json_dir);
-  if (!problem) {
-    out.requests = parse_report_requests(specs, std::nullopt, inputs);
-    problem = check_ci_requests(out.requests);
-  }
-  for (const ReportRequest& r : out.requests.requests) {
-    if (r.format->name == "markdown") out.step_summary = step_summary_file();
-  }
-  if (!problem && out.step_summary) problem = step_summary_problem(*out.step_summary, out.requests.requests, inputs);
-  if (!problem && out.json_dir) problem = json_dir_problem(*out.json_dir, files, inputs);
-  if (!problem) problem = baseline_problem(options.baseline, options.fail_on, out.gates);
-  if (problem) {
-    fmt::print(stderr, "squall ci: {}\n", escape_controls(*problem));
-    return std::nullopt;
-  }
-  // A policy file that cannot be read is one problem, not one per scenario.
-  if (options.policy) {
-    const PolicyLoadResult policy = load_policy_file(*options.policy);
-    if (!policy.ok()) problem = error_lines(policy.errors);
-  }
-  if (problem) {
-    fmt::print(stderr, "squall ci: {}\n", escape_controls(*problem));
-    return std::nullopt;
-  }
-  return out;
 }
 
 // Each scenario that ran against its baseline report, in input order; returns the worst
@@ -357,11 +246,18 @@ int ci_command(const CiOptions& options) {
     fmt::print(stderr, "squall ci: {}\n", escape_controls(*inputs.error));
     return kExitBadInput;
   }
+  if (options.seeds) {
+    if (const auto problem = ci_seeds_problem(options)) {
+      fmt::print(stderr, "squall ci: {}\n", escape_controls(*problem));
+      return kExitBadInput;
+    }
+  }
   const std::optional<CiOutputs> outputs = checked_outputs(options, inputs.files);
   if (!outputs) return kExitBadInput;
   const std::vector<fs::path>& files = inputs.files;
   const std::size_t jobs = options.jobs == 0 ? default_jobs() : options.jobs;
-  fmt::print("squall ci: {} scenarios\n", files.size());
+  if (options.seeds) return ci_seeds_command(options, files, jobs, *outputs);
+  fmt::print("squall ci: {}\n", counted(files.size(), "scenario"));
   std::fflush(stdout);
 
   const auto wall_start = std::chrono::steady_clock::now();
@@ -379,7 +275,7 @@ int ci_command(const CiOptions& options) {
 
   const std::vector<SuiteOutcome> outcomes = suite_outcomes(files, runs);
   try {
-    for (const std::string& line : write_outputs(*outputs, files, runs, outcomes)) {
+    for (const std::string& line : write_outputs(*outputs, files, outcomes)) {
       if (!options.quiet) fmt::print("{}\n", line);
     }
   } catch (const std::exception& e) {

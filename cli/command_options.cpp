@@ -30,13 +30,19 @@ void add_jobs(CLI::App& cmd, std::size_t& jobs, const char* help) {
   cmd.add_option("-j,--jobs", jobs, help)->check(integer_in(1, 1024));
 }
 
-// --seeds and the --jobs that runs them in parallel (cli/seed_list.hpp).
-void add_seeds(CLI::App& cmd, std::optional<std::string>& seeds, std::size_t& jobs) {
+// --seeds (cli/seed_list.hpp); `first` says where a count starts.
+void add_seeds_option(CLI::App& cmd, std::optional<std::string>& seeds, const char* first) {
   cmd.add_option_function<std::string>(
          "--seeds", [&seeds](const std::string& text) { seeds = text; },
-         "Run every seed in parallel and report each threshold's pass rate and pass^k: N seeds from --seed (or "
-         "the scenario's), a list (1,5,9) or a range (100..107); at most 10000")
+         fmt::format("Run every seed in parallel and report each threshold's pass rate and pass^k: N seeds from {}, "
+                     "a list (1,5,9) or a range (100..107); at most 10000",
+                     first))
       ->type_name("N|LIST|RANGE");
+}
+
+// --seeds and the --jobs that runs them in parallel.
+void add_seeds(CLI::App& cmd, std::optional<std::string>& seeds, std::size_t& jobs) {
+  add_seeds_option(cmd, seeds, "--seed (or the scenario's)");
   add_jobs(cmd, jobs, "With --seeds: seeds run at once (default: one per hardware thread)");
 }
 
@@ -104,7 +110,8 @@ CLI::App* add_ci_command(CLI::App& app, CiOptions& options) {
                   std::string(kScenarioFilesHelp) +
                       "; directories stand for their *.json, *.yaml and *.yml files (any case, not hidden ones)")
       ->required();
-  add_jobs(*cmd, options.jobs, "Scenarios run at once (default: one per hardware thread)");
+  add_jobs(*cmd, options.jobs, "Scenarios (with --seeds, runs) at once (default: one per hardware thread)");
+  add_seeds_option(*cmd, options.seeds, "each scenario's own seed");
   add_max_in_flight(*cmd, options.max_in_flight,
                     "Stop a scenario (exit 2 for it) when more tasks than this are in flight at once");
   add_reports(*cmd, options.reports,

@@ -58,8 +58,9 @@ struct CiOptions {
   std::optional<std::filesystem::path> policy;    // --policy FILE: every scenario under it (sim/scenario_loader.hpp)
   std::optional<std::filesystem::path> baseline;  // --baseline DIR: reports to gate against (cli/ci_baseline.hpp)
   std::vector<std::string> fail_on;               // --fail-on METRIC:MARGIN, with --baseline
-  bool quiet = false;                             // only failing scenarios' lines and the verdict
-  bool progress = false;  // progress on stderr even when it is not a terminal (cli/ci_progress.hpp)
+  std::optional<std::string> seeds;  // --seeds N | LIST | RANGE: every scenario on every seed (cli/ci_seeds.hpp)
+  bool quiet = false;                // only failing scenarios' lines and the verdict
+  bool progress = false;             // progress on stderr even when it is not a terminal (cli/ci_progress.hpp)
 };
 
 // `squall ci`: runs every scenario of `options.inputs` (cli/scenario_inputs.hpp), each

@@ -15,7 +15,6 @@
 #include "cli/step_summary.hpp"
 #include "cli/terminal.hpp"
 #include "reports/atomic_file.hpp"
-#include "reports/json_writer.hpp"
 #include "reports/seed_summary_text.hpp"
 #include "sim/parallel_runs.hpp"
 #include "sim/seed_runs.hpp"
@@ -47,13 +46,6 @@ std::optional<std::string> combination_problem(const RunOptions& options, const 
   return std::nullopt;
 }
 
-// The JSON report of the first seed with the seeds section last.
-std::string seeds_json(const Report& first, const SeedSummary& summary) {
-  nlohmann::ordered_json j = to_json(first);
-  j["seeds"] = seed_summary_json(summary);
-  return j.dump(2) + "\n";
-}
-
 // Writes the requested files (every one before any is published); false after saying why.
 bool write_seed_outputs(const CheckedRun& run, const Report& first, const SeedSummary& summary,
                         const std::string& seeds, bool quiet) {
@@ -65,7 +57,7 @@ bool write_seed_outputs(const CheckedRun& run, const Report& first, const SeedSu
       const bool json = r.format->name == "json";
       // Asked to write the summary to the step summary file itself: appended below, once.
       if (!json && run.step_summary && output_identity(r.path) == output_identity(*run.step_summary)) continue;
-      batch.add(resolve_output(r.path), json ? seeds_json(first, summary) : markdown);
+      batch.add(resolve_output(r.path), json ? seeds_report_json_text(first, summary) : markdown);
       lines.push_back(fmt::format("{} report written to {}", r.format->name, r.path.string()));
     }
     batch.commit();

@@ -3,6 +3,7 @@
 #include <cassert>
 
 #include "reports/fingerprint.hpp"
+#include "reports/json_writer.hpp"
 #include "reports/pass_k.hpp"
 #include "reports/pass_rate.hpp"
 #include "reports/rounding.hpp"
@@ -51,6 +52,13 @@ std::vector<std::uint64_t> SeedSummary::failed_seeds(std::size_t index) const {
     }
   }
   return result;
+}
+
+std::uint64_t SeedSummary::repro_seed() const {
+  for (std::size_t i = 0; i < thresholds.size(); ++i) {
+    if (!thresholds[i].met) return failed_seeds(i).front();
+  }
+  return seeds.front().seed;
 }
 
 SeedSummary summarize_seeds(std::span<const Threshold> thresholds, std::vector<SeedOutcome> seeds) {
@@ -115,6 +123,12 @@ ordered_json seed_summary_json(const SeedSummary& summary) {
   }
   j["pass_k"] = std::move(pass_k);
   return j;
+}
+
+std::string seeds_report_json_text(const Report& first, const SeedSummary& summary) {
+  ordered_json j = to_json(first);
+  j["seeds"] = seed_summary_json(summary);
+  return j.dump(2) + "\n";
 }
 
 }  // namespace squall

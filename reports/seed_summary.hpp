@@ -47,6 +47,9 @@ struct SeedSummary {
 
   // Seeds on which threshold `index` failed, in run order.
   std::vector<std::uint64_t> failed_seeds(std::size_t index) const;
+  // The seed a repro line runs: the first failed seed of the first threshold whose
+  // requirement is not met; the first seed when every requirement is met.
+  std::uint64_t repro_seed() const;
 };
 
 // One seed's outcome from its report, whose thresholds are the scenario's in order (as
@@ -67,5 +70,10 @@ SeedSummary summarize_seeds(std::span<const Threshold> thresholds, std::vector<S
 //    pass_k [{k, value}]}
 // Rates and USD rounded as reports/rounding.hpp says; null where undefined.
 nlohmann::ordered_json seed_summary_json(const SeedSummary& summary);
+
+// The JSON report of `run --seeds --out` and `ci --seeds --report json-dir=DIR`: the first
+// seed's report (reports/json_writer.hpp) with the `seeds` section last, two-space
+// indentation and a final newline.
+std::string seeds_report_json_text(const Report& first, const SeedSummary& summary);
 
 }  // namespace squall

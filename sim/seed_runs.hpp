@@ -1,7 +1,8 @@
-// One prepared scenario run on many seeds at once (`run --seeds`, `ci --seeds`), on the
-// thread pool of sim/parallel_runs.hpp. Each seed's run builds its own World from the
-// read-only PreparedScenario, so its report depends only on (scenario, policy, seed): the
-// results, in seed-list order, are the same for any number of jobs.
+// One prepared scenario run on many seeds at once (`run --seeds`), or many scenarios each on
+// its seeds (`ci --seeds`), on the thread pool of sim/parallel_runs.hpp. Each seed's run
+// builds its own World from the read-only PreparedScenario, so its report depends only on
+// (scenario, policy, seed): the results, in seed-list order, are the same for any number
+// of jobs.
 #pragma once
 
 #include <cstddef>
@@ -34,5 +35,24 @@ std::vector<SeedRunResult> run_seeds(const PreparedScenario& prepared, const Pol
                                      std::span<const std::uint64_t> seeds, std::size_t jobs,
                                      const std::function<Provenance(std::uint64_t)>& provenance,
                                      const std::function<void(std::size_t, const SeedRunResult&)>& on_ready = {});
+
+// One scenario's seeds in a run of many (`ci --seeds`). The pointed-to objects outlive the
+// call of run_seed_batches.
+struct SeedBatch {
+  const PreparedScenario* prepared = nullptr;
+  const PolicyConfig* policy = nullptr;
+  std::vector<std::uint64_t> seeds;
+  std::function<Provenance(std::uint64_t)> provenance;
+};
+
+// Every batch's seeds as one list of runs on one pool of `jobs` threads, so that a few
+// seeds of many scenarios keep every thread busy. Element b of the result holds batch b's
+// results in seed order, each as run_seeds gives them (the first seed's report kept).
+// `on_batch_ready(b, results)`, when given, sees batch b as soon as it and every batch
+// before it are finished, in batch order, without the first seed's report (it is in the
+// returned results).
+std::vector<std::vector<SeedRunResult>> run_seed_batches(
+    std::span<const SeedBatch> batches, std::size_t jobs,
+    const std::function<void(std::size_t, std::span<const SeedRunResult>)>& on_batch_ready = {});
 
 }  // namespace squall

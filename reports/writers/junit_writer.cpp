@@ -5,10 +5,14 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <boost/property_tree/ptree.hpp>
 #include <boost/property_tree/xml_parser.hpp>
 
 #include "reports/fingerprint.hpp"
+#include "reports/pass_rate.hpp"
+#include "reports/rounding.hpp"
+#include "reports/seed_summary_text.hpp"
 #include "reports/text_summary.hpp"
 #include "reports/writers/xml_text.hpp"
 
@@ -34,6 +38,21 @@ void property(ptree& properties, const char* name, std::string_view value) {
   attribute(p, "value", value);
 }
 
+// A suite's name and counts; returns its <properties>, for the caller to fill.
+ptree& suite_head(ptree& suite, const std::string& name, std::size_t tests, std::size_t failures) {
+  attribute(suite, "name", name);
+  counts(suite, tests, failures);
+  return suite.add_child("properties", ptree());
+}
+
+// What produced the run: version, files and the repro command.
+void provenance(ptree& properties, const Provenance& by, const std::string& repro) {
+  property(properties, "squall_version", by.squall_version);
+  property(properties, "scenario_file", by.scenario_file);
+  if (by.policy_file) property(properties, "policy_file", *by.policy_file);
+  property(properties, "repro", repro);
+}
+
 ptree test_case(const Report& r, const std::string& suite_name, const ThresholdResult& t) {
   ptree tc;
   attribute(tc, "classname", suite_name);
@@ -54,17 +73,63 @@ ptree report_suite(const Report& r, const std::string& name) {
   for (const ThresholdResult& t : r.thresholds) failures += t.passed ? 0 : 1;
 
   ptree suite;
-  attribute(suite, "name", name);
-  counts(suite, r.thresholds.size(), failures);
-  ptree& properties = suite.add_child("properties", ptree());
+  ptree& properties = suite_head(suite, name, r.thresholds.size(), failures);
   property(properties, "seed", std::to_string(r.seed));
   property(properties, "fingerprint", fingerprint_hex(r.fingerprint));
-  property(properties, "squall_version", r.produced_by.squall_version);
-  property(properties, "scenario_file", r.produced_by.scenario_file);
-  if (r.produced_by.policy_file) property(properties, "policy_file", *r.produced_by.policy_file);
-  property(properties, "repro", r.produced_by.repro);
+  provenance(properties, r.produced_by, r.produced_by.repro);
   for (const ThresholdResult& t : r.thresholds) suite.add_child("testcase", test_case(r, name, t));
   suite.add_child("system-out", ptree(xml_text(text_summary(r, false) + "repro: " + r.produced_by.repro + "\n")));
+  return suite;
+}
+
+// "seed 2" or "seeds 2, 8".
+std::string seeds_named(const std::vector<std::uint64_t>& seeds) {
+  return fmt::format("seed{} {}", seeds.size() == 1 ? "" : "s", fmt::join(seeds, ", "));
+}
+
+// A threshold over the seeds of `ci --seeds`: it fails when its pass-rate requirement is
+// not met; its properties carry the pass rate whatever the verdict.
+ptree seeds_test_case(const SeedsOutcome& seeds, const std::string& suite_name, std::size_t index) {
+  const SeedSummary& s = *seeds.summary;
+  const ThresholdPassRate& t = s.thresholds[index];
+  const std::vector<std::uint64_t> failed = s.failed_seeds(index);
+  ptree tc;
+  attribute(tc, "classname", suite_name);
+  attribute(tc, "name", fmt::format("{}: {}", t.metric, t.expression));
+  ptree& properties = tc.add_child("properties", ptree());
+  const double rate = static_cast<double>(t.passed) / static_cast<double>(s.seeds.size());
+  property(properties, "pass_rate", fmt::format("{}", round_ratio(rate)));
+  property(properties, "seeds_passed", fmt::format("{}/{}", t.passed, s.seeds.size()));
+  property(properties, "pass_rate_required", t.required ? to_string(*t.required) : "every seed");
+  if (!failed.empty()) property(properties, "failed_seeds", fmt::format("{}", fmt::join(failed, ",")));
+  if (!t.met) {
+    const std::string message = fmt::format("held on {}; failed on {}", pass_rate_line(s, index), seeds_named(failed));
+    ptree failure(
+        xml_text(fmt::format("{}: {} {}\nrepro: {}", t.metric, t.expression, message, seeds.repro(failed.front()))));
+    attribute(failure, "type", "pass_rate");
+    attribute(failure, "message", message);
+    tc.add_child("failure", failure);
+  }
+  return tc;
+}
+
+// A scenario run on many seeds (docs/ci.md): the suite's properties say which seeds and
+// how many passed; a test case per threshold.
+ptree seeds_suite(const SuiteOutcome& o, const std::string& name) {
+  const SeedSummary& s = *o.seeds.summary;
+  const Report& first = *o.report;
+  std::size_t failures = 0;
+  for (const ThresholdPassRate& t : s.thresholds) failures += t.met ? 0 : 1;
+  ptree suite;
+  ptree& properties = suite_head(suite, name, s.thresholds.size(), failures);
+  property(properties, "seeds", o.seeds.described);
+  property(properties, "seeds_passed", fmt::format("{}/{}", s.seeds_passed, s.seeds.size()));
+  property(properties, "pass_k", pass_k_line(s));
+  const std::string repro = o.seeds.repro(s.repro_seed());
+  provenance(properties, first.produced_by, repro);
+  for (std::size_t i = 0; i < s.thresholds.size(); ++i) suite.add_child("testcase", seeds_test_case(o.seeds, name, i));
+  suite.add_child("system-out",
+                  ptree(xml_text(seed_summary_text(s, o.seeds.described, false) + "repro: " + repro + "\n")));
   return suite;
 }
 
@@ -136,6 +201,12 @@ std::string junit_xml(std::span<const SuiteOutcome> outcomes) {
       children.push_back(error_suite(o, names[i]));
       tests += 1;
       errors += 1;
+      continue;
+    }
+    if (o.seeds.summary != nullptr) {
+      children.push_back(seeds_suite(o, names[i]));
+      tests += o.seeds.summary->thresholds.size();
+      for (const ThresholdPassRate& t : o.seeds.summary->thresholds) failures += t.met ? 0 : 1;
       continue;
     }
     children.push_back(report_suite(*o.report, names[i]));

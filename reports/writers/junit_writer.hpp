@@ -36,6 +36,15 @@ std::string junit_xml(const Report& report);
 // suite named after its file with errors="1" and one test case, "scenario", holding
 //   <error type="invalid_scenario" message="FIRST LINE OF THE ERROR">ALL OF IT</error>
 // so a CI's test view shows it as broken rather than as passing with no tests.
+// A scenario run on many seeds (`ci --seeds`, SuiteOutcome::seeds) is a suite with the
+// properties seeds ("11..18"), seeds_passed ("6/8", every threshold held), pass_k ("k=1
+// 0.75  k=2 0.535714 ..."), squall_version, scenario_file, policy_file (with --policy) and
+// repro (SeedSummary::repro_seed); a test case per threshold with
+// the properties pass_rate, seeds_passed, pass_rate_required (">=0.9" or "every seed") and
+// failed_seeds (when any), failing when the requirement is not met:
+//   <failure type="pass_rate" message="held on 6/8 seeds (required on every seed); failed on seeds 2, 8">
+//     METRIC: EXPRESSION held on ...; failed on seeds 2, 8\nrepro: COMMAND --seed 2
+// and the seeds' terminal summary (reports/seed_summary_text.hpp) as its system-out.
 // Suite names are unique, since CI test views merge or drop suites of one name (and their
 // test cases' classname is the suite's name): a scenario name that two outcomes share
 // (two files of one scenario, such as a JSON file and its YAML twin) is followed by the

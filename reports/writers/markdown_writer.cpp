@@ -7,6 +7,7 @@
 
 #include "reports/fingerprint.hpp"
 #include "reports/rounding.hpp"
+#include "reports/seed_summary_text.hpp"
 #include "reports/text_summary.hpp"
 #include "reports/writers/markdown_text.hpp"
 
@@ -196,39 +197,62 @@ std::string fence_for(std::string_view text) {
   return std::string(std::max<std::size_t>(3, longest + 1), '`');
 }
 
+// One row of the overview table: with seeds, the seeds that passed every threshold and
+// pass^k; else the run's tasks and task success.
+std::string overview_row(const SuiteOutcome& o) {
+  if (o.report == nullptr) return fmt::format("| ✗ | {} | not run | - | - |\n", markdown_code(o.scenario_file));
+  if (o.seeds.summary != nullptr) {
+    const SeedSummary& s = *o.seeds.summary;
+    std::size_t missed = 0;
+    for (const ThresholdPassRate& t : s.thresholds) missed += t.met ? 0 : 1;
+    return fmt::format(
+        "| {} | {} | {} | {}/{} | {} |\n", missed == 0 ? "✓" : "✗", markdown_code(o.scenario_file),
+        missed == 0 ? "passed" : fmt::format("{} of {} thresholds below their pass rate", missed, s.thresholds.size()),
+        s.seeds_passed, s.seeds.size(), pass_k_line(s));
+  }
+  const Report& r = *o.report;
+  const std::size_t f = failed_thresholds(r);
+  const std::uint64_t succeeded = r.tasks.by_status[static_cast<std::size_t>(TaskStatus::succeeded)] +
+                                  r.tasks.by_status[static_cast<std::size_t>(TaskStatus::degraded)];
+  return fmt::format("| {} | {} | {} | {} | {} |\n", f == 0 ? "✓" : "✗", markdown_code(o.scenario_file),
+                     f == 0 ? "passed" : fmt::format("{} of {} thresholds failed", f, r.thresholds.size()),
+                     r.tasks.total, share(succeeded, r.tasks.total));
+}
+
+bool outcome_passed(const SuiteOutcome& o) {
+  return o.seeds.summary != nullptr ? o.seeds.summary->passed : failed_thresholds(*o.report) == 0;
+}
+
 }  // namespace
 
 std::string markdown_summary(std::span<const SuiteOutcome> outcomes) {
   std::size_t passed = 0;
   std::size_t failed = 0;
   std::size_t not_run = 0;
+  bool seeds = false;
   for (const SuiteOutcome& o : outcomes) {
+    seeds = seeds || o.seeds.summary != nullptr;
     if (o.report == nullptr) {
       ++not_run;
-    } else if (failed_thresholds(*o.report) == 0) {
+    } else if (outcome_passed(o)) {
       ++passed;
     } else {
       ++failed;
     }
   }
-  std::string out = fmt::format("## {} squall ci: {} scenarios ({} passed, {} failed, {} not run)\n\n",
-                                failed + not_run == 0 ? "✓" : "✗", outcomes.size(), passed, failed, not_run);
-  out += "| | scenario | result | tasks | task success |\n|:-:|:--|:--|--:|--:|\n";
-  for (const SuiteOutcome& o : outcomes) {
-    if (o.report == nullptr) {
-      out += fmt::format("| ✗ | {} | not run | - | - |\n", markdown_code(o.scenario_file));
-      continue;
-    }
-    const Report& r = *o.report;
-    const std::size_t f = failed_thresholds(r);
-    const std::uint64_t succeeded = r.tasks.by_status[static_cast<std::size_t>(TaskStatus::succeeded)] +
-                                    r.tasks.by_status[static_cast<std::size_t>(TaskStatus::degraded)];
-    out += fmt::format("| {} | {} | {} | {} | {} |\n", f == 0 ? "✓" : "✗", markdown_code(o.scenario_file),
-                       f == 0 ? "passed" : fmt::format("{} of {} thresholds failed", f, r.thresholds.size()),
-                       r.tasks.total, share(succeeded, r.tasks.total));
-  }
+  std::string out = fmt::format("## {} squall ci: {} scenario{} ({} passed, {} failed, {} not run)\n\n",
+                                failed + not_run == 0 ? "✓" : "✗", outcomes.size(), outcomes.size() == 1 ? "" : "s",
+                                passed, failed, not_run);
+  out += seeds ? "| | scenario | result | seeds passed | pass^k |\n|:-:|:--|:--|--:|:--|\n"
+               : "| | scenario | result | tasks | task success |\n|:-:|:--|:--|--:|--:|\n";
+  for (const SuiteOutcome& o : outcomes) out += overview_row(o);
   for (const SuiteOutcome& o : outcomes) {
     out += '\n';
+    if (o.seeds.summary != nullptr && o.report != nullptr) {
+      out += seed_summary_markdown(o.report->scenario, *o.seeds.summary, o.seeds.described);
+      out += fmt::format("\n**Repro:** {}\n", markdown_code(o.seeds.repro(o.seeds.summary->repro_seed())));
+      continue;
+    }
     if (o.report != nullptr) {
       out += markdown_summary(*o.report);
       continue;

@@ -33,12 +33,16 @@ namespace squall {
 std::string markdown_summary(const Report& report);
 
 // The summary of many scenarios (`squall ci`), ending in a newline:
-//   "## ✓|✗ squall ci: N scenarios (P passed, F failed, E not run)"
+//   "## ✓|✗ squall ci: N scenarios ("1 scenario") (P passed, F failed, E not run)"
 //   a table, one row per outcome in the order given: ✓/✗, the scenario file, the result
 //     ("passed", "K of T thresholds failed", "not run"), tasks, task success (clean or
 //     degraded, as a share of all tasks)
 //   then each scenario's markdown_summary() in the same order, or for one that did not run
 //     "### ✗ squall: FILE (not run)" and its error in a fenced code block.
+// With seeds (`ci --seeds`), the table's last columns are the seeds that passed every
+// threshold ("6/8") and pass^k, a result is "K of T thresholds below their pass rate", and
+// each scenario's section is seed_summary_markdown() (reports/seed_summary_text.hpp) with
+// the repro line of its first failed seed (SeedSummary::repro_seed).
 std::string markdown_summary(std::span<const SuiteOutcome> outcomes);
 
 }  // namespace squall

@@ -141,7 +141,7 @@ TEST(CiTest, AScenarioOverTheInFlightLimitIsNotRunAndNamesTheFlag) {
   EXPECT_NE(r.out.find("more than 1 tasks were in flight (the limit) while tasks arrived at "), std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("for this workload (--max-in-flight sets the limit)\n"), std::string::npos) << r.out;
-  EXPECT_EQ(last_line(r.out), "squall ci: 1 scenarios, 0 passed, 0 failed, 1 not run; exit 2");
+  EXPECT_EQ(last_line(r.out), "squall ci: 1 scenario, 0 passed, 0 failed, 1 not run; exit 2");
 }
 
 TEST(CiTest, AFailingScenarioEndsWithItsFailuresAndReproAfterTheTable) {

@@ -78,4 +78,27 @@ inline fs::path temp_path(const std::string& name) {
   return dir / name;
 }
 
+// The quickstart (seed 42) with its `thresholds` block replaced and its name set to
+// `scenario_name`, written as `file_stem`.json into temp_path(dir), its corpus path made
+// absolute since the copy lives elsewhere.
+inline fs::path quickstart_with_thresholds(const std::string& dir_name, const std::string& file_stem,
+                                           const std::string& thresholds,
+                                           const std::string& scenario_name = "quickstart") {
+  std::string text = read_file(fs::path(SQUALL_SOURCE_DIR) / "scenarios/quickstart.json");
+  const auto replace = [&](const std::string& from, const std::string& to) {
+    const std::size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos) text.replace(at, from.size(), to);
+  };
+  replace("\"corpora/crm.jsonl\"", std::string("\"") + SQUALL_SOURCE_DIR + "/scenarios/corpora/crm.jsonl\"");
+  replace("\"name\": \"quickstart\"", "\"name\": \"" + scenario_name + "\"");
+  const std::size_t from = text.find("\"thresholds\"");
+  const std::size_t to = text.rfind('}');
+  text.replace(from, to - from, "\"thresholds\": " + thresholds + "\n");
+  const fs::path dir = temp_path(dir_name);
+  fs::create_directories(dir);
+  std::ofstream(dir / (file_stem + ".json")) << text;
+  return dir / (file_stem + ".json");
+}
+
 }  // namespace squall::test_support

@@ -120,12 +120,42 @@ def many_scenarios(tmp):
     check(all(s.errors == 0 and s.failures == 0 for s in suites[:n] + suites[n + 1:]), "the other suites pass")
 
 
+def seeded_scenarios(tmp):
+    """squall ci --seeds: a suite per scenario, a test case per threshold with its pass rate
+    as properties; a threshold below its pass rate is a failure naming the seeds it failed on."""
+    junit = os.path.join(tmp, "seeds.xml")
+    result = subprocess.run([SQUALL, "ci", FLAGSHIP, "scenarios/quickstart.json", "--policy", NAIVE, "--seeds", "7..9",
+                             "--jobs", "2", "--report", f"junit={junit}"], capture_output=True, text=True)
+    check(result.returncode == 1, f"squall ci --seeds exited {result.returncode}, expected 1\n{result.stdout}{result.stderr}")
+    suites = list(JUnitXml.fromfile(junit))
+    check([s.name for s in suites] == ["launch-surge-429-storm", "quickstart"], f"seeded suites {[s.name for s in suites]}")
+    flagship = suites[0]
+    properties = {p.name: p.value for p in flagship.properties()}
+    check(properties.get("seeds") == "7..9", f"seeds property {properties.get('seeds')!r}")
+    check(re.fullmatch(r"[0-3]/3", properties.get("seeds_passed", "")), f"seeds_passed {properties.get('seeds_passed')!r}")
+    check(properties.get("pass_k", "").startswith("k=1 "), f"pass_k property {properties.get('pass_k')!r}")
+    cases = {case.name: case for case in flagship}
+    success = cases["task_success: rate>=0.83"]
+    check(not success.is_passed, "the naive policy's task success misses its pass rate")
+    failure = success.result[0]
+    check(isinstance(failure, Failure) and failure.type == "pass_rate", f"failure type {failure.type!r}")
+    check(re.fullmatch(r"held on 0/3 seeds \(required on every seed\); failed on seeds 7, 8, 9", failure.message or ""),
+          f"failure message {failure.message!r}")
+    check(failure.text.endswith(f"repro: {SQUALL} run {FLAGSHIP} --seed 7 --policy {NAIVE}"), f"failure text {failure.text!r}")
+    case_properties = {p.get("name"): p.get("value") for p in success._elem.find("properties")}
+    check(case_properties == {"pass_rate": "0", "seeds_passed": "0/3", "pass_rate_required": "every seed",
+                              "failed_seeds": "7,8,9"}, f"test case properties {case_properties}")
+    check(flagship.tests == 5 and flagship.failures == len([c for c in flagship if not c.is_passed]),
+          f"seeded counts tests={flagship.tests} failures={flagship.failures}")
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix="squall_junit_") as tmp:
         failing_flagship(tmp)
         hostile_names(tmp)
         passing_quickstart(tmp)
         many_scenarios(tmp)
+        seeded_scenarios(tmp)
     print("junit_consumer_test: ok")
 
 

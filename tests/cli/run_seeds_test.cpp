@@ -15,23 +15,8 @@ using namespace squall::test_support;
 using squall::test_support::squall;
 namespace fs = std::filesystem;
 
-// The quickstart (seed 42) with `thresholds` replaced, written to the tests' temporary
-// directory under `name` with its corpus path made absolute.
 fs::path quickstart_with(const std::string& name, const std::string& thresholds) {
-  std::string text = read_file(fs::path(SQUALL_SOURCE_DIR) / "scenarios/quickstart.json");
-  const auto replace = [&](const std::string& from, const std::string& to) {
-    const std::size_t at = text.find(from);
-    EXPECT_NE(at, std::string::npos) << from;
-    if (at != std::string::npos) text.replace(at, from.size(), to);
-  };
-  replace("\"corpora/crm.jsonl\"", std::string("\"") + SQUALL_SOURCE_DIR + "/scenarios/corpora/crm.jsonl\"");
-  const std::size_t from = text.find("\"thresholds\"");
-  const std::size_t to = text.rfind('}');
-  text.replace(from, to - from, "\"thresholds\": " + thresholds + "\n");
-  const fs::path dir = temp_path("run_seeds");
-  fs::create_directories(dir);
-  std::ofstream(dir / (name + ".json")) << text;
-  return dir / (name + ".json");
+  return quickstart_with_thresholds("run_seeds", name, thresholds);
 }
 
 nlohmann::ordered_json json_of(const fs::path& file) { return nlohmann::ordered_json::parse(read_file(file)); }
