@@ -55,7 +55,9 @@ bool origin_allowed(const HttpRequest& request) {
   const std::size_t scheme = origin->find("://");
   if (scheme == std::string_view::npos) return false;
   const std::string_view authority = origin->substr(scheme + 3);
-  const std::string_view host = authority.substr(0, authority[0] == '[' ? authority.find(']') + 1 : authority.find(':'));
+  if (authority.empty()) return false;
+  const std::string_view host =
+      authority.substr(0, authority[0] == '[' ? authority.find(']') + 1 : authority.find(':'));
   if (host == "localhost" || host == "127.0.0.1" || host == "[::1]") return true;
   const auto host_header = header(request, "host");
   return host_header && *host_header == authority;
@@ -76,9 +78,9 @@ void reply_rpc_error(HttpSession& session, http::status status, const json& id, 
 void reply_accepted(HttpSession& session) { session.reply(HttpResponse{http::status::accepted, 11}); }
 
 void method_not_allowed(HttpSession& session, std::string_view why) {
-  HttpResponse response = rpc_response(http::status::method_not_allowed,
-                                       rpc_error(nullptr, McpErrorCode::invalid_request,
-                                                 fmt::format("Method Not Allowed: {}", why)));
+  HttpResponse response =
+      rpc_response(http::status::method_not_allowed,
+                   rpc_error(nullptr, McpErrorCode::invalid_request, fmt::format("Method Not Allowed: {}", why)));
   response.set(http::field::allow, "POST, DELETE");
   session.reply(std::move(response));
 }
@@ -102,9 +104,9 @@ void LiveService::mcp(const std::shared_ptr<HttpSession>& session, const HttpReq
   }
   const ProviderKind kind = describe(*provider->config).kind;
   if (kind != ProviderKind::tool) {
-    return reply_rpc_error(
-        *session, http::status::bad_request, nullptr, McpErrorCode::invalid_request,
-        fmt::format("The provider `{}` is a {} provider: /p/{}/mcp serves tool providers.", name, to_string(kind), name));
+    return reply_rpc_error(*session, http::status::bad_request, nullptr, McpErrorCode::invalid_request,
+                           fmt::format("The provider `{}` is a {} provider: /p/{}/mcp serves tool providers.", name,
+                                       to_string(kind), name));
   }
   if (!origin_allowed(request)) {
     return reply_rpc_error(*session, http::status::forbidden, nullptr, McpErrorCode::invalid_request,
@@ -162,7 +164,8 @@ void LiveService::mcp_session_era(const std::shared_ptr<HttpSession>& session, c
                                        *version, fmt::join(kMcpSessionVersions, ", ")));
   }
   if (message.notification || message.response) return reply_accepted(*session);
-  if (message.method == "ping") return session->reply(rpc_response(http::status::ok, rpc_result(message.id, json::object())));
+  if (message.method == "ping")
+    return session->reply(rpc_response(http::status::ok, rpc_result(message.id, json::object())));
   if (message.method == "tools/list") {
     const std::vector<std::string_view> tools = world_.tool_names(provider);
     return session->reply(
@@ -192,19 +195,19 @@ void LiveService::mcp_stateless(const std::shared_ptr<HttpSession>& session, con
                                 stated->get_ref<const std::string&>()));
   }
   if (*version != kMcpStatelessVersion) {
-    return reply_rpc_error(*session, http::status::bad_request, message.id,
-                           McpErrorCode::unsupported_protocol_version, "Unsupported protocol version",
-                           unsupported_version_data(*version));
+    return reply_rpc_error(*session, http::status::bad_request, message.id, McpErrorCode::unsupported_protocol_version,
+                           "Unsupported protocol version", unsupported_version_data(*version));
   }
   if (message.notification || message.response) return reply_accepted(*session);
   const auto method = header(request, "mcp-method");
   if (!method) return mismatch("the Mcp-Method header is required");
   if (*method != message.method) {
-    return mismatch(fmt::format("Mcp-Method header value '{}' does not match body value '{}'", *method,
-                                message.method));
+    return mismatch(
+        fmt::format("Mcp-Method header value '{}' does not match body value '{}'", *method, message.method));
   }
   if (message.method == "server/discover") {
-    return session->reply(rpc_response(http::status::ok, rpc_result(message.id, discover_result(provider.config->name))));
+    return session->reply(
+        rpc_response(http::status::ok, rpc_result(message.id, discover_result(provider.config->name))));
   }
   if (message.method == "tools/list") {
     const std::vector<std::string_view> tools = world_.tool_names(provider);

@@ -119,6 +119,11 @@ TEST(McpServeTest, TransportRulesAnswerWithTheirStatuses) {
   EXPECT_EQ(evil.result_int(), 403);
   EXPECT_EQ(evil.body(), rpc_error("null", -32600, "Forbidden: Origin http://evil.example is not allowed"));
   EXPECT_EQ(post(server, kInitialize, {{"origin", "http://localhost:5173"}}).result_int(), 200);
+  EXPECT_EQ(post(server, kInitialize, {{"origin", "http://[::1]:8080"}}).result_int(), 200);
+  const std::string own = "http://127.0.0.1:" + std::to_string(server.port());
+  EXPECT_EQ(post(server, kInitialize, {{"origin", own}}).result_int(), 200);
+  EXPECT_EQ(post(server, kInitialize, {{"origin", "http://"}}).result_int(), 403);
+  EXPECT_EQ(post(server, kInitialize, {{"origin", "null"}}).result_int(), 403);
   const auto parse = post(server, "{");
   EXPECT_EQ(parse.result_int(), 400);
   EXPECT_EQ(parse.body(), rpc_error("null", -32700, "Parse error"));
@@ -127,9 +132,9 @@ TEST(McpServeTest, TransportRulesAnswerWithTheirStatuses) {
   EXPECT_EQ(nobody.body(), rpc_error("null", -32600, "The provider `ghost` does not exist in this scenario."));
   const auto search = post(server, kInitialize, {}, "/p/search/mcp");
   EXPECT_EQ(search.result_int(), 400);
-  EXPECT_EQ(search.body(),
-            rpc_error("null", -32600, "The provider `search` is a web_search provider: /p/search/mcp serves tool "
-                                      "providers."));
+  EXPECT_EQ(search.body(), rpc_error("null", -32600,
+                                     "The provider `search` is a web_search provider: /p/search/mcp serves tool "
+                                     "providers."));
   stop(server);
 }
 
@@ -139,10 +144,12 @@ TEST(McpServeTest, StatelessEraValidatesItsHeaders) {
   const auto no_version = post(server, stateless_body("tools/list"), {{"mcp-method", "tools/list"}});
   EXPECT_EQ(no_version.result_int(), 400);
   EXPECT_EQ(no_version.body(), rpc_error("9", -32020, "Header mismatch: the MCP-Protocol-Version header is required"));
-  const auto no_meta = post(server, R"({"jsonrpc":"2.0","id":9,"method":"tools/list"})", stateless_headers("tools/list"));
+  const auto no_meta =
+      post(server, R"({"jsonrpc":"2.0","id":9,"method":"tools/list"})", stateless_headers("tools/list"));
   EXPECT_EQ(no_meta.result_int(), 400);
-  EXPECT_EQ(no_meta.body(),
-            rpc_error("9", -32602, R"(Invalid params: _meta[\"io.modelcontextprotocol/protocolVersion\"] is required)"));
+  EXPECT_EQ(
+      no_meta.body(),
+      rpc_error("9", -32602, R"(Invalid params: _meta[\"io.modelcontextprotocol/protocolVersion\"] is required)"));
   Headers other{{"mcp-protocol-version", "2025-11-25"}, {"mcp-method", "tools/list"}};
   const auto differs = post(server, stateless_body("tools/list"), other);
   EXPECT_EQ(differs.body(), rpc_error("9", -32020,
@@ -150,8 +157,7 @@ TEST(McpServeTest, StatelessEraValidatesItsHeaders) {
                                       "match body value '2026-07-28'"));
   const std::string future = R"({"jsonrpc":"2.0","id":9,"method":"tools/list","params":{"_meta":)"
                              R"({"io.modelcontextprotocol/protocolVersion":"2099-01-01"}}})";
-  const auto unsupported =
-      post(server, future, {{"mcp-protocol-version", "2099-01-01"}, {"mcp-method", "tools/list"}});
+  const auto unsupported = post(server, future, {{"mcp-protocol-version", "2099-01-01"}, {"mcp-method", "tools/list"}});
   EXPECT_EQ(unsupported.result_int(), 400);
   EXPECT_EQ(json::parse(unsupported.body())["error"]["code"], -32022);
   EXPECT_EQ(json::parse(unsupported.body())["error"]["data"]["requested"], "2099-01-01");
@@ -162,9 +168,10 @@ TEST(McpServeTest, StatelessEraValidatesItsHeaders) {
   const std::string call = stateless_body("tools/call", R"({"name":"crm_lookup",)");
   EXPECT_EQ(post(server, call, stateless_headers("tools/call")).body(),
             rpc_error("9", -32020, "Header mismatch: the Mcp-Name header is required for tools/call"));
-  EXPECT_EQ(post(server, call, stateless_headers("tools/call", "crm_update")).body(),
-            rpc_error("9", -32020,
-                      R"(Header mismatch: Mcp-Name header value 'crm_update' does not match body value '\"crm_lookup\"')"));
+  EXPECT_EQ(
+      post(server, call, stateless_headers("tools/call", "crm_update")).body(),
+      rpc_error("9", -32020,
+                R"(Header mismatch: Mcp-Name header value 'crm_update' does not match body value '\"crm_lookup\"')"));
   const auto discover = post(server, stateless_body("server/discover"), stateless_headers("server/discover"));
   EXPECT_EQ(json::parse(discover.body())["result"]["supportedVersions"], json::parse(R"(["2026-07-28"])"));
   EXPECT_EQ(discover["mcp-session-id"], "");  // no sessions in this era
