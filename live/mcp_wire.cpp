@@ -100,10 +100,10 @@ json discover_result(std::string_view provider) {
 json tools_list_result(std::span<const std::string_view> tools, std::string_view provider, bool stateless) {
   json list = json::array();
   for (const std::string_view name : tools) {
-    list.push_back(json{{"name", name},
-                        {"description", fmt::format("The scenario's tool `{}`, served by provider `{}`.", name,
-                                                    provider)},
-                        {"inputSchema", json{{"type", "object"}}}});
+    list.push_back(
+        json{{"name", name},
+             {"description", fmt::format("The scenario's tool `{}`, served by provider `{}`.", name, provider)},
+             {"inputSchema", json{{"type", "object"}}}});
   }
   json result{{"tools", std::move(list)}};
   if (stateless) result["resultType"] = "complete";

@@ -54,8 +54,8 @@ struct McpMessage {
   nlohmann::json id;  // a string or an integer; null for a notification or a response
   std::string method;
   nlohmann::json params = nlohmann::json::object();  // always an object
-  bool notification = false;                          // a method without an id
-  bool response = false;                              // a result or an error (to a server request)
+  bool notification = false;                         // a method without an id
+  bool response = false;                             // a result or an error (to a server request)
 };
 
 // Parses one JSON-RPC message. Errors, with HTTP 400: not JSON (-32700 "Parse error"); a

@@ -24,8 +24,8 @@ std::string parse_error_body(std::string_view body) {
 }
 
 TEST(McpWireTest, ParsesRequestsNotificationsAndResponses) {
-  auto request = std::get<McpMessage>(parse_mcp_message(
-      R"({"jsonrpc":"2.0","id":"a-1","method":"tools/call","params":{"name":"crm_lookup"}})"));
+  auto request = std::get<McpMessage>(
+      parse_mcp_message(R"({"jsonrpc":"2.0","id":"a-1","method":"tools/call","params":{"name":"crm_lookup"}})"));
   EXPECT_EQ(request.id, "a-1");
   EXPECT_EQ(request.method, "tools/call");
   EXPECT_EQ(request.params["name"], "crm_lookup");
@@ -40,7 +40,8 @@ TEST(McpWireTest, ParsesRequestsNotificationsAndResponses) {
 }
 
 TEST(McpWireTest, RefusesWhatIsNotOneJsonRpcMessage) {
-  EXPECT_EQ(parse_error_body("{nope"), R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}})");
+  EXPECT_EQ(parse_error_body("{nope"),
+            R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}})");
   const auto invalid = [](std::string_view message) {
     return std::string(R"({"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":")") + std::string(message) +
            "\"}}";
@@ -132,14 +133,16 @@ TEST(McpWireTest, AToolFailureIsAnIsErrorResult) {
 
 TEST(McpWireTest, A404ExpiresTheSessionInTheSessionEraOnly) {
   int expired = 0;
-  McpToolWire session_era(json(5), "crm_lookup", false, [&] { ++expired; }, "req_1");
+  McpToolWire session_era(
+      json(5), "crm_lookup", false, [&] { ++expired; }, "req_1");
   Response gone;
   gone.status = 404;
   const WireError error = session_era.error(gone);
   EXPECT_EQ(error.status, 404);
   EXPECT_EQ(error.body, R"({"jsonrpc":"2.0","id":5,"error":{"code":-32001,"message":"Session not found"}})");
   EXPECT_EQ(expired, 1);
-  McpToolWire stateless(json(5), "crm_lookup", true, [&] { ++expired; }, "req_1");
+  McpToolWire stateless(
+      json(5), "crm_lookup", true, [&] { ++expired; }, "req_1");
   const WireError result = stateless.error(gone);
   EXPECT_EQ(result.status, 200);
   EXPECT_EQ(json::parse(result.body)["result"]["isError"], true);
