@@ -49,7 +49,7 @@ struct LiveService::CallState {
 };
 
 LiveService::LiveService(LiveWorld& world, RealTimeLoop& loop, std::function<void()> on_stop)
-    : world_(world), loop_(loop), on_stop_(std::move(on_stop)) {}
+    : world_(world), loop_(loop), on_stop_(std::move(on_stop)), mcp_sessions_(world.seed()) {}
 
 HttpResponse LiveService::json_response(http::status status, std::string body) const {
   HttpResponse response{status, 11};
@@ -77,6 +77,10 @@ void LiveService::handle(const std::shared_ptr<HttpSession>& session, HttpReques
   }
   if (request.method() == http::verb::post && path == "/v1/embeddings") {
     embeddings(session, request);
+    return;
+  }
+  if (path.starts_with("/p/") && path.ends_with("/mcp") && path.find('/', 3) == path.size() - 4) {
+    mcp(session, request, path.substr(3, path.size() - 7));
     return;
   }
   if (request.method() == http::verb::post && path.starts_with("/p/")) {

@@ -2,6 +2,7 @@
 //
 //   POST /v1/chat/completions   OpenAI chat completions, whole or streamed (SSE)
 //   POST /v1/messages           Anthropic messages, whole or streamed (SSE)
+//   /p/{provider}/mcp           MCP over Streamable HTTP for a tool provider (live/mcp_routes.cpp)
 //   GET  /v1/models             the scenario's llm providers, by model
 //   POST /squall/v1/stop        stop serving (as SIGINT/SIGTERM or --duration do)
 //   anything else               404, OpenAI's "Invalid URL (METHOD /path)"
@@ -34,6 +35,8 @@
 #include "live/anthropic_wire.hpp"
 #include "live/http_session.hpp"
 #include "live/live_world.hpp"
+#include "live/mcp_sessions.hpp"
+#include "live/mcp_wire.hpp"
 #include "live/openai_wire.hpp"
 #include "live/real_time_loop.hpp"
 #include "live/wire_format.hpp"
@@ -66,6 +69,17 @@ class LiveService {
   void embeddings(const std::shared_ptr<HttpSession>& session, const HttpRequest& request);
   // POST /p/{provider}/search and /p/{provider}/query (live/retrieval_routes.cpp).
   void retrieval(const std::shared_ptr<HttpSession>& session, const HttpRequest& request, std::string_view path);
+  // /p/{provider}/mcp, either era (live/mcp_routes.cpp).
+  void mcp(const std::shared_ptr<HttpSession>& session, const HttpRequest& request, std::string_view name);
+  void mcp_session_era(const std::shared_ptr<HttpSession>& session, const HttpRequest& request, LiveProvider& provider,
+                       McpMessage message);
+  void mcp_stateless(const std::shared_ptr<HttpSession>& session, const HttpRequest& request, LiveProvider& provider,
+                     McpMessage message);
+  void mcp_initialize(HttpSession& session, const LiveProvider& provider, const McpMessage& message);
+  // tools/call: the call through the provider's stack; `session_id` is the session era's.
+  void mcp_tool_call(const std::shared_ptr<HttpSession>& session, const HttpRequest& request, LiveProvider& provider,
+                     const McpMessage& message, std::string session_id);
+  void mcp_delete(HttpSession& session, const HttpRequest& request, const LiveProvider& provider);
   // The exchange every endpoint shares, once the request is parsed and its provider found.
   // `query`, when the call has one, is kept by the exchange and viewed by its Request.
   void begin(const std::shared_ptr<HttpSession>& session, const HttpRequest& request, LiveProvider& provider,
@@ -92,6 +106,7 @@ class LiveService {
   CancellationSource stopping_;
   bool stopped_ = false;
   std::size_t in_flight_ = 0;
+  McpSessions mcp_sessions_;
   std::exception_ptr error_;
 };
 

@@ -51,6 +51,15 @@ std::vector<const LiveProvider*> LiveWorld::llms() const {
   return out;
 }
 
+std::vector<std::string_view> LiveWorld::tool_names(const LiveProvider& provider) const {
+  std::vector<std::string_view> names;
+  for (const ToolConfig& tool : scenario_.tools) {
+    if (tool.provider == provider.config->name) names.push_back(tool.name);
+  }
+  if (names.empty()) names.push_back(provider.config->name);
+  return names;
+}
+
 RequestIdentity LiveWorld::identify(LiveProvider& provider, std::optional<std::string_view> idempotency_key) {
   if (!idempotency_key) return RequestIdentity{provider.next_request++, 1};
   const auto [it, first] =

@@ -73,6 +73,9 @@ class LiveWorld {
   LiveProvider* find(std::string_view name);
   // The llm providers, by name, for GET /v1/models.
   std::vector<const LiveProvider*> llms() const;
+  // The scenario's tools `provider` serves (those whose provider it is, by name), else its
+  // own name: the tools its MCP endpoint lists. Views of the scenario's strings.
+  std::vector<std::string_view> tool_names(const LiveProvider& provider) const;
   // The identity of a request to `provider`, with its Idempotency-Key when it has one.
   RequestIdentity identify(LiveProvider& provider, std::optional<std::string_view> idempotency_key);
 

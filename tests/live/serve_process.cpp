@@ -110,7 +110,10 @@ http::response<http::string_body> send(unsigned short port, http::verb method, c
   request.set(http::field::host, "127.0.0.1");
   for (const auto& [name, value] : headers) request.set(name, value);
   if (!body.empty()) {
-    request.set(http::field::content_type, "application/json");
+    // JSON unless the test names another type.
+    if (request.find(http::field::content_type) == request.end()) {
+      request.set(http::field::content_type, "application/json");
+    }
     request.body() = body;
   }
   request.prepare_payload();

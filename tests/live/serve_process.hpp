@@ -38,7 +38,8 @@ class ServeProcess {
   unsigned short port_ = 0;
 };
 
-// One request on a new connection; the whole response (a chunked one read to its end).
+// One request on a new connection; the whole response (a chunked one read to its end). A
+// body is sent as application/json unless `headers` name another content-type.
 http::response<http::string_body> send(unsigned short port, http::verb method, const std::string& target,
                                        const std::string& body = {},
                                        const std::vector<std::pair<std::string, std::string>>& headers = {});
