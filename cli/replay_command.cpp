@@ -9,6 +9,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/replay_fit_print.hpp"
+#include "cli/replay_out_dir.hpp"
 #include "replay/grouping.hpp"
 #include "replay/litellm_reader.hpp"
 #include "replay/otlp_reader.hpp"
@@ -92,6 +93,7 @@ int replay_command(const ReplayOptions& options) {
   const replay::Grouping grouping = replay::group_attempts(data);
   print_grouping(data, grouping);
   print_fits(data, grouping);
+  if (options.out_dir) return replay_out_dir(options, data, grouping);
   return kExitOk;
 }
 
