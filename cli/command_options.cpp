@@ -184,6 +184,9 @@ CLI::App* add_replay_command(CLI::App& app, ReplayOptions& options) {
                   "With --out-dir: seeds the fitted scenario runs under the as-deployed policy (default 20)")
       ->check(integer_in(1, 10000));
   add_jobs(*cmd, options.jobs, "Calibration runs at once (default: one per hardware thread)");
+  add_path(*cmd, "--policy", options.policy,
+           "With --out-dir: also run this policy file on the fitted world on the calibration's seeds (common random "
+           "numbers), beside the trace and the as-deployed runs, with paired 95% intervals");
   return cmd;
 }
 

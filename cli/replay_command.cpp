@@ -82,6 +82,10 @@ int replay_command(const ReplayOptions& options) {
     fmt::print(stderr, "squall replay: --format expects otlp, litellm or auto, got \"{}\"\n", options.format);
     return kExitBadInput;
   }
+  if (options.policy && !options.out_dir) {
+    fmt::print(stderr, "squall replay: --policy needs --out-dir (the fitted world it runs on)\n");
+    return kExitBadInput;
+  }
   TraceData data;
   try {
     for (const std::filesystem::path& file : options.traces) read_one(file, options.format, data);

@@ -24,6 +24,7 @@ struct ReplayOptions {
   std::optional<std::filesystem::path> out_dir;  // --out-dir: write the fitted files here
   std::size_t calibration_seeds = 20;            // seeds of the calibration runs
   std::size_t jobs = 0;                          // calibration runs at once; 0: one per hardware thread
+  std::optional<std::filesystem::path> policy;   // --policy: the counterfactual policy file (with out_dir)
 };
 
 int replay_command(const ReplayOptions& options);

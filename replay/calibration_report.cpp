@@ -53,15 +53,15 @@ nlohmann::json calibration_json(const Calibration& c) {
 }
 
 std::string calibration_markdown(const Calibration& c) {
-  std::string md = fmt::format("# Calibration: {}\n\n{} of {} windows pass. Rule: {}.\n\n",
-                               c.passed ? "passed" : "FAILED", c.windows.size() - c.failed_windows, c.windows.size(),
-                               rule_text(c));
+  std::string md =
+      fmt::format("# Calibration: {}\n\n{} of {} windows pass. Rule: {}.\n\n", c.passed ? "passed" : "FAILED",
+                  c.windows.size() - c.failed_windows, c.windows.size(), rule_text(c));
   md += "| window | figure | observed | simulated band | verdict |\n|---|---|---:|---:|---|\n";
   for (const CalibrationWindow& w : c.windows) {
     for (const CalibrationCell& cell : w.cells) {
-      md += fmt::format("| {}{} | `{}` | {} | {} – {} | {} |\n", window_text(w), w.passed ? "" : " (fails)",
-                        cell.figure, value(cell.observed), value(cell.low), value(cell.high),
-                        cell.inside ? "inside" : "**outside**");
+      md +=
+          fmt::format("| {}{} | `{}` | {} | {} – {} | {} |\n", window_text(w), w.passed ? "" : " (fails)", cell.figure,
+                      value(cell.observed), value(cell.low), value(cell.high), cell.inside ? "inside" : "**outside**");
     }
   }
   return md;

@@ -140,8 +140,8 @@ ToolPolicyFit make_fit(const std::string& tool, const ToolEvidence& e) {
     r.max_retry_after = e.max_honoured;
   }
   if (!e.fallback_order.empty()) {
-    fit.fallback = FallbackFit{e.fallback_order, std::vector<OutcomeKind>(e.fallback_on.begin(), e.fallback_on.end()),
-                               e.moves};
+    fit.fallback =
+        FallbackFit{e.fallback_order, std::vector<OutcomeKind>(e.fallback_on.begin(), e.fallback_on.end()), e.moves};
   }
   if (auto ceiling = latency_ceiling(e.timeout_lengths)) fit.timeout = ceiling;
   return fit;
@@ -152,7 +152,8 @@ ToolPolicyFit make_fit(const std::string& tool, const ToolEvidence& e) {
 std::vector<ToolPolicyFit> fit_policy(const TraceData& data, const Grouping& grouping) {
   std::map<std::string, ToolEvidence> tools;
   for (const ReplayTask& task : grouping.tasks) {
-    for (const LogicalCall& call : task.calls) note_call(tools[tool_of(data.attempts[call.attempts.front()])], call, data);
+    for (const LogicalCall& call : task.calls)
+      note_call(tools[tool_of(data.attempts[call.attempts.front()])], call, data);
   }
   std::vector<ToolPolicyFit> out;
   for (const auto& [tool, evidence] : tools) out.push_back(make_fit(tool, evidence));

@@ -10,8 +10,8 @@
 //     honour_retry_after is the majority's verdict, max_retry_after the longest honoured;
 //   - backoff: the other waits (next start minus previous end), by retry number n. Waits of
 //     one n all within 5% (or 1 ms) of each other are unjittered (d_n their median), else
-//     full jitter, uniform in [0, d_n] (d_n twice their median). d_2 / d_1 in [1.5, 3] is exponential (base d_1, multiplier 2), else constant
-//     (base d_1); max_delay is the largest d_n;
+//     full jitter, uniform in [0, d_n] (d_n twice their median). d_2 / d_1 in [1.5, 3] is exponential (base d_1,
+//     multiplier 2), else constant (base d_1); max_delay is the largest d_n;
 //   - fallback: the providers called after the primary, in order of first use; `on` the
 //     outcomes after which the call moved on;
 //   - timeout.per_attempt: the length, to the millisecond, at least half (and two) of the

@@ -34,12 +34,14 @@ void emit_backoff(FittedEmitter& e, const RetryFit& r, const std::string& at) {
     e.fitted(at + "/backoff", "backoff", "exponential", prior_prov(why));
     return;
   }
-  const std::string how = fmt::format("waits between attempts over {} retry numbers; shape by d2/d1 in [1.5, 3]",
-                                      r.backoff_retries);
+  const std::string how =
+      fmt::format("waits between attempts over {} retry numbers; shape by d2/d1 in [1.5, 3]", r.backoff_retries);
   e.fitted(at + "/backoff", "backoff", std::string(to_string(r.backoff)), calls_prov(r.backoff_samples, how));
-  e.fitted(at + "/base_delay", "base_delay", ms_text(r.base_delay),
-           calls_prov(r.backoff_samples, r.jitter == Jitter::none ? "median wait before attempt 2"
-                                                                   : "twice the median wait before attempt 2 (full jitter: uniform in [0, d])"));
+  e.fitted(
+      at + "/base_delay", "base_delay", ms_text(r.base_delay),
+      calls_prov(r.backoff_samples, r.jitter == Jitter::none
+                                        ? "median wait before attempt 2"
+                                        : "twice the median wait before attempt 2 (full jitter: uniform in [0, d])"));
   if (r.backoff == Backoff::exponential)
     e.fitted(at + "/multiplier", "multiplier", "2", calls_prov(r.backoff_samples, "d2/d1 near 2"));
   e.fitted(at + "/max_delay", "max_delay", ms_text(std::max(r.max_delay, r.base_delay)),
@@ -54,8 +56,8 @@ void emit_retry_after(FittedEmitter& e, const RetryFit& r, const std::string& at
              prior_prov("no retried failure recorded a Retry-After: the engine's default"));
     return;
   }
-  const std::string how = fmt::format("{} of {} retries after a Retry-After waited it out", r.retry_after_honoured,
-                                      r.retry_after_samples);
+  const std::string how =
+      fmt::format("{} of {} retries after a Retry-After waited it out", r.retry_after_honoured, r.retry_after_samples);
   e.fitted(at + "/honour_retry_after", "honour_retry_after", *r.honour_retry_after ? "true" : "false",
            calls_prov(r.retry_after_samples, how));
   if (*r.honour_retry_after)
@@ -81,8 +83,7 @@ void emit_tool(FittedEmitter& e, const ToolPolicyFit& t, const std::string& at) 
   int index = 0;
   if (t.timeout) {
     out << YAML::BeginMap << YAML::Key << "timeout" << YAML::Value << YAML::BeginMap;
-    e.fitted(fmt::format("{}/{}/timeout/per_attempt", at, index++), "per_attempt",
-             ms_text(t.timeout->per_attempt),
+    e.fitted(fmt::format("{}/{}/timeout/per_attempt", at, index++), "per_attempt", ms_text(t.timeout->per_attempt),
              calls_prov(t.timeout->samples, "the length most timeout attempts share (a client's latency ceiling)"));
     out << YAML::EndMap << YAML::EndMap;
   }

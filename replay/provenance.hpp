@@ -10,13 +10,13 @@
 namespace squall::replay {
 
 struct FitSource {
-  std::string path;     // JSON Pointer of the number in its file ("/providers/llm/faults/0/probability")
-  std::string file;     // "scenario.yaml" or "as-deployed.yaml"
-  std::string value;    // the value as written
-  std::string window;   // scenario-time window it was fitted on ("[4m, 4m30s)"), or "whole trace"
+  std::string path;           // JSON Pointer of the number in its file ("/providers/llm/faults/0/probability")
+  std::string file;           // "scenario.yaml" or "as-deployed.yaml"
+  std::string value;          // the value as written
+  std::string window;         // scenario-time window it was fitted on ("[4m, 4m30s)"), or "whole trace"
   std::uint64_t samples = 0;  // the records it rests on (attempts, tasks, gaps)
-  std::string method;   // how: "failures / attempts", "Bayesian Blocks", "declared prior (not in the trace)"
-  bool prior = false;   // not fitted: a declared prior the trace could not inform (flagged)
+  std::string method;         // how: "failures / attempts", "Bayesian Blocks", "declared prior (not in the trace)"
+  bool prior = false;         // not fitted: a declared prior the trace could not inform (flagged)
 };
 
 using FitSources = std::vector<FitSource>;

@@ -41,7 +41,7 @@ struct ReplayFit {
   std::int64_t origin_ns = 0;    // trace time of scenario time 0
   std::int64_t duration_ns = 0;  // the last task's start, rounded up to a second
   ArrivalFit arrivals;
-  FaultFit faults;  // windows clipped to the duration
+  FaultFit faults;                        // windows clipped to the duration
   std::vector<FittedProvider> providers;  // sorted by name
   WorkloadFit workload;
   std::vector<ToolPolicyFit> policy;

@@ -10,7 +10,6 @@ namespace {
 
 std::string number(double x) { return fmt::format("{:.6g}", x); }
 
-
 std::string window_of(std::int64_t from_ns, std::int64_t to_ns) {
   return fmt::format("[{}, {})", ms_text(from_ns), ms_text(to_ns));
 }
@@ -58,8 +57,7 @@ void emit_step(FittedEmitter& e, const FittedStep& s, const std::string& at) {
   out << YAML::BeginMap;
   e.name("tool", s.tool);
   if (s.optional) {
-    out << YAML::Key << "optional" << YAML::Value << true
-        << YAML::Comment("a task went on after this step failed");
+    out << YAML::Key << "optional" << YAML::Value << true << YAML::Comment("a task went on after this step failed");
   }
   if (s.prompt_tokens > 0)
     e.fitted(at + "/prompt_tokens", "prompt_tokens", std::to_string(s.prompt_tokens),
@@ -79,8 +77,9 @@ void emit_tasks(FittedEmitter& e, const WorkloadFit& w) {
     out << YAML::BeginMap;
     e.name("name", t.name);
     e.fitted(at + "/weight", "weight", std::to_string(t.tasks),
-             prov("whole trace", t.tasks, "tasks calling this sequence of tools (those cut short by a failure "
-                                          "joined the longest sequence they began)"));
+             prov("whole trace", t.tasks,
+                  "tasks calling this sequence of tools (those cut short by a failure "
+                  "joined the longest sequence they began)"));
     e.fitted(at + "/deadline", "deadline", format_duration(w.deadline_ns),
              prov("whole trace", w.tasks, "longest task, rounded up to a second"));
     out << YAML::Key << "steps" << YAML::Value << YAML::BeginSeq;
@@ -123,10 +122,11 @@ void emit_latency(FittedEmitter& e, const FittedProvider& p, const std::string& 
   out << YAML::Key << key << YAML::Value << YAML::BeginMap;
   const std::string base = at + "/" + key;
   if (p.latency.latency) {
-    const std::string how = fmt::format("lognormal by maximum likelihood (mu {:.4f}, sigma {:.4f}) on successful "
-                                        "attempts{}",
-                                        p.latency.mu_log_s, p.latency.sigma_log,
-                                        p.kind == ProviderKind::llm ? ", less output tokens / tokens_per_second" : "");
+    const std::string how = fmt::format(
+        "lognormal by maximum likelihood (mu {:.4f}, sigma {:.4f}) on successful "
+        "attempts{}",
+        p.latency.mu_log_s, p.latency.sigma_log,
+        p.kind == ProviderKind::llm ? ", less output tokens / tokens_per_second" : "");
     e.fitted(base + "/median", "median", ms_text(p.latency.latency->median),
              prov("whole trace", p.latency.samples, how));
     e.fitted(base + "/p99", "p99", ms_text(p.latency.latency->p99), prov("whole trace", p.latency.samples, how));
@@ -151,7 +151,8 @@ void emit_llm(FittedEmitter& e, const FittedProvider& p, const std::string& at) 
   e.fitted(at + "/tokens_per_second", "tokens_per_second", number(p.tokens_per_second), tps);
   if (p.mean_output_tokens) {
     e.fitted(at + "/mean_output_tokens", "mean_output_tokens", std::to_string(*p.mean_output_tokens),
-             prov("whole trace", p.output_samples, "censored exponential: output tokens of successful and cut attempts / successful attempts"));
+             prov("whole trace", p.output_samples,
+                  "censored exponential: output tokens of successful and cut attempts / successful attempts"));
   }
 }
 

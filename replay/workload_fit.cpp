@@ -159,7 +159,8 @@ WorkloadFit fit_workload(const TraceData& data, const Grouping& grouping) {
   for (const AttemptRecord& a : data.attempts) kinds.emplace(a.provider, kind_of_operation(a.operation));
   for (FittedTemplate& t : fit.templates) {
     for (FittedStep& s : t.steps) {
-      const auto tool = std::find_if(fit.tools.begin(), fit.tools.end(), [&](const FittedTool& x) { return x.name == s.tool; });
+      const auto tool =
+          std::find_if(fit.tools.begin(), fit.tools.end(), [&](const FittedTool& x) { return x.name == s.tool; });
       if (tool != fit.tools.end() && kinds[tool->provider] == ProviderKind::llm) continue;
       s.prompt_tokens = 0;
       s.max_output_tokens = 0;

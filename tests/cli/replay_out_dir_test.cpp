@@ -189,3 +189,44 @@ INSTANTIATE_TEST_SUITE_P(Incidents, ReplayRoundTripTest, testing::ValuesIn(incid
 
 }  // namespace
 }  // namespace squall::test_support
+
+namespace squall::test_support {
+namespace {
+
+// --policy: the new policy on the fitted world with the calibration's seeds, beside the trace
+// and the as-deployed runs; a fallback provider the trace never called is declared PRIOR.
+TEST(ReplayCounterfactualTest, ANewPolicyRunsOnTheFittedWorldWithPairedIntervals) {
+  const fs::path trace = surge_trace();
+  const fs::path dir = temp_path("counterfactual");
+  const fs::path policy = temp_path("p.json");
+  std::ofstream(policy) << R"({"llm": [{"fallback": {"providers": ["claude"]}}, {"retry": {"max_attempts": 2}}]})";
+  const Result r = squall("replay " + trace.string() + " --out-dir " + dir.string() + " --calibration-seeds 3 -j 2" +
+                          " --policy " + policy.string());
+  ASSERT_LE(r.exit_code, 1) << r.err << r.out;
+  EXPECT_NE(r.out.find("PRIOR provider \"claude\": named by p.json's fallback for llm; its calls are drawn from the "
+                       "loader's defaults, not the trace\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("counterfactual: " + policy.string() +
+                       " on the fitted world, seeds 1..3 (common random "
+                       "numbers)\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("new - as-deployed (paired)"), std::string::npos);
+  for (const char* row : {"\ntasks_finished ", "\ntask_success ", "\ntask_latency_p99_ms ", "\nattempts "})
+    EXPECT_NE(r.out.find(row), std::string::npos) << row << r.out;
+  const LoadResult loaded = load_scenario(dir / "scenario.yaml");
+  ASSERT_TRUE(loaded.ok());
+  EXPECT_NE(provider(*loaded.scenario, "claude"), nullptr);
+  EXPECT_NE(read_file(dir / "scenario.yaml").find("# PRIOR: never called in the trace (named by p.json's fallback"),
+            std::string::npos);
+}
+
+TEST(ReplayCounterfactualTest, PolicyNeedsAnOutDir) {
+  const Result r = squall("replay " + tiny_trace().string() + " --policy scenarios/policies/naive-retry.json");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "squall replay: --policy needs --out-dir (the fitted world it runs on)\n");
+}
+
+}  // namespace
+}  // namespace squall::test_support

@@ -94,8 +94,7 @@ TEST(PolicyFitTest, FullJitterExponentialBackoffWithinTwentyPercent) {
 
 TEST(PolicyFitTest, RetryAfterWaitedOutIsHonouredAndNotABackoff) {
   TraceBuilder b;
-  for (int i = 0; i < 4; ++i)
-    b.call({OutcomeKind::rate_limited, OutcomeKind::success}, {20000}, {"gpt"}, 100, 20000);
+  for (int i = 0; i < 4; ++i) b.call({OutcomeKind::rate_limited, OutcomeKind::success}, {20000}, {"gpt"}, 100, 20000);
   b.call({OutcomeKind::rate_limited, OutcomeKind::success}, {5000}, {"gpt"}, 100, 30000);  // cut short
   const RetryFit r = b.fit()[0].retry;
   ASSERT_TRUE(r.honour_retry_after.has_value());
@@ -109,7 +108,8 @@ TEST(PolicyFitTest, RetryAfterWaitedOutIsHonouredAndNotABackoff) {
 TEST(PolicyFitTest, AProviderChangeIsAFallbackAfterItsOutcome) {
   TraceBuilder b;
   for (int i = 0; i < 3; ++i)
-    b.call({OutcomeKind::server_error, OutcomeKind::server_error, OutcomeKind::success}, {0, 0}, {"gpt", "gpt", "claude"});
+    b.call({OutcomeKind::server_error, OutcomeKind::server_error, OutcomeKind::success}, {0, 0},
+           {"gpt", "gpt", "claude"});
   b.call({OutcomeKind::timeout, OutcomeKind::success}, {0}, {"gpt", "gemini"});
   const ToolPolicyFit f = b.fit()[0];
   ASSERT_TRUE(f.fallback.has_value());
