@@ -184,6 +184,16 @@ CLI::App* add_replay_command(CLI::App& app, ReplayOptions& options) {
       "replay", "Read production traces (OTLP JSON, LiteLLM JSONL): the tasks, logical calls and attempts they hold");
   cmd->add_option("traces", options.traces, "Trace files")->required();
   cmd->add_option("--format", options.format, "otlp, litellm or auto (default: by content)");
+  add_path(*cmd, "--out-dir", options.out_dir,
+           "Write the fitted scenario.yaml, as-deployed.yaml (policy) and the calibration report (calibration.json, "
+           "calibration.md) here, all or none; created when missing, those files replaced when present");
+  cmd->add_option("--calibration-seeds", options.calibration_seeds,
+                  "With --out-dir: seeds the fitted scenario runs under the as-deployed policy (default 20)")
+      ->check(integer_in(1, 10000));
+  add_jobs(*cmd, options.jobs, "Calibration runs at once (default: one per hardware thread)");
+  add_path(*cmd, "--policy", options.policy,
+           "With --out-dir: also run this policy file on the fitted world on the calibration's seeds (common random "
+           "numbers), beside the trace and the as-deployed runs, with paired 95% intervals");
   return cmd;
 }
 

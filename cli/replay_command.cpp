@@ -9,6 +9,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/replay_fit_print.hpp"
+#include "cli/replay_out_dir.hpp"
 #include "replay/grouping.hpp"
 #include "replay/litellm_reader.hpp"
 #include "replay/otlp_reader.hpp"
@@ -81,6 +82,10 @@ int replay_command(const ReplayOptions& options) {
     fmt::print(stderr, "squall replay: --format expects otlp, litellm or auto, got \"{}\"\n", options.format);
     return kExitBadInput;
   }
+  if (options.policy && !options.out_dir) {
+    fmt::print(stderr, "squall replay: --policy needs --out-dir (the fitted world it runs on)\n");
+    return kExitBadInput;
+  }
   TraceData data;
   try {
     for (const std::filesystem::path& file : options.traces) read_one(file, options.format, data);
@@ -92,6 +97,7 @@ int replay_command(const ReplayOptions& options) {
   const replay::Grouping grouping = replay::group_attempts(data);
   print_grouping(data, grouping);
   print_fits(data, grouping);
+  if (options.out_dir) return replay_out_dir(options, data, grouping);
   return kExitOk;
 }
 
