@@ -135,10 +135,11 @@ namespace {
 
 // Serves until stopped; returns the report of what was served.
 Report serve(const ServeOptions& options, const Scenario& scenario, const Corpora& corpora,
-             const net::ip::tcp::endpoint& endpoint, std::uint64_t seed, EventSink* observer) {
+             const net::ip::tcp::endpoint& endpoint, std::uint64_t seed, std::int64_t start_unix_seconds,
+             EventSink* observer) {
   net::io_context io;
   live::RealTimeLoop loop(io, options.time_scale);
-  live::LiveWorld world(scenario, corpora, seed, loop, loop, unix_seconds_now(), observer);
+  live::LiveWorld world(scenario, corpora, seed, loop, loop, start_unix_seconds, observer);
   Stopper* stopper = nullptr;
   live::LiveService service(world, loop, [&] { stopper->stop(); });
   const live::ServerLimits limits;
@@ -190,17 +191,24 @@ int serve_command(const ServeOptions& options) {
     fmt::print(stderr, "{}\n", e.what());
     return kExitBadInput;
   }
+  const std::int64_t start_unix_seconds = unix_seconds_now();
+  // The OTLP export's spans start at the server's wall-clock start plus scenario time; the
+  // server sees requests, not an agent's tasks, so each attempt span is a root span.
+  OtlpRunInfo otlp = otlp_run_info(checked->scenario, seed);
+  otlp.start_unix_seconds = start_unix_seconds;
+  otlp.task_spans = false;
   std::optional<RunOutputs> outputs;
   try {
     outputs.emplace(std::move(checked->reports.requests), std::nullopt,
-                    TraceHeader{checked->scenario.name, seed, std::string(squall_version())});
+                    TraceHeader{checked->scenario.name, seed, std::string(squall_version())}, std::move(otlp));
   } catch (const std::runtime_error& e) {
     fmt::print(stderr, "squall: {}\n", e.what());
     return kExitBadInput;
   }
   Report report;
   try {
-    report = serve(options, checked->scenario, corpora, checked->endpoint, seed, outputs->observer());
+    report =
+        serve(options, checked->scenario, corpora, checked->endpoint, seed, start_unix_seconds, outputs->observer());
   } catch (const boost::system::system_error& e) {
     fmt::print(stderr, "squall: cannot listen on {}: {}\n", options.listen, e.code().message());
     return kExitBadInput;

@@ -216,9 +216,11 @@ Task<void> LiveService::answer_stream(std::shared_ptr<HttpSession> session, std:
   while (!state.done) {
     co_await sleep_until(loop_, add_saturating(loop_.now(), interval), state.wake.token());
     if (state.done || !state.meter.usage_at || !session->open()) continue;
-    const std::int64_t ready = state.meter.usage_at(loop_.now()).output_tokens;
+    // Through a capacity layer the meter also carries the rate-limit headers of the answer.
+    const Response usage = state.meter.usage_at(loop_.now());
+    const std::int64_t ready = usage.output_tokens;
     if (ready > 0 && !started) {
-      begin_stream(*session, *exchange, Response{});
+      begin_stream(*session, *exchange, usage);
       started = true;
     }
     for (; sent < ready; ++sent) session->send(exchange->wire->stream_token(sent));

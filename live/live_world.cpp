@@ -7,6 +7,7 @@
 
 #include "engine/classify.hpp"
 #include "engine/runtime/rng.hpp"
+#include "sim/provider_record.hpp"
 
 namespace squall::live {
 
@@ -61,12 +62,11 @@ std::vector<std::string_view> LiveWorld::tool_names(const LiveProvider& provider
 }
 
 RequestIdentity LiveWorld::identify(LiveProvider& provider, std::optional<std::string_view> idempotency_key) {
-  if (!idempotency_key) return RequestIdentity{provider.next_request++, 1};
-  const auto [it, first] =
-      provider.keys.try_emplace(std::string(*idempotency_key), std::pair<std::uint64_t, std::int32_t>{0, 0});
-  if (first) it->second.first = provider.next_request++;
-  it->second.second = std::min(it->second.second + 1, INT32_MAX - 1);
-  return RequestIdentity{it->second.first, it->second.second};
+  if (!idempotency_key) return RequestIdentity{provider.next_request++, 1, next_trace_++};
+  const auto [it, first] = provider.keys.try_emplace(std::string(*idempotency_key), RequestIdentity{0, 0, 0});
+  if (first) it->second = RequestIdentity{provider.next_request++, 0, next_trace_++};
+  it->second.attempt = std::min(it->second.attempt + 1, INT32_MAX - 1);
+  return it->second;
 }
 
 void LiveWorld::record_decision(const LiveProvider& provider, RequestIdentity identity, const FaultCounts& before) {
@@ -99,7 +99,7 @@ Task<Response> LiveWorld::call(LiveProvider& provider, Request request, RequestI
   Response response = co_await std::move(pending);
   if (prompt_only) response.truncated = false;
   AttemptEvent event;
-  event.task_id = identity.request;
+  event.task_id = identity.trace;
   event.tool = endpoint;
   event.provider = provider.config->name;
   event.attempt = identity.attempt;
@@ -116,28 +116,7 @@ Task<Response> LiveWorld::call(LiveProvider& provider, Request request, RequestI
 }
 
 Report LiveWorld::report(Nanos duration, const Provenance& provenance) {
-  for (const auto& [name, provider] : providers_) {
-    const ChaosProvider* chaos = provider.built.chaos;
-    const ProviderKind type = describe(*provider.config).kind;
-    const FaultCounts counts = provider.built.injected_faults();
-    for (std::size_t i = 0; i < kFaultKindCount; ++i) {
-      const auto kind = static_cast<FaultKind>(i);
-      if (!fault_applies(kind, type)) continue;
-      std::vector<std::uint64_t> by_window;
-      if (chaos != nullptr) {
-        for (const FaultCounts& window : chaos->injected_by_window()) by_window.push_back(window[i]);
-        if (chaos->cut_short()[i] != 0)
-          recorder_.set_injected_faults_cut_short(name, to_string(kind), chaos->cut_short()[i]);
-      }
-      recorder_.set_injected_faults(name, to_string(kind), counts[i], std::move(by_window));
-    }
-    if (chaos != nullptr) {
-      const FaultPhaseCounts phases = chaos->injected_phases();
-      for (std::size_t i = 0; i < kFaultPhaseCount; ++i) {
-        recorder_.set_injected_fault_phases(name, to_string(static_cast<FaultPhase>(i)), phases[i]);
-      }
-    }
-  }
+  for (auto& [name, provider] : providers_) record_provider(recorder_, *provider.config, provider.built, duration);
   Report report = build_report(recorder_, RunInfo{scenario_.name, seed_, duration}, scenario_.thresholds);
   report.produced_by = provenance;
   report.fingerprint = decision_fingerprint();

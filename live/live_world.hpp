@@ -9,7 +9,8 @@
 // Request identity, the key of the chaos decorator's fault decisions (CallOptions: task,
 // tool, step, attempt; mocks/chaos/chaos_provider.hpp). Per provider, requests are numbered
 // from 0 in the order they arrive: task = that number, step 0, attempt 1, tool = the
-// endpoint ("chat.completions", "messages", "embeddings", "search", "query"). A request
+// endpoint ("chat.completions", "messages", "embeddings", "search", "query"); the report
+// numbers them across providers (RequestIdentity::trace). A request
 // carrying an Idempotency-Key header already seen by that provider is a retry of the
 // request that first carried it: it keeps that request's number and its attempt is 1 + the times the key was seen
 // before, so a client that retries with a key meets the decisions keyed on (request, attempt). The same client making
@@ -41,18 +42,22 @@
 
 namespace squall::live {
 
+// Who a request is, for the chaos decisions and the report.
+struct RequestIdentity {
+  std::uint64_t request = 0;  // among its provider's requests: the chaos decisions' key
+  std::int32_t attempt = 1;
+  // Among every provider's requests, from 0: the task id of its events (the report's
+  // logical calls, the trace's and the OTLP export's trace ids), unique in the run.
+  std::uint64_t trace = 0;
+};
+
 struct LiveProvider {
   const ProviderConfig* config = nullptr;
   BuiltProvider built;
   std::uint64_t next_request = 0;  // requests numbered so far
-  // Idempotency keys seen: the request number of the first, and how often each came.
-  std::map<std::string, std::pair<std::uint64_t, std::int32_t>, std::less<>> keys;
-};
-
-// Who a request is, for the chaos decisions and the report.
-struct RequestIdentity {
-  std::uint64_t request = 0;
-  std::int32_t attempt = 1;
+  // Idempotency keys seen: the identity of the request that first carried each, with the
+  // times it came as its attempt.
+  std::map<std::string, RequestIdentity, std::less<>> keys;
 };
 
 class LiveWorld {
@@ -94,8 +99,10 @@ class LiveWorld {
   std::uint64_t seed() const { return seed_; }
   Clock& clock() { return clock_; }
 
-  // The report of the run so far, covering `duration` of (virtual) time; its fingerprint
-  // is decision_fingerprint() (the trace of a live run has real latencies in it).
+  // The report of the run, covering `duration` of (virtual) time, with the same provider
+  // sections as `run` (sim/provider_record.hpp: injected faults, capacity); its
+  // fingerprint is decision_fingerprint() (the trace of a live run has real latencies in
+  // it). Once, when serving has ended: the capacity layers' counters end there.
   Report report(Nanos duration, const Provenance& provenance);
 
  private:
@@ -108,6 +115,7 @@ class LiveWorld {
   Recorder recorder_;
   EventSink* observer_;
   std::map<std::string, LiveProvider, std::less<>> providers_;
+  std::uint64_t next_trace_ = 0;
   std::uint64_t decisions_ = 0;
   Fingerprint decision_fingerprint_;
 };

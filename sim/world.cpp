@@ -9,7 +9,7 @@
 
 #include "engine/runtime/clock.hpp"
 #include "engine/runtime/duration.hpp"
-#include "reports/capacity_recovery.hpp"
+#include "sim/provider_record.hpp"
 
 namespace squall {
 namespace {
@@ -18,34 +18,6 @@ namespace {
 // workload's arrivals, 2 + i the tasks of template i.
 constexpr ComponentId kArrivalsComponent = 1;
 constexpr ComponentId kFirstTemplateComponent = 2;
-
-// The report's form of what a capacity layer saw: its counters as they are, its level
-// integrals as time-weighted means over each window.
-CapacityReport capacity_report(std::string_view provider, const CapacityStats& stats) {
-  const CapacityTotals& t = stats.totals();
-  CapacityReport c;
-  c.provider = std::string(provider);
-  c.arrivals = t.arrivals;
-  c.goodput = t.goodput;
-  c.served = t.served;
-  c.queued = t.queued;
-  c.rate_limited_requests = t.rate_limited_requests;
-  c.rate_limited_tokens = t.rate_limited_tokens;
-  c.queue_full = t.queue_full;
-  c.queue_timeouts = t.queue_timeouts;
-  c.abandoned = t.abandoned;
-  c.wasted_requests = t.wasted_requests;
-  c.wasted_service = t.wasted_service;
-  c.max_queue = t.max_queue;
-  c.max_in_flight = t.max_in_flight;
-  const auto window = static_cast<double>(stats.window());
-  for (const CapacityWindow& w : stats.windows()) {
-    c.windows.push_back(CapacityWindowRow{w.arrivals, w.goodput, w.rate_limited, w.rejected,
-                                          static_cast<double>(w.queue_ns) / window, w.queue_max,
-                                          static_cast<double>(w.in_flight_ns) / window, w.in_flight_max});
-  }
-  return c;
-}
 
 const std::vector<StrategyConfig>& policy_of(const PolicyConfig& policy, std::string_view name) {
   static const std::vector<StrategyConfig> kNoStrategies;
@@ -201,44 +173,10 @@ std::string World::component_name(ComponentId component) const {
   return "the simulator";
 }
 
-void World::record_injected_faults() {
+void World::record_providers(Nanos duration) {
+  // In the scenario's order, as the report lists injected faults.
   for (const ProviderConfig& config : scenario_.providers) {
-    const BuiltProvider& built = providers_.find(config.name)->second;
-    const FaultCounts counts = built.injected_faults();
-    const ProviderKind type = describe(config).kind;
-    for (std::size_t i = 0; i < kFaultKindCount; ++i) {
-      const auto kind = static_cast<FaultKind>(i);
-      if (fault_applies(kind, type)) {
-        std::vector<std::uint64_t> by_window;
-        if (built.chaos != nullptr) {
-          for (const FaultCounts& window : built.chaos->injected_by_window()) by_window.push_back(window[i]);
-        }
-        recorder_.set_injected_faults(config.name, to_string(kind), counts[i], std::move(by_window));
-      }
-      if (built.chaos != nullptr && built.chaos->cut_short()[i] != 0) {
-        recorder_.set_injected_faults_cut_short(config.name, to_string(kind), built.chaos->cut_short()[i]);
-      }
-    }
-    if (built.chaos != nullptr) {
-      const FaultPhaseCounts phases = built.chaos->injected_phases();
-      for (std::size_t i = 0; i < kFaultPhaseCount; ++i) {
-        recorder_.set_injected_fault_phases(config.name, to_string(static_cast<FaultPhase>(i)), phases[i]);
-      }
-    }
-  }
-}
-
-void World::record_capacity(Nanos duration) {
-  for (auto& [name, built] : providers_) {
-    if (built.capacity == nullptr) continue;
-    built.capacity->finish(duration);
-    CapacityReport report = capacity_report(name, built.capacity->stats());
-    const std::vector<CapacityDrop>& drops = built.capacity->config().drops;
-    if (!drops.empty()) {
-      report.recovery =
-          capacity_recovery(report.windows, recorder_.window(), drops.front().from, drops.back().to, duration);
-    }
-    recorder_.set_capacity(std::move(report));
+    record_provider(recorder_, config, providers_.find(config.name)->second, duration);
   }
 }
 
@@ -266,9 +204,8 @@ Report World::run() {
   if (tasks_started_ != recorder_.tasks_finished()) {
     throw std::logic_error("simulation ended with unfinished tasks: a coroutine was never resumed");
   }
-  record_injected_faults();
   const RunInfo info{scenario_.name, seed_, std::max(scenario_.duration, loop_.now())};
-  record_capacity(info.duration);
+  record_providers(info.duration);
   return build_report(recorder_, info, scenario_.thresholds);
 }
 

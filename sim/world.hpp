@@ -113,9 +113,9 @@ class World {
   void build_providers(const RngFactory& rngs);
   void build_tools(const RngFactory& rngs);
   void build_plans();
-  // The end-of-run counters of the chaos and capacity layers, handed to the recorder.
-  void record_injected_faults();
-  void record_capacity(Nanos duration);
+  // The end-of-run counters of the chaos and capacity layers, handed to the recorder
+  // (sim/provider_record.hpp).
+  void record_providers(Nanos duration);
 
   Corpora own_corpora_;  // loaded by the second constructor only
   const Scenario& scenario_;

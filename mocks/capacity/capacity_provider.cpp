@@ -30,6 +30,25 @@ bool is_2xx(const Response& r) { return r.transport == Transport::ok && r.status
 // An answer decided at once (a rejection), as the Task a call returns.
 Task<Response> answer_now(Response response) { co_return response; }
 
+// Points a caller's meter at this layer while its call waits, and clears it when the wait
+// ends: what it reads lives in the waiting coroutine's frame.
+class MeterForward {
+ public:
+  // A template, so that a call nobody meters (every simulated one) builds no std::function.
+  template <typename UsageAt>
+  MeterForward(GenerationMeter* meter, UsageAt usage_at) : meter_(meter) {
+    if (meter_ != nullptr) meter_->usage_at = std::move(usage_at);
+  }
+  MeterForward(const MeterForward&) = delete;
+  MeterForward& operator=(const MeterForward&) = delete;
+  ~MeterForward() {
+    if (meter_ != nullptr) meter_->usage_at = nullptr;
+  }
+
+ private:
+  GenerationMeter* meter_;
+};
+
 }  // namespace
 
 // What a waiting client keeps in its own frame: the answer, once the server delivers it,
@@ -223,6 +242,15 @@ Task<void> CapacityProvider::watch_edges() {
 Task<Response> CapacityProvider::wait_for_answer(Request request, CallOptions options, RateLimitHeaders headers) {
   Pending pending(options.cancellation);
   spawn(serve(std::move(request), options.task_id, options.tool, &pending), server_tasks_);
+  // A caller that reads the meter while it waits (live mode paces a stream by it) reads the
+  // inner provider's through this layer, with the rate-limit headers its answer will carry;
+  // until the request is in service that is nothing generated.
+  const MeterForward forward(options.meter, [&pending, headers](TimePoint t) {
+    Response usage;
+    if (pending.job != nullptr && pending.job->meter.usage_at) usage = pending.job->meter.usage_at(t);
+    usage.rate_limit = headers;
+    return usage;
+  });
   if (!pending.done) {
     co_await sleep_until(scheduler_, options.deadline, pending.wake.token());
   }

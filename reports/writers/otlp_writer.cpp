@@ -134,7 +134,7 @@ OtlpWriter::Span OtlpWriter::attempt_span(const AttemptEvent& e) {
   span["traceId"] =
       hex(id_of(run_.seed, IdFamily::trace_high, e.task_id)) + hex(id_of(run_.seed, IdFamily::trace_low, e.task_id));
   span["spanId"] = hex(id_of(run_.seed, IdFamily::attempt_span, attempts_++));
-  span["parentSpanId"] = hex(id_of(run_.seed, IdFamily::task_span, e.task_id));
+  if (run_.task_spans) span["parentSpanId"] = hex(id_of(run_.seed, IdFamily::task_span, e.task_id));
   span["name"] = span_name(operation, p, e.tool);
   span["kind"] = a::kSpanKindClient;
   span["startTimeUnixNano"] = unix_nanos(run_.start_unix_seconds, e.started);

@@ -47,6 +47,9 @@ struct OtlpRunInfo {
   std::string squall_version;
   std::int64_t start_unix_seconds = 0;  // Scenario::start_unix_seconds
   std::vector<OtlpProvider> providers;  // any order; a provider missing here is written as a tool
+  // false: the run has no tasks (live mode, whose server sees requests, not an agent's
+  // tasks): each attempt span is a root span, its trace the logical request's.
+  bool task_spans = true;
 };
 
 class OtlpWriter final : public EventSink {

@@ -53,11 +53,6 @@ std::vector<std::string> names(const std::vector<std::pair<std::string, json>>& 
   return out;
 }
 
-int stop(ServeProcess& server) {
-  EXPECT_EQ(send(server.port(), http::verb::post, "/squall/v1/stop").result_int(), 200);
-  return server.wait();
-}
-
 TEST(AnthropicServeTest, MessageHasTheApiShapeAndRateLimitHeaders) {
   ServeProcess server({scenario()});
   ASSERT_TRUE(server.started());

@@ -50,11 +50,6 @@ Headers stateless_headers(const std::string& method, const std::string& name = "
   return headers;
 }
 
-int stop(ServeProcess& server) {
-  EXPECT_EQ(send(server.port(), http::verb::post, "/squall/v1/stop").result_int(), 200);
-  return server.wait();
-}
-
 TEST(McpServeTest, SessionEraNeedsTheSessionItWasGiven) {
   ServeProcess server({scenario()});
   ASSERT_TRUE(server.started());

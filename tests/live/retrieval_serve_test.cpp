@@ -28,16 +28,6 @@ http::response<http::string_body> post(ServeProcess& server, const std::string& 
   return send(server.port(), http::verb::post, target, body);
 }
 
-int stop(ServeProcess& server) {
-  EXPECT_EQ(send(server.port(), http::verb::post, "/squall/v1/stop").result_int(), 200);
-  return server.wait();
-}
-
-std::string temp_path(const std::string& name) {
-  const char* dir = std::getenv("TMPDIR");
-  return std::string(dir != nullptr ? dir : "/tmp") + "/" + name;
-}
-
 json provider_calls(const std::string& report_path, const std::string& provider) {
   std::ifstream in(report_path);
   return json::parse(in)["providers"][provider];

@@ -6,14 +6,19 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <gtest/gtest.h>
+
 #include <array>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/read.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
 #include <chrono>
+#include <cstdlib>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 
 extern char** environ;
@@ -131,6 +136,92 @@ http::response<http::string_body> send(unsigned short port, http::verb method, c
   io.run();
   if (result) throw boost::system::system_error(result);
   return response;
+}
+
+namespace {
+
+// One timed exchange on `io`, started after `delay`.
+class TimedExchange {
+ public:
+  TimedExchange(net::io_context& io, unsigned short port, const std::string& target, const std::string& body)
+      : stream_(connect(io, port)), timer_(io) {
+    request_ = {http::verb::post, target, 11};
+    request_.set(http::field::host, "127.0.0.1");
+    request_.set(http::field::content_type, "application/json");
+    request_.body() = body;
+    request_.prepare_payload();
+    parser_.body_limit(boost::none);
+  }
+  void start(std::chrono::milliseconds delay) {
+    timer_.expires_after(delay);
+    timer_.async_wait([this](boost::system::error_code) {
+      stream_.expires_after(std::chrono::milliseconds(kTimeoutMs));
+      http::async_write(stream_, request_, [this](boost::system::error_code e, std::size_t) {
+        sent_ = Clock::now();
+        if (e) return fail(e);
+        http::async_read_header(stream_, buffer_, parser_, [this](boost::system::error_code e2, std::size_t) {
+          timed_.head_s = since_sent();
+          if (e2) return fail(e2);
+          http::async_read(stream_, buffer_, parser_, [this](boost::system::error_code e3, std::size_t) {
+            timed_.end_s = since_sent();
+            if (e3) return fail(e3);
+          });
+        });
+      });
+    });
+  }
+  TimedResponse take() {
+    if (error_) throw boost::system::system_error(error_);
+    timed_.response = parser_.release();
+    return std::move(timed_);
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  double since_sent() const { return std::chrono::duration<double>(Clock::now() - sent_).count(); }
+  void fail(boost::system::error_code e) { error_ = e; }
+
+  boost::beast::tcp_stream stream_;
+  net::steady_timer timer_;
+  http::request<http::string_body> request_;
+  boost::beast::flat_buffer buffer_;
+  http::response_parser<http::string_body> parser_;
+  Clock::time_point sent_;
+  TimedResponse timed_;
+  boost::system::error_code error_;
+};
+
+}  // namespace
+
+std::vector<TimedResponse> send_timed(unsigned short port, const std::string& target, const std::string& body,
+                                      int count, int gap_ms) {
+  net::io_context io;
+  std::vector<std::unique_ptr<TimedExchange>> exchanges;
+  for (int i = 0; i < count; ++i) {
+    exchanges.push_back(std::make_unique<TimedExchange>(io, port, target, body));
+    exchanges.back()->start(std::chrono::milliseconds(i * gap_ms));
+  }
+  io.run();
+  std::vector<TimedResponse> out;
+  for (auto& exchange : exchanges) out.push_back(exchange->take());
+  return out;
+}
+
+long long unix_now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+int stop(ServeProcess& server) {
+  const auto response = send(server.port(), http::verb::post, "/squall/v1/stop");
+  EXPECT_EQ(response.result_int(), 200);
+  EXPECT_EQ(response.body(), R"({"stopping":true})");
+  return server.wait();
+}
+
+std::string temp_path(const std::string& name) {
+  const char* dir = std::getenv("TMPDIR");
+  return std::string(dir != nullptr ? dir : "/tmp") + "/" + name;
 }
 
 std::string send_raw(unsigned short port, const std::string& bytes) {

@@ -43,6 +43,22 @@ class ServeProcess {
 http::response<http::string_body> send(unsigned short port, http::verb method, const std::string& target,
                                        const std::string& body = {},
                                        const std::vector<std::pair<std::string, std::string>>& headers = {});
+// A response with when its parts arrived, counted from when the request was written.
+struct TimedResponse {
+  http::response<http::string_body> response;
+  double head_s = 0;  // the status line and headers
+  double end_s = 0;   // the whole body
+};
+// `count` POSTs of `body`, each on its own connection, the i-th sent i * gap_ms after the
+// first (all on one event loop); the responses in that order.
+std::vector<TimedResponse> send_timed(unsigned short port, const std::string& target, const std::string& body,
+                                      int count = 1, int gap_ms = 0);
+// The wall clock's now, in nanoseconds since the Unix epoch.
+long long unix_now_ns();
+// POST /squall/v1/stop, then the exit code.
+int stop(ServeProcess& server);
+// `name` in $TMPDIR (ctest gives each run its own).
+std::string temp_path(const std::string& name);
 // The same with the raw bytes given, for malformed requests; the response's raw bytes.
 std::string send_raw(unsigned short port, const std::string& bytes);
 

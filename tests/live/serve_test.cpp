@@ -18,13 +18,6 @@ std::string scenario(const std::string& name) {
 
 const std::string kChat = R"({"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "Hello there"}]})";
 
-int stop(ServeProcess& server) {
-  const auto response = send(server.port(), http::verb::post, "/squall/v1/stop");
-  EXPECT_EQ(response.result_int(), 200);
-  EXPECT_EQ(response.body(), R"({"stopping":true})");
-  return server.wait();
-}
-
 TEST(ServeTest, ChatCompletionHasTheApiShape) {
   ServeProcess server({scenario("clean.json")});
   ASSERT_TRUE(server.started());
