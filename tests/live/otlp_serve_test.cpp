@@ -29,8 +29,8 @@ TEST(OtlpServeTest, ALiveRunExportsSpansThatReplayReads) {
   const std::string path = temp_path("live_export.otlp.json");
   const long long before_ns = unix_now_ns();
   // retrieval.json's web provider fails its calls 2 and 3 (500); its llm has no faults.
-  ServeProcess server({std::string(SQUALL_SOURCE_DIR) + "/tests/live/scenarios/retrieval.json", "--report",
-                       "otlp=" + path});
+  ServeProcess server(
+      {std::string(SQUALL_SOURCE_DIR) + "/tests/live/scenarios/retrieval.json", "--report", "otlp=" + path});
   ASSERT_TRUE(server.started());
   for (int i = 0; i < 4; ++i) {
     EXPECT_EQ(send(server.port(), http::verb::post, "/p/web/search", R"({"query": "password"})").result_int(),
