@@ -68,6 +68,17 @@ void add_fail_on(CLI::App& cmd, std::vector<std::string>& fail_on, const char* s
       ->type_name("METRIC:MARGIN");
 }
 
+void add_sweep_gate(CLI::App& cmd, std::vector<std::string>& fail_on, std::optional<std::string>& candidate) {
+  cmd.add_option("--fail-on", fail_on,
+                 "Exit 1 when the candidate variant is worse than the baseline on a metric (worse) or misses a "
+                 "threshold on too many seeds (infeasible); repeatable")
+      ->type_name("worse|infeasible");
+  cmd.add_option_function<std::string>(
+         "--candidate", [&candidate](const std::string& name) { candidate = name; },
+         "The variant --fail-on judges (default: the one variant besides the baseline)")
+      ->type_name("VARIANT");
+}
+
 }  // namespace
 
 CLI::App* add_run_command(CLI::App& app, RunOptions& options) {
@@ -165,6 +176,7 @@ CLI::App* add_sweep_command(CLI::App& app, SweepOptions& options) {
                 "Check the sweep, scenario and policy files and print the variants, seeds and runs; run nothing");
   cmd->add_flag("--progress", options.progress,
                 "Show progress with an ETA on stderr even when stderr is not a terminal; never with --quiet");
+  add_sweep_gate(*cmd, options.fail_on, options.candidate);
   return cmd;
 }
 
@@ -176,6 +188,7 @@ CLI::App* add_merge_command(CLI::App& app, MergeOptions& options) {
   add_path(*cmd, "--out", options.out, "Write the JSON report here");
   add_reports(*cmd, options.reports, "Write json, markdown, csv or html to PATH; repeatable");
   cmd->add_flag("-q,--quiet", options.quiet, "Print no table (errors only)");
+  add_sweep_gate(*cmd, options.fail_on, options.candidate);
   return cmd;
 }
 

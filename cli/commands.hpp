@@ -105,13 +105,15 @@ struct SweepOptions {
   bool quiet = false;                        // no table on stdout
   bool progress = false;                     // progress on stderr even when it is not a terminal
   bool dry_run = false;                      // check the files and print the plan; run nothing
+  std::vector<std::string> fail_on;          // "worse", "infeasible" (reports/sweep_decision.hpp)
+  std::optional<std::string> candidate;      // the variant --fail-on judges
 };
 
 // `squall sweep SWEEP`: runs every variant of the sweep on the same seeds, in parallel
 // (docs/sweeps.md), prints the statistics table and writes the requested reports; with
 // --shard i/n, runs one slice and writes the partial result `squall merge` combines; with
 // --dry-run, checks every file and prints the variants, seeds and runs, writing nothing. Exit 0
-// when the sweep ran (a sweep checks no thresholds), 2 on bad input or usage (an invalid
+// when the sweep ran, 1 when --fail-on judges the candidate worse or infeasible, 2 on bad input or usage (an invalid
 // sweep, scenario or policy file; a run stopped by its limits), 70 on an internal error.
 int sweep_command(const SweepOptions& options);
 
@@ -120,6 +122,8 @@ struct MergeOptions {
   std::optional<std::filesystem::path> out;
   std::vector<std::string> reports;
   bool quiet = false;
+  std::vector<std::string> fail_on;      // as SweepOptions'
+  std::optional<std::string> candidate;  // as SweepOptions'
 };
 
 // `squall merge PARTIAL...`: the partial results of every shard of one sweep combined into

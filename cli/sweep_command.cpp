@@ -11,6 +11,7 @@
 #include "cli/progress.hpp"
 #include "cli/report_requests.hpp"
 #include "cli/run_inputs.hpp"
+#include "cli/sweep_gate.hpp"
 #include "cli/terminal.hpp"
 #include "reports/atomic_file.hpp"
 #include "reports/sweep_json.hpp"
@@ -47,9 +48,10 @@ std::string render(std::string_view format, const SweepResult& result, const Swe
   return sweep_html_page(result, analysis);
 }
 
-// The table on stdout (unless quiet) and the requested files. Returns the exit code.
+// The table on stdout (unless quiet), the requested files, then the gate's verdict. Returns
+// the exit code.
 int write_outputs(const SweepResult& result, const std::vector<ReportRequest>& requests, bool quiet,
-                  std::string_view command) {
+                  std::string_view command, const std::optional<SweepGateRequest>& gate) {
   const SweepAnalysis analysis = analyse(result);
   if (!quiet) fmt::print("{}", sweep_table(result, analysis));
   try {
@@ -64,7 +66,23 @@ int write_outputs(const SweepResult& result, const std::vector<ReportRequest>& r
     fmt::print(stderr, "squall {}: cannot write report: {}\n", command, e.what());
     return kExitBadInput;
   }
-  return kExitOk;
+  return gate ? judge_sweep_gate(result, analysis, *gate) : kExitOk;
+}
+
+// --fail-on and --candidate against the variants' names: the gate (none without
+// --fail-on), or exit_code set to a usage error.
+std::optional<SweepGateRequest> read_gate(const std::vector<std::string>& fail_on,
+                                          const std::optional<std::string>& candidate,
+                                          const std::vector<std::string>& variants, std::size_t baseline,
+                                          std::string_view command, int& exit_code) {
+  auto parsed = parse_sweep_gate(fail_on, candidate, variants, baseline);
+  if (const auto* problem = std::get_if<std::string>(&parsed)) {
+    fmt::print(stderr, "squall {}: {}\n", command, *problem);
+    exit_code = kExitBadInput;
+    return std::nullopt;
+  }
+  if (const auto* request = std::get_if<SweepGateRequest>(&parsed)) return *request;
+  return std::nullopt;
 }
 
 std::optional<SweepShard> parse_shard(const std::string& text) {
@@ -211,6 +229,14 @@ int sweep_command(const SweepOptions& options) {
                     "its own evidence): give \"seeds\" instead",
                     options.sweep.string()));
   }
+  if (shard && !options.fail_on.empty()) {
+    return bad_input("squall sweep: --fail-on judges the whole sweep: give it to `squall merge`, not to a shard");
+  }
+  std::vector<std::string> names;
+  for (const SweepVariant& v : spec.variants) names.push_back(v.name);
+  const std::optional<SweepGateRequest> gate =
+      read_gate(options.fail_on, options.candidate, names, spec.baseline, "sweep", exit_code);
+  if (exit_code != kExitOk) return exit_code;
   const std::vector<fs::path> inputs = inputs_of(spec);
   const ReportRequests requests = parse_report_requests(shard ? std::vector<std::string>{} : options.reports,
                                                         shard ? std::nullopt : options.out, inputs);
@@ -244,7 +270,7 @@ int sweep_command(const SweepOptions& options) {
   const std::optional<SweepResult> result = run_variants(spec, options, shard, jobs, exit_code);
   if (!result) return exit_code;
   if (shard) return write_partial(spec, *result, *shard, options);
-  return write_outputs(*result, requests.requests, options.quiet, "sweep");
+  return write_outputs(*result, requests.requests, options.quiet, "sweep", gate);
 }
 
 // The files a merge's outputs must not overwrite: the partials, and the sweep's inputs as
@@ -303,7 +329,13 @@ int merge_command(const MergeOptions& options) {
       parse_report_requests(options.reports, options.out, merge_inputs(options, files, result));
   if (const auto problem = check_requests(requests, "merge"))
     return bad_input(fmt::format("squall merge: {}", *problem));
-  return write_outputs(result, requests.requests, options.quiet, "merge");
+  std::vector<std::string> names;
+  for (const SweepVariantInfo& v : result.variants) names.push_back(v.name);
+  int exit_code = kExitOk;
+  const std::optional<SweepGateRequest> gate =
+      read_gate(options.fail_on, options.candidate, names, result.baseline, "merge", exit_code);
+  if (exit_code != kExitOk) return exit_code;
+  return write_outputs(result, requests.requests, options.quiet, "merge", gate);
 }
 
 }  // namespace squall::cli

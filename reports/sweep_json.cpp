@@ -63,6 +63,26 @@ Json header_json(const SweepResult& r) {
   return h;
 }
 
+// What the sweep decides by: the scenario's thresholds and the decision's settings. Last in
+// the header (fields are added at the end of their object).
+void add_decision(const SweepResult& r, Json& h) {
+  h["thresholds"] = r.thresholds;
+  Json effects = Json::array();
+  for (const MinEffect& e : r.decision.min_effects) {
+    effects.push_back(Json{{"metric", e.metric}, {"value", e.value}, {"relative", e.relative}});
+  }
+  h["decision"] =
+      Json{{"objective", {{"metric", r.decision.objective.metric}, {"goal", to_string(r.decision.objective.goal)}}},
+           {"feasible_pass_rate", r.decision.feasible_pass_rate},
+           {"min_effect", effects}};
+}
+
+Json passed_json(const SweepRun& run) {
+  Json passed = Json::array();
+  for (const bool p : run.passed) passed.push_back(p);
+  return passed;
+}
+
 // A file's text: two-space indentation and a final newline. Bytes that are not UTF-8 (a
 // file name's: paths are bytes) become U+FFFD, as in a run's report (json_writer.cpp),
 // instead of failing the write after every run.
@@ -106,13 +126,23 @@ std::string sweep_json_text(const SweepResult& r, const SweepAnalysis& a) {
     j["metrics"] = metrics;
     Json runs = Json::array();
     for (const SweepRun& run : r.runs) {
-      if (run.variant == v) runs.push_back(Json{{"seed", run.seed}, {"values", values_json(run)}});
+      if (run.variant == v) {
+        runs.push_back(Json{{"seed", run.seed}, {"values", values_json(run)}, {"passed", passed_json(run)}});
+      }
     }
     j["runs"] = runs;
+    j["feasible"] = static_cast<bool>(a.feasibility[v].feasible);
+    Json rates = Json::array();
+    for (const double rate : a.feasibility[v].pass_rates) rates.push_back(r6(rate));
+    j["threshold_pass_rates"] = rates;
     variants.push_back(j);
   }
   out["variants"] = variants;
   out["pareto_front"] = front;
+  add_decision(r, out);
+  out["recommendation"] = Json{{"variant", a.recommended ? Json(r.variants[*a.recommended].name) : Json(nullptr)},
+                               {"line", recommendation_line(r, a)}};
+  out["warnings"] = sweep_warnings(r);
   return file_text(out);
 }
 
@@ -130,10 +160,12 @@ std::string partial_json_text(const SweepResult& r, std::size_t shard_index, std
         Json{{"name", v.name}, {"policy", v.policy}, {"params", params_json(v)}, {"policy_digest", v.policy_digest}});
   }
   header["variants"] = variants;
+  add_decision(r, header);
   out["sweep"] = header;
   Json runs = Json::array();
   for (const SweepRun& run : r.runs) {
-    runs.push_back(Json{{"variant", run.variant}, {"seed", run.seed}, {"values", values_json(run)}});
+    runs.push_back(
+        Json{{"variant", run.variant}, {"seed", run.seed}, {"values", values_json(run)}, {"passed", passed_json(run)}});
   }
   out["runs"] = runs;
   return file_text(out);

@@ -29,6 +29,30 @@ struct SweepObjective {
   Goal goal = Goal::max;
 };
 
+// A metric's smallest difference that matters (docs/sweeps.md, "Decision"): a difference
+// whose 95% interval lies within ±it is "same", and only one at least this large is
+// "better" or "worse". Absolute in the metric's unit, or relative to the baseline's mean.
+struct MinEffect {
+  std::string metric;
+  double value = 0;
+  bool relative = false;
+};
+
+// Without a min_effect for a metric: 1% of the baseline's mean, a difference too small to
+// act on for success rates, latencies and costs alike.
+inline constexpr double kDefaultMinEffectRelative = 0.01;
+// A variant is feasible when every threshold of the scenario passes on at least this share
+// of its seeds: 90%, the pass rate `ci --seeds` gates on in docs/ci.md's example.
+inline constexpr double kDefaultFeasiblePassRate = 0.9;
+
+// How a sweep decides: the variant it recommends is the feasible one with the best mean
+// of `objective` (the first in expansion order on a tie).
+struct SweepDecision {
+  SweepObjective objective{"task_success", Goal::max};
+  double feasible_pass_rate = kDefaultFeasiblePassRate;
+  std::vector<MinEffect> min_effects;  // at most one per metric
+};
+
 struct SweepVariantInfo {
   std::string name;
   std::string policy;                                       // the policy file as the sweep names it, or "scenario"
@@ -47,6 +71,7 @@ struct SweepRun {
   std::size_t variant = 0;  // index into SweepResult::variants
   std::uint64_t seed = 0;
   std::vector<std::optional<double>> values;  // one per SweepResult::metrics; nullopt when the report lacks it
+  std::vector<bool> passed;                   // one per SweepResult::thresholds
 };
 
 struct SweepResult {
@@ -66,6 +91,10 @@ struct SweepResult {
   std::vector<SweepObjective> objectives;
   std::vector<std::uint64_t> seeds;  // every variant's, in order
   std::optional<SweepTargetInfo> target;
+  // The scenario's thresholds, "METRIC EXPRESSION" as written, in its order: the
+  // constraints a variant must meet to be feasible.
+  std::vector<std::string> thresholds;
+  SweepDecision decision;
   std::vector<SweepRun> runs;  // variant-major, then seed order
 };
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <string_view>
 
 namespace squall {
 namespace {
@@ -63,6 +64,7 @@ std::string_view to_string(Verdict verdict) {
     case Verdict::worse: return "worse";
     case Verdict::higher: return "higher";
     case Verdict::lower: return "lower";
+    case Verdict::same: return "same";
     case Verdict::none: break;
   }
   return "-";
@@ -112,8 +114,11 @@ std::map<std::uint64_t, double> values_by_seed(const SweepResult& r, std::size_t
   return out;
 }
 
-Verdict verdict_of(const Interval& d, std::optional<Goal> direction) {
-  if (!d.half_width || (d.low() <= 0 && d.high() >= 0)) return Verdict::none;
+// `min_effect` >= 0: the smallest difference that matters (SweepDecision).
+Verdict verdict_of(const Interval& d, std::optional<Goal> direction, double min_effect) {
+  if (!d.half_width) return Verdict::none;
+  if (d.low() >= -min_effect && d.high() <= min_effect) return Verdict::same;
+  if ((d.low() <= 0 && d.high() >= 0) || std::abs(d.mean) < min_effect) return Verdict::none;
   const bool higher = d.low() > 0;
   if (!direction) return higher ? Verdict::higher : Verdict::lower;
   return (higher == (*direction == Goal::max)) ? Verdict::better : Verdict::worse;
@@ -121,11 +126,23 @@ Verdict verdict_of(const Interval& d, std::optional<Goal> direction) {
 
 }  // namespace
 
+double min_effect(const SweepDecision& decision, std::string_view metric, double baseline_mean) {
+  for (const MinEffect& e : decision.min_effects) {
+    if (e.metric == metric) return e.relative ? e.value * std::abs(baseline_mean) : e.value;
+  }
+  return kDefaultMinEffectRelative * std::abs(baseline_mean);
+}
+
+namespace {}  // namespace
+
 SweepAnalysis analyse(const SweepResult& r) {
   SweepAnalysis a;
   a.variants.resize(r.variants.size());
   for (std::size_t m = 0; m < r.metrics.size(); ++m) {
     const std::map<std::uint64_t, double> base = values_by_seed(r, r.baseline, m);
+    std::vector<double> base_values;
+    for (const auto& [seed, x] : base) base_values.push_back(x);
+    const double effect = min_effect(r.decision, r.metrics[m], interval_of(base_values).mean);
     for (std::size_t v = 0; v < r.variants.size(); ++v) {
       const std::map<std::uint64_t, double> mine = values_by_seed(r, v, m);
       std::vector<double> values;
@@ -138,7 +155,7 @@ SweepAnalysis analyse(const SweepResult& r) {
       s.value = interval_of(values);
       if (v != r.baseline) {
         s.difference = interval_of(differences);
-        s.verdict = verdict_of(*s.difference, better_direction(r.metrics[m]));
+        s.verdict = verdict_of(*s.difference, better_direction(r.metrics[m]), effect);
       }
       a.variants[v].push_back(s);
     }
@@ -156,6 +173,8 @@ SweepAnalysis analyse(const SweepResult& r) {
     }
   }
   a.pareto = pareto_front(points, goals);
+  a.feasibility = feasibility(r);
+  a.recommended = recommend(r, a);
   return a;
 }
 

@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "reports/sweep_decision.hpp"
 #include "reports/sweep_result.hpp"
 
 namespace squall {
@@ -46,10 +47,17 @@ Interval interval_of(std::span<const double> values);
 // transitions and openings by cause).
 std::optional<Goal> better_direction(std::string_view metric);
 
-// A paired difference's verdict: none when its interval includes zero (or there is no
-// interval); better/worse by better_direction; higher/lower for a metric without one.
-enum class Verdict : std::uint8_t { none, better, worse, higher, lower };
-std::string_view to_string(Verdict verdict);  // "-", "better", "worse", "higher", "lower"
+// A paired difference's verdict, with e the metric's min_effect (below): same when its
+// interval lies within [-e, e]; else none when it includes zero, its mean is below e, or
+// there is no interval; else better/worse by better_direction, higher/lower for a metric
+// without one. (An equivalence test beside the difference test: Lakens, "Equivalence
+// Tests", Social Psychological and Personality Science 8(4), 2017.)
+enum class Verdict : std::uint8_t { none, better, worse, higher, lower, same };
+std::string_view to_string(Verdict verdict);  // "-", "better", "worse", "higher", "lower", "same"
+
+// The smallest difference of `metric` that matters: its MinEffect (relative ones times
+// |baseline_mean|), else kDefaultMinEffectRelative times |baseline_mean|.
+double min_effect(const SweepDecision& decision, std::string_view metric, double baseline_mean);
 
 struct MetricSummary {
   Interval value;                      // over the variant's runs that have the metric
@@ -60,6 +68,8 @@ struct MetricSummary {
 struct SweepAnalysis {
   std::vector<std::vector<MetricSummary>> variants;  // [variant][metric], as SweepResult orders them
   std::vector<bool> pareto;                          // per variant: on the front of the objectives
+  std::vector<Feasibility> feasibility;              // per variant (reports/sweep_decision.hpp)
+  std::optional<std::size_t> recommended;            // the feasible variant with the best objective
 };
 
 // `result.metrics` must name every objective's metric (a sweep measures them:

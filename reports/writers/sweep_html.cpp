@@ -6,8 +6,10 @@
 #include <nlohmann/json.hpp>
 
 #include "reports/rounding.hpp"
+#include "reports/sweep_decision.hpp"
 #include "reports/writers/html_assets.hpp"
 #include "reports/writers/html_text.hpp"
+#include "reports/writers/sweep_tables.hpp"
 
 namespace squall {
 namespace {
@@ -127,6 +129,26 @@ std::string tables(const SweepResult& r, const SweepAnalysis& a) {
   return out;
 }
 
+// The recommendation, the thresholds' pass rates per variant and the warnings.
+std::string decision_section(const SweepResult& r, const SweepAnalysis& a) {
+  std::string out = fmt::format("<section id=\"decision\">\n<h2>Decision</h2>\n<p class=\"recommendation\">{}</p>\n",
+                                html_text(recommendation_line(r, a)));
+  const auto rows = feasibility_rows(r, a);
+  if (!rows.empty()) {
+    out += fmt::format("<h3>{}</h3>\n<table>\n", html_text(feasibility_title(r)));
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const char* cell = i == 0 ? "th" : "td";
+      out += i == 0 ? "<tr>" : rows[i].back() == "no" ? "<tr class=\"fail\">" : "<tr class=\"pass\">";
+      for (const std::string& text : rows[i]) out += fmt::format("<{0}>{1}</{0}>", cell, html_text(text));
+      out += "</tr>\n";
+    }
+    out += "</table>\n";
+  }
+  for (const std::string& w : sweep_warnings(r))
+    out += fmt::format("<p class=\"warning\">warning: {}</p>\n", html_text(w));
+  return out + "</section>\n";
+}
+
 }  // namespace
 
 std::string sweep_html_page(const SweepResult& r, const SweepAnalysis& a) {
@@ -146,6 +168,7 @@ std::string sweep_html_page(const SweepResult& r, const SweepAnalysis& a) {
                                      : fmt::format("{} ({}..{})", r.seeds.size(), r.seeds.front(), r.seeds.back()));
   out += fmt::format("<dt>baseline</dt><dd>{}</dd>\n", html_text(r.variants[r.baseline].name));
   out += fmt::format("<dt>squall</dt><dd>{}</dd>\n</dl>\n</header>\n", html_text(r.squall_version));
+  out += decision_section(r, a);
   out += "<section id=\"charts\">\n<h2>Pareto front</h2>\n<div id=\"pareto\"></div>\n</section>\n";
   out += "<section id=\"statistics\">\n<h2>Means and paired differences (95% confidence intervals, Student's t)</h2>\n";
   out += tables(r, a) + "</section>\n";

@@ -1,9 +1,12 @@
 #include "reports/writers/sweep_tables.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <vector>
 
 #include <fmt/format.h>
 
+#include "reports/sweep_decision.hpp"
 #include "reports/writers/csv_writer.hpp"
 #include "reports/writers/markdown_text.hpp"
 
@@ -51,6 +54,49 @@ std::string front_text(const SweepResult& r, const SweepAnalysis& a) {
   return fmt::format("Pareto front ({}): {}", objectives, names.empty() ? "none" : names);
 }
 
+// The end of every text form: thresholds, the recommendation, then the warnings.
+std::string decision_text(const SweepResult& r, const SweepAnalysis& a) {
+  std::string out;
+  const auto rows = feasibility_rows(r, a);
+  if (!rows.empty()) {
+    std::vector<std::size_t> widths(rows.front().size(), 0);
+    for (const auto& row : rows) {
+      for (std::size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
+    }
+    out += fmt::format("\n{}\n", feasibility_title(r));
+    for (const auto& row : rows) {
+      std::string line = " ";
+      for (std::size_t c = 0; c < row.size(); ++c) line += fmt::format(" {:<{}} ", row[c], widths[c]);
+      while (!line.empty() && line.back() == ' ') line.pop_back();
+      out += line + "\n";
+    }
+  }
+  out += fmt::format("\n{}\n", recommendation_line(r, a));
+  for (const std::string& w : sweep_warnings(r)) out += fmt::format("warning: {}\n", w);
+  return out;
+}
+
+std::string decision_markdown(const SweepResult& r, const SweepAnalysis& a) {
+  std::string out;
+  const auto rows = feasibility_rows(r, a);
+  if (!rows.empty()) {
+    out += fmt::format("\n### {}\n\n", markdown_text(feasibility_title(r)));
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      out += "|";
+      for (const std::string& cell : rows[i]) out += fmt::format(" {} |", markdown_text(cell));
+      out += "\n";
+      if (i == 0) {
+        out += "|---|";
+        for (std::size_t c = 1; c < rows[i].size(); ++c) out += "---:|";
+        out += "\n";
+      }
+    }
+  }
+  out += fmt::format("\n**{}**\n", markdown_text(recommendation_line(r, a)));
+  for (const std::string& w : sweep_warnings(r)) out += fmt::format("\n> warning: {}\n", markdown_text(w));
+  return out;
+}
+
 struct Row {
   std::string variant, n, mean, ci, diff, verdict;
 };
@@ -76,6 +122,32 @@ std::vector<Row> rows_of(const SweepResult& r, const SweepAnalysis& a, std::size
 }
 
 }  // namespace
+
+// Per variant, how many of its seeds passed each threshold ("8/10"), and whether it is
+// feasible; the header row first. Empty when the scenario has no thresholds.
+std::vector<std::vector<std::string>> feasibility_rows(const SweepResult& r, const SweepAnalysis& a) {
+  std::vector<std::vector<std::string>> rows;
+  if (r.thresholds.empty()) return rows;
+  std::vector<std::string> header{"variant"};
+  header.insert(header.end(), r.thresholds.begin(), r.thresholds.end());
+  header.emplace_back("feasible");
+  rows.push_back(std::move(header));
+  for (std::size_t v = 0; v < r.variants.size(); ++v) {
+    const Feasibility& f = a.feasibility[v];
+    std::vector<std::string> row{r.variants[v].name};
+    for (const double rate : f.pass_rates) {
+      row.push_back(fmt::format("{}/{}", std::llround(rate * static_cast<double>(f.runs)), f.runs));
+    }
+    row.emplace_back(f.feasible ? "yes" : "no");
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::string feasibility_title(const SweepResult& r) {
+  return fmt::format("Thresholds: seeds passed (feasible: every threshold on at least {:g}% of seeds)",
+                     r.decision.feasible_pass_rate * 100);
+}
 
 std::string sweep_table(const SweepResult& r, const SweepAnalysis& a) {
   std::string out =
@@ -107,6 +179,7 @@ std::string sweep_table(const SweepResult& r, const SweepAnalysis& a) {
     for (const Row& row : rows) out += line(row);
   }
   out += fmt::format("\n{}\n", front_text(r, a));
+  out += decision_text(r, a);
   return out;
 }
 
@@ -128,6 +201,7 @@ std::string sweep_markdown(const SweepResult& r, const SweepAnalysis& a) {
     }
   }
   out += fmt::format("\n{}\n", markdown_text(front_text(r, a)));
+  out += decision_markdown(r, a);
   return out;
 }
 

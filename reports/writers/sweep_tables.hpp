@@ -14,6 +14,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "reports/sweep_result.hpp"
 #include "reports/sweep_stats.hpp"
@@ -23,5 +24,11 @@ namespace squall {
 std::string sweep_table(const SweepResult& result, const SweepAnalysis& analysis);
 std::string sweep_markdown(const SweepResult& result, const SweepAnalysis& analysis);
 std::string sweep_csv(const SweepResult& result, const SweepAnalysis& analysis);
+
+// The decision's threshold table, shared by every form (docs/sweeps.md, "Decision"): a
+// header row (variant, each threshold, feasible), then per variant how many of its seeds
+// passed each threshold ("8/10") and "yes"/"no"; no rows when the scenario has no thresholds.
+std::vector<std::vector<std::string>> feasibility_rows(const SweepResult& result, const SweepAnalysis& analysis);
+std::string feasibility_title(const SweepResult& result);  // names the feasible pass rate
 
 }  // namespace squall

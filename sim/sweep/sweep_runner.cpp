@@ -26,6 +26,7 @@ struct Job {
 
 struct Outcome {
   std::vector<std::optional<double>> values;
+  std::vector<bool> passed;  // per threshold
   std::optional<std::string> error;
   bool limit = false;
 };
@@ -37,9 +38,10 @@ Outcome run_one(const SweepSpec& spec, const PreparedScenario& prepared, const s
   try {
     Provenance provenance;
     provenance.scenario_file = spec.scenario_file.string();
-    const nlohmann::json report = to_json(prepared.run(variant.policy, job.seed, std::move(provenance)));
-    const std::vector<std::optional<double>> all = headline_metrics(report);
+    const Report report = prepared.run(variant.policy, job.seed, std::move(provenance));
+    const std::vector<std::optional<double>> all = headline_metrics(to_json(report));
     for (const std::size_t c : columns) out.values.push_back(all[c]);
+    for (const ThresholdResult& t : report.thresholds) out.passed.push_back(t.passed);
   } catch (const RunLimitExceeded& e) {
     out.error = fmt::format("variant \"{}\", seed {}: run stopped: {}", variant.name, job.seed, e.what());
     out.limit = true;
@@ -64,7 +66,7 @@ void run_jobs(const SweepSpec& spec, const PreparedScenario& prepared, const std
       });
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     if (outcomes[i].error) throw SweepRunFailed(*outcomes[i].error, outcomes[i].limit);
-    result.runs.push_back(SweepRun{jobs[i].variant, jobs[i].seed, outcomes[i].values});
+    result.runs.push_back(SweepRun{jobs[i].variant, jobs[i].seed, outcomes[i].values, outcomes[i].passed});
   }
 }
 
@@ -157,6 +159,8 @@ SweepResult sweep_header(const SweepSpec& spec) {
   r.baseline = spec.baseline;
   r.metrics = spec.metrics;
   r.objectives = spec.objectives;
+  for (const Threshold& t : spec.scenario.thresholds) r.thresholds.push_back(t.metric + " " + t.expression);
+  r.decision = spec.decision;
   if (spec.target) {
     r.target = SweepTargetInfo{spec.target->metric, spec.target->width, spec.target->max_seeds, false};
   } else {

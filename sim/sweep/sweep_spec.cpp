@@ -11,16 +11,16 @@
 #include "sim/scenario/json_document.hpp"
 #include "sim/scenario_loader.hpp"
 #include "sim/sweep/sweep_grid.hpp"
+#include "sim/sweep/sweep_measures.hpp"
 
 namespace squall {
 namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::array<std::string_view, 11> kSweepKeys{"$schema",    "name",     "description", "scenario",
+constexpr std::array<std::string_view, 12> kSweepKeys{"$schema",    "name",     "description", "scenario",
                                                       "variants",   "baseline", "seeds",       "target",
-                                                      "first_seed", "metrics",  "objectives"};
-constexpr std::array<std::string_view, 2> kGoalNames{"max", "min"};
+                                                      "first_seed", "metrics",  "objectives",  "decision"};
 
 // Where a sweep's errors that belong to other files (the scenario, a policy file) go: after
 // the sweep file's own, each with its own file.
@@ -28,87 +28,6 @@ struct Reading {
   Diagnostics diag;
   std::vector<ValidationError> others;
 };
-
-bool known_metric(std::string_view name) {
-  const auto& names = headline_metric_names();
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
-
-std::optional<std::string> read_metric(const Json& v, const std::string& path, Diagnostics& diag) {
-  auto name = read_string(v, path, diag);
-  if (!name) return std::nullopt;
-  if (!known_metric(*name)) {
-    std::vector<std::string_view> names(headline_metric_names().begin(), headline_metric_names().end());
-    diag.error(path, fmt::format("unknown metric \"{}\"; metrics are: {}", *name, join(names)));
-    return std::nullopt;
-  }
-  return name;
-}
-
-std::size_t read_count(const ObjectReader& obj, std::string_view key, std::int64_t min, std::size_t fallback) {
-  std::int64_t n = static_cast<std::int64_t>(fallback);
-  obj.get(key, n, IntRange{min, static_cast<std::int64_t>(kMaxSweepSeeds)});
-  return static_cast<std::size_t>(n);
-}
-
-std::optional<SweepTarget> read_target(const Json& v, const std::string& path, Diagnostics& diag) {
-  const ObjectReader obj(v, path, diag, {"metric", "width", "min_seeds", "max_seeds"});
-  if (!obj.valid()) return std::nullopt;
-  SweepTarget target;
-  const std::size_t before = diag.count();
-  if (const Json* metric = obj.require("metric")) {
-    if (auto m = read_metric(*metric, obj.path_of("metric"), diag)) target.metric = *m;
-  }
-  obj.get_number_required("width", target.width, NumberRange{0, true});
-  target.min_seeds = read_count(obj, "min_seeds", 2, target.min_seeds);
-  if (obj.require("max_seeds") != nullptr) {
-    target.max_seeds = read_count(obj, "max_seeds", 2, 0);
-    if (target.max_seeds != 0 && target.max_seeds < target.min_seeds) {
-      diag.error(obj.path_of("max_seeds"),
-                 fmt::format("expected an integer >= min_seeds ({}), got {}", target.min_seeds, target.max_seeds));
-    }
-  }
-  if (diag.count() != before) return std::nullopt;
-  return target;
-}
-
-std::vector<std::string> read_metrics(const Json& v, const std::string& path, Diagnostics& diag) {
-  std::vector<std::string> out;
-  const auto items = read_array(v, path, diag, /*nonempty=*/true);
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    const auto name = read_metric(items[i], pointer_append(path, i), diag);
-    if (!name) continue;
-    const auto seen = std::find(out.begin(), out.end(), *name);
-    if (seen != out.end()) {
-      diag.error(pointer_append(path, i), fmt::format("duplicate metric \"{}\"", *name));
-      continue;
-    }
-    out.push_back(*name);
-  }
-  return out;
-}
-
-std::vector<SweepObjective> read_objectives(const Json& v, const std::string& path, Diagnostics& diag) {
-  std::vector<SweepObjective> out;
-  const auto items = read_array(v, path, diag, /*nonempty=*/true);
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    const ObjectReader obj(items[i], pointer_append(path, i), diag, {"metric", "goal"});
-    if (!obj.valid()) continue;
-    SweepObjective objective;
-    const Json* metric = obj.require("metric");
-    const auto name = metric != nullptr ? read_metric(*metric, obj.path_of("metric"), diag) : std::nullopt;
-    obj.require("goal");
-    const std::array<Goal, 2> goals{Goal::max, Goal::min};
-    const bool goal = obj.get_choice<Goal>("goal", objective.goal, kGoalNames, goals);
-    if (!name || !goal) continue;
-    objective.metric = *name;
-    for (const SweepObjective& o : out) {
-      if (o.metric == *name) diag.error(obj.path_of("metric"), fmt::format("duplicate objective \"{}\"", *name));
-    }
-    out.push_back(std::move(objective));
-  }
-  return out;
-}
 
 // A JSON document of `file` (already validated by the loader, so errors are unexpected).
 std::optional<Json> document_of(const fs::path& file, Reading& r) {
@@ -257,6 +176,17 @@ void complete_metrics(SweepSpec& spec) {
   };
   for (const SweepObjective& o : spec.objectives) add(o.metric);
   if (spec.target) add(spec.target->metric);
+  add(spec.decision.objective.metric);
+}
+
+// A min_effect of a metric the sweep does not report could never act.
+void check_min_effects(const SweepSpec& spec, const std::string& path, Diagnostics& diag) {
+  for (const MinEffect& e : spec.decision.min_effects) {
+    if (std::find(spec.metrics.begin(), spec.metrics.end(), e.metric) != spec.metrics.end()) continue;
+    diag.error(
+        pointer_append(path, e.metric),
+        fmt::format("a minimum effect for \"{}\", which the sweep does not report: add it to /metrics", e.metric));
+  }
 }
 
 // The scenario the sweep runs, its errors after the sweep's own; false when it is not valid.
@@ -351,7 +281,10 @@ void read_sweep(const Json& root, SweepSpec& spec, Reading& r) {
     if (const auto s = read_unsigned(*first, obj.path_of("first_seed"), diag)) spec.first_seed = *s;
   }
   read_seeds(obj, spec, diag);
+  if (const Json* decision = obj.find("decision"))
+    spec.decision = read_decision(*decision, obj.path_of("decision"), diag);
   complete_metrics(spec);
+  check_min_effects(spec, pointer_append(obj.path_of("decision"), "min_effect"), diag);
 
   if (!read_variants(obj, scenario_ok, spec, r)) return;
   check_names(spec.variants, obj.path_of("variants"), diag);

@@ -24,6 +24,11 @@
 //     "metrics": ["task_success", "latency_ms.p99"],  default kDefaultSweepMetrics
 //     "objectives": [ { "metric": "task_success", "goal": "max" }, ... ]   default success max,
 //                                                     latency_ms.p99 min, cost_usd.total min
+//     "decision": {                                   optional (reports/sweep_decision.hpp)
+//       "objective": { "metric": "cost_usd.total", "goal": "min" },  default task_success max
+//       "feasible_pass_rate": 0.9,                    [0, 1], default 0.9
+//       "min_effect": { "latency_ms.p99": "5%", "task_success": 0.01 }  a reported metric's
+//     }                                               smallest difference that matters
 //   }
 // Exactly one of `seeds` and `target`. The seed list is first_seed, first_seed + 1, ...:
 // every variant runs the same seeds, so each run is `squall run SCENARIO --seed S
@@ -95,6 +100,7 @@ struct SweepSpec {
   std::optional<SweepTarget> target;
   std::vector<std::string> metrics;  // reported, in order; then objective and target metrics not listed
   std::vector<SweepObjective> objectives;
+  SweepDecision decision;
 };
 
 struct SweepLoadResult {

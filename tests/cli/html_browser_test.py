@@ -23,6 +23,7 @@ Registered in ctest only when CMake finds a headless Chromium at configure time
 Usage: html_browser_test.py SQUALL_BINARY BROWSER   (run from the source directory; ctest does)
 Exits non-zero with a message on the first check that fails.
 """
+import html
 import html.parser
 import json
 import os
@@ -162,7 +163,10 @@ def check_sweep_page(tmp):
     check(parsed.titles and parsed.titles[0].startswith("Variants' means: task_success (max) against latency_ms.p99"),
           f"sweep: chart title {parsed.titles}")
     with open(report, encoding="utf-8") as f:
-        variants = json.load(f)["variants"]
+        sweep_report = json.load(f)
+    variants = sweep_report["variants"]
+    line = html.escape(sweep_report["recommendation"]["line"], quote=False)
+    check(f'<p class="recommendation">{line}</p>' in dom, f"sweep: the page does not state {line!r}")
     check(sorted(p["name"] for p in data["points"]) == sorted(v["name"] for v in variants),
           "sweep: the chart's points are not the sweep's variants")
     front = {v["name"] for v in variants if v["pareto"]}

@@ -357,6 +357,119 @@ TEST(SweepCommandTest, ShippedSweepHasAClearWinner) {
   }
 }
 
+TEST(SweepCommandTest, TheThresholdsDecideAndTheRecommendationNamesTheBestFeasibleVariant) {
+  const Result r = squall("sweep " + kSweep + " --jobs 2");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Thresholds: seeds passed (feasible: every threshold on at least 90% of seeds)\n"
+                       "  variant              task_success rate>=0.9  task_latency p(95)<20s  feasible\n"
+                       "  own                  6/6                     6/6                     yes\n"
+                       "  naive                0/6                     6/6                     no\n"
+                       "  llm[max_attempts=1]  4/6                     6/6                     no\n"
+                       "  llm[max_attempts=5]  6/6                     6/6                     yes\n"
+                       "\n"
+                       "recommendation: own: task_success max 0.998428 (95% CI 0.994386 to 1.00247), every "
+                       "threshold on at least 90% of 6 seeds\n"
+                       "warning: variants own and llm[max_attempts=5] gave the same values on every seed: what "
+                       "tells their policies apart changes nothing in this scenario\n"),
+            std::string::npos)
+      << r.out;
+  // Deciding by cost with a looser feasibility: one LLM attempt (4 seeds of 6) is feasible
+  // and the cheapest; two variants equal on cost are "same", not a verdict.
+  const std::string json = temp_path("decision.json").string();
+  const Result by_cost = squall("sweep tests/cli/data/sweep-quickstart-decision.json --out " + json);
+  ASSERT_EQ(by_cost.exit_code, 0) << by_cost.err;
+  EXPECT_NE(by_cost.out.find("recommendation: llm[max_attempts=1]: cost_usd.total min 0.0912143 (95% CI 0.0799217 "
+                             "to 0.102507), every threshold on at least 66% of 6 seeds\n"),
+            std::string::npos)
+      << by_cost.out;
+  const auto report = nlohmann::json::parse(read_file(json));
+  EXPECT_EQ(report["recommendation"]["variant"], "llm[max_attempts=1]");
+  EXPECT_EQ(report["thresholds"], (nlohmann::json{"task_success rate>=0.9", "task_latency p(95)<20s"}));
+  EXPECT_EQ(report["decision"]["feasible_pass_rate"], 0.66);
+  EXPECT_EQ(report["decision"]["min_effect"][0],
+            (nlohmann::json{{"metric", "latency_ms.p99"}, {"value", 0.05}, {"relative", true}}));
+  EXPECT_EQ(report["variants"][2]["threshold_pass_rates"], (nlohmann::json{0.666667, 1}));
+  EXPECT_EQ(report["variants"][1]["feasible"], false);
+  EXPECT_EQ(report["variants"][3]["metrics"]["cost_usd.total"]["difference"]["verdict"], "same");
+  EXPECT_EQ(report["variants"][1]["runs"][0]["passed"], (nlohmann::json{false, true}));
+  EXPECT_EQ(report["warnings"].size(), 1u);
+}
+
+TEST(SweepCommandTest, FailOnGatesTheCandidate) {
+  const Result infeasible = squall("sweep " + kSweep + " -q --fail-on infeasible --candidate naive");
+  EXPECT_EQ(infeasible.exit_code, 1) << infeasible.err;
+  EXPECT_EQ(infeasible.out,
+            "FAIL naive is infeasible: task_success rate>=0.9 passes on 0 of 6 seeds\n"
+            "gate: naive fails --fail-on\n");
+  const Result worse = squall("sweep " + kSweep + " -q --fail-on worse --candidate naive");
+  EXPECT_EQ(worse.exit_code, 1);
+  EXPECT_NE(worse.out.find(
+                "FAIL naive is worse than the baseline own on task_success: -0.287584 (95% CI -0.320788 to -0.254379)"),
+            std::string::npos)
+      << worse.out;
+  const Result passes = squall("sweep " + kSweep +
+                               " -q --fail-on worse --fail-on infeasible --candidate "
+                               "'llm[max_attempts=5]'");
+  EXPECT_EQ(passes.exit_code, 0) << passes.out << passes.err;
+  EXPECT_EQ(passes.out, "gate: llm[max_attempts=5] passes --fail-on\n");
+  // Sharded, the gate belongs to the merge.
+  std::string partials;
+  for (int i = 1; i <= 2; ++i) {
+    const std::string out = temp_path("gate" + std::to_string(i) + ".json").string();
+    ASSERT_EQ(squall("sweep " + kSweep + " --shard " + std::to_string(i) + "/2 --out " + out).exit_code, 0);
+    partials += " " + out;
+  }
+  const Result merged = squall("merge" + partials + " -q --fail-on infeasible --candidate naive");
+  EXPECT_EQ(merged.exit_code, 1);
+  EXPECT_EQ(merged.out, infeasible.out);
+}
+
+// The recommendation follows the scenario's thresholds: deciding by cost with two thirds of
+// the seeds required, the one-attempt LLM policy (4 of 6 seeds at 90% success) is the
+// cheapest feasible variant; asking for 95% success makes it infeasible, and the scenario's
+// own policy is recommended instead.
+TEST(SweepCommandTest, TighteningAThresholdChangesTheRecommendation) {
+  const auto recommendation = [](const std::string& dir, const std::string& thresholds) {
+    const fs::path scenario = quickstart_with_thresholds(dir, "scenario", thresholds);
+    const fs::path sweep = scenario.parent_path() / "sweep.json";
+    std::ofstream(sweep) << nlohmann::json{
+        {"name", "by-cost"},
+        {"scenario", "scenario.json"},
+        {"variants",
+         {{{"name", "own"}},
+          {{"name", "llm"}, {"grid", {{{"path", "/llm/1/retry/max_attempts"}, {"values", {1, 5}}}}}}}},
+        {"seeds", 6},
+        {"first_seed", 100},
+        {"decision", {{"objective", {{"metric", "cost_usd.total"}, {"goal", "min"}}}, {"feasible_pass_rate", 0.66}}}};
+    const Result r = squall("sweep " + sweep.string() + " --out " + (scenario.parent_path() / "r.json").string());
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return nlohmann::json::parse(read_file(scenario.parent_path() / "r.json"))["recommendation"]["variant"];
+  };
+  EXPECT_EQ(recommendation("loose", R"({"task_success": ["rate>=0.9"]})"), "llm[max_attempts=1]");
+  EXPECT_EQ(recommendation("tight", R"({"task_success": ["rate>=0.95"]})"), "own");
+}
+
+TEST(SweepCommandTest, FailOnUsageErrors) {
+  const auto error = [](const std::string& args) {
+    const Result r = squall("sweep " + kSweep + " " + args);
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_EQ(r.out, "") << args;
+    return r.err;
+  };
+  EXPECT_EQ(error("--fail-on better"), "squall sweep: --fail-on expects worse or infeasible, got \"better\"\n");
+  EXPECT_EQ(error("--fail-on worse"),
+            "squall sweep: --fail-on needs --candidate VARIANT: the sweep has 3 variants besides its baseline\n");
+  EXPECT_EQ(error("--fail-on worse --candidate pr"),
+            "squall sweep: --candidate \"pr\" is not a variant of the sweep; variants are: own, naive, "
+            "llm[max_attempts=1], llm[max_attempts=5]\n");
+  EXPECT_EQ(error("--fail-on worse --candidate own"),
+            "squall sweep: --candidate \"own\" is the sweep's baseline: the gate judges another variant against it\n");
+  EXPECT_EQ(error("--candidate naive"),
+            "squall sweep: --candidate names the variant --fail-on judges: give --fail-on too\n");
+  EXPECT_EQ(error("--fail-on worse --shard 1/2 --out " + temp_path("gate-shard.json").string()),
+            "squall sweep: --fail-on judges the whole sweep: give it to `squall merge`, not to a shard\n");
+}
+
 TEST(SweepCommandTest, QuietPrintsNothingButWritesTheReport) {
   const std::string out = temp_path("quiet.json").string();
   const Result r = squall("sweep " + kSweep + " --quiet --out " + out);
@@ -490,7 +603,7 @@ TEST(SweepHostileTest, MergeNamesThePointerTheExpectedAndTheFound) {
   EXPECT_EQ(merge_error("extra-shard.json", spoiled("/shard/extra", 1)),
             "/shard/extra: unknown key \"extra\" (expected one of index, count)\n");
   EXPECT_EQ(merge_error("extra-run.json", spoiled("/runs/0/extra", 1)),
-            "/runs/0/extra: unknown key \"extra\" (expected one of variant, seed, values)\n");
+            "/runs/0/extra: unknown key \"extra\" (expected one of variant, seed, values, passed)\n");
   EXPECT_EQ(merge_error("var.json", spoiled("/runs/0/variant", -1)),
             "/runs/0/variant: expected an integer in [0, 3], got -1\n");
   EXPECT_EQ(merge_error("seed.json", spoiled("/runs/0/seed", 12345)),
@@ -550,7 +663,18 @@ TEST(SweepHostileTest, MergeChecksEveryValueOfTheHeader) {
             "/sweep/baseline: expected the name of one of the variants, got \"nobody\"\n");
   EXPECT_EQ(header_error("h-extra.json", "/sweep/extra", 1),
             "/sweep/extra: unknown key \"extra\" (expected one of name, description, sweep_file, scenario, "
-            "squall_version, seeds, target, baseline, metrics, objectives, inputs_digest, variants)\n");
+            "squall_version, seeds, target, baseline, metrics, objectives, inputs_digest, variants, thresholds, "
+            "decision)\n");
+  EXPECT_EQ(header_error("h-thresholds.json", "/sweep/thresholds/0", ""),
+            "/sweep/thresholds/0: expected a non-empty string, got \"\"\n");
+  EXPECT_EQ(header_error("h-objective-d.json", "/sweep/decision/objective/metric", "tokens.input"),
+            "/sweep/decision/objective/metric: expected one of the sweep's metrics, got \"tokens.input\"\n");
+  EXPECT_EQ(header_error("h-rate.json", "/sweep/decision/feasible_pass_rate", 1.5),
+            "/sweep/decision/feasible_pass_rate: expected a number in [0, 1], got 1.5\n");
+  EXPECT_EQ(header_error("h-effect.json", "/sweep/decision/min_effect", J::array({{{"metric", "task_success"}}})),
+            "/sweep/decision/min_effect/0/value: expected a finite number >= 0, got nothing\n");
+  EXPECT_EQ(header_error("h-passed.json", "/runs/0/passed", J::array({true})),
+            "/runs/0/passed: expected an array of 2 booleans, one per threshold, got [true]\n");
   EXPECT_EQ(header_error("h-inputs.json", "/sweep/inputs_digest", 5),
             "/sweep/inputs_digest: expected a digest of 16 lowercase hex digits, got 5\n");
   EXPECT_EQ(

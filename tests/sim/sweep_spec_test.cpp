@@ -11,6 +11,7 @@
 #include <variant>
 #include <vector>
 
+#include "reports/compare.hpp"
 #include "sim/scenario_loader.hpp"
 #include "sim/sweep/sweep_spec.hpp"
 
@@ -145,7 +146,54 @@ TEST(SweepSpecTest, YamlSweepsAreReadLikeJsonWithLineAndColumn) {
 TEST(SweepSpecRulesTest, UnknownTopLevelKey) {
   EXPECT_EQ(error_of(sweep(R"([{ "name": "a" }])", R"("seeds": 3, "sedes": 4)")),
             "/sedes: unknown key \"sedes\"; expected one of: $schema, name, description, scenario, variants, "
-            "baseline, seeds, target, first_seed, metrics, objectives");
+            "baseline, seeds, target, first_seed, metrics, objectives, decision");
+}
+
+TEST(SweepSpecTest, DecisionDefaultsAndSettings) {
+  SweepLoadResult r = load(sweep(R"([{ "name": "a" }])"));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r.spec->decision.objective.metric, "task_success");
+  EXPECT_EQ(r.spec->decision.feasible_pass_rate, 0.9);
+  EXPECT_TRUE(r.spec->decision.min_effects.empty());
+  r = load(sweep(R"([{ "name": "a" }])", R"("seeds": 3, "decision": { "objective": { "metric": "tokens.input",
+      "goal": "min" }, "feasible_pass_rate": 1, "min_effect": { "task_success": 0.02, "latency_ms.p99": "2.5%" } })"));
+  ASSERT_TRUE(r.ok()) << to_string(r.errors.front());
+  EXPECT_EQ(r.spec->decision.objective.metric, "tokens.input");
+  EXPECT_EQ(r.spec->decision.objective.goal, Goal::min);
+  EXPECT_EQ(r.spec->metrics.back(), "tokens.input");  // measured, since the decision needs it
+  ASSERT_EQ(r.spec->decision.min_effects.size(), 2U);
+  EXPECT_EQ(r.spec->decision.min_effects[0].value, 0.02);
+  EXPECT_FALSE(r.spec->decision.min_effects[0].relative);
+  EXPECT_DOUBLE_EQ(r.spec->decision.min_effects[1].value, 0.025);
+  EXPECT_TRUE(r.spec->decision.min_effects[1].relative);
+}
+
+TEST(SweepSpecRulesTest, DecisionErrors) {
+  const auto decision = [](const std::string& body) {
+    return error_of(sweep(R"([{ "name": "a" }])", R"("seeds": 3, "decision": )" + body));
+  };
+  EXPECT_EQ(decision(R"({ "objectve": 1 })"),
+            "/decision/objectve: unknown key \"objectve\"; expected one of: objective, feasible_pass_rate, min_effect");
+  EXPECT_EQ(
+      decision(R"({ "objective": { "metric": "cost" , "goal": "min" } })"),
+      "/decision/objective/metric: unknown metric \"cost\"; metrics are: " + [] {
+        std::string all;
+        for (const std::string& m : headline_metric_names()) all += (all.empty() ? "" : ", ") + m;
+        return all;
+      }());
+  EXPECT_EQ(decision(R"({ "feasible_pass_rate": 1.5 })"),
+            "/decision/feasible_pass_rate: expected a number in [0, 1], got 1.5");
+  EXPECT_EQ(decision(R"({ "min_effect": { "task_success": "five%" } })"),
+            "/decision/min_effect/task_success: expected a number >= 0 or a percentage of the baseline's mean in "
+            "[0%, 100%] such as \"5%\", got \"five%\"");
+  EXPECT_EQ(decision(R"({ "min_effect": { "task_success": -1 } })"),
+            "/decision/min_effect/task_success: expected a number >= 0, got -1");
+  EXPECT_EQ(decision(R"({ "min_effect": { "tokens.output": 5 } })"),
+            "/decision/min_effect/tokens.output: a minimum effect for \"tokens.output\", which the sweep does not "
+            "report: add it to /metrics");
+  EXPECT_EQ(decision(R"({ "min_effect": [1] })"),
+            "/decision/min_effect: expected an object of metric names to minimum effects, e.g. "
+            "{\"latency_ms.p99\": \"5%\"}");
 }
 
 TEST(SweepSpecRulesTest, NameIsRequired) {
