@@ -62,8 +62,6 @@ void only_keys(const std::string& file, const Json& object, const std::string& p
   }
 }
 
-
-
 // The string `v` (null when absent) at `at` by `rule`, or an error naming its pointer.
 std::string text_at(const std::string& file, const Json* v, const std::string& at, Text rule) {
   if (v == nullptr || !v->is_string() || (rule != Text::description && v->get_ref<const std::string&>().empty())) {

@@ -162,6 +162,20 @@ bool Report::all_thresholds_passed() const {
   return std::all_of(thresholds.begin(), thresholds.end(), [](const ThresholdResult& t) { return t.passed; });
 }
 
+namespace {
+
+// A threshold against what was observed: no samples fail it.
+ThresholdResult judged(const Threshold& t, std::optional<double> observed) {
+  ThresholdResult result{t.metric, t.expression, observed, false, std::nullopt};
+  if (observed) {
+    result.passed = holds(t.parsed, *observed);
+    result.margin = margin(t.parsed, *observed);
+  }
+  return result;
+}
+
+}  // namespace
+
 Report build_report(const Recorder& r, const RunInfo& run, std::span<const Threshold> thresholds) {
   Report rep;
   rep.scenario = run.scenario;
@@ -287,14 +301,7 @@ Report build_report(const Recorder& r, const RunInfo& run, std::span<const Thres
     }
   }
 
-  for (const Threshold& t : thresholds) {
-    ThresholdResult result;
-    result.metric = t.metric;
-    result.expression = t.expression;
-    result.observed = observe(r, t, run.duration);
-    result.passed = result.observed.has_value() && holds(t.parsed, *result.observed);
-    rep.thresholds.push_back(std::move(result));
-  }
+  for (const Threshold& t : thresholds) rep.thresholds.push_back(judged(t, observe(r, t, run.duration)));
 
   rep.time_series = time_series(r, provider_order, run.duration, rep.injected_faults);
   rep.capacity = r.capacity();

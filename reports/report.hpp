@@ -209,6 +209,7 @@ struct ThresholdResult {
   std::string expression;          // as written
   std::optional<double> observed;  // none: no samples (the threshold fails)
   bool passed = false;
+  std::optional<double> margin;  // margin() in reports/threshold.hpp; none without samples
 };
 
 struct TimeWindow {

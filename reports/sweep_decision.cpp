@@ -76,10 +76,10 @@ std::string recommendation_line(const SweepResult& r, const SweepAnalysis& a) {
     const Interval& value = a.variants[v][metric_index(r, objective.metric)].value;
     const std::string interval =
         value.half_width ? fmt::format(" (95% CI {} to {})", num(value.low()), num(value.high())) : "";
-    const std::string constraints =
-        r.thresholds.empty() ? "the scenario has no thresholds"
-                             : fmt::format("every threshold on at least {} of {} seeds",
-                                           percent(r.decision.feasible_pass_rate), a.feasibility[v].runs);
+    const std::string constraints = r.thresholds.empty()
+                                        ? "the scenario has no thresholds"
+                                        : fmt::format("every threshold on at least {} of {} seeds",
+                                                      percent(r.decision.feasible_pass_rate), a.feasibility[v].runs);
     return fmt::format("recommendation: {}: {} {} {}{}, {}", r.variants[v].name, objective.metric,
                        to_string(objective.goal), num(value.mean), interval, constraints);
   }

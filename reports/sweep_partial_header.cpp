@@ -115,7 +115,8 @@ void read_decision(const std::string& file, const Json& h, const std::string& at
     }
     effect.value = value->get<double>();
     const Json* relative = member(e, "relative");
-    if (relative == nullptr || !relative->is_boolean()) bad_value(file, pointer + "/relative", "true or false", relative);
+    if (relative == nullptr || !relative->is_boolean())
+      bad_value(file, pointer + "/relative", "true or false", relative);
     effect.relative = relative->get<bool>();
     r.decision.min_effects.push_back(std::move(effect));
   }

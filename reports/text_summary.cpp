@@ -10,6 +10,7 @@
 
 #include "reports/fingerprint.hpp"
 #include "reports/rounding.hpp"
+#include "reports/threshold.hpp"
 
 namespace squall {
 namespace {
@@ -193,12 +194,18 @@ void threshold_rows(const Report& r, bool color, std::vector<Row>& rows) {
 
 }  // namespace
 
+ThresholdQuantity in_threshold_unit(const ThresholdResult& t, double value) {
+  // Time metrics are observed in milliseconds; the bound may be written in seconds.
+  const MetricInfo* metric = find_metric(t.metric.substr(0, t.metric.find('{')));
+  if (metric == nullptr || !metric->is_time()) return {round_ratio(value), ""};
+  const WrittenUnit unit = written_time_unit(t.expression);
+  return {round_ratio(value / unit.ms), unit.name};
+}
+
 std::string format_observed(const ThresholdResult& t) {
   if (!t.observed) return "no samples";
-  // Time metrics are observed in milliseconds; say so, since expressions may use "20s".
-  const MetricInfo* metric = find_metric(t.metric.substr(0, t.metric.find('{')));
-  const std::string_view unit = metric != nullptr && metric->is_time() ? " ms" : "";
-  return fmt::format("{}{}", round_ratio(*t.observed), unit);
+  const ThresholdQuantity q = in_threshold_unit(t, *t.observed);
+  return q.unit.empty() ? fmt::format("{}", q.value) : fmt::format("{} {}", q.value, q.unit);
 }
 
 std::string format_breaker_openings(const Report& r) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "reports/report.hpp"
 
@@ -15,9 +16,19 @@ namespace squall {
 // marks (green ✓, red ✗); the CLI passes true only when stdout is a terminal.
 std::string text_summary(const Report& report, bool color);
 
-// A threshold's observed value as the summary shows it: rounded to 6 decimals, " ms" after
-// time metrics, "no samples" when there were none.
+// A threshold's observed value as the summary shows it: rounded to 6 decimals, and for a
+// time metric in the unit its bound is written in ("12.215228 s" for "p(95)<20s"); "no
+// samples" when there were none.
 std::string format_observed(const ThresholdResult& threshold);
+
+// A value of the threshold's metric (its observed value, its margin) as format_observed
+// prints it: rounded, converted to the bound's unit for a time metric; the unit is empty
+// for other metrics.
+struct ThresholdQuantity {
+  double value = 0;
+  std::string_view unit;
+};
+ThresholdQuantity in_threshold_unit(const ThresholdResult& threshold, double value);
 
 // The breaker openings by cause as the summary shows them: the non-zero causes in
 // BreakerCause order (engine/events.hpp), "consecutive_failures=3 failure_rate=1"; empty

@@ -106,4 +106,19 @@ std::string_view to_string(Comparison op);
 // is exactly representable, and it is what `rate==1` is for.
 bool holds(const ThresholdExpression& expression, double observed);
 
+// How far `observed` lies inside the bound, in the metric's unit (milliseconds for time):
+// bound - observed for < and <=, observed - bound for > and >=, -|observed - bound| for ==.
+// Negative when the threshold fails (or sits on a strict bound at zero); a CI's test view can
+// chart it over builds.
+double margin(const ThresholdExpression& expression, double observed);
+
+// The unit a time threshold's bound is written in, for printing what was observed in it:
+// the expression's last unit ("s" in "p(95)<20s" and in "p(99)<1m30s") with its length in
+// milliseconds; "ms" when the expression ends in none.
+struct WrittenUnit {
+  std::string_view name;
+  double ms = 1;
+};
+WrittenUnit written_time_unit(std::string_view expression);
+
 }  // namespace squall

@@ -57,6 +57,14 @@ ptree test_case(const Report& r, const std::string& suite_name, const ThresholdR
   ptree tc;
   attribute(tc, "classname", suite_name);
   attribute(tc, "name", fmt::format("{}: {}", t.metric, t.expression));
+  if (t.observed && t.margin) {
+    // Passing or not, the observed value and its margin, so a test view can chart them.
+    ptree& properties = tc.add_child("properties", ptree());
+    const ThresholdQuantity observed = in_threshold_unit(t, *t.observed);
+    property(properties, "observed", fmt::format("{}", observed.value));
+    property(properties, "margin", fmt::format("{}", in_threshold_unit(t, *t.margin).value));
+    if (!observed.unit.empty()) property(properties, "unit", observed.unit);
+  }
   if (!t.passed) {
     const std::string observed = format_observed(t);
     ptree failure(xml_text(

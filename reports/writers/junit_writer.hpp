@@ -8,11 +8,13 @@
 //       <properties>  seed, fingerprint, squall_version, scenario_file, policy_file
 //                     (only with --policy), repro
 //       <testcase classname=SCENARIO name="METRIC: EXPRESSION">       one per threshold,
+//         <properties>  observed, margin (how far inside the bound; negative when it
+//                       fails), unit (time metrics: the bound's unit); absent without samples
 //         <failure type="threshold" message="observed V; expected EXPRESSION">  in order
 //           METRIC: EXPRESSION (observed V)\nrepro: COMMAND
 //       <system-out>  the terminal summary (no colour), then "repro: COMMAND"
-// V is the observed value as the terminal summary prints it ("43950.243103 ms", "no
-// samples"). No element carries a time: wall time would make the file differ between
+// V is the observed value as the terminal summary prints it ("43.950243 s" for a bound in
+// seconds, "no samples"). No element carries a time: wall time would make the file differ between
 // runs, and virtual time is not what a test view's durations mean.
 //
 // Written with Boost.PropertyTree's XML writer, which escapes markup characters; text

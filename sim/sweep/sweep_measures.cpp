@@ -52,8 +52,7 @@ std::optional<MinEffect> read_min_effect(const Json& v, const std::string& path,
     double percent = -1;
     const char* end = text.data() + text.size();
     const auto [at, ec] = std::from_chars(text.data(), end, percent);
-    if (text.empty() || text.back() != '%' || ec != std::errc() || at != end - 1 || !(percent >= 0) ||
-        percent > 100) {
+    if (text.empty() || text.back() != '%' || ec != std::errc() || at != end - 1 || !(percent >= 0) || percent > 100) {
       diag.error(path, fmt::format("expected a number >= 0 or a percentage of the baseline's mean in [0%, 100%] "
                                    "such as \"5%\", got \"{}\"",
                                    text));

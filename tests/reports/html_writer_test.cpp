@@ -61,7 +61,7 @@ TEST(HtmlWriterTest, ShowsTheSummaryAndEveryThreshold) {
       std::string::npos);
   EXPECT_NE(
       page.find("<tr class=\"fail\"><td>✗</td><td><code>task_latency</code></td><td><code>p(99)&lt;10s</code></td>"
-                "<td class=\"n\">10300 ms</td></tr>"),
+                "<td class=\"n\">10.3 s</td></tr>"),
       std::string::npos);
   EXPECT_NE(page.find("<tr><td>web_search</td><td class=\"n\">5</td><td>success=3 empty=1 rate_limited=1</td>"),
             std::string::npos);

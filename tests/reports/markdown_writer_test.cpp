@@ -28,7 +28,7 @@ TEST(MarkdownWriterTest, RendersTheSampleRun) {
       "| | metric | threshold | observed |\n"
       "|:-:|:--|:--|--:|\n"
       "| ✓ | `task_success` | `rate>=0.5` | 0.5 |\n"
-      "| ✗ | `task_latency` | `p(99)<10s` | 10300 ms |\n"
+      "| ✗ | `task_latency` | `p(99)<10s` | 10.3 s |\n"
       "\n"
       "#### Top failure reasons\n"
       "\n"

@@ -42,7 +42,7 @@ TEST(TextSummaryTest, RendersTheSampleRun) {
       "\n"
       "  thresholds\n"
       "  ✓ task_success .........: rate>=0.5  observed 0.5\n"
-      "  ✗ task_latency .........: p(99)<10s  observed 10300 ms\n";
+      "  ✗ task_latency .........: p(99)<10s  observed 10.3 s\n";
   EXPECT_EQ(text_summary(rep, false), expected);
 }
 

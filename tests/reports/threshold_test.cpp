@@ -298,6 +298,39 @@ TEST(ThresholdHoldsTest, EveryOperatorAtItsBoundary) {
   EXPECT_FALSE(holds(e, 5.001));
 }
 
+// The margin is positive inside the bound and negative outside it, for every operator.
+TEST(ThresholdHoldsTest, MarginIsTheDistanceInsideTheBound) {
+  ThresholdExpression e;
+  e.value = 5;
+  e.op = Comparison::lt;
+  EXPECT_DOUBLE_EQ(margin(e, 3), 2);
+  EXPECT_DOUBLE_EQ(margin(e, 7), -2);
+  e.op = Comparison::le;
+  EXPECT_DOUBLE_EQ(margin(e, 5), 0);
+  e.op = Comparison::gt;
+  EXPECT_DOUBLE_EQ(margin(e, 7), 2);
+  EXPECT_DOUBLE_EQ(margin(e, 3), -2);
+  e.op = Comparison::ge;
+  EXPECT_DOUBLE_EQ(margin(e, 5.5), 0.5);
+  e.op = Comparison::eq;
+  EXPECT_DOUBLE_EQ(margin(e, 5), 0);
+  EXPECT_DOUBLE_EQ(margin(e, 4), -1);
+  EXPECT_DOUBLE_EQ(margin(e, 6), -1);
+}
+
+TEST(ThresholdHoldsTest, WrittenTimeUnitIsTheExpressionsLast) {
+  EXPECT_EQ(written_time_unit("p(95)<20s").name, "s");
+  EXPECT_DOUBLE_EQ(written_time_unit("p(95)<20s").ms, 1000);
+  EXPECT_EQ(written_time_unit("p(99)<1m30s").name, "s");
+  EXPECT_EQ(written_time_unit("avg<=250ms").name, "ms");
+  EXPECT_EQ(written_time_unit("max<2h").name, "h");
+  EXPECT_DOUBLE_EQ(written_time_unit("max<2h").ms, 3.6e6);
+  EXPECT_EQ(written_time_unit("min>5m").name, "m");
+  EXPECT_DOUBLE_EQ(written_time_unit("p(50)<900us").ms, 1e-3);
+  EXPECT_DOUBLE_EQ(written_time_unit("p(50)<900ns").ms, 1e-6);
+  EXPECT_EQ(written_time_unit("rate>=0.9").name, "ms");  // no unit: milliseconds
+}
+
 TEST(ThresholdHoldsTest, NamesAreCanonical) {
   EXPECT_EQ(aggregation_name(parsed("task_latency", "p( 99 )<1ms").parsed), "p(99)");
   EXPECT_EQ(aggregation_name(parsed("task_latency", "p(99.9)<1ms").parsed), "p(99.9)");
