@@ -7,6 +7,7 @@
 
 #include "cli/command_line.hpp"
 #include "engine/runtime/duration.hpp"
+#include "engine/text.hpp"
 #include "reports/writers/report_formats.hpp"
 
 namespace squall::cli {
@@ -226,6 +227,23 @@ CLI::App* add_serve_command(CLI::App& app, ServeOptions& options) {
          [&options](const std::string& text) { options.duration = std::get<Nanos>(parse_duration(text)); },
          "Serve this long (scenario time, e.g. 90s, 15m), then report; default: until stopped")
       ->check(duration_validator());
+  cmd->add_option_function<std::string>(
+         "--request-timeout",
+         [&options](const std::string& text) { options.request_timeout = std::get<Nanos>(parse_duration(text)); },
+         "Real time a client has to send a whole request (an idle keep-alive connection included) or to take one "
+         "write, from 1ms; then the connection is closed without an answer (default 30s)")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            const auto parsed = parse_duration(text);
+            if (std::holds_alternative<Nanos>(parsed) && std::get<Nanos>(parsed) >= kMillisecond) return {};
+            return fmt::format("expected a duration of at least 1ms (30s, 500ms), got \"{}\"", escape_controls(text));
+          },
+          "DURATION"));
+  cmd->add_option("--max-connections", options.max_connections,
+                  "Connections served at once; more are answered 503 and closed, and beyond 64 of those being "
+                  "refused at once, closed without an answer")
+      ->check(integer_in(1, 1'000'000))
+      ->capture_default_str();
   add_path(*cmd, "--out", options.out, "Write the JSON report here (atomically)");
   add_reports(*cmd, options.reports, "Write a report in FORMAT to PATH (atomically); repeatable");
   cmd->add_flag("-q,--quiet", options.quiet, "Print only the base URL, failing thresholds and errors");

@@ -1,6 +1,7 @@
 #include "cli/serve_command.hpp"
 
 #include <fmt/core.h>
+#include <sys/resource.h>
 
 #include <CLI/CLI.hpp>
 #include <boost/asio/ip/address.hpp>
@@ -121,6 +122,16 @@ class Stopper {
   std::chrono::steady_clock::time_point deadline_;
 };
 
+// Raises the soft limit on open files to the hard one (as Go's runtime does at start):
+// Debian's soft limit, 1024, is the default --max-connections, and a server out of file
+// descriptors can accept nobody (live/http_server.hpp backs off then).
+void raise_open_file_limit() {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur >= limit.rlim_max) return;
+  limit.rlim_cur = limit.rlim_max;
+  ::setrlimit(RLIMIT_NOFILE, &limit);  // best effort: the limit as it was still works
+}
+
 // After the summary, the failing thresholds; returns the exit code.
 int verdict(const Report& report) {
   for (const ThresholdResult& t : report.thresholds) {
@@ -142,7 +153,10 @@ Report serve(const ServeOptions& options, const Scenario& scenario, const Corpor
   live::LiveWorld world(scenario, corpora, seed, loop, loop, start_unix_seconds, observer);
   Stopper* stopper = nullptr;
   live::LiveService service(world, loop, [&] { stopper->stop(); });
-  const live::ServerLimits limits;
+  live::ServerLimits limits;
+  limits.request_timeout = std::chrono::milliseconds(options.request_timeout / kMillisecond);
+  limits.max_connections = options.max_connections;
+  raise_open_file_limit();
   live::HttpServer server(io, endpoint, limits, [&service](const auto& session, live::HttpRequest&& request) {
     service.handle(session, std::move(request));
   });

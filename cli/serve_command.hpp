@@ -5,6 +5,7 @@
 // usage (nothing written; an address that cannot be bound), 70 an internal error.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -22,6 +23,10 @@ struct ServeOptions {
   std::optional<std::uint64_t> seed;   // overrides the scenario's
   double time_scale = 1;               // scenario seconds per real second
   std::optional<Nanos> duration;       // scenario time to serve; default: until stopped
+  // Real time to receive one request (from when the server waits for it) or for the
+  // client to take one write; live::ServerLimits::request_timeout.
+  Nanos request_timeout = 30 * kSecond;
+  std::size_t max_connections = 1024;  // open at once; more are answered 503 (live/http_server.hpp)
   std::optional<std::filesystem::path> out;
   std::vector<std::string> reports;  // --report FORMAT=PATH
   bool quiet = false;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "engine/token_estimate.hpp"
+#include "live/request_json.hpp"
 
 namespace squall::live {
 namespace {
@@ -38,6 +39,9 @@ const char* stop_reason(const Response& response) { return response.truncated ? 
 // The field's check, as the API's validation words it; empty when it is valid.
 std::string_view field_problem(const Json& body, const char* field) {
   const auto it = body.find(field);
+  if (std::string_view(field) == "stream") {
+    return it == body.end() || it->is_null() || it->is_boolean() ? "" : "Input should be a valid boolean";
+  }
   if (it == body.end()) return "Field required";
   if (std::string_view(field) == "model") return it->is_string() ? "" : "Input should be a valid string";
   if (std::string_view(field) == "max_tokens") {
@@ -52,15 +56,17 @@ std::string_view field_problem(const Json& body, const char* field) {
 std::string anthropic_error_body(std::string_view type, std::string_view message, std::string_view request_id) {
   Json body{{"type", "error"}, {"error", {{"type", std::string(type)}, {"message", std::string(message)}}}};
   if (!request_id.empty()) body["request_id"] = std::string(request_id);
-  return body.dump();
+  return body.dump(-1, ' ', false, Json::error_handler_t::replace);  // bytes not UTF-8 as U+FFFD
 }
 
 std::variant<MessagesRequest, WireError> parse_messages_request(std::string_view text) {
-  const Json body = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (body.is_discarded() || !body.is_object()) {
+  Json body;
+  const RequestJsonError parsed = parse_request_json(text, body);
+  if (parsed == RequestJsonError::too_deep) return invalid_request(too_deep_message());
+  if (parsed != RequestJsonError::none || !body.is_object()) {
     return invalid_request("There was an error parsing the body of your request.");
   }
-  for (const char* field : {"model", "max_tokens", "messages"}) {
+  for (const char* field : {"model", "max_tokens", "messages", "stream"}) {
     const std::string_view problem = field_problem(body, field);
     if (!problem.empty()) return invalid_request(fmt::format("{}: {}", field, problem));
   }
@@ -73,9 +79,11 @@ std::variant<MessagesRequest, WireError> parse_messages_request(std::string_view
   request.stream = stream != body.end() && stream->is_boolean() && stream->get<bool>();
   const auto system = body.find("system");
   if (system != body.end()) request.input_tokens += content_tokens(*system);
-  for (const Json& message : messages) {
-    const auto content = message.is_object() ? message.find("content") : message.end();
-    if (message.is_object() && content != message.end()) request.input_tokens += content_tokens(*content);
+  for (std::size_t i = 0; i < messages.size(); ++i) {
+    if (!messages[i].is_object())
+      return invalid_request(fmt::format("messages.{}: Input should be a valid dictionary", i));
+    const auto content = messages[i].find("content");
+    if (content != messages[i].end()) request.input_tokens += content_tokens(*content);
   }
   return request;
 }

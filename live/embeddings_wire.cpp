@@ -14,7 +14,7 @@
 namespace squall::live {
 namespace {
 
-using Json = nlohmann::json;
+using Json = nlohmann::ordered_json;
 
 // Components each word adds to, and the amplitude of the dense term (embeddings_wire.hpp).
 constexpr int kComponentsPerWord = 16;
@@ -102,16 +102,12 @@ std::optional<WireError> read_options(const Json& body, EmbeddingsRequest& reque
   }
   const auto dimensions = body.find("dimensions");
   if (dimensions == body.end() || dimensions->is_null()) return std::nullopt;
-  if (!dimensions->is_number_integer()) {
-    return invalid(fmt::format("Invalid type for 'dimensions': expected an integer, but got {} instead.",
-                               dimensions->is_string() ? "a string" : "a value"),
-                   "dimensions", "invalid_type");
-  }
+  if (!dimensions->is_number_integer()) return invalid_type("dimensions", "an integer", *dimensions);
   const std::int64_t n = dimensions->get<std::int64_t>();
   if (n < 1 || n > kEmbeddingDimensions) {
-    return invalid(
-        fmt::format("Invalid value for 'dimensions' = {}. Must be between 1 and {}.", n, kEmbeddingDimensions),
-        "dimensions", "invalid_value");
+    return invalid(fmt::format("Invalid value for 'dimensions' = {}. Must be between 1 and {}.", dimensions->dump(),
+                               kEmbeddingDimensions),
+                   "dimensions", "invalid_value");
   }
   request.dimensions = static_cast<std::int32_t>(n);
   return std::nullopt;
@@ -125,11 +121,12 @@ bool word_byte(char c) {
 }  // namespace
 
 std::variant<EmbeddingsRequest, WireError> parse_embeddings_request(std::string_view text) {
-  const Json body = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (body.is_discarded() || !body.is_object()) return json_parse_error();
+  Json body;
+  if (auto error = read_json_object(text, body)) return std::move(*error);
   EmbeddingsRequest request;
   const auto model = body.find("model");
-  if (model == body.end() || !model->is_string()) return invalid("you must provide a model parameter");
+  if (model == body.end() || model->is_null()) return invalid("you must provide a model parameter");
+  if (!model->is_string()) return invalid_type("model", "a string", *model);
   request.model = model->get<std::string>();
   if (auto error = read_input(body, request)) return std::move(*error);
   if (auto error = read_options(body, request)) return std::move(*error);

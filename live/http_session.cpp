@@ -15,6 +15,19 @@ namespace {
 // How long a closing connection reads what its client still sends, and in what pieces.
 constexpr std::chrono::seconds kLingerTime{2};
 constexpr std::size_t kLingerChunk = 64 * 1024;
+
+// The version of a request line that ends in a well-formed HTTP version other than 1.0 and
+// 1.1 ("2.0" for "PRI * HTTP/2.0"), else empty: the line is malformed instead.
+std::string other_version(std::string_view bytes) {
+  const std::string_view line = bytes.substr(0, bytes.find("\r\n"));
+  const std::string_view version = line.substr(line.rfind(' ') + 1);
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  if (line.find(' ') == std::string_view::npos || version.size() != 8 || !version.starts_with("HTTP/") ||
+      !digit(version[5]) || version[6] != '.' || !digit(version[7])) {
+    return {};
+  }
+  return std::string(version.substr(5));
+}
 }  // namespace
 
 HttpSession::HttpSession(boost::asio::ip::tcp::socket socket, const ServerLimits& limits, RequestHandler handler,
@@ -39,9 +52,24 @@ void HttpSession::read() {
 
 void HttpSession::on_read(beast::error_code error) {
   reading_ = false;
+  if (error) return reject_read(error);
+  HttpRequest request = parser_->release();
+  if (static_cast<std::size_t>(std::distance(request.begin(), request.end())) > limits_.max_headers) {
+    reject(http::status::request_header_fields_too_large,
+           fmt::format("The request has more than the server's limit of {} header fields.", limits_.max_headers));
+    return;
+  }
+  version_ = request.version();
+  keep_alive_ = request.keep_alive();
+  awaiting_answer_ = true;
+  stream_.expires_never();  // the answer takes what the scenario says it takes
+  handler_(shared_from_this(), std::move(request));
+}
+
+void HttpSession::reject_read(beast::error_code error) {
   if (error == http::error::end_of_stream || error == beast::error::timeout ||
       error == boost::asio::error::connection_reset || error == boost::asio::error::operation_aborted) {
-    abort();
+    abort();  // the client left, was too slow, or the server is stopping: nobody to answer
     return;
   }
   if (error == http::error::body_limit) {
@@ -54,19 +82,19 @@ void HttpSession::on_read(beast::error_code error) {
            fmt::format("The request's headers are larger than the server's limit of {} bytes.", limits_.header_limit));
     return;
   }
-  if (error) {
-    reject(http::status::bad_request, fmt::format("The request is not valid HTTP/1.1: {}.", error.message()));
-    return;
+  if (error == http::error::bad_version) {
+    // Beast refuses every version but 1.0 and 1.1 as malformed; the request line is still
+    // in the buffer (nothing of it was consumed) to tell another version from garbage.
+    const auto bytes = buffer_.data();
+    const std::string version = other_version(std::string_view(static_cast<const char*>(bytes.data()), bytes.size()));
+    if (!version.empty()) {
+      reject(http::status::http_version_not_supported,
+             fmt::format("The server speaks HTTP/1.0 and HTTP/1.1; the request is HTTP/{}.", version));
+      return;
+    }
   }
-  HttpRequest request = parser_->release();
-  if (static_cast<std::size_t>(std::distance(request.begin(), request.end())) > limits_.max_headers) {
-    reject(http::status::request_header_fields_too_large,
-           fmt::format("The request has more than the server's limit of {} header fields.", limits_.max_headers));
-    return;
-  }
-  keep_alive_ = request.keep_alive();
-  stream_.expires_never();  // the answer takes what the scenario says it takes
-  handler_(shared_from_this(), std::move(request));
+  // Malformed HTTP, or a body the client ended (closing its side) before its length.
+  reject(http::status::bad_request, fmt::format("The request is not valid HTTP/1.1: {}.", error.message()));
 }
 
 void HttpSession::reject(http::status status, std::string_view message) {
@@ -86,7 +114,9 @@ void HttpSession::refuse(std::string_view message) {
 }
 
 void HttpSession::reply(HttpResponse response, bool close) {
+  awaiting_answer_ = false;
   if (close || !keep_alive_) keep_alive_ = false;
+  response.version(version_);
   response.keep_alive(keep_alive_);
   response.prepare_payload();
   std::ostringstream bytes;
@@ -96,9 +126,12 @@ void HttpSession::reply(HttpResponse response, bool close) {
 }
 
 void HttpSession::begin_stream(http::response_header<> head) {
-  head.version(11);
-  if (!keep_alive_) head.set(http::field::connection, "close");
-  head.set(http::field::transfer_encoding, "chunked");
+  awaiting_answer_ = false;
+  // HTTP/1.0 has no chunked coding: the body runs to the close of the connection.
+  if (version_ == 10) keep_alive_ = false;
+  head.version(version_);
+  if (version_ == 11 && !keep_alive_) head.set(http::field::connection, "close");
+  if (version_ == 11) head.set(http::field::transfer_encoding, "chunked");
   std::ostringstream bytes;
   bytes << head;
   queue(std::move(bytes).str());
@@ -106,11 +139,11 @@ void HttpSession::begin_stream(http::response_header<> head) {
 
 void HttpSession::send(std::string_view data) {
   if (data.empty()) return;  // an empty chunk would end the body
-  queue(fmt::format("{:x}\r\n{}\r\n", data.size(), data));
+  queue(version_ == 10 ? std::string(data) : fmt::format("{:x}\r\n{}\r\n", data.size(), data));
 }
 
 void HttpSession::end_stream() {
-  queue("0\r\n\r\n");
+  if (version_ == 11) queue("0\r\n\r\n");
   finish_exchange();
 }
 

@@ -7,10 +7,17 @@
 // Writes are queued and go out in order, one at a time.
 //
 // Limits (ServerLimits, docs/live.md): a request whose headers exceed header_limit bytes
-// or max_headers fields gets 431, a body over body_limit 413, malformed HTTP 400, each
-// with an OpenAI-shaped error body, then the connection closes; a request not received
-// whole within request_timeout (a slow client, slowloris) closes the connection, as does
-// a write the client does not take within it.
+// or max_headers fields gets 431, a body over body_limit 413, malformed HTTP (a bad
+// request line, a bad or conflicting Content-Length, a bad chunk, a body cut short by the
+// client's close) 400, an HTTP version other than 1.0 and 1.1 505, each with an
+// OpenAI-shaped error body, then the connection closes; a request not received whole
+// within request_timeout (a slow client, slowloris), counted from when the server starts
+// waiting for it (an idle keep-alive connection included), closes the connection without
+// an answer, as does a write the client does not take within it.
+//
+// HTTP/1.0: answers carry the request's version, keep-alive only when the request asked
+// for it (Connection: keep-alive), and a stream is sent without chunking, its end marked
+// by the close of the connection.
 #pragma once
 
 #include <boost/asio/ip/tcp.hpp>
@@ -38,9 +45,10 @@ struct ServerLimits {
   std::uint32_t header_limit = 16 * 1024;
   // Header fields of a request; 100 (Node's and Go's servers allow about as many).
   std::size_t max_headers = 100;
-  // Connections open at once; more are answered 503 and closed. 1024.
+  // Connections open at once; more are answered 503 and closed. 1024 (`--max-connections`).
   std::size_t max_connections = 1024;
-  // Time to receive one whole request, or for the client to take one write; 30 s.
+  // Time to receive one whole request, or for the client to take one write; 30 s
+  // (`--request-timeout`). Real time, whatever the --time-scale.
   std::chrono::milliseconds request_timeout{30'000};
 };
 
@@ -71,11 +79,15 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void refuse(std::string_view message);
   // Closes the connection now if it waits for a request, else after the current answer.
   void close_when_idle();
+  // Whether the request handed to the handler has no answer begun yet.
+  bool awaiting_answer() const { return awaiting_answer_; }
 
  private:
   void read();
   void on_read(boost::beast::error_code error);
   void reject(http::status status, std::string_view message);
+  // The error answer for a read that failed, if the failure deserves one.
+  void reject_read(boost::beast::error_code error);
   void queue(std::string bytes);
   void write_next();
   void finish_exchange();
@@ -91,10 +103,11 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   bool writing_ = false;
   bool open_ = true;
   bool keep_alive_ = true;
-  bool read_after_write_ = false;
-  bool reading_ = false;
-  bool lingering_ = false;  // waiting for a request: no exchange in progress  // the exchange is answered: read the
-                            // next request once written
+  bool read_after_write_ = false;  // the exchange is answered: read the next request once written
+  bool reading_ = false;           // waiting for a request: no exchange in progress
+  bool lingering_ = false;
+  bool awaiting_answer_ = false;
+  unsigned version_ = 11;  // the current request's HTTP version: 10 or 11
 };
 
 }  // namespace squall::live

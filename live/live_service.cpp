@@ -42,10 +42,15 @@ struct LiveService::Exchange {
 
 // A streamed answer's call, run beside the coroutine that paces the stream.
 struct LiveService::CallState {
+  explicit CallState(CancellationToken stopping) : cancel(stopping) {}
   GenerationMeter meter;
   Response response;
   bool done = false;
   CancellationSource wake;  // fired when the call ends
+  // Fired when the server stops or the client is gone (the stream could not be written):
+  // the call ends, billed what was generated (behind a capacity layer its slot stays held
+  // until the generation would have ended: mocks/capacity/capacity_provider.hpp).
+  CancellationSource cancel;
 };
 
 LiveService::LiveService(LiveWorld& world, RealTimeLoop& loop, std::function<void()> on_stop)
@@ -61,6 +66,22 @@ HttpResponse LiveService::json_response(http::status status, std::string body) c
 }
 
 void LiveService::handle(const std::shared_ptr<HttpSession>& session, HttpRequest&& request) {
+  try {
+    route(session, request);
+  } catch (const std::exception& e) {
+    // A bug: this client gets a 500 and the others are still served, but the run ends
+    // as an internal error (serve rethrows error()).
+    if (!error_) error_ = std::current_exception();
+    if (session->awaiting_answer()) {
+      session->reply(
+          json_response(http::status::internal_server_error,
+                        error_body(fmt::format("squall had an internal error: {}", e.what()), "server_error", "", "")),
+          /*close=*/true);
+    }
+  }
+}
+
+void LiveService::route(const std::shared_ptr<HttpSession>& session, const HttpRequest& request) {
   const std::string_view target(request.target().data(), request.target().size());
   const std::string_view path = target.substr(0, target.find('?'));
   if (stopped_) {
@@ -191,7 +212,7 @@ Task<void> LiveService::answer(std::shared_ptr<HttpSession> session, std::shared
 
 Task<void> LiveService::run_call(std::shared_ptr<Exchange> exchange, CallState* state) {
   state->response = co_await world_.call(*exchange->provider, exchange->call, exchange->identity, exchange->endpoint,
-                                         &state->meter, stopping_.token());
+                                         &state->meter, state->cancel.token());
   state->done = true;
   state->wake.cancel();
 }
@@ -206,7 +227,7 @@ void LiveService::begin_stream(HttpSession& session, const Exchange& exchange, c
 }
 
 Task<void> LiveService::answer_stream(std::shared_ptr<HttpSession> session, std::shared_ptr<Exchange> exchange) {
-  CallState state;
+  CallState state(stopping_.token());
   spawn(run_call(exchange, &state), &error_);
   const double tokens_per_second = std::get<LlmConfig>(exchange->provider->config->spec).tokens_per_second;
   // One poll per token interval: a token is sent at most one interval after it is due.
@@ -215,6 +236,7 @@ Task<void> LiveService::answer_stream(std::shared_ptr<HttpSession> session, std:
   bool started = false;
   while (!state.done) {
     co_await sleep_until(loop_, add_saturating(loop_.now(), interval), state.wake.token());
+    if (!session->open()) state.cancel.cancel();  // the client is gone: end the call (once)
     if (state.done || !state.meter.usage_at || !session->open()) continue;
     // Through a capacity layer the meter also carries the rate-limit headers of the answer.
     const Response usage = state.meter.usage_at(loop_.now());

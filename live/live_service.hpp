@@ -7,6 +7,11 @@
 //   POST /squall/v1/stop        stop serving (as SIGINT/SIGTERM or --duration do)
 //   anything else               404, OpenAI's "Invalid URL (METHOD /path)"
 //
+// Request bodies are parsed by the bounded parser of live/request_json.hpp. A streaming
+// client that disconnects is noticed when a write to it fails: its call is cancelled then
+// (the report counts it as `cancelled`); a client of a whole answer that leaves is noticed
+// only when the answer is written, and its call counts as the provider answered it.
+//
 // A chat completion or a message goes to the llm provider whose `model` the request names
 // (LiveWorld::find_llm; none: the API's 404), through the provider's whole stack (chaos,
 // capacity, mock) on the real-time clock, as the request LiveWorld::identify() says it
@@ -49,6 +54,8 @@ class LiveService {
   // is queued.
   LiveService(LiveWorld& world, RealTimeLoop& loop, std::function<void()> on_stop);
 
+  // Answers one request. An exception escaping a route (a bug) answers 500 and is kept
+  // in error().
   void handle(const std::shared_ptr<HttpSession>& session, HttpRequest&& request);
   // Refuses new requests (503) and ends every provider call in flight at once, as a
   // cancelled call ends (Transport::cancelled); their connections are closed.
@@ -63,6 +70,7 @@ class LiveService {
   struct CallState;
   // Makes an exchange's WireFormat from its seeded id (`who`) and its `created` (Unix s).
   using WireFactory = std::function<std::unique_ptr<WireFormat>(std::uint64_t who, std::int64_t created)>;
+  void route(const std::shared_ptr<HttpSession>& session, const HttpRequest& request);
   void chat(const std::shared_ptr<HttpSession>& session, const HttpRequest& request);
   void messages(const std::shared_ptr<HttpSession>& session, const HttpRequest& request);
   // POST /v1/embeddings, served by an llm provider (live/retrieval_routes.cpp).

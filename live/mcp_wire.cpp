@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "live/request_json.hpp"
 #include "sim/run.hpp"
 
 namespace squall::live {
@@ -30,8 +31,14 @@ json call_tool_result(std::string text, bool is_error, bool stateless) {
 }  // namespace
 
 std::variant<McpMessage, WireError> parse_mcp_message(std::string_view body) {
-  json doc = json::parse(body, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) return WireError{400, rpc_error(nullptr, McpErrorCode::parse_error, "Parse error")};
+  json doc;
+  const RequestJsonError parsed = parse_request_json(body, doc);
+  if (parsed == RequestJsonError::too_deep) {
+    return WireError{400,
+                     rpc_error(nullptr, McpErrorCode::parse_error, fmt::format("Parse error: {}", too_deep_message()))};
+  }
+  if (parsed != RequestJsonError::none)
+    return WireError{400, rpc_error(nullptr, McpErrorCode::parse_error, "Parse error")};
   if (doc.is_array()) return invalid("Invalid Request: batches are not supported");
   if (!doc.is_object()) return invalid("Invalid Request: a message is a JSON object");
   const auto version = doc.find("jsonrpc");
@@ -63,8 +70,11 @@ std::variant<McpMessage, WireError> parse_mcp_message(std::string_view body) {
 
 std::string rpc_error(const json& id, McpErrorCode code, std::string_view message, const json& data) {
   nlohmann::ordered_json error{{"code", static_cast<int>(code)}, {"message", message}};
-  if (!data.is_null()) error["data"] = nlohmann::ordered_json::parse(data.dump());
-  return fmt::format(R"({{"jsonrpc":"2.0","id":{},"error":{}}})", id.dump(), error.dump());
+  // A message or data may quote a header the client sent: bytes that are not UTF-8 are
+  // printed as U+FFFD rather than failing the answer.
+  constexpr auto kReplace = json::error_handler_t::replace;
+  if (!data.is_null()) error["data"] = nlohmann::ordered_json::parse(data.dump(-1, ' ', false, kReplace));
+  return fmt::format(R"({{"jsonrpc":"2.0","id":{},"error":{}}})", id.dump(), error.dump(-1, ' ', false, kReplace));
 }
 
 std::string rpc_result(const json& id, const json& result) {

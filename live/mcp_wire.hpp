@@ -58,7 +58,8 @@ struct McpMessage {
   bool response = false;                             // a result or an error (to a server request)
 };
 
-// Parses one JSON-RPC message. Errors, with HTTP 400: not JSON (-32700 "Parse error"); a
+// Parses one JSON-RPC message. Errors, with HTTP 400: not JSON (-32700 "Parse error"),
+// nested deeper than kMaxRequestJsonDepth (-32700 "Parse error: " too_deep_message()); a
 // batch (an array: removed in 2025-06-18, "Invalid Request: batches are not supported"),
 // not an object, `jsonrpc` other than "2.0", an id that is neither a string nor an
 // integer, a method that is not a string, params that are not an object (-32600).

@@ -1,11 +1,14 @@
 #include "live/openai_wire.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 
 #include <fmt/format.h>
 
 #include "engine/token_estimate.hpp"
+#include "live/request_json.hpp"
 
 namespace squall::live {
 namespace {
@@ -31,12 +34,71 @@ std::string_view message_text(const Json& message, std::string& scratch) {
   return scratch;
 }
 
-std::int64_t output_cap(const Json& body) {
-  for (const char* key : {"max_completion_tokens", "max_tokens"}) {
-    const auto it = body.find(key);
-    if (it != body.end() && it->is_number_integer() && it->get<std::int64_t>() > 0) return it->get<std::int64_t>();
+// A present field that is not null (the API treats null as absent).
+const Json* field(const Json& object, const char* name) {
+  const auto it = object.find(name);
+  return it == object.end() || it->is_null() ? nullptr : &*it;
+}
+
+std::optional<WireError> read_messages(const Json& body, ChatRequest& request) {
+  const Json* messages = field(body, "messages");
+  if (messages == nullptr) {
+    return invalid_request("Missing required parameter: 'messages'.", "messages", "missing_required_parameter");
   }
-  return 0;
+  if (!messages->is_array()) return invalid_type("messages", "an array of objects", *messages);
+  if (messages->empty()) {
+    return invalid_request(
+        "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+        "messages", "empty_array");
+  }
+  request.prompt_tokens = 3;
+  for (std::size_t i = 0; i < messages->size(); ++i) {
+    const Json& message = (*messages)[i];
+    if (!message.is_object()) return invalid_type(fmt::format("messages[{}]", i), "an object", message);
+    const Json* content = field(message, "content");
+    if (content != nullptr && !content->is_string() && !content->is_array()) {
+      return invalid_type(fmt::format("messages[{}].content", i), "a string or an array of content parts", *content);
+    }
+    std::string scratch;
+    request.prompt_tokens += 3 + estimate_tokens(message_text(message, scratch));
+  }
+  return std::nullopt;
+}
+
+// max_completion_tokens, else the deprecated max_tokens: integers >= 1 when present.
+std::optional<WireError> read_output_cap(const Json& body, ChatRequest& request) {
+  for (const char* key : {"max_completion_tokens", "max_tokens"}) {
+    const Json* cap = field(body, key);
+    if (cap == nullptr) continue;
+    if (!cap->is_number_integer()) return invalid_type(key, "an integer", *cap);
+    // JSON's non-negative integers are number_unsigned in nlohmann::json, negative ones not.
+    if (!cap->is_number_unsigned() || cap->get<std::uint64_t>() == 0) {
+      return invalid_request(fmt::format("Invalid '{}': integer below minimum value. Expected a value >= 1, but got "
+                                         "{} instead.",
+                                         key, cap->dump()),
+                             key, "integer_below_min_value");
+    }
+    if (request.max_output_tokens == 0) {
+      request.max_output_tokens =
+          static_cast<std::int64_t>(std::min<std::uint64_t>(cap->get<std::uint64_t>(), INT64_MAX));
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<WireError> read_stream(const Json& body, ChatRequest& request) {
+  if (const Json* stream = field(body, "stream")) {
+    if (!stream->is_boolean()) return invalid_type("stream", "a boolean", *stream);
+    request.stream = stream->get<bool>();
+  }
+  const Json* options = field(body, "stream_options");
+  if (options == nullptr) return std::nullopt;
+  if (!options->is_object()) return invalid_type("stream_options", "an object", *options);
+  if (const Json* usage = field(*options, "include_usage")) {
+    if (!usage->is_boolean()) return invalid_type("stream_options.include_usage", "a boolean", *usage);
+    request.include_usage = usage->get<bool>();
+  }
+  return std::nullopt;
 }
 
 Json chunk_head(const CompletionIds& ids) {
@@ -70,7 +132,9 @@ std::string error_body(std::string_view message, std::string_view type, std::str
                     {"type", std::string(type)},
                     {"param", null_or(param)},
                     {"code", null_or(code)}}}};
-  return body.dump();
+  // A message may quote what a client sent (a path, a header); bytes that are not UTF-8
+  // are printed as U+FFFD rather than failing the answer.
+  return body.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
 WireError json_parse_error() {
@@ -81,41 +145,30 @@ WireError json_parse_error() {
       "", "");
 }
 
+std::optional<WireError> read_json_object(std::string_view text, Json& body) {
+  const RequestJsonError error = parse_request_json(text, body);
+  if (error == RequestJsonError::too_deep) return invalid_request(too_deep_message(), "", "");
+  if (error != RequestJsonError::none || !body.is_object()) return json_parse_error();
+  return std::nullopt;
+}
+
+WireError invalid_type(std::string_view param, std::string_view expected, const Json& found) {
+  return invalid_request(
+      fmt::format("Invalid type for '{}': expected {}, but got {} instead.", param, expected, json_type_name(found)),
+      param, "invalid_type");
+}
+
 std::variant<ChatRequest, WireError> parse_chat_request(std::string_view text) {
-  const Json body = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (body.is_discarded() || !body.is_object()) {
-    return json_parse_error();
-  }
+  Json body;
+  if (auto error = read_json_object(text, body)) return std::move(*error);
   ChatRequest request;
-  const auto model = body.find("model");
-  if (model == body.end() || !model->is_string()) return invalid_request("you must provide a model parameter", "", "");
+  const Json* model = field(body, "model");
+  if (model == nullptr) return invalid_request("you must provide a model parameter", "", "");
+  if (!model->is_string()) return invalid_type("model", "a string", *model);
   request.model = model->get<std::string>();
-  const auto messages = body.find("messages");
-  if (messages == body.end() || messages->is_null()) {
-    return invalid_request("Missing required parameter: 'messages'.", "messages", "missing_required_parameter");
-  }
-  if (!messages->is_array()) {
-    return invalid_request("Invalid type for 'messages': expected an array of objects, but got a value instead.",
-                           "messages", "invalid_type");
-  }
-  if (messages->empty()) {
-    return invalid_request(
-        "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.",
-        "messages", "empty_array");
-  }
-  request.prompt_tokens = 3;
-  for (const Json& message : *messages) {
-    std::string scratch;
-    request.prompt_tokens += 3 + estimate_tokens(message_text(message, scratch));
-  }
-  request.max_output_tokens = output_cap(body);
-  const auto stream = body.find("stream");
-  request.stream = stream != body.end() && stream->is_boolean() && stream->get<bool>();
-  const auto options = body.find("stream_options");
-  if (options != body.end() && options->is_object()) {
-    const auto usage = options->find("include_usage");
-    request.include_usage = usage != options->end() && usage->is_boolean() && usage->get<bool>();
-  }
+  if (auto error = read_messages(body, request)) return std::move(*error);
+  if (auto error = read_output_cap(body, request)) return std::move(*error);
+  if (auto error = read_stream(body, request)) return std::move(*error);
   return request;
 }
 

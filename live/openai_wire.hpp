@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -32,13 +33,23 @@ struct ChatRequest {
 };
 
 // Parses a POST /v1/chat/completions body. Errors are the API's 400 answers: a body that
-// is not JSON ("We could not parse the JSON body of your request. ..."), a missing or
-// non-string model ("you must provide a model parameter"), missing or empty messages.
+// is not JSON ("We could not parse the JSON body of your request. ..."), a missing model
+// ("you must provide a model parameter"), missing or empty messages, and a known field of
+// the wrong JSON type (invalid_type, below): model, messages and each message and its
+// content, stream, stream_options and its include_usage, max_completion_tokens and
+// max_tokens (also integer_below_min_value under 1).
 std::variant<ChatRequest, WireError> parse_chat_request(std::string_view body);
 
 // The 400 for a body that is not a JSON object: "We could not parse the JSON body of your
 // request. (HINT: ...)", the API's wording on every endpoint.
 WireError json_parse_error();
+// Reads a request body that must be a JSON object into `body` through the bounded parser
+// (live/request_json.hpp): nullopt, or the 400 json_parse_error(), or for a body nested
+// deeper than kMaxRequestJsonDepth the 400 invalid_request_error too_deep_message().
+std::optional<WireError> read_json_object(std::string_view text, nlohmann::ordered_json& body);
+// The 400 for a field of the wrong JSON type, in the API's words: "Invalid type for
+// 'PARAM': expected EXPECTED, but got an integer instead.", param PARAM, code invalid_type.
+WireError invalid_type(std::string_view param, std::string_view expected, const nlohmann::ordered_json& found);
 
 // The 404 for a model no provider serves, in the API's words (code model_not_found).
 WireError unknown_model(std::string_view model);

@@ -16,32 +16,15 @@ WireError invalid(std::string_view message, std::string_view param, std::string_
   return WireError{400, error_body(message, "invalid_request_error", param, code)};
 }
 
-// The JSON type of `value` as the API's invalid_type messages name it.
-std::string_view type_name(const Json& value) {
-  if (value.is_string()) return "a string";
-  if (value.is_boolean()) return "a boolean";
-  if (value.is_number_integer()) return "an integer";
-  if (value.is_number()) return "a number";
-  if (value.is_array()) return "an array";
-  if (value.is_object()) return "an object";
-  return "null";
-}
-
-WireError wrong_type(std::string_view param, std::string_view expected, const Json& found) {
-  return invalid(
-      fmt::format("Invalid type for '{}': expected {}, but got {} instead.", param, expected, type_name(found)), param,
-      "invalid_type");
-}
-
 std::optional<WireError> read_limit(const Json& body, std::string_view param, std::int32_t most,
                                     RetrievalRequest& request) {
   const auto it = body.find(param);
   if (it == body.end() || it->is_null()) return std::nullopt;
-  if (!it->is_number_integer()) return wrong_type(param, "an integer", *it);
+  if (!it->is_number_integer()) return invalid_type(param, "an integer", *it);
   const std::int64_t n = it->get<std::int64_t>();
   if (n < 1 || n > most) {
-    return invalid(fmt::format("Invalid value for '{}' = {}. Must be between 1 and {}.", param, n, most), param,
-                   "invalid_value");
+    return invalid(fmt::format("Invalid value for '{}' = {}. Must be between 1 and {}.", param, it->dump(), most),
+                   param, "invalid_value");
   }
   request.limit = static_cast<std::int32_t>(n);
   return std::nullopt;
@@ -50,7 +33,7 @@ std::optional<WireError> read_limit(const Json& body, std::string_view param, st
 std::optional<WireError> read_vector_options(const Json& body, RetrievalRequest& request) {
   if (auto error = read_limit(body, "top_k", kMaxTopK, request)) return error;
   if (const auto it = body.find("min_score"); it != body.end() && !it->is_null()) {
-    if (!it->is_number()) return wrong_type("min_score", "a number", *it);
+    if (!it->is_number()) return invalid_type("min_score", "a number", *it);
     request.min_score = it->get<double>();
     if (!(request.min_score >= 0 && request.min_score <= 1)) {
       return invalid(fmt::format("Invalid value for 'min_score' = {}. Must be between 0 and 1.", it->dump()),
@@ -77,14 +60,14 @@ Json document(const SearchResult& hit) {
 }  // namespace
 
 std::variant<RetrievalRequest, WireError> parse_retrieval_request(RetrievalKind kind, std::string_view text) {
-  const Json body = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (body.is_discarded() || !body.is_object()) return json_parse_error();
+  Json body;
+  if (auto error = read_json_object(text, body)) return std::move(*error);
   RetrievalRequest request;
   const auto query = body.find("query");
   if (query == body.end() || query->is_null()) {
     return invalid("Missing required parameter: 'query'.", "query", "missing_required_parameter");
   }
-  if (!query->is_string()) return wrong_type("query", "a string", *query);
+  if (!query->is_string()) return invalid_type("query", "a string", *query);
   request.query = query->get<std::string>();
   if (request.query.empty()) {
     return invalid(

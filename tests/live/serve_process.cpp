@@ -17,9 +17,12 @@
 #include <boost/beast/core.hpp>
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <stdexcept>
+#include <thread>
 
 extern char** environ;
 
@@ -40,7 +43,7 @@ boost::beast::tcp_stream connect(net::io_context& io, unsigned short port) {
 
 }  // namespace
 
-ServeProcess::ServeProcess(const std::vector<std::string>& args) {
+ServeProcess::ServeProcess(const std::vector<std::string>& args, int max_open_files) {
   int fds[2];
   if (::pipe(fds) != 0) throw std::runtime_error("pipe failed");
   posix_spawn_file_actions_t actions;
@@ -48,11 +51,16 @@ ServeProcess::ServeProcess(const std::vector<std::string>& args) {
   posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
   posix_spawn_file_actions_addclose(&actions, fds[0]);
   std::vector<std::string> argv_text{SQUALL_BINARY, "serve"};
+  if (max_open_files > 0) {
+    // The shell sets the limit and becomes squall (exec): the same process id.
+    argv_text.insert(argv_text.begin(),
+                     {"/bin/sh", "-c", "ulimit -n " + std::to_string(max_open_files) + " && exec \"$0\" \"$@\""});
+  }
   argv_text.insert(argv_text.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (std::string& a : argv_text) argv.push_back(a.data());
   argv.push_back(nullptr);
-  const int spawned = posix_spawn(&pid_, SQUALL_BINARY, &actions, nullptr, argv.data(), environ);
+  const int spawned = posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   ::close(fds[1]);
   stdout_fd_ = fds[0];
@@ -94,6 +102,26 @@ std::string ServeProcess::read_line() {
   std::string line = buffered_.substr(0, end);
   buffered_.erase(0, end == std::string::npos ? buffered_.size() : end + 1);
   return line;
+}
+
+double ServeProcess::busy_seconds_during(int ms) const {
+  // Per thread, /proc/PID/task/TID/schedstat holds the nanoseconds spent on a CPU and
+  // waiting in a run queue for one: together, the time the thread was runnable. A thread
+  // that spins is runnable all the time however loaded the machine is; one that waits
+  // (epoll, a timer) is not.
+  const auto runnable_ns = [this] {
+    long long total = 0;
+    for (const auto& task : std::filesystem::directory_iterator("/proc/" + std::to_string(pid_) + "/task")) {
+      std::ifstream in(task.path() / "schedstat");
+      long long on_cpu = 0;
+      long long waiting = 0;
+      if (in >> on_cpu >> waiting) total += on_cpu + waiting;
+    }
+    return total;
+  };
+  const long long before = runnable_ns();
+  std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+  return static_cast<double>(runnable_ns() - before) / 1e9;
 }
 
 int ServeProcess::wait() {
@@ -240,6 +268,82 @@ std::string send_raw(unsigned short port, const std::string& bytes) {
   net::async_write(stream, net::buffer(bytes), [](boost::system::error_code, std::size_t) {});
   io.run();
   return out;
+}
+
+struct RawConnection::State {
+  net::io_context io;
+  boost::beast::tcp_stream stream{io};
+  // Runs the operation started on `stream` to its end.
+  void run() {
+    io.restart();
+    io.run();
+  }
+};
+
+RawConnection::RawConnection(unsigned short port) : state_(std::make_unique<State>()) {
+  state_->stream.expires_after(std::chrono::milliseconds(kTimeoutMs));
+  state_->stream.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+}
+
+RawConnection::~RawConnection() { close(); }
+
+bool RawConnection::write(const std::string& bytes) {
+  if (closed_) return false;
+  boost::system::error_code result;
+  state_->stream.expires_after(std::chrono::milliseconds(kTimeoutMs));
+  net::async_write(state_->stream, net::buffer(bytes), [&](boost::system::error_code e, std::size_t) { result = e; });
+  state_->run();
+  return !result;
+}
+
+std::size_t RawConnection::trickle(const std::string& bytes, int gap_ms) {
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    if (!write(bytes.substr(i, 1))) return i;
+    std::this_thread::sleep_for(std::chrono::milliseconds(gap_ms));
+  }
+  return bytes.size();
+}
+
+bool RawConnection::read_some() {
+  if (closed_) return false;
+  std::array<char, 4096> chunk;
+  boost::system::error_code result;
+  std::size_t n = 0;
+  state_->stream.expires_after(std::chrono::milliseconds(kTimeoutMs));
+  state_->stream.async_read_some(net::buffer(chunk), [&](boost::system::error_code e, std::size_t k) {
+    result = e;
+    n = k;
+  });
+  state_->run();
+  received_.append(chunk.data(), n);
+  if (result == boost::beast::error::timeout) return false;  // gave up; the server has not closed
+  if (result) closed_ = true;                                // end of stream or reset
+  return !result;
+}
+
+const std::string& RawConnection::read_until(const std::string& text) {
+  while (received_.find(text) == std::string::npos && read_some()) {
+  }
+  return received_;
+}
+
+const std::string& RawConnection::read_to_close() {
+  const auto start = std::chrono::steady_clock::now();
+  while (read_some()) {
+  }
+  waited_s_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return received_;
+}
+
+void RawConnection::finish_sending() {
+  boost::system::error_code ignored;
+  state_->stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+}
+
+void RawConnection::close() {
+  boost::system::error_code ignored;
+  state_->stream.socket().close(ignored);
+  closed_ = true;
 }
 
 }  // namespace squall::live::testing
