@@ -1,5 +1,6 @@
 #include "live/real_time_loop.hpp"
 
+#include <boost/asio/post.hpp>
 #include <cassert>
 #include <cmath>
 
@@ -45,16 +46,28 @@ void RealTimeLoop::arm() {
   const TimePoint first = queue_.begin()->first.first;
   if (first >= armed_at_) return;  // the timer already fires at or before it
   armed_at_ = first;
+  if (first <= read_now()) {
+    // Already due (an answer with no latency left): run it from the io_context's queue,
+    // after the handler running now, rather than through the timer, which would reset the
+    // reactor's timerfd twice and wake it once more (bench/README.md, "Live mode"). A wait
+    // of the timer armed for a later time stays; whichever wake comes first runs what is
+    // due and re-arms for the rest, the other finds nothing new.
+    boost::asio::post(timer_.get_executor(), [this] { wake(); });
+    return;
+  }
   const Nanos real = real_duration(first);
   const auto when =
       real == kNever ? std::chrono::steady_clock::time_point::max() : start_ + std::chrono::nanoseconds(real);
   timer_.expires_at(when);  // cancels the earlier wait, whose handler sees operation_aborted
   timer_.async_wait([this](const boost::system::error_code& error) {
-    if (error == boost::asio::error::operation_aborted) return;
-    armed_at_ = kNever;
-    run_due();
-    arm();
+    if (error != boost::asio::error::operation_aborted) wake();
   });
+}
+
+void RealTimeLoop::wake() {
+  armed_at_ = kNever;
+  run_due();
+  arm();
 }
 
 void RealTimeLoop::run_due() {

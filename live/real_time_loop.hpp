@@ -49,6 +49,8 @@ class RealTimeLoop final : public Clock, public Scheduler {
   using Key = std::pair<TimePoint, TimerId>;
   TimePoint read_now() const override;
   void arm();
+  // A wake of the timer or of a post: runs what is due, then arms for what is left.
+  void wake();
   void run_due();
 
   boost::asio::steady_timer timer_;

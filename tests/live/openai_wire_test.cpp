@@ -1,0 +1,66 @@
+// The OpenAI wire's whole chat completion: completion_body writes its JSON as text (for
+// speed, bench/README.md "Live mode"); it must be byte for byte what the ordered_json tree
+// it replaced dumped, which is built here as the reference.
+#include "live/openai_wire.hpp"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+namespace squall::live {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string tree_body(const CompletionIds& ids, const Response& response) {
+  std::string content;
+  for (std::int64_t i = 0; i < response.output_tokens; ++i) content += token_text(i);
+  const Json body{
+      {"id", ids.id},
+      {"object", "chat.completion"},
+      {"created", ids.created},
+      {"model", ids.model},
+      {"choices", Json::array({Json{{"index", 0},
+                                    {"message", {{"role", "assistant"}, {"content", content}, {"refusal", nullptr}}},
+                                    {"logprobs", nullptr},
+                                    {"finish_reason", response.truncated ? "length" : "stop"}}})},
+      {"usage", Json{{"prompt_tokens", response.input_tokens},
+                     {"completion_tokens", response.output_tokens},
+                     {"total_tokens", response.input_tokens + response.output_tokens}}},
+      {"system_fingerprint", nullptr}};
+  return body.dump();
+}
+
+Response answer(std::int64_t input, std::int64_t output, bool truncated) {
+  Response response;
+  response.body = Body::completion;
+  response.input_tokens = input;
+  response.output_tokens = output;
+  response.truncated = truncated;
+  return response;
+}
+
+TEST(OpenAiWireTest, CompletionBodyIsTheTreesDumpByteForByte) {
+  const CompletionIds plain{"chatcmpl-squall0123456789abcdef", 1'796'500'828, "gpt-4o-mini"};
+  for (const Response& response :
+       {answer(13, 6, false), answer(9, 0, false), answer(100, 50, true), answer(3'000'000'000, 17, false)}) {
+    EXPECT_EQ(completion_body(plain, response), tree_body(plain, response));
+  }
+  // A model name is the client's text: quotes, backslashes, every ASCII byte (NUL and the
+  // other control characters included), UTF-8.
+  CompletionIds odd{"chatcmpl-x", -1, "a \"quoted\" \\ model caf\xc3\xa9 \xe2\x9c\x93 "};
+  for (int c = 0; c < 0x80; ++c) odd.model += static_cast<char>(c);
+  EXPECT_EQ(completion_body(odd, answer(1, 3, false)), tree_body(odd, answer(1, 3, false)));
+  EXPECT_EQ(completion_body(odd, answer(1, 3, false)).find('\n'), std::string::npos);
+}
+
+TEST(OpenAiWireTest, MaskedErrorBodyIsSentAsTheScenarioGaveIt) {
+  ErrorDetails details;
+  details.body_error = R"({"error": {"message": "masked"}})";
+  Response response = answer(5, 0, false);
+  response.error_details = &details;
+  EXPECT_EQ(completion_body(CompletionIds{"chatcmpl-x", 0, "m"}, response), details.body_error);
+}
+
+}  // namespace
+}  // namespace squall::live
