@@ -134,6 +134,12 @@ TEST(HostileConnectionTest, ConnectionsBeyondTheLimitGet503AndTheServerRecovers)
 }
 
 TEST(HostileConnectionTest, RunningOutOfFileDescriptorsBacksOffInsteadOfSpinning) {
+#if defined(__SANITIZE_ADDRESS__)
+  // The sanitizers' runtime needs descriptors of its own (UBSan's vptr check probes memory
+  // through a pipe): a server at its descriptor limit reports a false "invalid vptr" and
+  // aborts. The release build runs this test.
+  GTEST_SKIP() << "the sanitizer runtime cannot work at the descriptor limit";
+#endif
   const std::string report = temp_path("hostile_emfile.json");
   // At most 40 open files: fewer than the connections below, so accept() fails (EMFILE)
   // with connections waiting in the backlog, each retry failing again at once.
