@@ -6,6 +6,7 @@
 #include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "cli/expected_tasks.hpp"
+#include "cli/truncation_warning.hpp"
 #include "engine/runtime/duration.hpp"
 #include "sim/corpora.hpp"
 #include "sim/scenario/json_document.hpp"
@@ -107,6 +108,7 @@ int validate_command(const std::vector<std::filesystem::path>& scenarios,
     all_valid = report(file, loaded.errors) && all_valid;
     if (!loaded.scenario) continue;
     print_expected_tasks(*loaded.scenario);
+    for (const std::string& warning : truncation_warnings(*loaded.scenario)) fmt::print(stderr, "{}\n", warning);
     valid_scenarios.push_back(std::move(*loaded.scenario));
   }
   // A policy file given with scenarios is checked against each of them, as `squall run

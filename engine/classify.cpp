@@ -47,7 +47,6 @@ OutcomeKind classify(const Response& response) {
   const ErrorDetails& details = response.details();
   if (s >= 200 && s < 300) {
     if (!details.error_code.empty()) return from_error_code(details.error_code, OutcomeKind::server_error);
-    if (response.truncated) return OutcomeKind::invalid_output;
     bool empty = false;
     switch (response.body) {
       case Body::search_results: empty = response.results().empty(); break;

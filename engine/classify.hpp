@@ -18,11 +18,14 @@
 // content_filter; any other is bad_request. Neither context_length nor bad_request nor
 // auth_error is in any default retry_on: sent again as it is, the request fails again.
 // A 2xx is classified by its body (DESIGN section 4): a known error code makes it that
-// kind and an unknown one server_error; a truncated completion is invalid_output; no
-// search hits, a completion without output tokens, or a tool result without a body, is
-// empty; anything else success. A malformed completion (Response::malformed) is a 200
-// with text, which classify() cannot tell from a good one: the validate strategy's
-// "json" check makes it invalid_output, as an agent's output parser would.
+// kind and an unknown one server_error; no search hits, a completion without output
+// tokens, or a tool result without a body, is empty; anything else success. A truncated
+// completion (Response::truncated, finish_reason "length") is a success: most
+// applications use the answer they got; the validate strategy's "complete" check (and
+// its "json" check, since a cut JSON object does not parse) makes it `truncated`. A
+// malformed completion (Response::malformed) is a 200 with text, which classify() cannot
+// tell from a good one: the "json" check makes it invalid_output, as an agent's output
+// parser would.
 #pragma once
 
 #include "engine/call.hpp"

@@ -29,6 +29,7 @@ struct AttemptEvent {
   std::int64_t input_tokens = 0;
   std::int64_t output_tokens = 0;
   double cost_usd = 0;
+  bool truncated = false;  // a completion cut at max_output_tokens (finish_reason length)
 };
 
 // The retry strategy decided to wait `delay` before the next attempt.
@@ -190,7 +191,8 @@ struct ReflectionEvent {
   double cost_usd = 0;
 };
 
-// The validate strategy turned an answer into invalid_output (engine/strategies/validate.hpp):
+// The validate strategy turned an answer into invalid_output or truncated
+// (engine/strategies/validate.hpp):
 // the attempt's AttemptEvent said `success` (the provider answered 200), and this event
 // says what that attempt billed, so the report counts it among what failed attempts
 // burned. Usage is 0 when no attempt was made inside the validated call (an answer a
@@ -199,7 +201,7 @@ struct ValidationFailedEvent {
   std::uint64_t task_id = 0;
   std::string_view tool;      // the tool or provider whose pipeline holds the strategy
   std::string_view provider;  // the provider whose answer failed the check
-  std::string_view check;     // the check it failed: json, non_empty, no_error
+  std::string_view check;     // the check it failed: json, non_empty, no_error, complete
   TimePoint at = 0;
   // What the rejected attempt billed; 0 for an `empty` answer non_empty rejected, which
   // the report already counts as failed.

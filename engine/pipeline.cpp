@@ -206,7 +206,8 @@ void ProviderAttempt::settle(CallContext& ctx, TimePoint started, Outcome& outco
   ctx.task.history.saw_attempt(outcome.kind);
   if (observed_ != nullptr && outcome.kind == OutcomeKind::success) observed_->add(env_.clock.now() - started);
   env_.events.on_attempt(AttemptEvent{ctx.task.id, ctx.tool, name_, ctx.attempts, started, env_.clock.now(),
-                                      outcome.kind, r.status, r.input_tokens, r.output_tokens, r.cost_usd});
+                                      outcome.kind, r.status, r.input_tokens, r.output_tokens, r.cost_usd,
+                                      r.truncated});
 }
 
 }  // namespace squall

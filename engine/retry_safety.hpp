@@ -22,6 +22,7 @@ constexpr bool proves_unprocessed(OutcomeKind kind) {
     case OutcomeKind::timeout:
     case OutcomeKind::server_error:
     case OutcomeKind::invalid_output:
+    case OutcomeKind::truncated:
     case OutcomeKind::success:
     case OutcomeKind::empty:
     case OutcomeKind::cancelled: return false;

@@ -110,6 +110,7 @@ Task<Response> LiveWorld::call(LiveProvider& provider, Request request, RequestI
   event.input_tokens = response.input_tokens;
   event.output_tokens = response.output_tokens;
   event.cost_usd = response.cost_usd;
+  event.truncated = response.truncated;
   recorder_.on_attempt(event);
   if (observer_ != nullptr) observer_->on_attempt(event);
   co_return response;

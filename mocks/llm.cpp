@@ -162,4 +162,10 @@ void describe_into(const LlmConfig& config, ProviderDescriptor& d) {
   d.price_per_mtok = config.price_per_mtok;
 }
 
+double truncation_rate(const LlmConfig& config, std::int64_t step_max_output_tokens) {
+  std::int64_t cap = config.max_output_tokens;
+  if (step_max_output_tokens > 0 && step_max_output_tokens < cap) cap = step_max_output_tokens;
+  return std::exp(-(static_cast<double>(cap) + 0.5) / static_cast<double>(config.mean_output_tokens));
+}
+
 }  // namespace squall

@@ -73,19 +73,14 @@ inline constexpr Nanos kContextRejectLatency = 50 * kMillisecond;
 
 struct LlmConfig {
   // The provider type's scenario `type`, its own keys (documentation order), the body it
-  // answers with, and the latency its faulty answers borrow (mocks/mock_build.hpp).
+  // answers with, and the latency its faulty answers borrow (mocks/mock_build.hpp): an
+  // injected error comes before any generation, so it takes error_latency, not the TTFT.
   static constexpr ProviderKind kKind = ProviderKind::llm;
-  static constexpr std::array<std::string_view, 9> kKeys{"model",
-                                                         "price_per_mtok",
-                                                         "context_window",
-                                                         "max_output_tokens",
-                                                         "time_to_first_token",
-                                                         "tokens_per_second",
-                                                         "mean_output_tokens",
-                                                         "malformed_output_rate",
-                                                         "rewrite_success_rate"};
+  static constexpr std::array<std::string_view, 10> kKeys{
+      "model",         "price_per_mtok",    "context_window",     "max_output_tokens",     "time_to_first_token",
+      "error_latency", "tokens_per_second", "mean_output_tokens", "malformed_output_rate", "rewrite_success_rate"};
   static constexpr Body kBody = Body::completion;
-  const LatencyConfig& fault_latency() const { return time_to_first_token; }
+  const LatencyConfig& fault_latency() const { return error_latency; }
 
   // The model's name, for reports. Default: the provider's name.
   std::string model;
@@ -97,9 +92,18 @@ struct LlmConfig {
   std::int64_t max_output_tokens = 16'384;
   // Default lognormal with median 500 ms and p99 3 s.
   LatencyConfig time_to_first_token{LatencyShape::lognormal, 0, 0, 500 * kMillisecond, 3 * kSecond};
+  // How long an injected fault's answer takes when the fault sets no `latency`: a 429,
+  // 5xx or 529 is returned by the API's front end before the request reaches a model
+  // (rate limits and overload are checked at admission), so it costs a round trip, not
+  // a time to first token. Default lognormal with median 100 ms and p99 1 s: squall's
+  // default for an API call that generates nothing (mocks/latency.hpp, as web_search and
+  // tool), an assumption within the tens to hundreds of milliseconds such errors take.
+  LatencyConfig error_latency{};
   // Output tokens generated per second once streaming; > 0. Default 80.
   double tokens_per_second = 80;
-  // Mean output length in tokens; >= 1. Default 300.
+  // Mean output length in tokens; >= 1. Default 300: chat traffic's published means lie
+  // around it (LMSYS-Chat-1M: 214.5 tokens per response, Zheng et al., ICLR 2024, Table 1;
+  // ShareGPT's are longer). docs/scenario-format.md "Output length" discusses the shape.
   std::int64_t mean_output_tokens = 300;
   // The probability, in [0, 1], that a completed answer does not parse as the JSON the
   // agent asked for (seed 004 validates the model's output shape). Default 0.
@@ -110,6 +114,12 @@ struct LlmConfig {
   // rewriting gains are modest, Ma et al., EMNLP 2023).
   double rewrite_success_rate = 0.5;
 };
+
+// The share of answers an output cap cuts (finish_reason "length"): the output cap is the
+// step's `step_max_output_tokens` when > 0, at most the model's max_output_tokens. The
+// length is round(Exp(mean)), at least 1 (LlmMock::start), so the share is
+// P(Exp(mean) >= cap + 0.5) = exp(-(cap + 0.5) / mean).
+double truncation_rate(const LlmConfig& config, std::int64_t step_max_output_tokens);
 
 class LlmMock final : public Provider {
  public:

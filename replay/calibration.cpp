@@ -13,6 +13,9 @@ constexpr std::int64_t kMinWindowNs = 10'000'000'000;
 constexpr std::size_t kWindowsPerRun = 40;
 
 // Nearest rank: the value at rank ceil(q n) (at least 1) of the sorted values.
+// The task got its answer: a success, or a cut one the application used.
+bool answered(OutcomeKind kind) { return kind == OutcomeKind::success || kind == OutcomeKind::truncated; }
+
 double nearest_rank(const std::vector<double>& sorted, double q) {
   if (sorted.empty()) return 0;
   const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(sorted.size())));
@@ -55,7 +58,8 @@ std::vector<Figures> window_figures(const TraceData& data, const Grouping& group
   for (const ReplayTask& t : grouping.tasks) {
     WindowTasks& w = tasks[window_of(edges, t.start_ns - origin_ns)];
     ++w.tasks;
-    if (!t.calls.empty() && t.calls.back().outcome == OutcomeKind::success) ++w.succeeded;
+    // A truncated answer that ended its task was accepted: nothing retried it.
+    if (!t.calls.empty() && answered(t.calls.back().outcome)) ++w.succeeded;
     w.latencies_ms.push_back(static_cast<double>(t.end_ns - t.start_ns) / 1e6);
   }
   for (std::size_t i = 0; i < n; ++i) {

@@ -20,7 +20,7 @@
 // kinds as the chaos decorator produces them: timeout, rate_limited, overloaded,
 // server_error, empty as themselves; auth_error and bad_request as client_error (status 401,
 // and the default 400). Statuses are otherwise the decorator's defaults (overloaded 529).
-// Other failures (context_length, content_filter, invalid_output, local kinds) have no
+// Other failures (context_length, content_filter, invalid_output, truncated, local kinds) have no
 // fault rule: counted in `unmodelled`, not fitted.
 #pragma once
 

@@ -77,7 +77,7 @@ MappedOutcome map_outcome(const OutcomeEvidence& e) {
     if (const auto kind = kind_of_error_type(e.error_type)) return {*kind, false};
   }
   if (has(e.finish_reasons, "error")) return {OutcomeKind::server_error, false};
-  if (has(e.finish_reasons, "length")) return {OutcomeKind::invalid_output, false};
+  if (has(e.finish_reasons, "length")) return {OutcomeKind::truncated, false};
   if (has(e.finish_reasons, "content_filter")) return {OutcomeKind::content_filter, false};
   if (!e.error_type.empty() || e.span_error) return {OutcomeKind::server_error, true};
   if (e.chat && e.output_tokens && *e.output_tokens == 0) return {OutcomeKind::empty, false};

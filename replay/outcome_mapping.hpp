@@ -7,7 +7,7 @@
 //   3. error.type naming a client exception or an HTTP status ("RateLimitError", "429",
 //      "TimeoutError", "ContextWindowExceededError": the OpenAI SDKs' and LiteLLM's classes);
 //   4. finish reasons: "error" a cut stream (server_error), "length" a truncation
-//      (invalid_output), "content_filter" content_filter;
+//      (truncated), "content_filter" content_filter;
 //   5. any other error (error.type or span status ERROR): server_error, marked unclassified;
 //   6. otherwise success, or empty for a chat answer with 0 output tokens (as classify()).
 #pragma once

@@ -1,5 +1,7 @@
 #include "replay/policy_writer.hpp"
 
+#include <algorithm>
+
 #include <fmt/core.h>
 
 #include "engine/runtime/duration.hpp"
@@ -77,6 +79,27 @@ void emit_retry(FittedEmitter& e, const RetryFit& r, const std::string& at) {
   out << YAML::EndMap << YAML::EndMap;
 }
 
+// A truncated answer (finish_reason "length") that was retried or moved on: the
+// application rejects cut answers, which squall's engine accepts unless a validate check
+// says otherwise (engine/strategies/validate.hpp), innermost so retry and fallback see it.
+bool contains_truncated(const std::vector<OutcomeKind>& kinds) {
+  return std::find(kinds.begin(), kinds.end(), OutcomeKind::truncated) != kinds.end();
+}
+
+bool rejects_truncation(const ToolPolicyFit& t) {
+  return (t.retry.max_attempts > 1 && contains_truncated(t.retry.retry_on)) ||
+         (t.fallback && contains_truncated(t.fallback->on));
+}
+
+void emit_validate_complete(FittedEmitter& e, const ToolPolicyFit& t, const std::string& at) {
+  YAML::Emitter& out = e.out();
+  out << YAML::BeginMap << YAML::Key << "validate" << YAML::Value << YAML::BeginMap;
+  e.fitted_list(at + "/require", "require", {"complete"},
+                calls_prov(t.retry.retries + (t.fallback ? t.fallback->moves : 0),
+                           "answers cut at max_output_tokens were retried or moved on: the application rejects them"));
+  out << YAML::EndMap << YAML::EndMap;
+}
+
 void emit_tool(FittedEmitter& e, const ToolPolicyFit& t, const std::string& at) {
   YAML::Emitter& out = e.out();
   out << YAML::Key << t.tool << YAML::Value << YAML::BeginSeq;
@@ -97,6 +120,7 @@ void emit_tool(FittedEmitter& e, const ToolPolicyFit& t, const std::string& at) 
     out << YAML::EndMap << YAML::EndMap;
   }
   if (t.retry.max_attempts > 1) emit_retry(e, t.retry, fmt::format("{}/{}/retry", at, index++));
+  if (rejects_truncation(t)) emit_validate_complete(e, t, fmt::format("{}/{}/validate", at, index++));
   out << YAML::EndSeq;
 }
 

@@ -1,5 +1,6 @@
 // The as-deployed policy block (replay/policy_fit.hpp) as YAML, for both files of
-// replay/scenario_writer.hpp: tool -> [timeout, fallback, retry], outermost first.
+// replay/scenario_writer.hpp: tool -> [timeout, fallback, retry, validate], outermost first;
+// validate (require: [complete]) only when the trace retried or moved on after a cut answer.
 #pragma once
 
 #include <string>

@@ -31,14 +31,14 @@ std::optional<double> seconds_per_token(const std::vector<const AttemptRecord*>&
   return slope;
 }
 
-// The mock draws output tokens from an exponential and cuts them at the request's cap (an
-// invalid_output): the censored exponential's maximum-likelihood mean is every output
+// The mock draws output tokens from an exponential and cuts them at the request's cap (a
+// truncated answer): the censored exponential's maximum-likelihood mean is every output
 // token, cut ones included, over the uncut (successful) answers.
 void fit_output_tokens(FittedProvider& p, const std::vector<const AttemptRecord*>& attempts) {
   double tokens = 0;
   for (const AttemptRecord* a : attempts) {
     if (!a->output_tokens) continue;
-    if (a->outcome == OutcomeKind::invalid_output) tokens += static_cast<double>(*a->output_tokens);
+    if (a->outcome == OutcomeKind::truncated) tokens += static_cast<double>(*a->output_tokens);
     if (a->outcome != OutcomeKind::success) continue;
     tokens += static_cast<double>(*a->output_tokens);
     ++p.output_samples;

@@ -64,7 +64,7 @@ void emit_step(FittedEmitter& e, const FittedStep& s, const std::string& at) {
              prov("whole trace", s.calls, "median input tokens of the calls' first attempts"));
   if (s.max_output_tokens > 0)
     e.fitted(at + "/max_output_tokens", "max_output_tokens", std::to_string(s.max_output_tokens),
-             prov("whole trace", s.calls, "longest output, at which attempts were cut (invalid_output)"));
+             prov("whole trace", s.calls, "longest output, at which attempts were cut (truncated)"));
   out << YAML::EndMap;
 }
 

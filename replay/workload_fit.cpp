@@ -65,7 +65,7 @@ FittedTemplate make_template(const Sequence& tools, const std::vector<const Repl
   t.tasks = tasks.size();
   std::vector<std::vector<std::int64_t>> prompts(tools.size());
   std::vector<std::int64_t> longest(tools.size(), 0);
-  std::vector<bool> cut(tools.size(), false);  // an invalid_output attempt at the longest output
+  std::vector<bool> cut(tools.size(), false);  // a truncated attempt at the longest output
   for (const std::string& tool : tools) t.steps.push_back(FittedStep{tool, false, 0, 0, 0});
   for (const ReplayTask* task : tasks) {
     for (std::size_t i = 0; i < task->calls.size() && i < tools.size(); ++i) {
@@ -80,7 +80,7 @@ FittedTemplate make_template(const Sequence& tools, const std::vector<const Repl
         const std::int64_t out = attempt.output_tokens.value_or(0);
         if (out > longest[i]) cut[i] = false;
         longest[i] = std::max(longest[i], out);
-        if (out == longest[i] && attempt.outcome == OutcomeKind::invalid_output) cut[i] = true;
+        if (out == longest[i] && attempt.outcome == OutcomeKind::truncated) cut[i] = true;
       }
     }
   }

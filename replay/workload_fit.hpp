@@ -11,7 +11,7 @@
 //   - a step is optional when a task's call at it failed and the task went on;
 //   - an LLM step's prompt_tokens is the median input tokens of its calls' first attempts;
 //     its max_output_tokens the longest output of its attempts when an attempt of that
-//     length was cut (invalid_output: a truncation at the request's cap);
+//     length was cut (truncated: a finish_reason "length" at the request's cap);
 //   - the deadline is the longest task, rounded up to a second (a task is never seen to
 //     outlive its deadline).
 #pragma once
@@ -31,7 +31,7 @@ struct FittedStep {
   bool optional = false;
   std::int64_t prompt_tokens = 0;  // LLM steps; 0 otherwise
   std::uint64_t calls = 0;         // calls seen at this step
-  // LLM steps whose longest output was cut (invalid_output at it): that length, the cap the
+  // LLM steps whose longest output was cut (truncated at it): that length, the cap the
   // request set; 0 otherwise (the model decides).
   std::int64_t max_output_tokens = 0;
 };

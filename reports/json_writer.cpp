@@ -89,6 +89,7 @@ ordered_json providers(const Report& r) {
     o["cost_usd"] = usd(p.cost_usd);
     o["retries_refused"] = p.retries_refused;
     o["throttled"] = p.throttled;
+    o["truncated"] = p.truncated;
   }
   return j;
 }

@@ -38,7 +38,7 @@ constexpr std::array<TagInfo, 2> kHedgeTags{{{"tool", TagValues::any}, {"action"
 
 constexpr std::array<TagInfo, 2> kBreakerOpeningTags{{{"tool", TagValues::any}, {"cause", TagValues::breaker_cause}}};
 
-constexpr std::array<MetricInfo, 42> kCatalogue{{
+constexpr std::array<MetricInfo, 43> kCatalogue{{
     {MetricId::task_success, "task_success", MetricType::rate, "", kTaskTags,
      "fraction of tasks that succeeded, clean or degraded"},
     {MetricId::task_degraded, "task_degraded", MetricType::rate, "", kTaskTags,
@@ -109,6 +109,9 @@ constexpr std::array<MetricInfo, 42> kCatalogue{{
      "retries a retry_budget refused (Envoy's budget or gRPC's token throttle), by the provider whose budget refused"},
     {MetricId::throttled_requests, "throttled_requests", MetricType::counter, "", kProviderTags,
      "requests adaptive_throttling rejected locally, never sent (outcome throttled)"},
+    {MetricId::truncated_answers, "truncated_answers", MetricType::counter, "", kProviderTags,
+     "completions cut at max_output_tokens (finish_reason length), accepted as successes or rejected by a validate "
+     "check as truncated"},
     {MetricId::logical_calls, "logical_calls", MetricType::counter, "", kLogicalCallTags,
      "logical tool calls by final outcome, those refused without a provider call (bulkhead_full, "
      "rate_limiter_rejected, circuit_open) included"},

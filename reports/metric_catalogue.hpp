@@ -70,6 +70,7 @@ enum class MetricId : std::uint8_t {
   capacity_recovery_time,  // trend, ms: after a capacity drop, until goodput came back
   retries_refused,         // counter: retries a retry_budget refused
   throttled_requests,      // counter: requests adaptive_throttling rejected before sending
+  truncated_answers,       // counter: completions cut at max_output_tokens (finish_reason length)
   logical_calls,           // counter: logical tool calls by final outcome (bulkhead_full, ...)
   hedges,                  // counter: hedging events by action
   hedged_fraction,         // rate: hedged attempts per primary request

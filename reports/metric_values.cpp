@@ -361,6 +361,12 @@ double hedge_loser_cost_usd(const Recorder& r, const Threshold& t) {
   return usd;
 }
 
+// The ProviderStats member a per-provider counter metric sums.
+std::uint64_t ProviderStats::*provider_counter(MetricId id) {
+  if (id == MetricId::retries_refused) return &ProviderStats::retries_refused;
+  return id == MetricId::throttled_requests ? &ProviderStats::throttled : &ProviderStats::truncated;
+}
+
 }  // namespace
 
 std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos duration) {
@@ -423,11 +429,12 @@ std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos durat
       return trend_value({Trend::Part(times)}, e, kMillisecond);
     }
     case MetricId::retries_refused:
-      return counter_value(sum_by_provider(r, t, [](const ProviderStats& s) { return s.retries_refused; }), e, duration,
-                           tasks);
     case MetricId::throttled_requests:
-      return counter_value(sum_by_provider(r, t, [](const ProviderStats& s) { return s.throttled; }), e, duration,
+    case MetricId::truncated_answers: {
+      const auto counter = provider_counter(info->id);
+      return counter_value(sum_by_provider(r, t, [counter](const ProviderStats& s) { return s.*counter; }), e, duration,
                            tasks);
+    }
     case MetricId::logical_calls: return counter_value(logical_calls(r, t), e, duration, tasks);
     case MetricId::hedges: return counter_value(hedges(r, t), e, duration, tasks);
     case MetricId::hedged_fraction:

@@ -106,7 +106,7 @@ void Recorder::on_attempt(const AttemptEvent& e) {
   const std::size_t p = intern(providers_, e.provider);
   const std::size_t kind = index_of(e.kind);
   fingerprint_.fold(EventTag::attempt, e.task_id, p, e.attempt, e.started, e.finished, kind, e.status, e.input_tokens,
-                    e.output_tokens, e.cost_usd);
+                    e.output_tokens, e.cost_usd, e.truncated);
 
   ProviderStats& s = providers_[p];
   ++s.calls[kind];
@@ -114,6 +114,7 @@ void Recorder::on_attempt(const AttemptEvent& e) {
   s.input_tokens += e.input_tokens;
   s.output_tokens += e.output_tokens;
   s.cost_usd += e.cost_usd;
+  s.truncated += e.truncated ? 1 : 0;
   if (e.kind != OutcomeKind::success) {
     s.failed_input_tokens += e.input_tokens;
     s.failed_output_tokens += e.output_tokens;

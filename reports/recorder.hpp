@@ -80,6 +80,7 @@ struct ProviderStats {
   std::vector<WindowSpend> spend_by_window;    // what they billed, by window of their end
   std::uint64_t retries_refused = 0;           // retries its retry_budget refused (RetryRefusedEvent)
   std::uint64_t throttled = 0;                 // requests adaptive_throttling rejected locally (ThrottledEvent)
+  std::uint64_t truncated = 0;                 // completions cut at max_output_tokens, accepted or not
 };
 
 struct ToolStats {

@@ -200,6 +200,7 @@ Report build_report(const Recorder& r, const RunInfo& run, std::span<const Thres
     p.output_tokens = s.output_tokens;
     p.cost_usd = s.cost_usd;
     p.retries_refused = s.retries_refused;
+    p.truncated = s.truncated;
     p.throttled = s.throttled;
     rep.providers.push_back(std::move(p));
 

@@ -100,6 +100,9 @@ struct ProviderSummary {
   double cost_usd = 0;
   std::uint64_t retries_refused = 0;  // retries its retry_budget refused
   std::uint64_t throttled = 0;        // requests adaptive_throttling rejected before sending
+  // Completions cut at max_output_tokens (finish_reason length): successes where no
+  // validate check rejected them, `truncated` attempts where one did.
+  std::uint64_t truncated = 0;
 };
 
 struct ToolSummary {

@@ -97,6 +97,9 @@ void provider_rows(const Report& r, std::vector<Row>& rows) {
       rows.push_back(
           {"", "  held back", fmt::format("retries_refused={} throttled={}", p.retries_refused, p.throttled)});
     }
+    if (p.truncated > 0) {
+      rows.push_back({"", "  truncated", fmt::format("{} answers cut at max_output_tokens", p.truncated)});
+    }
   }
   std::string per_tool;
   for (const ToolSummary& t : r.tools) per_tool += fmt::format("  {}={}", t.name, optional_ratio(t.amplification));

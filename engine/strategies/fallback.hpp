@@ -68,7 +68,7 @@ struct FallbackConfig {
   std::vector<std::string> providers;
   // Outcome kinds that move the call to the next provider. Default: every failure a
   // different provider may not share: timeout, rate_limited, overloaded, server_error,
-  // auth_error, context_length, content_filter, invalid_output, circuit_open,
+  // auth_error, context_length, content_filter, invalid_output, truncated, circuit_open,
   // budget_exhausted, throttled, bulkhead_full, rate_limiter_rejected (LiteLLM falls back
   // on any error after its retries, with separate lists for context-window and
   // content-policy errors, and treats its own per-deployment rpm/tpm limits as a reason to
@@ -86,7 +86,7 @@ constexpr auto field_table(std::type_identity<FallbackConfig>) {
   return table<C>(field("providers", &C::providers, FieldKind::names).needed().doc("the backups, in priority order"),
                   field("on", &C::on, FieldKind::kinds)
                       .with_default(R"(["timeout", "rate_limited", "overloaded", "server_error", "auth_error",
-                                       "context_length", "content_filter", "invalid_output", "circuit_open",
+                                       "context_length", "content_filter", "invalid_output", "truncated", "circuit_open",
                                        "budget_exhausted", "throttled", "bulkhead_full", "rate_limiter_rejected"])")
                       .doc("the kinds that move the call to the next provider")
                       .source("LiteLLM: any error after its retries; not empty, not cancelled"),

@@ -62,7 +62,7 @@ struct ReflectConfig {
   std::int64_t prompt_tokens = 150;
   // The reflection's cap on output tokens. Default 1000: corrected arguments are short, but
   // a reflection that reasons before answering is not, and a cap the answer runs into
-  // truncates it (invalid_output), which would fail the reflection for the cap's sake.
+  // cuts the corrected arguments short.
   std::int64_t max_output_tokens = 1000;
   // Reflections per logical call at most; >= 1. Default 2 (an assumption: seed 003
   // retries a tool call with corrected arguments a small fixed number of times).

@@ -81,7 +81,7 @@ struct RetryConfig {
   // Attempts in all, the first included; >= 1. Default 3 (resilience4j RetryConfig).
   std::int32_t max_attempts = 3;
   // Outcome kinds that are retried. Default: the kinds whose retry class is transient:
-  // timeout, rate_limited, overloaded, server_error, invalid_output.
+  // timeout, rate_limited, overloaded, server_error, invalid_output, truncated.
   std::vector<OutcomeKind> retry_on = default_retry_on();
   Backoff backoff = Backoff::exponential;
   // Default 500 ms, resilience4j's waitDuration.
@@ -167,7 +167,7 @@ inline constexpr auto kRetryFields = table<RetryConfig>(
         .doc("attempts in all, the first one included")
         .source("resilience4j RetryConfig"),
     field("retry_on", &RetryConfig::retry_on, FieldKind::kinds)
-        .with_default(R"(["timeout", "rate_limited", "overloaded", "server_error", "invalid_output"])")
+        .with_default(R"(["timeout", "rate_limited", "overloaded", "server_error", "invalid_output", "truncated"])")
         .doc("the kinds that are retried")
         .source("the kinds whose retry class is transient"),
     field("backoff", &RetryConfig::backoff, FieldKind::choice)

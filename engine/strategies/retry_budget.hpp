@@ -49,7 +49,7 @@ struct RetryBudgetConfig {
   std::int64_t token_ratio_milli = 100;
   // grpc: outcome kinds that take a token (A6: the retryable status codes). Default: the
   // kinds the retry strategy retries by default (timeout, rate_limited, overloaded,
-  // server_error, invalid_output).
+  // server_error, invalid_output, truncated).
   std::vector<OutcomeKind> failure_on = default_failure_on();
 
   static std::vector<OutcomeKind> default_failure_on();
@@ -74,41 +74,42 @@ constexpr auto field_table(std::type_identity<RetryBudgetConfig>) {
     return Finding::error("applies only to mode \"grpc\"");
   };
   constexpr std::string_view milli = "gRPC keeps milli-tokens";
-  return table<C>(field("mode", &C::mode, FieldKind::choice)
-                      .choices(kAllValues<RetryBudgetMode, kRetryBudgetModeCount>)
-                      .with_default(R"("envoy")")
-                      .doc("Envoy's retry budget, or gRPC's retry throttling (gRFC A6)")
-                      .source("Envoy's cluster default"),
-                  number("budget_percent", &C::budget_percent, kBudgetPercent)
-                      .only_if(envoy)
-                      .with_default("20")
-                      .unit("percent")
-                      .doc("percent of the active requests that may be active retries")
-                      .source("Envoy RetryBudget.budget_percent"),
-                  integer("min_retry_concurrency", &C::min_retry_concurrency, kRetryConcurrency)
-                      .only_if(envoy)
-                      .with_default("3")
-                      .unit("retries")
-                      .doc("active retries always allowed")
-                      .source("Envoy RetryBudget.min_retry_concurrency"),
-                  scaled("max_tokens", &C::max_milli_tokens, kGrpcTokens, 1000, milli)
-                      .only_if(grpc)
-                      .with_default("10")
-                      .unit("tokens")
-                      .doc("the bucket's size and initial count")
-                      .source("gRFC A6's example"),
-                  scaled("token_ratio", &C::token_ratio_milli, kGrpcTokens, 1000, milli)
-                      .only_if(grpc)
-                      .with_default("0.1")
-                      .unit("tokens")
-                      .doc("tokens a success adds; a failure takes 1")
-                      .source("gRFC A6's example"),
-                  field("failure_on", &C::failure_on, FieldKind::provider_kinds)
-                      .noted("the retry budget")
-                      .only_if(grpc)
-                      .with_default(R"(["timeout", "rate_limited", "overloaded", "server_error", "invalid_output"])")
-                      .doc("the kinds that take a token")
-                      .source("the kinds retry retries by default"));
+  return table<C>(
+      field("mode", &C::mode, FieldKind::choice)
+          .choices(kAllValues<RetryBudgetMode, kRetryBudgetModeCount>)
+          .with_default(R"("envoy")")
+          .doc("Envoy's retry budget, or gRPC's retry throttling (gRFC A6)")
+          .source("Envoy's cluster default"),
+      number("budget_percent", &C::budget_percent, kBudgetPercent)
+          .only_if(envoy)
+          .with_default("20")
+          .unit("percent")
+          .doc("percent of the active requests that may be active retries")
+          .source("Envoy RetryBudget.budget_percent"),
+      integer("min_retry_concurrency", &C::min_retry_concurrency, kRetryConcurrency)
+          .only_if(envoy)
+          .with_default("3")
+          .unit("retries")
+          .doc("active retries always allowed")
+          .source("Envoy RetryBudget.min_retry_concurrency"),
+      scaled("max_tokens", &C::max_milli_tokens, kGrpcTokens, 1000, milli)
+          .only_if(grpc)
+          .with_default("10")
+          .unit("tokens")
+          .doc("the bucket's size and initial count")
+          .source("gRFC A6's example"),
+      scaled("token_ratio", &C::token_ratio_milli, kGrpcTokens, 1000, milli)
+          .only_if(grpc)
+          .with_default("0.1")
+          .unit("tokens")
+          .doc("tokens a success adds; a failure takes 1")
+          .source("gRFC A6's example"),
+      field("failure_on", &C::failure_on, FieldKind::provider_kinds)
+          .noted("the retry budget")
+          .only_if(grpc)
+          .with_default(R"(["timeout", "rate_limited", "overloaded", "server_error", "invalid_output", "truncated"])")
+          .doc("the kinds that take a token")
+          .source("the kinds retry retries by default"));
 }
 
 class RetryBudgetStrategy final : public Strategy {

@@ -35,8 +35,7 @@ struct RewriteQueryConfig {
   // match, with an example or two).
   std::int64_t prompt_tokens = 200;
   // The rewrite's cap on output tokens. Default 100: a search query is one line (a few
-  // dozen tokens), and a cap the answer runs into truncates it (invalid_output), which
-  // would fail the rewrite for the cap's sake.
+  // dozen tokens), and a cap the answer runs into cuts the query short.
   std::int64_t max_output_tokens = 100;
   // Rewrites per logical call at most; >= 1. Default 1 (seed 001 rewrites a failing
   // query once, as the last rung of its ladder).

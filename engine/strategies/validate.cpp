@@ -23,13 +23,18 @@ std::optional<ValidateCheck> ValidateStrategy::failed_check(const Outcome& outco
   for (const ValidateCheck check : config_.require) {
     switch (check) {
       case ValidateCheck::json:
-        if (outcome.kind == OutcomeKind::success && r.body == Body::completion && r.malformed) return check;
+        if (outcome.kind == OutcomeKind::success && r.body == Body::completion && (r.malformed || r.truncated)) {
+          return check;
+        }
         break;
       case ValidateCheck::non_empty:
         if (outcome.kind == OutcomeKind::empty) return check;
         break;
       case ValidateCheck::no_error:
         if (outcome.kind == OutcomeKind::success && !r.details().body_error.empty()) return check;
+        break;
+      case ValidateCheck::complete:
+        if (outcome.kind == OutcomeKind::success && r.body == Body::completion && r.truncated) return check;
         break;
     }
   }
@@ -43,8 +48,12 @@ void ValidateStrategy::settle(CallContext& ctx, const Ticket& ticket, Outcome& o
   TaskHistory& h = ctx.task.history;
   const bool was_success = outcome.kind == OutcomeKind::success;
   if (was_success && h.failed_attempts != UINT32_MAX) ++h.failed_attempts;
-  h.failure_kinds |= std::uint32_t{1} << index_of(OutcomeKind::invalid_output);
-  outcome.kind = OutcomeKind::invalid_output;
+  // A cut answer fails json and complete alike: its cause, not the check, names the kind.
+  const OutcomeKind kind = outcome.response.truncated && *failed != ValidateCheck::no_error
+                               ? OutcomeKind::truncated
+                               : OutcomeKind::invalid_output;
+  h.failure_kinds |= std::uint32_t{1} << index_of(kind);
+  outcome.kind = kind;
 
   const ProviderId provider = outcome.provider != kNoProvider ? outcome.provider : ctx.provider;
   ValidationFailedEvent e{ctx.task.id, owner_, {}, to_string(*failed), env_.clock.now()};

@@ -3,14 +3,21 @@
 //
 // The strategy calls the rest of the pipeline once and checks a `success` outcome
 // against each check of `require`, in order; the first that fails turns the outcome into
-// `invalid_output` (the response is kept, so its billed usage still counts), which retry
-// retries (invalid_output is transient) and fallback falls back on (it is in fallback's
-// default `on`) as the policy says. Outcomes other than success pass through untouched.
+// `invalid_output`, or `truncated` when the answer was cut at max_output_tokens (the
+// response is kept, so its billed usage still counts), which retry retries (both are
+// transient) and fallback falls back on (both are in fallback's default `on`) as the
+// policy says. Outcomes other than success pass through untouched.
 //
 // Checks (a closed set; each reads fields the providers fill):
 //   json       a completion parses as the JSON object the agent asked for
-//              (Response::malformed is false; an LLM mock's malformed_output_rate).
-//              Search hits and tool results pass: they are structured already.
+//              (Response::malformed is false; an LLM mock's malformed_output_rate), and
+//              was not cut at max_output_tokens (a cut object does not parse: the
+//              outcome is then `truncated`). Search hits and tool results pass: they
+//              are structured already.
+//   complete   a completion ended on its own (finish_reason "stop"), not at
+//              max_output_tokens ("length"): the outcome is `truncated` when it was cut.
+//              Without this check (or json) a truncated answer is accepted, as most
+//              applications accept it; the report counts it apart either way.
 //   non_empty  the answer has content: at least one search hit, one output token or a
 //              tool result body. classify() already calls such a 200 `empty`; this check
 //              makes it invalid_output instead, for a step where emptiness is a fault of
@@ -20,11 +27,8 @@
 //   no_error   a 2xx body carries no error object (ErrorDetails::body_error): a masked
 //              error, a 200 whose body says it failed ({"error": {...}}), which
 //              classify() takes for a success as a client trusting the status would.
-// A truncated completion (finish_reason "length") is already invalid_output by
-// classify(): the API says so in every response, so no check is needed.
-//
 // When validation fails, the task's attempt history is corrected (the attempt counted as
-// a success becomes a failure of kind invalid_output) so that rules over the history see
+// a success becomes a failure of kind invalid_output or truncated) so that rules over the history see
 // it. A response that failed validation may have been processed: a non-idempotent
 // provider is not re-sent after it (engine/retry_safety.hpp). Each rejection is a
 // ValidationFailedEvent carrying what the rejected attempt billed, so the report counts
@@ -43,10 +47,11 @@
 namespace squall {
 
 // X(name, doc)
-#define SQUALL_VALIDATE_CHECKS(X)                                        \
-  X(json, "a completion parses as the JSON object asked for")            \
-  X(non_empty, "the answer has content (a hit, a token, a tool result)") \
-  X(no_error, "a 2xx body carries no error object (a masked error)")
+#define SQUALL_VALIDATE_CHECKS(X)                                                            \
+  X(json, "a completion parses as the JSON object asked for (not cut at max_output_tokens)") \
+  X(non_empty, "the answer has content (a hit, a token, a tool result)")                     \
+  X(no_error, "a 2xx body carries no error object (a masked error)")                         \
+  X(complete, "a completion ended on its own, not at max_output_tokens (finish_reason length)")
 
 enum class ValidateCheck : std::uint8_t { SQUALL_VALIDATE_CHECKS(SQUALL_ENUMERATOR) };
 inline constexpr std::size_t kValidateCheckCount = 0 SQUALL_VALIDATE_CHECKS(SQUALL_COUNT);

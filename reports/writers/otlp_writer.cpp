@@ -125,7 +125,9 @@ OtlpWriter::Span OtlpWriter::attempt_span(const AttemptEvent& e) {
   if (operation == a::kChat) {
     attrs.push_back(attribute(a::kInputTokens, integer(e.input_tokens)));
     attrs.push_back(attribute(a::kOutputTokens, integer(e.output_tokens)));
-    if (e.kind == OutcomeKind::success) attrs.push_back(attribute(a::kFinishReasons, texts("stop")));
+    if (e.kind == OutcomeKind::success) {
+      attrs.push_back(attribute(a::kFinishReasons, texts(e.truncated ? "length" : "stop")));
+    }
   }
   attrs.push_back(attribute(a::kSquallTool, text(e.tool)));
   attrs.push_back(attribute(a::kSquallCostUsd, real(e.cost_usd)));

@@ -33,6 +33,7 @@ void trace_fields(TraceRecord& j, const AttemptEvent& e) {
   put(j, "at_ns", e.finished, "task", e.task_id, "tool", e.tool, "provider", e.provider, "attempt", e.attempt,
       "started_ns", e.started, "outcome", e.kind, "status", e.status, "input_tokens", e.input_tokens, "output_tokens",
       e.output_tokens, "cost_usd", e.cost_usd);
+  if (e.truncated) j["truncated"] = true;  // only on cut completions: finish_reason length
 }
 
 void trace_fields(TraceRecord& j, const BackoffEvent& e) {

@@ -113,6 +113,9 @@ LlmConfig read_llm(const ObjectReader& obj, const std::string& name) {
       config.time_to_first_token = *parsed;
     }
   }
+  if (const Json* error = obj.find("error_latency")) {
+    if (auto parsed = read_latency(*error, obj.path_of("error_latency"), obj.diag())) config.error_latency = *parsed;
+  }
   obj.get("max_output_tokens", config.max_output_tokens, kTokens);
   obj.get("tokens_per_second", config.tokens_per_second, kTokensPerSecond);
   obj.get("mean_output_tokens", config.mean_output_tokens, kTokens);

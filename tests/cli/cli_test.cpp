@@ -338,6 +338,28 @@ TEST(CliTest, ValidateWarnsAboveTenMillionExpectedTasks) {
       << r.err;
 }
 
+TEST(CliTest, ValidateWarnsForAnOutputCapThatCutsMoreThanOnePercentOfAnswers) {
+  // mean 300: a cap of 500 cuts e^(-500.5/300) = 18.9% (warned); 1400 cuts 0.94% (not);
+  // a provider's own cap of 1000 cuts 3.6%, for the step that sets none (warned there).
+  const fs::path file = temp_path("truncating.json");
+  std::ofstream(file) << R"({ "name": "caps", "duration": "1m",
+    "workload": { "arrivals": { "process": "constant", "rate_per_s": 1 },
+                  "tasks": [ { "name": "t", "steps": [ { "tool": "gpt", "max_output_tokens": 500 },
+                                                       { "tool": "gpt", "max_output_tokens": 1400 },
+                                                       { "tool": "mini" } ] } ] },
+    "providers": { "gpt": { "type": "llm" },
+                   "mini": { "type": "llm", "max_output_tokens": 1000 } } })";
+  const Result r = squall("validate " + file.string());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "warning: " + file.string() +
+                       ": /workload/tasks/0/steps/0/max_output_tokens: a cap of 500 cuts 18.9% of the answers of "
+                       "provider \"gpt\" (mean_output_tokens 300); answers stop at finish_reason length\n"
+                       "warning: " +
+                       file.string() +
+                       ": /providers/mini/max_output_tokens: a cap of 1000 cuts 3.6% of the answers of provider "
+                       "\"mini\" (mean_output_tokens 300); answers stop at finish_reason length\n");
+}
+
 TEST(CliTest, EveryShippedCiAndIncidentScenarioHoldsItsThresholds) {
   // What users do in CI: `squall run scenarios/ci/*.json`. A shipped scenario whose own
   // policy breaks its own thresholds is a broken example.

@@ -663,7 +663,7 @@ TEST(RetryTest, DecorrelatedJitterMeans) {
 TEST(RetryTest, DefaultRetryOnIsTheTransientKinds) {
   EXPECT_EQ(RetryConfig::default_retry_on(),
             (std::vector<OutcomeKind>{OutcomeKind::timeout, OutcomeKind::rate_limited, OutcomeKind::overloaded,
-                                      OutcomeKind::server_error, OutcomeKind::invalid_output}));
+                                      OutcomeKind::server_error, OutcomeKind::invalid_output, OutcomeKind::truncated}));
 }
 
 TEST(RetryTest, NamesOfBackoffAndJitter) {

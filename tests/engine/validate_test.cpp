@@ -23,6 +23,12 @@ Response completion(bool malformed, std::int64_t tokens = 10) {
   return r;
 }
 
+Response cut(std::int64_t tokens) {
+  Response r = completion(false, tokens);
+  r.truncated = true;  // finish_reason "length"
+  return r;
+}
+
 ValidateConfig requiring(std::vector<ValidateCheck> checks) {
   ValidateConfig c;
   c.require = std::move(checks);
@@ -99,6 +105,56 @@ TEST(ValidateTest, NonEmptyTurnsAnEmptyAnswerIntoInvalidOutput) {
       p, h.env, std::make_unique<ValidateStrategy>(requiring({ValidateCheck::non_empty}), h.env, "web"));
   Call call;
   EXPECT_EQ(test::run(h, *pipeline, call).kind, OutcomeKind::invalid_output);
+}
+
+TEST(ValidateTest, ATruncatedAnswerIsAcceptedWithoutACheckForIt) {
+  // no_error and non_empty say nothing about length: the cut answer is the call's success.
+  Harness h;
+  ScriptedProvider p(h.loop, {{cut(300), 100 * ms}});
+  auto pipeline = test::make_pipeline(
+      p, h.env,
+      std::make_unique<ValidateStrategy>(requiring({ValidateCheck::no_error, ValidateCheck::non_empty}), h.env, "llm"));
+  Call call;
+  EXPECT_EQ(test::run(h, *pipeline, call).kind, OutcomeKind::success);
+  EXPECT_EQ(call.task.history.failed_attempts, 0U);
+  EXPECT_TRUE(h.log.validations.empty());
+}
+
+TEST(ValidateTest, CompleteRejectsATruncatedAnswerAsTruncatedAndRetryRetriesIt) {
+  // Cut at 300 tokens, then a complete answer: `complete` makes the first `truncated`
+  // (transient: retried after the 1 s backoff), the second passes.
+  Harness h;
+  ScriptedProvider p(h.loop, {{cut(300), 100 * ms}, {completion(false, 120), 100 * ms}});
+  RetryConfig retry;
+  retry.backoff = Backoff::constant;
+  retry.base_delay = 1000 * ms;
+  retry.jitter = Jitter::none;
+  FixedRng rng(0);
+  auto pipeline =
+      test::make_pipeline(p, h.env, std::make_unique<RetryStrategy>(retry, h.env, rng),
+                          std::make_unique<ValidateStrategy>(requiring({ValidateCheck::complete}), h.env, "llm"));
+  Call call;
+  EXPECT_EQ(test::run(h, *pipeline, call).kind, OutcomeKind::success);
+  EXPECT_EQ(p.start_times(), (std::vector<TimePoint>{0, 1100 * ms}));
+  EXPECT_TRUE(call.task.history.saw_failure(OutcomeKind::truncated));
+  EXPECT_FALSE(call.task.history.saw_failure(OutcomeKind::invalid_output));
+  EXPECT_EQ(h.log.validations, (std::vector<std::string>{"100ms llm check=complete in=0 out=300 $0"}));
+}
+
+TEST(ValidateTest, JsonRejectsACutAnswerAsTruncatedAndAMalformedOneAsInvalidOutput) {
+  Harness h;
+  ScriptedProvider cut_first(h.loop, {{cut(300), 100 * ms}});
+  auto json = test::make_pipeline(cut_first, h.env, std::make_unique<ValidateStrategy>(ValidateConfig{}, h.env, "llm"));
+  Call first;
+  EXPECT_EQ(test::run(h, *json, first).kind, OutcomeKind::truncated);
+  const ValidateStrategy complete(requiring({ValidateCheck::complete}), h.env, "llm");
+  Outcome malformed{.kind = OutcomeKind::success, .response = completion(true)};
+  Outcome hits{.kind = OutcomeKind::success, .response = test::results(2)};
+  EXPECT_EQ(complete.failed_check(malformed), std::nullopt);  // whole, if unparseable
+  EXPECT_EQ(complete.failed_check(hits), std::nullopt);       // search hits have no length cap
+  EXPECT_EQ(ValidateStrategy(ValidateConfig{}, h.env, "llm")
+                .failed_check(Outcome{.kind = OutcomeKind::success, .response = completion(true)}),
+            ValidateCheck::json);
 }
 
 }  // namespace

@@ -63,7 +63,7 @@ TEST(LlmMockTest, MaxOutputTokensTruncates) {
   EXPECT_EQ(done.at, kSecond);
   EXPECT_EQ(done.response.output_tokens, 40);
   EXPECT_TRUE(done.response.truncated);
-  EXPECT_EQ(classify(done.response), OutcomeKind::invalid_output);
+  EXPECT_EQ(classify(done.response), OutcomeKind::success);
 }
 
 TEST(LlmMockTest, CapEqualToTheDrawnLengthIsNotTruncation) {
@@ -318,6 +318,23 @@ TEST(LlmMockTest, NoMalformedOutputDrawsNothingExtra) {
   const auto r = run_call(loop, mock, prompt(10));
   EXPECT_EQ(r.response.output_tokens, 100);
   EXPECT_FALSE(r.response.malformed);
+}
+
+TEST(LlmMockTest, TruncationRateIsTheShareOfDrawsTheMockCuts) {
+  // The mock cuts a draw u when round(-mean ln(1 - u)) > cap, i.e. u >= 1 - rate: a draw
+  // just below that boundary is whole, one just above is cut. mean 100, cap 40.
+  const double rate = truncation_rate(config(), 40);
+  EXPECT_DOUBLE_EQ(rate, std::exp(-40.5 / 100));
+  for (const double offset : {-1e-9, 1e-9}) {
+    EventLoop loop;
+    FixedRng rng = FixedRng::at_fraction(1.0 - rate + offset);
+    LlmMock mock("m", config(), loop, loop, rng);
+    const auto done = run_call(loop, mock, prompt(10, 40));
+    EXPECT_EQ(done.response.truncated, offset > 0) << offset;
+  }
+  // No step cap, or one above the model's: the model's own cap (16384) decides.
+  EXPECT_DOUBLE_EQ(truncation_rate(config(), 0), std::exp(-16384.5 / 100));
+  EXPECT_DOUBLE_EQ(truncation_rate(config(), 20'000), std::exp(-16384.5 / 100));
 }
 
 }  // namespace

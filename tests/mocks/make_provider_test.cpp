@@ -76,11 +76,12 @@ TEST(MakeProviderTest, FaultsAddTheChaosDecoratorWithItsOwnStream) {
   EXPECT_EQ(moved.injected_faults()[index_of(FaultKind::empty)], 1U);
 }
 
-TEST(MakeProviderTest, LlmFaultsAnswerWithCompletionsAfterTheTtft) {
+TEST(MakeProviderTest, LlmFaultsAnswerWithCompletionsAfterTheErrorLatencyNotTheTtft) {
   EventLoop loop;
   RecordingFactory rngs;
   LlmConfig spec;
-  spec.time_to_first_token = {LatencyShape::constant, 400 * kMillisecond, 0, 0, 0};
+  spec.time_to_first_token = {LatencyShape::constant, 2 * kSecond, 0, 0, 0};
+  spec.error_latency = {LatencyShape::constant, 400 * kMillisecond, 0, 0, 0};
   FaultConfig f;
   f.kind = FaultKind::server_error;
   f.probability = 1.0;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "engine/runtime/rng.hpp"
+#include "replay/policy_writer.hpp"
 
 namespace squall::replay {
 namespace {
@@ -131,6 +132,35 @@ TEST(PolicyFitTest, ATimeoutCeilingIsTheLengthMostTimeoutsShare) {
   TraceBuilder scattered;
   for (int ms : {700, 1300, 2100, 4000}) scattered.call({OutcomeKind::timeout}, {}, {"gpt"}, ms);
   EXPECT_FALSE(scattered.fit()[0].timeout.has_value());
+}
+
+TEST(PolicyFitTest, RetriedTruncationsMakeTheFittedPolicyRejectCutAnswers) {
+  // finish_reason "length" then a retry: the application rejects cut answers, which the
+  // engine accepts unless validate says so; the fitted policy adds it inside the retry.
+  TraceBuilder b;
+  for (int i = 0; i < 4; ++i) b.call({OutcomeKind::truncated, OutcomeKind::success}, {200}, {"gpt"});
+  const auto fits = b.fit();
+  ASSERT_EQ(fits.size(), 1U);
+  EXPECT_EQ(fits[0].retry.retry_on, std::vector<OutcomeKind>{OutcomeKind::truncated});
+  FitSources sources;
+  FittedEmitter e("as-deployed.yaml", sources);
+  emit_policy(e, fits, "");
+  const std::string yaml = e.out().c_str();
+  const std::size_t retry = yaml.find("- retry:");
+  const std::size_t validate = yaml.find("- validate:\n    require:\n      - complete");
+  ASSERT_NE(retry, std::string::npos) << yaml;
+  ASSERT_NE(validate, std::string::npos) << yaml;
+  EXPECT_LT(retry, validate) << yaml;  // inner: retry sees the rejection
+}
+
+TEST(PolicyFitTest, UnretriedTruncationsLeaveCutAnswersAccepted) {
+  TraceBuilder b;
+  for (int i = 0; i < 4; ++i) b.call(kThreeFailures, {300, 300, 300}, {"gpt"});
+  b.call({OutcomeKind::truncated}, {}, {"gpt"});
+  FitSources sources;
+  FittedEmitter e("as-deployed.yaml", sources);
+  emit_policy(e, b.fit(), "");
+  EXPECT_EQ(std::string(e.out().c_str()).find("validate"), std::string::npos) << e.out().c_str();
 }
 
 }  // namespace

@@ -66,8 +66,9 @@ TEST(JsonWriterTest, NestedKeysAreInTheirFixedOrder) {
                                                         "wrong_answer", "by_reason", "by_template"}));
   EXPECT_EQ(keys(j["latency_ms"]), (std::vector<std::string>{"count", "p50", "p90", "p99", "max", "mean"}));
   EXPECT_EQ(keys(j["providers"]), (std::vector<std::string>{"llm", "web_search"}));
-  EXPECT_EQ(keys(j["providers"]["llm"]), (std::vector<std::string>{"calls", "by_outcome", "latency_ms", "tokens",
-                                                                   "cost_usd", "retries_refused", "throttled"}));
+  EXPECT_EQ(keys(j["providers"]["llm"]),
+            (std::vector<std::string>{"calls", "by_outcome", "latency_ms", "tokens", "cost_usd", "retries_refused",
+                                      "throttled", "truncated"}));
   EXPECT_EQ(keys(j["tokens"]), (std::vector<std::string>{"input", "output", "burned_by_failed_attempts"}));
   EXPECT_EQ(keys(j["cost_usd"]),
             (std::vector<std::string>{"total", "burned_by_failed_attempts", "per_task", "per_provider"}));

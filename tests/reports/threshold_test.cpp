@@ -228,7 +228,8 @@ TEST(MetricParseTest, RejectsUnknownMetric) {
             "cache_stale_age, cache_evictions, cache_calls_saved, capacity_offered, capacity_goodput, "
             "capacity_rate_limited, capacity_rejected, capacity_wasted, capacity_queue_length, capacity_recovery_time, "
             "retries_refused, "
-            "throttled_requests, logical_calls, hedges, hedged_fraction, hedge_loser_cost_usd, breaker_openings");
+            "throttled_requests, truncated_answers, logical_calls, hedges, hedged_fraction, hedge_loser_cost_usd, "
+            "breaker_openings");
 }
 
 TEST(MetricParseTest, RejectsUnknownTag) {
@@ -245,7 +246,8 @@ TEST(MetricParseTest, RejectsValueOutsideTagVocabulary) {
   EXPECT_EQ(error_of("provider_calls{outcome:ratelimited}", "count<1"),
             "unknown value \"ratelimited\" for tag \"outcome\" of metric \"provider_calls\"; known: success, empty, "
             "timeout, rate_limited, overloaded, server_error, auth_error, bad_request, context_length, "
-            "content_filter, invalid_output, circuit_open, budget_exhausted, cancelled, throttled, bulkhead_full, "
+            "content_filter, invalid_output, truncated, circuit_open, budget_exhausted, cancelled, throttled, "
+            "bulkhead_full, "
             "rate_limiter_rejected");
   EXPECT_EQ(
       error_of("breaker_transitions{to:opened}", "count<1"),

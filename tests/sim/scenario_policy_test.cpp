@@ -16,7 +16,8 @@ using test::with;
 constexpr const char* kRetry = "/policy/search/0/retry";
 constexpr const char* kKindList =
     "\"empty\", \"timeout\", \"rate_limited\", \"overloaded\", \"server_error\", \"auth_error\", \"bad_request\", "
-    "\"context_length\", \"content_filter\", \"invalid_output\", \"circuit_open\", \"budget_exhausted\", "
+    "\"context_length\", \"content_filter\", \"invalid_output\", \"truncated\", \"circuit_open\", "
+    "\"budget_exhausted\", "
     "\"cancelled\", \"throttled\", \"bulkhead_full\", \"rate_limiter_rejected\"";
 
 std::string at(std::string_view base, std::string_view rest) { return std::string(base) + std::string(rest); }
@@ -826,7 +827,7 @@ TEST(ScenarioPolicyTest, ReflectBoundsMaxReflections) {
 TEST(ScenarioPolicyTest, ValidateChecksAreAClosedSet) {
   EXPECT_EQ(errors_of(with_strategy("gpt", "validate", Json{{"require", {"json", "schema"}}})),
             only("/policy/gpt/0/validate/require/1",
-                 "expected one of \"json\", \"non_empty\", \"no_error\", got \"schema\""));
+                 "expected one of \"json\", \"non_empty\", \"no_error\", \"complete\", got \"schema\""));
 }
 
 TEST(ScenarioProviderRatesTest, RatesMustBeProbabilities) {

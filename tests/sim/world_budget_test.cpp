@@ -28,10 +28,11 @@ std::string one_llm_task(std::int64_t max_output_tokens, std::int64_t mean_outpu
 
 constexpr const char* kRetryThenBudget =
     R"([ { "retry": { "max_attempts": 11, "base_delay": "100ms", "jitter": "none" } },
+                                             { "validate": { "require": ["complete"] } },
                                              { "budget": { "max_tokens": 8000 } } ])";
 
 TEST(WorldBudgetTest, ARefusalKnownBeforeABackoffIsNotSleptFor) {
-  // Every completion is truncated at 300 tokens (invalid_output): 1,300 tokens and
+  // Every completion is cut at 300 tokens (truncated, by validate): 1,300 tokens and
   // 200.3 ms an attempt. Six fit in 8,000 (7,800); the seventh is refused. Backoffs 100,
   // 200, 400, 800, 1600 ms come between the six attempts; the 3.2 s one before the
   // refused seventh is not taken: 6 x 200.3 + 3,100 = 4,301.8 ms.
