@@ -21,13 +21,13 @@ TEST(CompareCommandTest, TwoPoliciesOnTheSameSeedSideBySide) {
   EXPECT_EQ(first_line(r.out), "squall compare launch-surge-429-storm: seed 7");
   // The README's two runs of the flagship, as differences.
   EXPECT_NE(
-      r.out.find("\ntasks.succeeded                                      1112                  971            -141"
-                 "       -12.68%\n"),
+      r.out.find("\ntasks.succeeded                                      1117                 1053             -64"
+                 "        -5.73%\n"),
       std::string::npos)
       << r.out;
   EXPECT_NE(
-      r.out.find("\ntask_success                                     0.852857             0.346786       -0.506071"
-                 "       -59.34%\n"),
+      r.out.find("\ntask_success                                     0.860714             0.376071       -0.484643"
+                 "       -56.31%\n"),
       std::string::npos)
       << r.out;
   // The scenario's breaker opened once on a streak and six times on a failed probe; the
@@ -47,7 +47,7 @@ TEST(CompareCommandTest, TwoPoliciesOnTheSameSeedSideBySide) {
       << r.out;
   EXPECT_EQ(
       last_line(r.out),
-      "thresholds_passed                                       5                    3              -2       -40.00%");
+      "thresholds_passed                                       5                    4              -1       -20.00%");
 }
 
 TEST(CompareCommandTest, TwoReportsWrittenByRun) {
@@ -142,17 +142,17 @@ TEST(CompareCommandTest, ReportFlagsWriteTheComparisonAsJsonAndMarkdown) {
   EXPECT_EQ(j["a"]["seed"], 7);
   EXPECT_EQ(j["warnings"], nlohmann::json::array());
   ASSERT_EQ(j["metrics"].size(), 31u);
-  // The README's two runs of the flagship: 1112 and 971 clean successes.
+  // The README's two runs of the flagship: 1117 and 1053 clean successes.
   const nlohmann::json& succeeded = j["metrics"][1];
   EXPECT_EQ(succeeded["metric"], "tasks.succeeded");
-  EXPECT_EQ(succeeded["a"], 1112);
-  EXPECT_EQ(succeeded["b"], 971);
-  EXPECT_EQ(succeeded["difference"], -141);
-  EXPECT_EQ(succeeded["relative_difference"], -0.126799);
+  EXPECT_EQ(succeeded["a"], 1117);
+  EXPECT_EQ(succeeded["b"], 1053);
+  EXPECT_EQ(succeeded["difference"], -64);
+  EXPECT_EQ(succeeded["relative_difference"], -0.057296);
   // The Markdown table: a heading row, the alignment row, then one row per metric.
   const std::string md = read_file(md_file);
   EXPECT_EQ(first_line(md), "### squall compare: launch-surge-429-storm, seed 7");
-  EXPECT_NE(md.find("| `tasks.succeeded` | 1112 | 971 | -141 | -12.68% |\n"), std::string::npos) << md;
+  EXPECT_NE(md.find("| `tasks.succeeded` | 1117 | 1053 | -64 | -5.73% |\n"), std::string::npos) << md;
   EXPECT_NE(md.find("| `breaker_openings.probe_failed` | 6 | 0 | -6 | -100.00% |\n"), std::string::npos) << md;
   const nlohmann::json& probe_failed = j["metrics"][29];
   EXPECT_EQ(probe_failed["metric"], "breaker_openings.probe_failed");

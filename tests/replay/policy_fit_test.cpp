@@ -147,7 +147,7 @@ TEST(PolicyFitTest, RetriedTruncationsMakeTheFittedPolicyRejectCutAnswers) {
   emit_policy(e, fits, "");
   const std::string yaml = e.out().c_str();
   const std::size_t retry = yaml.find("- retry:");
-  const std::size_t validate = yaml.find("- validate:\n    require:\n      - complete");
+  const std::size_t validate = yaml.find("  - validate:\n      require: [complete]");
   ASSERT_NE(retry, std::string::npos) << yaml;
   ASSERT_NE(validate, std::string::npos) << yaml;
   EXPECT_LT(retry, validate) << yaml;  // inner: retry sees the rejection
