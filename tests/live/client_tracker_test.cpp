@@ -40,7 +40,7 @@ std::optional<RetryLayer> exchange(ClientTracker& t, const Send& s, int status, 
   return layer;
 }
 
-const ClientRow& only(const ClientReport& r) {
+ClientRow only(const ClientReport& r) {
   EXPECT_EQ(r.clients.size(), 1U);
   return r.clients.front();
 }
@@ -51,7 +51,7 @@ TEST(ClientTracker, SdkRetriesAreTheSdkLayerAndHonouringRetryAfterIsNotEarly) {
   EXPECT_EQ(exchange(t, {.stainless = "1", .at = 1000 * kMillisecond}, 429, "1000"), RetryLayer::sdk);
   // 990 ms after a 429 asking for 1000 ms: within the 20 ms slack, not early.
   EXPECT_EQ(exchange(t, {.stainless = "2", .at = 1990 * kMillisecond}, 200), RetryLayer::sdk);
-  const ClientRow& row = only(t.report());
+  const ClientRow row = only(t.report());
   EXPECT_EQ(row.attempts, 3U);
   EXPECT_EQ(row.logical, 1U);
   EXPECT_EQ(row.retries[kSdk], 2U);
@@ -73,7 +73,7 @@ TEST(ClientTracker, AnImmediateResendAfterA429IsAnEarlyApplicationRetry) {
   EXPECT_EQ(exchange(t, {.at = 984 * kMillisecond}, 200), RetryLayer::application);
   // After a success the same body again is a new logical request, not a retry.
   EXPECT_EQ(exchange(t, {.at = 990 * kMillisecond}, 200), std::nullopt);
-  const ClientRow& row = only(t.report());
+  const ClientRow row = only(t.report());
   EXPECT_EQ(row.attempts, 4U);
   EXPECT_EQ(row.logical, 2U);
   EXPECT_EQ(row.retries[kApp], 2U);
@@ -100,7 +100,7 @@ TEST(ClientTracker, RetriesAgainstAdviceByReason) {
   exchange(t, {.body = "gone"}, 404);
   exchange(t, {.body = "busy"}, 503);
   exchange(t, {.body = "busy"}, 200);  // a 503 may be retried
-  const ClientRow& row = only(t.report());
+  const ClientRow row = only(t.report());
   const auto reason = [&row](std::size_t layer, AdviceReason r) {
     return row.against_advice[layer][static_cast<std::size_t>(r)];
   };
@@ -129,7 +129,7 @@ TEST(ClientTracker, APayloadSentAgainLoopResendsTimesIsOneLoop) {
   ClientTracker t(3);
   for (int i = 0; i < 6; ++i) exchange(t, {.body = "same"}, 200);
   for (int i = 0; i < 3; ++i) exchange(t, {.body = "thrice"}, 200);  // sent again twice: no loop
-  const ClientRow& row = only(t.report());
+  const ClientRow row = only(t.report());
   EXPECT_EQ(row.loops, 1U);
   EXPECT_EQ(row.logical, 9U);
   EXPECT_EQ(row.total_retries(), 0U);
@@ -163,7 +163,7 @@ TEST(ClientTracker, AStreamThatFailsIsAnErrorAndAHeaderRetryOfAnUnseenRequestIsI
   t.ended(id);
   EXPECT_EQ(exchange(t, {.body = "stream"}, 200), RetryLayer::application);
   EXPECT_EQ(exchange(t, {.body = "other", .stainless = "1"}, 200), RetryLayer::sdk);
-  const ClientRow& row = only(t.report());
+  const ClientRow row = only(t.report());
   EXPECT_EQ(row.logical, 2U);
   EXPECT_EQ(row.retries[kSdk], 1U);
   EXPECT_EQ(row.by_attempts[3], (std::vector<std::uint64_t>{0, 0, 2}));

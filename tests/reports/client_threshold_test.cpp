@@ -18,7 +18,7 @@ std::vector<Threshold> client_thresholds() {
            {"client_retry_amplification{client:a}", "max<=2"},
            {"client_retries_against_advice{reason:status_400}", "count==0"},
            {"client_peak_concurrency", "max<3"},
-           {"task_success", "rate>=0"}}) {
+           {"provider_calls", "count>=0"}}) {
     out.push_back(std::get<Threshold>(parse_threshold(metric, expression)));
   }
   return out;
@@ -73,7 +73,7 @@ TEST(ClientThresholds, AreNotEvaluatedInASimulatedRun) {
             R"x("not_evaluated":"not measured (squall serve only)"})x");
   EXPECT_FALSE(j.contains("clients"));
   EXPECT_NE(text_summary(rep, false)
-                .find("client_retries{layer:sdk}: count==2  not evaluated: not measured (squall "
+                .find("- client_retries{layer:sdk} : count==2  not evaluated: not measured (squall "
                       "serve only)\n"),
             std::string::npos);
   EXPECT_NE(markdown_summary(rep).find("| – | `client_peak_concurrency` | `max<3` | not evaluated: not measured "
