@@ -244,6 +244,10 @@ CLI::App* add_serve_command(CLI::App& app, ServeOptions& options) {
                   "refused at once, closed without an answer")
       ->check(integer_in(1, 1'000'000))
       ->capture_default_str();
+  cmd->add_option("--loop-resends", options.loop_resends,
+                  "A payload a client sends again this many times counts as a loop (metric client_loops)")
+      ->check(integer_in(1, 1'000'000))
+      ->capture_default_str();
   add_path(*cmd, "--out", options.out, "Write the JSON report here (atomically)");
   add_reports(*cmd, options.reports, "Write a report in FORMAT to PATH (atomically); repeatable");
   cmd->add_flag("-q,--quiet", options.quiet, "Print only the base URL, failing thresholds and errors");

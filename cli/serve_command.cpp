@@ -152,7 +152,8 @@ Report serve(const ServeOptions& options, const Scenario& scenario, const Corpor
   live::RealTimeLoop loop(io, options.time_scale);
   live::LiveWorld world(scenario, corpora, seed, loop, loop, start_unix_seconds, observer);
   Stopper* stopper = nullptr;
-  live::LiveService service(world, loop, [&] { stopper->stop(); });
+  live::LiveService service(
+      world, loop, [&] { stopper->stop(); }, options.loop_resends);
   live::ServerLimits limits;
   limits.request_timeout = std::chrono::milliseconds(options.request_timeout / kMillisecond);
   limits.max_connections = options.max_connections;
@@ -184,7 +185,8 @@ Report serve(const ServeOptions& options, const Scenario& scenario, const Corpor
   provenance.scenario_file = options.scenario.string();
   provenance.repro = fmt::format("{} serve {} --seed {}", options.program, options.scenario.string(), seed);
   const Nanos served = options.duration ? std::max(*options.duration, loop.now()) : loop.now();
-  Report report = world.report(std::max<Nanos>(served, 1), provenance);
+  const ClientReport clients = service.client_report();
+  Report report = world.report(std::max<Nanos>(served, 1), provenance, &clients);
   if (!options.quiet) {
     fmt::print("fault decisions: {}, fingerprint {}\n", world.decisions(),
                fingerprint_hex(world.decision_fingerprint()));

@@ -27,6 +27,7 @@ struct ServeOptions {
   // client to take one write; live::ServerLimits::request_timeout.
   Nanos request_timeout = 30 * kSecond;
   std::size_t max_connections = 1024;  // open at once; more are answered 503 (live/http_server.hpp)
+  std::uint32_t loop_resends = 5;      // re-sends of one payload that make a loop (live/client_tracker.hpp)
   std::optional<std::filesystem::path> out;
   std::vector<std::string> reports;  // --report FORMAT=PATH
   bool quiet = false;

@@ -34,6 +34,9 @@ HttpSession::HttpSession(boost::asio::ip::tcp::socket socket, const ServerLimits
                          std::size_t& open_connections)
     : stream_(std::move(socket)), limits_(limits), handler_(std::move(handler)), open_connections_(open_connections) {
   ++open_connections_;
+  boost::system::error_code error;
+  const auto endpoint = stream_.socket().remote_endpoint(error);
+  if (!error) peer_ = endpoint.address().to_string();
 }
 
 HttpSession::~HttpSession() { --open_connections_; }
@@ -119,6 +122,7 @@ void HttpSession::reply(HttpResponse response, bool close) {
   response.version(version_);
   response.keep_alive(keep_alive_);
   response.prepare_payload();
+  if (hooks_.on_head) hooks_.on_head(response.base(), response.body());
   std::ostringstream bytes;
   bytes << response;
   queue(std::move(bytes).str());
@@ -132,6 +136,7 @@ void HttpSession::begin_stream(http::response_header<> head) {
   head.version(version_);
   if (version_ == 11 && !keep_alive_) head.set(http::field::connection, "close");
   if (version_ == 11) head.set(http::field::transfer_encoding, "chunked");
+  if (hooks_.on_head) hooks_.on_head(head, {});
   std::ostringstream bytes;
   bytes << head;
   queue(std::move(bytes).str());
@@ -148,6 +153,7 @@ void HttpSession::end_stream() {
 }
 
 void HttpSession::finish_exchange() {
+  end_hooks();
   read_after_write_ = true;
   if (!writing_) write_next();
 }
@@ -212,7 +218,14 @@ void HttpSession::close_when_idle() {
   if (reading_ && (!parser_ || !parser_->got_some())) abort();
 }
 
+void HttpSession::end_hooks() {
+  ExchangeHooks hooks = std::move(hooks_);
+  hooks_ = {};
+  if (hooks.on_end) hooks.on_end();
+}
+
 void HttpSession::abort() {
+  end_hooks();
   if (!open_) return;
   open_ = false;  // the queued bytes stay until the session goes: a write in flight reads them
   beast::error_code ignored;

@@ -81,6 +81,16 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void close_when_idle();
   // Whether the request handed to the handler has no answer begun yet.
   bool awaiting_answer() const { return awaiting_answer_; }
+  // Told of the current exchange's answer, for this exchange only (set by the handler):
+  // on_head when its status and headers are sent (with the body of a whole answer), on_end
+  // once when the exchange ends, answered or not (the connection closed first).
+  struct ExchangeHooks {
+    std::function<void(const http::response_header<>& head, std::string_view body)> on_head;
+    std::function<void()> on_end;
+  };
+  void watch(ExchangeHooks hooks) { hooks_ = std::move(hooks); }
+  // The client's IP address ("" when the socket could not tell).
+  const std::string& peer() const { return peer_; }
 
  private:
   void read();
@@ -92,6 +102,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void write_next();
   void finish_exchange();
   void linger();
+  void end_hooks();
 
   boost::beast::tcp_stream stream_;
   boost::beast::flat_buffer buffer_;
@@ -108,6 +119,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   bool lingering_ = false;
   bool awaiting_answer_ = false;
   unsigned version_ = 11;  // the current request's HTTP version: 10 or 11
+  ExchangeHooks hooks_;
+  std::string peer_;
 };
 
 }  // namespace squall::live

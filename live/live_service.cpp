@@ -19,6 +19,12 @@ constexpr std::string_view kMessagesEndpoint = "messages";
 
 bool is_2xx(const Response& r) { return r.status >= 200 && r.status < 300; }
 
+// A header's value, "" when absent.
+std::string_view field_of(const http::fields& fields, std::string_view name) {
+  const auto it = fields.find(boost::beast::string_view(name.data(), name.size()));
+  return it == fields.end() ? std::string_view() : std::string_view(it->value().data(), it->value().size());
+}
+
 void reply_json(HttpSession& session, WireError error) {
   HttpResponse response{static_cast<http::status>(error.status), 11};
   response.set(http::field::content_type, "application/json");
@@ -38,6 +44,7 @@ struct LiveService::Exchange {
   RequestIdentity identity;
   std::unique_ptr<WireFormat> wire;
   TimePoint received = 0;
+  std::uint64_t tracked = 0;  // the client tracker's id of the request
 };
 
 // A streamed answer's call, run beside the coroutine that paces the stream.
@@ -53,8 +60,9 @@ struct LiveService::CallState {
   CancellationSource cancel;
 };
 
-LiveService::LiveService(LiveWorld& world, RealTimeLoop& loop, std::function<void()> on_stop)
-    : world_(world), loop_(loop), on_stop_(std::move(on_stop)), mcp_sessions_(world.seed()) {}
+LiveService::LiveService(LiveWorld& world, RealTimeLoop& loop, std::function<void()> on_stop,
+                         std::uint32_t loop_resends)
+    : world_(world), loop_(loop), on_stop_(std::move(on_stop)), mcp_sessions_(world.seed()), clients_(loop_resends) {}
 
 HttpResponse LiveService::json_response(http::status status, std::string body) const {
   HttpResponse response{status, 11};
@@ -67,7 +75,9 @@ HttpResponse LiveService::json_response(http::status status, std::string body) c
 
 void LiveService::handle(const std::shared_ptr<HttpSession>& session, HttpRequest&& request) {
   try {
+    track(*session, request);
     route(session, request);
+    tracked_ = 0;
   } catch (const std::exception& e) {
     // A bug: this client gets a 500 and the others are still served, but the run ends
     // as an internal error (serve rethrows error()).
@@ -79,6 +89,25 @@ void LiveService::handle(const std::shared_ptr<HttpSession>& session, HttpReques
           /*close=*/true);
     }
   }
+}
+
+void LiveService::track(HttpSession& session, const HttpRequest& request) {
+  tracked_ = 0;
+  const std::string_view target(request.target().data(), request.target().size());
+  const std::string_view path = target.substr(0, target.find('?'));
+  if (request.method() != http::verb::post || !(path.starts_with("/v1/") || path.starts_with("/p/"))) return;
+  const std::string_view named = field_of(request, "x-squall-client");
+  const std::uint64_t id =
+      clients_.arrive(ClientRequest{named.empty() ? std::string_view(session.peer()) : named, path, request.body(),
+                                    field_of(request, "x-envoy-attempt-count"),
+                                    field_of(request, "x-stainless-retry-count"), loop_.real_duration(loop_.now())});
+  tracked_ = id;
+  session.watch({[this, id](const http::response_header<>& head, std::string_view body) {
+                   clients_.answered(id, read_answer(static_cast<int>(head.result_int()), field_of(head, "retry-after"),
+                                                     field_of(head, "retry-after-ms"), field_of(head, "x-should-retry"),
+                                                     body, loop_.real_duration(loop_.now())));
+                 },
+                 [this, id] { clients_.ended(id); }});
 }
 
 void LiveService::route(const std::shared_ptr<HttpSession>& session, const HttpRequest& request) {
@@ -185,6 +214,8 @@ void LiveService::begin(const std::shared_ptr<HttpSession>& session, const HttpR
                             static_cast<std::uint64_t>(exchange->identity.attempt);
   exchange->wire = make_wire(who, world_.start_unix_seconds() + loop_.now() / kSecond);
   exchange->received = loop_.now();
+  exchange->tracked = tracked_;
+  clients_.input_tokens(tracked_, call.prompt_tokens);
   ++in_flight_;
   if (stream) {
     spawn(answer_stream(session, std::move(exchange)), &error_);
@@ -269,6 +300,7 @@ void LiveService::finish_stream(HttpSession& session, const Exchange& exchange, 
   }
   for (; sent < response.output_tokens; ++sent) session.send(exchange.wire->stream_token(sent));
   // A cut stream: the tokens sent so far, then the error, as the APIs fail mid-stream.
+  if (!is_2xx(response)) clients_.stream_failed(exchange.tracked);
   session.send(is_2xx(response) ? exchange.wire->stream_end(response) : exchange.wire->stream_error(response));
   session.end_stream();
 }

@@ -38,6 +38,7 @@
 #include "engine/runtime/cancellation.hpp"
 #include "engine/runtime/task.hpp"
 #include "live/anthropic_wire.hpp"
+#include "live/client_tracker.hpp"
 #include "live/http_session.hpp"
 #include "live/live_world.hpp"
 #include "live/mcp_sessions.hpp"
@@ -52,7 +53,9 @@ class LiveService {
  public:
   // `on_stop` is called when a client asks to stop (POST /squall/v1/stop), after its reply
   // is queued.
-  LiveService(LiveWorld& world, RealTimeLoop& loop, std::function<void()> on_stop);
+  // `loop_resends`: --loop-resends, the re-sends of one payload that make a loop
+  // (live/client_tracker.hpp).
+  LiveService(LiveWorld& world, RealTimeLoop& loop, std::function<void()> on_stop, std::uint32_t loop_resends = 5);
 
   // Answers one request. An exception escaping a route (a bug) answers 500 and is kept
   // in error().
@@ -64,6 +67,8 @@ class LiveService {
   std::size_t in_flight() const { return in_flight_; }
   // An exception a handler's coroutine threw (a bug), or null.
   std::exception_ptr error() const { return error_; }
+  // How the clients retried (the report's `clients`): every POST to a provider endpoint.
+  ClientReport client_report() const { return clients_.report(); }
 
  private:
   struct Exchange;
@@ -71,6 +76,8 @@ class LiveService {
   // Makes an exchange's WireFormat from its seeded id (`who`) and its `created` (Unix s).
   using WireFactory = std::function<std::unique_ptr<WireFormat>(std::uint64_t who, std::int64_t created)>;
   void route(const std::shared_ptr<HttpSession>& session, const HttpRequest& request);
+  // Tells the client tracker of a request to a provider endpoint, and of its answer.
+  void track(HttpSession& session, const HttpRequest& request);
   void chat(const std::shared_ptr<HttpSession>& session, const HttpRequest& request);
   void messages(const std::shared_ptr<HttpSession>& session, const HttpRequest& request);
   // POST /v1/embeddings, served by an llm provider (live/retrieval_routes.cpp).
@@ -115,6 +122,8 @@ class LiveService {
   bool stopped_ = false;
   std::size_t in_flight_ = 0;
   McpSessions mcp_sessions_;
+  ClientTracker clients_;
+  std::uint64_t tracked_ = 0;  // the tracker's id of the request being routed (0: none)
   std::exception_ptr error_;
 };
 

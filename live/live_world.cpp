@@ -116,9 +116,10 @@ Task<Response> LiveWorld::call(LiveProvider& provider, Request request, RequestI
   co_return response;
 }
 
-Report LiveWorld::report(Nanos duration, const Provenance& provenance) {
+Report LiveWorld::report(Nanos duration, const Provenance& provenance, const ClientReport* clients) {
   for (auto& [name, provider] : providers_) record_provider(recorder_, *provider.config, provider.built, duration);
-  Report report = build_report(recorder_, RunInfo{scenario_.name, seed_, duration}, scenario_.thresholds);
+  Report report = build_report(recorder_, RunInfo{scenario_.name, seed_, duration}, scenario_.thresholds, clients);
+  if (clients != nullptr) report.clients = *clients;
   report.produced_by = provenance;
   report.fingerprint = decision_fingerprint();
   return report;

@@ -103,7 +103,9 @@ class LiveWorld {
   // sections as `run` (sim/provider_record.hpp: injected faults, capacity); its
   // fingerprint is decision_fingerprint() (the trace of a live run has real latencies in
   // it). Once, when serving has ended: the capacity layers' counters end there.
-  Report report(Nanos duration, const Provenance& provenance);
+  // `clients`, when given, is the report's `clients` section and measures the client_*
+  // thresholds (live/client_tracker.hpp).
+  Report report(Nanos duration, const Provenance& provenance, const ClientReport* clients = nullptr);
 
  private:
   void record_decision(const LiveProvider& provider, RequestIdentity identity, const FaultCounts& before);

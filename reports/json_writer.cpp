@@ -1,6 +1,7 @@
 #include "reports/json_writer.hpp"
 
 #include "reports/atomic_file.hpp"
+#include "reports/client_json.hpp"
 #include "reports/fingerprint.hpp"
 #include "reports/json_members.hpp"
 #include "reports/rounding.hpp"
@@ -14,7 +15,6 @@ double ms(double x) { return round_ms(x); }
 double ms(Nanos d) { return round_ms(d); }
 double usd(double x) { return round_usd(x); }
 double ratio(double x) { return round_ratio(x); }
-
 ordered_json optional_ratio(const std::optional<double>& x) { return x ? ordered_json(ratio(*x)) : ordered_json(); }
 
 ordered_json status_counts(const StatusCounts& counts) {
@@ -266,7 +266,8 @@ ordered_json thresholds(const Report& r) {
     o["metric"] = t.metric;
     o["expression"] = t.expression;
     o["observed"] = optional_ratio(t.observed);
-    o["passed"] = t.passed;
+    o["passed"] = t.not_evaluated.empty() ? ordered_json(t.passed) : ordered_json();  // null: not evaluated
+    if (!t.not_evaluated.empty()) o["not_evaluated"] = t.not_evaluated;
     j.push_back(std::move(o));
   }
   return j;
@@ -385,6 +386,7 @@ ordered_json to_json(const Report& r) {
   // Only when a provider has a capacity block, so that reports of scenarios without one
   // are unchanged.
   if (!r.capacity.empty()) j["capacity"] = capacity(r);
+  if (r.clients) j["clients"] = client_json(*r.clients);  // a live run's only
   return j;
 }
 

@@ -50,12 +50,15 @@
 //               by the phase they ran in (Envoy's fault filter: a delay then continues
 //               upstream, an abort answers at once, a transform rewrites the upstream
 //               answer; mocks/chaos/fault.hpp), for every provider with fault rules,
-//   thresholds [{metric, expression, observed, passed}], thresholds_passed,
+//   thresholds [{metric, expression, observed, passed}], thresholds_passed,  a threshold
+//               not evaluated (a client_* metric outside squall serve) has passed null and
+//               not_evaluated "not measured (squall serve only)"; thresholds_passed: none failed,
 //   time_series {window_ms, windows [{start_ms, tasks {succeeded, ...},
 //                provider_calls {provider: {kind: n, non-zero only}},
 //                injected_faults {provider: {kind: n, non-zero only}}}]}  faults by
 //                window of the chaos layer's decision; per provider and kind, the
 //                windows sum to injected_faults' count
+//   clients  only in a live run's report (squall serve): reports/client_json.hpp
 //   seeds  only in `run --seeds`'s report (cli/run_seeds.cpp adds it after the rest, which
 //          is then the first seed's): reports/seed_summary.hpp's seed_summary_json
 // Names are sorted. Numbers are rounded as reports/rounding.hpp says.

@@ -7,6 +7,7 @@
 #include "engine/outcome.hpp"
 #include "engine/strategies/relax_threshold.hpp"
 #include "engine/strategies/rewrite_query.hpp"
+#include "reports/client_report.hpp"
 
 namespace squall {
 namespace {
@@ -38,7 +39,12 @@ constexpr std::array<TagInfo, 2> kHedgeTags{{{"tool", TagValues::any}, {"action"
 
 constexpr std::array<TagInfo, 2> kBreakerOpeningTags{{{"tool", TagValues::any}, {"cause", TagValues::breaker_cause}}};
 
-constexpr std::array<MetricInfo, 43> kCatalogue{{
+constexpr std::array<TagInfo, 2> kClientLayerTags{{{"client", TagValues::any}, {"layer", TagValues::retry_layer}}};
+constexpr std::array<TagInfo, 3> kClientAdviceTags{
+    {{"client", TagValues::any}, {"layer", TagValues::retry_layer}, {"reason", TagValues::advice_reason}}};
+constexpr std::array<TagInfo, 1> kClientTags{{{"client", TagValues::any}}};
+
+constexpr std::array<MetricInfo, 50> kCatalogue{{
     {MetricId::task_success, "task_success", MetricType::rate, "", kTaskTags,
      "fraction of tasks that succeeded, clean or degraded"},
     {MetricId::task_degraded, "task_degraded", MetricType::rate, "", kTaskTags,
@@ -124,6 +130,24 @@ constexpr std::array<MetricInfo, 43> kCatalogue{{
     {MetricId::breaker_openings, "breaker_openings", MetricType::counter, "", kBreakerOpeningTags,
      "circuit-breaker transitions to open, by cause: consecutive failures, failure rate, slow-call rate, a failed "
      "half-open probe"},
+    {MetricId::client_retry_amplification, "client_retry_amplification", MetricType::trend, "", kClientLayerTags,
+     "squall serve only: HTTP attempts per logical request of a client (with layer: the first attempt and that "
+     "layer's retries)"},
+    {MetricId::client_retries, "client_retries", MetricType::counter, "", kClientLayerTags,
+     "squall serve only: retries by layer (gateway: x-envoy-attempt-count, sdk: x-stainless-retry-count, "
+     "application: an identical re-send after an error)"},
+    {MetricId::client_early_retries, "client_early_retries", MetricType::counter, "", kClientLayerTags,
+     "squall serve only: retries sent before the Retry-After their earlier attempt was given had elapsed"},
+    {MetricId::client_retries_against_advice, "client_retries_against_advice", MetricType::counter, "",
+     kClientAdviceTags,
+     "squall serve only: retries of answers that said not to (x-should-retry: false, 400, 401, 403, 404, "
+     "insufficient_quota, context_length_exceeded)"},
+    {MetricId::client_loops, "client_loops", MetricType::counter, "", kClientTags,
+     "squall serve only: identical payloads a client sent again --loop-resends times or more"},
+    {MetricId::client_peak_concurrency, "client_peak_concurrency", MetricType::trend, "", kClientTags,
+     "squall serve only: per client, its most requests in flight at once"},
+    {MetricId::client_resent_tokens, "client_resent_tokens", MetricType::counter, "", kClientLayerTags,
+     "squall serve only: input tokens of the requests that were retries"},
 }};
 
 constexpr bool catalogue_in_id_order() {
@@ -155,6 +179,8 @@ const MetricInfo* find_metric(std::string_view name) {
 }
 
 const MetricInfo& metric_info(MetricId id) { return kCatalogue[static_cast<std::size_t>(id)]; }
+
+bool live_only(MetricId id) { return id >= MetricId::client_retry_amplification; }
 
 const TagInfo* find_tag(const MetricInfo& metric, std::string_view name) {
   for (const TagInfo& t : metric.tags) {
@@ -191,8 +217,12 @@ const std::vector<std::string_view>& vocabulary(TagValues values) {
     }
     return names;
   }();
+  static const auto kLayers = names_of_values(kRetryLayers);
+  static const auto kAdvice = names_of_values(kAdviceReasons);
   switch (values) {
     case TagValues::any: return kNone;
+    case TagValues::retry_layer: return kLayers;
+    case TagValues::advice_reason: return kAdvice;
     case TagValues::outcome_kind: return kOutcomes;
     case TagValues::breaker_state: return kBreakers;
     case TagValues::token_kind: return kTokens;

@@ -76,7 +76,19 @@ enum class MetricId : std::uint8_t {
   hedged_fraction,         // rate: hedged attempts per primary request
   hedge_loser_cost_usd,    // counter: USD billed by attempts cancelled because a hedge won
   breaker_openings,        // counter: circuit-breaker transitions to open, by cause
+  // Client conformance, measured by `squall serve` only (reports/client_report.hpp); in a
+  // simulated run a threshold on them is not evaluated.
+  client_retry_amplification,     // trend: HTTP attempts per logical request, by client and layer
+  client_retries,                 // counter: retries, by client and layer
+  client_early_retries,           // counter: retries sent before the Retry-After given had elapsed
+  client_retries_against_advice,  // counter: retries of answers that said not to, by reason
+  client_loops,                   // counter: payloads sent again --loop-resends times or more
+  client_peak_concurrency,        // trend: per client, its most requests in flight at once
+  client_resent_tokens,           // counter: input tokens of retried requests
 };
+
+// Whether only a live run measures `id` (the client_* metrics).
+bool live_only(MetricId id);
 
 // What values a tag accepts; closed vocabularies are checked at parse time.
 enum class TagValues : std::uint8_t {
@@ -91,6 +103,8 @@ enum class TagValues : std::uint8_t {
                       // unservable, not_idempotent
   breaker_cause,      // consecutive_failures, failure_rate, slow_call_rate, probe_failed
   ladder_strategy,    // the strategies whose rungs the ladder counts: relax_threshold, rewrite_query
+  retry_layer,        // gateway, sdk, application (reports/client_report.hpp)
+  advice_reason,      // should_retry_false, insufficient_quota, context_length_exceeded, status_400, ...
 };
 
 struct TagInfo {

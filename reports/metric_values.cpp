@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "reports/metric_aggregations.hpp"
 #include "reports/trend.hpp"
 
 namespace squall {
@@ -21,49 +22,12 @@ std::optional<double> rate_value(std::uint64_t hits, std::uint64_t total) {
   return static_cast<double>(hits) / static_cast<double>(total);
 }
 
-// The aggregation of integer samples in the metric's unit, `per_unit` samples' units
-// making one (kMillisecond ns per ms for latencies, 1 for counts).
-std::optional<double> trend_value(std::vector<Trend::Part> samples, const ThresholdExpression& e, double per_unit) {
-  const Trend trend(std::move(samples));
-  if (trend.empty()) return std::nullopt;
-  const auto scaled = [per_unit](std::int64_t x) { return static_cast<double>(x) / per_unit; };
-  switch (e.aggregation) {
-    case Aggregation::percentile: return scaled(trend.percentile(e.percentile));
-    case Aggregation::med: return scaled(trend.median());
-    case Aggregation::avg: return trend.mean() / per_unit;
-    case Aggregation::min: return scaled(trend.min());
-    case Aggregation::max: return scaled(trend.max());
-    case Aggregation::rate:
-    case Aggregation::count:
-    case Aggregation::sum: break;  // rejected by parse_threshold for trends
-  }
-  return std::nullopt;
-}
-
 std::uint64_t finished_tasks(const Recorder& r) {
   std::uint64_t n = 0;
   for (const TemplateStats& s : r.templates()) {
     for (std::uint64_t c : s.tasks) n += c;
   }
   return n;
-}
-
-std::optional<double> counter_value(double total, const ThresholdExpression& e, Nanos duration, std::uint64_t tasks) {
-  switch (e.aggregation) {
-    case Aggregation::count:
-    case Aggregation::sum: return total;
-    case Aggregation::rate:  // per second of simulated time, as k6's counter rate
-      if (duration <= 0) return std::nullopt;
-      return total / (static_cast<double>(duration) / static_cast<double>(kSecond));
-    case Aggregation::avg:  // per finished task
-      if (tasks == 0) return std::nullopt;
-      return total / static_cast<double>(tasks);
-    case Aggregation::percentile:
-    case Aggregation::min:
-    case Aggregation::max:
-    case Aggregation::med: break;  // rejected by parse_threshold for counters
-  }
-  return std::nullopt;
 }
 
 // Tasks of the selected templates whose status is one of `statuses`, over all of them.
@@ -135,39 +99,6 @@ std::vector<std::uint64_t> calls_by_attempts(const Recorder& r, const Threshold&
   return counts;
 }
 
-// trend_value of the samples that `counts` counts (counts[v] samples of value v), computed
-// from the counts: the same values as a Trend of those samples (nearest rank, the mean of
-// an exact sum), without writing out one sample per logical call (10 MB for a million
-// calls, most of it fresh pages: bench/README.md).
-std::optional<double> counted_value(const std::vector<std::uint64_t>& counts, const ThresholdExpression& e) {
-  __extension__ using i128 = __int128;
-  std::uint64_t n = 0;
-  i128 sum = 0;
-  for (std::size_t v = 0; v < counts.size(); ++v) {
-    n += counts[v];
-    sum += static_cast<i128>(v) * counts[v];
-  }
-  if (n == 0) return std::nullopt;
-  // The value of the sample at 1-based rank `rank`.
-  const auto at_rank = [&counts](std::uint64_t rank) {
-    std::uint64_t seen = 0;
-    std::size_t v = 0;
-    while (seen + counts[v] < rank) seen += counts[v++];
-    return static_cast<double>(v);
-  };
-  switch (e.aggregation) {
-    case Aggregation::percentile: return at_rank(nearest_rank(e.percentile, n));
-    case Aggregation::med: return at_rank(nearest_rank(50, n));
-    case Aggregation::avg: return static_cast<double>(sum) / static_cast<double>(n);
-    case Aggregation::min: return at_rank(1);
-    case Aggregation::max: return at_rank(n);
-    case Aggregation::rate:
-    case Aggregation::count:
-    case Aggregation::sum: break;  // rejected by parse_threshold for trends
-  }
-  return std::nullopt;
-}
-
 double tokens(const Recorder& r, const Threshold& t) {
   std::int64_t n = 0;
   for (const ProviderStats& s : r.providers()) {
@@ -186,12 +117,11 @@ double cost_usd(const Recorder& r, const Threshold& t) {
   return usd;
 }
 
-// The sum of `field(row)` over the providers the threshold's `provider` tag admits.
-template <class Field>
-double sum_by_provider(const Recorder& r, const Threshold& t, Field field) {
+// The sum of a counter over the providers the threshold's `provider` tag admits.
+double sum_by_provider(const Recorder& r, const Threshold& t, std::uint64_t ProviderStats::*field) {
   std::uint64_t n = 0;
   for (const ProviderStats& s : r.providers()) {
-    if (admits(t, "provider", s.name)) n += field(s);
+    if (admits(t, "provider", s.name)) n += s.*field;
   }
   return static_cast<double>(n);
 }
@@ -361,17 +291,12 @@ double hedge_loser_cost_usd(const Recorder& r, const Threshold& t) {
   return usd;
 }
 
-// The ProviderStats member a per-provider counter metric sums.
-std::uint64_t ProviderStats::*provider_counter(MetricId id) {
-  if (id == MetricId::retries_refused) return &ProviderStats::retries_refused;
-  return id == MetricId::throttled_requests ? &ProviderStats::throttled : &ProviderStats::truncated;
-}
-
 }  // namespace
 
 std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos duration) {
   const MetricInfo* info = find_metric(t.metric_name);
-  if (info == nullptr) return std::nullopt;  // parse_threshold admits only catalogue metrics
+  // parse_threshold admits only catalogue metrics; the client_* ones are reports/client_metrics.hpp's.
+  if (info == nullptr || live_only(info->id)) return std::nullopt;
   const ThresholdExpression& e = t.parsed;
   const std::uint64_t tasks = finished_tasks(r);
   switch (info->id) {
@@ -420,27 +345,24 @@ std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos durat
     case MetricId::capacity_wasted:
       return counter_value(sum_capacity(r, t, [](const CapacityReport& c) { return c.wasted_requests; }), e, duration,
                            tasks);
-    case MetricId::capacity_queue_length: {
-      const std::vector<std::int64_t> maxima = capacity_queue_maxima(r, t);
-      return trend_value({Trend::Part(maxima)}, e, 1);
-    }
+    case MetricId::capacity_queue_length: return trend_value({Trend::Part(capacity_queue_maxima(r, t))}, e, 1);
     case MetricId::capacity_recovery_time: {
       const std::vector<std::int64_t> times = capacity_recovery_times(r, t);
       return trend_value({Trend::Part(times)}, e, kMillisecond);
     }
     case MetricId::retries_refused:
+      return counter_value(sum_by_provider(r, t, &ProviderStats::retries_refused), e, duration, tasks);
     case MetricId::throttled_requests:
-    case MetricId::truncated_answers: {
-      const auto counter = provider_counter(info->id);
-      return counter_value(sum_by_provider(r, t, [counter](const ProviderStats& s) { return s.*counter; }), e, duration,
-                           tasks);
-    }
+      return counter_value(sum_by_provider(r, t, &ProviderStats::throttled), e, duration, tasks);
+    case MetricId::truncated_answers:
+      return counter_value(sum_by_provider(r, t, &ProviderStats::truncated), e, duration, tasks);
     case MetricId::logical_calls: return counter_value(logical_calls(r, t), e, duration, tasks);
     case MetricId::hedges: return counter_value(hedges(r, t), e, duration, tasks);
     case MetricId::hedged_fraction:
       return rate_value(hedge_actions(r, t, HedgeAction::launched), hedge_actions(r, t, HedgeAction::primary));
     case MetricId::hedge_loser_cost_usd: return counter_value(hedge_loser_cost_usd(r, t), e, duration, tasks);
     case MetricId::breaker_openings: return counter_value(breaker_openings(r, t), e, duration, tasks);
+    default: break;  // the client_* metrics, above
   }
   return std::nullopt;
 }

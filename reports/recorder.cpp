@@ -115,11 +115,7 @@ void Recorder::on_attempt(const AttemptEvent& e) {
   s.output_tokens += e.output_tokens;
   s.cost_usd += e.cost_usd;
   s.truncated += e.truncated ? 1 : 0;
-  if (e.kind != OutcomeKind::success) {
-    s.failed_input_tokens += e.input_tokens;
-    s.failed_output_tokens += e.output_tokens;
-    s.failed_cost_usd += e.cost_usd;
-  }
+  if (e.kind != OutcomeKind::success) s.add_failed(e.input_tokens, e.output_tokens, e.cost_usd);
   const std::size_t w = window_of(e.finished);
   if (w >= s.calls_by_window.size()) {  // the two series grow together
     s.calls_by_window.resize(w + 1);
@@ -246,12 +242,7 @@ void Recorder::on_validation_failed(const ValidationFailedEvent& e) {
   const std::size_t p = e.provider.empty() ? kNoIndex : intern(providers_, e.provider);
   fingerprint_.fold(EventTag::validation_failed, e.task_id, owner, p, check, e.at, e.input_tokens, e.output_tokens,
                     e.cost_usd);
-  if (p != kNoIndex) {
-    ProviderStats& s = providers_[p];
-    s.failed_input_tokens += e.input_tokens;
-    s.failed_output_tokens += e.output_tokens;
-    s.failed_cost_usd += e.cost_usd;
-  }
+  if (p != kNoIndex) providers_[p].add_failed(e.input_tokens, e.output_tokens, e.cost_usd);
   saw_time(e.at);
 }
 

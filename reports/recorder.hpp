@@ -81,6 +81,12 @@ struct ProviderStats {
   std::uint64_t retries_refused = 0;           // retries its retry_budget refused (RetryRefusedEvent)
   std::uint64_t throttled = 0;                 // requests adaptive_throttling rejected locally (ThrottledEvent)
   std::uint64_t truncated = 0;                 // completions cut at max_output_tokens, accepted or not
+
+  void add_failed(std::int64_t input, std::int64_t output, double usd) {
+    failed_input_tokens += input;
+    failed_output_tokens += output;
+    failed_cost_usd += usd;
+  }
 };
 
 struct ToolStats {

@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "engine/call.hpp"
+#include "reports/client_metrics.hpp"
 #include "reports/metric_values.hpp"
 #include "reports/trend.hpp"
 
@@ -166,7 +167,7 @@ namespace {
 
 // A threshold against what was observed: no samples fail it.
 ThresholdResult judged(const Threshold& t, std::optional<double> observed) {
-  ThresholdResult result{t.metric, t.expression, observed, false, std::nullopt};
+  ThresholdResult result{t.metric, t.expression, observed, false, std::nullopt, {}};
   if (observed) {
     result.passed = holds(t.parsed, *observed);
     result.margin = margin(t.parsed, *observed);
@@ -174,9 +175,21 @@ ThresholdResult judged(const Threshold& t, std::optional<double> observed) {
   return result;
 }
 
+// A threshold of the run: a client_* metric is measured from a live run's `clients`; a
+// simulated run has none, and the threshold is not evaluated (it neither holds nor fails).
+ThresholdResult evaluated(const Threshold& t, const Recorder& r, Nanos duration, const ClientReport* clients) {
+  const MetricInfo* info = find_metric(t.metric_name);
+  if (info == nullptr || !live_only(info->id)) return judged(t, observe(r, t, duration));
+  if (clients != nullptr) return judged(t, observe_clients(*clients, t, duration));
+  ThresholdResult result{t.metric, t.expression, std::nullopt, true, std::nullopt, {}};
+  result.not_evaluated = "not measured (squall serve only)";
+  return result;
+}
+
 }  // namespace
 
-Report build_report(const Recorder& r, const RunInfo& run, std::span<const Threshold> thresholds) {
+Report build_report(const Recorder& r, const RunInfo& run, std::span<const Threshold> thresholds,
+                    const ClientReport* clients) {
   Report rep;
   rep.scenario = run.scenario;
   rep.seed = run.seed;
@@ -203,7 +216,6 @@ Report build_report(const Recorder& r, const RunInfo& run, std::span<const Thres
     p.truncated = s.truncated;
     p.throttled = s.throttled;
     rep.providers.push_back(std::move(p));
-
     rep.tokens.input += s.input_tokens;
     rep.tokens.output += s.output_tokens;
     rep.tokens.burned_by_failed_attempts += s.failed_input_tokens + s.failed_output_tokens;
@@ -302,7 +314,7 @@ Report build_report(const Recorder& r, const RunInfo& run, std::span<const Thres
     }
   }
 
-  for (const Threshold& t : thresholds) rep.thresholds.push_back(judged(t, observe(r, t, run.duration)));
+  for (const Threshold& t : thresholds) rep.thresholds.push_back(evaluated(t, r, run.duration, clients));
 
   rep.time_series = time_series(r, provider_order, run.duration, rep.injected_faults);
   rep.capacity = r.capacity();

@@ -18,6 +18,7 @@
 #include "engine/events.hpp"
 #include "engine/runtime/time.hpp"
 #include "reports/capacity_report.hpp"
+#include "reports/client_report.hpp"
 #include "reports/recorder.hpp"
 #include "reports/threshold.hpp"
 
@@ -210,9 +211,12 @@ struct InjectedFaultRow {
 struct ThresholdResult {
   std::string metric;              // as written, tags included
   std::string expression;          // as written
-  std::optional<double> observed;  // none: no samples (the threshold fails)
-  bool passed = false;
-  std::optional<double> margin;  // margin() in reports/threshold.hpp; none without samples
+  std::optional<double> observed;  // none: no samples (the threshold fails), or not evaluated
+  bool passed = false;             // false: it fails the run; true: it held, or was not evaluated
+  std::optional<double> margin;    // margin() in reports/threshold.hpp; none without samples
+  // Why the threshold was not evaluated ("not measured (squall serve only)": a client_*
+  // metric in a simulated run); empty when it was. Writers show it as skipped, never as held.
+  std::string not_evaluated;
 };
 
 struct TimeWindow {
@@ -268,12 +272,17 @@ struct Report {
   TimeSeries time_series;
   // Per provider with a `capacity` block, sorted by name; windows as time_series's.
   std::vector<CapacityReport> capacity;
+  // How the clients retried: a live run only (`squall serve`); none in a simulated run.
+  std::optional<ClientReport> clients;
 
   // True when every threshold holds (exit code 0 rather than 1, DESIGN section 7).
   bool all_thresholds_passed() const;
 };
 
-// Builds the report and evaluates every threshold (reports/metric_values.hpp).
-Report build_report(const Recorder& recorder, const RunInfo& run, std::span<const Threshold> thresholds);
+// Builds the report and evaluates every threshold (reports/metric_values.hpp). `clients`,
+// given by a live run, is copied into the report and measures the client_* metrics;
+// without it their thresholds are not evaluated.
+Report build_report(const Recorder& recorder, const RunInfo& run, std::span<const Threshold> thresholds,
+                    const ClientReport* clients = nullptr);
 
 }  // namespace squall

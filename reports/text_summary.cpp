@@ -8,6 +8,7 @@
 #include <fmt/color.h>
 #include <fmt/format.h>
 
+#include "reports/client_text.hpp"
 #include "reports/fingerprint.hpp"
 #include "reports/rounding.hpp"
 #include "reports/threshold.hpp"
@@ -187,6 +188,11 @@ void cost_rows(const Report& r, std::vector<Row>& rows) {
 
 void threshold_rows(const Report& r, bool color, std::vector<Row>& rows) {
   for (const ThresholdResult& t : r.thresholds) {
+    if (!t.not_evaluated.empty()) {  // skipped: neither held nor failed
+      const std::string mark = color ? fmt::format(fmt::fg(fmt::terminal_color::yellow), "-") : "-";
+      rows.push_back({mark + " ", t.metric, fmt::format("{}  not evaluated: {}", t.expression, t.not_evaluated)});
+      continue;
+    }
     std::string mark = t.passed ? "✓" : "✗";
     if (color) {
       mark = fmt::format(fmt::fg(t.passed ? fmt::terminal_color::green : fmt::terminal_color::red), "{}", mark);
@@ -227,6 +233,9 @@ std::string text_summary(const Report& r, bool color) {
   task_rows(r, rows);
   provider_rows(r, rows);
   cost_rows(r, rows);
+  if (r.clients) {
+    for (auto& [label, value] : client_lines(*r.clients)) rows.push_back({"", std::move(label), std::move(value)});
+  }
   const std::size_t thresholds_from = rows.size();
   threshold_rows(r, color, rows);
 

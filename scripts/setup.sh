@@ -70,7 +70,11 @@ packages=(
   python3-junitparser python3-jsonschema
   clang-format universal-ctags
   clang libclang-rt-14-dev llvm-14
+  dpkg-dev debootstrap python3-yaml
 )
+# The Debian package (scripts/package.sh, docs/ci.md): dpkg-dev's dpkg-shlibdeps computes its
+# Depends from the binary; the package tests (ctest label `package`) install it into a clean
+# Debian 12 root made by debootstrap and read action.yml with python3-yaml.
 # clang with its sanitizer and libFuzzer runtimes (libclang-rt-14-dev) and llvm-symbolizer
 # (llvm-14, for the sanitizers' stack traces): the fuzz and tsan presets (docs/fuzzing.md).
 # An npm already on the PATH (NodeSource's nodejs bundles one) is used as it is.

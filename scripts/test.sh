@@ -6,8 +6,9 @@
 # seconds (docs/fuzzing.md); then build the debug
 # preset (AddressSanitizer and UndefinedBehaviorSanitizer, build/debug) and run the suite
 # again under it, where a leak, an out-of-bounds access or undefined behaviour fails the
-# test that caused it (all but the source-text checks and the third-party consumers of
-# squall's files, labels `source` and `consumer`, which no sanitizer changes; the debug
+# test that caused it (all but the source-text checks, the third-party consumers of
+# squall's files and the Debian package's tests, labels `source`, `consumer` and `package`,
+# which no sanitizer changes; the debug
 # build preset does not build tests_source). The browser is installed too (setup's --with-browser), so CI
 # opens the HTML report in headless Chromium. scenarios/policies/ holds policies meant to
 # fail the incidents: not run here.

@@ -85,8 +85,11 @@ void thresholds(const Report& r, std::string& out) {
   for (const ThresholdResult& t : r.thresholds) {
     out += fmt::format(
         "<tr class=\"{}\"><td>{}</td><td><code>{}</code></td><td><code>{}</code></td><td class=\"n\">{}</td></tr>\n",
-        t.passed ? "pass" : "fail", mark(t.passed), html_text(t.metric), html_text(t.expression),
-        html_text(format_observed(t)));
+        !t.not_evaluated.empty() ? "skip"
+        : t.passed               ? "pass"
+                                 : "fail",
+        t.not_evaluated.empty() ? mark(t.passed) : "–", html_text(t.metric), html_text(t.expression),
+        html_text(t.not_evaluated.empty() ? format_observed(t) : "not evaluated: " + t.not_evaluated));
   }
   out += "</tbody>\n</table>\n</section>\n";
 }

@@ -25,11 +25,18 @@ void attribute(ptree& node, const char* name, std::string_view value) {
   node.put(ptree::path_type(std::string("<xmlattr>/") + name, '/'), xml_text(value));
 }
 
-void counts(ptree& node, std::size_t tests, std::size_t failures) {
+void counts(ptree& node, std::size_t tests, std::size_t failures, std::size_t skipped = 0) {
   attribute(node, "tests", std::to_string(tests));
   attribute(node, "failures", std::to_string(failures));
   attribute(node, "errors", "0");
-  attribute(node, "skipped", "0");
+  attribute(node, "skipped", std::to_string(skipped));
+}
+
+// Thresholds not evaluated (a client_* metric outside squall serve): JUnit's skipped.
+std::size_t skipped_thresholds(const Report& r) {
+  std::size_t n = 0;
+  for (const ThresholdResult& t : r.thresholds) n += t.not_evaluated.empty() ? 0 : 1;
+  return n;
 }
 
 void property(ptree& properties, const char* name, std::string_view value) {
@@ -39,9 +46,10 @@ void property(ptree& properties, const char* name, std::string_view value) {
 }
 
 // A suite's name and counts; returns its <properties>, for the caller to fill.
-ptree& suite_head(ptree& suite, const std::string& name, std::size_t tests, std::size_t failures) {
+ptree& suite_head(ptree& suite, const std::string& name, std::size_t tests, std::size_t failures,
+                  std::size_t skipped = 0) {
   attribute(suite, "name", name);
-  counts(suite, tests, failures);
+  counts(suite, tests, failures, skipped);
   return suite.add_child("properties", ptree());
 }
 
@@ -65,6 +73,11 @@ ptree test_case(const Report& r, const std::string& suite_name, const ThresholdR
     property(properties, "margin", fmt::format("{}", in_threshold_unit(t, *t.margin).value));
     if (!observed.unit.empty()) property(properties, "unit", observed.unit);
   }
+  if (!t.not_evaluated.empty()) {
+    ptree skipped;
+    attribute(skipped, "message", t.not_evaluated);
+    tc.add_child("skipped", skipped);
+  }
   if (!t.passed) {
     const std::string observed = format_observed(t);
     ptree failure(xml_text(
@@ -81,7 +94,7 @@ ptree report_suite(const Report& r, const std::string& name) {
   for (const ThresholdResult& t : r.thresholds) failures += t.passed ? 0 : 1;
 
   ptree suite;
-  ptree& properties = suite_head(suite, name, r.thresholds.size(), failures);
+  ptree& properties = suite_head(suite, name, r.thresholds.size(), failures, skipped_thresholds(r));
   property(properties, "seed", std::to_string(r.seed));
   property(properties, "fingerprint", fingerprint_hex(r.fingerprint));
   provenance(properties, r.produced_by, r.produced_by.repro);
@@ -201,6 +214,7 @@ std::string junit_xml(std::span<const SuiteOutcome> outcomes) {
   std::size_t tests = 0;
   std::size_t failures = 0;
   std::size_t errors = 0;
+  std::size_t skipped = 0;
   std::vector<ptree> children;
   const std::vector<std::string> names = suite_names(outcomes);
   for (std::size_t i = 0; i < outcomes.size(); ++i) {
@@ -219,12 +233,13 @@ std::string junit_xml(std::span<const SuiteOutcome> outcomes) {
     }
     children.push_back(report_suite(*o.report, names[i]));
     tests += o.report->thresholds.size();
+    skipped += skipped_thresholds(*o.report);
     for (const ThresholdResult& t : o.report->thresholds) failures += t.passed ? 0 : 1;
   }
   attribute(suites, "tests", std::to_string(tests));
   attribute(suites, "failures", std::to_string(failures));
   attribute(suites, "errors", std::to_string(errors));
-  attribute(suites, "skipped", "0");
+  attribute(suites, "skipped", std::to_string(skipped));
   for (ptree& suite : children) suites.add_child("testsuite", suite);
   return document(suites);
 }

@@ -3,8 +3,10 @@
 // a test case, so a broken threshold shows as a failed test with its observed value.
 //
 // Shape (docs/ci.md has it field by field):
-//   <testsuites name="squall" tests= failures= errors= skipped="0">
-//     <testsuite name=SCENARIO tests= failures= errors="0" skipped="0">
+//   <testsuites name="squall" tests= failures= errors= skipped=>
+//     <testsuite name=SCENARIO tests= failures= errors="0" skipped=>   skipped: thresholds
+//                   not evaluated (a client_* metric outside squall serve), each test case
+//                   with <skipped message="not measured (squall serve only)"/>
 //       <properties>  seed, fingerprint, squall_version, scenario_file, policy_file
 //                     (only with --policy), repro
 //       <testcase classname=SCENARIO name="METRIC: EXPRESSION">       one per threshold,

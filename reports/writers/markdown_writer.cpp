@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "reports/client_text.hpp"
 #include "reports/fingerprint.hpp"
 #include "reports/rounding.hpp"
 #include "reports/seed_summary_text.hpp"
@@ -49,8 +50,23 @@ void thresholds(const Report& r, std::string& out) {
   }
   out += "| | metric | threshold | observed |\n|:-:|:--|:--|--:|\n";
   for (const ThresholdResult& t : r.thresholds) {
-    out += fmt::format("| {} | {} | {} | {} |\n", t.passed ? "✓" : "✗", markdown_code(t.metric),
-                       markdown_code(t.expression), markdown_text(format_observed(t)));
+    const bool skipped = !t.not_evaluated.empty();
+    out += fmt::format("| {} | {} | {} | {} |\n",
+                       skipped    ? "–"
+                       : t.passed ? "✓"
+                                  : "✗",
+                       markdown_code(t.metric), markdown_code(t.expression),
+                       markdown_text(skipped ? "not evaluated: " + t.not_evaluated : format_observed(t)));
+  }
+  out += '\n';
+}
+
+// A live run's clients (reports/client_text.hpp).
+void clients(const Report& r, std::string& out) {
+  if (!r.clients) return;
+  out += "#### Clients\n\n| client | |\n|:--|:--|\n";
+  for (const auto& [label, value] : client_lines(*r.clients)) {
+    out += fmt::format("| {} | {} |\n", markdown_text(label), markdown_text(value));
   }
   out += '\n';
 }
@@ -174,6 +190,7 @@ std::string markdown_summary(const Report& r) {
   breaker_openings(r, out);
   injected_faults(r, out);
   capacity(r, out);
+  clients(r, out);
   out += fmt::format("**Repro:** {}\n", markdown_code(r.produced_by.repro));
   return out;
 }

@@ -41,7 +41,10 @@ Outcome run_one(const SweepSpec& spec, const PreparedScenario& prepared, const s
     const Report report = prepared.run(variant.policy, job.seed, std::move(provenance));
     const std::vector<std::optional<double>> all = headline_metrics(to_json(report));
     for (const std::size_t c : columns) out.values.push_back(all[c]);
-    for (const ThresholdResult& t : report.thresholds) out.passed.push_back(t.passed);
+    // A threshold not evaluated (a client_* metric) is left out, as sweep_header leaves it.
+    for (const ThresholdResult& t : report.thresholds) {
+      if (t.not_evaluated.empty()) out.passed.push_back(t.passed);
+    }
   } catch (const RunLimitExceeded& e) {
     out.error = fmt::format("variant \"{}\", seed {}: run stopped: {}", variant.name, job.seed, e.what());
     out.limit = true;
@@ -159,7 +162,11 @@ SweepResult sweep_header(const SweepSpec& spec) {
   r.baseline = spec.baseline;
   r.metrics = spec.metrics;
   r.objectives = spec.objectives;
-  for (const Threshold& t : spec.scenario.thresholds) r.thresholds.push_back(t.metric + " " + t.expression);
+  for (const Threshold& t : spec.scenario.thresholds) {
+    // The client_* metrics are squall serve's: a simulated sweep cannot judge them.
+    const MetricInfo* info = find_metric(t.metric_name);
+    if (info == nullptr || !live_only(info->id)) r.thresholds.push_back(t.metric + " " + t.expression);
+  }
   r.decision = spec.decision;
   if (spec.target) {
     r.target = SweepTargetInfo{spec.target->metric, spec.target->width, spec.target->max_seeds, false};
