@@ -220,9 +220,9 @@ TEST(CiBaselineTest, BadHtmlDirRequestsAreRefusedBeforeAnythingRuns) {
   refused("--report html-dir=" + base.string() + " --report html-dir=/tmp",
           "--report html-dir=" + base.string() + " and --report html-dir=/tmp: give one html-dir");
   refused("--report html-dir=", "--report html-dir= names no directory");
-  refused("--report htmldir=" + base.string(), "--report htmldir=" + base.string() +
-                                                   ": unknown format \"htmldir\"; expected one of json, junit, "
-                                                   "markdown, csv, jsonl, html, otlp");
+  refused("--report htmldir=" + base.string(),
+          "unknown report format \"htmldir\" in --report htmldir=" + base.string() +
+              "; formats: json, junit, markdown, csv, jsonl, html, otlp");
   const fs::path src = fresh_dir("ci-html-dir-index-src");
   fs::copy_file(fs::path(SQUALL_SOURCE_DIR) / kBudget, src / "index.json");
   const Result r = squall("ci " + (src / "index.json").string() + " --report html-dir=" + base.string());
