@@ -16,42 +16,53 @@ namespace squall::cli {
 
 namespace fs = std::filesystem;
 
-fs::path ci_report_name(const fs::path& scenario_file) {
-  return fs::path(scenario_file.filename()).replace_extension(".json");
+fs::path ci_report_name(const fs::path& scenario_file, std::string_view extension) {
+  return fs::path(scenario_file.filename()).replace_extension(extension);
 }
 
-std::optional<std::string> take_json_dir(std::vector<std::string>& reports, std::optional<fs::path>& dir) {
-  constexpr std::string_view kPrefix = "json-dir=";
+std::optional<std::string> take_report_dir(std::vector<std::string>& reports, const ReportDir& kind,
+                                           std::optional<fs::path>& dir) {
+  const std::string prefix = fmt::format("{}=", kind.name);
   std::vector<std::string> rest;
   for (std::string& spec : reports) {
-    if (!spec.starts_with(kPrefix)) {
+    if (!spec.starts_with(prefix)) {
       rest.push_back(std::move(spec));
       continue;
     }
-    if (dir) return fmt::format("--report json-dir={} and --report {}: give one json-dir", dir->string(), spec);
-    if (spec.size() == kPrefix.size()) return std::string("--report json-dir= names no directory");
-    dir = fs::path(spec.substr(kPrefix.size()));
+    if (dir) return fmt::format("--report {}{} and --report {}: give one {}", prefix, dir->string(), spec, kind.name);
+    if (spec.size() == prefix.size()) return fmt::format("--report {} names no directory", prefix);
+    dir = fs::path(spec.substr(prefix.size()));
   }
   reports = std::move(rest);
   return std::nullopt;
 }
 
-std::optional<std::string> json_dir_problem(const fs::path& dir, const std::vector<fs::path>& files,
-                                            const std::vector<fs::path>& inputs) {
+std::optional<std::string> report_dir_problem(const ReportDir& kind, const fs::path& dir,
+                                              const std::vector<fs::path>& files, const std::vector<fs::path>& inputs) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
-    return fmt::format("--report json-dir={}: \"{}\" is not an existing directory", dir.string(), dir.string());
+    return fmt::format("--report {}={}: \"{}\" is not an existing directory", kind.name, dir.string(), dir.string());
   }
   std::map<fs::path, const fs::path*> by_name;
+  if (!kind.reserved.empty()) {
+    if (const auto problem = output_problem(dir / kind.reserved, inputs)) {
+      return fmt::format("--report {}={}: cannot write {}: {}", kind.name, dir.string(), kind.reserved, *problem);
+    }
+  }
   for (const fs::path& file : files) {
-    const fs::path target = dir / ci_report_name(file);
-    const auto [it, added] = by_name.emplace(ci_report_name(file), &file);
+    const fs::path name = ci_report_name(file, kind.extension);
+    const fs::path target = dir / name;
+    if (!kind.reserved.empty() && name == kind.reserved) {
+      return fmt::format("--report {}={}: {} would write {}, the index", kind.name, dir.string(), file.string(),
+                         target.string());
+    }
+    const auto [it, added] = by_name.emplace(name, &file);
     if (!added) {
-      return fmt::format("--report json-dir={}: {} and {} would both write {}", dir.string(), it->second->string(),
+      return fmt::format("--report {}={}: {} and {} would both write {}", kind.name, dir.string(), it->second->string(),
                          file.string(), target.string());
     }
     if (const auto problem = output_problem(target, inputs)) {
-      return fmt::format("--report json-dir={}: cannot write the report of {}: {}", dir.string(), file.string(),
+      return fmt::format("--report {}={}: cannot write the report of {}: {}", kind.name, dir.string(), file.string(),
                          *problem);
     }
   }

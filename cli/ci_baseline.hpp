@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "reports/compare_gate.hpp"
@@ -18,20 +19,35 @@
 
 namespace squall::cli {
 
-std::filesystem::path ci_report_name(const std::filesystem::path& scenario_file);
+// A report `ci` writes into a directory, one file per scenario: `--report json-dir=DIR`
+// (the JSON reports) or `--report html-dir=DIR` (the HTML pages, and DIR/index.html linking
+// them, `reserved`, which no scenario's page may take).
+struct ReportDir {
+  std::string_view name;       // "json-dir"
+  std::string_view extension;  // ".json"
+  std::string_view reserved;   // a file of DIR besides the scenarios', or empty
+};
+inline constexpr ReportDir kJsonDir{"json-dir", ".json", ""};
+inline constexpr ReportDir kHtmlDir{"html-dir", ".html", "index.html"};
 
-// Takes the json-dir=DIR requests out of `reports` (ci's --report specs). Sets `dir` and
-// returns nullopt, or returns why not: `--report json-dir=DIR is given twice`.
-std::optional<std::string> take_json_dir(std::vector<std::string>& reports, std::optional<std::filesystem::path>& dir);
+// The scenario's file name with its extension replaced: "llm-budget-guard.json".
+std::filesystem::path ci_report_name(const std::filesystem::path& scenario_file, std::string_view extension = ".json");
+
+// Takes the KIND=DIR requests out of `reports` (ci's --report specs). Sets `dir` and
+// returns nullopt, or returns why not: `--report json-dir=a and --report json-dir=b: give one json-dir`.
+std::optional<std::string> take_report_dir(std::vector<std::string>& reports, const ReportDir& kind,
+                                           std::optional<std::filesystem::path>& dir);
 
 // Why the reports of `files` cannot be written into `dir`, or nullopt: `dir` is not an
-// existing directory, two files have one report name, or a report's path is refused as
-// output_problem() refuses one (an input of the run, a read-only file), e.g.
+// existing directory, two files have one report name (or one takes the reserved name), or
+// a report's path is refused as output_problem() refuses one (an input of the run, a
+// read-only file), e.g.
 //   --report json-dir=out: "out" is not an existing directory
 //   --report json-dir=out: scenarios/a/x.json and scenarios/b/x.json would both write out/x.json
-std::optional<std::string> json_dir_problem(const std::filesystem::path& dir,
-                                            const std::vector<std::filesystem::path>& files,
-                                            const std::vector<std::filesystem::path>& inputs);
+//   --report html-dir=out: scenarios/index.yaml would write out/index.html, the index
+std::optional<std::string> report_dir_problem(const ReportDir& kind, const std::filesystem::path& dir,
+                                              const std::vector<std::filesystem::path>& files,
+                                              const std::vector<std::filesystem::path>& inputs);
 
 // Why --baseline and --fail-on cannot be used as given, or nullopt: each needs the other,
 // the directory must exist, and every expression must parse (parse_fail_ons). Sets `gates`.

@@ -11,6 +11,8 @@
 #include "reports/atomic_file.hpp"
 #include "reports/json_writer.hpp"
 #include "reports/seed_summary.hpp"
+#include "reports/writers/ci_html_index.hpp"
+#include "reports/writers/html_writer.hpp"
 #include "reports/writers/junit_writer.hpp"
 #include "reports/writers/markdown_writer.hpp"
 #include "sim/scenario_loader.hpp"
@@ -25,6 +27,11 @@ namespace fs = std::filesystem;
 std::optional<std::string> check_ci_requests(const ReportRequests& requests) {
   if (requests.error) return requests.error;
   for (const ReportRequest& r : requests.requests) {
+    if (r.format->name == "html") {
+      return std::string(
+          "ci writes a page per scenario and an index with --report html-dir=DIR; html=PATH is one run's report: use "
+          "`squall run SCENARIO --report html=PATH`");
+    }
     if (r.format->name != "junit" && r.format->name != "markdown") {
       return fmt::format(
           "ci writes junit and markdown reports; {} is one run's report: use `squall run SCENARIO --report {}=PATH`",
@@ -44,7 +51,8 @@ std::optional<std::string> outputs_problem(const CiOptions& options, const std::
   }
   if (options.policy) inputs.push_back(*options.policy);
   std::vector<std::string> specs = options.reports;
-  std::optional<std::string> problem = take_json_dir(specs, out.json_dir);
+  std::optional<std::string> problem = take_report_dir(specs, kJsonDir, out.json_dir);
+  if (!problem) problem = take_report_dir(specs, kHtmlDir, out.html_dir);
   if (!problem) {
     out.requests = parse_report_requests(specs, std::nullopt, inputs);
     problem = check_ci_requests(out.requests);
@@ -53,9 +61,41 @@ std::optional<std::string> outputs_problem(const CiOptions& options, const std::
     if (r.format->name == "markdown") out.step_summary = step_summary_file();
   }
   if (!problem && out.step_summary) problem = step_summary_problem(*out.step_summary, out.requests.requests, inputs);
-  if (!problem && out.json_dir) problem = json_dir_problem(*out.json_dir, files, inputs);
+  if (!problem && out.json_dir) problem = report_dir_problem(kJsonDir, *out.json_dir, files, inputs);
+  if (!problem && out.html_dir) problem = report_dir_problem(kHtmlDir, *out.html_dir, files, inputs);
   if (!problem) problem = baseline_problem(options.baseline, options.fail_on, out.gates);
   return problem;
+}
+
+// Each outcome's JSON report into `dir`; the line saying so.
+std::string add_json_dir(const fs::path& dir, std::span<const fs::path> files, std::span<const SuiteOutcome> outcomes,
+                         AtomicFileBatch& batch) {
+  std::size_t written = 0;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const SuiteOutcome& o = outcomes[i];
+    if (o.report == nullptr) continue;
+    batch.add(resolve_output(dir / ci_report_name(files[i])), o.seeds.summary != nullptr
+                                                                  ? seeds_report_json_text(*o.report, *o.seeds.summary)
+                                                                  : to_json_text(*o.report));
+    ++written;
+  }
+  return fmt::format("json reports of {} written to {}", counted(written, "scenario"), escape_controls(dir.string()));
+}
+
+// Each outcome's page into `dir`, and the index; the line saying so.
+std::string add_html_dir(const fs::path& dir, std::span<const fs::path> files, std::span<const SuiteOutcome> outcomes,
+                         AtomicFileBatch& batch) {
+  std::vector<std::string> pages;
+  std::size_t written = 0;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    pages.push_back(ci_report_name(files[i], kHtmlDir.extension).string());
+    if (outcomes[i].report == nullptr) continue;
+    batch.add(resolve_output(dir / pages.back()), html_page(*outcomes[i].report));
+    ++written;
+  }
+  batch.add(resolve_output(dir / kHtmlDir.reserved), ci_html_index(outcomes, pages));
+  return fmt::format("html pages of {} and index.html written to {}", counted(written, "scenario"),
+                     escape_controls(dir.string()));
 }
 
 }  // namespace
@@ -95,19 +135,8 @@ std::vector<std::string> write_outputs(const CiOutputs& outputs, std::span<const
   const std::optional<fs::path>& step_summary = outputs.step_summary;
   std::vector<std::string> lines;
   AtomicFileBatch batch;
-  if (outputs.json_dir) {
-    std::size_t written = 0;
-    for (std::size_t i = 0; i < files.size(); ++i) {
-      const SuiteOutcome& o = outcomes[i];
-      if (o.report == nullptr) continue;
-      const fs::path path = resolve_output(*outputs.json_dir / ci_report_name(files[i]));
-      batch.add(path, o.seeds.summary != nullptr ? seeds_report_json_text(*o.report, *o.seeds.summary)
-                                                 : to_json_text(*o.report));
-      ++written;
-    }
-    lines.push_back(fmt::format("json reports of {} written to {}", counted(written, "scenario"),
-                                escape_controls(outputs.json_dir->string())));
-  }
+  if (outputs.json_dir) lines.push_back(add_json_dir(*outputs.json_dir, files, outcomes, batch));
+  if (outputs.html_dir) lines.push_back(add_html_dir(*outputs.html_dir, files, outcomes, batch));
   for (const ReportRequest& r : requests) {
     const bool is_markdown = r.format->name == "markdown";
     if (is_markdown && step_summary && output_identity(r.path) == output_identity(*step_summary)) continue;

@@ -1,6 +1,6 @@
 // What `squall ci` writes besides its lines, for one run per scenario (cli/ci_command.cpp)
 // and many seeds per scenario (cli/ci_seeds.cpp): the --report requests (junit, markdown,
-// json-dir), $GITHUB_STEP_SUMMARY and the --baseline gates, all checked before anything
+// json-dir, html-dir), $GITHUB_STEP_SUMMARY and the --baseline gates, all checked before anything
 // runs, then written atomically.
 #pragma once
 
@@ -22,18 +22,21 @@ struct CiOutputs {
   ReportRequests requests;
   std::optional<std::filesystem::path> step_summary;  // $GITHUB_STEP_SUMMARY, when a markdown summary is asked for
   std::optional<std::filesystem::path> json_dir;      // --report json-dir=DIR
+  std::optional<std::filesystem::path> html_dir;      // --report html-dir=DIR
   std::vector<FailOn> gates;                          // --fail-on, with --baseline
 };
 
 // The --report requests, $GITHUB_STEP_SUMMARY (when a markdown summary is asked for),
-// json-dir and the baseline's gates, checked as `run` checks its own against every file
+// json-dir, html-dir and the baseline's gates, checked as `run` checks its own against every file
 // each scenario reads (cli/run_inputs.hpp), and the --policy file read once: nullopt,
 // after saying why on stderr ("squall ci: ..."), when one is refused.
 std::optional<CiOutputs> checked_outputs(const CiOptions& options, const std::vector<std::filesystem::path>& files);
 
 // Writes the requested files, every one before any is published: json-dir gets each
-// outcome's report (with seeds, the first seed's with its `seeds` section); junit and
-// markdown are the outcomes' (reports/writers/junit_writer.hpp, markdown_writer.hpp).
+// outcome's report (with seeds, the first seed's with its `seeds` section); html-dir each
+// outcome's page (reports/writers/html_writer.hpp; with seeds, the first seed's) and
+// index.html linking them with their verdicts (reports/writers/ci_html_index.hpp); junit
+// and markdown are the outcomes' (reports/writers/junit_writer.hpp, markdown_writer.hpp).
 // Returns the lines saying so. Throws std::runtime_error.
 std::vector<std::string> write_outputs(const CiOutputs& outputs, std::span<const std::filesystem::path> files,
                                        std::span<const SuiteOutcome> outcomes);

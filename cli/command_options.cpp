@@ -127,8 +127,9 @@ CLI::App* add_ci_command(CLI::App& app, CiOptions& options) {
   add_max_in_flight(*cmd, options.max_in_flight,
                     "Stop a scenario (exit 2 for it) when more tasks than this are in flight at once");
   add_reports(*cmd, options.reports,
-              "Write junit=PATH (a test suite per scenario), markdown=PATH, or json-dir=DIR (each scenario's JSON "
-              "report as DIR/NAME.json, NAME its file's name without the extension); repeatable");
+              "Write junit=PATH (a test suite per scenario), markdown=PATH, json-dir=DIR (each scenario's JSON "
+              "report as DIR/NAME.json, NAME its file's name without the extension) or html-dir=DIR (each "
+              "scenario's page as DIR/NAME.html and DIR/index.html linking them); repeatable");
   add_path(*cmd, "--policy", options.policy,
            "Run every scenario under this policy file (JSON or YAML): tools a scenario lacks are skipped, tools it "
            "does not name keep the scenario's own entry, each with a note");

@@ -71,14 +71,6 @@ template <class Stats>
   return i;
 }
 
-std::size_t Recorder::hint_set(const void* table, const char* data) {
-  // The top bits of an FxHasher-style product of both addresses (reports/fingerprint.hpp).
-  constexpr std::uint64_t kMultiplier = 0x517cc1b727220a95ULL;
-  const auto mixed =
-      (reinterpret_cast<std::uintptr_t>(data) ^ (reinterpret_cast<std::uintptr_t>(table) << 7)) * kMultiplier;
-  return static_cast<std::size_t>(mixed >> (64 - kInternHintBits));
-}
-
 // The first sight of a name: out of line, off the hot path.
 template <class Stats>
 [[gnu::noinline]] std::size_t Recorder::add_name(std::vector<Stats>& table, std::string_view name) {
@@ -337,14 +329,16 @@ void Recorder::on_task_finished(const TaskResult& r) {
     ++answers_by_path_[r.degradations][answer];
   }
   const std::size_t w = window_of(r.finished);
-  if (w >= tasks_by_window_.size()) {  // the two series grow together
+  if (w >= tasks_by_window_.size()) {  // the three series grow together
     const std::uint64_t before = task_latency_by_window_.empty() ? 0 : task_latency_by_window_.back().count();
     tasks_by_window_.resize(w + 1);
+    tasks_started_by_window_.resize(w + 1);
     task_latency_by_window_.resize(w + 1);
     task_latency_by_window_[w].reserve(before);
   }
   ++tasks_by_window_[w][status];
   task_latency_by_window_[w].add(r.id, r.finished - r.started);
+  ++tasks_started_by_window_[window_of(r.started)];  // started <= finished: in range
   saw_time(r.finished);
 }
 

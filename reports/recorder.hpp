@@ -267,6 +267,8 @@ class Recorder final : public EventSink {
   const std::map<std::uint32_t, AnswerCounts>& answers_by_path() const { return answers_by_path_; }
   // Finished tasks by status, by window of their end.
   const std::vector<StatusCounts>& tasks_by_window() const { return tasks_by_window_; }
+  // Tasks by the window they started in (counted when they finish).
+  const std::vector<std::uint64_t>& tasks_started_by_window() const { return tasks_started_by_window_; }
   // End-to-end latencies (ns) of the tasks that finished in each window: all of them, or
   // a deterministic sample of a bounded size (reports/window_sample.hpp).
   const std::vector<WindowSample>& task_latency_by_window() const { return task_latency_by_window_; }
@@ -298,7 +300,13 @@ class Recorder final : public EventSink {
   };
   static constexpr std::size_t kInternHintBits = 6;
   static constexpr std::size_t kInternHintSets = std::size_t{1} << kInternHintBits;
-  static std::size_t hint_set(const void* table, const char* data);
+  static std::size_t hint_set(const void* table, const char* data) {
+    // The top bits of an FxHasher-style product of both addresses (reports/fingerprint.hpp).
+    constexpr std::uint64_t kMultiplier = 0x517cc1b727220a95ULL;
+    const auto mixed =
+        (reinterpret_cast<std::uintptr_t>(data) ^ (reinterpret_cast<std::uintptr_t>(table) << 7)) * kMultiplier;
+    return static_cast<std::size_t>(mixed >> (64 - kInternHintBits));
+  }
   std::array<std::array<InternHint, 2>, kInternHintSets> hints_{};
   template <class Stats>
   std::size_t add_name(std::vector<Stats>& table, std::string_view name);
@@ -332,6 +340,7 @@ class Recorder final : public EventSink {
   InjectedFaultCounts cut_short_;
   InjectedFaultCounts phases_;
   std::vector<StatusCounts> tasks_by_window_;
+  std::vector<std::uint64_t> tasks_started_by_window_;
   std::vector<WindowSample> task_latency_by_window_;
   std::map<std::uint32_t, AnswerCounts> answers_by_path_;
   std::uint64_t tasks_finished_ = 0;

@@ -6,6 +6,7 @@
 
 #include "engine/call.hpp"
 #include "reports/client_metrics.hpp"
+#include "reports/latency_histogram.hpp"
 #include "reports/metric_values.hpp"
 #include "reports/trend.hpp"
 
@@ -103,6 +104,13 @@ std::vector<Trend::Part> all_task_latency(const Recorder& r) {
   return parts;
 }
 
+// The end-to-end latency of every task: its percentiles and its histogram.
+void set_task_latency(Report& rep, const Recorder& r) {
+  const std::vector<Trend::Part> parts = all_task_latency(r);
+  rep.latency_histogram = latency_histogram(parts);
+  rep.latency = latency_stats(parts);
+}
+
 // The windows of each injected-fault row (Report::injected_faults' order), empty where
 // the recorder has none.
 std::vector<const std::vector<std::uint64_t>*> fault_series(const Recorder& r,
@@ -131,10 +139,13 @@ TimeSeries time_series(const Recorder& r, const std::vector<std::size_t>& provid
   for (const auto* f : faults) n = std::max(n, f->size());
   n = std::min(n, kMaxWindows);
   ts.windows.resize(n);
+  std::uint64_t in_flight = 0;  // started minus finished, up to the window's end
   for (std::size_t w = 0; w < n; ++w) {
     TimeWindow& win = ts.windows[w];
     win.start = static_cast<TimePoint>(w) * r.window();
     if (w < r.tasks_by_window().size()) win.tasks = r.tasks_by_window()[w];
+    if (w < r.tasks_started_by_window().size()) in_flight += r.tasks_started_by_window()[w];
+    win.tasks_in_flight = in_flight -= std::accumulate(win.tasks.begin(), win.tasks.end(), std::uint64_t{0});
     if (w < r.task_latency_by_window().size()) win.task_latency = window_latency(r.task_latency_by_window()[w]);
     win.provider_calls.resize(provider_order.size());
     win.provider_spend.resize(provider_order.size());
@@ -196,7 +207,7 @@ Report build_report(const Recorder& r, const RunInfo& run, std::span<const Thres
   rep.duration = run.duration;
   rep.fingerprint = r.fingerprint();
   rep.tasks = task_summary(r);
-  rep.latency = latency_stats(all_task_latency(r));
+  set_task_latency(rep, r);
   rep.task_spend = task_spend(r);
 
   const std::vector<std::size_t> provider_order = by_name(r.providers());

@@ -231,6 +231,8 @@ struct TimeWindow {
   // Faults the chaos layer decided in the window, by Report::injected_faults row (the
   // same provider and kind): for each row, the windows sum to its count.
   std::vector<std::uint64_t> injected_faults;
+  // Tasks started before the window's end and not finished by then (the HTML page charts it).
+  std::uint64_t tasks_in_flight = 0;
 };
 
 struct TimeSeries {
@@ -238,14 +240,53 @@ struct TimeSeries {
   std::vector<TimeWindow> windows;  // consecutive, from 0, covering the run
 };
 
+// The end-to-end latency of every finished task, in `counts.size()` buckets of `bucket`
+// ns from 0 (bucket i holds [i * bucket, (i + 1) * bucket)): `bucket` is the smallest
+// 1, 2 or 5 x 10^k ns that covers the longest task in at most 40 buckets. Empty without
+// tasks. Exact up to SampleLog::kExactSamples tasks per template; past that, a template's
+// other tasks are placed by evenly spaced ranks of its histogram (reports/latency_histogram.hpp).
+struct LatencyHistogram {
+  Nanos bucket = 0;
+  std::vector<std::uint64_t> counts;
+};
+
+// A fault rule of a provider that holds over a window of the run (not the whole run), as
+// the scenario wrote it; shared outages give one row per provider they strike.
+struct FaultWindowRow {
+  std::string provider;
+  std::string kind;    // the FaultKind's name
+  std::string outage;  // the shared outage's name; empty for the provider's own rule
+  TimePoint from = 0;
+  TimePoint to = 0;  // kNever: to the end of the run
+  double probability = 0;
+  bool flapping = false;  // active only part of every flap_period within the window
+};
+
+// A workload burst: tasks arrive at rate_per_s over [from, to).
+struct BurstRow {
+  TimePoint from = 0;
+  TimePoint to = 0;
+  double rate_per_s = 0;
+};
+
+// What the scenario scheduled over virtual time, for the HTML page's shading. Set by
+// PreparedScenario::run (sim/run.hpp) from the scenario, in the scenario's order
+// (providers by name, rules in file order); build_report leaves it empty.
+struct ScenarioSchedule {
+  std::vector<FaultWindowRow> faults;
+  std::vector<BurstRow> bursts;
+};
+
 struct Report {
   Provenance produced_by;
+  ScenarioSchedule schedule;
   std::string scenario;
   std::uint64_t seed = 0;
   Nanos duration = 0;
   std::uint64_t fingerprint = 0;
   TaskSummary tasks;
   LatencyStats latency;                       // end to end per task, every status
+  LatencyHistogram latency_histogram;         // the same tasks' latencies, bucketed
   std::vector<ProviderSummary> providers;     // sorted by name
   std::vector<ToolSummary> tools;             // sorted by name
   std::optional<double> retry_amplification;  // all attempts / all logical calls

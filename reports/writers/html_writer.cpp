@@ -1,10 +1,6 @@
 #include "reports/writers/html_writer.hpp"
 
 #include <algorithm>
-#include <map>
-#include <numeric>
-#include <set>
-#include <tuple>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -13,6 +9,7 @@
 #include "reports/rounding.hpp"
 #include "reports/text_summary.hpp"
 #include "reports/writers/html_assets.hpp"
+#include "reports/writers/html_page_data.hpp"
 #include "reports/writers/html_text.hpp"
 
 namespace squall {
@@ -171,115 +168,6 @@ void faults(const Report& r, std::string& out) {
   out += "</tbody>\n</table>\n</section>\n";
 }
 
-// Each breaker's state at 0 and at every transition time of any breaker (uPlot draws the
-// series of one chart over one x array), then at the end of the run.
-Json breakers(const Report& r) {
-  std::set<Nanos> times{0};
-  std::map<std::string, std::vector<const BreakerTransitionRow*>> by_label;
-  for (const BreakerTransitionRow& t : r.breaker_transitions) {
-    times.insert(t.at);
-    by_label[fmt::format("{} -> {}", t.tool, t.provider.empty() ? t.tool : t.provider)].push_back(&t);
-  }
-  const Nanos end = std::max(r.duration, times.empty() ? Nanos{0} : *times.rbegin());
-  times.insert(end);
-  Json t = Json::array();
-  for (const Nanos at : times) t.push_back(seconds(at));
-  Json series = Json::array();
-  if (!r.breaker_transitions.empty()) {
-    for (const auto& [label, rows] : by_label) {
-      Json state = Json::array();
-      BreakerState now = rows.front()->from;
-      std::size_t next = 0;
-      for (const Nanos at : times) {
-        while (next < rows.size() && rows[next]->at <= at) now = rows[next++]->to;
-        state.push_back(now == BreakerState::closed ? 0 : now == BreakerState::half_open ? 1 : 2);
-      }
-      series.push_back(Json{{"label", label}, {"state", std::move(state)}});
-    }
-  }
-  return Json{{"t", std::move(t)}, {"series", std::move(series)}};
-}
-
-// The non-zero rows of Report::injected_faults, each with its count per window.
-Json injected_fault_series(const Report& r) {
-  Json rows = Json::array();
-  for (std::size_t f = 0; f < r.injected_faults.size(); ++f) {
-    if (r.injected_faults[f].count == 0) continue;
-    Json counts = Json::array();
-    for (const TimeWindow& w : r.time_series.windows) counts.push_back(w.injected_faults[f]);
-    rows.push_back(Json{{"provider", r.injected_faults[f].provider},
-                        {"kind", r.injected_faults[f].kind},
-                        {"counts", std::move(counts)}});
-  }
-  return rows;
-}
-
-Json chart_data(const Report& r) {
-  const TimeSeries& ts = r.time_series;
-  Json data;
-  data["window_s"] = seconds(ts.window);
-  Json t = Json::array();
-  for (const TimeWindow& w : ts.windows) t.push_back(seconds(w.start));
-  data["t"] = std::move(t);
-  Json tasks = Json::object();
-  for (std::size_t i = 0; i < kTaskStatusCount; ++i) {
-    Json counts = Json::array();
-    for (const TimeWindow& w : ts.windows) counts.push_back(w.tasks[i]);
-    tasks[std::string(to_string(static_cast<TaskStatus>(i)))] = std::move(counts);
-  }
-  data["tasks"] = std::move(tasks);
-  // Null where no task finished: uPlot leaves a gap there rather than draw a zero.
-  Json latency = Json::object();
-  const auto latency_series = [&ts](double LatencyStats::*field) {
-    Json values = Json::array();
-    for (const TimeWindow& w : ts.windows) {
-      if (w.task_latency.count == 0) {
-        values.push_back(nullptr);
-      } else {
-        values.push_back(round_ms(w.task_latency.*field));
-      }
-    }
-    return values;
-  };
-  latency["p50"] = latency_series(&LatencyStats::p50_ms);
-  latency["p99"] = latency_series(&LatencyStats::p99_ms);
-  latency["max"] = latency_series(&LatencyStats::max_ms);
-  data["task_latency_ms"] = std::move(latency);
-  Json providers = Json::array();
-  for (std::size_t p = 0; p < r.providers.size(); ++p) {
-    Json attempts = Json::array();
-    for (const TimeWindow& w : ts.windows) {
-      const OutcomeCounts& c = w.provider_calls[p];
-      attempts.push_back(std::accumulate(c.begin(), c.end(), std::uint64_t{0}));
-    }
-    Json outcomes = Json::object();
-    for (const OutcomeKind kind : all_outcome_kinds()) {
-      const auto k = static_cast<std::size_t>(kind);
-      if (r.providers[p].by_outcome[k] == 0) continue;
-      Json counts = Json::array();
-      for (const TimeWindow& w : ts.windows) counts.push_back(w.provider_calls[p][k]);
-      outcomes[std::string(to_string(kind))] = std::move(counts);
-    }
-    Json tokens = Json::array();
-    Json cost = Json::array();
-    for (const TimeWindow& w : ts.windows) {
-      tokens.push_back(w.provider_spend[p].tokens);
-      cost.push_back(round_usd(w.provider_spend[p].cost_usd));
-    }
-    providers.push_back(Json{{"name", r.providers[p].name},
-                             {"attempts", std::move(attempts)},
-                             {"outcomes", std::move(outcomes)},
-                             {"tokens", std::move(tokens)},
-                             {"cost_usd", std::move(cost)}});
-  }
-  data["providers"] = std::move(providers);
-  data["injected_faults"] = injected_fault_series(r);
-  data["breakers"] = breakers(r);
-  data["breaker_transitions_shown"] = r.breaker_transitions.size();
-  data["breaker_transitions_total"] = r.breaker_transitions_total;
-  return data;
-}
-
 void charts(const Report& r, std::string& out) {
   out += "<section id=\"charts\">\n<h2>Over virtual time</h2>\n";
   out +=
@@ -289,7 +177,7 @@ void charts(const Report& r, std::string& out) {
   out += "<div id=\"chart-list\"></div>\n</section>\n";
   // ensure_ascii: every non-ASCII character as \uXXXX; replace: broken UTF-8 in a name
   // becomes U+FFFD rather than an exception.
-  const std::string json = chart_data(r).dump(-1, ' ', true, Json::error_handler_t::replace);
+  const std::string json = html_page_data(r).dump(-1, ' ', true, Json::error_handler_t::replace);
   out += fmt::format("<script type=\"application/json\" id=\"squall-data\">{}</script>\n", script_json(json));
   out += fmt::format("<script>\n{}</script>\n", html_page_js());
 }

@@ -7,7 +7,8 @@
 // Shape (docs/ci.md, "html"):
 //   <html lang="en" data-squall-report="1">   the page's script sets on this element
 //     data-charts-expected (charts it will draw), data-charts-drawn (charts drawn so far)
-//     and, on an uncaught error, data-errors (how many): what the browser test reads
+//     and, on an uncaught error, data-errors (how many); on each chart's <figure>,
+//     data-layout (its points in scale and text boxes): what the browser test reads
 //   <head>  title "squall: SCENARIO ✓|✗", uPlot's CSS, the page's CSS, uPlot's JS
 //   <body>
 //     <header>  "✓|✗ squall: SCENARIO", identity (seed, simulated s, fingerprint, squall
@@ -27,12 +28,18 @@
 //                                                        script_json()
 //     <script>  the page's script (reports/writers/html_page.js)
 //
-// The data, one JSON object, keys in this order:
+// The data (reports/writers/html_page_data.hpp builds it), one JSON object, keys in this order:
 //   window_s      the window length, in seconds of virtual time
+//   end_s         the run's end: the later of its duration and the last window's end
 //   t             each window's start, in seconds of virtual time
+//   outcome_kinds every outcome kind, in declaration order (the page's colours key on them)
 //   tasks         status -> tasks that finished in each window (every status)
+//   task_success  per window, succeeded or degraded over finished (6 decimals); null where
+//                 none finished
+//   tasks_in_flight  per window, tasks started before its end and not finished by then
 //   task_latency_ms  {p50, p99, max}: per window, the end-to-end latency of the tasks that
 //                 finished in it (nearest rank, ms); null where none finished
+//   latency_histogram  {bucket_ms, counts}: Report::latency_histogram, in ms
 //   providers     [{name, attempts, outcomes: kind -> per window, tokens, cost_usd}], by
 //                 name, each a value per window: attempts that ended in it, by outcome
 //                 (only the kinds the provider saw in the run, in declaration order), and
@@ -46,12 +53,22 @@
 //                 by label; empty series without transitions
 //   breaker_transitions_shown, breaker_transitions_total   the report keeps the first
 //                 1000 transitions: when shown < total, the chart stops at the last one
-// The charts: tasks finished per window by status; task latency p50/p99/max per window;
-// attempts per window by provider (the retry load); for each provider, its attempts per
-// window by outcome (the faults it met as the engine saw them); tokens and USD per window
-// by provider (the burn, failed attempts included); injected faults per window by
-// provider and kind (what the chaos layer did, beside what the engine saw), when any
-// fault was injected; breaker state over time, when any breaker moved.
+//   schedule      {faults: [{provider, kind, outage, from, to, probability, flapping}],
+//                 bursts: [{from, to, rate_per_s}]}: Report::schedule in seconds, `to`
+//                 at most end_s (a window open to the end of the run ends there)
+//   thresholds    [{chart, label: "METRIC EXPRESSION", value, passed}]: the thresholds a
+//                 chart bounds, in the scenario's order: chart "task_latency" (value in
+//                 ms; untagged), "task_success" (a fraction; untagged) or "cost_usd"
+//                 (count or sum, USD)
+// The charts: tasks finished per window by status; task success rate per window; tasks in
+// flight; task latency p50/p99/max per window; the latency histogram (when a task
+// finished); attempts per window by provider (the retry load); for each provider, its
+// attempts per window by outcome; tokens and USD per window by provider (the burn, failed
+// attempts included); cumulative USD, total and by provider; injected faults per window by
+// provider and kind, when any fault was injected; breaker state over time, when any
+// breaker moved. Every chart over time shades `schedule`'s windows; thresholds are dashed
+// lines on the charts they bound; colours are one per name of a kind (status, outcome,
+// provider...) on every chart (docs/ci.md, "html").
 //
 // Times are the report's rounded milliseconds over 1000 (reports/rounding.hpp).
 #pragma once

@@ -1,6 +1,8 @@
 // `squall ci --report json-dir=DIR` and `ci --baseline DIR --fail-on METRIC:MARGIN`
 // (cli/ci_baseline.hpp): each scenario's JSON report saved by name, and gated against the
-// report of that name in a baseline directory.
+// report of that name in a baseline directory; `ci --report html-dir=DIR`: each scenario's
+// HTML page by name and an index linking them with their verdicts
+// (reports/writers/ci_html_index.hpp).
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -16,13 +18,6 @@ namespace fs = std::filesystem;
 
 const std::string kQuickstart = "scenarios/quickstart.json";
 const std::string kBudget = "scenarios/ci/llm-budget-guard.json";
-
-fs::path fresh_dir(const std::string& name) {
-  const fs::path dir = temp_path(name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
 
 std::string from(const std::string& out, const std::string& start) {
   const std::size_t at = out.find(start);
@@ -162,6 +157,79 @@ TEST(CiPolicyTest, APolicyNamingNoToolOfAScenarioIsExitTwoForIt) {
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_EQ(missing.out, "");
   EXPECT_EQ(missing.err, "squall ci: " + policy.string() + ".nope: file not found\n");
+}
+
+// The rows of the index's table, one a line.
+std::string rows(const std::string& index) {
+  const std::size_t from = index.find("<tbody>\n");
+  const std::size_t to = index.find("</tbody>");
+  if (from == std::string::npos || to == std::string::npos) return "(no table)\n" + index;
+  return index.substr(from + 8, to - from - 8);
+}
+
+TEST(CiBaselineTest, HtmlDirWritesEachPageAsRunWouldAndAnIndexWithTheVerdicts) {
+  const fs::path dir = fresh_dir("ci-html-dir");
+  const fs::path bad = temp_path("ci-html-dir-bad.json");
+  std::ofstream(bad) << "{";
+  const Result r = squall("ci " + kQuickstart + " " + kBudget + " " + bad.string() +
+                          " -j 2 --policy scenarios/policies/naive-retry.json --report html-dir=" + dir.string());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.out.find("\nhtml pages of 2 scenarios and index.html written to " + dir.string() + "\n"),
+            std::string::npos)
+      << r.out;
+  const fs::path page = temp_path("ci-html-dir-run.html");
+  EXPECT_EQ(
+      squall("run " + kQuickstart + " --policy scenarios/policies/naive-retry.json --report html=" + page.string())
+          .exit_code,
+      1);
+  EXPECT_EQ(read_file(dir / "quickstart.html"), read_file(page));
+  EXPECT_TRUE(fs::exists(dir / "llm-budget-guard.html"));
+  EXPECT_FALSE(fs::exists(dir / "ci-html-dir-bad.html"));
+  const std::string index = read_file(dir / "index.html");
+  EXPECT_EQ(index.rfind("<!DOCTYPE html>\n<html lang=\"en\" data-squall-index=\"1\">\n", 0), 0U);
+  EXPECT_NE(index.find("<h1 class=\"fail\">✗ squall ci: 3 scenarios, 1 passed, 1 failed, 1 not run</h1>"),
+            std::string::npos)
+      << index;
+  const std::string first_line = rows(index).substr(0, rows(index).find('\n'));
+  EXPECT_EQ(first_line,
+            "<tr class=\"fail\" data-scenario=\"scenarios/quickstart.json\"><td>✗</td><td><a "
+            "href=\"quickstart.html\">quickstart</a></td><td><code>scenarios/quickstart.json</code></td>"
+            "<td>1 of 2 thresholds failed</td></tr>");
+  EXPECT_NE(rows(index).find("<td>not run: "), std::string::npos) << index;
+  // The same run gives the same bytes.
+  const fs::path again = fresh_dir("ci-html-dir-again");
+  squall("ci " + kQuickstart + " " + kBudget + " " + bad.string() +
+         " -j 1 --policy scenarios/policies/naive-retry.json --report html-dir=" + again.string());
+  EXPECT_EQ(read_file(again / "index.html"), index);
+  EXPECT_EQ(read_file(again / "quickstart.html"), read_file(dir / "quickstart.html"));
+}
+
+TEST(CiBaselineTest, BadHtmlDirRequestsAreRefusedBeforeAnythingRuns) {
+  const fs::path base = fresh_dir("ci-html-dir-refused");
+  const auto refused = [&base](const std::string& args, const std::string& message) {
+    const Result r = squall("ci " + kQuickstart + " " + args);
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_EQ(r.err, "squall ci: " + message + "\n") << args;
+    EXPECT_TRUE(fs::is_empty(base)) << args;
+  };
+  refused("--report html=" + (base / "x.html").string(),
+          "ci writes a page per scenario and an index with --report html-dir=DIR; html=PATH is one run's report: use "
+          "`squall run SCENARIO --report html=PATH`");
+  refused("--report html-dir=" + base.string() + "/nope",
+          "--report html-dir=" + base.string() + "/nope: \"" + base.string() + "/nope\" is not an existing directory");
+  refused("--report html-dir=" + base.string() + " --report html-dir=/tmp",
+          "--report html-dir=" + base.string() + " and --report html-dir=/tmp: give one html-dir");
+  refused("--report html-dir=", "--report html-dir= names no directory");
+  refused("--report htmldir=" + base.string(),
+          "unknown report format \"htmldir\" in --report htmldir=" + base.string() +
+              "; formats: json, junit, markdown, csv, jsonl, html, otlp");
+  const fs::path src = fresh_dir("ci-html-dir-index-src");
+  fs::copy_file(fs::path(SQUALL_SOURCE_DIR) / kBudget, src / "index.json");
+  const Result r = squall("ci " + (src / "index.json").string() + " --report html-dir=" + base.string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "squall ci: --report html-dir=" + base.string() + ": " + (src / "index.json").string() +
+                       " would write " + (base / "index.html").string() + ", the index\n");
+  EXPECT_TRUE(fs::is_empty(base));
 }
 
 }  // namespace

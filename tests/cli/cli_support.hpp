@@ -77,6 +77,12 @@ inline fs::path temp_path(const std::string& name) {
   fs::remove_all(dir / name);
   return dir / name;
 }
+// temp_path(name) as a new empty directory.
+inline fs::path fresh_dir(const std::string& name) {
+  const fs::path dir = temp_path(name);
+  fs::create_directories(dir);
+  return dir;
+}
 
 // The quickstart (seed 42) with its `thresholds` block replaced and its name set to
 // `scenario_name`, written as `file_stem`.json into temp_path(dir), its corpus path made

@@ -5,12 +5,25 @@ headless Chromium (Debian's chromium-headless-shell, installed by `scripts/setup
 runs its script and dumps the resulting DOM.
 
 Checks, per page: the page's script set data-charts-expected on <html> to the number of
-charts its data calls for (tasks, task latency; attempts, tokens and cost by provider when
-there are providers; one per provider; injected faults when any was injected; breaker state
-when a breaker moved), data-charts-drawn to the same number (uPlot's draw hook counts), and
-no data-errors (uncaught errors); uPlot built that many charts in the DOM; and the browser
-logged nothing from the page's console (the page never logs, so any console line, an
-uncaught error included, is a failure).
+charts its data calls for (tasks by status, task success rate, tasks in flight, task
+latency, the latency histogram when a task finished; attempts, tokens, cost and cumulative
+cost by provider when there are providers; one per provider; injected faults when any was
+injected; breaker state when a breaker moved), data-charts-drawn to the same number (uPlot's
+draw hook counts), and no data-errors (uncaught errors); uPlot built that many charts in the
+DOM; and the browser logged nothing from the page's console (the page never logs, so any
+console line, an uncaught error included, is a failure).
+
+The layout, as the page's script recorded it on each chart's <figure data-layout> after
+drawing (html_page.js): every chart has data points inside its scales (a chart with none is
+empty), every text on it (uPlot's title and legend labels in the DOM; the axis labels, tick
+values and threshold labels it drew on its canvas, boxed through the canvas transform) lies
+within its chart (a label reaching outside is clipped), no two canvas texts overlap, and no
+chart is wider than the chart list. The scenario's fault windows and bursts are listed
+under every chart over time, each threshold on task_latency, task_success and cost_usd is
+drawn (its label among the canvas texts of the charts it bounds), and every legend name has
+one colour on every chart. The checks can fail: two pages broken on purpose (one chart's
+series made empty, one legend label made wider than its chart) must each be refused for
+that reason.
 
 The sweep page (`squall sweep --report html=PATH`, docs/sweeps.md) of the shipped sweep:
 one Pareto chart expected and drawn, one uPlot chart in the DOM titled with the first two
@@ -58,8 +71,14 @@ class Page(html.parser.HTMLParser):
         self.data = None
         self.charts = 0
         self.titles = []  # each chart's title, as uPlot drew it
+        self.layouts = []  # each chart's data-layout, parsed
+        self.captions = []  # each chart's figcaption text ("" without one)
+        self.legend = []  # (label, marker style) of each legend entry
         self._in_data = False
         self._in_title = False
+        self._in_caption = False
+        self._in_label = False
+        self._marker = None
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
@@ -73,25 +92,81 @@ class Page(html.parser.HTMLParser):
         elif tag == "div" and "u-title" in (attrs.get("class") or "").split():
             self._in_title = True
             self.titles.append("")
+        elif tag == "figure" and "data-chart" in attrs:
+            self.layouts.append(json.loads(attrs.get("data-layout") or "null"))
+            self.captions.append("")
+        elif tag == "figcaption":
+            self._in_caption = True
+        elif tag == "div" and "u-marker" in (attrs.get("class") or "").split():
+            self._marker = attrs.get("style") or ""
+        elif tag == "div" and "u-label" in (attrs.get("class") or "").split() and self._marker is not None:
+            self._in_label = True
+            self.legend.append(["", self._marker])
+            self._marker = None
 
     def handle_endtag(self, tag):
         if tag == "script":
             self._in_data = False
         elif tag == "div":
             self._in_title = False
+            self._in_label = False
+        elif tag == "figcaption":
+            self._in_caption = False
 
     def handle_data(self, data):
         if self._in_data:
             self.data += data
         elif self._in_title:
             self.titles[-1] += data
+        elif self._in_caption:
+            self.captions[-1] += data
+        elif self._in_label:
+            self.legend[-1][0] += data
 
 
 def expected_charts(data):
     breakers = 1 if data["breakers"]["series"] else 0
-    by_provider = 3 if data["providers"] else 0  # attempts, tokens, cost
+    by_provider = 4 if data["providers"] else 0  # attempts, tokens, cost, cumulative cost
     faults = 1 if data["injected_faults"] else 0
-    return 2 + by_provider + len(data["providers"]) + faults + breakers
+    histogram = 1 if data["latency_histogram"]["counts"] else 0
+    # tasks by status, task success, tasks in flight, task latency
+    return 4 + histogram + by_provider + len(data["providers"]) + faults + breakers
+
+
+TOLERANCE_PX = 1.0  # sub-pixel rounding of text metrics
+
+
+def inside(box, within):
+    return (box[0] >= within[0] - TOLERANCE_PX and box[1] >= within[1] - TOLERANCE_PX and
+            box[2] <= within[2] + TOLERANCE_PX and box[3] <= within[3] + TOLERANCE_PX)
+
+
+def overlap(a, b):
+    return (min(a[2], b[2]) - max(a[0], b[0]) > TOLERANCE_PX and
+            min(a[3], b[3]) - max(a[1], b[1]) > TOLERANCE_PX)
+
+
+def layout_problems(parsed):
+    """What is wrong with the drawn charts, as the page recorded them: empty charts,
+    clipped labels, overlapping canvas texts. One line per problem."""
+    problems = []
+    for n, layout in enumerate(parsed.layouts):
+        title = parsed.titles[n] if n < len(parsed.titles) else f"chart {n}"
+        if layout is None:
+            problems.append(f"chart {n} ({title!r}) recorded no layout")
+            continue
+        if layout["points"] == 0:
+            problems.append(f"chart {n} ({title!r}) is empty: no data point inside its scales")
+        for label in layout["labels"]:
+            if not inside(label["box"], label["within"]):
+                problems.append(f"chart {n} ({title!r}): {label['kind']} {label['text']!r} is clipped: "
+                                f"box {label['box']} outside {label['within']}")
+        texts = [label for label in layout["labels"] if label["kind"] == "canvas"]
+        for i, a in enumerate(texts):
+            for b in texts[i + 1:]:
+                if overlap(a["box"], b["box"]):
+                    problems.append(f"chart {n} ({title!r}): {a['text']!r} and {b['text']!r} overlap")
+    return problems
 
 
 def open_in_browser(page, profile):
@@ -101,7 +176,7 @@ def open_in_browser(page, profile):
                "--host-resolver-rules=MAP * ~NOTFOUND",
                # Lets the page's script and uPlot's queued draws run before the dump.
                "--virtual-time-budget=10000",
-               "--enable-logging=stderr", "--v=0",
+               "--enable-logging=stderr", "--v=0", "--window-size=1280,1024",
                "--dump-dom", "file://" + os.path.abspath(page)]
     result = subprocess.run(command, capture_output=True, text=True, timeout=90)
     check(result.returncode == 0, f"{BROWSER} exited {result.returncode}\n{result.stderr}")
@@ -131,13 +206,74 @@ def check_page(scenario, policy, code, tmp):
           f"{name}: data-charts-drawn={root.get('data-charts-drawn')!r} of {want} charts")
     check("data-errors" not in root, f"{name}: {root.get('data-errors')} uncaught errors on the page")
     check(parsed.charts == want, f"{name}: {parsed.charts} uPlot charts in the DOM, expected {want}")
+    problems = layout_problems(parsed)
+    check(not problems, f"{name}: the charts' layout:\n" + "\n".join(problems))
+    check_marks(name, data, parsed)
     # Both incidents inject faults: their chart over time must be among the drawn ones.
     check(data["injected_faults"], f"{name}: no injected_faults series in the page's data")
     check(any(t.startswith("Injected faults per window") for t in parsed.titles),
           f"{name}: no injected-faults chart among the drawn titles {parsed.titles}")
     console = [line for line in log.splitlines() if re.search(r":CONSOLE[:(]", line)]
     check(not console, f"{name}: the page logged to the console:\n" + "\n".join(console))
-    print(f"html_browser_test: {name}: {want} charts drawn, no console output")
+    print(f"html_browser_test: {name}: {want} charts drawn, none empty, no label clipped, no console output")
+    return page
+
+
+def check_marks(name, data, parsed):
+    """The shaded windows, the threshold lines and the colours."""
+    bands = len(data["schedule"]["faults"]) + len(data["schedule"]["bursts"])
+    time_charts = [n for n, t in enumerate(parsed.titles) if not t.startswith("Task end-to-end latency")]
+    for n in time_charts:
+        caption = parsed.captions[n]
+        check(caption.count("; ") + 1 == bands if bands else caption == "",
+              f"{name}: chart {n} ({parsed.titles[n]!r}) lists {caption!r} for {bands} shaded windows")
+    for t in data["thresholds"]:
+        text = t["label"] + (" \u2713" if t["passed"] else " \u2717")
+        drawn = [n for n, layout in enumerate(parsed.layouts)
+                 if any(label["text"] == text for label in layout["labels"])]
+        check(drawn, f"{name}: threshold {t['label']!r} is drawn on no chart")
+    colours = {}
+    for label, style in parsed.legend:
+        colours.setdefault(label, set()).add(style)
+    mixed = {label: styles for label, styles in colours.items() if len(styles) > 1}
+    check(not mixed, f"{name}: legend names with several colours: {mixed}")
+
+
+def broken_page(page, tmp, tag, change):
+    """A copy of `page` whose data `change` altered."""
+    with open(page, encoding="utf-8") as f:
+        text = f.read()
+    open_tag = '<script type="application/json" id="squall-data">'
+    begin = text.index(open_tag) + len(open_tag)
+    end = text.index("</script>", begin)
+    data = json.loads(text[begin:end])
+    change(data)
+    body = json.dumps(data).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    path = os.path.join(tmp, f"broken-{tag}.html")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text[:begin] + body + text[end:])
+    return path
+
+
+def empty_success(data):
+    data["task_success"] = [None] * len(data["task_success"])
+
+
+def long_provider_name(data):
+    data["providers"][0]["name"] = "x" * 300
+
+
+def check_checks_can_fail(page, tmp):
+    """The layout checks refuse a page with an empty chart and one with a clipped label."""
+    for tag, change, expected in [("empty", empty_success, "is empty"), ("clipped", long_provider_name, "is clipped")]:
+        broken = broken_page(page, tmp, tag, change)
+        dom, _ = open_in_browser(broken, os.path.join(tmp, "profile-broken-" + tag))
+        parsed = Page()
+        parsed.feed(dom)
+        problems = layout_problems(parsed)
+        check(any(expected in p for p in problems),
+              f"broken page ({tag}): the checks found {problems}, expected a chart that {expected}")
+        print(f"html_browser_test: a page broken on purpose ({tag}) is refused: {problems[0]}")
 
 
 SWEEP = "scenarios/sweeps/launch-surge-policies.json"
@@ -180,10 +316,10 @@ def main():
     version = subprocess.run([BROWSER, "--version"], capture_output=True, text=True).stdout.strip()
     print(f"html_browser_test: opening pages in {BROWSER} ({version})")
     with tempfile.TemporaryDirectory(prefix="squall-html-") as tmp:
-        for scenario, policy, code in RUNS:
-            check_page(scenario, policy, code, tmp)
+        pages = [check_page(scenario, policy, code, tmp) for scenario, policy, code in RUNS]
+        check_checks_can_fail(pages[0], tmp)
         check_sweep_page(tmp)
-    print("html_browser_test: 3 passed, 0 failed")
+    print("html_browser_test: 4 passed, 0 failed")
 
 
 main()

@@ -93,18 +93,32 @@ TEST(HtmlWriterTest, InjectedFaultsAreAlsoShownByPhase) {
 
 TEST(HtmlWriterTest, EmbedsTheTimeSeriesAsData) {
   const std::string page = html_page(test_support::writer_sample_report());
-  const nlohmann::json data = nlohmann::json::parse(data_text(page));
+  nlohmann::json data = nlohmann::json::parse(data_text(page));
+  // Every outcome kind, in declaration order: the page's colours key on them.
+  nlohmann::json kinds = nlohmann::json::array();
+  for (const OutcomeKind k : all_outcome_kinds()) kinds.push_back(std::string(to_string(k)));
+  EXPECT_EQ(data.at("outcome_kinds"), kinds);
+  data.erase("outcome_kinds");
   // Windows of 10 s over the 30 s run (sample_run.hpp has every count). Latency: task 1
   // took 3.5 s; none finished in 10-20 s; tasks 3, 4 and 2 took 0, 1 and 10.3 s, so the
-  // nearest-rank p50 is the 2nd of 3 (1 s) and p99 the 3rd. Faults by window of their
-  // decision: the 429 at 0, the LLM's hang at 12.3 s.
+  // nearest-rank p50 is the 2nd of 3 (1 s) and p99 the 3rd. Success: 1 of 1, then 1
+  // (degraded) of 3. In flight at each window's end: none at 10 s, task 2 (12-22.3 s) at
+  // 20 s, none at 30 s. Histogram: 10.3 s in buckets of 500 ms (the smallest 1, 2, 5 x 10^k
+  // with at most 40), so 21 buckets, the tasks in buckets 0, 2, 7 and 20. Faults by window
+  // of their decision: the 429 at 0, the LLM's hang at 12.3 s. The thresholds bound the
+  // success rate and the latency.
   const nlohmann::json expected = nlohmann::json::parse(R"({
     "window_s": 10.0,
+    "end_s": 30.0,
     "t": [0.0, 10.0, 20.0],
     "tasks": { "succeeded": [1, 0, 0], "degraded": [0, 0, 1], "safe_failed": [0, 0, 0],
                "failed": [0, 0, 2], "wrong_answer": [0, 0, 0] },
+    "task_success": [1.0, null, 0.333333],
+    "tasks_in_flight": [0, 1, 0],
     "task_latency_ms": { "p50": [3500.0, null, 1000.0], "p99": [3500.0, null, 10300.0],
                          "max": [3500.0, null, 10300.0] },
+    "latency_histogram": { "bucket_ms": 500.0,
+                           "counts": [1, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1] },
     "providers": [
       { "name": "llm", "attempts": [1, 0, 1], "outcomes": { "success": [1, 0, 0], "timeout": [0, 0, 1] },
         "tokens": [1600, 0, 1300], "cost_usd": [0.0056, 0.0, 0.0032] },
@@ -116,9 +130,41 @@ TEST(HtmlWriterTest, EmbedsTheTimeSeriesAsData) {
       { "provider": "web_search", "kind": "rate_limited", "counts": [1, 0, 0] } ],
     "breakers": { "t": [0.0, 22.3, 30.0], "series": [ { "label": "llm -> llm", "state": [0, 2, 2] } ] },
     "breaker_transitions_shown": 1,
-    "breaker_transitions_total": 1
+    "breaker_transitions_total": 1,
+    "schedule": { "faults": [], "bursts": [] },
+    "thresholds": [
+      { "chart": "task_success", "label": "task_success rate>=0.5", "value": 0.5, "passed": true },
+      { "chart": "task_latency", "label": "task_latency p(99)<10s", "value": 10000.0, "passed": false } ]
   })");
   EXPECT_EQ(data, expected) << data.dump(2);
+}
+
+TEST(HtmlWriterTest, TheScheduleIsInSecondsAndEndsWithTheRun) {
+  Report rep = test_support::writer_sample_report();
+  rep.schedule.faults = {{"llm", "rate_limited", "", 5 * kSecond, 12'500 * kMillisecond, 0.5, false},
+                         {"web_search", "timeout", "us-east", 20 * kSecond, kNever, 1.0, true}};
+  rep.schedule.bursts = {{2 * kSecond, 40 * kSecond, 6.0}};
+  const nlohmann::json data = nlohmann::json::parse(data_text(html_page(rep)));
+  EXPECT_EQ(data.at("schedule"), nlohmann::json::parse(R"({
+    "faults": [
+      { "provider": "llm", "kind": "rate_limited", "outage": "", "from": 5.0, "to": 12.5, "probability": 0.5,
+        "flapping": false },
+      { "provider": "web_search", "kind": "timeout", "outage": "us-east", "from": 20.0, "to": 30.0,
+        "probability": 1.0, "flapping": true } ],
+    "bursts": [ { "from": 2.0, "to": 30.0, "rate_per_s": 6.0 } ]
+  })"))
+      << data.at("schedule").dump(2);
+}
+
+TEST(HtmlWriterTest, OnlyTheThresholdsAChartBoundsAreDrawn) {
+  Report rep = test_support::writer_sample_report();
+  rep.thresholds = {{"cost_usd", "sum<5", 0.0088, true, 4.99},
+                    {"cost_usd", "avg<1", 0.0022, true, 0.99},
+                    {"task_latency{template:lookup}", "p(99)<1s", 1000.0, true, 0.0},
+                    {"provider_calls", "count<100", 8.0, true, 92.0}};
+  const nlohmann::json data = nlohmann::json::parse(data_text(html_page(rep)));
+  EXPECT_EQ(data.at("thresholds"), nlohmann::json::parse(R"([
+    { "chart": "cost_usd", "label": "cost_usd sum<5", "value": 5.0, "passed": true } ])"));
 }
 
 TEST(HtmlWriterTest, WithoutBreakerTransitionsTheBreakerSeriesIsEmpty) {
