@@ -158,10 +158,10 @@ TEST(HtmlWriterTest, TheScheduleIsInSecondsAndEndsWithTheRun) {
 
 TEST(HtmlWriterTest, OnlyTheThresholdsAChartBoundsAreDrawn) {
   Report rep = test_support::writer_sample_report();
-  rep.thresholds = {{"cost_usd", "sum<5", 0.0088, true, 4.99},
-                    {"cost_usd", "avg<1", 0.0022, true, 0.99},
-                    {"task_latency{template:lookup}", "p(99)<1s", 1000.0, true, 0.0},
-                    {"provider_calls", "count<100", 8.0, true, 92.0}};
+  rep.thresholds = {{"cost_usd", "sum<5", 0.0088, true, 4.99, ""},
+                    {"cost_usd", "avg<1", 0.0022, true, 0.99, ""},
+                    {"task_latency{template:lookup}", "p(99)<1s", 1000.0, true, 0.0, ""},
+                    {"provider_calls", "count<100", 8.0, true, 92.0, ""}};
   const nlohmann::json data = nlohmann::json::parse(data_text(html_page(rep)));
   EXPECT_EQ(data.at("thresholds"), nlohmann::json::parse(R"([
     { "chart": "cost_usd", "label": "cost_usd sum<5", "value": 5.0, "passed": true } ])"));
