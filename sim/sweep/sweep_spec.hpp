@@ -52,6 +52,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -85,6 +86,9 @@ struct SweepVariant {
   std::vector<std::pair<std::string, std::string>> params;  // grid settings: path -> value as compact JSON
   PolicyConfig policy;                                      // validated against the scenario
   std::string policy_json;                                  // the policy document, compact JSON (identity)
+  // The scenario with the variant's "/scenario/..." grid settings written in, read and
+  // validated; null when it has none: the spec's scenario.
+  std::shared_ptr<const Scenario> scenario;
 };
 
 struct SweepSpec {
