@@ -221,7 +221,7 @@ std::string tables(const SweepResult& r, const SweepAnalysis& a) {
       const auto ci = [](const Interval& i) {
         return i.half_width ? fmt::format("[{}, {}]", num(i.low()), num(i.high())) : std::string("-");
       };
-      std::string diff = "baseline";
+      std::string diff = a.comparable[v] ? "baseline" : "other scenario";
       std::string diff_ci;
       std::string verdict;
       if (s.difference) {
