@@ -13,9 +13,11 @@
 #include "cli/run_inputs.hpp"
 #include "cli/sweep_gate.hpp"
 #include "cli/terminal.hpp"
+#include "engine/text.hpp"
 #include "reports/atomic_file.hpp"
 #include "reports/sweep_json.hpp"
 #include "reports/sweep_merge.hpp"
+#include "reports/sweep_names.hpp"
 #include "reports/writers/sweep_html.hpp"
 #include "reports/writers/sweep_tables.hpp"
 #include "sim/parallel_runs.hpp"
@@ -73,7 +75,8 @@ int write_outputs(const SweepResult& result, const std::vector<ReportRequest>& r
 // --fail-on), or exit_code set to a usage error.
 std::optional<SweepGateRequest> read_gate(const std::vector<std::string>& fail_on,
                                           const std::optional<std::string>& candidate,
-                                          const std::vector<std::string>& variants, std::size_t baseline,
+                                          const std::vector<std::string>& variants,
+                                          const std::vector<SweepParams>& params, std::size_t baseline,
                                           std::string_view command, int& exit_code) {
   auto parsed = parse_sweep_gate(fail_on, candidate, variants, baseline);
   if (const auto* problem = std::get_if<std::string>(&parsed)) {
@@ -81,8 +84,23 @@ std::optional<SweepGateRequest> read_gate(const std::vector<std::string>& fail_o
     exit_code = kExitBadInput;
     return std::nullopt;
   }
-  if (const auto* request = std::get_if<SweepGateRequest>(&parsed)) return *request;
-  return std::nullopt;
+  const auto* request = std::get_if<SweepGateRequest>(&parsed);
+  if (request == nullptr) return std::nullopt;
+  if (!shares_baseline_scenario(params, baseline)[request->candidate]) {
+    // A verdict between two scenarios would judge the scenario, not the policy.
+    const auto setting = [&](std::size_t v) {
+      const std::string label = scenario_setting_label(params[v]);
+      return label.empty() ? std::string("the scenario as written") : label;
+    };
+    fmt::print(stderr,
+               "squall {}: --candidate \"{}\" runs other scenario settings ({}) than the baseline {} ({}): the gate "
+               "compares variants on the same scenario\n",
+               command, escape_controls(variants[request->candidate]), setting(request->candidate), variants[baseline],
+               setting(baseline));
+    exit_code = kExitBadInput;
+    return std::nullopt;
+  }
+  return *request;
 }
 
 std::optional<SweepShard> parse_shard(const std::string& text) {
@@ -233,9 +251,13 @@ int sweep_command(const SweepOptions& options) {
     return bad_input("squall sweep: --fail-on judges the whole sweep: give it to `squall merge`, not to a shard");
   }
   std::vector<std::string> names;
-  for (const SweepVariant& v : spec.variants) names.push_back(v.name);
+  std::vector<SweepParams> params;
+  for (const SweepVariant& v : spec.variants) {
+    names.push_back(v.name);
+    params.push_back(v.params);
+  }
   const std::optional<SweepGateRequest> gate =
-      read_gate(options.fail_on, options.candidate, names, spec.baseline, "sweep", exit_code);
+      read_gate(options.fail_on, options.candidate, names, params, spec.baseline, "sweep", exit_code);
   if (exit_code != kExitOk) return exit_code;
   const std::vector<fs::path> inputs = inputs_of(spec);
   const ReportRequests requests = parse_report_requests(shard ? std::vector<std::string>{} : options.reports,
@@ -330,10 +352,14 @@ int merge_command(const MergeOptions& options) {
   if (const auto problem = check_requests(requests, "merge"))
     return bad_input(fmt::format("squall merge: {}", *problem));
   std::vector<std::string> names;
-  for (const SweepVariantInfo& v : result.variants) names.push_back(v.name);
+  std::vector<SweepParams> params;
+  for (const SweepVariantInfo& v : result.variants) {
+    names.push_back(v.name);
+    params.push_back(v.params);
+  }
   int exit_code = kExitOk;
   const std::optional<SweepGateRequest> gate =
-      read_gate(options.fail_on, options.candidate, names, result.baseline, "merge", exit_code);
+      read_gate(options.fail_on, options.candidate, names, params, result.baseline, "merge", exit_code);
   if (exit_code != kExitOk) return exit_code;
   return write_outputs(result, requests.requests, options.quiet, "merge", gate);
 }

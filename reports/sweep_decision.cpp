@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "reports/sweep_names.hpp"
 #include "reports/sweep_stats.hpp"
 
 namespace squall {
@@ -58,7 +59,7 @@ std::optional<std::size_t> recommend(const SweepResult& r, const SweepAnalysis& 
   std::optional<std::size_t> best;
   for (std::size_t v = 0; v < r.variants.size(); ++v) {
     const Interval& value = a.variants[v][m].value;
-    if (!a.feasibility[v].feasible || value.n == 0) continue;
+    if (!a.comparable[v] || !a.feasibility[v].feasible || value.n == 0) continue;
     if (!best) {
       best = v;
       continue;
@@ -85,7 +86,7 @@ std::string recommendation_line(const SweepResult& r, const SweepAnalysis& a) {
   }
   std::string blocked;
   for (std::size_t v = 0; v < r.variants.size(); ++v) {
-    const std::string why = first_blocking(r, a.feasibility[v]);
+    const std::string why = a.comparable[v] ? first_blocking(r, a.feasibility[v]) : std::string();
     if (why.empty()) continue;
     blocked += fmt::format("{}{}: {}", blocked.empty() ? "" : "; ", r.variants[v].name, why);
   }
@@ -99,8 +100,13 @@ std::vector<std::string> sweep_warnings(const SweepResult& r) {
   // Each run's values by (variant, seed), to compare variants seed by seed.
   std::vector<std::map<std::uint64_t, const SweepRun*>> runs(r.variants.size());
   for (const SweepRun& run : r.runs) runs[run.variant].emplace(run.seed, &run);
+  std::vector<SweepParams> params;
+  for (const SweepVariantInfo& v : r.variants) params.push_back(v.params);
   for (std::size_t b = 0; b < r.variants.size(); ++b) {
+    // Variants on other scenario settings than b's are not alike by design.
+    const std::vector<bool> same_setting = shares_baseline_scenario(params, b);
     for (std::size_t a = 0; a < b; ++a) {
+      if (!same_setting[a]) continue;
       const SweepVariantInfo& first = r.variants[a];
       const SweepVariantInfo& second = r.variants[b];
       if (first.policy_digest == second.policy_digest) {

@@ -12,6 +12,7 @@
 #include "engine/text.hpp"
 #include "reports/compare.hpp"
 #include "reports/rounding.hpp"
+#include "reports/sweep_robustness.hpp"
 
 namespace squall {
 namespace {
@@ -94,6 +95,39 @@ Json values_json(const SweepRun& run) {
   return values;
 }
 
+// The robustness curves (reports/sweep_robustness.hpp): null without scenario axes.
+Json robustness_json(const SweepResult& r, const SweepAnalysis& a) {
+  const auto g = robustness_grid(r);
+  if (!g) return nullptr;
+  Json columns = Json::array();
+  for (std::size_t c = 0; c < g->columns.size(); ++c) {
+    Json settings = Json::object();
+    for (const auto& [pointer, value] : g->column_params[c]) settings[pointer] = Json::parse(value);
+    columns.push_back(Json{{"label", g->columns[c]}, {"settings", settings}, {"x", number_or_null(g->x[c])}});
+  }
+  Json metrics = Json::object();
+  for (std::size_t m = 0; m < r.metrics.size(); ++m) {
+    Json rows = Json::array();
+    for (const auto& row : g->variant) {
+      Json cells = Json::array();
+      for (const auto& v : row) {
+        if (!v) {
+          cells.push_back(nullptr);
+          continue;
+        }
+        const Json stats = interval_json(a.variants[*v][m].value);
+        Json cell = Json::object();
+        cell["variant"] = r.variants[*v].name;
+        for (const char* key : {"n", "mean", "sd", "ci95"}) cell[key] = stats.at(key);
+        cells.push_back(cell);
+      }
+      rows.push_back(cells);
+    }
+    metrics[r.metrics[m]] = rows;
+  }
+  return Json{{"columns", columns}, {"rows", g->rows}, {"metrics", metrics}};
+}
+
 }  // namespace
 
 std::string sweep_json_text(const SweepResult& r, const SweepAnalysis& a) {
@@ -143,6 +177,7 @@ std::string sweep_json_text(const SweepResult& r, const SweepAnalysis& a) {
   out["recommendation"] = Json{{"variant", a.recommended ? Json(r.variants[*a.recommended].name) : Json(nullptr)},
                                {"line", recommendation_line(r, a)}};
   out["warnings"] = sweep_warnings(r);
+  out["robustness"] = robustness_json(r, a);
   return file_text(out);
 }
 

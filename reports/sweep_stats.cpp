@@ -7,6 +7,8 @@
 #include <map>
 #include <string_view>
 
+#include "reports/sweep_names.hpp"
+
 namespace squall {
 namespace {
 
@@ -138,6 +140,9 @@ namespace {}  // namespace
 SweepAnalysis analyse(const SweepResult& r) {
   SweepAnalysis a;
   a.variants.resize(r.variants.size());
+  std::vector<SweepParams> params;
+  for (const SweepVariantInfo& v : r.variants) params.push_back(v.params);
+  a.comparable = shares_baseline_scenario(params, r.baseline);
   for (std::size_t m = 0; m < r.metrics.size(); ++m) {
     const std::map<std::uint64_t, double> base = values_by_seed(r, r.baseline, m);
     std::vector<double> base_values;
@@ -153,7 +158,7 @@ SweepAnalysis analyse(const SweepResult& r) {
       }
       MetricSummary s;
       s.value = interval_of(values);
-      if (v != r.baseline) {
+      if (v != r.baseline && a.comparable[v]) {
         s.difference = interval_of(differences);
         s.verdict = verdict_of(*s.difference, better_direction(r.metrics[m]), effect);
       }
@@ -169,7 +174,7 @@ SweepAnalysis analyse(const SweepResult& r) {
     goals.push_back(o.goal);
     for (std::size_t v = 0; v < r.variants.size(); ++v) {
       const Interval& i = a.variants[v][m].value;
-      points[v].push_back(i.n > 0 ? std::optional<double>(i.mean) : std::nullopt);
+      points[v].push_back(i.n > 0 && a.comparable[v] ? std::optional<double>(i.mean) : std::nullopt);
     }
   }
   a.pareto = pareto_front(points, goals);

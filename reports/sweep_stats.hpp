@@ -67,9 +67,12 @@ struct MetricSummary {
 
 struct SweepAnalysis {
   std::vector<std::vector<MetricSummary>> variants;  // [variant][metric], as SweepResult orders them
-  std::vector<bool> pareto;                          // per variant: on the front of the objectives
-  std::vector<Feasibility> feasibility;              // per variant (reports/sweep_decision.hpp)
-  std::optional<std::size_t> recommended;            // the feasible variant with the best objective
+  // Per variant: it runs the baseline's scenario settings (reports/sweep_names.hpp). Only
+  // those have a difference and a verdict, are on the Pareto front or recommended.
+  std::vector<bool> comparable;
+  std::vector<bool> pareto;                // per variant: on the front of the objectives
+  std::vector<Feasibility> feasibility;    // per variant (reports/sweep_decision.hpp)
+  std::optional<std::size_t> recommended;  // the feasible variant with the best objective
 };
 
 // `result.metrics` must name every objective's metric (a sweep measures them:

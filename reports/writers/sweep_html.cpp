@@ -7,6 +7,7 @@
 
 #include "reports/rounding.hpp"
 #include "reports/sweep_decision.hpp"
+#include "reports/sweep_robustness.hpp"
 #include "reports/writers/html_assets.hpp"
 #include "reports/writers/html_text.hpp"
 #include "reports/writers/sweep_tables.hpp"
@@ -16,7 +17,70 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// The page's script: one scatter chart, then the counters the browser test reads.
+// The robustness charts (a sweep with scenario axes): per metric, one line per policy over
+// the scenario setting, each mean with its 95% interval as a whisker.
+constexpr std::string_view kRobustnessScript = R"JS(function drawRobustness(data, markDrawn) {
+  "use strict";
+  var colours = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442"];
+  var container = document.getElementById("robustness");
+  data.charts.forEach(function (chart, c) {
+    var el = document.createElement("div");
+    el.className = "robustness-chart";
+    container.appendChild(el);
+    var series = [{ label: data.x_label }];
+    var columns = [data.x];
+    var lows = [], highs = [];
+    chart.series.forEach(function (s, i) {
+      var colour = colours[i % colours.length];
+      series.push({ label: s.name, stroke: colour, width: 2, points: { show: true, size: 7, fill: colour } });
+      columns.push(s.mean);
+      s.low.concat(s.mean).forEach(function (v) { if (v !== null) lows.push(v); });
+      s.high.concat(s.mean).forEach(function (v) { if (v !== null) highs.push(v); });
+    });
+    var lo = Math.min.apply(null, lows), hi = Math.max.apply(null, highs);
+    var pad = (hi - lo) * 0.08 || Math.abs(hi) * 0.05 || 1;
+    var xAxis = { label: data.x_label };
+    if (data.labels) {
+      xAxis.values = function (u, splits) {
+        return splits.map(function (v) { return Number.isInteger(v) && data.labels[v] !== undefined ? data.labels[v] : ""; });
+      };
+    }
+    var opts = {
+      title: chart.metric + " over " + data.x_label + " (means with 95% CI whiskers)",
+      width: Math.max(320, Math.min(1100, container.clientWidth || 900)),
+      height: 360,
+      scales: { x: { time: false }, y: { range: function () { return [lo - pad, hi + pad]; } } },
+      axes: [xAxis, { label: chart.metric, size: 70 }],
+      series: series,
+      hooks: {
+        draw: [function (u) {
+          var ctx = u.ctx, cap = 4 * devicePixelRatio;
+          ctx.save();
+          ctx.lineWidth = 1.5 * devicePixelRatio;
+          chart.series.forEach(function (s, i) {
+            ctx.strokeStyle = colours[i % colours.length];
+            data.x.forEach(function (x, k) {
+              if (s.low[k] === null || s.high[k] === null) return;
+              var px = u.valToPos(x, "x", true), y0 = u.valToPos(s.low[k], "y", true), y1 = u.valToPos(s.high[k], "y", true);
+              ctx.beginPath();
+              ctx.moveTo(px, y0); ctx.lineTo(px, y1);
+              ctx.moveTo(px - cap, y0); ctx.lineTo(px + cap, y0);
+              ctx.moveTo(px - cap, y1); ctx.lineTo(px + cap, y1);
+              ctx.stroke();
+            });
+          });
+          ctx.restore();
+          markDrawn("robustness-" + c);
+        }]
+      }
+    };
+    new uPlot(opts, columns, el);
+  });
+}
+)JS";
+
+// The page's script: the Pareto scatter chart, the robustness charts, and the counters the
+// browser test reads.
 constexpr std::string_view kScript = R"JS((function () {
   "use strict";
   var root = document.documentElement;
@@ -26,8 +90,13 @@ constexpr std::string_view kScript = R"JS((function () {
     root.setAttribute("data-errors", String(errors));
   });
   var data = JSON.parse(document.getElementById("squall-data").textContent);
-  var drawn = 0;
-  root.setAttribute("data-charts-expected", "1");
+  var drawn = {};
+  var markDrawn = function (id) {
+    drawn[id] = true;
+    root.setAttribute("data-charts-drawn", String(Object.keys(drawn).length));
+  };
+  var robust = data.robustness ? data.robustness.charts.length : 0;
+  root.setAttribute("data-charts-expected", String(1 + robust));
   var xs = data.points.map(function (p) { return p.x; });
   var front = data.points.map(function (p) { return p.front ? p.y : null; });
   var rest = data.points.map(function (p) { return p.front ? null : p.y; });
@@ -55,12 +124,12 @@ constexpr std::string_view kScript = R"JS((function () {
           ctx.fillText(p.name, u.valToPos(p.x, "x", true) + 8 * devicePixelRatio, u.valToPos(p.y, "y", true) - 6 * devicePixelRatio);
         });
         ctx.restore();
-        drawn += 1;
-        root.setAttribute("data-charts-drawn", String(Math.min(drawn, 1)));
+        markDrawn("pareto");
       }]
     }
   };
   new uPlot(opts, [xs, front, rest], el);
+  if (robust > 0) drawRobustness(data.robustness, markDrawn);
 })();
 )JS";
 
@@ -98,6 +167,48 @@ Json points_json(const SweepResult& r, const SweepAnalysis& a) {
 
 std::string num(double x) { return fmt::format("{:.6g}", x + 0.0); }
 
+// The robustness charts' data: null without scenario axes; else the x values (the
+// scenario value when it is one number per column, sorted; else the columns' positions,
+// with `labels`), and per metric one series per policy: mean, low and high per column.
+Json robustness_chart_json(const SweepResult& r, const SweepAnalysis& a) {
+  const auto g = robustness_grid(r);
+  if (!g) return nullptr;
+  const bool numeric = std::all_of(g->x.begin(), g->x.end(), [](const auto& x) { return x.has_value(); });
+  std::vector<std::size_t> order(g->columns.size());
+  for (std::size_t c = 0; c < order.size(); ++c) order[c] = c;
+  if (numeric) std::stable_sort(order.begin(), order.end(), [&](auto p, auto q) { return *g->x[p] < *g->x[q]; });
+  Json out = Json::object();
+  Json xs = Json::array();
+  Json labels = Json::array();
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    xs.push_back(numeric ? *g->x[order[k]] : static_cast<double>(k));
+    labels.push_back(g->columns[order[k]]);
+  }
+  out["x_label"] = numeric ? g->columns.front().substr(0, g->columns.front().find('=')) : "scenario setting";
+  out["x"] = xs;
+  out["labels"] = numeric ? Json(nullptr) : labels;
+  Json charts = Json::array();
+  for (std::size_t m = 0; m < r.metrics.size(); ++m) {
+    Json series = Json::array();
+    for (std::size_t p = 0; p < g->rows.size(); ++p) {
+      Json mean = Json::array(), low = Json::array(), high = Json::array();
+      for (const std::size_t c : order) {
+        const auto& v = g->variant[p][c];
+        const Interval* i = v ? &a.variants[*v][m].value : nullptr;
+        const bool has = i != nullptr && i->n > 0;
+        const bool ci = has && i->half_width.has_value();
+        mean.push_back(has ? Json(round_to(i->mean, 1e6)) : Json(nullptr));
+        low.push_back(ci ? Json(round_to(i->low(), 1e6)) : Json(nullptr));
+        high.push_back(ci ? Json(round_to(i->high(), 1e6)) : Json(nullptr));
+      }
+      series.push_back(Json{{"name", g->rows[p]}, {"mean", mean}, {"low", low}, {"high", high}});
+    }
+    charts.push_back(Json{{"metric", r.metrics[m]}, {"series", series}});
+  }
+  out["charts"] = charts;
+  return out;
+}
+
 std::string tables(const SweepResult& r, const SweepAnalysis& a) {
   std::string out;
   for (std::size_t m = 0; m < r.metrics.size(); ++m) {
@@ -110,7 +221,7 @@ std::string tables(const SweepResult& r, const SweepAnalysis& a) {
       const auto ci = [](const Interval& i) {
         return i.half_width ? fmt::format("[{}, {}]", num(i.low()), num(i.high())) : std::string("-");
       };
-      std::string diff = "baseline";
+      std::string diff = a.comparable[v] ? "baseline" : "other scenario";
       std::string diff_ci;
       std::string verdict;
       if (s.difference) {
@@ -170,11 +281,18 @@ std::string sweep_html_page(const SweepResult& r, const SweepAnalysis& a) {
   out += fmt::format("<dt>squall</dt><dd>{}</dd>\n</dl>\n</header>\n", html_text(r.squall_version));
   out += decision_section(r, a);
   out += "<section id=\"charts\">\n<h2>Pareto front</h2>\n<div id=\"pareto\"></div>\n</section>\n";
+  Json data = points_json(r, a);
+  data["robustness"] = robustness_chart_json(r, a);
+  if (!data["robustness"].is_null()) {
+    out +=
+        "<section id=\"robustness-charts\">\n<h2>Robustness: each policy over the scenario settings</h2>\n"
+        "<div id=\"robustness\"></div>\n</section>\n";
+  }
   out += "<section id=\"statistics\">\n<h2>Means and paired differences (95% confidence intervals, Student's t)</h2>\n";
   out += tables(r, a) + "</section>\n";
   out += fmt::format("<script type=\"application/json\" id=\"squall-data\">{}</script>\n",
-                     script_json(points_json(r, a).dump(-1, ' ', false, Json::error_handler_t::replace)));
-  out += fmt::format("<script>\n{}</script>\n</body>\n</html>\n", kScript);
+                     script_json(data.dump(-1, ' ', false, Json::error_handler_t::replace)));
+  out += fmt::format("<script>\n{}{}</script>\n</body>\n</html>\n", kRobustnessScript, kScript);
   return out;
 }
 

@@ -11,6 +11,11 @@
 // id="squall-data">: {x: {metric, goal}, y: {metric, goal}, points: [{name, x, y, front}]}
 // with the points sorted by x then name (uPlot wants ascending x) and variants without both
 // means left out. With one objective, x is the variant's position in the sweep.
+// A sweep with scenario axes adds, after the Pareto chart, one robustness chart per metric
+// (one line per policy over the scenario setting, 95% CI whiskers), counted in
+// data-charts-expected; its data is squall-data's `robustness` (null without scenario
+// axes): {x_label, x: [numbers, ascending], labels: null or the columns' names when x are
+// positions, charts: [{metric, series: [{name, mean, low, high}]}]}.
 #pragma once
 
 #include <string>

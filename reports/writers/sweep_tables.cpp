@@ -9,6 +9,7 @@
 #include "reports/sweep_decision.hpp"
 #include "reports/writers/csv_writer.hpp"
 #include "reports/writers/markdown_text.hpp"
+#include "reports/writers/sweep_robustness_text.hpp"
 
 namespace squall {
 namespace {
@@ -58,19 +59,7 @@ std::string front_text(const SweepResult& r, const SweepAnalysis& a) {
 std::string decision_text(const SweepResult& r, const SweepAnalysis& a) {
   std::string out;
   const auto rows = feasibility_rows(r, a);
-  if (!rows.empty()) {
-    std::vector<std::size_t> widths(rows.front().size(), 0);
-    for (const auto& row : rows) {
-      for (std::size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
-    }
-    out += fmt::format("\n{}\n", feasibility_title(r));
-    for (const auto& row : rows) {
-      std::string line = " ";
-      for (std::size_t c = 0; c < row.size(); ++c) line += fmt::format(" {:<{}} ", row[c], widths[c]);
-      while (!line.empty() && line.back() == ' ') line.pop_back();
-      out += line + "\n";
-    }
-  }
+  if (!rows.empty()) out += fmt::format("\n{}\n{}", feasibility_title(r), text_grid(rows));
   out += fmt::format("\n{}\n", recommendation_line(r, a));
   for (const std::string& w : sweep_warnings(r)) out += fmt::format("warning: {}\n", w);
   return out;
@@ -79,19 +68,8 @@ std::string decision_text(const SweepResult& r, const SweepAnalysis& a) {
 std::string decision_markdown(const SweepResult& r, const SweepAnalysis& a) {
   std::string out;
   const auto rows = feasibility_rows(r, a);
-  if (!rows.empty()) {
-    out += fmt::format("\n### {}\n\n", markdown_text(feasibility_title(r)));
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      out += "|";
-      for (const std::string& cell : rows[i]) out += fmt::format(" {} |", markdown_text(cell));
-      out += "\n";
-      if (i == 0) {
-        out += "|---|";
-        for (std::size_t c = 1; c < rows[i].size(); ++c) out += "---:|";
-        out += "\n";
-      }
-    }
-  }
+  if (!rows.empty())
+    out += fmt::format("\n### {}\n\n{}", markdown_text(feasibility_title(r)), markdown_grid(rows, "---:"));
   out += fmt::format("\n**{}**\n", markdown_text(recommendation_line(r, a)));
   for (const std::string& w : sweep_warnings(r)) out += fmt::format("\n> warning: {}\n", markdown_text(w));
   return out;
@@ -111,6 +89,7 @@ std::vector<Row> rows_of(const SweepResult& r, const SweepAnalysis& a, std::size
             interval_text(s.value),
             "baseline",
             ""};
+    if (!a.comparable[v]) row.diff = "other scenario";
     if (s.difference) {
       const Interval& d = *s.difference;
       row.diff = d.n == 0 ? "-" : fmt::format("{:+.6g} {}", d.mean + 0.0, interval_text(d));
@@ -155,6 +134,7 @@ std::string sweep_table(const SweepResult& r, const SweepAnalysis& a) {
                   r.variants.size(), seeds_text(r), r.variants.empty() ? "-" : r.variants[r.baseline].name);
   out += target_text(r);
   out += "95% confidence intervals (Student's t); differences paired by seed (common random numbers)\n";
+  if (const std::string scope = comparison_scope_line(r, a); !scope.empty()) out += scope + "\n";
   for (std::size_t m = 0; m < r.metrics.size(); ++m) {
     const std::vector<Row> rows = rows_of(r, a, m);
     Row widths{"variant", "n", "mean", "95% CI", "vs baseline (paired)", "verdict"};
@@ -178,6 +158,7 @@ std::string sweep_table(const SweepResult& r, const SweepAnalysis& a) {
     out += line(widths);
     for (const Row& row : rows) out += line(row);
   }
+  out += robustness_table(r, a);
   out += fmt::format("\n{}\n", front_text(r, a));
   out += decision_text(r, a);
   return out;
@@ -190,6 +171,9 @@ std::string sweep_markdown(const SweepResult& r, const SweepAnalysis& a) {
                   r.variants.empty() ? "-" : markdown_text(r.variants[r.baseline].name));
   if (r.target) out += fmt::format("\n{}\n", markdown_text(target_text(r).substr(0, target_text(r).size() - 1)));
   out += "95% confidence intervals (Student's t); differences paired by seed (common random numbers).\n";
+  if (const std::string scope = comparison_scope_line(r, a); !scope.empty()) {
+    out += fmt::format("\n{}.\n", markdown_text(scope));
+  }
   for (std::size_t m = 0; m < r.metrics.size(); ++m) {
     out += fmt::format(
         "\n### {}{}\n\n| variant | n | mean | 95% CI | vs baseline (paired) | verdict |\n"
@@ -200,6 +184,7 @@ std::string sweep_markdown(const SweepResult& r, const SweepAnalysis& a) {
                          row.diff, row.verdict);
     }
   }
+  out += robustness_markdown(r, a);
   out += fmt::format("\n{}\n", markdown_text(front_text(r, a)));
   out += decision_markdown(r, a);
   return out;

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "reports/sweep_names.hpp"
 #include "sim/scenario/policy_reader.hpp"
 #include "sim/scenario/tool_reader.hpp"
 #include "sim/scenario_loader.hpp"
@@ -32,14 +33,9 @@ std::optional<std::pair<Json::json_pointer, std::string>> split_pointer(const st
   }
 }
 
-// The policy with `values[i]` of each axis written in; nullopt when a path holds no object.
-Json with_values(const Json& policy, const std::vector<GridAxis>& axes, const std::vector<std::size_t>& combination) {
-  Json copy = policy;
-  for (std::size_t a = 0; a < axes.size(); ++a) {
-    const auto split = split_pointer(axes[a].pointer);
-    copy.at(split->first)[split->second] = axes[a].values[combination[a]];
-  }
-  return copy;
+// The pointer inside its document of an axis: a scenario axis's without "/scenario".
+std::string document_pointer(const std::string& pointer) {
+  return is_scenario_pointer(pointer) ? pointer.substr(kScenarioAxisPrefix.size()) : pointer;
 }
 
 // The value `pointer` names in `policy`, or null. nlohmann's contains() throws on an array
@@ -50,11 +46,6 @@ const Json* value_at(const Json& policy, const Json::json_pointer& pointer) {
   } catch (const nlohmann::json::exception&) {
     return nullptr;
   }
-}
-
-std::string last_token(const std::string& pointer) {
-  const auto split = split_pointer(pointer);
-  return split ? split->second : pointer;
 }
 
 }  // namespace
@@ -79,34 +70,12 @@ std::vector<std::vector<std::size_t>> grid_combinations(const std::vector<GridAx
   }
 }
 
-std::string axis_key(const std::vector<GridAxis>& axes, std::size_t a) {
-  const auto unique = [&](const auto& key_of) {
-    for (std::size_t b = 0; b < axes.size(); ++b) {
-      if (b != a && key_of(b) == key_of(a)) return false;
-    }
-    return true;
-  };
-  const auto last = [&](std::size_t i) { return last_token(axes[i].pointer); };
-  if (unique(last)) return last(a);
-  const auto first_last = [&](std::size_t i) {
-    Json::json_pointer p(axes[i].pointer);  // valid: expansion checked every path
-    while (!p.parent_pointer().empty()) p = p.parent_pointer();
-    return fmt::format("{}.{}", p.back(), last(i));
-  };
-  if (unique(first_last)) return first_last(a);
-  return axes[a].pointer;
-}
-
 std::string expanded_name(const std::string& name, const std::vector<GridAxis>& axes,
                           const std::vector<std::size_t>& combination) {
-  if (axes.empty()) return name;
-  std::string out = name + "[";
-  for (std::size_t a = 0; a < axes.size(); ++a) {
-    if (a > 0) out += ',';
-    out += fmt::format("{}={}", axis_key(axes, a), axes[a].values[combination[a]].dump());
-  }
-  out += ']';
-  return out;
+  SweepParams params;
+  for (std::size_t a = 0; a < axes.size(); ++a)
+    params.emplace_back(axes[a].pointer, axes[a].values[combination[a]].dump());
+  return fmt::format("{}{}", name, grid_suffix(params));
 }
 
 std::vector<ValidationError> read_variant_policy(const Json& policy, PolicyOrigin origin, const Scenario& scenario,
@@ -146,29 +115,55 @@ double combination_count(const std::vector<GridAxis>& axes) {
 // of a thousand combinations that all fail alike needs one line, not a thousand.
 constexpr std::size_t kListedCombinationErrors = 10;
 
-// Each axis's path: a pointer to a member of an object the policy has, and not within
-// another axis's path (the outer axis's value would replace what the inner one wrote, or
-// the inner write would fail on the value put there).
-void check_axes(const Json& policy, const std::vector<GridAxis>& axes, Diagnostics& diag) {
+// A scenario axis's path must not enter the scenario's policy block: that is the
+// variant's policy, which an axis without "/scenario" addresses.
+std::optional<std::string> scenario_path_problem(const std::string& pointer) {
+  const std::string inside = document_pointer(pointer);
+  if (inside == "/policy" || inside.starts_with("/policy/")) {
+    return fmt::format("\"{}\" is in the scenario's policy block, which is the variant's policy: write \"{}\"", pointer,
+                       inside.size() > 7 ? inside.substr(7) : std::string("/TOOL/..."));
+  }
+  return std::nullopt;
+}
+
+// An axis's path: a pointer to a member of an object its document (the policy, or the
+// scenario for "/scenario/..." paths) has; a message when it is not.
+std::optional<std::string> path_problem(const GridDocuments& docs, const std::string& pointer) {
+  const bool scenario = is_scenario_pointer(pointer);
+  const auto split = split_pointer(document_pointer(pointer));
+  if (!split || split->second.empty()) {  // "/llm/1/retry/" names the key ""
+    return fmt::format("expected a JSON Pointer such as \"{}\", got \"{}\"",
+                       scenario ? "/scenario/providers/llm/faults/0/probability" : "/llm/1/retry/max_attempts",
+                       pointer);
+  }
+  if (scenario) {
+    if (auto problem = scenario_path_problem(pointer)) return problem;
+  }
+  const char* document = scenario ? "scenario" : "policy";
+  const Json* parent = value_at(scenario ? docs.scenario : docs.policy, split->first);
+  if (parent != nullptr && parent->is_object()) return std::nullopt;
+  // An array there is a list of strategies (or of values): its items are replaced
+  // whole by an axis on the array itself, never one by one.
+  if (parent != nullptr && parent->is_array()) {
+    return fmt::format(
+        "\"{}\" is an array in the {}: a grid path ends in a key of an object (\"{}\"), not an item "
+        "of an array",
+        split->first.to_string(), document,
+        scenario ? "/scenario/providers/llm/faults/0/probability" : "/llm/1/retry/max_attempts");
+  }
+  return fmt::format("the {} has no object at \"{}\" to hold \"{}\"", document, split->first.to_string(),
+                     split->second);
+}
+
+// Each axis's path is a member of an object its document has, and not within another
+// axis's path (the outer axis's value would replace what the inner one wrote, or the inner
+// write would fail on the value put there).
+void check_axes(const GridDocuments& docs, const std::vector<GridAxis>& axes, Diagnostics& diag) {
   for (std::size_t a = 0; a < axes.size(); ++a) {
     const GridAxis& axis = axes[a];
-    const auto split = split_pointer(axis.pointer);
     const std::string path_path = pointer_append(axis.path, "path");
-    if (!split || split->second.empty()) {  // "/llm/1/retry/" names the key ""
-      diag.error(path_path, fmt::format("expected a JSON Pointer such as \"/llm/1/retry/max_attempts\", got \"{}\"",
-                                        axis.pointer));
-      continue;
-    }
-    const Json* parent = value_at(policy, split->first);
-    if (parent == nullptr || !parent->is_object()) {
-      // An array there is a list of strategies (or of values): its items are replaced
-      // whole by an axis on the array itself, never one by one.
-      diag.error(path_path, parent != nullptr && parent->is_array()
-                                ? fmt::format("\"{}\" is an array in the policy: a grid path ends in a key of an "
-                                              "object (\"/llm/1/retry/max_attempts\"), not an item of an array",
-                                              split->first.to_string())
-                                : fmt::format("the policy has no object at \"{}\" to hold \"{}\"",
-                                              split->first.to_string(), split->second));
+    if (const auto problem = path_problem(docs, axis.pointer)) {
+      diag.error(path_path, *problem);
       continue;
     }
     for (std::size_t b = 0; b < a; ++b) {
@@ -182,59 +177,91 @@ void check_axes(const Json& policy, const std::vector<GridAxis>& axes, Diagnosti
   }
 }
 
-// Every combination of the axes' values read as a policy, and per axis and value how many
+// One grid point read: the scenario (when an axis sets it) and the policy, or the errors
+// of the first that is not valid.
+struct Point {
+  std::vector<ValidationError> errors;
+  const char* invalid = "policy";  // which document the errors are of
+  SweepVariant variant;
+};
+
+// The documents with the values `pick` chooses (a value index per axis, or none: as
+// written) written in, read: the scenario with the loader's every rule, the policy
+// cross-checked against that scenario.
+Point read_point(const GridDocuments& docs, const SweepVariant& base, const std::vector<GridAxis>& axes,
+                 const std::vector<std::optional<std::size_t>>& pick) {
+  Point point{{}, "policy", base};
+  Json policy = docs.policy;
+  std::optional<Json> scenario;
+  for (std::size_t a = 0; a < axes.size(); ++a) {
+    if (!pick[a]) continue;
+    const bool in_scenario = is_scenario_pointer(axes[a].pointer);
+    if (in_scenario && !scenario) scenario = docs.scenario;
+    const auto split = split_pointer(document_pointer(axes[a].pointer));
+    Json& document = in_scenario ? *scenario : policy;
+    document.at(split->first)[split->second] = axes[a].values[*pick[a]];
+  }
+  if (scenario) {
+    LoadResult loaded = load_scenario_text(scenario->dump(), docs.scenario_config.source);
+    if (!loaded.ok()) {
+      point.errors = std::move(loaded.errors);
+      point.invalid = "scenario";
+      return point;
+    }
+    point.variant.scenario = std::make_shared<const Scenario>(std::move(*loaded.scenario));
+  }
+  const Scenario& against = point.variant.scenario ? *point.variant.scenario : docs.scenario_config;
+  point.errors = read_variant_policy(policy, docs.origin, against, "", point.variant.policy);
+  if (point.errors.empty()) point.variant.policy_json = policy.dump();
+  return point;
+}
+
+// Every combination of the axes' values read, and per axis and value how many
 // combinations hold it and how many of those fail.
 struct GridReading {
   std::vector<std::vector<std::size_t>> combinations;
-  std::vector<std::vector<ValidationError>> errors;  // per combination
-  std::vector<SweepVariant> variants;                // per combination
-  std::vector<std::vector<std::size_t>> failing;     // per axis and value
-  std::vector<std::vector<std::size_t>> holding;     // per axis and value
+  std::vector<Point> points;                      // per combination
+  std::vector<std::vector<std::size_t>> failing;  // per axis and value
+  std::vector<std::vector<std::size_t>> holding;  // per axis and value
 };
 
-GridReading read_combinations(const SweepVariant& base, const Json& policy, const std::vector<GridAxis>& axes,
-                              PolicyOrigin origin, const Scenario& scenario) {
+GridReading read_combinations(const GridDocuments& docs, const SweepVariant& base, const std::vector<GridAxis>& axes) {
   GridReading g;
   g.combinations = grid_combinations(axes);
-  g.errors.resize(g.combinations.size());
-  g.variants.assign(g.combinations.size(), base);
   g.failing.resize(axes.size());
   for (std::size_t a = 0; a < axes.size(); ++a) g.failing[a].assign(axes[a].values.size(), 0);
   g.holding = g.failing;
-  for (std::size_t c = 0; c < g.combinations.size(); ++c) {
-    const Json document = with_values(policy, axes, g.combinations[c]);
-    g.errors[c] = read_variant_policy(document, origin, scenario, "", g.variants[c].policy);
+  for (const std::vector<std::size_t>& combination : g.combinations) {
+    g.points.push_back(read_point(docs, base, axes, {combination.begin(), combination.end()}));
     for (std::size_t a = 0; a < axes.size(); ++a) {
-      ++g.holding[a][g.combinations[c][a]];
-      if (!g.errors[c].empty()) ++g.failing[a][g.combinations[c][a]];
+      ++g.holding[a][combination[a]];
+      if (!g.points.back().errors.empty()) ++g.failing[a][combination[a]];
     }
-    g.variants[c].policy_json = g.errors[c].empty() ? document.dump() : std::string();
   }
   return g;
 }
 
 // The values that are wrong whatever the other axes say, reported at themselves: every
-// combination holding one fails, and it fails alone too (on the policy as written). The
+// combination holding one fails, and it fails alone too (on the documents as written). The
 // message is the value's first combination's, which names the other axes' values rather
-// than those of the file that no combination runs. Returns per axis and value whether it
+// than those of the files that no combination runs. Returns per axis and value whether it
 // was reported.
-std::vector<std::vector<bool>> report_bad_values(const GridReading& g, const Json& policy,
-                                                 const std::vector<GridAxis>& axes, PolicyOrigin origin,
-                                                 const Scenario& scenario, Diagnostics& diag) {
+std::vector<std::vector<bool>> report_bad_values(const GridReading& g, const GridDocuments& docs,
+                                                 const SweepVariant& base, const std::vector<GridAxis>& axes,
+                                                 Diagnostics& diag) {
   std::vector<std::vector<bool>> reported(axes.size());
   for (std::size_t a = 0; a < axes.size(); ++a) {
     reported[a].assign(axes[a].values.size(), false);
-    const auto split = split_pointer(axes[a].pointer);
     for (std::size_t k = 0; k < axes[a].values.size(); ++k) {
       if (g.failing[a][k] != g.holding[a][k]) continue;
-      Json alone = policy;
-      alone.at(split->first)[split->second] = axes[a].values[k];
-      PolicyConfig ignored;
-      if (read_variant_policy(alone, origin, scenario, "", ignored).empty()) continue;
+      std::vector<std::optional<std::size_t>> alone(axes.size());
+      alone[a] = k;
+      if (read_point(docs, base, axes, alone).errors.empty()) continue;
       std::size_t first = 0;
       while (g.combinations[first][a] != k) ++first;
-      diag.error(pointer_append(pointer_append(axes[a].path, "values"), k),
-                 "makes an invalid policy: " + first_problem(g.errors[first]));
+      diag.error(
+          pointer_append(pointer_append(axes[a].path, "values"), k),
+          fmt::format("makes an invalid {}: {}", g.points[first].invalid, first_problem(g.points[first].errors)));
       reported[a][k] = true;
     }
   }
@@ -250,7 +277,7 @@ void report_bad_combinations(const GridReading& g, const std::vector<std::vector
   std::size_t listed = 0;
   std::size_t unlisted = 0;
   for (std::size_t c = 0; c < g.combinations.size(); ++c) {
-    if (g.errors[c].empty()) continue;
+    if (g.points[c].errors.empty()) continue;
     bool by_value = false;
     for (std::size_t a = 0; a < axes.size(); ++a) by_value = by_value || reported[a][g.combinations[c][a]];
     if (by_value) continue;
@@ -260,20 +287,18 @@ void report_bad_combinations(const GridReading& g, const std::vector<std::vector
     }
     ++listed;
     const std::string name = expanded_name(base_name, axes, g.combinations[c]);
-    diag.error(grid_path, fmt::format("{} makes an invalid policy: {}", name.substr(base_name.size()),
-                                      first_problem(g.errors[c])));
+    diag.error(grid_path, fmt::format("{} makes an invalid {}: {}", name.substr(base_name.size()), g.points[c].invalid,
+                                      first_problem(g.points[c].errors)));
   }
   if (unlisted > 0) diag.error(grid_path, fmt::format("and {} more combinations make invalid policies", unlisted));
 }
 
 }  // namespace
 
-void expand_grid(const SweepVariant& base, const Json& policy, const std::vector<GridAxis>& axes,
-                 const std::string& grid_path, const Scenario& scenario, Diagnostics& diag,
-                 std::vector<SweepVariant>& out) {
+void expand_grid(const SweepVariant& base, const GridDocuments& docs, const std::vector<GridAxis>& axes,
+                 const std::string& grid_path, Diagnostics& diag, std::vector<SweepVariant>& out) {
   const std::size_t errors_before = diag.count();
-  const PolicyOrigin origin = base.policy_file ? PolicyOrigin::file : PolicyOrigin::scenario;
-  check_axes(policy, axes, diag);
+  check_axes(docs, axes, diag);
   if (diag.count() != errors_before) return;
   // Counted before any is built: five axes of 100 values are 10^10 combinations.
   if (const double n = combination_count(axes); n > static_cast<double>(kMaxSweepVariants)) {
@@ -281,12 +306,12 @@ void expand_grid(const SweepVariant& base, const Json& policy, const std::vector
                fmt::format("expected at most {} combinations of the axes' values, got {:.15g}", kMaxSweepVariants, n));
     return;
   }
-  GridReading g = read_combinations(base, policy, axes, origin, scenario);
-  const auto reported = report_bad_values(g, policy, axes, origin, scenario, diag);
+  GridReading g = read_combinations(docs, base, axes);
+  const auto reported = report_bad_values(g, docs, base, axes, diag);
   report_bad_combinations(g, reported, base.name, axes, grid_path, diag);
   if (diag.count() != errors_before) return;
   for (std::size_t c = 0; c < g.combinations.size(); ++c) {
-    SweepVariant& variant = g.variants[c];
+    SweepVariant& variant = g.points[c].variant;
     variant.name = expanded_name(base.name, axes, g.combinations[c]);
     for (std::size_t a = 0; a < axes.size(); ++a) {
       variant.params.emplace_back(axes[a].pointer, axes[a].values[g.combinations[c][a]].dump());

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <variant>
 
@@ -13,11 +15,38 @@
 #include "reports/compare.hpp"
 #include "reports/fingerprint.hpp"
 #include "reports/json_writer.hpp"
+#include "reports/sweep_names.hpp"
 #include "reports/sweep_stats.hpp"
 #include "sim/parallel_runs.hpp"
 
 namespace squall {
 namespace {
+
+// The scenario each variant runs, prepared once per scenario setting: the spec's for the
+// variants without "/scenario/..." settings, and one per distinct setting for the others
+// (each loads its corpora itself).
+class Prepared {
+ public:
+  Prepared(const SweepSpec& spec, const PreparedScenario& base) {
+    std::map<SweepParams, std::size_t> index;
+    for (const SweepVariant& v : spec.variants) {
+      if (!v.scenario) {
+        of_variant_.push_back(&base);
+        continue;
+      }
+      SweepParams key = scenario_params(v.params);
+      std::sort(key.begin(), key.end());
+      const auto [it, fresh] = index.emplace(std::move(key), settings_.size());
+      if (fresh) settings_.push_back(std::make_unique<PreparedScenario>(*v.scenario));
+      of_variant_.push_back(settings_[it->second].get());
+    }
+  }
+  const PreparedScenario& of(std::size_t variant) const { return *of_variant_[variant]; }
+
+ private:
+  std::vector<std::unique_ptr<PreparedScenario>> settings_;
+  std::vector<const PreparedScenario*> of_variant_;
+};
 
 struct Job {
   std::size_t variant;
@@ -31,14 +60,14 @@ struct Outcome {
   bool limit = false;
 };
 
-Outcome run_one(const SweepSpec& spec, const PreparedScenario& prepared, const std::vector<std::size_t>& columns,
+Outcome run_one(const SweepSpec& spec, const Prepared& prepared, const std::vector<std::size_t>& columns,
                 const Job& job) {
   Outcome out;
   const SweepVariant& variant = spec.variants[job.variant];
   try {
     Provenance provenance;
     provenance.scenario_file = spec.scenario_file.string();
-    const Report report = prepared.run(variant.policy, job.seed, std::move(provenance));
+    const Report report = prepared.of(job.variant).run(variant.policy, job.seed, std::move(provenance));
     const std::vector<std::optional<double>> all = headline_metrics(to_json(report));
     for (const std::size_t c : columns) out.values.push_back(all[c]);
     // A threshold not evaluated (a client_* metric) is left out, as sweep_header leaves it.
@@ -55,7 +84,7 @@ Outcome run_one(const SweepSpec& spec, const PreparedScenario& prepared, const s
 }
 
 // Runs `jobs` on the pool, appending their runs to `result` in the jobs' order.
-void run_jobs(const SweepSpec& spec, const PreparedScenario& prepared, const std::vector<Job>& jobs,
+void run_jobs(const SweepSpec& spec, const Prepared& prepared, const std::vector<Job>& jobs,
               const SweepRunOptions& options, std::size_t done_before, std::size_t planned, SweepResult& result) {
   std::vector<std::size_t> columns;
   const std::vector<std::string>& names = headline_metric_names();
@@ -124,7 +153,7 @@ std::size_t seeds_needed(const SweepSpec& spec, const SweepResult& result, std::
   return needed;
 }
 
-void run_to_target(const SweepSpec& spec, const PreparedScenario& prepared, const SweepRunOptions& options,
+void run_to_target(const SweepSpec& spec, const Prepared& prepared, const SweepRunOptions& options,
                    SweepResult& result) {
   const SweepTarget& target = *spec.target;
   std::size_t n = 0;
@@ -176,8 +205,9 @@ SweepResult sweep_header(const SweepSpec& spec) {
   return r;
 }
 
-SweepResult run_sweep(const SweepSpec& spec, const PreparedScenario& prepared, const SweepRunOptions& options) {
+SweepResult run_sweep(const SweepSpec& spec, const PreparedScenario& base, const SweepRunOptions& options) {
   SweepResult result = sweep_header(spec);
+  const Prepared prepared(spec, base);
   if (spec.target) {
     if (options.shard) throw std::invalid_argument("a sweep with a target cannot be sharded");
     run_to_target(spec, prepared, options, result);

@@ -55,8 +55,10 @@ class SweepRunFailed : public std::runtime_error {
 // The header of the sweep's result: everything but the runs (and the target's `reached`).
 SweepResult sweep_header(const SweepSpec& spec);
 
-// Runs the sweep (or its shard) on `prepared` (the spec's scenario, prepared). Throws
-// SweepRunFailed; std::invalid_argument for a shard of a target sweep.
+// Runs the sweep (or its shard) on `prepared` (the spec's scenario, prepared). A variant
+// with "/scenario/..." grid settings runs its own scenario, prepared here once per distinct
+// setting (CorpusError as PreparedScenario throws it). Throws SweepRunFailed;
+// std::invalid_argument for a shard of a target sweep.
 SweepResult run_sweep(const SweepSpec& spec, const PreparedScenario& prepared, const SweepRunOptions& options);
 
 }  // namespace squall

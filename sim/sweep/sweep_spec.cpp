@@ -82,7 +82,7 @@ std::vector<GridAxis> read_grid(const Json& v, const std::string& path, Diagnost
 }
 
 void read_variant(const Json& v, const std::string& path, const fs::path& dir, const Scenario& scenario,
-                  const std::optional<Json>& scenario_policy, Reading& r, std::vector<SweepVariant>& out) {
+                  const Json& scenario_document, Reading& r, std::vector<SweepVariant>& out) {
   Diagnostics& diag = r.diag;
   const ObjectReader obj(v, path, diag, {"name", "policy", "grid"});
   if (!obj.valid()) return;
@@ -111,7 +111,7 @@ void read_variant(const Json& v, const std::string& path, const fs::path& dir, c
     }
     document = document_of(resolved, r);
   } else {
-    document = scenario_policy;
+    document = scenario_document.contains("policy") ? scenario_document.at("policy") : Json::object();
   }
   if (!document) return;
   if (axes.empty()) {
@@ -129,7 +129,9 @@ void read_variant(const Json& v, const std::string& path, const fs::path& dir, c
     out.push_back(std::move(variant));
     return;
   }
-  expand_grid(variant, *document, axes, obj.path_of("grid"), scenario, diag, out);
+  const GridDocuments docs{*document, scenario_document, scenario,
+                           has_file ? PolicyOrigin::file : PolicyOrigin::scenario};
+  expand_grid(variant, docs, axes, obj.path_of("grid"), diag, out);
 }
 
 void check_names(const std::vector<SweepVariant>& variants, const std::string& path, Diagnostics& diag) {
@@ -223,12 +225,10 @@ bool read_variants(const ObjectReader& obj, bool scenario_ok, SweepSpec& spec, R
   if (variants == nullptr) return false;
   const auto items = read_array(*variants, obj.path_of("variants"), diag, /*nonempty=*/true);
   if (!scenario_ok) return false;  // variants are checked against the scenario
-  std::optional<Json> scenario_policy;
-  if (const auto doc = document_of(spec.scenario_file, r)) {
-    scenario_policy = doc->contains("policy") ? doc->at("policy") : Json::object();
-  }
+  const std::optional<Json> scenario_document = document_of(spec.scenario_file, r);
+  if (!scenario_document) return false;
   for (std::size_t i = 0; i < items.size(); ++i) {
-    read_variant(items[i], pointer_append(obj.path_of("variants"), i), dir, spec.scenario, scenario_policy, r,
+    read_variant(items[i], pointer_append(obj.path_of("variants"), i), dir, spec.scenario, *scenario_document, r,
                  spec.variants);
     if (spec.variants.size() > kMaxSweepVariants) {
       diag.error(obj.path_of("variants"),

@@ -42,6 +42,12 @@
 // is written there and the resulting policy is read and cross-checked exactly as a
 // `--policy` file is, its errors reported at the value.
 //
+// A grid path under "/scenario/" addresses the scenario file's document instead (e.g.
+// /scenario/providers/llm/faults/0/probability): each combination's scenario is read again
+// with the loader's every rule and carried by its variant (SweepVariant::scenario), which
+// runs it; comparisons with the baseline take only the variants on the baseline's scenario
+// settings (reports/sweep_names.hpp, docs/sweeps.md "Scenario axes").
+//
 // Grid expansion order (docs/sweeps.md): the cartesian product of the axes in the order
 // written, the last axis varying fastest (nested loops, Python's itertools.product); the
 // variants in file order, each replaced by its expansion. An expanded variant is named
@@ -52,6 +58,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -85,6 +92,9 @@ struct SweepVariant {
   std::vector<std::pair<std::string, std::string>> params;  // grid settings: path -> value as compact JSON
   PolicyConfig policy;                                      // validated against the scenario
   std::string policy_json;                                  // the policy document, compact JSON (identity)
+  // The scenario with the variant's "/scenario/..." grid settings written in, read and
+  // validated; null when it has none: the spec's scenario.
+  std::shared_ptr<const Scenario> scenario;
 };
 
 struct SweepSpec {

@@ -28,7 +28,9 @@ that reason.
 The sweep page (`squall sweep --report html=PATH`, docs/sweeps.md) of the shipped sweep:
 one Pareto chart expected and drawn, one uPlot chart in the DOM titled with the first two
 objectives, every variant a point of its data, the front's points those the JSON report
-marks `pareto`, no uncaught errors and no console output.
+marks `pareto`, no uncaught errors and no console output. The shipped robustness sweep's
+page: the Pareto chart and one robustness chart per metric drawn, their lines, x values and
+means the JSON report's `robustness` section, every whisker holding its mean.
 
 Registered in ctest only when CMake finds a headless Chromium at configure time
 (tests/CMakeLists.txt says which it found or that it found none).
@@ -279,17 +281,24 @@ def check_checks_can_fail(page, tmp):
 SWEEP = "scenarios/sweeps/launch-surge-policies.json"
 
 
-def check_sweep_page(tmp):
-    page = os.path.join(tmp, "sweep.html")
-    report = os.path.join(tmp, "sweep.json")
-    args = [SQUALL, "sweep", SWEEP, "--quiet", "--jobs", "2", "--out", report, "--report", f"html={page}"]
+def open_sweep_page(sweep, name, tmp):
+    """Runs `sweep` with its JSON report and HTML page, opens the page: (dom, log, parsed page,
+    its data, the JSON report)."""
+    page = os.path.join(tmp, name + ".html")
+    report = os.path.join(tmp, name + ".json")
+    args = [SQUALL, "sweep", sweep, "--quiet", "--jobs", "2", "--out", report, "--report", f"html={page}"]
     result = subprocess.run(args, capture_output=True, text=True)
     check(result.returncode == 0, f"{' '.join(args)} exited {result.returncode}\n{result.stdout}{result.stderr}")
-    dom, log = open_in_browser(page, os.path.join(tmp, "profile-sweep"))
+    dom, log = open_in_browser(page, os.path.join(tmp, "profile-" + name))
     parsed = Page()
     parsed.feed(dom)
-    check(parsed.data is not None, "sweep: no squall-data script in the dumped DOM")
-    data = json.loads(parsed.data)
+    check(parsed.data is not None, f"{name}: no squall-data script in the dumped DOM")
+    with open(report, encoding="utf-8") as f:
+        return dom, log, parsed, json.loads(parsed.data), json.load(f)
+
+
+def check_sweep_page(tmp):
+    dom, log, parsed, data, sweep_report = open_sweep_page(SWEEP, "sweep", tmp)
     root = parsed.root
     check(root.get("data-squall-sweep") == "1", "sweep: not a sweep page (no data-squall-sweep)")
     check(root.get("data-charts-expected") == "1", f"sweep: data-charts-expected={root.get('data-charts-expected')!r}")
@@ -298,8 +307,6 @@ def check_sweep_page(tmp):
     check(parsed.charts == 1, f"sweep: {parsed.charts} uPlot charts in the DOM, expected 1")
     check(parsed.titles and parsed.titles[0].startswith("Variants' means: task_success (max) against latency_ms.p99"),
           f"sweep: chart title {parsed.titles}")
-    with open(report, encoding="utf-8") as f:
-        sweep_report = json.load(f)
     variants = sweep_report["variants"]
     line = html.escape(sweep_report["recommendation"]["line"], quote=False)
     check(f'<p class="recommendation">{line}</p>' in dom, f"sweep: the page does not state {line!r}")
@@ -312,6 +319,34 @@ def check_sweep_page(tmp):
     print(f"html_browser_test: sweep: Pareto chart drawn with {len(data['points'])} points, no console output")
 
 
+ROBUSTNESS_SWEEP = "scenarios/sweeps/launch-surge-robustness.json"
+
+
+def check_robustness_page(tmp):
+    """The shipped robustness sweep's page: the Pareto chart and one robustness chart per
+    metric (each policy's means over the storm's intensity, with whiskers) drawn, and their
+    data the JSON report's robustness section."""
+    _, log, parsed, data, sweep_report = open_sweep_page(ROBUSTNESS_SWEEP, "robustness", tmp)
+    rob = sweep_report["robustness"]
+    want = 1 + len(rob["metrics"])
+    counters = {k: parsed.root.get(k) for k in ("data-charts-expected", "data-charts-drawn", "data-errors")}
+    check(counters == {"data-charts-expected": str(want), "data-charts-drawn": str(want), "data-errors": None},
+          f"robustness: page counters {counters}, expected {want} charts expected and drawn, no errors")
+    check(parsed.charts == want, f"robustness: {parsed.charts} uPlot charts in the DOM, expected {want}")
+    check("task_success over probability (means with 95% CI whiskers)" in parsed.titles,
+          f"robustness: no task_success robustness chart among {parsed.titles}")
+    chart = data["robustness"]["charts"][0]
+    check([s["name"] for s in chart["series"]] == rob["rows"], "robustness: the chart's lines are not the policies")
+    check(data["robustness"]["x"] == [c["x"] for c in rob["columns"]], "robustness: the chart's x are not the settings")
+    means = [[cell["mean"] for cell in row] for row in rob["metrics"][chart["metric"]]]
+    check([s["mean"] for s in chart["series"]] == means, "robustness: the chart's means are not the report's")
+    check(all(lo is not None and lo <= m <= hi for s in chart["series"] for lo, m, hi in zip(s["low"], s["mean"], s["high"])),
+          "robustness: a whisker does not hold its mean")
+    console = [line for line in log.splitlines() if re.search(r":CONSOLE[:(]", line)]
+    check(not console, "robustness: the page logged to the console:\n" + "\n".join(console))
+    print(f"html_browser_test: robustness: {want} charts drawn, no console output")
+
+
 def main():
     version = subprocess.run([BROWSER, "--version"], capture_output=True, text=True).stdout.strip()
     print(f"html_browser_test: opening pages in {BROWSER} ({version})")
@@ -319,6 +354,7 @@ def main():
         pages = [check_page(scenario, policy, code, tmp) for scenario, policy, code in RUNS]
         check_checks_can_fail(pages[0], tmp)
         check_sweep_page(tmp)
+        check_robustness_page(tmp)
     print("html_browser_test: 4 passed, 0 failed")
 
 

@@ -580,3 +580,71 @@ TEST(SweepSpecRulesTest, TheWholeFileIsAnObject) { EXPECT_EQ(error_of("[1]"), ":
 
 }  // namespace
 }  // namespace squall
+
+namespace squall {
+
+// Scenario axes (docs/sweeps.md, "Scenario axes"): a grid path under /scenario/ sets the
+// scenario, expanded in the same order as policy axes, each combination's scenario read
+// with the loader's rules and carried by its variant.
+TEST(SweepScenarioAxisTest, ExpandsWithPolicyAxesInOrderAndCarriesItsScenario) {
+  const SweepLoadResult r = load(sweep(R"([
+    { "name": "g", "grid": [ { "path": "/llm/1/retry/max_attempts", "values": [2, 3] },
+                             { "path": "/scenario/providers/llm/faults/0/probability", "values": [0.1, 0.5] } ] },
+    { "name": "own" } ])"));
+  ASSERT_TRUE(r.ok()) << to_string(r.errors.front());
+  std::vector<std::string> names;
+  for (const SweepVariant& v : r.spec->variants) names.push_back(v.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"g[max_attempts=2,probability=0.1]", "g[max_attempts=2,probability=0.5]",
+                                             "g[max_attempts=3,probability=0.1]", "g[max_attempts=3,probability=0.5]",
+                                             "own"}));
+  const SweepVariant& v = r.spec->variants[3];
+  EXPECT_EQ(v.params,
+            (std::vector<std::pair<std::string, std::string>>{
+                {"/llm/1/retry/max_attempts", "3"}, {"/scenario/providers/llm/faults/0/probability", "0.5"}}));
+  ASSERT_NE(v.scenario, nullptr);
+  EXPECT_EQ(v.scenario->providers.size(), r.spec->scenario.providers.size());
+  EXPECT_EQ(std::get<RetryConfig>(v.policy.at("llm")[1]).max_attempts, 3);
+  EXPECT_EQ(r.spec->variants[4].scenario, nullptr);  // the spec's scenario
+}
+
+TEST(SweepScenarioAxisTest, PathRules) {
+  const auto grid = [](const std::string& path, const std::string& values) {
+    return sweep(R"([{ "name": "g", "grid": [ { "path": ")" + path + R"(", "values": )" + values + " } ] }]");
+  };
+  EXPECT_EQ(
+      error_of(grid("/scenario/providers/llm/faults/3/probability", "[0.1]")),
+      R"(/variants/0/grid/0/path: the scenario has no object at "/providers/llm/faults/3" to hold "probability")");
+  EXPECT_EQ(
+      error_of(grid("/scenario", "[0.1]")),
+      R"(/variants/0/grid/0/path: expected a JSON Pointer such as "/scenario/providers/llm/faults/0/probability", got "/scenario")");
+  EXPECT_EQ(
+      error_of(grid("/scenario/policy/llm/1/retry/max_attempts", "[2]")),
+      R"(/variants/0/grid/0/path: "/scenario/policy/llm/1/retry/max_attempts" is in the scenario's policy block, )"
+      R"(which is the variant's policy: write "/llm/1/retry/max_attempts")");
+  EXPECT_EQ(
+      error_of(grid("/scenario/providers/llm/faults/0", "[{}]")),
+      R"(/variants/0/grid/0/path: "/providers/llm/faults" is an array in the scenario: a grid path ends in a key )"
+      R"(of an object ("/scenario/providers/llm/faults/0/probability"), not an item of an array)");
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "g", "grid": [
+    { "path": "/scenario/providers/llm", "values": [{}] },
+    { "path": "/scenario/providers/llm/faults", "values": [[]] } ] }])")),
+            R"(/variants/0/grid/1/path: "/scenario/providers/llm/faults" overlaps "/scenario/providers/llm" )"
+            R"((/variants/0/grid/0/path): one axis would overwrite what the other writes; sweep the outer value's )"
+            R"(variations as its values)");
+}
+
+TEST(SweepScenarioAxisTest, ValuesTheScenarioLoaderRejectsAreReportedAtTheValue) {
+  EXPECT_EQ(error_of(sweep(R"([{ "name": "g", "grid": [
+    { "path": "/scenario/providers/llm/faults/0/probability", "values": [0.1, 1.5] } ] }])")),
+            "/variants/0/grid/0/values/1: makes an invalid scenario: /providers/llm/faults/0/probability: expected a "
+            "number in [0, 1], got 1.5");
+  // Values valid alone but not together: the combination, at the grid.
+  EXPECT_EQ(
+      error_of(sweep(R"([{ "name": "g", "grid": [
+    { "path": "/scenario/providers/llm/faults/0/kind", "values": ["rate_limited", "server_error"] },
+    { "path": "/scenario/providers/llm/faults/0/retry_after", "values": ["1s"] } ] }])")),
+      R"(/variants/0/grid: [kind="server_error",retry_after="1s"] makes an invalid scenario: )"
+      R"(/providers/llm/faults/0/retry_after: applies only to kind "rate_limited" and "overloaded", not "server_error")");
+}
+
+}  // namespace squall
