@@ -229,6 +229,17 @@ int write_partial(const SweepSpec& spec, const SweepResult& result, const SweepS
   return kExitOk;
 }
 
+// The gate `sweep --fail-on` asks for, its candidate checked against the expanded variants.
+std::optional<SweepGateRequest> sweep_gate(const SweepOptions& options, const SweepSpec& spec, int& exit_code) {
+  std::vector<std::string> names;
+  std::vector<SweepParams> params;
+  for (const SweepVariant& v : spec.variants) {
+    names.push_back(v.name);
+    params.push_back(v.params);
+  }
+  return read_gate(options.fail_on, options.candidate, names, params, spec.baseline, "sweep", exit_code);
+}
+
 }  // namespace
 
 int sweep_command(const SweepOptions& options) {
@@ -250,14 +261,7 @@ int sweep_command(const SweepOptions& options) {
   if (shard && !options.fail_on.empty()) {
     return bad_input("squall sweep: --fail-on judges the whole sweep: give it to `squall merge`, not to a shard");
   }
-  std::vector<std::string> names;
-  std::vector<SweepParams> params;
-  for (const SweepVariant& v : spec.variants) {
-    names.push_back(v.name);
-    params.push_back(v.params);
-  }
-  const std::optional<SweepGateRequest> gate =
-      read_gate(options.fail_on, options.candidate, names, params, spec.baseline, "sweep", exit_code);
+  const std::optional<SweepGateRequest> gate = sweep_gate(options, spec, exit_code);
   if (exit_code != kExitOk) return exit_code;
   const std::vector<fs::path> inputs = inputs_of(spec);
   const ReportRequests requests = parse_report_requests(shard ? std::vector<std::string>{} : options.reports,

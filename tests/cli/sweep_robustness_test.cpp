@@ -40,7 +40,7 @@ TEST(SweepRobustnessTest, TablePerMetricRowsArePoliciesColumnsAreScenarioSetting
                        "baseline's scenario settings (probability=0.1); the others are in the robustness tables\n"),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("  own[probability=0.3]    4  0.969697  [0.947232, 0.992161]  other scenario\n"),
+  EXPECT_NE(r.out.find("  own[probability=0.3]    4  0.973863  [0.955027, 0.992699]  other scenario\n"),
             std::string::npos)
       << r.out;
   EXPECT_EQ(between(r.out, "Robustness:", "\nlatency_ms.p50"),
@@ -48,14 +48,14 @@ TEST(SweepRobustnessTest, TablePerMetricRowsArePoliciesColumnsAreScenarioSetting
             "\n"
             "task_success (higher is better)\n"
             "  policy  probability=0.1                probability=0.3                probability=0.6\n"
-            "  own     0.993363 [0.986281, 1.00044]   0.969697 [0.947232, 0.992161]  0.793362 [0.713419, 0.873304]\n"
-            "  naive   0.717765 [0.655006, 0.780524]  0.715407 [0.648637, 0.782177]  0.658494 [0.596953, 0.720035]\n");
+            "  own     0.995429 [0.987022, 1.00384]   0.973863 [0.955027, 0.992699]  0.810691 [0.726165, 0.895218]\n"
+            "  naive   0.761747 [0.703966, 0.819528]  0.759389 [0.698914, 0.819863]  0.700374 [0.655262, 0.745486]\n");
   // Only the baseline's setting is on the front and recommended.
   EXPECT_NE(r.out.find("Pareto front (task_success max, latency_ms.p99 min, cost_usd.total min): "
                        "own[probability=0.1], naive[probability=0.1]\n"),
             std::string::npos);
-  EXPECT_NE(r.out.find("recommendation: own[probability=0.1]: task_success max 0.993363 (95% CI 0.986281 to "
-                       "1.00044), every threshold on at least 90% of 4 seeds\n"),
+  EXPECT_NE(r.out.find("recommendation: own[probability=0.1]: task_success max 0.995429 (95% CI 0.987022 to "
+                       "1.00384), every threshold on at least 90% of 4 seeds\n"),
             std::string::npos);
 }
 
@@ -69,8 +69,8 @@ TEST(SweepRobustnessTest, JsonHasTheRobustnessSection) {
   EXPECT_EQ(rob["columns"][1], nlohmann::json::parse(R"({"label": "probability=0.3", "settings":
       {"/scenario/providers/llm/faults/0/probability": 0.3}, "x": 0.3})"));
   EXPECT_EQ(rob["metrics"]["task_success"][0][1],
-            nlohmann::json::parse(R"({"variant": "own[probability=0.3]", "n": 4, "mean": 0.969697, "sd": 0.014118,
-                                      "ci95": [0.947232, 0.992161]})"));
+            nlohmann::json::parse(R"({"variant": "own[probability=0.3]", "n": 4, "mean": 0.973863, "sd": 0.011837,
+                                      "ci95": [0.955027, 0.992699]})"));
   EXPECT_EQ(rob["metrics"].size(), report["metrics"].size());
   // A variant on another scenario setting has no difference against the baseline.
   EXPECT_FALSE(report["variants"][1]["metrics"]["task_success"].contains("difference"));
@@ -108,8 +108,8 @@ TEST(SweepRobustnessTest, SameBytesForOneAndTwoJobsAndForShardsMerged) {
   EXPECT_NE(html.find("\"x_label\":\"probability\",\"x\":[0.1,0.3,0.6]"), std::string::npos);
   const std::string markdown = read_file(temp_dir() / "rjobs1.markdown");
   // Brackets escaped: "[a, b]" followed by "(...)" would be a Markdown link.
-  EXPECT_NE(markdown.find(R"(| own | 0.993363 \[0.986281, 1.00044\] | 0.969697 \[0.947232, 0.992161\] | 0.793362 )"
-                          R"(\[0.713419, 0.873304\] |)"),
+  EXPECT_NE(markdown.find(R"(| own | 0.995429 \[0.987022, 1.00384\] | 0.973863 \[0.955027, 0.992699\] | 0.810691 )"
+                          R"(\[0.726165, 0.895218\] |)"),
             std::string::npos)
       << markdown;
 }
@@ -123,8 +123,8 @@ TEST(SweepRobustnessTest, TheGateComparesOnlyOnTheBaselinesScenario) {
   const Result same = squall("sweep " + kSweep + " -q --fail-on worse --candidate 'naive[probability=0.1]'");
   EXPECT_EQ(same.exit_code, 1);
   EXPECT_EQ(same.out,
-            "FAIL naive[probability=0.1] is worse than the baseline own[probability=0.1] on task_success: -0.275598 "
-            "(95% CI -0.331564 to -0.219632)\n"
+            "FAIL naive[probability=0.1] is worse than the baseline own[probability=0.1] on task_success: -0.233682 "
+            "(95% CI -0.28603 to -0.181334)\n"
             "gate: naive[probability=0.1] fails --fail-on\n");
 }
 
