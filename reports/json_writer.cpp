@@ -383,8 +383,7 @@ ordered_json to_json(const Report& r) {
   j["thresholds"] = thresholds(r);
   j["thresholds_passed"] = r.all_thresholds_passed();
   j["time_series"] = time_series(r);
-  // Only when a provider has a capacity block, so that reports of scenarios without one
-  // are unchanged.
+  // Only with a capacity block, so that reports of scenarios without one are unchanged.
   if (!r.capacity.empty()) j["capacity"] = capacity(r);
   if (r.clients) j["clients"] = client_json(*r.clients);  // a live run's only
   return j;
