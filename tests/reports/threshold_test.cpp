@@ -228,7 +228,8 @@ TEST(MetricParseTest, RejectsUnknownMetric) {
             "cache_stale_age, cache_evictions, cache_calls_saved, capacity_offered, capacity_goodput, "
             "capacity_rate_limited, capacity_rejected, capacity_wasted, capacity_queue_length, capacity_recovery_time, "
             "retries_refused, "
-            "throttled_requests, truncated_answers, logical_calls, hedges, hedged_fraction, hedge_loser_cost_usd, breaker_openings, "
+            "throttled_requests, truncated_answers, logical_calls, hedges, hedged_fraction, hedge_loser_cost_usd, "
+            "breaker_openings, "
             "client_retry_amplification, client_retries, client_early_retries, client_retries_against_advice, "
             "client_loops, client_peak_concurrency, client_resent_tokens");
 }
