@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "reports/sweep_names.hpp"
+#include "reports/sweep_robustness.hpp"
 #include "reports/sweep_stats.hpp"
 
 namespace squall {
@@ -95,10 +96,48 @@ std::string recommendation_line(const SweepResult& r, const SweepAnalysis& a) {
                      percent(r.decision.feasible_pass_rate), blocked);
 }
 
+namespace {
+
+using RunsBySeed = std::map<std::uint64_t, const SweepRun*>;
+
+// Two variants' runs gave the same values and verdicts on every seed.
+bool same_runs(const RunsBySeed& a, const RunsBySeed& b) {
+  return !a.empty() && a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(), [](const auto& x, const auto& y) {
+           return x.first == y.first && x.second->values == y.second->values && x.second->passed == y.second->passed;
+         });
+}
+
+// A scenario setting that changes nothing: two columns of the robustness grid on which
+// every policy that ran both gave the same runs. One line per such column.
+void scenario_axis_warnings(const SweepResult& r, const std::vector<RunsBySeed>& runs, std::vector<std::string>& out) {
+  const auto g = robustness_grid(r);
+  if (!g) return;
+  for (std::size_t c = 1; c < g->columns.size(); ++c) {
+    for (std::size_t d = 0; d < c; ++d) {
+      std::size_t both = 0;
+      bool same = true;
+      for (const auto& row : g->variant) {
+        if (!row[c] || !row[d]) continue;
+        ++both;
+        same = same && same_runs(runs[*row[c]], runs[*row[d]]);
+      }
+      if (both == 0 || !same) continue;
+      out.push_back(fmt::format(
+          "scenario settings {} and {} gave the same values on every seed for every policy: what tells them apart "
+          "changes nothing in this scenario",
+          g->columns[d], g->columns[c]));
+      break;
+    }
+  }
+}
+
+}  // namespace
+
 std::vector<std::string> sweep_warnings(const SweepResult& r) {
   std::vector<std::string> out;
   // Each run's values by (variant, seed), to compare variants seed by seed.
-  std::vector<std::map<std::uint64_t, const SweepRun*>> runs(r.variants.size());
+  std::vector<RunsBySeed> runs(r.variants.size());
   for (const SweepRun& run : r.runs) runs[run.variant].emplace(run.seed, &run);
   std::vector<SweepParams> params;
   for (const SweepVariantInfo& v : r.variants) params.push_back(v.params);
@@ -114,12 +153,7 @@ std::vector<std::string> sweep_warnings(const SweepResult& r) {
                                   first.name, second.name, first.policy_digest));
         break;
       }
-      const bool identical =
-          !runs[a].empty() && runs[a].size() == runs[b].size() &&
-          std::equal(runs[a].begin(), runs[a].end(), runs[b].begin(), [](const auto& x, const auto& y) {
-            return x.first == y.first && x.second->values == y.second->values && x.second->passed == y.second->passed;
-          });
-      if (identical) {
+      if (same_runs(runs[a], runs[b])) {
         out.push_back(fmt::format(
             "variants {} and {} gave the same values on every seed: what tells their policies apart changes "
             "nothing in this scenario",
@@ -128,6 +162,7 @@ std::vector<std::string> sweep_warnings(const SweepResult& r) {
       }
     }
   }
+  scenario_axis_warnings(r, runs, out);
   return out;
 }
 

@@ -38,7 +38,9 @@ std::optional<std::size_t> recommend(const SweepResult& result, const SweepAnaly
 // passes on 3 of 10 seeds; ..." (each variant's first blocking threshold).
 std::string recommendation_line(const SweepResult& result, const SweepAnalysis& analysis);
 
-// One line each, without the "warning: " prefix; in variant order.
+// One line each, without the "warning: " prefix: variants with the same policy or the same
+// runs on the same scenario settings, in variant order; then scenario settings (grid
+// columns, reports/sweep_robustness.hpp) on which every policy gave the same runs.
 std::vector<std::string> sweep_warnings(const SweepResult& result);
 
 struct SweepGate {

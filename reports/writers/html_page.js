@@ -5,20 +5,14 @@
 //
 // On <html> it sets data-charts-expected (how many charts it will draw), then
 // data-charts-drawn (how many uPlot has drawn so far) and, on an uncaught error,
-// data-errors. On each chart's <figure> it sets data-layout after every draw: the data
-// points inside the chart's scales and the box of every text on the chart (uPlot's
-// title, legend, axis labels and tick values, the threshold labels) beside the box it
-// must stay within. tests/cli/html_browser_test.py reads them from the page's DOM.
+// data-errors. On each chart's <figure> it sets data-layout after every draw
+// (chart_page.js, inline before this script). tests/cli/html_browser_test.py reads them
+// from the page's DOM.
 (function () {
   "use strict";
   var root = document.documentElement;
-  var errors = 0;
-  window.addEventListener("error", function () {
-    errors += 1;
-    root.setAttribute("data-errors", String(errors));
-  });
 
-  var data = JSON.parse(document.getElementById("squall-data").textContent);
+  var data = squallChartPage.start();
 
   // Colours, defined once: every name of a kind (task status, outcome kind, provider, ...)
   // keeps its colour on every chart. Okabe and Ito's palette ("Color Universal Design",
@@ -208,69 +202,6 @@
     ctx.restore();
   }
 
-  // ---- What the browser test reads -----------------------------------------------
-
-  // Every text drawn on a chart's canvas, as a box in CSS pixels relative to the canvas.
-  function recordTexts(u) {
-    var ctx = u.ctx;
-    var fillText = ctx.fillText;
-    u.squallTexts = [];
-    ctx.fillText = function (text, x, y) {
-      var m = ctx.measureText(text);
-      var tr = ctx.getTransform();
-      var px = u.ctx.canvas.width / Math.max(1, u.ctx.canvas.clientWidth);
-      var corners = [[x - m.actualBoundingBoxLeft, y - m.actualBoundingBoxAscent],
-                     [x + m.actualBoundingBoxRight, y + m.actualBoundingBoxDescent]];
-      var xs = [], ys = [];
-      [[corners[0][0], corners[0][1]], [corners[1][0], corners[0][1]],
-       [corners[0][0], corners[1][1]], [corners[1][0], corners[1][1]]].forEach(function (c) {
-        xs.push((tr.a * c[0] + tr.c * c[1] + tr.e) / px);
-        ys.push((tr.b * c[0] + tr.d * c[1] + tr.f) / px);
-      });
-      u.squallTexts.push({ text: String(text), box: [Math.min.apply(null, xs), Math.min.apply(null, ys),
-                                                      Math.max.apply(null, xs), Math.max.apply(null, ys)] });
-      return fillText.apply(ctx, arguments);
-    };
-  }
-
-  function inScale(v, scale) { return v != null && isFinite(v) && v >= scale.min && v <= scale.max; }
-
-  function pointsDrawn(u) {
-    var n = 0;
-    for (var i = 1; i < u.series.length; i++) {
-      if (!u.series[i].show) continue;
-      for (var j = 0; j < u.data[0].length; j++) {
-        if (inScale(u.data[0][j], u.scales.x) && inScale(u.data[i][j], u.scales.y)) n += 1;
-      }
-    }
-    return n;
-  }
-
-  function rect(el, origin) {
-    var r = el.getBoundingClientRect();
-    return [r.left - origin.left, r.top - origin.top, r.right - origin.left, r.bottom - origin.top];
-  }
-
-  function layout(u, figure) {
-    var origin = u.root.getBoundingClientRect();
-    var canvas = rect(u.ctx.canvas, origin);
-    var whole = [0, 0, origin.width, origin.height];
-    var labels = u.squallTexts.map(function (t) {
-      return { kind: "canvas", text: t.text, within: canvas,
-               box: [t.box[0] + canvas[0], t.box[1] + canvas[1], t.box[2] + canvas[0], t.box[3] + canvas[1]] };
-    });
-    // A DOM label's text, not its element: a title longer than the chart wraps or spills
-    // out of its box.
-    Array.prototype.forEach.call(u.root.querySelectorAll(".u-title, .u-legend .u-label"), function (el) {
-      var text = document.createRange();
-      text.selectNodeContents(el);
-      labels.push({ kind: el.className, text: el.textContent, box: rect(text, origin), within: whole });
-    });
-    labels.push({ kind: "chart", text: "the whole chart", box: whole,
-                  within: rect(document.getElementById("chart-list"), origin) });
-    figure.setAttribute("data-layout", JSON.stringify({ points: pointsDrawn(u), labels: labels }));
-  }
-
   // ---- Charts --------------------------------------------------------------------
 
   function yScaleOf(s) {
@@ -290,17 +221,8 @@
     return { time: false, range: function (u, min, max) { return [0, Math.max(max, bound * 1.05)]; } };
   }
 
-  // The y axis as wide as its widest tick value, beside its label: uPlot draws the values
-  // right-aligned 15 px (tick and gap) from the plot and the label in the outer 30 px.
   function yAxisOf(s) {
-    var axis = { label: s.yLabel, size: function (u, values, i) {
-      var widest = 0;
-      u.ctx.save();
-      u.ctx.font = u.axes[i].font[0];
-      (values || []).forEach(function (v) { widest = Math.max(widest, u.ctx.measureText(String(v)).width); });
-      u.ctx.restore();
-      return Math.ceil(widest / uPlot.pxRatio) + 50;
-    } };
+    var axis = { label: s.yLabel, size: squallChartPage.yAxisSize };
     if (s.stepped && s.time) {  // breaker states
       axis.splits = function () { return [0, 1, 2]; };
       axis.values = function (u, splits) { return splits.map(function (v) { return breakerStates[v] || ""; }); };
@@ -347,12 +269,12 @@
       axes: [{ label: s.xLabel }, yAxisOf(s)],
       series: seriesOf(s),
       hooks: {
-        init: [recordTexts],
+        init: [squallChartPage.recordTexts],
         drawClear: [function (u) { u.squallTexts = []; if (s.time) shade(u); }],
         draw: [function (u) {
           s.thresholds.forEach(function (t) { drawThreshold(u, t, false); });
           s.vertical.forEach(function (t) { drawThreshold(u, t, true); });
-          layout(u, figure);
+          squallChartPage.record(u, figure, list);
           if (counted) return;
           counted = true;
           counter();

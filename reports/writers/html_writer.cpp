@@ -179,7 +179,7 @@ void charts(const Report& r, std::string& out) {
   // becomes U+FFFD rather than an exception.
   const std::string json = html_page_data(r).dump(-1, ' ', true, Json::error_handler_t::replace);
   out += fmt::format("<script type=\"application/json\" id=\"squall-data\">{}</script>\n", script_json(json));
-  out += fmt::format("<script>\n{}</script>\n", html_page_js());
+  out += fmt::format("<script>\n{}{}</script>\n", chart_page_js(), html_page_js());
 }
 
 }  // namespace

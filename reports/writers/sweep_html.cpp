@@ -10,6 +10,7 @@
 #include "reports/sweep_robustness.hpp"
 #include "reports/writers/html_assets.hpp"
 #include "reports/writers/html_text.hpp"
+#include "reports/writers/sweep_robustness_text.hpp"
 #include "reports/writers/sweep_tables.hpp"
 
 namespace squall {
@@ -17,151 +18,58 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// The robustness charts (a sweep with scenario axes): per metric, one line per policy over
-// the scenario setting, each mean with its 95% interval as a whisker.
-constexpr std::string_view kRobustnessScript = R"JS(function drawRobustness(data, markDrawn) {
-  "use strict";
-  var colours = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442"];
-  var container = document.getElementById("robustness");
-  data.charts.forEach(function (chart, c) {
-    var el = document.createElement("div");
-    el.className = "robustness-chart";
-    container.appendChild(el);
-    var series = [{ label: data.x_label }];
-    var columns = [data.x];
-    var lows = [], highs = [];
-    chart.series.forEach(function (s, i) {
-      var colour = colours[i % colours.length];
-      series.push({ label: s.name, stroke: colour, width: 2, points: { show: true, size: 7, fill: colour } });
-      columns.push(s.mean);
-      s.low.concat(s.mean).forEach(function (v) { if (v !== null) lows.push(v); });
-      s.high.concat(s.mean).forEach(function (v) { if (v !== null) highs.push(v); });
-    });
-    var lo = Math.min.apply(null, lows), hi = Math.max.apply(null, highs);
-    var pad = (hi - lo) * 0.08 || Math.abs(hi) * 0.05 || 1;
-    var xAxis = { label: data.x_label };
-    if (data.labels) {
-      xAxis.values = function (u, splits) {
-        return splits.map(function (v) { return Number.isInteger(v) && data.labels[v] !== undefined ? data.labels[v] : ""; });
-      };
-    }
-    var opts = {
-      title: chart.metric + " over " + data.x_label + " (means with 95% CI whiskers)",
-      width: Math.max(320, Math.min(1100, container.clientWidth || 900)),
-      height: 360,
-      scales: { x: { time: false }, y: { range: function () { return [lo - pad, hi + pad]; } } },
-      axes: [xAxis, { label: chart.metric, size: 70 }],
-      series: series,
-      hooks: {
-        draw: [function (u) {
-          var ctx = u.ctx, cap = 4 * devicePixelRatio;
-          ctx.save();
-          ctx.lineWidth = 1.5 * devicePixelRatio;
-          chart.series.forEach(function (s, i) {
-            ctx.strokeStyle = colours[i % colours.length];
-            data.x.forEach(function (x, k) {
-              if (s.low[k] === null || s.high[k] === null) return;
-              var px = u.valToPos(x, "x", true), y0 = u.valToPos(s.low[k], "y", true), y1 = u.valToPos(s.high[k], "y", true);
-              ctx.beginPath();
-              ctx.moveTo(px, y0); ctx.lineTo(px, y1);
-              ctx.moveTo(px - cap, y0); ctx.lineTo(px + cap, y0);
-              ctx.moveTo(px - cap, y1); ctx.lineTo(px + cap, y1);
-              ctx.stroke();
-            });
-          });
-          ctx.restore();
-          markDrawn("robustness-" + c);
-        }]
-      }
-    };
-    new uPlot(opts, columns, el);
-  });
-}
-)JS";
-
-// The page's script: the Pareto scatter chart, the robustness charts, and the counters the
-// browser test reads.
-constexpr std::string_view kScript = R"JS((function () {
-  "use strict";
-  var root = document.documentElement;
-  var errors = 0;
-  window.addEventListener("error", function () {
-    errors += 1;
-    root.setAttribute("data-errors", String(errors));
-  });
-  var data = JSON.parse(document.getElementById("squall-data").textContent);
-  var drawn = {};
-  var markDrawn = function (id) {
-    drawn[id] = true;
-    root.setAttribute("data-charts-drawn", String(Object.keys(drawn).length));
-  };
-  var robust = data.robustness ? data.robustness.charts.length : 0;
-  root.setAttribute("data-charts-expected", String(1 + robust));
-  var xs = data.points.map(function (p) { return p.x; });
-  var front = data.points.map(function (p) { return p.front ? p.y : null; });
-  var rest = data.points.map(function (p) { return p.front ? null : p.y; });
-  var none = function () { return null; };
-  var el = document.getElementById("pareto");
-  var opts = {
-    title: "Variants' means: " + data.y.metric + " (" + data.y.goal + ") against " + data.x.metric +
-      " (" + data.x.goal + ")",
-    width: Math.max(320, Math.min(1100, el.clientWidth || 900)),
-    height: 420,
-    scales: { x: { time: false } },
-    axes: [{ label: data.x.metric }, { label: data.y.metric }],
-    series: [
-      { label: data.x.metric },
-      { label: "Pareto front", stroke: "#0072B2", fill: "#0072B2", paths: none, points: { show: true, size: 12 } },
-      { label: "dominated", stroke: "#999999", fill: "#999999", paths: none, points: { show: true, size: 9 } }
-    ],
-    hooks: {
-      draw: [function (u) {
-        var ctx = u.ctx;
-        ctx.save();
-        ctx.fillStyle = "#333333";
-        ctx.font = String(Math.round(12 * devicePixelRatio)) + "px sans-serif";
-        data.points.forEach(function (p) {
-          ctx.fillText(p.name, u.valToPos(p.x, "x", true) + 8 * devicePixelRatio, u.valToPos(p.y, "y", true) - 6 * devicePixelRatio);
-        });
-        ctx.restore();
-        markDrawn("pareto");
-      }]
-    }
-  };
-  new uPlot(opts, [xs, front, rest], el);
-  if (robust > 0) drawRobustness(data.robustness, markDrawn);
-})();
-)JS";
-
+// The Pareto chart's data (sweep_page.js): the first objective on y, the second on x (the
+// variant's position without one), the third as the point's area; per variant compared
+// with the baseline the means, their 95% intervals (null without one), whether it is on the
+// front, feasible, the baseline, recommended; `scope` says which were left out (or "").
 Json points_json(const SweepResult& r, const SweepAnalysis& a) {
   const auto column = [&](const std::string& metric) {
     return static_cast<std::size_t>(std::find(r.metrics.begin(), r.metrics.end(), metric) - r.metrics.begin());
   };
+  const auto objective = [&](std::size_t k) {
+    return k < r.objectives.size() ? Json{{"metric", r.objectives[k].metric}, {"goal", to_string(r.objectives[k].goal)}}
+                                   : Json(nullptr);
+  };
+  const auto bound = [](const Interval* i, bool high) {
+    return i != nullptr && i->half_width ? Json(round_to(high ? i->high() : i->low(), 1e6)) : Json(nullptr);
+  };
   const bool two = r.objectives.size() >= 2;
   const std::size_t ym = column(r.objectives.front().metric);
   const std::size_t xm = two ? column(r.objectives[1].metric) : 0;
-  struct Point {
-    std::string name;
-    double x, y;
-    bool front;
-  };
-  std::vector<Point> points;
+  const std::size_t zm = r.objectives.size() >= 3 ? column(r.objectives[2].metric) : r.metrics.size();
+  std::vector<std::pair<double, Json>> points;
   for (std::size_t v = 0; v < r.variants.size(); ++v) {
     const Interval& y = a.variants[v][ym].value;
     const Interval* x = two ? &a.variants[v][xm].value : nullptr;
-    if (y.n == 0 || (x != nullptr && x->n == 0)) continue;
-    points.push_back({r.variants[v].name, x != nullptr ? round_to(x->mean, 1e6) : static_cast<double>(v),
-                      round_to(y.mean, 1e6), static_cast<bool>(a.pareto[v])});
+    const Interval* z = zm < r.metrics.size() ? &a.variants[v][zm].value : nullptr;
+    if (!a.comparable[v] || y.n == 0 || (x != nullptr && x->n == 0)) continue;
+    const double at = x != nullptr ? round_to(x->mean, 1e6) : static_cast<double>(v);
+    points.emplace_back(at, Json{{"name", r.variants[v].name},
+                                 {"x", at},
+                                 {"x_low", bound(x, false)},
+                                 {"x_high", bound(x, true)},
+                                 {"y", round_to(y.mean, 1e6)},
+                                 {"y_low", bound(&y, false)},
+                                 {"y_high", bound(&y, true)},
+                                 {"z", z != nullptr && z->n > 0 ? Json(round_to(z->mean, 1e6)) : Json(nullptr)},
+                                 {"front", static_cast<bool>(a.pareto[v])},
+                                 {"feasible", a.feasibility[v].feasible},
+                                 {"baseline", v == r.baseline},
+                                 {"recommended", a.recommended == v}});
   }
-  std::stable_sort(points.begin(), points.end(),
-                   [](const Point& p, const Point& q) { return p.x != q.x ? p.x < q.x : p.name < q.name; });
+  // uPlot wants its x values in order; ties by name, so the page's bytes never depend on
+  // the variants' order.
+  std::stable_sort(points.begin(), points.end(), [](const auto& p, const auto& q) {
+    return p.first != q.first ? p.first < q.first : p.second["name"] < q.second["name"];
+  });
   Json out = Json::object();
-  out["x"] = two ? Json{{"metric", r.objectives[1].metric}, {"goal", to_string(r.objectives[1].goal)}}
-                 : Json{{"metric", "variant"}, {"goal", "none"}};
-  out["y"] = Json{{"metric", r.objectives[0].metric}, {"goal", to_string(r.objectives[0].goal)}};
+  out["x"] = two ? objective(1) : Json{{"metric", "variant"}, {"goal", "none"}};
+  out["y"] = objective(0);
+  out["z"] = objective(2);
   Json list = Json::array();
-  for (const Point& p : points) list.push_back(Json{{"name", p.name}, {"x", p.x}, {"y", p.y}, {"front", p.front}});
+  for (auto& p : points) list.push_back(std::move(p.second));
   out["points"] = list;
+  out["scope"] = comparison_scope_line(r, a);
   return out;
 }
 
@@ -240,6 +148,25 @@ std::string tables(const SweepResult& r, const SweepAnalysis& a) {
   return out;
 }
 
+// The robustness tables (a sweep with scenario axes): the text report's, one per metric.
+std::string robustness_tables(const SweepResult& r, const SweepAnalysis& a) {
+  const auto grid = robustness_grid(r);
+  if (!grid) return "";
+  std::string out = fmt::format("<h3>{}</h3>\n", html_text(robustness_title()));
+  for (std::size_t m = 0; m < r.metrics.size(); ++m) {
+    out += fmt::format("<h4>{}</h4>\n<table>\n", html_text(robustness_heading(r.metrics[m])));
+    const auto rows = robustness_cells(*grid, a, m);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const char* cell = i == 0 ? "th" : "td";
+      out += "<tr>";
+      for (const std::string& text : rows[i]) out += fmt::format("<{0}>{1}</{0}>", cell, html_text(text));
+      out += "</tr>\n";
+    }
+    out += "</table>\n";
+  }
+  return out;
+}
+
 // The recommendation, the thresholds' pass rates per variant and the warnings.
 std::string decision_section(const SweepResult& r, const SweepAnalysis& a) {
   std::string out = fmt::format("<section id=\"decision\">\n<h2>Decision</h2>\n<p class=\"recommendation\">{}</p>\n",
@@ -286,13 +213,14 @@ std::string sweep_html_page(const SweepResult& r, const SweepAnalysis& a) {
   if (!data["robustness"].is_null()) {
     out +=
         "<section id=\"robustness-charts\">\n<h2>Robustness: each policy over the scenario settings</h2>\n"
-        "<div id=\"robustness\"></div>\n</section>\n";
+        "<div id=\"robustness\"></div>\n";
+    out += robustness_tables(r, a) + "</section>\n";
   }
   out += "<section id=\"statistics\">\n<h2>Means and paired differences (95% confidence intervals, Student's t)</h2>\n";
   out += tables(r, a) + "</section>\n";
   out += fmt::format("<script type=\"application/json\" id=\"squall-data\">{}</script>\n",
                      script_json(data.dump(-1, ' ', false, Json::error_handler_t::replace)));
-  out += fmt::format("<script>\n{}{}</script>\n</body>\n</html>\n", kRobustnessScript, kScript);
+  out += fmt::format("<script>\n{}{}</script>\n</body>\n</html>\n", chart_page_js(), sweep_page_js());
   return out;
 }
 

@@ -11,8 +11,6 @@
 namespace squall {
 namespace {
 
-constexpr std::string_view kTitle = "Robustness: each policy's mean [95% CI] over the scenario settings";
-
 std::string num(double x) { return fmt::format("{:.6g}", x + 0.0); }
 
 std::string cell_text(const Interval& i) {
@@ -21,14 +19,17 @@ std::string cell_text(const Interval& i) {
   return fmt::format("{} [{}, {}]", num(i.mean), num(i.low()), num(i.high()));
 }
 
-std::string direction_text(const std::string& metric) {
+}  // namespace
+
+std::string_view robustness_title() { return "Robustness: each policy's mean [95% CI] over the scenario settings"; }
+
+std::string robustness_heading(const std::string& metric) {
   const auto d = better_direction(metric);
-  if (!d) return "";
-  return *d == Goal::max ? " (higher is better)" : " (lower is better)";
+  if (!d) return metric;
+  return metric + (*d == Goal::max ? " (higher is better)" : " (lower is better)");
 }
 
-// Per metric: the header row (policy, then the settings), then one row per policy.
-std::vector<std::vector<std::string>> cells(const RobustnessGrid& g, const SweepAnalysis& a, std::size_t m) {
+std::vector<std::vector<std::string>> robustness_cells(const RobustnessGrid& g, const SweepAnalysis& a, std::size_t m) {
   std::vector<std::vector<std::string>> rows;
   rows.emplace_back(1, "policy");
   rows.front().insert(rows.front().end(), g.columns.begin(), g.columns.end());
@@ -39,8 +40,6 @@ std::vector<std::vector<std::string>> cells(const RobustnessGrid& g, const Sweep
   }
   return rows;
 }
-
-}  // namespace
 
 std::string text_grid(const std::vector<std::vector<std::string>>& rows) {
   if (rows.empty()) return "";
@@ -76,9 +75,9 @@ std::string markdown_grid(const std::vector<std::vector<std::string>>& rows, std
 std::string robustness_table(const SweepResult& r, const SweepAnalysis& a) {
   const auto grid = robustness_grid(r);
   if (!grid) return "";
-  std::string out = fmt::format("\n{}\n", kTitle);
+  std::string out = fmt::format("\n{}\n", robustness_title());
   for (std::size_t m = 0; m < r.metrics.size(); ++m) {
-    out += fmt::format("\n{}{}\n{}", r.metrics[m], direction_text(r.metrics[m]), text_grid(cells(*grid, a, m)));
+    out += fmt::format("\n{}\n{}", robustness_heading(r.metrics[m]), text_grid(robustness_cells(*grid, a, m)));
   }
   return out;
 }
@@ -86,10 +85,10 @@ std::string robustness_table(const SweepResult& r, const SweepAnalysis& a) {
 std::string robustness_markdown(const SweepResult& r, const SweepAnalysis& a) {
   const auto grid = robustness_grid(r);
   if (!grid) return "";
-  std::string out = fmt::format("\n### {}\n", markdown_text(kTitle));
+  std::string out = fmt::format("\n### {}\n", markdown_text(robustness_title()));
   for (std::size_t m = 0; m < r.metrics.size(); ++m) {
-    out += fmt::format("\n#### {}{}\n\n{}", markdown_text(r.metrics[m]), direction_text(r.metrics[m]),
-                       markdown_grid(cells(*grid, a, m), "---"));
+    out += fmt::format("\n#### {}\n\n{}", markdown_text(robustness_heading(r.metrics[m])),
+                       markdown_grid(robustness_cells(*grid, a, m), "---"));
   }
   return out;
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "reports/sweep_result.hpp"
+#include "reports/sweep_robustness.hpp"
 #include "reports/sweep_stats.hpp"
 
 namespace squall {
@@ -23,6 +24,14 @@ namespace squall {
 // the first are aligned by `align` ("---" or "---:").
 std::string text_grid(const std::vector<std::vector<std::string>>& rows);
 std::string markdown_grid(const std::vector<std::vector<std::string>>& rows, std::string_view align);
+
+// The pieces every format shares: the section's title; a metric's heading (the metric and
+// which way is better, when one is); one metric's cells, the header row (policy, then the
+// settings) first, then one row per policy.
+std::string_view robustness_title();
+std::string robustness_heading(const std::string& metric);
+std::vector<std::vector<std::string>> robustness_cells(const RobustnessGrid& grid, const SweepAnalysis& analysis,
+                                                       std::size_t metric);
 
 std::string robustness_table(const SweepResult& result, const SweepAnalysis& analysis);
 std::string robustness_markdown(const SweepResult& result, const SweepAnalysis& analysis);

@@ -28,9 +28,14 @@ that reason.
 The sweep page (`squall sweep --report html=PATH`, docs/sweeps.md) of the shipped sweep:
 one Pareto chart expected and drawn, one uPlot chart in the DOM titled with the first two
 objectives, every variant a point of its data, the front's points those the JSON report
-marks `pareto`, no uncaught errors and no console output. The shipped robustness sweep's
-page: the Pareto chart and one robustness chart per metric drawn, their lines, x values and
-means the JSON report's `robustness` section, every whisker holding its mean.
+marks `pareto`, the same layout checks as a run page's, every point named on the chart or
+listed under it, every whisker holding its mean, the point area's legend, verdicts as row
+classes, no uncaught errors and no console output; the same page with every point moved to
+one spot and one name longer than the chart must list what it cannot place instead of
+piling or clipping it. The shipped robustness sweep's page: the Pareto chart (only the
+variants on the baseline's scenario settings) and one robustness chart per metric drawn,
+their lines, x values and means the JSON report's `robustness` section, every whisker
+holding its mean, one robustness table per metric.
 
 Registered in ctest only when CMake finds a headless Chromium at configure time
 (tests/CMakeLists.txt says which it found or that it found none).
@@ -297,6 +302,31 @@ def open_sweep_page(sweep, name, tmp):
         return dom, log, parsed, json.loads(parsed.data), json.load(f)
 
 
+def labelled_or_listed(parsed, layout_index, points):
+    """The points whose name is neither drawn on the chart's canvas nor listed under it."""
+    drawn = {label["text"] for label in parsed.layouts[layout_index]["labels"] if label["kind"] == "canvas"}
+    caption = parsed.captions[layout_index]
+    listed = caption.split("Not labelled for lack of room: ", 1)[1] if "Not labelled" in caption else ""
+    return [p["name"] for p in points if p["name"] not in drawn and p["name"] + " (" not in listed]
+
+
+def check_pareto(name, parsed, data):
+    """The Pareto chart's layout (nothing empty, clipped or overlapping), each point named on
+    the chart or under it, each whisker holding its mean, the point area's legend."""
+    problems = layout_problems(parsed)
+    check(not problems, f"{name}: the charts' layout:\n" + "\n".join(problems))
+    missing = labelled_or_listed(parsed, 0, data["points"])
+    check(not missing, f"{name}: points neither labelled nor listed under the chart: {missing}")
+    for p in data["points"]:
+        for axis in ("x", "y"):
+            low, high = p[axis + "_low"], p[axis + "_high"]
+            check(low is None or low <= p[axis] <= high, f"{name}: {p['name']}'s {axis} whisker [{low}, {high}] "
+                                                         f"does not hold its mean {p[axis]}")
+    if data["z"]:
+        check(f"Point area: {data['z']['metric']}" in parsed.captions[0],
+              f"{name}: the caption {parsed.captions[0]!r} does not say what a point's area shows")
+
+
 def check_sweep_page(tmp):
     dom, log, parsed, data, sweep_report = open_sweep_page(SWEEP, "sweep", tmp)
     root = parsed.root
@@ -314,9 +344,35 @@ def check_sweep_page(tmp):
           "sweep: the chart's points are not the sweep's variants")
     front = {v["name"] for v in variants if v["pareto"]}
     check({p["name"] for p in data["points"] if p["front"]} == front, "sweep: the chart's front is not the report's")
+    check_pareto("sweep", parsed, data)
+    check(re.search(r'<tr class="(better|worse|same)">', dom), "sweep: no table row carries its verdict's class")
     console = [line for line in log.splitlines() if re.search(r":CONSOLE[:(]", line)]
     check(not console, "sweep: the page logged to the console:\n" + "\n".join(console))
-    print(f"html_browser_test: sweep: Pareto chart drawn with {len(data['points'])} points, no console output")
+    print(f"html_browser_test: sweep: Pareto chart drawn with {len(data['points'])} points, all named, "
+          "nothing clipped or piled, no console output")
+    return os.path.join(tmp, "sweep.html")
+
+
+def crowded(data):
+    """Every point on the same spot, one with a name longer than the chart is wide."""
+    first = data["points"][0]
+    for p in data["points"]:
+        for key in ("x", "y", "x_low", "x_high", "y_low", "y_high"):
+            p[key] = first[key]
+    data["points"][-1]["name"] = "y" * 300
+
+
+def check_crowded_sweep_page(page, tmp):
+    """Labels that cannot all fit are listed under the chart, never drawn clipped or piled."""
+    broken = broken_page(page, tmp, "crowded", crowded)
+    dom, _ = open_in_browser(broken, os.path.join(tmp, "profile-crowded"))
+    parsed = Page()
+    parsed.feed(dom)
+    data = json.loads(parsed.data)
+    check_pareto("crowded sweep", parsed, data)
+    check("y" * 300 + " (" in parsed.captions[0], "crowded sweep: the long name is not listed under the chart")
+    print("html_browser_test: a crowded Pareto chart lists the names it cannot place: " +
+          parsed.captions[0].split("Not labelled", 1)[1][:60] + "...")
 
 
 ROBUSTNESS_SWEEP = "scenarios/sweeps/launch-surge-robustness.json"
@@ -326,7 +382,7 @@ def check_robustness_page(tmp):
     """The shipped robustness sweep's page: the Pareto chart and one robustness chart per
     metric (each policy's means over the storm's intensity, with whiskers) drawn, and their
     data the JSON report's robustness section."""
-    _, log, parsed, data, sweep_report = open_sweep_page(ROBUSTNESS_SWEEP, "robustness", tmp)
+    dom, log, parsed, data, sweep_report = open_sweep_page(ROBUSTNESS_SWEEP, "robustness", tmp)
     rob = sweep_report["robustness"]
     want = 1 + len(rob["metrics"])
     counters = {k: parsed.root.get(k) for k in ("data-charts-expected", "data-charts-drawn", "data-errors")}
@@ -342,6 +398,14 @@ def check_robustness_page(tmp):
     check([s["mean"] for s in chart["series"]] == means, "robustness: the chart's means are not the report's")
     check(all(lo is not None and lo <= m <= hi for s in chart["series"] for lo, m, hi in zip(s["low"], s["mean"], s["high"])),
           "robustness: a whisker does not hold its mean")
+    check_pareto("robustness", parsed, data)
+    def setting(v):
+        return {k: x for k, x in v["params"].items() if k.startswith("/scenario/")}
+    baseline = next(v for v in sweep_report["variants"] if v["name"] == sweep_report["baseline"])
+    check(sorted(p["name"] for p in data["points"]) ==
+          sorted(v["name"] for v in sweep_report["variants"] if setting(v) == setting(baseline)),
+          "robustness: the Pareto chart does not hold exactly the variants on the baseline's scenario settings")
+    check(dom.count("<h4>") == len(rob["metrics"]), "robustness: not one robustness table per metric")
     console = [line for line in log.splitlines() if re.search(r":CONSOLE[:(]", line)]
     check(not console, "robustness: the page logged to the console:\n" + "\n".join(console))
     print(f"html_browser_test: robustness: {want} charts drawn, no console output")
@@ -353,9 +417,9 @@ def main():
     with tempfile.TemporaryDirectory(prefix="squall-html-") as tmp:
         pages = [check_page(scenario, policy, code, tmp) for scenario, policy, code in RUNS]
         check_checks_can_fail(pages[0], tmp)
-        check_sweep_page(tmp)
+        check_crowded_sweep_page(check_sweep_page(tmp), tmp)
         check_robustness_page(tmp)
-    print("html_browser_test: 4 passed, 0 failed")
+    print("html_browser_test: 5 passed, 0 failed")
 
 
 main()

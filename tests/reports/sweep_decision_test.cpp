@@ -131,6 +131,35 @@ TEST(SweepDecisionTest, WarnsOfVariantsThatCannotDiffer) {
                 "nothing in this scenario"}));
 }
 
+TEST(SweepDecisionTest, WarnsOfAScenarioSettingThatChangesNothing) {
+  // Policies P and Q over a fault's probability 0.1, 0.3 and 0.5: both run the same at 0.1
+  // and 0.3 (the fault's provider is never called there, say), Q differs at 0.5.
+  SweepResult r;
+  r.metrics = {"task_success"};
+  r.objectives = {{"task_success", Goal::max}};
+  r.seeds = {1, 2};
+  const std::string pointer = "/scenario/providers/llm/faults/0/probability";
+  for (const std::string policy : {"P", "Q"}) {
+    for (const std::string p : {"0.1", "0.3", "0.5"}) {
+      r.variants.push_back(
+          {policy + "[probability=" + p + "]", policy + ".json", {{pointer, p}}, policy == "P" ? "1111" : "2222"});
+    }
+  }
+  for (std::size_t v = 0; v < r.variants.size(); ++v) {
+    for (std::uint64_t seed = 1; seed <= 2; ++seed) {
+      const double value = v == 5 ? 0.5 : 0.9 + 0.01 * static_cast<double>(seed) + (v >= 3 ? 0.05 : 0.0);
+      r.runs.push_back({v, seed, {value}, {}});
+    }
+  }
+  EXPECT_EQ(sweep_warnings(r),
+            (std::vector<std::string>{"scenario settings probability=0.1 and probability=0.3 gave the same values on "
+                                      "every seed for every policy: what tells them apart changes nothing in this "
+                                      "scenario"}));
+  // Once one policy tells 0.1 and 0.3 apart, they differ.
+  r.runs[2].values = {0.1};
+  EXPECT_TRUE(sweep_warnings(r).empty());
+}
+
 TEST(SweepDecisionTest, TheGateFailsAWorseOrInfeasibleCandidate) {
   SweepResult r = three_variants();
   r.metrics = {"task_success", "cost_usd.total"};
