@@ -116,12 +116,20 @@ double combination_count(const std::vector<GridAxis>& axes) {
 constexpr std::size_t kListedCombinationErrors = 10;
 
 // A scenario axis's path must not enter the scenario's policy block: that is the
-// variant's policy, which an axis without "/scenario" addresses.
+// variant's policy, which an axis without "/scenario" addresses. Nor its thresholds: they
+// are the sweep's constraints, one set for every variant (feasibility is the share of seeds
+// on which each passes), so a variant cannot bring its own.
 std::optional<std::string> scenario_path_problem(const std::string& pointer) {
   const std::string inside = document_pointer(pointer);
-  if (inside == "/policy" || inside.starts_with("/policy/")) {
+  if (is_within(inside, "/policy")) {
     return fmt::format("\"{}\" is in the scenario's policy block, which is the variant's policy: write \"{}\"", pointer,
                        inside.size() > 7 ? inside.substr(7) : std::string("/TOOL/..."));
+  }
+  if (is_within(inside, "/thresholds")) {
+    return fmt::format(
+        "\"{}\" is in the scenario's thresholds, which are the sweep's constraints for every variant: change them in "
+        "the scenario file, or loosen `decision.feasible_pass_rate`",
+        pointer);
   }
   return std::nullopt;
 }

@@ -622,6 +622,11 @@ TEST(SweepScenarioAxisTest, PathRules) {
       R"(/variants/0/grid/0/path: "/scenario/policy/llm/1/retry/max_attempts" is in the scenario's policy block, )"
       R"(which is the variant's policy: write "/llm/1/retry/max_attempts")");
   EXPECT_EQ(
+      error_of(grid("/scenario/thresholds/task_success", R"([["rate>=0.94"]])")),
+      R"(/variants/0/grid/0/path: "/scenario/thresholds/task_success" is in the scenario's thresholds, which are )"
+      R"(the sweep's constraints for every variant: change them in the scenario file, or loosen )"
+      R"(`decision.feasible_pass_rate`)");
+  EXPECT_EQ(
       error_of(grid("/scenario/providers/llm/faults/0", "[{}]")),
       R"(/variants/0/grid/0/path: "/providers/llm/faults" is an array in the scenario: a grid path ends in a key )"
       R"(of an object ("/scenario/providers/llm/faults/0/probability"), not an item of an array)");
