@@ -29,15 +29,14 @@ std::optional<CheckedRun> check_run(const RunOptions& options) {
     print_errors(loaded.errors);
     return std::nullopt;
   }
-  CheckedRun run{std::move(*loaded.scenario), {}, std::nullopt};
+  CheckedRun run{std::move(*loaded.scenario), {}, std::nullopt, {}};
   if (options.policy) {
     // The same checks as `squall validate SCENARIO --policy FILE`.
-    std::vector<std::string> notes;
-    if (const auto errors = apply_policy_file(run.scenario, *options.policy, &notes); !errors.empty()) {
+    if (const auto errors = apply_policy_file(run.scenario, *options.policy, &run.policy_notes); !errors.empty()) {
       print_errors(errors);
       return std::nullopt;
     }
-    for (const std::string& note : notes) fmt::print(stderr, "squall: note: {}\n", escape_controls(note));
+    for (const std::string& note : run.policy_notes) fmt::print(stderr, "squall: note: {}\n", escape_controls(note));
   }
   const std::vector<std::filesystem::path> inputs = run_inputs(options.scenario, options.policy, run.scenario);
   run.reports = parse_report_requests(options.reports, options.out, inputs);

@@ -19,6 +19,7 @@ struct CheckedRun {
   Scenario scenario;
   ReportRequests reports;
   std::optional<std::filesystem::path> step_summary;
+  std::vector<std::string> policy_notes;  // how --policy merged (Provenance::policy_notes)
 };
 
 // Loads the scenario, applies --policy (its notes on stderr), and checks the report

@@ -50,7 +50,8 @@ CiRun run_one(const fs::path& file, const CiOptions& options, const ProgressCall
     if (!loaded.errors.empty()) return not_run(kExitBadInput, error_lines(loaded.errors));
     CiRun r;
     if (options.policy) {
-      const auto errors = apply_policy_file(*loaded.scenario, *options.policy, &r.notes);
+      const auto errors =
+          apply_policy_file(*loaded.scenario, *options.policy, &r.notes, UnsharedPolicy::keep_scenario_policy);
       if (!errors.empty()) return not_run(kExitBadInput, error_lines(errors));
     }
     RunOptions as_run;
@@ -61,6 +62,7 @@ CiRun run_one(const fs::path& file, const CiOptions& options, const ProgressCall
     Provenance provenance;
     provenance.scenario_file = file.string();
     if (options.policy) provenance.policy_file = options.policy->string();
+    provenance.policy_notes = r.notes;
     provenance.repro = repro_command(as_run, seed);
     PreparedScenario prepared(std::move(*loaded.scenario));
     prepared.set_limits(RunLimits{options.max_in_flight});

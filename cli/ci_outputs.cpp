@@ -98,6 +98,23 @@ std::string add_html_dir(const fs::path& dir, std::span<const fs::path> files, s
                      escape_controls(dir.string()));
 }
 
+// Whether `policy` names a tool of at least one of the scenario files that load (those that
+// do not are reported when they run); true when none loads.
+bool shares_a_tool_of_any(const PolicyConfig& policy, const std::vector<fs::path>& files) {
+  bool any_loaded = false;
+  for (const fs::path& file : files) {
+    try {
+      const LoadResult loaded = load_scenario(file);
+      if (!loaded.errors.empty()) continue;
+      any_loaded = true;
+      if (shares_a_tool(*loaded.scenario, policy)) return true;
+    } catch (const std::exception&) {
+      continue;  // reported when the scenario runs
+    }
+  }
+  return !any_loaded;
+}
+
 }  // namespace
 
 std::string error_lines(const std::vector<ValidationError>& errors) {
@@ -117,10 +134,16 @@ std::string ci_verdict(std::size_t scenarios, std::size_t passed, std::size_t fa
 std::optional<CiOutputs> checked_outputs(const CiOptions& options, const std::vector<fs::path>& files) {
   CiOutputs out;
   std::optional<std::string> problem = outputs_problem(options, files, out);
-  // A policy file that cannot be read is one problem, not one per scenario.
+  // A policy file that cannot be read is one problem, not one per scenario; so is one
+  // that names no tool of any scenario (it was meant for others). A scenario it shares no
+  // tool with runs its own policy, with a note (sim/scenario_loader.hpp merge_policy).
   if (!problem && options.policy) {
     const PolicyLoadResult policy = load_policy_file(*options.policy);
-    if (!policy.ok()) problem = error_lines(policy.errors);
+    if (!policy.ok()) {
+      problem = error_lines(policy.errors);
+    } else if (!shares_a_tool_of_any(*policy.policy, files)) {
+      problem = fmt::format("{}: names no tool of any scenario given", options.policy->string());
+    }
   }
   if (problem) {
     fmt::print(stderr, "squall ci: {}\n", escape_controls(*problem));

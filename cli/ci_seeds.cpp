@@ -61,7 +61,8 @@ SeedScenario load_one(const fs::path& file, const CiOptions& options) {
     LoadResult loaded = load_scenario(file);
     if (!loaded.errors.empty()) return refuse(kExitBadInput, error_lines(loaded.errors));
     if (options.policy) {
-      const auto errors = apply_policy_file(*loaded.scenario, *options.policy, &s.notes);
+      const auto errors =
+          apply_policy_file(*loaded.scenario, *options.policy, &s.notes, UnsharedPolicy::keep_scenario_policy);
       if (!errors.empty()) return refuse(kExitBadInput, error_lines(errors));
     }
     auto parsed = parse_seed_list(*options.seeds, loaded.scenario->seed);
@@ -146,6 +147,7 @@ std::vector<SeedScenario> run_all(const CiOptions& options, const std::vector<fs
       Provenance p;
       p.scenario_file = s.file.string();
       if (options.policy) p.policy_file = options.policy->string();
+      p.policy_notes = s.notes;
       p.repro = repro_of(options, s.file, seed);
       return p;
     };

@@ -130,12 +130,12 @@ std::pair<Side, Side> run_policies(const CompareOptions& options) {
   std::vector<std::optional<fs::path>> policies(options.policies.begin(), options.policies.end());
   if (policies.size() == 1) policies.insert(policies.begin(), std::nullopt);
   std::vector<PolicyConfig> configs;
-  for (const auto& policy : policies) {
+  std::vector<std::vector<std::string>> notes(policies.size());
+  for (std::size_t i = 0; i < policies.size(); ++i) {
     Scenario copy = *loaded.scenario;
-    if (policy) {
-      std::vector<std::string> notes;
-      if (const auto errors = apply_policy_file(copy, *policy, &notes); !errors.empty()) throw_errors(errors);
-      for (const std::string& note : notes) fmt::print(stderr, "squall compare: note: {}\n", escape_controls(note));
+    if (policies[i]) {
+      if (const auto errors = apply_policy_file(copy, *policies[i], &notes[i]); !errors.empty()) throw_errors(errors);
+      for (const std::string& note : notes[i]) fmt::print(stderr, "squall compare: note: {}\n", escape_controls(note));
     }
     configs.push_back(copy.policy);
   }
@@ -149,6 +149,7 @@ std::pair<Side, Side> run_policies(const CompareOptions& options) {
     Provenance provenance;
     provenance.scenario_file = options.inputs[0].string();
     if (policies[i]) provenance.policy_file = policies[i]->string();
+    provenance.policy_notes = notes[i];
     provenance.repro = repro_command(as_run, seed);
     sides[i].label = policies[i] ? policies[i]->filename().string() : "scenario policy";
     sides[i].report = to_json(prepared.run(configs[i], seed, std::move(provenance)));

@@ -26,7 +26,7 @@ SeedFigures one_seed(const PreparedScenario& prepared, const PolicyConfig& polic
   std::string document;
   OtlpWriter writer([&document](std::string_view piece) { document.append(piece); },
                     otlp_run_info(prepared.scenario(), seed));
-  Provenance provenance{std::string(squall_version()), prepared.scenario().source.string(), std::nullopt, ""};
+  Provenance provenance{std::string(squall_version()), prepared.scenario().source.string(), std::nullopt, "", {}};
   prepared.run(policy, seed, provenance, &writer);
   writer.finish();
   replay::TraceData data;

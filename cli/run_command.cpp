@@ -121,6 +121,7 @@ int run_command(const RunOptions& options) {
   Provenance provenance;
   provenance.scenario_file = options.scenario.string();
   if (options.policy) provenance.policy_file = options.policy->string();
+  provenance.policy_notes = checked->policy_notes;
   provenance.repro = repro_command(options, seed);
   std::optional<PreparedScenario> prepared;
   std::optional<RunOutputs> outputs;

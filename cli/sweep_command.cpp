@@ -1,6 +1,7 @@
 // `squall sweep` and `squall merge` (cli/commands.hpp, docs/sweeps.md).
 #include <chrono>
 #include <cstdio>
+#include <set>
 #include <variant>
 
 #include <fmt/core.h>
@@ -240,6 +241,16 @@ std::optional<SweepGateRequest> sweep_gate(const SweepOptions& options, const Sw
   return read_gate(options.fail_on, options.candidate, names, params, spec.baseline, "sweep", exit_code);
 }
 
+// Each variant policy's merge notes, once per policy file (a grid's variants share them).
+void print_policy_notes(const SweepSpec& spec) {
+  std::set<std::string> printed;
+  for (const SweepVariant& v : spec.variants) {
+    for (const std::string& note : v.policy_notes) {
+      if (printed.insert(note).second) fmt::print(stderr, "squall sweep: note: {}\n", escape_controls(note));
+    }
+  }
+}
+
 }  // namespace
 
 int sweep_command(const SweepOptions& options) {
@@ -288,6 +299,7 @@ int sweep_command(const SweepOptions& options) {
   }
   const std::size_t jobs = options.jobs == 0 ? default_jobs() : options.jobs;
   const std::size_t seeds = spec.target ? spec.target->min_seeds : spec.seeds;
+  print_policy_notes(spec);
   if (!options.quiet) {
     fmt::print(stderr, "squall sweep {}: {} x {}{}, {}\n", spec.name, counted(spec.variants.size(), "variant"),
                spec.target ? fmt::format("{} or more seeds", seeds) : counted(seeds, "seed"),

@@ -352,6 +352,7 @@ ordered_json to_json(const Report& r) {
       {"scenario_file", r.produced_by.scenario_file},
       {"policy_file", r.produced_by.policy_file ? ordered_json(*r.produced_by.policy_file) : ordered_json()},
       {"repro", r.produced_by.repro}};
+  if (r.produced_by.policy_file) j["produced_by"]["policy_notes"] = r.produced_by.policy_notes;
   j["scenario"] = r.scenario;
   j["seed"] = r.seed;
   j["duration_ms"] = ms(r.duration);

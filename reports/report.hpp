@@ -42,6 +42,9 @@ struct Provenance {
   std::string scenario_file;               // as given on the command line
   std::optional<std::string> policy_file;  // --policy, when given
   std::string repro;                       // the command that reruns exactly this run
+  // How --policy merged into the scenario's policy: tools skipped, tools that kept the
+  // scenario's own entry (sim/scenario_loader.hpp merge_policy), one sentence each.
+  std::vector<std::string> policy_notes;
 };
 
 // Nearest-rank percentiles (reports/trend.hpp) of a trend in milliseconds. All zero when

@@ -244,8 +244,13 @@ std::string names_of(const std::set<std::string_view>& keys) {
 
 }  // namespace
 
-PolicyMerge merge_policy(const Scenario& scenario, const PolicyConfig& policy,
-                         const std::filesystem::path& policy_file) {
+bool shares_a_tool(const Scenario& scenario, const PolicyConfig& policy) {
+  const ScenarioNames names = scenario_names(scenario);
+  return std::any_of(policy.begin(), policy.end(), [&](const auto& entry) { return scenario_has(names, entry.first); });
+}
+
+PolicyMerge merge_policy(const Scenario& scenario, const PolicyConfig& policy, const std::filesystem::path& policy_file,
+                         UnsharedPolicy unshared) {
   PolicyMerge merge;
   const ScenarioNames names = scenario_names(scenario);
   PolicyConfig named;  // the file's entries for what the scenario has
@@ -261,7 +266,13 @@ PolicyMerge merge_policy(const Scenario& scenario, const PolicyConfig& policy,
   if (named.empty()) {
     std::set<std::string_view> tools;
     for (const auto& [tool, type] : names.tools) tools.insert(tool);
-    diag.error("", fmt::format("names no tool of the scenario (its tools are {})", names_of(tools)));
+    const std::string what = fmt::format("names no tool of the scenario (its tools are {})", names_of(tools));
+    if (unshared == UnsharedPolicy::keep_scenario_policy) {
+      merge.notes.push_back(fmt::format("{}: {}: the scenario's own policy kept", policy_file.string(), what));
+      merge.policy = scenario.policy;
+      return merge;
+    }
+    diag.error("", what);
     merge.errors = diag.take();
     return merge;
   }
@@ -291,10 +302,10 @@ std::vector<ValidationError> check_policy(const Scenario& scenario, const Policy
 }
 
 std::vector<ValidationError> apply_policy_file(Scenario& scenario, const std::filesystem::path& policy_file,
-                                               std::vector<std::string>* notes) {
+                                               std::vector<std::string>* notes, UnsharedPolicy unshared) {
   PolicyLoadResult loaded = load_policy_file(policy_file);
   if (!loaded.ok()) return std::move(loaded.errors);
-  PolicyMerge merge = merge_policy(scenario, *loaded.policy, policy_file);
+  PolicyMerge merge = merge_policy(scenario, *loaded.policy, policy_file, unshared);
   if (!merge.errors.empty()) return std::move(merge.errors);
   scenario.policy = std::move(merge.policy);
   if (notes != nullptr) *notes = std::move(merge.notes);

@@ -11,6 +11,7 @@
 // config structs' fields (sim/scenario.hpp and the headers it includes).
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string_view>
@@ -77,16 +78,24 @@ PolicyLoadResult load_policy_text(std::string_view text, const std::filesystem::
 //   in it: the scenario's own policy kept`;
 // - a file naming no tool of the scenario at all is an error at its root (`names no tool
 //   of the scenario (its tools are "gpt", "search")`): it was meant for another scenario;
+//   except, with UnsharedPolicy::keep_scenario_policy (`ci --policy` over many scenarios,
+//   which refuses a file naming no tool of any of them up front), a note and the scenario's
+//   own policy: `p.json: names no tool of the scenario (its tools are "gpt"): the scenario's
+//   own policy kept`;
 // - the entries kept are cross-checked as the scenario's own block is (sim/scenario/
 //   policy_reader.hpp check_policy: simplify_query's and fallback's rules), errors naming
 //   `policy_file` with the file's paths.
+enum class UnsharedPolicy : std::uint8_t { error, keep_scenario_policy };
 struct PolicyMerge {
   std::vector<ValidationError> errors;
   std::vector<std::string> notes;  // one sentence each, naming the policy file
   PolicyConfig policy;             // the merged policy, when there are no errors
 };
-PolicyMerge merge_policy(const Scenario& scenario, const PolicyConfig& policy,
-                         const std::filesystem::path& policy_file);
+PolicyMerge merge_policy(const Scenario& scenario, const PolicyConfig& policy, const std::filesystem::path& policy_file,
+                         UnsharedPolicy unshared = UnsharedPolicy::error);
+
+// Whether `policy` has an entry for a tool or provider stack of `scenario`.
+bool shares_a_tool(const Scenario& scenario, const PolicyConfig& policy);
 
 // merge_policy's errors.
 std::vector<ValidationError> check_policy(const Scenario& scenario, const PolicyConfig& policy,
@@ -97,6 +106,7 @@ std::vector<ValidationError> check_policy(const Scenario& scenario, const Policy
 // `notes` (when given) gets the merge's notes. Returns the errors (the scenario is
 // unchanged when there are any).
 std::vector<ValidationError> apply_policy_file(Scenario& scenario, const std::filesystem::path& policy_file,
-                                               std::vector<std::string>* notes = nullptr);
+                                               std::vector<std::string>* notes = nullptr,
+                                               UnsharedPolicy unshared = UnsharedPolicy::error);
 
 }  // namespace squall

@@ -54,6 +54,9 @@ void header(const Report& r, std::string& out) {
   if (r.produced_by.policy_file) {
     out += fmt::format("<dt>policy file</dt><dd><code>{}</code></dd>\n", html_text(*r.produced_by.policy_file));
   }
+  for (const std::string& note : r.produced_by.policy_notes) {
+    out += fmt::format("<dt>policy note</dt><dd>{}</dd>\n", html_text(note));
+  }
   out += fmt::format("<dt>repro</dt><dd><code class=\"repro\">{}</code></dd>\n", html_text(r.produced_by.repro));
   out += "</dl>\n</header>\n";
 }

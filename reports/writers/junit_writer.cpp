@@ -58,6 +58,7 @@ void provenance(ptree& properties, const Provenance& by, const std::string& repr
   property(properties, "squall_version", by.squall_version);
   property(properties, "scenario_file", by.scenario_file);
   if (by.policy_file) property(properties, "policy_file", *by.policy_file);
+  for (const std::string& note : by.policy_notes) property(properties, "policy_note", note);
   property(properties, "repro", repro);
 }
 

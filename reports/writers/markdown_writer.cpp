@@ -191,6 +191,8 @@ std::string markdown_summary(const Report& r) {
   injected_faults(r, out);
   capacity(r, out);
   clients(r, out);
+  for (const std::string& note : r.produced_by.policy_notes)
+    out += fmt::format("**Policy note:** {}\n\n", markdown_text(note));
   out += fmt::format("**Repro:** {}\n", markdown_code(r.produced_by.repro));
   return out;
 }

@@ -110,6 +110,8 @@ void read_variant(const Json& v, const std::string& path, const fs::path& dir, c
       return;
     }
     document = document_of(resolved, r);
+    // The notes of the file as written: a grid's values do not change which tools it names.
+    variant.policy_notes = merge_policy(scenario, *loaded.policy, resolved).notes;
   } else {
     document = scenario_document.contains("policy") ? scenario_document.at("policy") : Json::object();
   }

@@ -95,6 +95,9 @@ struct SweepVariant {
   // The scenario with the variant's "/scenario/..." grid settings written in, read and
   // validated; null when it has none: the spec's scenario.
   std::shared_ptr<const Scenario> scenario;
+  // How the policy file merged into the scenario's policy (sim/scenario_loader.hpp
+  // merge_policy): tools skipped, tools that kept the scenario's entry. Empty without one.
+  std::vector<std::string> policy_notes;
 };
 
 struct SweepSpec {

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "cli_support.hpp"
 
 namespace {
@@ -144,19 +146,48 @@ TEST(CiPolicyTest, EveryScenarioRunsUnderThePolicyWithNotesForWhatItSkipsOrKeeps
       << r.out;
 }
 
-TEST(CiPolicyTest, APolicyNamingNoToolOfAScenarioIsExitTwoForIt) {
+TEST(CiPolicyTest, APolicyNamingNoToolOfAnyScenarioIsExitTwoBeforeAnyRun) {
   const fs::path policy = temp_path("ci-policy-none.json");
   std::ofstream(policy) << R"({ "pinecone": [] })";
-  const Result r = squall("ci scenarios/quickstart.json --policy " + policy.string());
+  const fs::path junit = temp_path("ci-policy-none.xml");
+  const Result r = squall("ci scenarios/quickstart.json scenarios/ci --policy " + policy.string() +
+                          " --report junit=" + junit.string());
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.out.find("ERROR scenarios/quickstart.json (exit 2, not run)\n      " + policy.string() +
-                       ": names no tool of the scenario (its tools are \"llm\", \"web_search\")\n"),
-            std::string::npos)
-      << r.out;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "squall ci: " + policy.string() + ": names no tool of any scenario given\n");
+  EXPECT_FALSE(fs::exists(junit));
   const Result missing = squall("ci scenarios/quickstart.json --policy " + policy.string() + ".nope");
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_EQ(missing.out, "");
   EXPECT_EQ(missing.err, "squall ci: " + policy.string() + ".nope: file not found\n");
+}
+
+TEST(CiPolicyTest, OnePolicyOverScenariosCiRunsEveryScenarioAndTheReportsSayHowItMerged) {
+  // The naive policy names "llm" and "web_search": scenarios with other tools run their own
+  // policy, with a note in the output and in every report.
+  const fs::path dir = temp_path("ci-policy-json");
+  fs::create_directories(dir);
+  const fs::path junit = temp_path("ci-policy.xml");
+  const std::string naive = "scenarios/policies/naive-retry.json";
+  const Result r = squall("ci scenarios/ci --policy " + naive + " -j 2 --report json-dir=" + dir.string() +
+                          " --report junit=" + junit.string());
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.out.find("ERROR"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("squall ci: 13 scenarios, 8 passed, 5 failed, 0 not run; exit 1\n"), std::string::npos) << r.out;
+  const std::string kept =
+      naive + ": names no tool of the scenario (its tools are \"answer\"): the scenario's own policy kept";
+  EXPECT_NE(r.out.find("PASS  scenarios/ci/llm-capacity-429s.json (seed 11, 3 thresholds)\n      note: " + kept + "\n"),
+            std::string::npos)
+      << r.out;
+  const auto report = nlohmann::json::parse(read_file((dir / "llm-capacity-429s.json").string()));
+  EXPECT_EQ(report["produced_by"]["policy_notes"], nlohmann::json::array({kept}));
+  const auto skipped = nlohmann::json::parse(read_file((dir / "search-outage-breaker.json").string()));
+  EXPECT_EQ(skipped["produced_by"]["policy_notes"][0],
+            naive + ": skipped \"llm\": the scenario has no tool or provider of that name");
+  EXPECT_NE(read_file(junit.string())
+                .find("<property name=\"policy_note\" value=\"" + naive +
+                      ": names no tool of the scenario (its tools are &quot;answer&quot;)"),
+            std::string::npos);
 }
 
 // The rows of the index's table, one a line.

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/sanitizers.hpp"
+
 namespace squall::cli {
 namespace {
 
@@ -40,7 +42,7 @@ bool transparent_huge_pages_available() {
 }
 
 TEST(HugePagesTest, SampleSizedBlocksComeFromAHeapMarkedForHugePages) {
-#if defined(__SANITIZE_ADDRESS__) || !defined(__linux__) || !defined(__GLIBC__)
+#if SQUALL_UNDER_ADDRESS_SANITIZER || !defined(__linux__) || !defined(__GLIBC__)
   GTEST_SKIP() << "glibc's heap only";
 #endif
   if (!transparent_huge_pages_available()) GTEST_SKIP() << "transparent huge pages are off";

@@ -432,6 +432,27 @@ TEST(SweepCommandTest, LooseningTheFeasibleRateAdmitsAVariantThatMissesOnSomeSee
       << loose.out;
 }
 
+TEST(SweepCommandTest, AVariantPolicyFileMergesAsRunPolicyDoesWithItsNotesOnce) {
+  const std::string policy = temp_path("merge-p.json").string();
+  { std::ofstream(policy) << R"({ "web_search": [], "pinecone": [] })"; }
+  const std::string file = temp_path("merge-sweep.json").string();
+  {
+    std::ofstream(file)
+        << R"({ "name": "merge", "scenario": ")" << SQUALL_SOURCE_DIR
+        << R"(/scenarios/quickstart.json", "variants": [ { "name": "own" },
+      { "name": "p", "policy": ")"
+        << policy
+        << R"(", "grid": [ { "path": "/web_search", "values": [[], [{"timeout": {"per_attempt": "2s"}}]] } ] } ],
+      "seeds": 2 })";
+  }
+  const Result r = squall("sweep " + file + " -q --jobs 2");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "squall sweep: note: " + policy +
+                       ": skipped \"pinecone\": the scenario has no tool or provider of that name\n"
+                       "squall sweep: note: " +
+                       policy + ": \"llm\" not named in it: the scenario's own policy kept\n");
+}
+
 TEST(SweepCommandTest, FailOnGatesTheCandidate) {
   const Result infeasible = squall("sweep " + kSweep + " -q --fail-on infeasible --candidate naive");
   EXPECT_EQ(infeasible.exit_code, 1) << infeasible.err;

@@ -100,7 +100,6 @@ Reply mixed_reply(std::size_t i) {
 struct Trace {
   test::EventTrace events;
   std::vector<std::tuple<OutcomeKind, TimePoint, std::string, Nanos, TimePoint>> calls;
-  friend bool operator==(const Trace&, const Trace&) = default;
 };
 
 // The strategies of one pipeline; `nested` wraps its gates in Nested.

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "serve_process.hpp"
+#include "tests/support/sanitizers.hpp"
 
 namespace squall::live::testing {
 namespace {
@@ -135,7 +136,7 @@ TEST(HostileConnectionTest, ConnectionsBeyondTheLimitGet503AndTheServerRecovers)
 }
 
 TEST(HostileConnectionTest, RunningOutOfFileDescriptorsBacksOffInsteadOfSpinning) {
-#if defined(__SANITIZE_ADDRESS__)
+#if SQUALL_UNDER_ADDRESS_SANITIZER
   // The sanitizers' runtime needs descriptors of its own (UBSan's vptr check probes memory
   // through a pipe): a server at its descriptor limit reports a false "invalid vptr" and
   // aborts. The release build runs this test.
