@@ -95,6 +95,16 @@ std::vector<ValidationError> read_variant_policy(const Json& policy, PolicyOrigi
   return std::move(merge.errors);
 }
 
+std::string effective_policy_json(const Json& policy, PolicyOrigin origin, const Json& scenario_root,
+                                  const PolicyConfig& merged) {
+  if (origin == PolicyOrigin::scenario) return policy.dump();
+  Json out = scenario_root.contains("policy") ? scenario_root.at("policy") : Json::object();
+  for (const auto& [key, value] : policy.items()) {
+    if (merged.contains(key)) out[key] = value;
+  }
+  return out.dump();
+}
+
 namespace {
 
 // Whether pointer `inner` is `outer` or lies inside it, token by token ("/a/b" is inside
@@ -220,7 +230,10 @@ Point read_point(const GridDocuments& docs, const SweepVariant& base, const std:
   }
   const Scenario& against = point.variant.scenario ? *point.variant.scenario : docs.scenario_config;
   point.errors = read_variant_policy(policy, docs.origin, against, "", point.variant.policy);
-  if (point.errors.empty()) point.variant.policy_json = policy.dump();
+  if (point.errors.empty()) {
+    point.variant.policy_json =
+        effective_policy_json(policy, docs.origin, scenario ? *scenario : docs.scenario, point.variant.policy);
+  }
   return point;
 }
 

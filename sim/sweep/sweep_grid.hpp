@@ -73,4 +73,11 @@ void expand_grid(const SweepVariant& base, const GridDocuments& docs, const std:
 std::vector<ValidationError> read_variant_policy(const Json& policy, PolicyOrigin origin, const Scenario& scenario,
                                                  const std::string& file, PolicyConfig& out);
 
+// The policy a variant runs, as compact JSON (its identity and digest): a policy file's
+// document written over the scenario's own `policy` block for the tools `merged` (what
+// read_variant_policy made of it) kept, so two variants that run the same policy have the
+// same digest however their files are written; the scenario's own block as it is.
+std::string effective_policy_json(const Json& policy, PolicyOrigin origin, const Json& scenario_root,
+                                  const PolicyConfig& merged);
+
 }  // namespace squall

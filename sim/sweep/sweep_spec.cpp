@@ -127,7 +127,8 @@ void read_variant(const Json& v, const std::string& path, const fs::path& dir, c
       for (ValidationError& e : errors) r.others.push_back(std::move(e));
       return;
     }
-    variant.policy_json = document->dump();
+    variant.policy_json = effective_policy_json(*document, has_file ? PolicyOrigin::file : PolicyOrigin::scenario,
+                                                scenario_document, variant.policy);
     out.push_back(std::move(variant));
     return;
   }

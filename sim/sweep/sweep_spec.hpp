@@ -91,7 +91,7 @@ struct SweepVariant {
   std::optional<std::string> policy_file;  // as written, relative to the sweep file; none: the scenario's
   std::vector<std::pair<std::string, std::string>> params;  // grid settings: path -> value as compact JSON
   PolicyConfig policy;                                      // validated against the scenario
-  std::string policy_json;                                  // the policy document, compact JSON (identity)
+  std::string policy_json;  // the policy as run, compact JSON (effective_policy_json): its identity
   // The scenario with the variant's "/scenario/..." grid settings written in, read and
   // validated; null when it has none: the spec's scenario.
   std::shared_ptr<const Scenario> scenario;

@@ -453,6 +453,31 @@ TEST(SweepCommandTest, AVariantPolicyFileMergesAsRunPolicyDoesWithItsNotesOnce) 
                        policy + ": \"llm\" not named in it: the scenario's own policy kept\n");
 }
 
+TEST(SweepCommandTest, APolicyFileThatRunsTheScenariosOwnPolicyIsADuplicate) {
+  // A file naming only "llm", with the scenario's own entry for it: the policy it runs is
+  // the scenario's, so its digest is "own"'s and the sweep warns.
+  const auto scenario = nlohmann::json::parse(read_file(std::string(SQUALL_SOURCE_DIR) + "/scenarios/quickstart.json"),
+                                              nullptr, true, true);
+  const std::string policy = temp_path("same-llm.json").string();
+  { std::ofstream(policy) << nlohmann::json{{"llm", scenario["policy"]["llm"]}}.dump(); }
+  const std::string file = temp_path("same-sweep.json").string();
+  const std::string report = temp_path("same-sweep-report.json").string();
+  {
+    std::ofstream(file)
+        << R"({ "name": "same", "scenario": ")" << SQUALL_SOURCE_DIR
+        << R"(/scenarios/quickstart.json", "variants": [ { "name": "own" }, { "name": "file", "policy": ")" << policy
+        << R"(" } ], "seeds": 2 })";
+  }
+  const Result r = squall("sweep " + file + " --jobs 2 --out " + report);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto json = nlohmann::json::parse(read_file(report));
+  EXPECT_EQ(json["variants"][0]["policy_digest"], json["variants"][1]["policy_digest"]);
+  EXPECT_NE(r.out.find("warning: variants own and file have the same policy (digest " +
+                       json["variants"][0]["policy_digest"].get<std::string>() + "): one of them measures nothing\n"),
+            std::string::npos)
+      << r.out;
+}
+
 TEST(SweepCommandTest, FailOnGatesTheCandidate) {
   const Result infeasible = squall("sweep " + kSweep + " -q --fail-on infeasible --candidate naive");
   EXPECT_EQ(infeasible.exit_code, 1) << infeasible.err;
