@@ -16,7 +16,7 @@ inline Report writer_sample_report() {
   Report rep = build_report(r, RunInfo{"sample", 7, 30 * kSecond}, ts);
   rep.fingerprint = 0x0123456789abcdefULL;
   rep.produced_by =
-      Provenance{"0.1.0", "scenarios/sample.json", std::nullopt, "squall run scenarios/sample.json --seed 7"};
+      Provenance{"0.1.0", "scenarios/sample.json", std::nullopt, "squall run scenarios/sample.json --seed 7", {}};
   return rep;
 }
 
