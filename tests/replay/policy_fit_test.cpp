@@ -1,7 +1,9 @@
 #include "replay/policy_fit.hpp"
 
 // GCC 12 reports a false -Wrestrict inside std::string assignment at -O2 (GCC bug 105329).
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wrestrict"
+#endif
 
 #include <gtest/gtest.h>
 

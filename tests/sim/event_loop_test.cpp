@@ -306,7 +306,8 @@ TEST(EventLoopTest, TheSequenceRenumbersBeforeItWrapsWithoutChangingTheOrder) {
   std::vector<std::pair<std::uint64_t, Woken>> firsts = expected;
   std::stable_sort(firsts.begin(), firsts.end(),
                    [](const auto& a, const auto& b) { return a.second.at < b.second.at; });
-  for (const auto& [unused, woken] : firsts) {
+  for (const auto& first : firsts) {
+    const Woken& woken = first.second;
     const auto it =
         std::find_if(second_waits.begin(), second_waits.end(), [&](const auto& w) { return w.first == woken.tag; });
     expected.push_back({order++, {woken.tag + 10000, it->second}});
