@@ -12,7 +12,9 @@
 # -rss_limit_mb (2048) stops that harness, leaves its reproducer in build/fuzz/crashes/ and
 # makes the script exit 1 after the others have run. Each harness's log is in
 # build/fuzz/logs/; the last line printed per harness counts its executions.
-# FUZZ_JOBS (default: nproc) compiles; FUZZ_NICE (default 0) lowers the runs' priority.
+# FUZZ_JOBS (default: nproc) compiles; FUZZ_NICE (default 0) lowers the runs' priority;
+# FUZZ_PRESET (default fuzz, -O1) names the build: `debug` runs the harnesses the debug
+# preset built beside the tests (-O0, slower per input; scripts/test.sh's short run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
@@ -22,12 +24,14 @@ all=(duration retry_after threshold corpus scenario_json scenario_yaml policy sw
 harnesses=("$@")
 [ ${#harnesses[@]} -eq 0 ] && harnesses=("${all[@]}")
 
-cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz -j"${FUZZ_JOBS:-$(nproc)}"
+preset=${FUZZ_PRESET:-fuzz}
+cmake --preset "$preset" >/dev/null
+cmake --build --preset "$preset" -j"${FUZZ_JOBS:-$(nproc)}" --target squall_fuzzers
 
 out=build/fuzz
 squall=build/release/squall
 rm -rf "$out/seeds" "$out/dict"
+mkdir -p "$out"
 python3 fuzz/make_seeds.py "$out" "$([ -x "$squall" ] && echo "$squall" || true)" >"$out/seeds.txt"
 mkdir -p "$out/corpus" "$out/crashes" "$out/logs"
 
@@ -36,7 +40,7 @@ for h in "${harnesses[@]}"; do
   mkdir -p "$out/corpus/$h"
   log="$out/logs/$h.log"
   # The generated corpus last: libFuzzer writes new inputs into the first directory only.
-  if nice -n "${FUZZ_NICE:-0}" "$out/fuzz/fuzz_$h" -max_total_time="$seconds" -timeout=25 -rss_limit_mb=2048 \
+  if nice -n "${FUZZ_NICE:-0}" "build/$preset/fuzz/fuzz_$h" -max_total_time="$seconds" -timeout=25 -rss_limit_mb=2048 \
       -dict="$out/dict/$h.dict" -artifact_prefix="$out/crashes/$h-" -print_final_stats=1 \
       "$out/corpus/$h" "$out/seeds/$h" >"$log" 2>&1; then
     status=ok
