@@ -1,6 +1,7 @@
 #include "reports/json_writer.hpp"
 
 #include "reports/atomic_file.hpp"
+#include "reports/capacity_json.hpp"
 #include "reports/client_json.hpp"
 #include "reports/fingerprint.hpp"
 #include "reports/json_members.hpp"
@@ -304,44 +305,6 @@ ordered_json time_series(const Report& r) {
   return j;
 }
 
-ordered_json capacity(const Report& r) {
-  ordered_json j = ordered_json::array();
-  const double window_s = static_cast<double>(r.time_series.window) / 1e9;
-  for (const CapacityReport& c : r.capacity) {
-    ordered_json o = ordered_json::object();
-    o["provider"] = c.provider;
-    o["arrivals"] = c.arrivals;
-    o["goodput"] = c.goodput;
-    o["served"] = c.served;
-    o["queued"] = c.queued;
-    o["rate_limited"] = {{"requests", c.rate_limited_requests}, {"tokens", c.rate_limited_tokens}};
-    o["rejected"] = {{"queue_full", c.queue_full}, {"queue_timeout", c.queue_timeouts}};
-    o["abandoned"] = c.abandoned;
-    o["wasted"] = {{"requests", c.wasted_requests}, {"service_ms", ms(c.wasted_service)}};
-    o["max_queue"] = c.max_queue;
-    o["max_in_flight"] = c.max_in_flight;
-    if (c.recovery) {
-      o["recovery"] = {{"time_ms", ms(c.recovery->time)}, {"recovered", c.recovery->recovered}};
-    }
-    ordered_json windows = ordered_json::array();
-    for (const CapacityWindowRow& w : c.windows) {
-      ordered_json row = ordered_json::object();
-      row["offered_per_s"] = ratio(static_cast<double>(w.arrivals) / window_s);
-      row["goodput_per_s"] = ratio(static_cast<double>(w.goodput) / window_s);
-      row["rate_limited"] = w.rate_limited;
-      row["rejected"] = w.rejected;
-      row["queue_mean"] = ratio(w.queue_mean);
-      row["queue_max"] = w.queue_max;
-      row["in_flight_mean"] = ratio(w.in_flight_mean);
-      row["in_flight_max"] = w.in_flight_max;
-      windows.push_back(std::move(row));
-    }
-    o["windows"] = std::move(windows);
-    j.push_back(std::move(o));
-  }
-  return j;
-}
-
 }  // namespace
 
 ordered_json to_json(const Report& r) {
@@ -385,7 +348,7 @@ ordered_json to_json(const Report& r) {
   j["thresholds_passed"] = r.all_thresholds_passed();
   j["time_series"] = time_series(r);
   // Only with a capacity block, so that reports of scenarios without one are unchanged.
-  if (!r.capacity.empty()) j["capacity"] = capacity(r);
+  if (!r.capacity.empty()) j["capacity"] = capacity_json(r.capacity, r.time_series.window);
   if (r.clients) j["clients"] = client_json(*r.clients);  // a live run's only
   return j;
 }
