@@ -49,15 +49,16 @@ CiRun run_one(const fs::path& file, const CiOptions& options, const ProgressCall
     LoadResult loaded = load_scenario(file);
     if (!loaded.errors.empty()) return not_run(kExitBadInput, error_lines(loaded.errors));
     CiRun r;
+    bool own_policy = false;  // the file named no tool of the scenario: its repro has no --policy
     if (options.policy) {
-      const auto errors =
-          apply_policy_file(*loaded.scenario, *options.policy, &r.notes, UnsharedPolicy::keep_scenario_policy);
+      const auto errors = apply_policy_file(*loaded.scenario, *options.policy, &r.notes,
+                                            UnsharedPolicy::keep_scenario_policy, &own_policy);
       if (!errors.empty()) return not_run(kExitBadInput, error_lines(errors));
     }
     RunOptions as_run;
     as_run.program = options.program;
     as_run.scenario = file;
-    as_run.policy = options.policy;
+    if (!own_policy) as_run.policy = options.policy;
     const std::uint64_t seed = loaded.scenario->seed;
     Provenance provenance;
     provenance.scenario_file = file.string();

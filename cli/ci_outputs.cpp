@@ -98,21 +98,19 @@ std::string add_html_dir(const fs::path& dir, std::span<const fs::path> files, s
                      escape_controls(dir.string()));
 }
 
-// Whether `policy` names a tool of at least one of the scenario files that load (those that
-// do not are reported when they run); true when none loads.
+// Whether `policy` may name a tool of one of the scenario files: it names one of a file
+// that loads, or some file does not load (its errors are reported when it runs, and what
+// it holds is unknown until then).
 bool shares_a_tool_of_any(const PolicyConfig& policy, const std::vector<fs::path>& files) {
-  bool any_loaded = false;
   for (const fs::path& file : files) {
     try {
       const LoadResult loaded = load_scenario(file);
-      if (!loaded.errors.empty()) continue;
-      any_loaded = true;
-      if (shares_a_tool(*loaded.scenario, policy)) return true;
+      if (!loaded.errors.empty() || shares_a_tool(*loaded.scenario, policy)) return true;
     } catch (const std::exception&) {
-      continue;  // reported when the scenario runs
+      return true;
     }
   }
-  return !any_loaded;
+  return false;
 }
 
 }  // namespace

@@ -31,6 +31,7 @@ struct SeedScenario {
   fs::path file;
   std::optional<PreparedScenario> prepared;
   std::vector<std::string> notes;  // how --policy merged into the scenario's policy
+  bool own_policy = false;         // --policy named no tool of it: its repro has no --policy
   std::vector<std::uint64_t> seeds;
   std::string described;  // the seeds as --seeds names them
   int exit_code = kExitOk;
@@ -39,11 +40,12 @@ struct SeedScenario {
   std::optional<Report> first;
 };
 
-std::string repro_of(const CiOptions& options, const fs::path& file, std::uint64_t seed) {
+// The repro line of one seed of `file`; without --policy when the file kept its own.
+std::string repro_of(const CiOptions& options, const fs::path& file, bool own_policy, std::uint64_t seed) {
   RunOptions as_run;
   as_run.program = options.program;
   as_run.scenario = file;
-  as_run.policy = options.policy;
+  if (!own_policy) as_run.policy = options.policy;
   return repro_command(as_run, seed);
 }
 
@@ -61,8 +63,8 @@ SeedScenario load_one(const fs::path& file, const CiOptions& options) {
     LoadResult loaded = load_scenario(file);
     if (!loaded.errors.empty()) return refuse(kExitBadInput, error_lines(loaded.errors));
     if (options.policy) {
-      const auto errors =
-          apply_policy_file(*loaded.scenario, *options.policy, &s.notes, UnsharedPolicy::keep_scenario_policy);
+      const auto errors = apply_policy_file(*loaded.scenario, *options.policy, &s.notes,
+                                            UnsharedPolicy::keep_scenario_policy, &s.own_policy);
       if (!errors.empty()) return refuse(kExitBadInput, error_lines(errors));
     }
     auto parsed = parse_seed_list(*options.seeds, loaded.scenario->seed);
@@ -148,7 +150,7 @@ std::vector<SeedScenario> run_all(const CiOptions& options, const std::vector<fs
       p.scenario_file = s.file.string();
       if (options.policy) p.policy_file = options.policy->string();
       p.policy_notes = s.notes;
-      p.repro = repro_of(options, s.file, seed);
+      p.repro = repro_of(options, s.file, s.own_policy, seed);
       return p;
     };
     batches.push_back({&*s.prepared, &s.prepared->scenario().policy, s.seeds, provenance});
@@ -241,7 +243,7 @@ std::string failures_and_verdict(const CiOptions& options, std::span<const SeedS
                                          seeds.size() == 1 ? "" : "s", fmt::join(seeds, ", "))) +
              "\n";
     }
-    out += escape_controls("repro: " + repro_of(options, s.file, s.summary->repro_seed())) + "\n";
+    out += escape_controls("repro: " + repro_of(options, s.file, s.own_policy, s.summary->repro_seed())) + "\n";
   }
   return out + ci_verdict(scenarios.size(), passed, failed, exit_code);
 }
@@ -251,8 +253,9 @@ std::vector<SuiteOutcome> suite_outcomes(const CiOptions& options, std::span<con
   for (const SeedScenario& s : scenarios) {
     SuiteOutcome o{s.file.string(), s.first ? &*s.first : nullptr, s.error, {}};
     if (s.summary) {
-      o.seeds = {&*s.summary, s.described,
-                 [&options, file = s.file](std::uint64_t seed) { return repro_of(options, file, seed); }};
+      o.seeds = {&*s.summary, s.described, [&options, file = s.file, own = s.own_policy](std::uint64_t seed) {
+                   return repro_of(options, file, own, seed);
+                 }};
     }
     outcomes.push_back(std::move(o));
   }

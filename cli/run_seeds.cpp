@@ -141,6 +141,7 @@ int run_seeds_command(const RunOptions& options) {
     Provenance p;
     p.scenario_file = options.scenario.string();
     if (options.policy) p.policy_file = options.policy->string();
+    p.policy_notes = checked->policy_notes;
     p.repro = repro_command(options, seed);
     return p;
   };

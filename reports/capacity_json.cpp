@@ -44,5 +44,4 @@ ordered_json capacity_json(const std::vector<CapacityReport>& capacity, Nanos wi
   return j;
 }
 
-
 }  // namespace squall

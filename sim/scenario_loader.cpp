@@ -270,6 +270,7 @@ PolicyMerge merge_policy(const Scenario& scenario, const PolicyConfig& policy, c
     if (unshared == UnsharedPolicy::keep_scenario_policy) {
       merge.notes.push_back(fmt::format("{}: {}: the scenario's own policy kept", policy_file.string(), what));
       merge.policy = scenario.policy;
+      merge.scenario_policy_kept = true;
       return merge;
     }
     diag.error("", what);
@@ -302,13 +303,14 @@ std::vector<ValidationError> check_policy(const Scenario& scenario, const Policy
 }
 
 std::vector<ValidationError> apply_policy_file(Scenario& scenario, const std::filesystem::path& policy_file,
-                                               std::vector<std::string>* notes, UnsharedPolicy unshared) {
+                                               std::vector<std::string>* notes, UnsharedPolicy unshared, bool* kept) {
   PolicyLoadResult loaded = load_policy_file(policy_file);
   if (!loaded.ok()) return std::move(loaded.errors);
   PolicyMerge merge = merge_policy(scenario, *loaded.policy, policy_file, unshared);
   if (!merge.errors.empty()) return std::move(merge.errors);
   scenario.policy = std::move(merge.policy);
   if (notes != nullptr) *notes = std::move(merge.notes);
+  if (kept != nullptr) *kept = merge.scenario_policy_kept;
   return {};
 }
 

@@ -88,8 +88,9 @@ PolicyLoadResult load_policy_text(std::string_view text, const std::filesystem::
 enum class UnsharedPolicy : std::uint8_t { error, keep_scenario_policy };
 struct PolicyMerge {
   std::vector<ValidationError> errors;
-  std::vector<std::string> notes;  // one sentence each, naming the policy file
-  PolicyConfig policy;             // the merged policy, when there are no errors
+  std::vector<std::string> notes;     // one sentence each, naming the policy file
+  PolicyConfig policy;                // the merged policy, when there are no errors
+  bool scenario_policy_kept = false;  // keep_scenario_policy applied: the file changed nothing
 };
 PolicyMerge merge_policy(const Scenario& scenario, const PolicyConfig& policy, const std::filesystem::path& policy_file,
                          UnsharedPolicy unshared = UnsharedPolicy::error);
@@ -103,10 +104,11 @@ std::vector<ValidationError> check_policy(const Scenario& scenario, const Policy
 
 // What `squall run --policy FILE` does: load_policy_file, then merge_policy with
 // `scenario`; when both find nothing, scenario.policy becomes the merged policy and
-// `notes` (when given) gets the merge's notes. Returns the errors (the scenario is
+// `notes` (when given) gets the merge's notes, `kept` (when given) whether the file named
+// no tool of the scenario and its own policy was kept. Returns the errors (the scenario is
 // unchanged when there are any).
 std::vector<ValidationError> apply_policy_file(Scenario& scenario, const std::filesystem::path& policy_file,
                                                std::vector<std::string>* notes = nullptr,
-                                               UnsharedPolicy unshared = UnsharedPolicy::error);
+                                               UnsharedPolicy unshared = UnsharedPolicy::error, bool* kept = nullptr);
 
 }  // namespace squall

@@ -2,6 +2,10 @@
 // either script (cmake/html_assets.cmake). Defines the global `squallChartPage`:
 //   start()                    counts uncaught errors on <html> (data-errors) and returns
 //                              the page's data (the JSON element "squall-data"), parsed;
+//   palette                    the charts' colours, in the order names take them: Okabe and
+//                              Ito's ("Color Universal Design", 2008), which stays apart for
+//                              the usual colour-vision deficiencies, then darker and lighter
+//                              tones;
 //   yAxisSize                  a y axis's `size`: as wide as its widest tick value beside
 //                              its label;
 //   recordTexts(u)             uPlot `init` hook: from then on every text drawn on the
@@ -16,6 +20,9 @@
 // two canvas texts that overlap.
 var squallChartPage = (function () {
   "use strict";
+
+  var palette = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442",
+                 "#000000", "#666666", "#8C564B", "#17BECF", "#7F7F00", "#999999", "#3F007D"];
 
   function start() {
     var root = document.documentElement;
@@ -98,5 +105,5 @@ var squallChartPage = (function () {
     figure.setAttribute("data-layout", JSON.stringify({ points: pointsDrawn(u), labels: labels }));
   }
 
-  return { start: start, yAxisSize: yAxisSize, recordTexts: recordTexts, record: record };
+  return { palette: palette, start: start, yAxisSize: yAxisSize, recordTexts: recordTexts, record: record };
 })();

@@ -15,12 +15,10 @@
   var data = squallChartPage.start();
 
   // Colours, defined once: every name of a kind (task status, outcome kind, provider, ...)
-  // keeps its colour on every chart. Okabe and Ito's palette ("Color Universal Design",
-  // 2008) stays apart for the usual colour-vision deficiencies; then darker and lighter
-  // tones. Some names read best in a colour of their own; the others take the palette's
-  // colours in the order the data lists them, skipping those already taken.
-  var palette = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442",
-                 "#000000", "#666666", "#8C564B", "#17BECF", "#7F7F00", "#999999", "#3F007D"];
+  // keeps its colour on every chart. Some names read best in a colour of their own; the
+  // others take the shared palette's colours (chart_page.js) in the order the data lists
+  // them, skipping those already taken.
+  var palette = squallChartPage.palette;
   var preferred = {
     status: { succeeded: "#009E73", degraded: "#56B4E9", safe_failed: "#E69F00", failed: "#D55E00",
               wrong_answer: "#CC79A7" },

@@ -226,7 +226,7 @@
 
   // ---- The robustness charts -------------------------------------------------------
 
-  var LINES = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442"];
+  var LINES = squallChartPage.palette;
 
   function drawRobustness(rob) {
     var container = document.getElementById("robustness");
@@ -243,17 +243,20 @@
       });
       var yRange = paddedRange(values, 0.08);
       var xAxis = { label: rob.x_label, values: tickValues };
-      if (rob.labels) {
+      var xScale = { time: false };
+      if (rob.labels) {  // categories: one tick each, half a step of room either side for its label
+        xAxis.splits = function () { return rob.x; };
         xAxis.values = function (u, splits) {
           return splits.map(function (v) { return Number.isInteger(v) && rob.labels[v] !== undefined ? rob.labels[v] : ""; });
         };
+        xScale.range = function () { return [-0.5, rob.x.length - 0.5]; };
       }
       var opts = {
         title: chart.metric + " over " + rob.x_label + " (means with 95% CI whiskers)",
         width: Math.max(320, Math.min(1100, container.clientWidth || 900)),
         height: 360,
         legend: { live: false },
-        scales: { x: { time: false }, y: { range: function () { return yRange; } } },
+        scales: { x: xScale, y: { range: function () { return yRange; } } },
         axes: [xAxis, yAxis(chart.metric)],
         series: series,
         hooks: {
@@ -283,7 +286,15 @@
     });
   }
 
-  root.setAttribute("data-charts-expected", String(1 + (data.robustness ? data.robustness.charts.length : 0)));
-  drawPareto();
+  root.setAttribute("data-charts-expected",
+                    String((points.length > 0 ? 1 : 0) + (data.robustness ? data.robustness.charts.length : 0)));
+  if (points.length > 0) {
+    drawPareto();
+  } else {
+    var none = document.createElement("p");
+    none.className = "warning";
+    none.textContent = "No chart: no variant compared with the baseline has a value of each objective.";
+    document.getElementById("pareto").appendChild(none);
+  }
   if (data.robustness) drawRobustness(data.robustness);
 })();

@@ -97,12 +97,15 @@ std::vector<ValidationError> read_variant_policy(const Json& policy, PolicyOrigi
 
 std::string effective_policy_json(const Json& policy, PolicyOrigin origin, const Json& scenario_root,
                                   const PolicyConfig& merged) {
-  if (origin == PolicyOrigin::scenario) return policy.dump();
-  Json out = scenario_root.contains("policy") ? scenario_root.at("policy") : Json::object();
-  for (const auto& [key, value] : policy.items()) {
-    if (merged.contains(key)) out[key] = value;
+  Json out = policy;
+  if (origin == PolicyOrigin::file) {
+    out = scenario_root.contains("policy") ? scenario_root.at("policy") : Json::object();
+    for (const auto& [key, value] : policy.items()) {
+      if (merged.contains(key)) out[key] = value;
+    }
   }
-  return out.dump();
+  // With every object's keys sorted (nlohmann::json's std::map), so key order is not identity.
+  return nlohmann::json(out).dump();
 }
 
 namespace {

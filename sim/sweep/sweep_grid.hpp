@@ -73,10 +73,12 @@ void expand_grid(const SweepVariant& base, const GridDocuments& docs, const std:
 std::vector<ValidationError> read_variant_policy(const Json& policy, PolicyOrigin origin, const Scenario& scenario,
                                                  const std::string& file, PolicyConfig& out);
 
-// The policy a variant runs, as compact JSON (its identity and digest): a policy file's
-// document written over the scenario's own `policy` block for the tools `merged` (what
-// read_variant_policy made of it) kept, so two variants that run the same policy have the
-// same digest however their files are written; the scenario's own block as it is.
+// The policy a variant runs, as compact JSON with sorted keys (its identity and digest): a
+// policy file's document written over the scenario's own `policy` block for the tools
+// `merged` (what read_variant_policy made of it) kept, so two variants whose documents say
+// the same for the tools the scenario has get the same digest, whatever their files' key
+// order or the tools they skip; the scenario's own block as it is. Values are compared as
+// written ("2s" is not "2000ms").
 std::string effective_policy_json(const Json& policy, PolicyOrigin origin, const Json& scenario_root,
                                   const PolicyConfig& merged);
 

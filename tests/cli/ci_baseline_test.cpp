@@ -156,6 +156,16 @@ TEST(CiPolicyTest, APolicyNamingNoToolOfAnyScenarioIsExitTwoBeforeAnyRun) {
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err, "squall ci: " + policy.string() + ": names no tool of any scenario given\n");
   EXPECT_FALSE(fs::exists(junit));
+  // A scenario that does not load may hold any tool: the file is not refused, the scenario
+  // is an ERROR with its own message and the others run.
+  const fs::path broken = temp_path("ci-policy-broken.json");
+  std::ofstream(broken) << "{";
+  const Result with_broken =
+      squall("ci " + broken.string() + " scenarios/ci/llm-capacity-429s.json --policy " + policy.string());
+  EXPECT_EQ(with_broken.exit_code, 2) << with_broken.err;
+  EXPECT_NE(with_broken.out.find("ERROR " + broken.string() + " (exit 2, not run)\n"), std::string::npos)
+      << with_broken.out;
+  EXPECT_NE(with_broken.out.find("PASS  scenarios/ci/llm-capacity-429s.json"), std::string::npos) << with_broken.out;
   const Result missing = squall("ci scenarios/quickstart.json --policy " + policy.string() + ".nope");
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_EQ(missing.out, "");
@@ -181,6 +191,9 @@ TEST(CiPolicyTest, OnePolicyOverScenariosCiRunsEveryScenarioAndTheReportsSayHowI
       << r.out;
   const auto report = nlohmann::json::parse(read_file((dir / "llm-capacity-429s.json").string()));
   EXPECT_EQ(report["produced_by"]["policy_notes"], nlohmann::json::array({kept}));
+  // It ran its own policy: its repro reruns it without the file (which `run` would refuse).
+  EXPECT_EQ(report["produced_by"]["repro"],
+            std::string(SQUALL_BINARY) + " run scenarios/ci/llm-capacity-429s.json --seed 11");
   const auto skipped = nlohmann::json::parse(read_file((dir / "search-outage-breaker.json").string()));
   EXPECT_EQ(skipped["produced_by"]["policy_notes"][0],
             naive + ": skipped \"llm\": the scenario has no tool or provider of that name");
