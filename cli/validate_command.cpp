@@ -83,6 +83,51 @@ void print_notes(const PolicyMerge& merge, const Scenario& scenario) {
   }
 }
 
+// A policy file given with scenarios is checked against each of them, as `squall run
+// SCENARIO --policy FILE` checks it (merge_policy, its notes on stderr), so that validate accepts exactly
+// the pairs run accepts. An error found with several scenarios is printed once; with
+// more than one scenario given, it names those it was found with (with one, it reads
+// as run's does), and, as `ci` does, a scenario it names no tool of keeps its own policy
+// with a note; only a file naming no tool of any is an error.
+bool check_policy_file(const std::filesystem::path& file, const std::vector<Scenario>& valid_scenarios) {
+  PolicyLoadResult loaded = load_policy_file(file);
+  std::vector<ValidationError> errors = std::move(loaded.errors);
+  if (loaded.policy) {
+    const std::size_t own = errors.size();  // the file's own errors name no scenario
+    std::vector<std::vector<std::string>> found_with;
+    const bool several = valid_scenarios.size() > 1;
+    const bool shares_any = std::any_of(valid_scenarios.begin(), valid_scenarios.end(),
+                                        [&](const Scenario& s) { return shares_a_tool(s, *loaded.policy); });
+    if (several && !shares_any) {
+      ValidationError none;
+      none.file = file.string();
+      none.message = "names no tool of any scenario given";
+      errors.push_back(std::move(none));
+    }
+    for (const Scenario& scenario : valid_scenarios) {
+      if (several && !shares_any) break;
+      PolicyMerge merge = merge_policy(scenario, *loaded.policy, file,
+                                       several ? UnsharedPolicy::keep_scenario_policy : UnsharedPolicy::error);
+      print_notes(merge, scenario);
+      for (ValidationError& error : merge.errors) {
+        const auto seen = std::find(errors.begin() + static_cast<std::ptrdiff_t>(own), errors.end(), error);
+        if (seen == errors.end()) {
+          errors.push_back(std::move(error));
+          found_with.push_back({scenario.source.string()});
+        } else {
+          found_with[static_cast<std::size_t>(seen - errors.begin()) - own].push_back(scenario.source.string());
+        }
+      }
+    }
+    if (valid_scenarios.size() > 1) {
+      for (std::size_t i = 0; i < found_with.size(); ++i) {
+        errors[own + i].message += fmt::format(" (with {})", fmt::join(found_with[i], ", "));
+      }
+    }
+  }
+  return report(file, errors);
+}
+
 }  // namespace
 
 int validate_command(const std::vector<std::filesystem::path>& scenarios,
@@ -111,38 +156,7 @@ int validate_command(const std::vector<std::filesystem::path>& scenarios,
     for (const std::string& warning : truncation_warnings(*loaded.scenario)) fmt::print(stderr, "{}\n", warning);
     valid_scenarios.push_back(std::move(*loaded.scenario));
   }
-  // A policy file given with scenarios is checked against each of them, as `squall run
-  // SCENARIO --policy FILE` checks it (merge_policy, its notes on stderr), so that validate accepts exactly
-  // the pairs run accepts. An error found with several scenarios is printed once; with
-  // more than one scenario given, it names those it was found with (with one, it reads
-  // as run's does).
-  for (const auto& file : policies) {
-    PolicyLoadResult loaded = load_policy_file(file);
-    std::vector<ValidationError> errors = std::move(loaded.errors);
-    if (loaded.policy) {
-      const std::size_t own = errors.size();  // the file's own errors name no scenario
-      std::vector<std::vector<std::string>> found_with;
-      for (const Scenario& scenario : valid_scenarios) {
-        PolicyMerge merge = merge_policy(scenario, *loaded.policy, file);
-        print_notes(merge, scenario);
-        for (ValidationError& error : merge.errors) {
-          const auto seen = std::find(errors.begin() + static_cast<std::ptrdiff_t>(own), errors.end(), error);
-          if (seen == errors.end()) {
-            errors.push_back(std::move(error));
-            found_with.push_back({scenario.source.string()});
-          } else {
-            found_with[static_cast<std::size_t>(seen - errors.begin()) - own].push_back(scenario.source.string());
-          }
-        }
-      }
-      if (valid_scenarios.size() > 1) {
-        for (std::size_t i = 0; i < found_with.size(); ++i) {
-          errors[own + i].message += fmt::format(" (with {})", fmt::join(found_with[i], ", "));
-        }
-      }
-    }
-    all_valid = report(file, errors) && all_valid;
-  }
+  for (const auto& file : policies) all_valid = check_policy_file(file, valid_scenarios) && all_valid;
   return all_valid ? kExitOk : kExitBadInput;
 }
 

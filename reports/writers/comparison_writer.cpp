@@ -37,6 +37,15 @@ ordered_json identity(const ComparedRun& run) {
   o["seed"] = r.at("seed").get<std::uint64_t>();
   o["scenario_file"] = file("scenario_file");
   o["policy_file"] = file("policy_file");
+  // How the policy file merged into the scenario's (a report written before the notes
+  // existed has none: []).
+  ordered_json notes = ordered_json::array();
+  if (produced_by.contains("policy_notes") && produced_by["policy_notes"].is_array()) {
+    for (const json& note : produced_by["policy_notes"]) {
+      if (note.is_string()) notes.push_back(note.get<std::string>());
+    }
+  }
+  o["policy_notes"] = std::move(notes);
   return o;
 }
 

@@ -431,14 +431,33 @@ TEST(CliTest, APolicyNamingNoToolOfTheScenarioIsAnError) {
 }
 
 TEST(CliTest, ValidateNamesTheScenariosAPolicyErrorWasFoundWith) {
-  // With several scenarios, an error of the policy says which of them it does not fit.
+  // With several scenarios, an error of the policy says which of them it does not fit; a
+  // scenario it names no tool of keeps its own policy, as in `ci`, with a note.
   const Result r = squall(std::string("validate scenarios/quickstart.json ") + kFlagship +
                           " scenarios/incidents/internal-api-retry-storm.json --policy " + kNaive);
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find(std::string(kNaive) + ": names no tool of the scenario (its tools are \"internal_api\") (with "
-                                             "scenarios/incidents/internal-api-retry-storm.json)\n"),
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("note: " + std::string(kNaive) +
+                       ": names no tool of the scenario (its tools are \"internal_api\"): the scenario's own policy "
+                       "kept (with scenarios/incidents/internal-api-retry-storm.json)\n"),
             std::string::npos)
       << r.err;
+  const fs::path policy = temp_path("simplify-answer.json");
+  std::ofstream(policy) << R"({"answer": [{"simplify_query": {}}], "llm": []})";
+  const Result bad =
+      squall("validate scenarios/quickstart.json scenarios/ci/llm-capacity-429s.json --policy " + policy.string());
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find(policy.string() +
+                         ": /answer/0/simplify_query: simplify_query applies only to web_search providers; \"answer\" "
+                         "is an llm provider (with scenarios/ci/llm-capacity-429s.json)\n"),
+            std::string::npos)
+      << bad.err;
+  const fs::path none = temp_path("pinecone-only.json");
+  std::ofstream(none) << R"({"pinecone": []})";
+  const Result nothing =
+      squall("validate scenarios/quickstart.json scenarios/ci/llm-capacity-429s.json --policy " + none.string());
+  EXPECT_EQ(nothing.exit_code, 2);
+  EXPECT_NE(nothing.err.find(none.string() + ": names no tool of any scenario given\n"), std::string::npos)
+      << nothing.err;
 }
 
 TEST(CliTest, ShippedPoliciesNameEveryToolOfTheFlagship) {

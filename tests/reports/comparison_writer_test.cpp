@@ -22,11 +22,12 @@ TEST(ComparisonWriterTest, JsonHasBothRunsTheWarningsAndEveryRow) {
   const json a = report("incident", 7);
   json b = report("incident", 8);
   b["produced_by"]["policy_file"] = "p|1.json";
+  b["produced_by"]["policy_notes"] = {"p|1.json: skipped \"x\": the scenario has no tool or provider of that name"};
   const json j = json::parse(comparison_json({"scenario policy", &a}, {"p|1.json", &b}, kRows, {"seeds differ"}));
   const json expected = json::parse(R"({
     "squall_comparison_version": 1,
-    "a": {"label": "scenario policy", "scenario": "incident", "seed": 7, "scenario_file": "s.json", "policy_file": null},
-    "b": {"label": "p|1.json", "scenario": "incident", "seed": 8, "scenario_file": "s.json", "policy_file": "p|1.json"},
+    "a": {"label": "scenario policy", "scenario": "incident", "seed": 7, "scenario_file": "s.json", "policy_file": null, "policy_notes": []},
+    "b": {"label": "p|1.json", "scenario": "incident", "seed": 8, "scenario_file": "s.json", "policy_file": "p|1.json", "policy_notes": ["p|1.json: skipped \"x\": the scenario has no tool or provider of that name"]},
     "warnings": ["seeds differ"],
     "metrics": [
       {"metric": "tasks.succeeded", "a": 8.0, "b": 4.0, "difference": -4.0, "relative_difference": -0.5},
