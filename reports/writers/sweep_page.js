@@ -42,12 +42,13 @@
     return { label: label, values: tickValues, size: squallChartPage.yAxisSize };
   }
 
-  // [min, max] of the values given (nulls skipped), widened by `pad` of the span each side.
+  // [min, max] of the values given (nulls skipped), widened by `pad` of the span each side,
+  // never below 0 when no value is (a cost or a latency has no negative ticks).
   function paddedRange(values, pad) {
     var v = values.filter(function (x) { return x != null && isFinite(x); });
     var lo = Math.min.apply(null, v), hi = Math.max.apply(null, v);
     var span = hi - lo || Math.abs(hi) * 0.1 || 1;
-    return [lo - span * pad, hi + span * pad];
+    return [lo >= 0 ? Math.max(0, lo - span * pad) : lo - span * pad, hi + span * pad];
   }
 
   function figureIn(container, id) {
