@@ -185,25 +185,35 @@
     text.textContent = parts.join(" ");
   }
 
+  // The second objective's axis; with one objective, the variants side by side in the
+  // sweep's order (their names are on the points), one tick each.
+  function xAxisOfPareto() {
+    if (data.x.goal !== "none") return { label: data.x.metric, values: tickValues };
+    return { label: "variants, in the sweep's order", splits: function () { return points.map(function (p) { return p.x; }); },
+             values: function (u, splits) { return splits.map(function (v) { return "#" + (v + 1); }); } };
+  }
+
   function drawPareto() {
     var container = document.getElementById("pareto");
     var figure = figureIn(container, "pareto");
     var none = function () { return null; };
     var xs = points.map(function (p) { return p.x; });
-    var xRange = paddedRange(xs.concat(points.map(function (p) { return p.x_low; }),
-                                       points.map(function (p) { return p.x_high; })), 0.12);
+    var byIndex = data.x.goal === "none";
+    var xRange = byIndex ? [Math.min.apply(null, xs) - 0.5, Math.max.apply(null, xs) + 0.5]
+                         : paddedRange(xs.concat(points.map(function (p) { return p.x_low; }),
+                                                 points.map(function (p) { return p.x_high; })), 0.12);
     var yRange = paddedRange(points.map(function (p) { return p.y; }).concat(
       points.map(function (p) { return p.y_low; }), points.map(function (p) { return p.y_high; })), 0.12);
     var hidden = { show: false };
     var opts = {
-      title: "Variants' means: " + data.y.metric + " (" + data.y.goal + ") against " + data.x.metric +
-        " (" + data.x.goal + ")",
+      title: "Variants' means: " + data.y.metric + " (" + data.y.goal + ")" +
+        (byIndex ? "" : " against " + data.x.metric + " (" + data.x.goal + ")"),
       width: Math.max(320, Math.min(1100, container.clientWidth || 900)),
       height: 420,
       legend: { live: false },
       scales: { x: { time: false, range: function () { return xRange; } },
                 y: { range: function () { return yRange; } } },
-      axes: [{ label: data.x.metric, values: tickValues }, yAxis(data.y.metric)],
+      axes: [xAxisOfPareto(), yAxis(data.y.metric)],
       series: [
         { label: data.x.metric },
         { label: "Pareto front", stroke: FRONT, fill: FRONT, paths: none, points: hidden },

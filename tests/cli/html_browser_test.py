@@ -32,7 +32,8 @@ marks `pareto`, the same layout checks as a run page's, every point named on the
 listed under it, every whisker holding its mean, the point area's legend, verdicts as row
 classes, no uncaught errors and no console output; the same page with every point moved to
 one spot and one name longer than the chart must list what it cannot place instead of
-piling or clipping it. The shipped robustness sweep's page: the Pareto chart (only the
+piling or clipping it; a sweep with one objective shows its variants side by side, each
+named. The shipped robustness sweep's page: the Pareto chart (only the
 variants on the baseline's scenario settings) and one robustness chart per metric drawn,
 their lines, x values and means the JSON report's `robustness` section, every whisker
 holding its mean, one robustness table per metric.
@@ -375,6 +376,20 @@ def check_crowded_sweep_page(page, tmp):
           parsed.captions[0].split("Not labelled", 1)[1][:60] + "...")
 
 
+def check_one_objective_page(tmp):
+    """A sweep with one objective: the variants side by side, each named, nothing clipped."""
+    sweep = os.path.join(tmp, "one-objective-sweep.json")
+    with open(sweep, "w", encoding="utf-8") as f:
+        json.dump({"name": "one-objective", "scenario": os.path.abspath("scenarios/quickstart.json"),
+                   "objectives": [{"metric": "task_success", "goal": "max"}],
+                   "variants": [{"name": "own"}, {"name": "naive", "policy": os.path.abspath(
+                       "scenarios/policies/naive-retry.json")}], "seeds": 3}, f)
+    _, log, parsed, data, _ = open_sweep_page(sweep, "one-objective", tmp)
+    check(parsed.titles == ["Variants' means: task_success (max)"], f"one objective: chart titles {parsed.titles}")
+    check_pareto("one objective", parsed, data)
+    print("html_browser_test: one objective: the variants side by side, all named")
+
+
 ROBUSTNESS_SWEEP = "scenarios/sweeps/launch-surge-robustness.json"
 
 
@@ -418,8 +433,9 @@ def main():
         pages = [check_page(scenario, policy, code, tmp) for scenario, policy, code in RUNS]
         check_checks_can_fail(pages[0], tmp)
         check_crowded_sweep_page(check_sweep_page(tmp), tmp)
+        check_one_objective_page(tmp)
         check_robustness_page(tmp)
-    print("html_browser_test: 5 passed, 0 failed")
+    print("html_browser_test: 6 passed, 0 failed")
 
 
 main()
