@@ -22,7 +22,7 @@ namespace {
 using boost::property_tree::ptree;
 
 void attribute(ptree& node, const char* name, std::string_view value) {
-  node.put(ptree::path_type(std::string("<xmlattr>/") + name, '/'), xml_text(value));
+  node.put(ptree::path_type(std::string("<xmlattr>/") + name, '/'), xml_attribute_text(value));
 }
 
 void counts(ptree& node, std::size_t tests, std::size_t failures, std::size_t skipped = 0) {

@@ -10,9 +10,8 @@ namespace {
 
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD in UTF-8
 
-}  // namespace
-
-std::string xml_text(std::string_view text) {
+// xml_text, and with `attribute` tab, LF and CR as "\xNN" too.
+std::string safe_text(std::string_view text, bool attribute) {
   std::string out;
   out.reserve(text.size());
   while (!text.empty()) {
@@ -26,7 +25,7 @@ std::string xml_text(std::string_view text) {
       continue;
     }
     const auto n = static_cast<std::size_t>(next - text.begin());
-    if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+    if (c < 0x20 && (attribute || (c != '\t' && c != '\n' && c != '\r'))) {
       out += fmt::format("\\x{:02X}", static_cast<std::uint32_t>(c));
     } else if (c == 0xFFFE || c == 0xFFFF) {
       out += kReplacement;
@@ -37,5 +36,11 @@ std::string xml_text(std::string_view text) {
   }
   return out;
 }
+
+}  // namespace
+
+std::string xml_text(std::string_view text) { return safe_text(text, false); }
+
+std::string xml_attribute_text(std::string_view text) { return safe_text(text, true); }
 
 }  // namespace squall

@@ -18,4 +18,9 @@ namespace squall {
 // byte. Everything else is kept byte for byte.
 std::string xml_text(std::string_view text);
 
+// The same for an attribute's value, where tab, LF and CR become "\xNN" too: every XML
+// parser normalises them to spaces in an attribute (XML 1.0, section 3.3.3), so they would
+// be lost.
+std::string xml_attribute_text(std::string_view text);
+
 }  // namespace squall

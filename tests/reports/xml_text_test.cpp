@@ -12,6 +12,12 @@ TEST(XmlTextTest, KeepsTextAndMarkupCharactersForTheWriterToEscape) {
 
 TEST(XmlTextTest, KeepsTabLineFeedAndCarriageReturn) { EXPECT_EQ(xml_text("a\tb\nc\rd"), "a\tb\nc\rd"); }
 
+TEST(XmlTextTest, AnAttributeShowsTabLineFeedAndCarriageReturnAsHexEscapes) {
+  // A parser would read them as spaces (XML 1.0, section 3.3.3).
+  EXPECT_EQ(xml_attribute_text("a\tb\nc\rd <e>"), "a\\x09b\\x0Ac\\x0Dd <e>");
+  EXPECT_EQ(xml_attribute_text(std::string("\x01\xFF", 2)), "\\x01\xEF\xBF\xBD");
+}
+
 TEST(XmlTextTest, ShowsOtherControlCharactersAsHexEscapes) {
   EXPECT_EQ(xml_text(std::string("a\x01"
                                  "b\x1b[31m\x1f",
