@@ -19,10 +19,14 @@ namespace squall {
 
 // One hedged call: the caller's context and request (attempt 0's), and a copy of each for
 // every hedge launched, so that concurrent attempts share no per-call state (race.hpp's
-// rule). The vectors are reserved up front, so the copies never move while in use.
+// rule). The vectors are reserved up front, so the copies never move while in use. A hedge
+// copies the request as it entered (`entered`), not attempt 0's as it is when the hedge
+// goes: strategies inside change the request while an attempt runs (a rewritten query
+// views text in their own frame), and a hedge re-sends the caller's request.
 struct HedgingStrategy::Call {
   CallContext& ctx;
   Request& request;
+  const Request entered;
   Next next;
   std::vector<CallContext> contexts;
   std::vector<Request> requests;
@@ -94,10 +98,10 @@ bool HedgingStrategy::can_serve(ProviderId id, const Request& request) const {
 }
 
 bool HedgingStrategy::admits_retry(const Call& call, ProviderId target) const {
-  if (target == call.ctx.provider) return call.next.admit_retry(call.ctx, call.request);
+  if (target == call.ctx.provider) return call.next.admit_retry(call.ctx, call.entered);
   CallContext hedge = call.ctx;
   hedge.provider = target;
-  return call.next.admit_retry(hedge, call.request);
+  return call.next.admit_retry(hedge, call.entered);
 }
 
 bool HedgingStrategy::may_resend_after(const Call& call, std::int32_t k, const Level& lv) const {
@@ -142,7 +146,7 @@ Task<Outcome> HedgingStrategy::attempt(Call& call, std::int32_t k, CancellationT
     co_return o;
   }
   CallContext& ctx = call.contexts.emplace_back(call.ctx);
-  Request& request = call.requests.emplace_back(call.request);
+  Request& request = call.requests.emplace_back(call.entered);
   ctx.cancellation = token;
   // A hedge is a retry to a retry budget inside (Envoy counts it among active retries).
   ctx.retry = true;
@@ -207,7 +211,7 @@ Task<HedgingStrategy::Hedged> HedgingStrategy::run_hedge(Call& call, Level& lv, 
   bool send = false;
   if (env_.clock.now() >= call.deadline || call.pushback_until >= call.deadline) {
     // late: no event
-  } else if (!can_serve(target, call.request)) {
+  } else if (!can_serve(target, call.entered)) {
     refusal = HedgeAction::unservable;
   } else if (!may_resend_after(call, k, lv)) {
     refusal = HedgeAction::not_idempotent;
@@ -252,7 +256,7 @@ Task<HedgingStrategy::Hedged> HedgingStrategy::level(Call& call, std::int32_t k,
 
 Task<Outcome> HedgingStrategy::execute(CallContext& ctx, Request& request, Next next) {
   ++primaries_;
-  Call call{ctx, request, next, {}, {}, ctx.deadline, ctx.attempts, nullptr, 0};
+  Call call{ctx, request, request, next, {}, {}, ctx.deadline, ctx.attempts, nullptr, 0};
   emit(call, HedgeAction::primary, 0);
   call.contexts.reserve(static_cast<std::size_t>(config_.max_hedged_attempts));
   call.requests.reserve(static_cast<std::size_t>(config_.max_hedged_attempts));

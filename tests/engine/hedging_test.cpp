@@ -10,6 +10,7 @@
 #include <cmath>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "engine/provider_registry.hpp"
@@ -40,9 +41,10 @@ class CancellableProvider final : public Provider {
       : loop_(loop), script_(std::move(script)), retry_after_(retry_after) {}
   std::string_view name() const override { return "hedged"; }
 
-  Task<Response> call(Request, CallOptions options) override {
+  Task<Response> call(Request request, CallOptions options) override {
     const TimePoint started = loop_.now();
     starts_.push_back(started);
+    queries_.emplace_back(request.query);
     const std::size_t index = starts_.size() - 1;
     const std::pair<Nanos, int> scripted = script_(index);
     const Nanos latency = scripted.first;
@@ -69,6 +71,7 @@ class CancellableProvider final : public Provider {
     co_return r;
   }
   const std::vector<TimePoint>& starts() const { return starts_; }
+  const std::vector<std::string>& queries() const { return queries_; }
   // The Retry-After of call i's error answer, for the calls listed (literals).
   void set_retry_after_by_call(std::vector<std::string_view> values) { retry_after_by_call_ = std::move(values); }
 
@@ -78,6 +81,7 @@ class CancellableProvider final : public Provider {
   Script script_;
   std::string_view retry_after_;
   std::vector<TimePoint> starts_;
+  std::vector<std::string> queries_;
 };
 
 HedgingConfig hedging(std::int32_t hedges, Nanos delay, std::optional<double> budget = std::nullopt) {
@@ -130,6 +134,35 @@ TEST(HedgingTest, SlowPrimaryLosesToTheHedgeAndIsCancelledWithItsCostKept) {
   EXPECT_EQ(h.log.attempts[1].attempt, 1);
   EXPECT_EQ(h.log.attempts[1].kind, OutcomeKind::cancelled);
   EXPECT_EQ(call.ctx.attempts, 2);
+}
+
+// Changes the query while its attempt runs, to a text in its own frame, and restores it
+// before returning, as rewrite_query and simplify_query do.
+class QueryInOwnFrame final : public Strategy {
+ public:
+  Task<Outcome> execute(CallContext& ctx, Request& request, Next next) override {
+    const std::string changed = "rewritten " + std::string(request.query);
+    const std::string_view given = request.query;
+    request.query = changed;
+    Outcome outcome = co_await next(ctx, request);
+    request.query = given;
+    co_return outcome;
+  }
+};
+
+TEST(HedgingTest, AHedgeResendsTheCallersRequestNotTheOneAnAttemptChanged) {
+  // The primary's request views "rewritten acme revenue" in the inner strategy's frame when
+  // the hedge goes at 200 ms; the hedge must copy the caller's request, whose text outlives
+  // both attempts, and not the primary's (whose text dies with the primary's frame: the
+  // fuzzed runs of tests/sim/whole_run_property_test.cpp read it after it was freed).
+  Harness h;
+  CancellableProvider provider(h.loop, latencies({1000 * kMs, 100 * kMs}));
+  auto p = test::make_pipeline(provider, h.env, std::make_unique<HedgingStrategy>(hedging(1, 200 * kMs), h.env, "web"),
+                               std::make_unique<QueryInOwnFrame>());
+  Call call;
+  EXPECT_EQ(test::run(h, *p, call).kind, OutcomeKind::success);
+  EXPECT_EQ(provider.queries(), (std::vector<std::string>{"rewritten acme revenue", "rewritten acme revenue"}));
+  EXPECT_EQ(call.request.query, "acme revenue");
 }
 
 TEST(HedgingTest, HandledFailureSendsTheNextHedgeAtOnce) {
