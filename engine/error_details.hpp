@@ -39,6 +39,10 @@ struct ErrorDetails {
   // that trusts the status does not; the validate strategy's "no_error" check does.
   // Empty when absent.
   std::string_view body_error{};
+  // The `x-should-retry` header ("true" or "false"), with which OpenAI's and Anthropic's
+  // servers tell their SDKs whether to retry, overriding the status (the Stainless SDKs'
+  // shouldRetry); a retry with honour_should_retry reads it. Empty when absent.
+  std::string_view should_retry{};
 
   bool operator==(const ErrorDetails&) const = default;
 };

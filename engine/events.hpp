@@ -43,7 +43,7 @@ struct BackoffEvent {
 };
 
 // A strategy stopped trying; `reason` is a fixed identifier such as "max_attempts",
-// "deadline", "retry_after_exceeds_cap", "not_retryable".
+// "deadline", "retry_after_exceeds_cap", "not_retryable", "should_retry_false".
 struct GiveUpEvent {
   std::uint64_t task_id = 0;
   std::string_view tool;

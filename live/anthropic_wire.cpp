@@ -148,8 +148,10 @@ std::string AnthropicWire::body(const Response& response) const {
 
 WireError AnthropicWire::error(const Response& response) const {
   const int status = response.status;
-  const auto make = [&](std::string_view type, std::string_view message) {
-    return WireError{status, anthropic_error_body(type, message, request_id_)};
+  // A fault's own words (FaultConfig::error_message) replace the status's usual ones.
+  const std::string_view said = response.details().error_message;
+  const auto make = [&](std::string_view type, std::string_view usual) {
+    return WireError{status, anthropic_error_body(type, said.empty() ? usual : said, request_id_)};
   };
   if (status == 429) {
     return make("rate_limit_error",
@@ -158,8 +160,10 @@ WireError AnthropicWire::error(const Response& response) const {
                 "Please reduce the prompt length or the maximum tokens requested, or try again later.");
   }
   if (response.details().error_code == "context_length_exceeded") {
-    return make("invalid_request_error",
-                fmt::format("prompt is too long: {} tokens > {} maximum", input_tokens_, context_window_));
+    return WireError{status, anthropic_error_body("invalid_request_error",
+                                                  fmt::format("prompt is too long: {} tokens > {} maximum",
+                                                              input_tokens_, context_window_),
+                                                  request_id_)};
   }
   if (status == 529 || status == 503) return make("overloaded_error", "Overloaded");
   if (status >= 500) return make("api_error", "Internal server error");
@@ -168,8 +172,7 @@ WireError AnthropicWire::error(const Response& response) const {
     return make("permission_error", "Your API key does not have permission to use the specified resource.");
   if (status == 404) return make("not_found_error", fmt::format("model: {}", ids_.model));
   if (status == 413) return make("request_too_large", "Request exceeds the maximum allowed number of bytes.");
-  const std::string_view message = response.details().error_message;
-  return make("invalid_request_error", message.empty() ? std::string_view("Invalid request.") : message);
+  return make("invalid_request_error", "Invalid request.");
 }
 
 std::string AnthropicWire::stream_start() const {

@@ -41,6 +41,7 @@ std::string error_code(std::string_view body) {
 
 // Why an error answer said not to retry it, if it did.
 std::optional<AdviceReason> advice_of(const ClientAnswer& a) {
+  if (a.should_retry_true) return std::nullopt;  // the server's word wins over the status, as in the SDKs
   if (a.should_retry_false) return AdviceReason::should_retry_false;
   if (a.error_code == "insufficient_quota") return AdviceReason::insufficient_quota;
   if (a.error_code == "context_length_exceeded") return AdviceReason::context_length_exceeded;
@@ -65,6 +66,7 @@ ClientAnswer read_answer(int status, std::string_view retry_after, std::string_v
   answer.retry_after = delay(retry_after_ms, kMillisecond);
   if (!answer.retry_after) answer.retry_after = delay(retry_after, kSecond);
   answer.should_retry_false = should_retry == "false";
+  answer.should_retry_true = should_retry == "true";
   if (status >= 400) answer.error_code = error_code(body);
   return answer;
 }

@@ -56,6 +56,7 @@ struct ClientAnswer {
   int status = 200;
   std::optional<Nanos> retry_after;  // retry-after-ms, else retry-after in seconds
   bool should_retry_false = false;   // x-should-retry: false
+  bool should_retry_true = false;    // x-should-retry: true: a retry is asked for, whatever the status
   std::string error_code;            // the OpenAI error body's error.code
   Nanos at = 0;
 };

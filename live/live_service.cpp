@@ -329,6 +329,7 @@ void LiveService::add_headers(http::response_header<>& head, const Exchange& exc
   const ErrorDetails& details = response.details();
   if (!details.retry_after.empty()) head.set(http::field::retry_after, scaled_delay(details.retry_after, kSecond));
   if (!details.retry_after_ms.empty()) head.set("retry-after-ms", scaled_delay(details.retry_after_ms, kMillisecond));
+  if (!details.should_retry.empty()) head.set("x-should-retry", std::string(details.should_retry));
 }
 
 void LiveService::stop() {

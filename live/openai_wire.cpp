@@ -207,43 +207,66 @@ WireError unknown_model(std::string_view model) {
                                    "invalid_request_error", "", "model_not_found")};
 }
 
+// A 429: OpenAI's quota error when the fault's code says so (not retryable by its meaning,
+// though the SDKs retry a 429 unless x-should-retry says not to), else a rate limit.
+WireError too_many_requests(const ErrorDetails& details, std::string_view model) {
+  const auto message = [&](std::string fallback) {
+    return details.error_message.empty() ? fallback : std::string(details.error_message);
+  };
+  if (details.error_code == "insufficient_quota") {
+    return WireError{429, error_body(message("You exceeded your current quota, please check your plan and billing "
+                                             "details. For more information on this error, read the docs: "
+                                             "https://platform.openai.com/docs/guides/error-codes/api-errors."),
+                                     "insufficient_quota", "", "insufficient_quota")};
+  }
+  const std::string wait = !details.retry_after_ms.empty() ? fmt::format("{}ms", details.retry_after_ms)
+                           : !details.retry_after.empty()  ? fmt::format("{}s", details.retry_after)
+                                                           : std::string("a moment");
+  return WireError{
+      429, error_body(message(fmt::format("Rate limit reached for {} on requests per min (RPM). Please "
+                                          "try again in {}. Visit https://platform.openai.com/account/"
+                                          "rate-limits to learn more.",
+                                          model, wait)),
+                      "requests", "",
+                      details.error_code.empty() ? std::string_view("rate_limit_exceeded") : details.error_code)};
+}
+
 WireError provider_error(const Response& response, std::string_view model) {
   const ErrorDetails& details = response.details();
   const int status = response.status;
-  if (status == 429) {
-    const std::string wait = !details.retry_after_ms.empty() ? fmt::format("{}ms", details.retry_after_ms)
-                             : !details.retry_after.empty()  ? fmt::format("{}s", details.retry_after)
-                                                             : std::string("a moment");
-    return WireError{status, error_body(fmt::format("Rate limit reached for {} on requests per min (RPM). Please try "
-                                                    "again in {}. Visit https://platform.openai.com/account/"
-                                                    "rate-limits to learn more.",
-                                                    model, wait),
-                                        "requests", "", "rate_limit_exceeded")};
-  }
+  if (status == 429) return too_many_requests(details, model);
   if (details.error_code == "context_length_exceeded") {
     return WireError{status,
                      error_body(details.error_message, "invalid_request_error", "messages", "context_length_exceeded")};
   }
+  // A fault's own words (FaultConfig::error_message) replace the status's usual ones.
+  const auto said = [&](std::string_view usual) {
+    return details.error_message.empty() ? usual : details.error_message;
+  };
   if (status == 503 || status == 529) {
-    return WireError{status, error_body("The server is overloaded or not ready yet.", "server_error", "", "")};
+    return WireError{
+        status, error_body(said("The server is overloaded or not ready yet."), "server_error", "", details.error_code)};
   }
   if (status >= 500) {
-    return WireError{status, error_body("The server had an error while processing your request. Sorry about that!",
-                                        "server_error", "", "")};
+    // A cut stream's "stream_error" is squall's own name: OpenAI's error event has no code.
+    const std::string_view code = details.error_code == "stream_error" ? "" : details.error_code;
+    return WireError{status,
+                     error_body(said("The server had an error while processing your request. Sorry about that!"),
+                                "server_error", "", code)};
   }
   if (status == 401) {
-    return WireError{status, error_body("Incorrect API key provided. You can find your API key at "
-                                        "https://platform.openai.com/account/api-keys.",
+    return WireError{status, error_body(said("Incorrect API key provided. You can find your API key at "
+                                             "https://platform.openai.com/account/api-keys."),
                                         "invalid_request_error", "", "invalid_api_key")};
   }
   if (status == 404) return unknown_model(model);
   if (status == 403) {
-    return WireError{status, error_body(fmt::format("You are not allowed to sample from {}.", model),
-                                        "invalid_request_error", "", "")};
+    return WireError{
+        status, error_body(details.error_message.empty() ? fmt::format("You are not allowed to sample from {}.", model)
+                                                         : std::string(details.error_message),
+                           "invalid_request_error", "", details.error_code)};
   }
-  return WireError{
-      status, error_body(details.error_message.empty() ? std::string_view("Invalid request.") : details.error_message,
-                         "invalid_request_error", "", details.error_code)};
+  return WireError{status, error_body(said("Invalid request."), "invalid_request_error", "", details.error_code)};
 }
 
 std::string_view token_text(std::int64_t index) {

@@ -119,7 +119,13 @@ RetryStrategy::Step RetryStrategy::after_attempt(CallContext& ctx, const Request
   using Then = Step::Then;
   ctx.retry = progress.outer_retry;
   if (outcome.kind == OutcomeKind::success) return {};
-  if (!retry_on_.contains(outcome.kind)) {
+  // The server's x-should-retry, when honoured, overrides the kind (retry.hpp).
+  const std::string_view advice = config_.honour_should_retry ? outcome.response.details().should_retry : "";
+  if (advice == "false") {
+    give_up(ctx, "should_retry_false", outcome.kind);
+    return {};
+  }
+  if (advice != "true" && !retry_on_.contains(outcome.kind)) {
     give_up(ctx, "not_retryable", outcome.kind);
     return {};
   }

@@ -9,8 +9,8 @@
 // backoff (over_max_retry_after). No attempt starts at or after the call's deadline.
 // Units: Nanos for every delay, whole nanoseconds after rounding. Errors: none thrown;
 // every give-up returns the last outcome unchanged with a GiveUpEvent saying why
-// (not_retryable, max_attempts, not_idempotent, retry_after_exceeds_cap, retry_budget,
-// deadline); each wait is a BackoffEvent.
+// (not_retryable, should_retry_false, max_attempts, not_idempotent, retry_after_exceeds_cap,
+// retry_budget, deadline); each wait is a BackoffEvent.
 //
 // The formulas, the jitters, the Retry-After rules and the sources of every default:
 // docs/strategies/retry.md.
@@ -109,6 +109,11 @@ struct RetryConfig {
   // and anthropic-sdk-python do: their _calculate_retry_timeout uses the header only when
   // 0 < Retry-After <= 60 s).
   RetryAfterZero zero_retry_after = RetryAfterZero::honour;
+  // Whether an answer's `x-should-retry` header decides, as the Stainless-generated OpenAI
+  // and Anthropic SDKs' shouldRetry does: "true" retries whatever the kind, "false" gives
+  // up (reason should_retry_false); without the header retry_on decides. Default false:
+  // Polly and resilience4j read no such header.
+  bool honour_should_retry = false;
 
   static std::vector<OutcomeKind> default_retry_on();
 };
@@ -222,7 +227,11 @@ inline constexpr auto kRetryFields = table<RetryConfig>(
         .only_if(retry_rules::honoured)
         .with_default(R"("honour")")
         .doc("what a Retry-After of 0 does: retry at once, or wait the backoff")
-        .source("RFC 9110: 0 means at once"));
+        .source("RFC 9110: 0 means at once"),
+    field("honour_should_retry", &RetryConfig::honour_should_retry, FieldKind::boolean)
+        .with_default("false")
+        .doc("whether an answer's x-should-retry header overrides retry_on")
+        .source("Polly and resilience4j read no such header; the OpenAI and Anthropic SDKs do"));
 ;
 
 constexpr const auto& field_table(std::type_identity<RetryConfig>) { return kRetryFields; }

@@ -231,6 +231,10 @@ Response ChaosProvider::faulty_answer(const FaultConfig& fault, TimePoint now) {
       break;
     default: assert(false && "not an abort with an answer"); break;
   }
+  // The rule's own words win over the kind's (faults_ live as long as the decorator).
+  if (fault.error_code) details.error_code = *fault.error_code;
+  if (fault.error_message) details.error_message = *fault.error_message;
+  if (fault.should_retry) details.should_retry = *fault.should_retry ? "true" : "false";
   r.error_details = details_.keep(details);
   return r;
 }
@@ -300,8 +304,7 @@ Task<Response> ChaosProvider::transform(const FaultConfig& fault, TimePoint deci
   r.truncated = false;
   r.status = fault.status.value_or(kDefaultServerErrorStatus);
   ErrorDetails details = r.details();
-  details.error_code = "stream_error";
-  details.error_message = "the stream ended with an error event after partial output";
+  details.error_code = "stream_error";  // no message: the wires word the error event as their API does
   r.error_details = details_.keep(details);
   r.set_tool_result({});
   co_return r;

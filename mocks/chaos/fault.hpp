@@ -79,6 +79,12 @@ constexpr std::string_view fault_providers(FaultKind kind) {
   }
 }
 
+// The kinds whose answer is an error status, which can carry x-should-retry and an error
+// code and message (FaultConfig::should_retry, error_code, error_message).
+inline constexpr std::array<FaultKind, 5> kAnswersWithError{FaultKind::rate_limited, FaultKind::overloaded,
+                                                            FaultKind::server_error, FaultKind::client_error,
+                                                            FaultKind::index_not_ready};
+
 // How a server states the delay it asks for (engine/retry_after.hpp reads each).
 // X(name, what is sent)
 #define SQUALL_RETRY_AFTER_FORMS(X)                                                               \
@@ -127,6 +133,14 @@ struct FaultConfig {
   // overloaded, server_error, client_error and stream_cut: the status code. Default 529,
   // 500, 400 and 500.
   std::optional<int> status;
+  // The kinds that answer with an error status (kAnswersWithError below): the answer's
+  // `x-should-retry` header ("true" or "false": OpenAI's and Anthropic's servers tell their
+  // SDKs with it whether to retry), and its body's error code and message (OpenAI's
+  // "insufficient_quota", a gateway's own code). Default: no header; index_not_ready's own
+  // code and message, none for the others.
+  std::optional<bool> should_retry;
+  std::optional<std::string> error_code;
+  std::optional<std::string> error_message;
   // How long the faulty answer takes (abort kinds), or the latency added (latency_spike,
   // required there). Default: the provider's own latency.
   std::optional<LatencyConfig> latency;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 #include <set>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -19,9 +20,11 @@ namespace {
 
 constexpr auto kKinds = all_values<FaultKind, kFaultKindCount>();
 constexpr auto kForms = all_values<RetryAfterForm, kRetryAfterFormCount>();
+constexpr std::size_t kMaxErrorCodeBytes = 100;
+constexpr std::size_t kMaxErrorMessageBytes = 1000;
 
 // Records an error for `key` when present on a fault whose kind is not one of `kinds`.
-void only_for(const ObjectReader& obj, std::string_view key, FaultKind kind, std::initializer_list<FaultKind> kinds) {
+void only_for(const ObjectReader& obj, std::string_view key, FaultKind kind, std::span<const FaultKind> kinds) {
   if (obj.find(key) == nullptr || std::find(kinds.begin(), kinds.end(), kind) != kinds.end()) return;
   // `"a"`, `"a" and "b"`, `"a", "b" and "c"`.
   std::string allowed;
@@ -32,6 +35,10 @@ void only_for(const ObjectReader& obj, std::string_view key, FaultKind kind, std
     ++i;
   }
   obj.diag().error(obj.path_of(key), fmt::format("applies only to kind {}, not \"{}\"", allowed, to_string(kind)));
+}
+
+void only_for(const ObjectReader& obj, std::string_view key, FaultKind kind, std::initializer_list<FaultKind> kinds) {
+  only_for(obj, key, kind, std::span<const FaultKind>(kinds.begin(), kinds.size()));
 }
 
 void read_status(const ObjectReader& obj, FaultConfig& fault) {
@@ -131,6 +138,30 @@ void read_flapping(const ObjectReader& obj, FaultConfig& fault) {
   fault.flap_on = static_cast<Nanos>(std::llround(static_cast<double>(period) * duty));
 }
 
+// A string key of at most `max_bytes`; a body's code and message are a word and a sentence
+// or two, and the bounds keep every answer's body small.
+std::optional<std::string> read_bounded(const ObjectReader& obj, std::string_view key, std::size_t max_bytes) {
+  std::string text;
+  if (!obj.get_nonempty(key, text)) return std::nullopt;
+  if (text.size() > max_bytes) {
+    obj.diag().error(obj.path_of(key), fmt::format("expected at most {} bytes, got {}", max_bytes, text.size()));
+    return std::nullopt;
+  }
+  return text;
+}
+
+// should_retry, error_code and error_message: what an error answer says beside its status.
+void read_error_words(const ObjectReader& obj, FaultConfig& fault) {
+  bool should_retry = false;
+  if (obj.get("should_retry", should_retry)) fault.should_retry = should_retry;
+  auto code = read_bounded(obj, "error_code", kMaxErrorCodeBytes);
+  if (code && check_name(*code, "code", obj.path_of("error_code"), obj.diag())) fault.error_code = std::move(code);
+  auto message = read_bounded(obj, "error_message", kMaxErrorMessageBytes);
+  if (message && check_printable(*message, obj.path_of("error_message"), obj.diag())) {
+    fault.error_message = std::move(message);
+  }
+}
+
 // The keys of the delay and transform kinds.
 void read_phase_keys(const ObjectReader& obj, FaultConfig& fault) {
   if (fault.kind == FaultKind::latency_spike) obj.require("latency");
@@ -150,9 +181,9 @@ void read_phase_keys(const ObjectReader& obj, FaultConfig& fault) {
 std::optional<FaultConfig> read_fault(const Json& value, const std::string& path, std::optional<Nanos> run_end,
                                       Diagnostics& diag, std::span<const std::string_view> extra_keys) {
   std::vector<std::string_view> keys(extra_keys.begin(), extra_keys.end());
-  keys.insert(keys.end(),
-              {"kind", "probability", "from", "to", "first_call", "last_call", "period", "duty_cycle", "retry_after",
-               "retry_after_form", "retry_after_header", "status", "latency", "multiplier", "after_tokens"});
+  keys.insert(keys.end(), {"kind", "probability", "from", "to", "first_call", "last_call", "period", "duty_cycle",
+                           "retry_after", "retry_after_form", "retry_after_header", "status", "latency", "multiplier",
+                           "after_tokens", "should_retry", "error_code", "error_message"});
   const ObjectReader obj(value, path, diag, keys);
   if (!obj.valid()) return std::nullopt;
   const std::size_t errors_before = diag.count();
@@ -172,6 +203,9 @@ std::optional<FaultConfig> read_fault(const Json& value, const std::string& path
              {FaultKind::overloaded, FaultKind::server_error, FaultKind::client_error, FaultKind::stream_cut});
     only_for(obj, "multiplier", fault.kind, {FaultKind::brownout});
     only_for(obj, "after_tokens", fault.kind, {FaultKind::stream_cut});
+    for (const std::string_view key : {"should_retry", "error_code", "error_message"}) {
+      only_for(obj, key, fault.kind, kAnswersWithError);
+    }
     if (phase_of(fault.kind) != FaultPhase::abort && fault.kind != FaultKind::latency_spike &&
         obj.find("latency") != nullptr) {
       obj.diag().error(obj.path_of("latency"),
@@ -181,6 +215,7 @@ std::optional<FaultConfig> read_fault(const Json& value, const std::string& path
     read_retry_after(obj, fault);
     read_status(obj, fault);
     read_phase_keys(obj, fault);
+    read_error_words(obj, fault);
   }
   if (const Json* latency = obj.find("latency")) fault.latency = read_latency(*latency, obj.path_of("latency"), diag);
   if (diag.count() != errors_before) return std::nullopt;

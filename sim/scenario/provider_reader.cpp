@@ -142,7 +142,8 @@ ToolMockConfig read_tool(const ObjectReader& obj) {
 // bad_request here, which no retry_on default includes); Retry-After honoured up to 60 s,
 // and above it ignored in favour of the SDK's own backoff (over_max_retry_after backoff), as
 // is a Retry-After of 0 (zero_retry_after backoff: _calculate_retry_timeout uses the header
-// only when 0 < Retry-After <= 60).
+// only when 0 < Retry-After <= 60). An answer's x-should-retry overrides the status
+// (_should_retry reads it first: "true" retries, "false" does not).
 RetryConfig sdk_retry_preset() {
   RetryConfig config;
   config.max_attempts = 3;
@@ -158,6 +159,7 @@ RetryConfig sdk_retry_preset() {
   config.max_retry_after = 60 * kSecond;
   config.over_max_retry_after = RetryAfterOverMax::backoff;
   config.zero_retry_after = RetryAfterZero::backoff;
+  config.honour_should_retry = true;
   return config;
 }
 

@@ -100,6 +100,61 @@ TEST(RetryTest, FractionalRetryAfterIsHonouredToTheNanosecond) {
   EXPECT_EQ(provider.start_times(), (std::vector<TimePoint>{0, 350 * kMs}));
 }
 
+// An error answer carrying x-should-retry (ErrorDetails::should_retry).
+Response advised(int code, std::string_view should_retry) {
+  return test::with_details(test::status(code), [&](ErrorDetails& d) { d.should_retry = should_retry; });
+}
+
+TEST(RetryTest, XShouldRetryDecidesOverTheKindOnlyWhenHonoured) {
+  // A 500 saying "false" and a 400 saying "true", each followed by a success. Honoured (the
+  // SDKs' shouldRetry): the 500 ends the call at once, the 400 is retried after the 1 s
+  // backoff. Not honoured (the default): the 500 is retried and the 400 is not.
+  struct Case {
+    int status;
+    std::string_view advice;
+    bool honour;
+    OutcomeKind ends;
+    std::string_view give_up;  // empty: retried to success
+  };
+  for (const Case c :
+       {Case{500, "false", true, OutcomeKind::server_error, "should_retry_false"},
+        Case{400, "true", true, OutcomeKind::success, ""}, Case{500, "false", false, OutcomeKind::success, ""},
+        Case{400, "true", false, OutcomeKind::bad_request, "not_retryable"}}) {
+    SCOPED_TRACE(testing::Message() << c.status << " x-should-retry: " << c.advice << " honoured " << c.honour);
+    Harness h;
+    ScriptedProvider provider(h.loop, {{advised(c.status, c.advice)}, {test::results()}});
+    FixedRng rng(0);
+    RetryConfig config = no_jitter(Backoff::constant, seconds(1));
+    config.honour_should_retry = c.honour;
+    auto pipeline = retry_pipeline(h, provider, config, rng);
+    Call call;
+    EXPECT_EQ(test::run(h, *pipeline, call).kind, c.ends);
+    if (c.give_up.empty()) {
+      EXPECT_EQ(provider.start_times(), (std::vector<TimePoint>{0, 1100 * kMs}));
+      EXPECT_TRUE(h.log.give_ups.empty());
+    } else {
+      EXPECT_EQ(provider.start_times(), (std::vector<TimePoint>{0}));
+      ASSERT_EQ(h.log.give_ups.size(), 1U);
+      EXPECT_EQ(h.log.give_ups[0].reason, c.give_up);
+    }
+  }
+}
+
+TEST(RetryTest, XShouldRetryTrueStillStopsAtMaxAttempts) {
+  // "true" overrides the kind, not the count: three 400s saying so make three attempts.
+  Harness h;
+  ScriptedProvider provider(h.loop, {{advised(400, "true")}, {advised(400, "true")}, {advised(400, "true")}});
+  FixedRng rng(0);
+  RetryConfig config = no_jitter(Backoff::constant, seconds(1));
+  config.honour_should_retry = true;
+  auto pipeline = retry_pipeline(h, provider, config, rng);
+  Call call;
+  EXPECT_EQ(test::run(h, *pipeline, call).kind, OutcomeKind::bad_request);
+  EXPECT_EQ(provider.start_times().size(), 3U);
+  ASSERT_EQ(h.log.give_ups.size(), 1U);
+  EXPECT_EQ(h.log.give_ups[0].reason, "max_attempts");
+}
+
 TEST(RetryTest, RetryAfterAboveTheCapFallsBackToTheBackoffWhenAskedTo) {
   // over_max_retry_after backoff, as the OpenAI and Anthropic SDKs do: the 120 s header is
   // not trusted, so the constant 1 s backoff is waited: attempt 2 at 100 ms + 1 s.

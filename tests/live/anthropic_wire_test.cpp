@@ -1,7 +1,10 @@
-// The Anthropic wire's pure parts: RFC 3339 instants and the anthropic-ratelimit-* headers.
+// The Anthropic wire's pure parts: RFC 3339 instants, the anthropic-ratelimit-* headers and
+// the error objects.
 #include "live/anthropic_wire.hpp"
 
 #include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
 
 namespace squall::live {
 namespace {
@@ -24,6 +27,27 @@ TEST(AnthropicWireTest, RateLimitResetsAreScaledToRealInstants) {
       {"anthropic-ratelimit-requests-remaining", "0"},
       {"anthropic-ratelimit-requests-reset", "2026-12-05T20:00:30Z"}};
   EXPECT_EQ(anthropic_rate_limit_headers(limits, times), expected);
+}
+
+TEST(AnthropicWireTest, AFaultsMessageReplacesTheStatussOwnButNotTheContextWindows) {
+  static ErrorDetailsStore store;  // the details outlive the responses, as a provider's do
+  const AnthropicWire wire(MessageIds{"msg_x", "claude-sonnet-4"}, "req_squall0", 1200, 1000);
+  const auto message_of = [&](int status, const ErrorDetails& details) {
+    Response response;
+    response.status = status;
+    response.error_details = store.keep(details);
+    const nlohmann::json body = nlohmann::json::parse(wire.error(response).body);
+    return body["error"]["type"].get<std::string>() + ": " + body["error"]["message"].get<std::string>();
+  };
+  EXPECT_EQ(message_of(529, {}), "overloaded_error: Overloaded");
+  EXPECT_EQ(message_of(529, {.error_message = "Overloaded: try us-east-5"}),
+            "overloaded_error: Overloaded: try us-east-5");
+  EXPECT_EQ(message_of(400, {.error_message = "Your credit balance is too low."}),
+            "invalid_request_error: Your credit balance is too low.");
+  EXPECT_EQ(message_of(400, {.error_code = "context_length_exceeded", .error_message = "ignored"}),
+            "invalid_request_error: prompt is too long: 1200 tokens > 1000 maximum");
+  // A cut stream's details carry no message: the event says what the API says.
+  EXPECT_EQ(message_of(500, {.error_code = "stream_error"}), "api_error: Internal server error");
 }
 
 }  // namespace

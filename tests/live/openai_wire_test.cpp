@@ -62,5 +62,43 @@ TEST(OpenAiWireTest, MaskedErrorBodyIsSentAsTheScenarioGaveIt) {
   EXPECT_EQ(completion_body(CompletionIds{"chatcmpl-x", 0, "m"}, response), details.body_error);
 }
 
+Response failed(int status, const ErrorDetails& details) {
+  static ErrorDetailsStore store;  // the details outlive the response, as a provider's do
+  Response response;
+  response.status = status;
+  response.error_details = store.keep(details);
+  return response;
+}
+
+nlohmann::json error_of(const WireError& error) { return nlohmann::json::parse(error.body)["error"]; }
+
+TEST(OpenAiWireTest, AQuotaFaultIsOpenAisInsufficientQuotaError) {
+  const WireError quota = provider_error(failed(429, {.error_code = "insufficient_quota"}), "gpt-4o");
+  EXPECT_EQ(quota.status, 429);
+  EXPECT_EQ(quota.body,
+            R"({"error":{"message":"You exceeded your current quota, please check your plan and billing details. )"
+            R"(For more information on this error, read the docs: )"
+            R"(https://platform.openai.com/docs/guides/error-codes/api-errors.","type":"insufficient_quota",)"
+            R"("param":null,"code":"insufficient_quota"}})");
+  // Another code on a 429 keeps the rate limit's type and wording, with the fault's code.
+  const auto other = error_of(provider_error(failed(429, {.error_code = "tokens_per_day"}), "gpt-4o"));
+  EXPECT_EQ(other["type"], "requests");
+  EXPECT_EQ(other["code"], "tokens_per_day");
+}
+
+TEST(OpenAiWireTest, AFaultsCodeAndMessageReplaceTheStatussOwn) {
+  const auto said =
+      error_of(provider_error(failed(502, {.error_code = "upstream", .error_message = "Bad gateway."}), "m"));
+  EXPECT_EQ(said["message"], "Bad gateway.");
+  EXPECT_EQ(said["code"], "upstream");
+  EXPECT_EQ(said["type"], "server_error");
+  // Without them a 5xx is OpenAI's: no code; a cut stream's squall-only code is not sent.
+  for (const std::string_view code : {"", "stream_error"}) {
+    const auto plain = error_of(provider_error(failed(500, {.error_code = code}), "m"));
+    EXPECT_TRUE(plain["code"].is_null()) << code;
+    EXPECT_EQ(plain["message"], "The server had an error while processing your request. Sorry about that!");
+  }
+}
+
 }  // namespace
 }  // namespace squall::live

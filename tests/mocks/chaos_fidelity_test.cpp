@@ -178,6 +178,35 @@ TEST(ChaosFidelityTest, ClientErrorsAreNotRetryableKinds) {
   }
 }
 
+TEST(ChaosFidelityTest, AnErrorAnswerCarriesTheRulesAdviceCodeAndMessage) {
+  // A 400 whose code says the prompt is too long is classified by its code, as a real
+  // client's error mapping does; a 429 keeps its class whatever its code says.
+  FaultConfig too_long = fault(FaultKind::client_error);
+  too_long.should_retry = false;
+  too_long.error_code = "context_length_exceeded";
+  too_long.error_message = "This model's maximum context length is 8192 tokens.";
+  Fixture f({too_long});
+  const Response r = f.call(attempt(1, 1)).response;
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(r.details().should_retry, "false");
+  EXPECT_EQ(r.details().error_code, "context_length_exceeded");
+  EXPECT_EQ(r.details().error_message, "This model's maximum context length is 8192 tokens.");
+  EXPECT_EQ(classify(r), OutcomeKind::context_length);
+
+  FaultConfig quota = fault(FaultKind::rate_limited);
+  quota.should_retry = true;
+  quota.error_code = "insufficient_quota";
+  Fixture q({quota});
+  const Response limited = q.call(attempt(1, 1)).response;
+  EXPECT_EQ(limited.details().should_retry, "true");
+  EXPECT_EQ(limited.details().error_code, "insufficient_quota");
+  EXPECT_EQ(classify(limited), OutcomeKind::rate_limited);
+
+  // Without them an answer carries no advice.
+  Fixture plain({fault(FaultKind::server_error)});
+  EXPECT_EQ(plain.call(attempt(1, 1)).response.details().should_retry, "");
+}
+
 TEST(ChaosFidelityTest, ThrottledEmptyIsAnEmptyTwoHundred) {
   Fixture f({fault(FaultKind::throttled_empty)});
   const auto done = f.call(attempt(1, 1));

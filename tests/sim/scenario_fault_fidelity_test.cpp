@@ -106,6 +106,46 @@ TEST(ScenarioFaultFidelityTest, LatencyDoesNotApplyToTransformsNorBrownout) {
       only(at("/latency"), "does not apply to kind \"masked_error\": its answer takes the inner provider's time"));
 }
 
+TEST(ScenarioFaultFidelityTest, ErrorAnswersCarryShouldRetryAndACodeAndMessage) {
+  EXPECT_EQ(errors_of(with_fault({{"kind", "rate_limited"},
+                                  {"probability", 0.1},
+                                  {"should_retry", false},
+                                  {"error_code", "insufficient_quota"},
+                                  {"error_message", "You exceeded your current quota."}})),
+            std::vector<ValidationError>{});
+  for (const char* kind : {"overloaded", "server_error", "client_error"}) {
+    EXPECT_EQ(errors_of(with_fault({{"kind", kind}, {"probability", 0.1}, {"should_retry", true}})),
+              std::vector<ValidationError>{})
+        << kind;
+  }
+}
+
+TEST(ScenarioFaultFidelityTest, ShouldRetryAndErrorWordsApplyOnlyToErrorAnswers) {
+  for (const char* key : {"should_retry", "error_code", "error_message"}) {
+    const Json value = std::string_view(key) == "should_retry" ? Json(true) : Json("x");
+    EXPECT_EQ(errors_of(with_fault({{"kind", "empty"}, {"probability", 0.1}, {key, value}})),
+              only(at("/") + key,
+                   "applies only to kind \"rate_limited\", \"overloaded\", \"server_error\", \"client_error\" and "
+                   "\"index_not_ready\", not \"empty\""));
+  }
+}
+
+TEST(ScenarioFaultFidelityTest, ShouldRetryIsABooleanAndTheWordsAreBoundedText) {
+  EXPECT_EQ(errors_of(with_fault({{"kind", "server_error"}, {"probability", 0.1}, {"should_retry", "false"}})),
+            only(at("/should_retry"), "expected true or false, got \"false\""));
+  EXPECT_EQ(errors_of(with_fault({{"kind", "server_error"}, {"probability", 0.1}, {"error_code", "no quota"}})),
+            only(at("/error_code"), "expected a code of ASCII letters, digits, '.', '_' and '-', got \"no quota\""));
+  EXPECT_EQ(
+      errors_of(with_fault({{"kind", "server_error"}, {"probability", 0.1}, {"error_code", std::string(101, 'a')}})),
+      only(at("/error_code"), "expected at most 100 bytes, got 101"));
+  EXPECT_EQ(errors_of(with_fault(
+                {{"kind", "server_error"}, {"probability", 0.1}, {"error_message", std::string(1001, 'a')}})),
+            only(at("/error_message"), "expected at most 1000 bytes, got 1001"));
+  EXPECT_EQ(errors_of(with_fault({{"kind", "server_error"}, {"probability", 0.1}, {"error_message", "bad\x1b[0m"}})),
+            only(at("/error_message"), "expected text without control characters, got U+001B at byte 4"));
+  EXPECT_EQ(errors_of(with_fault({{"kind", "server_error"}, {"probability", 0.1}, {"error_message", ""}})).size(), 1U);
+}
+
 TEST(ScenarioFaultFidelityTest, PeriodAndDutyCycleGoTogether) {
   EXPECT_EQ(errors_of(with_fault({{"kind", "server_error"}, {"probability", 0.1}, {"period", "1m"}})),
             only(at("/period"), "period and duty_cycle go together"));
@@ -221,7 +261,7 @@ TEST(ScenarioOutagesTest, UnknownKeyListsTheOutagesKeys) {
             only("/outages/0/region",
                  "unknown key \"region\"; expected one of: name, providers, kind, probability, from, to, first_call, "
                  "last_call, period, duty_cycle, retry_after, retry_after_form, retry_after_header, status, latency, "
-                 "multiplier, after_tokens"));
+                 "multiplier, after_tokens, should_retry, error_code, error_message"));
 }
 
 TEST(ScenarioStartTimeTest, IsAnRfc3339UtcTime) {

@@ -2,6 +2,8 @@
 // multiply, as an application retry on top of the OpenAI SDK's does in production.
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include <fmt/format.h>
 
 #include "engine/strategies/retry.hpp"
@@ -49,6 +51,28 @@ TEST(WorldSdkRetryTest, ThePresetsReadRetryAfterAsTheSdksDo) {
     EXPECT_EQ(sdk.max_retry_after, 60 * kSecond);
     EXPECT_EQ(sdk.over_max_retry_after, RetryAfterOverMax::backoff);
     EXPECT_EQ(sdk.zero_retry_after, RetryAfterZero::backoff);
+    EXPECT_TRUE(sdk.honour_should_retry);
+  }
+}
+
+TEST(WorldSdkRetryTest, ThePresetsObeyXShouldRetry) {
+  // Four tasks against a model whose 500s say x-should-retry: false and whose 400s say
+  // true. The OpenAI preset makes one attempt per 500 (the header forbids the retries it
+  // would make) and three per 400 (the header asks for the retries it would not make).
+  for (const auto& [kind, status, attempts] :
+       {std::tuple{"server_error", 500, 4U}, std::tuple{"client_error", 400, 12U}}) {
+    const bool allowed = std::string_view(kind) == "client_error";
+    const Scenario scenario = test::inline_scenario(fmt::format(R"({{
+      "name": "sdk", "seed": 1, "duration": "10s",
+      "workload": {{ "arrivals": {{ "process": "constant", "rate_per_s": 1, "max_tasks": 4 }},
+                    "tasks": [ {{ "name": "t", "deadline": "60s", "steps": [ {{ "tool": "gpt", "prompt_tokens": 10 }} ] }} ] }},
+      "providers": {{ "gpt": {{ "type": "llm", "sdk_retry": "openai",
+                              "faults": [ {{ "kind": "{}", "status": {}, "probability": 1, "should_retry": {} }} ] }} }}
+    }})",
+                                                                kind, status, allowed));
+    const Report report = test::run_world(scenario, 1);
+    EXPECT_EQ(test::provider_calls(report), attempts) << kind;
+    EXPECT_EQ(test::count(report, TaskStatus::failed), 4U) << kind;
   }
 }
 

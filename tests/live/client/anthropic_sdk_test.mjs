@@ -23,7 +23,8 @@ assert.ok(squall, 'usage: anthropic_sdk_test.mjs SQUALL_BINARY');
 
 // The agent: the same requests, one after another, logging every HTTP attempt the SDK made.
 async function agent(baseURL) {
-  const { fetch: loggingFetch, call, log } = attemptLog({ retryAfter: 'retry-after', requestId: 'request-id' });
+  const { fetch: loggingFetch, call, log } = attemptLog({ retryAfter: 'retry-after', requestId: 'request-id',
+                                                          shouldRetry: 'x-should-retry' });
   const client = new Anthropic({ baseURL, apiKey: 'sk-ant-squall-test', fetch: loggingFetch });
   const request = { model: 'claude-sonnet-4-5', max_tokens: 1000,
                     messages: [{ role: 'user', content: 'What does squall test?' }] };
@@ -39,6 +40,7 @@ async function agent(baseURL) {
     log[name].events = events;
   }
   await call('unknown_model', () => client.messages.create({ ...request, model: 'claude-nope' }));
+  await call('told_not_to_retry', () => client.messages.create(request));
   return log;
 }
 
@@ -89,18 +91,23 @@ function checkSdkBehaviour(log) {
   assert.equal(log.unknown_model.error.name, 'NotFoundError');
   assert.deepEqual(log.unknown_model.error.body,
                    { type: 'error', error: { type: 'not_found_error', message: 'model: claude-nope' } });
+  // A 529 saying x-should-retry: false is not retried (the SDK reads the header before the
+  // status); its error object carries the fault's own message.
+  const toldNot = log.told_not_to_retry;
+  assert.deepEqual(toldNot.attempts.map((a) => [a.status, a.shouldRetry]), [[529, 'false']]);
+  assert.deepEqual(toldNot.error.body.error, { type: 'overloaded_error', message: 'Overloaded: the region is draining' });
 }
 
 function checkReport(report) {
   const claude = report.providers.claude;
-  // Every HTTP attempt that reached the provider: 3 + 2 + 1 + 1 (the 404 reaches none).
-  assert.equal(claude.calls, 7);
+  // Every HTTP attempt that reached the provider: 3 + 2 + 1 + 1 + 1 (the 404 reaches none).
+  assert.equal(claude.calls, 8);
   assert.equal(claude.by_outcome.success, 2);
-  assert.equal(claude.by_outcome.overloaded, 3);
+  assert.equal(claude.by_outcome.overloaded, 4);
   assert.equal(claude.by_outcome.rate_limited, 1);
   assert.equal(claude.by_outcome.server_error, 1);
   const injected = report.injected_faults.claude;
-  assert.equal(injected.overloaded, 3);
+  assert.equal(injected.overloaded, 4);
   assert.equal(injected.rate_limited, 1);
   assert.equal(injected.stream_cut, 1);
   assert.equal(report.thresholds_passed, true);
@@ -115,6 +122,6 @@ assert.equal(stop.status, 200, 'POST /squall/v1/stop');
 assert.equal(await server.exited, 0, "squall serve's exit code (its threshold holds)");
 checkSdkBehaviour(log);
 checkReport(JSON.parse(readFileSync(reportPath, 'utf8')));
-assert.ok(server.lines.some((line) => /^fault decisions: 7, fingerprint [0-9a-f]{16}$/.test(line)), server.lines.join('\n'));
+assert.ok(server.lines.some((line) => /^fault decisions: 8, fingerprint [0-9a-f]{16}$/.test(line)), server.lines.join('\n'));
 const { version } = JSON.parse(readFileSync(join(here, 'node_modules', '@anthropic-ai', 'sdk', 'package.json'), 'utf8'));
 console.log(`@anthropic-ai/sdk ${version}: SDK behaviour and report as expected`);

@@ -26,7 +26,7 @@ assert.ok(squall, 'usage: openai_sdk_test.mjs SQUALL_BINARY');
 // The agent: the same requests, one after another, logging every HTTP attempt the SDK made.
 async function agent(baseURL) {
   const { fetch: loggingFetch, call, log } = attemptLog({ retryAfterMs: 'retry-after-ms', retryAfter: 'retry-after',
-                                                          requestId: 'x-request-id' });
+                                                          requestId: 'x-request-id', shouldRetry: 'x-should-retry' });
   const client = new OpenAI({ baseURL: `${baseURL}/v1`, apiKey: 'sk-squall-test', fetch: loggingFetch });
   const messages = [{ role: 'user', content: 'What does squall test?' }];
   await call('rate_limited_then_5xx', () => client.chat.completions.create({ model: 'gpt-4o-mini', messages }));
@@ -50,6 +50,12 @@ async function agent(baseURL) {
   }
   await call('unknown_model', () => client.chat.completions.create({ model: 'gpt-nope', messages }));
   await call('models', async () => (await client.models.list()).data.map((m) => m.id));
+  // Each with a body of its own: the same body again after an error would be the agent's
+  // own retry (docs/live.md, client conformance).
+  for (const name of ['told_not_to_retry_5xx', 'told_to_retry_400', 'insufficient_quota']) {
+    await call(name, () => client.chat.completions.create({ model: 'gpt-4o-mini',
+                                                            messages: [{ role: 'user', content: name }] }));
+  }
   return log;
 }
 
@@ -105,21 +111,43 @@ function checkSdkBehaviour({ log }) {
   assert.equal(log.unknown_model.error.name, 'NotFoundError');
   assert.equal(log.unknown_model.error.code, 'model_not_found');
   assert.deepEqual(log.models.result, ['gpt-4o-mini']);
+  // x-should-retry decides before the status (the SDK's shouldRetry): a 500 saying false is
+  // not retried, a 400 saying true is, and so is nothing else.
+  const toldNot = log.told_not_to_retry_5xx;
+  assert.deepEqual(toldNot.attempts.map((a) => [a.status, a.shouldRetry]), [[500, 'false']]);
+  assert.equal(toldNot.error.name, 'InternalServerError');
+  const told = log.told_to_retry_400;
+  assert.deepEqual(told.attempts.map((a) => [a.status, a.shouldRetry]), [[400, 'true'], [200, null]]);
+  assert.equal(told.error, undefined);
+  // OpenAI's quota error, as its body says it: type and code insufficient_quota.
+  const quota = log.insufficient_quota;
+  assert.deepEqual(quota.attempts.map((a) => a.status), [429]);
+  assert.equal(quota.error.name, 'RateLimitError');
+  assert.equal(quota.error.code, 'insufficient_quota');
+  assert.equal(quota.error.body.type, 'insufficient_quota');
+  assert.match(quota.error.message, /You exceeded your current quota/);
 }
 
 function checkReport({ report }) {
   const llm = report.providers.llm;
   assert.ok(llm, 'the report has the llm provider');
-  // Every HTTP attempt that reached the provider: 3 + 3 + 1 + 1, by outcome as the
-  // engine classifies them (the cut stream is a server_error).
-  assert.equal(llm.calls, 8);
-  assert.equal(llm.by_outcome.success, 2);
-  assert.equal(llm.by_outcome.rate_limited, 2);
-  assert.equal(llm.by_outcome.server_error, 4);
+  // Every HTTP attempt that reached the provider: 3 + 3 + 1 + 1 + 1 + 2 + 1, by outcome as
+  // the engine classifies them (the cut stream is a server_error).
+  assert.equal(llm.calls, 12);
+  assert.equal(llm.by_outcome.success, 3);
+  assert.equal(llm.by_outcome.rate_limited, 3);
+  assert.equal(llm.by_outcome.server_error, 5);
+  assert.equal(llm.by_outcome.bad_request, 1);
   const injected = report.injected_faults.llm;
-  assert.equal(injected.rate_limited, 2);
-  assert.equal(injected.server_error, 3);
+  assert.equal(injected.rate_limited, 3);
+  assert.equal(injected.server_error, 4);
+  assert.equal(injected.client_error, 1);
   assert.equal(injected.stream_cut, 1);
+  // The SDK's retries, as the server saw them (x-stainless-retry-count): 2 + 2 + 1, none of
+  // them against an answer's advice (the 400 said x-should-retry: true).
+  const rows = Object.values(report.clients.by_client);
+  assert.equal(rows.reduce((sum, row) => sum + row.retries.sdk, 0), 5, JSON.stringify(rows));
+  assert.equal(rows.reduce((sum, row) => sum + row.retries_against_advice.total, 0), 0, JSON.stringify(rows));
   assert.equal(report.thresholds_passed, true);
 }
 
@@ -129,6 +157,6 @@ checkReport(first);
 const second = await run('second run');
 checkSdkBehaviour(second);
 assert.equal(second.decisions, first.decisions, 'the same client against the same seed meets the same fault decisions');
-assert.match(first.decisions, /^fault decisions: 8, fingerprint [0-9a-f]{16}$/);
+assert.match(first.decisions, /^fault decisions: 12, fingerprint [0-9a-f]{16}$/);
 const { version } = JSON.parse(readFileSync(join(here, 'node_modules', 'openai', 'package.json'), 'utf8'));
 console.log(`openai ${version}: SDK behaviour, report and determinism as expected (${first.decisions})`);
