@@ -17,6 +17,7 @@
 #include "cli/terminal.hpp"
 #include "reports/rounding.hpp"
 #include "reports/text_summary.hpp"
+#include "sim/invariant_checker.hpp"
 #include "sim/parallel_runs.hpp"
 #include "sim/run.hpp"
 #include "sim/scenario/validation_error.hpp"
@@ -67,7 +68,12 @@ CiRun run_one(const fs::path& file, const CiOptions& options, const ProgressCall
     provenance.repro = repro_command(as_run, seed);
     PreparedScenario prepared(std::move(*loaded.scenario));
     prepared.set_limits(RunLimits{options.max_in_flight});
-    r.report = prepared.run(seed, std::move(provenance), nullptr, progress);
+    std::optional<InvariantChecker> checker;
+    if (options.check_invariants) checker.emplace(prepared.scenario());
+    r.report = prepared.run(seed, std::move(provenance), checker ? &*checker : nullptr, progress);
+    if (checker && checker->violation_count() > 0) {
+      return not_run(kExitInternalError, fmt::format("{}: internal error: {}", file.string(), checker->summary()));
+    }
     r.exit_code = r.report->all_thresholds_passed() ? kExitOk : kExitThresholdFailed;
     return r;
   } catch (const CorpusError& e) {

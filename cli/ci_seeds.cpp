@@ -273,6 +273,9 @@ std::optional<std::string> ci_seeds_problem(const CiOptions& options) {
            "thresholds' pass rates (\"pass_rate\")";
   }
   if (options.progress) return "--progress cannot be combined with --seeds: it follows one run per scenario";
+  if (options.check_invariants) {
+    return "--check-invariants cannot be combined with --seeds: it watches each scenario's one run";
+  }
   return std::nullopt;
 }
 

@@ -19,6 +19,9 @@ constexpr const char* kScenarioFileHelp =
     "Scenario file: JSON (comments allowed), or YAML when its name ends in .yaml or .yml (any case)";
 constexpr const char* kScenarioFilesHelp =
     "Scenario files: JSON (comments allowed), or YAML when a name ends in .yaml or .yml (any case)";
+constexpr const char* kCheckInvariantsHelp =
+    "Watch every event of the run for a breach of the engine's invariants (docs/ci.md); a breach is exit 70 "
+    "and nothing is written";
 constexpr const char* kProgressHelp = " for runs over a second, even when stderr is not a terminal; never with --quiet";
 
 void add_seed(CLI::App& cmd, std::optional<std::uint64_t>& seed) {
@@ -100,6 +103,7 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& options) {
                 std::string("Show progress on stderr (simulated time, tasks done, rate)") + kProgressHelp);
   cmd->add_flag("--check-determinism", options.check_determinism,
                 "Run twice in fresh worlds and compare the reports; exit 3 if they differ");
+  cmd->add_flag("--check-invariants", options.check_invariants, kCheckInvariantsHelp);
   return cmd;
 }
 
@@ -138,6 +142,7 @@ CLI::App* add_ci_command(CLI::App& app, CiOptions& options) {
   add_fail_on(*cmd, options.fail_on, "a scenario's report is worse than its --baseline report");
   cmd->add_flag("-q,--quiet", options.quiet,
                 "Print only the scenarios that did not pass, their failures and the verdict");
+  cmd->add_flag("--check-invariants", options.check_invariants, kCheckInvariantsHelp);
   cmd->add_flag("--progress", options.progress,
                 std::string("Show progress on stderr (scenarios done, the running ones and how far each has "
                             "simulated)") +

@@ -41,6 +41,7 @@ struct RunOptions {
   std::vector<std::string> reports;  // --report FORMAT=PATH, in the given order
   bool quiet = false;                // only the seed line, failing thresholds and the repro line
   bool check_determinism = false;    // run twice and compare (exit 3 on a difference)
+  bool check_invariants = false;     // watch the run with sim/invariant_checker.hpp (exit 70 on a violation)
   bool progress = false;             // progress on stderr even when it is not a terminal (cli/progress.hpp)
 };
 
@@ -61,6 +62,7 @@ struct CiOptions {
   std::optional<std::string> seeds;  // --seeds N | LIST | RANGE: every scenario on every seed (cli/ci_seeds.hpp)
   bool quiet = false;                // only failing scenarios' lines and the verdict
   bool progress = false;             // progress on stderr even when it is not a terminal (cli/ci_progress.hpp)
+  bool check_invariants = false;     // as `run --check-invariants`, for each scenario (exit 70 for it)
 };
 
 // `squall ci`: runs every scenario of `options.inputs` (cli/scenario_inputs.hpp), each

@@ -14,9 +14,11 @@
 #include "cli/run_outputs.hpp"
 #include "cli/step_summary.hpp"
 #include "cli/terminal.hpp"
+#include "engine/tee_sink.hpp"
 #include "reports/fingerprint.hpp"
 #include "reports/json_writer.hpp"
 #include "reports/text_summary.hpp"
+#include "sim/invariant_checker.hpp"
 #include "sim/run.hpp"
 #include "sim/scenario/validation_error.hpp"
 #include "sim/scenario_loader.hpp"
@@ -100,6 +102,50 @@ int threshold_verdict(const Report& report, const Provenance& provenance) {
   return kExitThresholdFailed;
 }
 
+Provenance run_provenance(const RunOptions& options, const CheckedRun& checked, std::uint64_t seed) {
+  Provenance provenance;
+  provenance.scenario_file = options.scenario.string();
+  if (options.policy) provenance.policy_file = options.policy->string();
+  provenance.policy_notes = checked.policy_notes;
+  provenance.repro = repro_command(options, seed);
+  return provenance;
+}
+
+// What watches the run's events: the streamed reports (jsonl, otlp) and, with
+// --check-invariants, the invariant checker beside them. Not movable: the tee views both.
+class Watchers {
+ public:
+  Watchers(RunOutputs& outputs, const Scenario& scenario, bool check_invariants) : sink_(outputs.observer()) {
+    if (!check_invariants) return;
+    checker_.emplace(scenario);
+    sink_ = sink_ != nullptr ? static_cast<EventSink*>(&both_.emplace(*sink_, *checker_)) : &*checker_;
+  }
+  Watchers(const Watchers&) = delete;
+  Watchers& operator=(const Watchers&) = delete;
+  EventSink* sink() const { return sink_; }
+  // False, after printing the violations and the repro line, when the checker found any: a
+  // bug in squall's engine, so the report is not to be trusted and nothing is written.
+  bool held(const RunOptions& options, std::uint64_t seed) const {
+    if (!checker_) return true;
+    if (checker_->violation_count() == 0) {
+      if (!options.quiet) {
+        fmt::print("invariants: {} rules held over {} attempts\n", InvariantChecker::kRules.size(),
+                   checker_->attempts());
+      }
+      return true;
+    }
+    std::fflush(stdout);
+    fmt::print(stderr, "squall: internal error: {}", checker_->summary());
+    fmt::print("repro: {} --check-invariants\n", repro_command(options, seed));
+    return false;
+  }
+
+ private:
+  std::optional<InvariantChecker> checker_;
+  std::optional<TeeSink> both_;
+  EventSink* sink_;
+};
+
 }  // namespace
 
 int run_command(const RunOptions& options) {
@@ -118,11 +164,7 @@ int run_command(const RunOptions& options) {
   std::fflush(stdout);
 
   const auto wall_start = std::chrono::steady_clock::now();
-  Provenance provenance;
-  provenance.scenario_file = options.scenario.string();
-  if (options.policy) provenance.policy_file = options.policy->string();
-  provenance.policy_notes = checked->policy_notes;
-  provenance.repro = repro_command(options, seed);
+  const Provenance provenance = run_provenance(options, *checked, seed);
   std::optional<PreparedScenario> prepared;
   std::optional<RunOutputs> outputs;
   try {
@@ -140,9 +182,10 @@ int run_command(const RunOptions& options) {
     fmt::print(stderr, "squall: {}\n", e.what());
     return kExitBadInput;
   }
+  Watchers watchers(*outputs, prepared->scenario(), options.check_invariants);
   Report report;
   try {
-    report = run_with_progress(options, *prepared, seed, provenance, outputs->observer(), wall_start);
+    report = run_with_progress(options, *prepared, seed, provenance, watchers.sink(), wall_start);
   } catch (const RunLimitExceeded& e) {
     // outputs' temporary files go with it: nothing is written.
     fmt::print(stderr, "squall: run stopped, no report written: {}\n", run_limit_message(e));
@@ -150,7 +193,7 @@ int run_command(const RunOptions& options) {
   }
   const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - wall_start;
   print_summary(report, options.quiet, wall.count());
-
+  if (!watchers.held(options, seed)) return kExitInternalError;
   if (options.check_determinism && !same_when_rerun(*prepared, seed, provenance, report, options.quiet)) {
     // The report is not to be trusted: nothing is written (outputs' temporary files go).
     fmt::print("repro: {} --check-determinism\n", repro_command(options, seed));

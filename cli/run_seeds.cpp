@@ -33,6 +33,9 @@ std::optional<std::string> combination_problem(const RunOptions& options, const 
   if (options.check_determinism) {
     return "--check-determinism cannot be combined with --seeds: it checks one run; use --seed N";
   }
+  if (options.check_invariants) {
+    return "--check-invariants cannot be combined with --seeds: it watches one run; use --seed N";
+  }
   if (options.progress) return "--progress cannot be combined with --seeds: it follows one run";
   for (const std::string& spec : options.reports) {
     const std::string format = spec.substr(0, spec.find('='));

@@ -183,6 +183,7 @@ Json some_provider(Rng& rng, const WorldProvider& p, std::int64_t run_s) {
   if (p.kind == ProviderKind::web_search) provider["corpus"] = "corpus.jsonl";
   if (p.kind == ProviderKind::vector_search) provider["corpus"] = "../../../scenarios/corpora/kb.jsonl";
   if (p.kind == ProviderKind::llm) provider["mean_output_tokens"] = some_integer(rng, 1, 400);
+  if (p.kind == ProviderKind::tool && coin(rng, 0.5)) provider["idempotent"] = false;
   if (coin(rng, 0.25)) {
     Json capacity{{"max_concurrency", some_integer(rng, 1, 16)}};
     if (coin(rng, 0.5)) capacity["queue_size"] = some_integer(rng, 1, 32);

@@ -1,7 +1,8 @@
 // Property tests over whole runs (tests/sim/random_scenario.hpp): random scenarios of every
 // provider type, fault kind and strategy load without an exception, and each accepted one
-// runs to its end without one, twice on the same seed to the same JSON report byte for byte,
-// with reports whose counts add up.
+// runs to its end without one, with the invariant checker watching
+// (sim/invariant_checker.hpp), twice on the same seed to the same JSON report byte for
+// byte, with reports whose counts add up.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -16,6 +17,8 @@
 #include "engine/strategies/strategy_list.hpp"
 #include "mocks/chaos/fault.hpp"
 #include "reports/json_writer.hpp"
+#include "sim/corpora.hpp"
+#include "sim/invariant_checker.hpp"
 #include "sim/scenario_loader.hpp"
 #include "sim/world.hpp"
 #include "tests/sim/random_scenario.hpp"
@@ -130,7 +133,10 @@ TEST(WholeRunPropertyTest, RandomScenariosRunToTheEndAndRepeatByteForByte) {
     std::string first;
     std::string second;
     ASSERT_NO_THROW({
-      const Report report = World(*scenario, seed).run();
+      const Corpora corpora = load_corpora(*scenario);
+      InvariantChecker checker(*scenario);
+      const Report report = World(*scenario, scenario->policy, corpora, seed, &checker).run();
+      EXPECT_EQ(checker.summary(), "") << "seed " << seed;
       expect_counts_add_up(report);
       tasks += report.tasks.total;
       for (const ProviderSummary& p : report.providers) calls += p.calls;

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "sim/corpora.hpp"
+#include "sim/invariant_checker.hpp"
 #include "sim/scenario_loader.hpp"
 #include "sim/world.hpp"
 
@@ -30,9 +32,15 @@ inline Scenario file_scenario(std::string_view relative_path) {
   return loaded.scenario ? std::move(*loaded.scenario) : Scenario{};
 }
 
+// Runs the world with the invariant checker watching (sim/invariant_checker.hpp); a
+// violation fails the test.
 inline Report run_world(const Scenario& scenario, std::uint64_t seed) {
-  World world(scenario, seed);
-  return world.run();
+  const Corpora corpora = load_corpora(scenario);
+  InvariantChecker checker(scenario);
+  World world(scenario, scenario.policy, corpora, seed, &checker);
+  Report report = world.run();
+  EXPECT_EQ(checker.summary(), "");
+  return report;
 }
 
 inline std::uint64_t provider_calls(const Report& report) {
