@@ -9,7 +9,8 @@
 # sanitizers, where a leak, an out-of-bounds access or undefined behaviour fails the test
 # that caused it (all but the source-text checks, the third-party consumers of squall's
 # files and the Debian package's tests, labels `source`, `consumer` and `package`, which no
-# sanitizer changes; the debug build preset does not build tests_source). The browser is installed too (setup's --with-browser), so CI
+# sanitizer changes; the debug build preset does not build tests_source); and last the
+# parallel commands under ThreadSanitizer (the tsan preset). The browser is installed too (setup's --with-browser), so CI
 # opens the HTML report in headless Chromium. scenarios/policies/ holds policies meant to
 # fail the incidents: not run here.
 set -euo pipefail
@@ -31,3 +32,9 @@ cmake --build --preset debug -j"$(nproc)"
 # the -O1 `fuzz` preset, is documented there).
 FUZZ_PRESET=debug scripts/fuzz.sh "${SQUALL_FUZZ_SMOKE_S:-10}"
 ctest --preset debug -j"$(nproc)"
+# The commands that run on several threads (sweep --jobs, ci --jobs, run --seeds --jobs,
+# serve) under ThreadSanitizer: the tsan preset builds the squall program only (clang,
+# -O1 -gline-tables-only) and runs the tests labelled `parallel` (docs/fuzzing.md).
+cmake --preset tsan >/dev/null
+cmake --build --preset tsan -j"$(nproc)"
+ctest --preset tsan -j"$(nproc)"
