@@ -188,12 +188,7 @@ AttemptRecord record_of(const Line& at, ReadCounts& counts) {
 void read_litellm_text(std::string_view text, const std::string& file, TraceData& out) {
   std::unordered_set<std::string> ids;
   for_each_nonblank_line(text, [&](std::size_t number, std::string_view row) {
-    Json record;
-    try {
-      record = Json::parse(row);
-    } catch (const Json::parse_error& e) {
-      throw_not_json(file, row, e, number);
-    }
+    const Json record = parse_json_text(row, file, number);
     if (!record.is_object()) {
       throw TraceInputError(fmt::format("{}:{}: expected an object, got {}", file, number, shown(record)));
     }

@@ -33,13 +33,11 @@ std::vector<Document> parse_documents(std::string_view text, const std::string& 
         !Json::accept(text.substr(0, first_end))) {
       throw_not_json(file, text, whole, 1);
     }
+  } catch (const Json::out_of_range&) {
+    parse_json_text(text, file, 1);  // throws, with the number's line and column
   }
   for_each_nonblank_line(text, [&](std::size_t number, std::string_view row) {
-    try {
-      docs.push_back({Json::parse(row), number});
-    } catch (const Json::parse_error& e) {
-      throw_not_json(file, row, e, number);
-    }
+    docs.push_back({parse_json_text(row, file, number), number});
   });
   return docs;
 }

@@ -1,5 +1,6 @@
 // Line-oriented JSON input shared by the readers: the non-blank lines of a text with their
-// 1-based numbers, and the message for a JSON syntax error ("file:line:col: not JSON: ...").
+// 1-based numbers, and parsing one JSON value with every failure reported as
+// "file:line:col: not JSON: ..." (a TraceInputError), never as nlohmann's own exception.
 #pragma once
 
 #include <algorithm>
@@ -24,8 +25,15 @@ void for_each_nonblank_line(std::string_view text, Fn fn) {
   }
 }
 
-// Throws TraceInputError for `e`, raised parsing `text`, whose first line is line
-// `first_line` of `file`: "trace.json:2:4: not JSON: syntax error while parsing ...".
+// Parses `text`, whose first line is line `first_line` of `file`, as one JSON value.
+// Throws TraceInputError: "trace.json:2:4: not JSON: syntax error while parsing ..." for
+// a syntax error; for a number beyond a double's range (1e999, which nlohmann reports as
+// out_of_range.406 with no position) "...:L:C: not JSON: expected a number of magnitude
+// at most 1.8e308, got 1e999", the wording of the scenario reader (mocks/strict_json.hpp).
+nlohmann::json parse_json_text(std::string_view text, const std::string& file, std::size_t first_line);
+
+// The TraceInputError for a syntax error `e` raised parsing `text` as above (for a reader
+// that looks at `e` before giving up).
 [[noreturn]] void throw_not_json(const std::string& file, std::string_view text, const nlohmann::json::parse_error& e,
                                  std::size_t first_line);
 

@@ -95,6 +95,8 @@ TEST(LiteLlmReaderTest, MalformedRecordsNameTheLineAndTheField) {
   EXPECT_EQ(error_of("{\"trace_id\": }\n"),
             "gw.jsonl:1:14: not JSON: syntax error while parsing value - unexpected '}'; "
             "expected '[', '{', or a literal");
+  EXPECT_EQ(error_of("\n{\"startTime\": 9e9999}\n"),
+            "gw.jsonl:2:15: not JSON: expected a number of magnitude at most 1.8e308, got 9e9999");
   EXPECT_EQ(error_of("[1]\n"), "gw.jsonl:1: expected an object, got [1]");
   EXPECT_EQ(error_of(R"({"status":"success","startTime":1,"endTime":2})"),
             "gw.jsonl:1: trace_id: expected a string, got nothing");

@@ -171,6 +171,11 @@ TEST(OtlpReaderTest, MalformedFilesAreReportedWithFileLineSpanAndField) {
   EXPECT_EQ(
       error_of("{\"resourceSpans\": [\n  {,]}"),
       "trace.json:2:4: not JSON: syntax error while parsing object key - unexpected ','; expected string literal");
+  // A number beyond a double's range, in the one document and on a later line of the per-line form.
+  EXPECT_EQ(error_of("{\"resourceSpans\":\n [1e999]}"),
+            "trace.json:2:3: not JSON: expected a number of magnitude at most 1.8e308, got 1e999");
+  EXPECT_EQ(error_of("{\"resourceSpans\": []}\n{\"resourceSpans\": [-2E+400]}\n"),
+            "trace.json:2:20: not JSON: expected a number of magnitude at most 1.8e308, got -2E+400");
   EXPECT_EQ(error_of(R"({"spans": []})"),
             "trace.json: /resourceSpans: expected an array (an OTLP ExportTraceServiceRequest), got nothing");
   EXPECT_EQ(error_of(R"({"resourceSpans": {}})"), "trace.json: /resourceSpans: expected an array, got {}");
