@@ -31,6 +31,7 @@ CircuitBreakerStrategy::CircuitBreakerStrategy(CircuitBreakerConfig config, Engi
       env_(env),
       owner_(std::move(owner)),
       failure_on_(config_.failure_on),
+      ignore_on_(config_.ignore_on),
       probes_(config_.permitted_probes()) {
   assert(config_.failure_threshold >= 1 && config_.open_duration > 0 && probes_ >= 1);
   assert(config_.open_duration_multiplier >= 1.0);
@@ -93,7 +94,7 @@ BreakerCause CircuitBreakerStrategy::judge(const BreakerWindow::Counts& c, std::
 void CircuitBreakerStrategy::record(Breaker& b, ProviderId provider, OutcomeKind kind, bool reached_provider,
                                     std::uint32_t epoch, TimePoint admitted) {
   if (epoch != b.epoch) return;  // admitted in an earlier period: see the header
-  if (!reached_provider || retry_class(kind) == RetryClass::local) {
+  if (!reached_provider || retry_class(kind) == RetryClass::local || ignore_on_.contains(kind)) {
     // The state is still the admitting epoch's (every transition starts an epoch), so a
     // call admitted half-open was a probe, which learned nothing: let another call probe.
     if (b.state == BreakerState::half_open) --b.probes_admitted;

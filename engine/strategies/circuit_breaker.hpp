@@ -10,13 +10,14 @@
 // fractions kept in parts per million and compared in integers. Errors: none thrown; a
 // refused call is the outcome circuit_open; transitions are BreakerTransitionEvents with
 // their cause. Outcomes that never reached a provider (retry class local, or no attempt
-// started) count as neither success nor failure; results from an earlier state period
-// (epoch) are ignored.
+// started) and the kinds in ignore_on count as neither success nor failure; results from
+// an earlier state period (epoch) are ignored.
 //
 // The algorithm, what counts, the epochs and the sources of every default:
 // docs/strategies/circuit_breaker.md.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <string>
@@ -54,6 +55,11 @@ struct CircuitBreakerConfig {
   // Outcome kinds that count as failures; any other outcome resets the count. Default:
   // timeout, rate_limited, overloaded, server_error.
   std::vector<OutcomeKind> failure_on = default_failure_on();
+  // Outcome kinds that count as neither failure nor success: they neither add to nor reset
+  // the count, and a probe answered with one gives its slot back. They win over failure_on's
+  // default (resilience4j's ignoreExceptions win over recordExceptions); written in both,
+  // a kind is an error. Default: none.
+  std::vector<OutcomeKind> ignore_on;
   // The rate-based mode's window; none (the default): the consecutive-failure mode.
   std::optional<SlidingWindowConfig> sliding_window;
   // With a sliding_window: the failure rate that opens the breaker, in parts per million
@@ -111,6 +117,16 @@ inline constexpr FieldRule<C> above_open = [](const C& c, const Written& w) {
                         w.quoted("max_open_duration"));
 };
 inline constexpr std::string_view ppm = "the breaker keeps rates in parts per million";
+// A kind written in both lists would be ignored; failure_on's default loses silently.
+inline constexpr FieldRule<C> apart_from_failures = [](const C& c, const Written& w) {
+  if (!w.has("failure_on") || !w.ok("failure_on")) return Finding{};
+  for (const OutcomeKind kind : c.ignore_on) {
+    if (std::find(c.failure_on.begin(), c.failure_on.end(), kind) == c.failure_on.end()) continue;
+    return Finding::error(quote(to_string(kind)) +
+                          " is also in failure_on; a kind counts as a failure or is ignored, not both");
+  }
+  return Finding{};
+};
 }  // namespace breaker_rules
 
 inline constexpr auto kCircuitBreakerFields = table<CircuitBreakerConfig>(
@@ -133,6 +149,11 @@ inline constexpr auto kCircuitBreakerFields = table<CircuitBreakerConfig>(
         .with_default(R"(["timeout", "rate_limited", "overloaded", "server_error"])")
         .doc("the kinds that count as failures")
         .source("the transient kinds a backend answers with"),
+    field("ignore_on", &CircuitBreakerConfig::ignore_on, FieldKind::provider_kinds)
+        .noted("the breaker")
+        .checked(breaker_rules::apart_from_failures)
+        .doc("the kinds that count as neither failure nor success; none: every kind counts")
+        .source("resilience4j ignoreExceptions"),
     field("sliding_window", &CircuitBreakerConfig::sliding_window, FieldKind::shaped)
         .doc("the rate-based mode's window: {type, size}; none: consecutive failures")
         .source("resilience4j slidingWindowType, slidingWindowSize"),
@@ -230,6 +251,7 @@ class CircuitBreakerStrategy final : public Gate {
   EngineEnv env_;
   std::string owner_;
   OutcomeMask failure_on_;
+  OutcomeMask ignore_on_;
   std::int32_t probes_;
   // By provider id; index 0 also serves calls without one (kNoProvider, engine tests).
   std::vector<Breaker> breakers_;

@@ -83,6 +83,55 @@ TEST(CircuitBreakerTest, OtherOutcomesResetTheCount) {
   EXPECT_EQ(rig.breaker->state(), BreakerState::open);
 }
 
+TEST(CircuitBreakerTest, IgnoredOutcomesNeitherCountNorReset) {
+  // voidllm#184: a 429 between 5xx answers erased the count. Threshold 3, replies 500, 429,
+  // 500, 400, 500 with ignore_on = {rate_limited, bad_request}: the 429 and the 400 count as
+  // nothing, so the third 500 opens the breaker (at 500 ms). Without ignore_on the 400
+  // would reset the count and it would stay closed.
+  Harness h;
+  ScriptedProvider provider(
+      h.loop,
+      {{test::status(500)}, {test::status(429)}, {test::status(500)}, {test::status(400)}, {test::status(500)}});
+  CircuitBreakerConfig config = breaker(3);
+  config.ignore_on = {OutcomeKind::rate_limited, OutcomeKind::bad_request};
+  BreakerRig rig(h, provider, config);
+  for (int i = 0; i < 4; ++i) run_one(h, *rig.pipeline);
+  EXPECT_EQ(rig.breaker->state(), BreakerState::closed);
+  EXPECT_EQ(run_one(h, *rig.pipeline), OutcomeKind::server_error);
+  EXPECT_EQ(rig.breaker->state(), BreakerState::open);
+  EXPECT_EQ(h.log.transitions, (std::vector<std::string>{"500ms closed->open"}));
+}
+
+TEST(CircuitBreakerTest, IgnoredOutcomesWinOverTheDefaultFailureKinds) {
+  // rate_limited is in the default failure_on; ignored, five 429s in a row do not open it.
+  Harness h;
+  ScriptedProvider provider(h.loop, {{test::status(429)}});
+  CircuitBreakerConfig config = breaker(2);
+  config.ignore_on = {OutcomeKind::rate_limited};
+  BreakerRig rig(h, provider, config);
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(run_one(h, *rig.pipeline), OutcomeKind::rate_limited);
+  EXPECT_EQ(rig.breaker->state(), BreakerState::closed);
+  EXPECT_TRUE(h.log.transitions.empty());
+}
+
+TEST(CircuitBreakerTest, AnIgnoredProbeGivesItsSlotBack) {
+  // Threshold 1, one probe. 500 at 100 ms opens it until 10.1 s. The probe at 10.1 s is
+  // answered 429 (ignored) at 10.2 s: still half-open, and the next call probes; its
+  // success closes the breaker at 10.3 s.
+  Harness h;
+  ScriptedProvider provider(h.loop, {{test::status(500)}, {test::status(429)}, {test::results()}});
+  CircuitBreakerConfig config = breaker(1);
+  config.ignore_on = {OutcomeKind::rate_limited};
+  BreakerRig rig(h, provider, config);
+  run_one(h, *rig.pipeline);
+  h.loop.run_until(10'100 * kMs);
+  EXPECT_EQ(run_one(h, *rig.pipeline), OutcomeKind::rate_limited);
+  EXPECT_EQ(rig.breaker->state(), BreakerState::half_open);
+  EXPECT_EQ(run_one(h, *rig.pipeline), OutcomeKind::success);
+  EXPECT_EQ(h.log.transitions,
+            (std::vector<std::string>{"100ms closed->open", "10100ms open->half_open", "10300ms half_open->closed"}));
+}
+
 TEST(CircuitBreakerTest, FailsFastWhileOpenWithoutCallingTheProvider) {
   Harness h;
   ScriptedProvider provider(h.loop, {{test::status(500)}});

@@ -1,6 +1,6 @@
 // One bad-input test per rule of circuit_breaker's rate-based mode (sliding_window and the
-// keys that apply with it) and of its open-duration backoff, with the exact message, and
-// their keys read into the config.
+// keys that apply with it), of its open-duration backoff and of ignore_on, with the exact
+// message, and their keys read into the config.
 #include <gtest/gtest.h>
 
 #include "tests/sim/scenario_test_support.hpp"
@@ -181,6 +181,27 @@ TEST(ScenarioCircuitBreakerWindowTest, MaxOpenDurationIsAtLeastOpenDuration) {
 TEST(ScenarioCircuitBreakerWindowTest, MaxOpenDurationIsPositive) {
   EXPECT_EQ(errors_of(with_breaker({{"max_open_duration", "0s"}})),
             only(at("max_open_duration"), "expected a duration > 0, got \"0s\""));
+}
+
+TEST(ScenarioCircuitBreakerIgnoreTest, IgnoreOnIsReadAndWinsOverTheDefaultFailureKinds) {
+  const CircuitBreakerConfig c = loaded({{"ignore_on", {"rate_limited", "bad_request"}}});
+  EXPECT_EQ(c.ignore_on, (std::vector<OutcomeKind>{OutcomeKind::rate_limited, OutcomeKind::bad_request}));
+  EXPECT_EQ(c.failure_on, CircuitBreakerConfig::default_failure_on());
+  EXPECT_TRUE(loaded(Json::object()).ignore_on.empty());
+}
+
+TEST(ScenarioCircuitBreakerIgnoreTest, AKindWrittenInBothListsIsRefused) {
+  EXPECT_EQ(
+      errors_of(with_breaker({{"failure_on", {"server_error", "rate_limited"}}, {"ignore_on", {"rate_limited"}}})),
+      only(at("ignore_on"),
+           "\"rate_limited\" is also in failure_on; a kind counts as a failure or is ignored, not both"));
+}
+
+TEST(ScenarioCircuitBreakerIgnoreTest, IgnoreOnHoldsNoLocalRefusal) {
+  EXPECT_EQ(errors_of(with_breaker({{"ignore_on", {"timeout", "circuit_open"}}})),
+            only(at("ignore_on/1"),
+                 "\"circuit_open\" is a local refusal, made without calling the provider; the breaker counts only "
+                 "calls that reached the provider, so it never sees one"));
 }
 
 }  // namespace
