@@ -21,6 +21,10 @@ constexpr std::array<std::string_view, 5> kContextLengthWordings{"maximum contex
                                                                  "input is too long", "context length exceeded"};
 // Refusals by a safety filter: OpenAI's and Azure's codes, and their wordings.
 constexpr std::array<std::string_view, 2> kContentFilterWordings{"content management policy", "safety system"};
+// Anthropic's spent prepaid credit, a 400 invalid_request_error: "Your credit balance is
+// too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase
+// credits."
+constexpr std::array<std::string_view, 1> kQuotaWordings{"credit balance is too low"};
 
 bool mentions(std::string_view message, std::span<const std::string_view> phrases) {
   for (const std::string_view phrase : phrases) {
@@ -35,6 +39,7 @@ OutcomeKind from_error_code(std::string_view code, OutcomeKind otherwise) {
   if (code == "rate_limit_exceeded") return OutcomeKind::rate_limited;
   if (code == "overloaded_error") return OutcomeKind::overloaded;
   if (code == "invalid_output") return OutcomeKind::invalid_output;
+  if (code == "insufficient_quota") return OutcomeKind::quota_exhausted;
   return otherwise;
 }
 
@@ -56,7 +61,9 @@ OutcomeKind classify(const Response& response) {
     if (empty) return OutcomeKind::empty;
     return OutcomeKind::success;
   }
-  if (s == 429) return OutcomeKind::rate_limited;
+  if (s == 429) {
+    return details.error_code == "insufficient_quota" ? OutcomeKind::quota_exhausted : OutcomeKind::rate_limited;
+  }
   if (s == 503 || s == 529) return OutcomeKind::overloaded;
   if (s >= 500) return OutcomeKind::server_error;
   if (s == 401 || s == 403) return OutcomeKind::auth_error;
@@ -66,6 +73,7 @@ OutcomeKind classify(const Response& response) {
     if (by_code != OutcomeKind::bad_request) return by_code;
     if (mentions(details.error_message, kContextLengthWordings)) return OutcomeKind::context_length;
     if (mentions(details.error_message, kContentFilterWordings)) return OutcomeKind::content_filter;
+    if (mentions(details.error_message, kQuotaWordings)) return OutcomeKind::quota_exhausted;
     return OutcomeKind::bad_request;
   }
   return OutcomeKind::bad_request;

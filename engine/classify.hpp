@@ -3,7 +3,7 @@
 // Status codes follow RFC 9110 and the LLM vendors' documented error codes:
 //   no response before the deadline -> timeout; 408 -> timeout
 //   the caller cancelled before a response (Transport::cancelled) -> cancelled
-//   429 -> rate_limited
+//   429 -> rate_limited; quota_exhausted when its error code is OpenAI's "insufficient_quota"
 //   503 (RFC 9110 section 15.6.4), 529 (Anthropic's "overloaded_error") -> overloaded
 //   any other 5xx -> server_error
 //   401, 403 -> auth_error
@@ -11,11 +11,13 @@
 //   any other non-2xx status (404, 3xx, ...) -> bad_request
 // Body error codes: "context_length_exceeded" (OpenAI's) -> context_length,
 // "content_filter" and "content_policy_violation" -> content_filter, "rate_limit_exceeded" -> rate_limited,
-// "overloaded_error" -> overloaded, "invalid_output" -> invalid_output.
+// "overloaded_error" -> overloaded, "invalid_output" -> invalid_output, "insufficient_quota"
+// -> quota_exhausted.
 // A 400/413/422 whose code says nothing known is classified by the error message: the
 // common providers' wordings of a too-long prompt make it context_length (classify.cpp
 // lists them: OpenAI, Anthropic, Gemini, Bedrock, Mistral), a safety filter's make it
-// content_filter; any other is bad_request. Neither context_length nor bad_request nor
+// content_filter, Anthropic's spent credit ("Your credit balance is too low", a 400
+// invalid_request_error) quota_exhausted; any other is bad_request. Neither context_length nor bad_request nor
 // auth_error is in any default retry_on: sent again as it is, the request fails again.
 // A 2xx is classified by its body (DESIGN section 4): a known error code makes it that
 // kind and an unknown one server_error; no search hits, a completion without output

@@ -21,6 +21,9 @@ namespace squall {
   X(empty, degrade, "2xx with no results (search) or no content")                           \
   X(timeout, transient, "no answer before the attempt's deadline")                          \
   X(rate_limited, transient, "429, possibly with Retry-After")                              \
+  X(quota_exhausted, permanent,                                                             \
+    "the account's quota or credit is spent (OpenAI's 429 insufficient_quota, Anthropic's " \
+    "credit balance): not a rate limit, and waiting seconds does not end it")               \
   X(overloaded, transient, "529 (Anthropic) or 503 (service unavailable)")                  \
   X(server_error, transient, "any other 5xx")                                               \
   X(auth_error, permanent, "401, 403")                                                      \
@@ -55,7 +58,8 @@ enum class RetryClass : std::uint8_t {
   degrade,    // retrying the same request returns the same answer; change it (empty)
   transient,  // may succeed on a later attempt: timeout, 429, 5xx, invalid_output,
               // truncated (the next answer's length is a new draw)
-  permanent,  // will fail again as sent: auth, bad request, context length, filter
+  permanent,  // will fail again as sent: auth, bad request, context length, filter,
+              // quota exhausted (until someone pays: hours or days, pi#4666's 277,403 s)
   local,      // produced by the engine itself without a call: breaker, budget, cancel,
               // bulkhead, rate limiter
 };

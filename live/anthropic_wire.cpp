@@ -153,6 +153,16 @@ WireError AnthropicWire::error(const Response& response) const {
   const auto make = [&](std::string_view type, std::string_view usual) {
     return WireError{status, anthropic_error_body(type, said.empty() ? usual : said, request_id_)};
   };
+  if (response.details().error_code == "insufficient_quota") {
+    // Anthropic has no quota code: spent prepaid credit is a 400 invalid_request_error,
+    // which its SDKs do not retry (a 429 they would).
+    return WireError{400, anthropic_error_body("invalid_request_error",
+                                               said.empty() ? "Your credit balance is too low to access the Anthropic "
+                                                              "API. Please go to Plans & Billing to upgrade or "
+                                                              "purchase credits."
+                                                            : said,
+                                               request_id_)};
+  }
   if (status == 429) {
     return make("rate_limit_error",
                 "This request would exceed your organization's rate limit. For details, refer to: "

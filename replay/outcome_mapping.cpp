@@ -71,6 +71,8 @@ std::optional<OutcomeKind> kind_of_status(int s) {
 MappedOutcome map_outcome(const OutcomeEvidence& e) {
   if (!e.error_type.empty()) {
     if (const auto kind = parse_outcome_kind(e.error_type)) return {*kind, false};
+    // OpenAI's error code for a spent quota, on a 429 that the status alone reads as a rate limit.
+    if (class_name(e.error_type) == "insufficient_quota") return {OutcomeKind::quota_exhausted, false};
   }
   if (const auto kind = kind_of_status(e.status_code)) return {*kind, false};
   if (!e.error_type.empty()) {

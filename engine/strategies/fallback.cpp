@@ -15,11 +15,11 @@ std::string_view to_string(FallbackRouting routing) {
 }
 
 std::vector<OutcomeKind> FallbackConfig::default_on() {
-  return {OutcomeKind::timeout,        OutcomeKind::rate_limited,         OutcomeKind::overloaded,
-          OutcomeKind::server_error,   OutcomeKind::auth_error,           OutcomeKind::context_length,
-          OutcomeKind::content_filter, OutcomeKind::invalid_output,       OutcomeKind::truncated,
-          OutcomeKind::circuit_open,   OutcomeKind::budget_exhausted,     OutcomeKind::throttled,
-          OutcomeKind::bulkhead_full,  OutcomeKind::rate_limiter_rejected};
+  return {OutcomeKind::timeout,        OutcomeKind::rate_limited,   OutcomeKind::quota_exhausted,
+          OutcomeKind::overloaded,     OutcomeKind::server_error,   OutcomeKind::auth_error,
+          OutcomeKind::context_length, OutcomeKind::content_filter, OutcomeKind::invalid_output,
+          OutcomeKind::truncated,      OutcomeKind::circuit_open,   OutcomeKind::budget_exhausted,
+          OutcomeKind::throttled,      OutcomeKind::bulkhead_full,  OutcomeKind::rate_limiter_rejected};
 }
 
 FallbackStrategy::FallbackStrategy(FallbackConfig config, EngineEnv env)

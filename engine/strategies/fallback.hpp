@@ -67,7 +67,8 @@ struct FallbackConfig {
   // Backup providers, by name, in priority order; at least one. Required.
   std::vector<std::string> providers;
   // Outcome kinds that move the call to the next provider. Default: every failure a
-  // different provider may not share: timeout, rate_limited, overloaded, server_error,
+  // different provider may not share: timeout, rate_limited, quota_exhausted (another
+  // provider or key has its own quota), overloaded, server_error,
   // auth_error, context_length, content_filter, invalid_output, truncated, circuit_open,
   // budget_exhausted, throttled, bulkhead_full, rate_limiter_rejected (LiteLLM falls back
   // on any error after its retries, with separate lists for context-window and
@@ -83,18 +84,19 @@ struct FallbackConfig {
 
 constexpr auto field_table(std::type_identity<FallbackConfig>) {
   using C = FallbackConfig;
-  return table<C>(field("providers", &C::providers, FieldKind::names).needed().doc("the backups, in priority order"),
-                  field("on", &C::on, FieldKind::kinds)
-                      .with_default(R"(["timeout", "rate_limited", "overloaded", "server_error", "auth_error",
+  return table<C>(
+      field("providers", &C::providers, FieldKind::names).needed().doc("the backups, in priority order"),
+      field("on", &C::on, FieldKind::kinds)
+          .with_default(R"(["timeout", "rate_limited", "quota_exhausted", "overloaded", "server_error", "auth_error",
                                        "context_length", "content_filter", "invalid_output", "truncated", "circuit_open",
                                        "budget_exhausted", "throttled", "bulkhead_full", "rate_limiter_rejected"])")
-                      .doc("the kinds that move the call to the next provider")
-                      .source("LiteLLM: any error after its retries; not empty, not cancelled"),
-                  field("routing", &C::routing, FieldKind::choice)
-                      .choices(kAllValues<FallbackRouting, kFallbackRoutingCount>)
-                      .with_default(R"("in_order")")
-                      .doc("the order of the backups")
-                      .source("LiteLLM's default order"));
+          .doc("the kinds that move the call to the next provider")
+          .source("LiteLLM: any error after its retries; not empty, not cancelled"),
+      field("routing", &C::routing, FieldKind::choice)
+          .choices(kAllValues<FallbackRouting, kFallbackRoutingCount>)
+          .with_default(R"("in_order")")
+          .doc("the order of the backups")
+          .source("LiteLLM's default order"));
 }
 
 class FallbackStrategy final : public Strategy {

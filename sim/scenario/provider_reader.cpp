@@ -139,7 +139,8 @@ ToolMockConfig read_tool(const ObjectReader& obj) {
 // DEFAULT_MAX_RETRIES = 2 (3 attempts), INITIAL_RETRY_DELAY = 0.5 s doubling to
 // MAX_RETRY_DELAY = 8 s, each delay multiplied by a random factor in (0.75, 1] (proportional
 // jitter over [0.75, 1]); retried on timeouts, 408, 409, 429 and 5xx (409 classifies as
-// bad_request here, which no retry_on default includes); Retry-After honoured up to 60 s,
+// bad_request here, which no retry_on default includes), a 429 whose code says the quota is
+// spent (quota_exhausted) included: _should_retry reads the status, not the code; Retry-After honoured up to 60 s,
 // and above it ignored in favour of the SDK's own backoff (over_max_retry_after backoff), as
 // is a Retry-After of 0 (zero_retry_after backoff: _calculate_retry_timeout uses the header
 // only when 0 < Retry-After <= 60). An answer's x-should-retry overrides the status
@@ -147,8 +148,8 @@ ToolMockConfig read_tool(const ObjectReader& obj) {
 RetryConfig sdk_retry_preset() {
   RetryConfig config;
   config.max_attempts = 3;
-  config.retry_on = {OutcomeKind::timeout, OutcomeKind::rate_limited, OutcomeKind::overloaded,
-                     OutcomeKind::server_error};
+  config.retry_on = {OutcomeKind::timeout, OutcomeKind::rate_limited, OutcomeKind::quota_exhausted,
+                     OutcomeKind::overloaded, OutcomeKind::server_error};
   config.backoff = Backoff::exponential;
   config.base_delay = 500 * kMillisecond;
   config.multiplier = 2.0;

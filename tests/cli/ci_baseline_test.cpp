@@ -183,7 +183,7 @@ TEST(CiPolicyTest, OnePolicyOverScenariosCiRunsEveryScenarioAndTheReportsSayHowI
                           " --report junit=" + junit.string());
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_EQ(r.out.find("ERROR"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("squall ci: 13 scenarios, 8 passed, 5 failed, 0 not run; exit 1\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("squall ci: 14 scenarios, 9 passed, 5 failed, 0 not run; exit 1\n"), std::string::npos) << r.out;
   const std::string kept =
       naive + ": names no tool of the scenario (its tools are \"answer\"): the scenario's own policy kept";
   EXPECT_NE(r.out.find("PASS  scenarios/ci/llm-capacity-429s.json (seed 11, 3 thresholds)\n      note: " + kept + "\n"),

@@ -379,6 +379,19 @@ TEST(CliTest, EveryShippedCiAndIncidentScenarioHoldsItsThresholds) {
   EXPECT_GE(ran, 3U);
 }
 
+TEST(CliTest, TheShippedBadPoliciesFailTheirScenarios) {
+  // Each shipped bad policy names the scenario it fails in its header; a bad policy that
+  // passed would show nothing.
+  for (const auto& [scenario, policy] :
+       {std::pair<std::string, std::string>{"scenarios/ci/llm-quota-exhausted-fallback.json",
+                                            "scenarios/policies/quota-as-rate-limit.json"},
+        {"scenarios/incidents/openai-outage-model-fallback.json", "scenarios/policies/no-fallback.json"}}) {
+    const Result r = squall("run " + scenario + " --policy " + policy);
+    EXPECT_EQ(r.exit_code, 1) << scenario << " " << policy << "\n" << r.out << r.err;
+    EXPECT_NE((r.out + r.err).find("threshold failed: task_success"), std::string::npos) << r.out << r.err;
+  }
+}
+
 TEST(CliTest, ValidateChecksPolicyFiles) {
   EXPECT_EQ(squall(std::string("validate --policy ") + kNaive).exit_code, 0);
   const fs::path bad = temp_path("bad-policy.json");

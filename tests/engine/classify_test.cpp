@@ -144,6 +144,24 @@ TEST(ClassifyTest, ContentPolicyRefusalsAreContentFilter) {
             OutcomeKind::content_filter);
 }
 
+TEST(ClassifyTest, ASpentQuotaIsNotARateLimit) {
+  // OpenAI: a 429 whose code is insufficient_quota; its other 429s stay rate_limited.
+  EXPECT_EQ(classify(with_status(429, "insufficient_quota")), OutcomeKind::quota_exhausted);
+  EXPECT_EQ(classify(with_status(429, "rate_limit_exceeded")), OutcomeKind::rate_limited);
+  EXPECT_EQ(classify(with_status(429)), OutcomeKind::rate_limited);
+  // The code in a 200's body (a gateway's masked error) says the same.
+  Response masked = search_hits(1);
+  masked.error_details = kept({.error_code = "insufficient_quota"});
+  EXPECT_EQ(classify(masked), OutcomeKind::quota_exhausted);
+  // Anthropic: spent prepaid credit is a 400 invalid_request_error, told by its wording.
+  EXPECT_EQ(classify(bad_request_saying("invalid_request_error",
+                                        "Your credit balance is too low to access the Anthropic API. Please go to "
+                                        "Plans & Billing to upgrade or purchase credits.")),
+            OutcomeKind::quota_exhausted);
+  // Not retried by default: waiting seconds does not refill a quota.
+  EXPECT_EQ(retry_class(OutcomeKind::quota_exhausted), RetryClass::permanent);
+}
+
 TEST(ClassifyTest, OtherBadRequestsStayBadRequest) {
   EXPECT_EQ(classify(bad_request_saying("invalid_request_error", "messages: field required")),
             OutcomeKind::bad_request);

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/classify.hpp"
+
 namespace squall::live {
 namespace {
 
@@ -48,6 +50,28 @@ TEST(AnthropicWireTest, AFaultsMessageReplacesTheStatussOwnButNotTheContextWindo
             "invalid_request_error: prompt is too long: 1200 tokens > 1000 maximum");
   // A cut stream's details carry no message: the event says what the API says.
   EXPECT_EQ(message_of(500, {.error_code = "stream_error"}), "api_error: Internal server error");
+}
+
+TEST(AnthropicWireTest, ASpentQuotaIsAnthropicsCreditBalanceError) {
+  // Anthropic has no insufficient_quota: a quota fault (a 429 with that code) is sent as the
+  // API's 400 about credit, which its SDKs do not retry and squall classifies quota_exhausted.
+  static ErrorDetailsStore store;
+  const AnthropicWire wire(MessageIds{"msg_x", "claude-sonnet-4"}, "req_squall0", 10, 1000);
+  Response response;
+  response.status = 429;
+  response.error_details = store.keep({.error_code = "insufficient_quota"});
+  const WireError error = wire.error(response);
+  EXPECT_EQ(error.status, 400);
+  const nlohmann::json body = nlohmann::json::parse(error.body);
+  EXPECT_EQ(body["error"]["type"], "invalid_request_error");
+  static const std::string message = body["error"]["message"].get<std::string>();
+  EXPECT_EQ(message,
+            "Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or "
+            "purchase credits.");
+  Response as_received;
+  as_received.status = error.status;
+  as_received.error_details = store.keep({.error_message = message});
+  EXPECT_EQ(classify(as_received), OutcomeKind::quota_exhausted);
 }
 
 }  // namespace

@@ -200,7 +200,7 @@ TEST(ChaosFidelityTest, AnErrorAnswerCarriesTheRulesAdviceCodeAndMessage) {
   const Response limited = q.call(attempt(1, 1)).response;
   EXPECT_EQ(limited.details().should_retry, "true");
   EXPECT_EQ(limited.details().error_code, "insufficient_quota");
-  EXPECT_EQ(classify(limited), OutcomeKind::rate_limited);
+  EXPECT_EQ(classify(limited), OutcomeKind::quota_exhausted);  // the code says the quota is spent
 
   // Without them an answer carries no advice.
   Fixture plain({fault(FaultKind::server_error)});

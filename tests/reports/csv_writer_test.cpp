@@ -15,7 +15,7 @@ std::string provider_columns(const std::string& p) {
 }
 
 TEST(CsvWriterTest, RendersTheSampleRun) {
-  // Outcome columns: success, empty, timeout, rate_limited, overloaded, server_error,
+  // Outcome columns: success, empty, timeout, rate_limited, quota_exhausted, overloaded, server_error,
   // auth_error, bad_request, context_length, content_filter, invalid_output, truncated, circuit_open,
   // budget_exhausted, cancelled, throttled, bulkhead_full, rate_limiter_rejected.
   const std::string expected =
@@ -26,11 +26,11 @@ TEST(CsvWriterTest, RendersTheSampleRun) {
       "\r\n"
       // 0-10 s: task 1 succeeded; llm 1 success; web_search rate_limited then success; the
       // 429 injected.
-      "0,10000,1,0,0,0,0,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2,1,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1\r\n"
+      "0,10000,1,0,0,0,0,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2,1,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1\r\n"
       // 10-20 s: web_search empty then success; nothing finished on llm; its hang injected.
-      "10000,20000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,0\r\n"
+      "10000,20000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,0\r\n"
       // 20-30 s: tasks 2 and 3 failed, 4 degraded; llm timeout; web_search success.
-      "20000,30000,0,1,0,2,0,1,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\r\n";
+      "20000,30000,0,1,0,2,0,1,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\r\n";
   EXPECT_EQ(csv_time_series(test_support::writer_sample_report()), expected);
 }
 

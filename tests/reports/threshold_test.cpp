@@ -245,12 +245,13 @@ TEST(MetricParseTest, RejectsTagGivenTwice) {
 }
 
 TEST(MetricParseTest, RejectsValueOutsideTagVocabulary) {
-  EXPECT_EQ(error_of("provider_calls{outcome:ratelimited}", "count<1"),
-            "unknown value \"ratelimited\" for tag \"outcome\" of metric \"provider_calls\"; known: success, empty, "
-            "timeout, rate_limited, overloaded, server_error, auth_error, bad_request, context_length, "
-            "content_filter, invalid_output, truncated, circuit_open, budget_exhausted, cancelled, throttled, "
-            "bulkhead_full, "
-            "rate_limiter_rejected");
+  EXPECT_EQ(
+      error_of("provider_calls{outcome:ratelimited}", "count<1"),
+      "unknown value \"ratelimited\" for tag \"outcome\" of metric \"provider_calls\"; known: success, empty, "
+      "timeout, rate_limited, quota_exhausted, overloaded, server_error, auth_error, bad_request, context_length, "
+      "content_filter, invalid_output, truncated, circuit_open, budget_exhausted, cancelled, throttled, "
+      "bulkhead_full, "
+      "rate_limiter_rejected");
   EXPECT_EQ(
       error_of("breaker_transitions{to:opened}", "count<1"),
       R"msg(unknown value "opened" for tag "to" of metric "breaker_transitions"; known: closed, open, half_open)msg");

@@ -15,7 +15,8 @@ using test::with;
 
 constexpr const char* kRetry = "/policy/search/0/retry";
 constexpr const char* kKindList =
-    "\"empty\", \"timeout\", \"rate_limited\", \"overloaded\", \"server_error\", \"auth_error\", \"bad_request\", "
+    "\"empty\", \"timeout\", \"rate_limited\", \"quota_exhausted\", \"overloaded\", \"server_error\", \"auth_error\", "
+    "\"bad_request\", "
     "\"context_length\", \"content_filter\", \"invalid_output\", \"truncated\", \"circuit_open\", "
     "\"budget_exhausted\", "
     "\"cancelled\", \"throttled\", \"bulkhead_full\", \"rate_limiter_rejected\"";

@@ -132,10 +132,12 @@ function checkReport({ report }) {
   const llm = report.providers.llm;
   assert.ok(llm, 'the report has the llm provider');
   // Every HTTP attempt that reached the provider: 3 + 3 + 1 + 1 + 1 + 2 + 1, by outcome as
-  // the engine classifies them (the cut stream is a server_error).
+  // the engine classifies them (the cut stream is a server_error, the spent quota
+  // quota_exhausted, not rate_limited, though its status is 429).
   assert.equal(llm.calls, 12);
   assert.equal(llm.by_outcome.success, 3);
-  assert.equal(llm.by_outcome.rate_limited, 3);
+  assert.equal(llm.by_outcome.rate_limited, 2);
+  assert.equal(llm.by_outcome.quota_exhausted, 1);
   assert.equal(llm.by_outcome.server_error, 5);
   assert.equal(llm.by_outcome.bad_request, 1);
   const injected = report.injected_faults.llm;
