@@ -55,6 +55,7 @@ void add_rules(FaultWindowFit& window, const std::vector<const AttemptRecord*>& 
     FittedFaultRule rule;
     rule.fault.kind = *fault_kind_of(outcome);
     if (outcome == OutcomeKind::auth_error) rule.fault.status = 401;
+    if (outcome == OutcomeKind::quota_exhausted) rule.fault.error_code = "insufficient_quota";
     rule.fault.probability = static_cast<double>(failures[k]) / n;
     rule.fault.from = window.from_ns;
     rule.fault.to = window.to_ns;
@@ -100,7 +101,8 @@ void fit_provider(const std::string& provider, const std::vector<const AttemptRe
 std::optional<FaultKind> fault_kind_of(OutcomeKind outcome) {
   switch (outcome) {
     case OutcomeKind::timeout: return FaultKind::timeout;
-    case OutcomeKind::rate_limited: return FaultKind::rate_limited;
+    case OutcomeKind::rate_limited:
+    case OutcomeKind::quota_exhausted: return FaultKind::rate_limited;  // with its code: see add_rules
     case OutcomeKind::overloaded: return FaultKind::overloaded;
     case OutcomeKind::server_error: return FaultKind::server_error;
     case OutcomeKind::empty: return FaultKind::empty;

@@ -108,6 +108,7 @@ void emit_faults(FittedEmitter& e, const ReplayFit& fit, const std::string& prov
       e.fitted(rule + "/from", "from", ms_text(w.from_ns), prov("", w.attempts, "PELT change point"));
       e.fitted(rule + "/to", "to", ms_text(w.to_ns), prov("", w.attempts, "PELT change point"));
       if (r.fault.status) out << YAML::Key << "status" << YAML::Value << *r.fault.status;
+      if (r.fault.error_code) out << YAML::Key << "error_code" << YAML::Value << *r.fault.error_code;
       if (r.fault.retry_after_delay)
         e.fitted(rule + "/retry_after", "retry_after", ms_text(*r.fault.retry_after_delay),
                  prov(window_of(w.from_ns, w.to_ns), r.retry_after_samples, "median recorded Retry-After"));

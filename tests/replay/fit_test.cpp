@@ -101,6 +101,29 @@ TEST(FitFaults, KindsWithoutARuleAreCountedNotFitted) {
   EXPECT_FALSE(fault_kind_of(OutcomeKind::success).has_value());
 }
 
+TEST(FitFaults, ASpentQuotaIsFittedAsA429WithItsCode) {
+  // Two outcomes of one status: the fitted rules keep them apart, so the fitted world's
+  // quota answers classify quota_exhausted again and its rate limits rate_limited.
+  std::vector<AttemptRecord> attempts;
+  for (int i = 0; i < 20; ++i) {
+    const OutcomeKind kind = i % 4 == 0   ? OutcomeKind::quota_exhausted
+                             : i % 4 == 1 ? OutcomeKind::rate_limited
+                                          : OutcomeKind::success;
+    attempts.push_back(attempt_at(kOrigin + i * kNsPerS, "p", kind));
+  }
+  const FaultFit fit = fit_faults(attempts, span_of(20));
+  ASSERT_EQ(fit.windows.size(), 1u);
+  EXPECT_EQ(fit.windows[0].unmodelled, 0u);
+  ASSERT_EQ(fit.windows[0].rules.size(), 2u);
+  const FaultConfig& limited = fit.windows[0].rules[0].fault;  // in outcome-kind order
+  const FaultConfig& quota = fit.windows[0].rules[1].fault;
+  EXPECT_EQ(limited.kind, FaultKind::rate_limited);
+  EXPECT_FALSE(limited.error_code.has_value());
+  EXPECT_EQ(quota.kind, FaultKind::rate_limited);
+  EXPECT_EQ(quota.error_code, std::optional<std::string>("insufficient_quota"));
+  EXPECT_DOUBLE_EQ(quota.probability, 0.25);
+}
+
 TEST(FitLatency, RecoversALognormal) {
   Xoshiro256 rng(21);
   std::vector<AttemptRecord> attempts;
