@@ -17,8 +17,9 @@
 // common providers' wordings of a too-long prompt make it context_length (classify.cpp
 // lists them: OpenAI, Anthropic, Gemini, Bedrock, Mistral), a safety filter's make it
 // content_filter, Anthropic's spent credit ("Your credit balance is too low", a 400
-// invalid_request_error) quota_exhausted; any other is bad_request. Neither context_length nor bad_request nor
-// auth_error is in any default retry_on: sent again as it is, the request fails again.
+// invalid_request_error) quota_exhausted; any other is bad_request. Neither context_length
+// nor bad_request nor auth_error nor quota_exhausted is in any default retry_on: sent again
+// as it is, the request fails again.
 // A 2xx is classified by its body (DESIGN section 4): a known error code makes it that
 // kind and an unknown one server_error; no search hits, a completion without output
 // tokens, or a tool result without a body, is empty; anything else success. A truncated
