@@ -32,4 +32,9 @@ std::string_view to_string(HedgeAction action) {
   return kNames[static_cast<std::size_t>(action)];
 }
 
+std::string_view to_string(LimitAction action) {
+  static constexpr std::array<std::string_view, kLimitActionCount> kNames{SQUALL_LIMIT_ACTIONS(SQUALL_NAME)};
+  return kNames[static_cast<std::size_t>(action)];
+}
+
 }  // namespace squall

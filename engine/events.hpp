@@ -324,6 +324,32 @@ struct HedgeEvent {
   double cost_usd = 0;
 };
 
+// What an adaptive concurrency limiter did (engine/strategies/adaptive_concurrency.hpp).
+// X(name, when)
+#define SQUALL_LIMIT_ACTIONS(X)                                                 \
+  X(start, "the limiter's first call: `limit` is its initial limit")            \
+  X(increase, "the limit went up")                                              \
+  X(decrease, "the limit went down")                                            \
+  X(rejected,                                                                   \
+    "a call found the limit reached and no room to wait, or its wait ran out; " \
+    "it ends as bulkhead_full")
+
+enum class LimitAction : std::uint8_t { SQUALL_LIMIT_ACTIONS(SQUALL_ENUMERATOR) };
+inline constexpr std::size_t kLimitActionCount = 0 SQUALL_LIMIT_ACTIONS(SQUALL_COUNT);
+inline constexpr auto kLimitActions = all_values<LimitAction, kLimitActionCount>();
+std::string_view to_string(LimitAction action);
+
+struct LimitEvent {
+  std::uint64_t task_id = 0;  // the call that caused it
+  std::string_view tool;      // the tool or provider whose pipeline holds the limiter
+  LimitAction action = LimitAction::start;
+  TimePoint at = 0;
+  std::int32_t limit = 0;      // the limit now (floor of the estimate)
+  std::int32_t previous = 0;   // before: equal to `limit` for start and rejected
+  std::int32_t in_flight = 0;  // calls holding a slot
+  std::uint64_t queued = 0;    // calls waiting for one
+};
+
 // Every event the engine emits, one line each: X(handler, event type, trace name). The
 // EventSink's handlers are generated from this list, and so are the sinks that must see
 // every event (engine/tee_sink.hpp, the JSONL trace in reports/writers/trace_writer.hpp).
@@ -349,7 +375,8 @@ struct HedgeEvent {
   X(on_retry_refused, RetryRefusedEvent, "retry_refused")                \
   X(on_throttled, ThrottledEvent, "throttled")                           \
   X(on_hedge, HedgeEvent, "hedge")                                       \
-  X(on_validation_failed, ValidationFailedEvent, "validation_failed")
+  X(on_validation_failed, ValidationFailedEvent, "validation_failed")    \
+  X(on_limit, LimitEvent, "limit")
 
 class EventSink {
  public:

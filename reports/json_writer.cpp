@@ -5,6 +5,7 @@
 #include "reports/client_json.hpp"
 #include "reports/fingerprint.hpp"
 #include "reports/json_members.hpp"
+#include "reports/limiter_json.hpp"
 #include "reports/rounding.hpp"
 
 namespace squall {
@@ -349,6 +350,8 @@ ordered_json to_json(const Report& r) {
   j["time_series"] = time_series(r);
   // Only with a capacity block, so that reports of scenarios without one are unchanged.
   if (!r.capacity.empty()) j["capacity"] = capacity_json(r.capacity, r.time_series.window);
+  // Only with an adaptive_concurrency limiter, likewise.
+  if (!r.limiters.empty()) j["limiters"] = limiters_json(r.limiters);
   if (r.clients) j["clients"] = client_json(*r.clients);  // a live run's only
   return j;
 }

@@ -32,6 +32,8 @@
 //           not_idempotent, hedged_fraction, loser_cost_usd, loser_tokens, launched_to {provider: n}}}  one per hedging
 //           strategy (engine/strategies/hedging.hpp): its events by action (HedgeAction), hedges launched per primary
 //           request (null without any), what cancelled losers billed,
+//   limiters {tool: {...}}  only with an adaptive_concurrency limiter
+//           (reports/limiter_json.hpp; its keys in docs/ci.md),
 //   ladder [{tool, strategy, rung, count}]  semantic recovery rungs taken, sorted by
 //             tool, strategy and the rung's place: relax_threshold's rungs ("dense 0.75",
 //             "keyword"), rewrite_query's rewrites by result (intended, paraphrase,

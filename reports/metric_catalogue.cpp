@@ -15,9 +15,11 @@ namespace {
 constexpr std::array<TagInfo, 1> kTaskTags{{{"template", TagValues::any}}};
 constexpr std::array<TagInfo, 2> kCallTags{{{"provider", TagValues::any}, {"outcome", TagValues::outcome_kind}}};
 constexpr std::array<TagInfo, 1> kToolTags{{{"tool", TagValues::any}}};
+// The metrics of a strategy that may sit in a provider's own stack: their tool is its owner.
+constexpr std::array<TagInfo, 1> kOwnerTags{{{"tool", TagValues::owner}}};
 constexpr std::array<TagInfo, 2> kTokenTags{{{"provider", TagValues::any}, {"kind", TagValues::token_kind}}};
 constexpr std::array<TagInfo, 1> kProviderTags{{{"provider", TagValues::any}}};
-constexpr std::array<TagInfo, 2> kBreakerTags{{{"tool", TagValues::any}, {"to", TagValues::breaker_state}}};
+constexpr std::array<TagInfo, 2> kBreakerTags{{{"tool", TagValues::owner}, {"to", TagValues::breaker_state}}};
 // Fault kinds are the chaos layer's vocabulary (mocks/), which reports/ does not link.
 constexpr std::array<TagInfo, 2> kFaultTags{{{"provider", TagValues::any}, {"kind", TagValues::any}}};
 
@@ -35,16 +37,16 @@ constexpr std::array<TagInfo, 2> kEscalationTags{
     {{"level", TagValues::escalation_level}, {"reason", TagValues::escalation_reason}}};
 
 constexpr std::array<TagInfo, 2> kLogicalCallTags{{{"tool", TagValues::any}, {"outcome", TagValues::outcome_kind}}};
-constexpr std::array<TagInfo, 2> kHedgeTags{{{"tool", TagValues::any}, {"action", TagValues::hedge_action}}};
+constexpr std::array<TagInfo, 2> kHedgeTags{{{"tool", TagValues::owner}, {"action", TagValues::hedge_action}}};
 
-constexpr std::array<TagInfo, 2> kBreakerOpeningTags{{{"tool", TagValues::any}, {"cause", TagValues::breaker_cause}}};
+constexpr std::array<TagInfo, 2> kBreakerOpeningTags{{{"tool", TagValues::owner}, {"cause", TagValues::breaker_cause}}};
 
 constexpr std::array<TagInfo, 2> kClientLayerTags{{{"client", TagValues::any}, {"layer", TagValues::retry_layer}}};
 constexpr std::array<TagInfo, 3> kClientAdviceTags{
     {{"client", TagValues::any}, {"layer", TagValues::retry_layer}, {"reason", TagValues::advice_reason}}};
 constexpr std::array<TagInfo, 1> kClientTags{{{"client", TagValues::any}}};
 
-constexpr std::array<MetricInfo, 50> kCatalogue{{
+constexpr std::array<MetricInfo, 52> kCatalogue{{
     {MetricId::task_success, "task_success", MetricType::rate, "", kTaskTags,
      "fraction of tasks that succeeded, clean or degraded"},
     {MetricId::task_degraded, "task_degraded", MetricType::rate, "", kTaskTags,
@@ -80,21 +82,21 @@ constexpr std::array<MetricInfo, 50> kCatalogue{{
      "tokens one task spent, failed attempts included"},
     {MetricId::task_cost_usd, "task_cost_usd", MetricType::trend, "", kTaskTags,
      "USD one task spent, failed attempts included"},
-    {MetricId::cache_hits, "cache_hits", MetricType::counter, "", kToolTags,
+    {MetricId::cache_hits, "cache_hits", MetricType::counter, "", kOwnerTags,
      "calls a fresh cache entry answered without a provider call"},
-    {MetricId::cache_misses, "cache_misses", MetricType::counter, "", kToolTags,
+    {MetricId::cache_misses, "cache_misses", MetricType::counter, "", kOwnerTags,
      "calls the cache sent on to the provider (no fresh entry, no identical call in flight)"},
-    {MetricId::cache_coalesced, "cache_coalesced", MetricType::counter, "", kToolTags,
+    {MetricId::cache_coalesced, "cache_coalesced", MetricType::counter, "", kOwnerTags,
      "calls that waited for an identical call in flight and got its outcome (single-flight)"},
-    {MetricId::cache_wait_timeouts, "cache_wait_timeouts", MetricType::counter, "", kToolTags,
+    {MetricId::cache_wait_timeouts, "cache_wait_timeouts", MetricType::counter, "", kOwnerTags,
      "calls whose deadline came while they waited for an identical call in flight"},
-    {MetricId::cache_stale, "cache_stale", MetricType::counter, "", kToolTags,
+    {MetricId::cache_stale, "cache_stale", MetricType::counter, "", kOwnerTags,
      "stale cache answers served after a failure (stale-if-error)"},
-    {MetricId::cache_stale_age, "cache_stale_age", MetricType::trend, "ms", kToolTags,
+    {MetricId::cache_stale_age, "cache_stale_age", MetricType::trend, "ms", kOwnerTags,
      "age of each stale cache answer: time since the provider gave it"},
-    {MetricId::cache_evictions, "cache_evictions", MetricType::counter, "", kToolTags,
+    {MetricId::cache_evictions, "cache_evictions", MetricType::counter, "", kOwnerTags,
      "cache entries evicted to make room, least recently used first"},
-    {MetricId::cache_calls_saved, "cache_calls_saved", MetricType::counter, "", kToolTags,
+    {MetricId::cache_calls_saved, "cache_calls_saved", MetricType::counter, "", kOwnerTags,
      "provider attempts cache hits and single-flight waiters did not make"},
     {MetricId::capacity_offered, "capacity_offered", MetricType::counter, "", kProviderTags,
      "requests that reached a provider's capacity layer (offered load; rate: per second)"},
@@ -123,13 +125,19 @@ constexpr std::array<MetricInfo, 50> kCatalogue{{
      "rate_limiter_rejected, circuit_open) included"},
     {MetricId::hedges, "hedges", MetricType::counter, "", kHedgeTags,
      "hedging events: primary requests, hedges launched, refused by the budget, won, losers cancelled"},
-    {MetricId::hedged_fraction, "hedged_fraction", MetricType::rate, "", kToolTags,
+    {MetricId::hedged_fraction, "hedged_fraction", MetricType::rate, "", kOwnerTags,
      "hedged attempts launched per primary request (what the hedge budget bounds)"},
-    {MetricId::hedge_loser_cost_usd, "hedge_loser_cost_usd", MetricType::counter, "", kToolTags,
+    {MetricId::hedge_loser_cost_usd, "hedge_loser_cost_usd", MetricType::counter, "", kOwnerTags,
      "USD billed by attempts cancelled because another answer won (already in cost_usd)"},
     {MetricId::breaker_openings, "breaker_openings", MetricType::counter, "", kBreakerOpeningTags,
      "circuit-breaker transitions to open, by cause: consecutive failures, failure rate, slow-call rate, a failed "
      "half-open probe"},
+    {MetricId::concurrency_limit, "concurrency_limit", MetricType::trend, "", kOwnerTags,
+     "per time window from a limiter's first call, the lowest limit of an adaptive_concurrency limiter (tool: the "
+     "tool or provider holding it)"},
+    {MetricId::limit_recovery_time, "limit_recovery_time", MetricType::trend, "ms", kOwnerTags,
+     "after an adaptive_concurrency limiter's decrease, until its limit was back where it was "
+     "(reports/limiter_stats.hpp); the rest of the run when it never is"},
     {MetricId::client_retry_amplification, "client_retry_amplification", MetricType::trend, "", kClientLayerTags,
      "squall serve only: HTTP attempts per logical request of a client (with layer: the first attempt and that "
      "layer's retries)"},
@@ -220,7 +228,8 @@ const std::vector<std::string_view>& vocabulary(TagValues values) {
   static const auto kLayers = names_of_values(kRetryLayers);
   static const auto kAdvice = names_of_values(kAdviceReasons);
   switch (values) {
-    case TagValues::any: return kNone;
+    case TagValues::any:
+    case TagValues::owner: return kNone;
     case TagValues::retry_layer: return kLayers;
     case TagValues::advice_reason: return kAdvice;
     case TagValues::outcome_kind: return kOutcomes;
@@ -239,7 +248,7 @@ const std::vector<std::string_view>& vocabulary(TagValues values) {
 }  // namespace
 
 bool tag_value_known(TagValues values, std::string_view value) {
-  if (values == TagValues::any) return true;
+  if (values == TagValues::any || values == TagValues::owner) return true;
   const auto& names = vocabulary(values);
   return std::find(names.begin(), names.end(), value) != names.end();
 }

@@ -76,6 +76,8 @@ enum class MetricId : std::uint8_t {
   hedged_fraction,         // rate: hedged attempts per primary request
   hedge_loser_cost_usd,    // counter: USD billed by attempts cancelled because a hedge won
   breaker_openings,        // counter: circuit-breaker transitions to open, by cause
+  concurrency_limit,       // trend: per time window, the lowest limit of an adaptive_concurrency limiter
+  limit_recovery_time,     // trend, ms: after a limiter's decrease, until its limit was back
   // Client conformance, measured by `squall serve` only (reports/client_report.hpp); in a
   // simulated run a threshold on them is not evaluated.
   client_retry_amplification,     // trend: HTTP attempts per logical request, by client and layer
@@ -93,6 +95,7 @@ bool live_only(MetricId id);
 // What values a tag accepts; closed vocabularies are checked at parse time.
 enum class TagValues : std::uint8_t {
   any,                // provider, tool and template names from the scenario
+  owner,              // a tool, or a provider whose own stack holds the strategy (breakers, caches, hedging, limiters)
   outcome_kind,       // engine/outcome.hpp names: success, empty, timeout, ...
   breaker_state,      // closed, open, half_open
   token_kind,         // input, output
@@ -131,7 +134,7 @@ const MetricInfo& metric_info(MetricId id);
 
 // The tag called `name` of `metric`, or nullptr.
 const TagInfo* find_tag(const MetricInfo& metric, std::string_view name);
-// Whether `value` belongs to the tag's vocabulary (always true for TagValues::any).
+// Whether `value` belongs to the tag's vocabulary (always true for TagValues::any and owner).
 bool tag_value_known(TagValues values, std::string_view value);
 // The vocabulary as a comma-separated list for error messages ("" for TagValues::any).
 std::string tag_value_list(TagValues values);

@@ -267,6 +267,44 @@ std::vector<std::int64_t> capacity_recovery_times(const Recorder& r, const Thres
   return times;
 }
 
+// The capacity layers' counters a threshold names, summed over the admitted providers.
+double capacity_count(const Recorder& r, const Threshold& t, MetricId id) {
+  return sum_capacity(r, t, [id](const CapacityReport& c) -> std::uint64_t {
+    switch (id) {
+      case MetricId::capacity_offered: return c.arrivals;
+      case MetricId::capacity_goodput: return c.goodput;
+      case MetricId::capacity_rate_limited: return c.rate_limited_requests + c.rate_limited_tokens;
+      case MetricId::capacity_rejected: return c.queue_full + c.queue_timeouts;
+      default: return c.wasted_requests;
+    }
+  });
+}
+
+// Per time-series window of the run from a limiter's first call, the lowest limit of each
+// admitted adaptive_concurrency limiter (reports/limiter_stats.hpp).
+std::vector<std::int64_t> limit_lows(const Recorder& r, const Threshold& t, Nanos duration) {
+  const auto windows =
+      std::min(kMaxWindows, static_cast<std::size_t>((std::max<Nanos>(duration, 0) + r.window() - 1) / r.window()));
+  std::vector<std::int64_t> lows;
+  for (const LimiterStats& l : r.limiters()) {
+    if (!admits(t, "tool", l.name)) continue;
+    for (const LimitRange& w : l.series(windows)) {
+      if (w.seen) lows.push_back(w.lowest);
+    }
+  }
+  return lows;
+}
+
+// Every dip's recovery time (an open one's to the run's end) of the admitted limiters.
+std::vector<std::int64_t> limit_recoveries(const Recorder& r, const Threshold& t, Nanos duration) {
+  std::vector<std::int64_t> times;
+  for (const LimiterStats& l : r.limiters()) {
+    if (!admits(t, "tool", l.name)) continue;
+    for (const LimitDip& d : l.recoveries(duration)) times.push_back(d.recovery);
+  }
+  return times;
+}
+
 double hedges(const Recorder& r, const Threshold& t) {
   std::uint64_t n = 0;
   for (const HedgeStats& s : r.hedges()) {
@@ -332,24 +370,13 @@ std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos durat
     case MetricId::cache_evictions: return counter_value(cache_actions(r, t, CacheAction::evicted), e, duration, tasks);
     case MetricId::cache_calls_saved: return counter_value(cache_calls_saved(r, t), e, duration, tasks);
     case MetricId::capacity_offered:
-      return counter_value(sum_capacity(r, t, [](const CapacityReport& c) { return c.arrivals; }), e, duration, tasks);
     case MetricId::capacity_goodput:
-      return counter_value(sum_capacity(r, t, [](const CapacityReport& c) { return c.goodput; }), e, duration, tasks);
     case MetricId::capacity_rate_limited:
-      return counter_value(
-          sum_capacity(r, t, [](const CapacityReport& c) { return c.rate_limited_requests + c.rate_limited_tokens; }),
-          e, duration, tasks);
     case MetricId::capacity_rejected:
-      return counter_value(sum_capacity(r, t, [](const CapacityReport& c) { return c.queue_full + c.queue_timeouts; }),
-                           e, duration, tasks);
-    case MetricId::capacity_wasted:
-      return counter_value(sum_capacity(r, t, [](const CapacityReport& c) { return c.wasted_requests; }), e, duration,
-                           tasks);
+    case MetricId::capacity_wasted: return counter_value(capacity_count(r, t, info->id), e, duration, tasks);
     case MetricId::capacity_queue_length: return trend_value({Trend::Part(capacity_queue_maxima(r, t))}, e, 1);
-    case MetricId::capacity_recovery_time: {
-      const std::vector<std::int64_t> times = capacity_recovery_times(r, t);
-      return trend_value({Trend::Part(times)}, e, kMillisecond);
-    }
+    case MetricId::capacity_recovery_time:
+      return trend_value({Trend::Part(capacity_recovery_times(r, t))}, e, kMillisecond);
     case MetricId::retries_refused:
       return counter_value(sum_by_provider(r, t, &ProviderStats::retries_refused), e, duration, tasks);
     case MetricId::throttled_requests:
@@ -362,6 +389,9 @@ std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos durat
       return rate_value(hedge_actions(r, t, HedgeAction::launched), hedge_actions(r, t, HedgeAction::primary));
     case MetricId::hedge_loser_cost_usd: return counter_value(hedge_loser_cost_usd(r, t), e, duration, tasks);
     case MetricId::breaker_openings: return counter_value(breaker_openings(r, t), e, duration, tasks);
+    case MetricId::concurrency_limit: return trend_value({Trend::Part(limit_lows(r, t, duration))}, e, 1);
+    case MetricId::limit_recovery_time:
+      return trend_value({Trend::Part(limit_recoveries(r, t, duration))}, e, kMillisecond);
     default: break;  // the client_* metrics, above
   }
   return std::nullopt;

@@ -35,6 +35,7 @@ enum class EventTag : std::uint64_t {
   throttled,
   hedge,
   validation_failed,
+  limit,
 };
 
 constexpr std::string_view kUnspecifiedReason = "unspecified";
@@ -103,9 +104,7 @@ void Recorder::on_attempt(const AttemptEvent& e) {
   ProviderStats& s = providers_[p];
   ++s.calls[kind];
   s.latency[kind].push_back(e.finished - e.started);
-  s.input_tokens += e.input_tokens;
-  s.output_tokens += e.output_tokens;
-  s.cost_usd += e.cost_usd;
+  s.add_billed(e.input_tokens, e.output_tokens, e.cost_usd);
   s.truncated += e.truncated ? 1 : 0;
   if (e.kind != OutcomeKind::success) s.add_failed(e.input_tokens, e.output_tokens, e.cost_usd);
   const std::size_t w = window_of(e.finished);
@@ -273,22 +272,14 @@ void Recorder::on_hedge(const HedgeEvent& e) {
   fingerprint_.fold(EventTag::hedge, e.task_id, h, e.action, e.hedge, e.at, e.input_tokens, e.output_tokens,
                     e.cost_usd);
 
-  HedgeStats& s = hedges_[h];
-  ++s.actions[static_cast<std::size_t>(e.action)];
-  if (e.action == HedgeAction::launched && !e.provider.empty()) {
-    // The provider is not folded into the fingerprint: the attempt events the hedge makes
-    // carry it already.
-    const auto it = s.launched_to.find(e.provider);
-    if (it == s.launched_to.end()) {
-      s.launched_to.emplace(std::string(e.provider), 1);
-    } else {
-      ++it->second;
-    }
-  }
-  if (e.action == HedgeAction::loser_cancelled) {
-    s.loser_cost_usd += e.cost_usd;
-    s.loser_tokens += e.input_tokens + e.output_tokens;
-  }
+  hedges_[h].fold(e);
+  saw_time(e.at);
+}
+
+void Recorder::on_limit(const LimitEvent& e) {
+  const std::size_t l = intern(limiters_, e.tool);
+  fingerprint_.fold(EventTag::limit, e.task_id, l, e.action, e.at, e.limit, e.previous, e.in_flight, e.queued);
+  limiters_[l].fold(e, window_of(e.at));
   saw_time(e.at);
 }
 

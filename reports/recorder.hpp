@@ -32,6 +32,8 @@
 #include "engine/task_result.hpp"
 #include "reports/capacity_report.hpp"
 #include "reports/fingerprint.hpp"
+#include "reports/hedge_stats.hpp"
+#include "reports/limiter_stats.hpp"
 #include "reports/sample_log.hpp"
 #include "reports/window_sample.hpp"
 
@@ -82,6 +84,11 @@ struct ProviderStats {
   std::uint64_t throttled = 0;                 // requests adaptive_throttling rejected locally (ThrottledEvent)
   std::uint64_t truncated = 0;                 // completions cut at max_output_tokens, accepted or not
 
+  void add_billed(std::int64_t input, std::int64_t output, double usd) {
+    input_tokens += input;
+    output_tokens += output;
+    cost_usd += usd;
+  }
   void add_failed(std::int64_t input, std::int64_t output, double usd) {
     failed_input_tokens += input;
     failed_output_tokens += output;
@@ -117,18 +124,6 @@ struct CacheStats {
   std::array<std::uint64_t, kCacheActionCount> actions{};  // events by CacheAction
   std::uint64_t calls_saved = 0;                           // CacheEvent::calls_saved summed
   SampleLog stale_age;                                     // ages (ns) of the stale answers
-};
-
-// What a hedging strategy (engine/strategies/hedging.hpp) did, per tool or provider whose
-// pipeline holds it.
-struct HedgeStats {
-  std::string name;
-  std::array<std::uint64_t, kHedgeActionCount> actions{};  // events by HedgeAction
-  double loser_cost_usd = 0;                               // what cancelled losers billed (loser_cancelled events)
-  std::int64_t loser_tokens = 0;                           // their input + output tokens
-  // Hedges launched, by the provider they went to (HedgeEvent::provider; hedging's
-  // `providers` may send them to another provider than the call's).
-  std::map<std::string, std::uint64_t, std::less<>> launched_to;
 };
 
 struct TemplateStats {
@@ -207,6 +202,7 @@ class Recorder final : public EventSink {
   void on_retry_refused(const RetryRefusedEvent& e) override;
   void on_throttled(const ThrottledEvent& e) override;
   void on_hedge(const HedgeEvent& e) override;
+  void on_limit(const LimitEvent& e) override;
   // What the rejected attempt billed moves from the provider's successful spend to its
   // failed spend (ProviderStats::failed_*): validate made that success a failure.
   void on_validation_failed(const ValidationFailedEvent& e) override;
@@ -251,6 +247,7 @@ class Recorder final : public EventSink {
   const std::vector<FallbackStats>& fallbacks() const { return fallbacks_; }
   const std::vector<CacheStats>& caches() const { return caches_; }
   const std::vector<HedgeStats>& hedges() const { return hedges_; }
+  const std::vector<LimiterStats>& limiters() const { return limiters_; }
   const std::vector<LadderStats>& ladder() const { return ladder_; }
   const EscalationCounts& escalations() const { return escalations_; }
   // The first kMaxListedBreakerTransitions transitions, and how many there were in all.
@@ -328,6 +325,7 @@ class Recorder final : public EventSink {
   std::vector<FallbackStats> fallbacks_;
   std::vector<CacheStats> caches_;
   std::vector<HedgeStats> hedges_;
+  std::vector<LimiterStats> limiters_;
   std::vector<LadderStats> ladder_;
   void count_rung(std::size_t tool, std::string_view strategy, std::int32_t rung, std::string_view label);
   EscalationCounts escalations_{};

@@ -197,6 +197,27 @@ ThresholdResult evaluated(const Threshold& t, const Recorder& r, Nanos duration,
   return result;
 }
 
+// The sections of the strategies with decisions of their own: caches, hedges, limiters.
+void set_strategy_sections(Report& rep, const Recorder& r) {
+  for (std::size_t i : by_name(r.caches())) {
+    const CacheStats& c = r.caches()[i];
+    std::vector<Trend::Part> ages;
+    c.stale_age.append_parts(ages);
+    rep.caches.push_back({c.name, c.actions, c.calls_saved, latency_stats(std::move(ages))});
+  }
+
+  for (std::size_t i : by_name(r.hedges())) {
+    const HedgeStats& h = r.hedges()[i];
+    rep.hedges.push_back(
+        {h.name, h.actions, h.loser_cost_usd, h.loser_tokens, {h.launched_to.begin(), h.launched_to.end()}});
+  }
+  for (std::size_t i : by_name(r.limiters())) {
+    const LimiterStats& l = r.limiters()[i];
+    rep.limiters.push_back({l.name, l.initial, l.current, l.lowest, l.highest, l.actions,
+                            l.series(rep.time_series.windows.size()), l.recoveries(rep.duration)});
+  }
+}
+
 }  // namespace
 
 Report build_report(const Recorder& r, const RunInfo& run, std::span<const Threshold> thresholds,
@@ -276,19 +297,6 @@ Report build_report(const Recorder& r, const RunInfo& run, std::span<const Thres
     return std::tie(a.tool, a.action, a.from, a.to) < std::tie(b.tool, b.action, b.from, b.to);
   });
 
-  for (std::size_t i : by_name(r.caches())) {
-    const CacheStats& c = r.caches()[i];
-    std::vector<Trend::Part> ages;
-    c.stale_age.append_parts(ages);
-    rep.caches.push_back({c.name, c.actions, c.calls_saved, latency_stats(std::move(ages))});
-  }
-
-  for (std::size_t i : by_name(r.hedges())) {
-    const HedgeStats& h = r.hedges()[i];
-    rep.hedges.push_back(
-        {h.name, h.actions, h.loser_cost_usd, h.loser_tokens, {h.launched_to.begin(), h.launched_to.end()}});
-  }
-
   std::vector<const LadderStats*> rungs;
   for (const LadderStats& l : r.ladder()) rungs.push_back(&l);
   std::sort(rungs.begin(), rungs.end(), [&r](const LadderStats* a, const LadderStats* b) {
@@ -328,6 +336,7 @@ Report build_report(const Recorder& r, const RunInfo& run, std::span<const Thres
   for (const Threshold& t : thresholds) rep.thresholds.push_back(evaluated(t, r, run.duration, clients));
 
   rep.time_series = time_series(r, provider_order, run.duration, rep.injected_faults);
+  set_strategy_sections(rep, r);  // after the time series: the limits line up with its windows
   rep.capacity = r.capacity();
   // The capacity series line up with the report's windows: padded with empty windows where
   // nothing happened, and cut where the run had ended.

@@ -175,6 +175,20 @@ struct HedgeSummary {
   std::vector<std::pair<std::string, std::uint64_t>> launched_to;
 };
 
+// What one adaptive_concurrency limiter did (engine/strategies/adaptive_concurrency.hpp):
+// the tool or provider whose pipeline holds it, its events by action, its limit per
+// time-series window (as time_series's windows) and its dips (reports/limiter_stats.hpp).
+struct LimiterSummary {
+  std::string tool;
+  std::int32_t initial = 0;
+  std::int32_t final = 0;
+  std::int32_t lowest = 0;
+  std::int32_t highest = 0;
+  std::array<std::uint64_t, kLimitActionCount> by_action{};  // by LimitAction
+  std::vector<LimitRange> by_window;
+  std::vector<LimitDip> dips;  // in time order; an open one's recovery runs to the run's end
+};
+
 // How often a tool's calls took a rung of a semantic recovery ladder: relax_threshold's
 // rungs ("dense 0.75", "keyword") and rewrite_query's rewrites by result ("intended",
 // "paraphrase", "repeated", "failed").
@@ -300,10 +314,11 @@ struct Report {
   std::uint64_t breaker_transitions_total = 0;
   // Transitions to open over every breaker, by BreakerCause (none stays 0).
   std::array<std::uint64_t, kBreakerCauseCount> breaker_openings{};
-  std::vector<FallbackRow> fallbacks;  // sorted by tool, action, from, to
-  std::vector<CacheSummary> caches;    // sorted by tool
-  std::vector<HedgeSummary> hedges;    // sorted by tool
-  std::vector<LadderRow> ladder;       // sorted by tool, strategy, then the rung's place
+  std::vector<FallbackRow> fallbacks;    // sorted by tool, action, from, to
+  std::vector<CacheSummary> caches;      // sorted by tool
+  std::vector<HedgeSummary> hedges;      // sorted by tool
+  std::vector<LimiterSummary> limiters;  // sorted by tool
+  std::vector<LadderRow> ladder;         // sorted by tool, strategy, then the rung's place
   EscalationSummary escalations;
   AnswerSummary answers;
   std::vector<InjectedFaultRow> injected_faults;  // sorted by provider, then kind

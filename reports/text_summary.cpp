@@ -108,6 +108,39 @@ void provider_rows(const Report& r, std::vector<Row>& rows) {
       {"", "retry amplification", fmt::format("{} overall{}", optional_ratio(r.retry_amplification), per_tool)});
 }
 
+// The strategies with decisions of their own: caches, hedges, limiters.
+void strategy_rows(const Report& r, std::vector<Row>& rows) {
+  for (const CacheSummary& c : r.caches) {
+    std::string actions;
+    for (CacheAction action : kCacheActions) {
+      actions += fmt::format("{}={} ", to_string(action), c.by_action[static_cast<std::size_t>(action)]);
+    }
+    rows.push_back({"", fmt::format("cache {}", c.tool), fmt::format("{}calls_saved={}", actions, c.calls_saved)});
+    if (c.stale_age.count > 0) rows.push_back({"", "  stale age (ms)", latency(c.stale_age)});
+  }
+  for (const HedgeSummary& h : r.hedges) {
+    std::string actions;
+    for (HedgeAction action : kHedgeActions) {
+      actions += fmt::format("{}={} ", to_string(action), h.by_action[static_cast<std::size_t>(action)]);
+    }
+    rows.push_back(
+        {"", fmt::format("hedging {}", h.tool), fmt::format("{}loser_cost_usd={:.6f}", actions, h.loser_cost_usd)});
+  }
+  for (const LimiterSummary& l : r.limiters) {
+    const std::uint64_t recovered = static_cast<std::uint64_t>(
+        std::count_if(l.dips.begin(), l.dips.end(), [](const LimitDip& d) { return d.recovered; }));
+    Nanos slowest = 0;
+    for (const LimitDip& d : l.dips) slowest = std::max(slowest, d.recovery);
+    rows.push_back({"", fmt::format("limit {}", l.tool),
+                    fmt::format("initial={} final={} lowest={} highest={} decreases={} rejected={} dips={} "
+                                "recovered={} slowest_recovery_ms={:.3f}",
+                                l.initial, l.final, l.lowest, l.highest,
+                                l.by_action[static_cast<std::size_t>(LimitAction::decrease)],
+                                l.by_action[static_cast<std::size_t>(LimitAction::rejected)], l.dips.size(), recovered,
+                                to_millis(slowest))});
+  }
+}
+
 void cost_rows(const Report& r, std::vector<Row>& rows) {
   rows.push_back({"", "tokens",
                   fmt::format("input={} output={} burned_by_failed_attempts={}", r.tokens.input, r.tokens.output,
@@ -138,22 +171,7 @@ void cost_rows(const Report& r, std::vector<Row>& rows) {
     }
   }
   if (!fallbacks.empty()) rows.push_back({"", "fallbacks", fallbacks});
-  for (const CacheSummary& c : r.caches) {
-    std::string actions;
-    for (CacheAction action : kCacheActions) {
-      actions += fmt::format("{}={} ", to_string(action), c.by_action[static_cast<std::size_t>(action)]);
-    }
-    rows.push_back({"", fmt::format("cache {}", c.tool), fmt::format("{}calls_saved={}", actions, c.calls_saved)});
-    if (c.stale_age.count > 0) rows.push_back({"", "  stale age (ms)", latency(c.stale_age)});
-  }
-  for (const HedgeSummary& h : r.hedges) {
-    std::string actions;
-    for (HedgeAction action : kHedgeActions) {
-      actions += fmt::format("{}={} ", to_string(action), h.by_action[static_cast<std::size_t>(action)]);
-    }
-    rows.push_back(
-        {"", fmt::format("hedging {}", h.tool), fmt::format("{}loser_cost_usd={:.6f}", actions, h.loser_cost_usd)});
-  }
+  strategy_rows(r, rows);
   // "search:relax_threshold:dense 0.75=4 search:rewrite_query:intended=1"
   std::string ladder;
   for (const LadderRow& l : r.ladder) {

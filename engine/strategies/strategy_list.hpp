@@ -7,6 +7,7 @@
 
 #include <variant>
 
+#include "engine/strategies/adaptive_concurrency.hpp"
 #include "engine/strategies/adaptive_throttling.hpp"
 #include "engine/strategies/budget.hpp"
 #include "engine/strategies/bulkhead.hpp"
@@ -29,9 +30,10 @@ namespace squall {
 
 // In the order the documentation lists them; a config's index is its strategy's identity
 // in scenario files' error messages ("expected one of: timeout, retry, ...").
-using StrategyConfig = std::variant<TimeoutConfig, RetryConfig, CircuitBreakerConfig, SimplifyQueryConfig,
-                                    RelaxThresholdConfig, RewriteQueryConfig, BudgetConfig, FallbackConfig,
-                                    ValidateConfig, ReflectConfig, EscalationConfig, CacheConfig, RetryBudgetConfig,
-                                    AdaptiveThrottlingConfig, HedgingConfig, BulkheadConfig, RateLimiterConfig>;
+using StrategyConfig =
+    std::variant<TimeoutConfig, RetryConfig, CircuitBreakerConfig, SimplifyQueryConfig, RelaxThresholdConfig,
+                 RewriteQueryConfig, BudgetConfig, FallbackConfig, ValidateConfig, ReflectConfig, EscalationConfig,
+                 CacheConfig, RetryBudgetConfig, AdaptiveThrottlingConfig, HedgingConfig, BulkheadConfig,
+                 RateLimiterConfig, AdaptiveConcurrencyConfig>;
 
 }  // namespace squall

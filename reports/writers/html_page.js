@@ -51,6 +51,7 @@
     provider: colourTable("provider", data.providers.map(function (p) { return p.name; })),
     fault: colourTable("fault", data.injected_faults.map(function (f) { return f.provider + " " + f.kind; })),
     breaker: colourTable("breaker", data.breakers.series.map(function (b) { return b.label; })),
+    limiter: colourTable("limiter", unique(data.limiters.map(function (l) { return l.name; }))),
     latency: colourTable("latency", ["p50", "p99", "max"]),
     total: { total: "#000000" }
   };
@@ -154,6 +155,17 @@
         return [b.label, b.state, colours.breaker[b.label]];
       }), { stepped: true, yRange: [-0.1, 2.1] }));
     }
+  }
+
+  // Each adaptive_concurrency limiter's lowest and highest limit per window: a dip shorter
+  // than a window still shows in the lowest line.
+  function limiterSpecs(specs) {
+    if (data.limiters.length === 0) return;
+    specs.push(spec("Adaptive concurrency limit per window, lowest and highest (tool or provider holding it)",
+      "limit (calls)", data.t, [].concat.apply([], data.limiters.map(function (l) {
+        var colour = colours.limiter[l.name];
+        return [[l.name + " lowest", l.lowest, colour], [l.name + " highest", l.highest, translucent(colour, 0.5)]];
+      }))));
   }
 
   // ---- Drawing on the canvas, beneath and above the series -------------------------
@@ -289,6 +301,7 @@
     taskSpecs(specs);
     providerSpecs(specs);
     faultAndBreakerSpecs(specs);
+    limiterSpecs(specs);
     root.setAttribute("data-charts-expected", String(specs.length));
     root.setAttribute("data-charts-drawn", "0");
     var drawn = 0;

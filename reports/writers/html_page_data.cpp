@@ -182,6 +182,23 @@ Json threshold_lines(const Report& r) {
   return lines;
 }
 
+// Each adaptive_concurrency limiter's lowest and highest limit per window, null before
+// its first call.
+Json limiter_series(const Report& r) {
+  Json rows = Json::array();
+  for (const LimiterSummary& l : r.limiters) {
+    Json lowest = Json::array();
+    Json highest = Json::array();
+    for (std::size_t w = 0; w < r.time_series.windows.size(); ++w) {
+      const bool seen = w < l.by_window.size() && l.by_window[w].seen;
+      lowest.push_back(seen ? Json(l.by_window[w].lowest) : Json());
+      highest.push_back(seen ? Json(l.by_window[w].highest) : Json());
+    }
+    rows.push_back(Json{{"name", l.tool}, {"lowest", std::move(lowest)}, {"highest", std::move(highest)}});
+  }
+  return rows;
+}
+
 Json names(auto values) {
   Json out = Json::array();
   for (const auto v : values) out.push_back(std::string(to_string(v)));
@@ -208,6 +225,7 @@ Json html_page_data(const Report& r) {
   data["breakers"] = breakers(r);
   data["breaker_transitions_shown"] = r.breaker_transitions.size();
   data["breaker_transitions_total"] = r.breaker_transitions_total;
+  data["limiters"] = limiter_series(r);
   data["schedule"] = schedule(r);
   data["thresholds"] = threshold_lines(r);
   return data;

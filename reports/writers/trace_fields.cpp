@@ -116,6 +116,11 @@ void trace_fields(TraceRecord& j, const HedgeEvent& e) {
       "input_tokens", e.input_tokens, "output_tokens", e.output_tokens, "cost_usd", e.cost_usd);
 }
 
+void trace_fields(TraceRecord& j, const LimitEvent& e) {
+  put(j, "at_ns", e.at, "task", e.task_id, "tool", e.tool, "action", e.action, "limit", e.limit, "previous", e.previous,
+      "in_flight", e.in_flight, "queued", e.queued);
+}
+
 void trace_fields(TraceRecord& j, const TaskResult& e) {
   put(j, "at_ns", e.finished, "task", e.id, "template", e.template_name, "started_ns", e.started, "status", e.status,
       "reason", e.reason, "tokens", e.tokens, "cost_usd", e.cost_usd);

@@ -8,6 +8,7 @@
 #include "engine/runtime/duration.hpp"
 #include "engine/strategies/relax_threshold.hpp"
 #include "mocks/chaos/fault.hpp"
+#include "reports/metric_catalogue.hpp"
 #include "reports/pass_rate.hpp"
 #include "reports/recorder.hpp"
 
@@ -19,8 +20,8 @@ std::string no_such_template(std::string_view name, const std::vector<std::strin
 }
 
 // The scenario-bound tags of `selector`: provider names (provider:, and fallbacks' from:
-// and to:), tool names (tool:; the owner of a breaker or a cache, whose metrics are the
-// cache_* ones, may also be a provider whose own stack holds it), task names
+// and to:), tool names (tool:; where the catalogue says the tag names an owner, a breaker's,
+// cache's, hedging's or limiter's, it may also be a provider whose own stack holds it), task names
 // (template:), and fault kinds (injected_faults' kind:, the chaos layer's vocabulary,
 // which reports/ does not link).
 void check_tags(const MetricSelector& selector, const ThresholdContext& context, const std::string& path,
@@ -31,10 +32,10 @@ void check_tags(const MetricSelector& selector, const ThresholdContext& context,
       if (!context.names->providers.contains(value))
         diag.error(path, no_such_provider(value, context.names->providers));
     } else if (context.names != nullptr && tag == "tool") {
-      const bool stack_metric = selector.metric_name == "breaker_transitions" ||
-                                selector.metric_name == "breaker_openings" ||
-                                selector.metric_name.starts_with("cache_");
-      const bool owner = stack_metric && context.names->providers.contains(value);
+      const MetricInfo* metric = find_metric(selector.metric_name);
+      const TagInfo* info = metric == nullptr ? nullptr : find_tag(*metric, tag);
+      const bool owner =
+          info != nullptr && info->values == TagValues::owner && context.names->providers.contains(value);
       if (!context.names->tools.contains(value) && !owner) diag.error(path, context.names->no_such_tool(value));
     } else if (tag == "template" && context.templates != nullptr &&
                std::find(context.templates->begin(), context.templates->end(), value) == context.templates->end()) {

@@ -380,15 +380,22 @@ TEST(CliTest, EveryShippedCiAndIncidentScenarioHoldsItsThresholds) {
 }
 
 TEST(CliTest, TheShippedBadPoliciesFailTheirScenarios) {
-  // Each shipped bad policy names the scenario it fails in its header; a bad policy that
-  // passed would show nothing.
-  for (const auto& [scenario, policy] :
-       {std::pair<std::string, std::string>{"scenarios/ci/llm-quota-exhausted-fallback.json",
-                                            "scenarios/policies/quota-as-rate-limit.json"},
-        {"scenarios/incidents/openai-outage-model-fallback.json", "scenarios/policies/no-fallback.json"}}) {
-    const Result r = squall("run " + scenario + " --policy " + policy);
-    EXPECT_EQ(r.exit_code, 1) << scenario << " " << policy << "\n" << r.out << r.err;
-    EXPECT_NE((r.out + r.err).find("threshold failed: task_success"), std::string::npos) << r.out << r.err;
+  // Each shipped bad policy names the scenario it fails in its header, and the threshold
+  // that says how; a bad policy that passed would show nothing.
+  struct Case {
+    std::string scenario, policy, fails;
+  };
+  for (const Case& c : {Case{"scenarios/ci/llm-quota-exhausted-fallback.json",
+                             "scenarios/policies/quota-as-rate-limit.json", "task_success"},
+                        Case{"scenarios/incidents/openai-outage-model-fallback.json",
+                             "scenarios/policies/no-fallback.json", "task_success"},
+                        Case{"scenarios/incidents/adaptive-limit-collapse.json",
+                             "scenarios/policies/limit-per-error-decrease.json", "task_latency"},
+                        Case{"scenarios/incidents/adaptive-limit-frozen-by-retry-after.json",
+                             "scenarios/policies/limit-cooldown-from-retry-after.json", "task_success"}}) {
+    const Result r = squall("run " + c.scenario + " --policy " + c.policy);
+    EXPECT_EQ(r.exit_code, 1) << c.scenario << " " << c.policy << "\n" << r.out << r.err;
+    EXPECT_NE((r.out + r.err).find("threshold failed: " + c.fails), std::string::npos) << r.out << r.err;
   }
 }
 

@@ -8,7 +8,8 @@ Checks, per page: the page's script set data-charts-expected on <html> to the nu
 charts its data calls for (tasks by status, task success rate, tasks in flight, task
 latency, the latency histogram when a task finished; attempts, tokens, cost and cumulative
 cost by provider when there are providers; one per provider; injected faults when any was
-injected; breaker state when a breaker moved), data-charts-drawn to the same number (uPlot's
+injected; breaker state when a breaker moved; the limit when a run had an adaptive
+concurrency limiter), data-charts-drawn to the same number (uPlot's
 draw hook counts), and no data-errors (uncaught errors); uPlot built that many charts in the
 DOM; and the browser logged nothing from the page's console (the page never logs, so any
 console line, an uncaught error included, is a failure).
@@ -57,11 +58,13 @@ if len(sys.argv) != 3:
     sys.exit(__doc__)
 SQUALL, BROWSER = sys.argv[1], sys.argv[2]
 
-# (scenario, policy or None, expected exit code): a failing run (thresholds in red) and a
-# run with three providers, a fallback and breaker transitions.
+# (scenario, policy or None, expected exit code): a failing run (thresholds in red), a
+# run with three providers, a fallback and breaker transitions, and a run with an
+# adaptive concurrency limiter whose limit collapses.
 RUNS = [
     ("scenarios/incidents/launch-surge-429-storm.json", "scenarios/policies/naive-retry.json", 1),
     ("scenarios/incidents/openai-outage-model-fallback.json", None, 0),
+    ("scenarios/incidents/adaptive-limit-collapse.json", "scenarios/policies/limit-per-error-decrease.json", 1),
 ]
 
 
@@ -137,8 +140,9 @@ def expected_charts(data):
     by_provider = 4 if data["providers"] else 0  # attempts, tokens, cost, cumulative cost
     faults = 1 if data["injected_faults"] else 0
     histogram = 1 if data["latency_histogram"]["counts"] else 0
+    limiters = 1 if data["limiters"] else 0
     # tasks by status, task success, tasks in flight, task latency
-    return 4 + histogram + by_provider + len(data["providers"]) + faults + breakers
+    return 4 + histogram + by_provider + len(data["providers"]) + faults + breakers + limiters
 
 
 TOLERANCE_PX = 1.0  # sub-pixel rounding of text metrics

@@ -235,6 +235,11 @@ class EventLog final : public EventSink {
                                       e.input_tokens, e.output_tokens, e.cost_usd));
   }
   std::vector<std::string> validations;  // "<at>ms <owner> check=<check> in=<tokens> out=<tokens> $<cost>"
+  void on_limit(const LimitEvent& e) override {
+    limits.push_back(fmt::format("{}ms {} {}->{} in_flight={} queued={}", e.at / kMillisecond, to_string(e.action),
+                                 e.previous, e.limit, e.in_flight, e.queued));
+  }
+  std::vector<std::string> limits;  // "<at>ms <action> <previous>-><limit> in_flight=<n> queued=<n>"
 
   std::vector<std::string> hedges;       // "<at>ms <action> #<attempt index> $<billed cost>"
   std::vector<std::string> relaxations;  // "<at>ms rung <n> <label>"

@@ -131,6 +131,7 @@ TEST(HtmlWriterTest, EmbedsTheTimeSeriesAsData) {
     "breakers": { "t": [0.0, 22.3, 30.0], "series": [ { "label": "llm -> llm", "state": [0, 2, 2] } ] },
     "breaker_transitions_shown": 1,
     "breaker_transitions_total": 1,
+    "limiters": [],
     "schedule": { "faults": [], "bursts": [] },
     "thresholds": [
       { "chart": "task_success", "label": "task_success rate>=0.5", "value": 0.5, "passed": true },

@@ -1,5 +1,6 @@
-// One bad-input test per rule of the hedging, bulkhead and rate_limiter entries of a
-// policy, with the exact message, and their keys read into the configs.
+// One bad-input test per rule of the hedging, bulkhead, rate_limiter and
+// adaptive_concurrency entries of a policy, with the exact message, and their keys read
+// into the configs.
 #include <gtest/gtest.h>
 
 #include "tests/sim/scenario_test_support.hpp"
@@ -106,6 +107,68 @@ TEST(ScenarioRateLimiterConfigTest, LimitRefreshPeriodMustBePositive) {
 TEST(ScenarioRateLimiterConfigTest, TimeoutDurationMustNotBeNegative) {
   EXPECT_EQ(errors_of(with_strategy("rate_limiter", {{"timeout_duration", "-1s"}})),
             only("/policy/search/0/rate_limiter/timeout_duration", "expected a non-negative duration, got \"-1s\""));
+}
+
+const std::string kLimiter = "/policy/search/0/adaptive_concurrency";
+
+TEST(ScenarioAdaptiveConcurrencyConfigTest, KeysAreRead) {
+  const auto c =
+      loaded<AdaptiveConcurrencyConfig>(with_strategy("adaptive_concurrency", {{"initial_limit", 64},
+                                                                               {"max_limit", 64},
+                                                                               {"backoff_ratio", 0.5},
+                                                                               {"growth", "per_limit"},
+                                                                               {"slow_start", true},
+                                                                               {"decrease_window", "5s"},
+                                                                               {"min_drops", 5},
+                                                                               {"min_drop_rate", 0.2},
+                                                                               {"cooldown", "2s"},
+                                                                               {"drop_on", {"rate_limited"}}}));
+  EXPECT_EQ(c.initial_limit, 64);
+  EXPECT_EQ(c.max_limit, 64);
+  EXPECT_EQ(c.backoff_ratio, 0.5);
+  EXPECT_EQ(c.growth, LimitGrowth::per_limit);
+  EXPECT_TRUE(c.slow_start);
+  EXPECT_EQ(c.decrease_window, 5 * kSecond);
+  EXPECT_EQ(c.min_drops, 5);
+  EXPECT_EQ(c.min_drop_rate, 0.2);
+  EXPECT_EQ(c.cooldown, 2 * kSecond);
+  EXPECT_EQ(c.drop_on, std::vector<OutcomeKind>{OutcomeKind::rate_limited});
+}
+
+TEST(ScenarioAdaptiveConcurrencyConfigTest, TheInitialLimitLiesBetweenTheFloorAndTheCeiling) {
+  EXPECT_EQ(errors_of(with_strategy("adaptive_concurrency", {{"initial_limit", 5000}})),
+            only(kLimiter, "expected min_limit <= initial_limit <= max_limit, got 1, 5000 and 1000"));
+  EXPECT_EQ(errors_of(with_strategy("adaptive_concurrency", {{"min_limit", 30}})),
+            only(kLimiter, "expected min_limit <= initial_limit <= max_limit, got 30, 20 and 1000"));
+  // All three written in any order: read before they are judged.
+  EXPECT_EQ(errors_of(with_strategy("adaptive_concurrency",
+                                    {{"max_limit", 5000}, {"initial_limit", 2000}, {"min_limit", 10}})),
+            std::vector<ValidationError>{});
+}
+
+TEST(ScenarioAdaptiveConcurrencyConfigTest, AlgorithmKeysApplyToTheirAlgorithmOnly) {
+  EXPECT_EQ(errors_of(with_strategy("adaptive_concurrency", {{"algorithm", "vegas"}, {"backoff_ratio", 0.5}})),
+            only(kLimiter + "/backoff_ratio", "applies only to algorithm \"aimd\", not \"vegas\""));
+  EXPECT_EQ(errors_of(with_strategy("adaptive_concurrency", {{"smoothing", 0.5}})),
+            only(kLimiter + "/smoothing", "applies only to algorithm \"vegas\", not \"aimd\""));
+  EXPECT_EQ(errors_of(with_strategy("adaptive_concurrency", {{"slow_start", true}})),
+            only(kLimiter + "/slow_start", "applies only to algorithm \"aimd\" with growth \"per_limit\""));
+}
+
+TEST(ScenarioAdaptiveConcurrencyConfigTest, DropThresholdsNeedADecreaseWindow) {
+  EXPECT_EQ(errors_of(with_strategy("adaptive_concurrency", {{"min_drops", 3}})),
+            only(kLimiter + "/min_drops", "applies only when decrease_window > 0"));
+  EXPECT_EQ(errors_of(with_strategy("adaptive_concurrency", {{"queue_timeout", "1s"}})),
+            only(kLimiter + "/queue_timeout", "applies only when max_queue > 0"));
+}
+
+TEST(ScenarioAdaptiveConcurrencyConfigTest, BackoffRatioIsNetflixsRange) {
+  EXPECT_EQ(errors_of(with_strategy("adaptive_concurrency", {{"backoff_ratio", 1}})),
+            only(kLimiter + "/backoff_ratio", "expected a number in [0.5, 0.999], got 1"));
+}
+
+TEST(ScenarioAdaptiveConcurrencyConfigTest, LocalRefusalsAreNoDrops) {
+  EXPECT_EQ(errors_of(with_strategy("adaptive_concurrency", {{"drop_on", {"bulkhead_full"}}})).size(), 1u);
 }
 
 }  // namespace

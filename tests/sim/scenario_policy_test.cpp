@@ -66,7 +66,8 @@ TEST(ScenarioPolicyTest, ItemMustNameAStrategy) {
       only("/policy/search/0",
            "expected an object with one key naming a strategy (timeout, retry, "
            "circuit_breaker, simplify_query, relax_threshold, rewrite_query, budget, fallback, validate, reflect, "
-           "escalation, cache, retry_budget, adaptive_throttling, hedging, bulkhead, rate_limiter), got {}"));
+           "escalation, cache, retry_budget, adaptive_throttling, hedging, bulkhead, rate_limiter, "
+           "adaptive_concurrency), got {}"));
 }
 
 TEST(ScenarioPolicyTest, UnknownStrategyIsAnUnknownKey) {
@@ -75,7 +76,7 @@ TEST(ScenarioPolicyTest, UnknownStrategyIsAnUnknownKey) {
       only("/policy/search/0/retries",
            "unknown key \"retries\"; expected one of: timeout, retry, circuit_breaker, simplify_query, "
            "relax_threshold, rewrite_query, budget, fallback, validate, reflect, escalation, cache, retry_budget, "
-           "adaptive_throttling, hedging, bulkhead, rate_limiter"));
+           "adaptive_throttling, hedging, bulkhead, rate_limiter, adaptive_concurrency"));
 }
 
 TEST(ScenarioPolicyTest, ItemHoldsOneStrategy) {

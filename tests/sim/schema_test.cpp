@@ -342,8 +342,10 @@ TEST(SchemaTest, NumericBoundsAgreeWithTheLoader) {
   // and full-tools.json's 22 more: relax_threshold's initial, step and floor (on its
   // vector search), read_units' capacity, per_query and refill_per_s, hedging's, bulkhead's,
   // rate_limiter's, reflect's and budget's max_iterations, a step's min_score and top_k,
-  // the tool provider's rates, an llm's malformed_output_rate.
-  EXPECT_EQ(checked.size(), 70u);
+  // the tool provider's rates, an llm's malformed_output_rate; and adaptive_concurrency's
+  // 9: initial_limit, min_limit, max_limit, backoff_ratio, smoothing, probe_multiplier,
+  // min_drops, min_drop_rate, max_queue.
+  EXPECT_EQ(checked.size(), 79u);
 }
 
 // Scenario files: scenarios/**/*.json (without schema/, corpora/, policies/ and sweeps/,
