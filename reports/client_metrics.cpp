@@ -8,11 +8,6 @@
 namespace squall {
 namespace {
 
-bool admits(const Threshold& t, const std::string& key, std::string_view value) {
-  const auto it = t.tags.find(key);
-  return it == t.tags.end() || it->second == value;
-}
-
 // The sum of `field(row, layer)` over the admitted clients and layers.
 template <class Field>
 double by_layer(const ClientReport& c, const Threshold& t, Field field) {

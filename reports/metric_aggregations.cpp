@@ -2,6 +2,11 @@
 
 namespace squall {
 
+bool admits(const Threshold& t, const std::string& key, std::string_view value) {
+  const auto it = t.tags.find(key);
+  return it == t.tags.end() || it->second == value;
+}
+
 // The aggregation of integer samples in the metric's unit, `per_unit` samples' units
 // making one (kMillisecond ns per ms for latencies, 1 for counts).
 std::optional<double> trend_value(std::vector<Trend::Part> samples, const ThresholdExpression& e, double per_unit) {

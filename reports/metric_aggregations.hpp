@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/runtime/time.hpp"
@@ -13,6 +15,20 @@
 #include "reports/trend.hpp"
 
 namespace squall {
+
+// Whether the threshold's tag `key` admits `value`; an absent tag admits every value.
+bool admits(const Threshold& t, const std::string& key, std::string_view value);
+
+// The sum of `field(row)` over the rows of a recorder table whose name the threshold's
+// `tool` tag admits.
+template <class Row, class Field>
+double sum_by_tool(const std::vector<Row>& rows, const Threshold& t, Field field) {
+  std::uint64_t n = 0;
+  for (const Row& row : rows) {
+    if (admits(t, "tool", row.name)) n += field(row);
+  }
+  return static_cast<double>(n);
+}
 
 // The aggregation of integer samples in the metric's unit, `per_unit` samples' units
 // making one (kMillisecond ns per ms for latencies, 1 for counts).

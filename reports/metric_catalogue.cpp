@@ -46,7 +46,7 @@ constexpr std::array<TagInfo, 3> kClientAdviceTags{
     {{"client", TagValues::any}, {"layer", TagValues::retry_layer}, {"reason", TagValues::advice_reason}}};
 constexpr std::array<TagInfo, 1> kClientTags{{{"client", TagValues::any}}};
 
-constexpr std::array<MetricInfo, 52> kCatalogue{{
+constexpr std::array<MetricInfo, 55> kCatalogue{{
     {MetricId::task_success, "task_success", MetricType::rate, "", kTaskTags,
      "fraction of tasks that succeeded, clean or degraded"},
     {MetricId::task_degraded, "task_degraded", MetricType::rate, "", kTaskTags,
@@ -138,6 +138,13 @@ constexpr std::array<MetricInfo, 52> kCatalogue{{
     {MetricId::limit_recovery_time, "limit_recovery_time", MetricType::trend, "ms", kOwnerTags,
      "after an adaptive_concurrency limiter's decrease, until its limit was back where it was "
      "(reports/limiter_stats.hpp); the rest of the run when it never is"},
+    {MetricId::burned_tokens, "burned_tokens", MetricType::counter, "", kTokenTags,
+     "tokens billed by attempts that did not succeed, empty answers included (avg: per finished task)"},
+    {MetricId::burned_cost_usd, "burned_cost_usd", MetricType::counter, "", kProviderTags,
+     "USD billed by attempts that did not succeed, empty answers included (avg: per finished task)"},
+    {MetricId::backoff_delay, "backoff_delay", MetricType::trend, "ms", kOwnerTags,
+     "each retry backoff's delay, Retry-After waits included (max: the longest single wait; tool: the tool, or the "
+     "provider of an sdk_retry)"},
     {MetricId::client_retry_amplification, "client_retry_amplification", MetricType::trend, "", kClientLayerTags,
      "squall serve only: HTTP attempts per logical request of a client (with layer: the first attempt and that "
      "layer's retries)"},

@@ -78,6 +78,9 @@ enum class MetricId : std::uint8_t {
   breaker_openings,        // counter: circuit-breaker transitions to open, by cause
   concurrency_limit,       // trend: per time window, the lowest limit of an adaptive_concurrency limiter
   limit_recovery_time,     // trend, ms: after a limiter's decrease, until its limit was back
+  burned_tokens,           // counter: tokens billed by attempts that did not succeed
+  burned_cost_usd,         // counter: USD billed by attempts that did not succeed
+  backoff_delay,           // trend, ms: each backoff's delay (max: the longest single wait)
   // Client conformance, measured by `squall serve` only (reports/client_report.hpp); in a
   // simulated run a threshold on them is not evaluated.
   client_retry_amplification,     // trend: HTTP attempts per logical request, by client and layer

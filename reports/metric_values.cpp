@@ -6,16 +6,11 @@
 #include <vector>
 
 #include "reports/metric_aggregations.hpp"
+#include "reports/strategy_metric_values.hpp"
 #include "reports/trend.hpp"
 
 namespace squall {
 namespace {
-
-// Whether the threshold's tag `key` admits `value`; an absent tag admits every value.
-bool admits(const Threshold& t, const std::string& key, std::string_view value) {
-  const auto it = t.tags.find(key);
-  return it == t.tags.end() || it->second == value;
-}
 
 std::optional<double> rate_value(std::uint64_t hits, std::uint64_t total) {
   if (total == 0) return std::nullopt;
@@ -99,20 +94,22 @@ std::vector<std::uint64_t> calls_by_attempts(const Recorder& r, const Threshold&
   return counts;
 }
 
-double tokens(const Recorder& r, const Threshold& t) {
+// Billed tokens, or with `burned` only those of the attempts that did not succeed (empty
+// answers included: they cost tokens and gave nothing usable).
+double tokens(const Recorder& r, const Threshold& t, bool burned) {
   std::int64_t n = 0;
   for (const ProviderStats& s : r.providers()) {
     if (!admits(t, "provider", s.name)) continue;
-    if (admits(t, "kind", "input")) n += s.input_tokens;
-    if (admits(t, "kind", "output")) n += s.output_tokens;
+    if (admits(t, "kind", "input")) n += burned ? s.failed_input_tokens : s.input_tokens;
+    if (admits(t, "kind", "output")) n += burned ? s.failed_output_tokens : s.output_tokens;
   }
   return static_cast<double>(n);
 }
 
-double cost_usd(const Recorder& r, const Threshold& t) {
+double cost_usd(const Recorder& r, const Threshold& t, bool burned) {
   double usd = 0;
   for (const ProviderStats& s : r.providers()) {
-    if (admits(t, "provider", s.name)) usd += s.cost_usd;
+    if (admits(t, "provider", s.name)) usd += burned ? s.failed_cost_usd : s.cost_usd;
   }
   return usd;
 }
@@ -169,17 +166,6 @@ double fallbacks(const Recorder& r, const Threshold& t) {
         admits(t, "action", to_string(f.action))) {
       n += f.count;
     }
-  }
-  return static_cast<double>(n);
-}
-
-// The sum of `field(row)` over the rows of a recorder table whose name the threshold's
-// `tool` tag admits.
-template <class Row, class Field>
-double sum_by_tool(const std::vector<Row>& rows, const Threshold& t, Field field) {
-  std::uint64_t n = 0;
-  for (const Row& row : rows) {
-    if (admits(t, "tool", row.name)) n += field(row);
   }
   return static_cast<double>(n);
 }
@@ -280,55 +266,6 @@ double capacity_count(const Recorder& r, const Threshold& t, MetricId id) {
   });
 }
 
-// Per time-series window of the run from a limiter's first call, the lowest limit of each
-// admitted adaptive_concurrency limiter (reports/limiter_stats.hpp).
-std::vector<std::int64_t> limit_lows(const Recorder& r, const Threshold& t, Nanos duration) {
-  const auto windows =
-      std::min(kMaxWindows, static_cast<std::size_t>((std::max<Nanos>(duration, 0) + r.window() - 1) / r.window()));
-  std::vector<std::int64_t> lows;
-  for (const LimiterStats& l : r.limiters()) {
-    if (!admits(t, "tool", l.name)) continue;
-    for (const LimitRange& w : l.series(windows)) {
-      if (w.seen) lows.push_back(w.lowest);
-    }
-  }
-  return lows;
-}
-
-// Every dip's recovery time (an open one's to the run's end) of the admitted limiters.
-std::vector<std::int64_t> limit_recoveries(const Recorder& r, const Threshold& t, Nanos duration) {
-  std::vector<std::int64_t> times;
-  for (const LimiterStats& l : r.limiters()) {
-    if (!admits(t, "tool", l.name)) continue;
-    for (const LimitDip& d : l.recoveries(duration)) times.push_back(d.recovery);
-  }
-  return times;
-}
-
-double hedges(const Recorder& r, const Threshold& t) {
-  std::uint64_t n = 0;
-  for (const HedgeStats& s : r.hedges()) {
-    if (!admits(t, "tool", s.name)) continue;
-    for (const HedgeAction action : kHedgeActions) {
-      if (admits(t, "action", to_string(action))) n += s.actions[static_cast<std::size_t>(action)];
-    }
-  }
-  return static_cast<double>(n);
-}
-
-std::uint64_t hedge_actions(const Recorder& r, const Threshold& t, HedgeAction action) {
-  return static_cast<std::uint64_t>(sum_by_tool(
-      r.hedges(), t, [action](const HedgeStats& s) { return s.actions[static_cast<std::size_t>(action)]; }));
-}
-
-double hedge_loser_cost_usd(const Recorder& r, const Threshold& t) {
-  double usd = 0;
-  for (const HedgeStats& s : r.hedges()) {
-    if (admits(t, "tool", s.name)) usd += s.loser_cost_usd;
-  }
-  return usd;
-}
-
 }  // namespace
 
 std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos duration) {
@@ -348,8 +285,8 @@ std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos durat
     case MetricId::call_latency: return trend_value(call_latency(r, t), e, kMillisecond);
     case MetricId::provider_calls: return counter_value(provider_calls(r, t), e, duration, tasks);
     case MetricId::retry_amplification: return counted_value(calls_by_attempts(r, t), e);
-    case MetricId::tokens: return counter_value(tokens(r, t), e, duration, tasks);
-    case MetricId::cost_usd: return counter_value(cost_usd(r, t), e, duration, tasks);
+    case MetricId::tokens: return counter_value(tokens(r, t, false), e, duration, tasks);
+    case MetricId::cost_usd: return counter_value(cost_usd(r, t, false), e, duration, tasks);
     case MetricId::breaker_transitions: return counter_value(breaker_transitions(r, t), e, duration, tasks);
     case MetricId::injected_faults: return counter_value(injected_faults(r, t), e, duration, tasks);
     case MetricId::fallbacks: return counter_value(fallbacks(r, t), e, duration, tasks);
@@ -384,14 +321,15 @@ std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos durat
     case MetricId::truncated_answers:
       return counter_value(sum_by_provider(r, t, &ProviderStats::truncated), e, duration, tasks);
     case MetricId::logical_calls: return counter_value(logical_calls(r, t), e, duration, tasks);
-    case MetricId::hedges: return counter_value(hedges(r, t), e, duration, tasks);
-    case MetricId::hedged_fraction:
-      return rate_value(hedge_actions(r, t, HedgeAction::launched), hedge_actions(r, t, HedgeAction::primary));
-    case MetricId::hedge_loser_cost_usd: return counter_value(hedge_loser_cost_usd(r, t), e, duration, tasks);
     case MetricId::breaker_openings: return counter_value(breaker_openings(r, t), e, duration, tasks);
-    case MetricId::concurrency_limit: return trend_value({Trend::Part(limit_lows(r, t, duration))}, e, 1);
+    case MetricId::burned_tokens: return counter_value(tokens(r, t, true), e, duration, tasks);
+    case MetricId::burned_cost_usd: return counter_value(cost_usd(r, t, true), e, duration, tasks);
+    case MetricId::hedges:
+    case MetricId::hedged_fraction:
+    case MetricId::hedge_loser_cost_usd:
+    case MetricId::concurrency_limit:
     case MetricId::limit_recovery_time:
-      return trend_value({Trend::Part(limit_recoveries(r, t, duration))}, e, kMillisecond);
+    case MetricId::backoff_delay: return observe_strategy(r, t, info->id, duration, tasks);
     default: break;  // the client_* metrics, above
   }
   return std::nullopt;

@@ -124,6 +124,7 @@ void Recorder::on_backoff(const BackoffEvent& e) {
 
   ++tools_[t].backoffs;
   tools_[t].backoff_wait += e.delay;
+  tools_[t].backoff_delays.push_back(e.delay);
   saw_time(e.at);
 }
 

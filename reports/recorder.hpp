@@ -103,7 +103,8 @@ struct ToolStats {
   std::vector<std::uint64_t> calls_by_attempts;  // [n]: logical calls that made n attempts
   OutcomeCounts final_outcomes{};                // logical calls by final outcome
   std::uint64_t backoffs = 0;
-  Nanos backoff_wait = 0;  // total delay chosen by backoffs
+  Nanos backoff_wait = 0;    // total delay chosen by backoffs
+  SampleLog backoff_delays;  // each backoff's delay (ns): the longest single wait is its max
   std::uint64_t give_ups = 0;
   std::uint64_t query_changes = 0;
   std::uint64_t budget_refusals = 0;

@@ -52,7 +52,12 @@ void AdaptiveConcurrencyStrategy::release() {
 bool AdaptiveConcurrencyStrategy::may_decrease(bool dropped) {
   Window& w = window_;
   const TimePoint now = env_.clock.now();
-  if (now >= w.ends) w = Window{add_saturating(now, config_.decrease_window)};
+  if (now >= w.ends) {
+    // A window opens at a drop, so that a burst which starts inside it stays inside it
+    // (TCP's one decrease per round trip of the loss), wherever the burst falls.
+    if (!dropped) return false;
+    w = Window{add_saturating(now, config_.decrease_window)};
+  }
   ++w.samples;
   if (!dropped) return false;
   ++w.drops;

@@ -14,8 +14,9 @@
 // hedge). The round trip is from admission to the answer, so a limiter outside retry
 // holds its slot through the backoff and counts the whole logical call (oumi#2515);
 // inside retry, each attempt is a sample. Each sample updates the LimitAlgorithm
-// (limit_algorithm.hpp), except a drop that decrease_window rules out: at most one decrease
-// per window, once it holds min_drops drops and min_drop_rate of its calls were drops.
+// (limit_algorithm.hpp), except a drop that decrease_window rules out: a window opens at a
+// drop and lasts decrease_window; it decreases at most once, once it holds min_drops drops
+// and min_drop_rate of its calls were drops.
 // Cooldown: no increase for `cooldown` after a decrease; with cooldown_from_retry_after,
 // none either before the Retry-After of the latest drop has passed.
 //
@@ -50,7 +51,7 @@ class AdaptiveConcurrencyStrategy final : public Strategy {
  private:
   // The current decrease window (config.decrease_window > 0).
   struct Window {
-    TimePoint ends = 0;  // the first sample at or after it opens the next window
+    TimePoint ends = 0;  // the first drop at or after it opens the next window
     std::int32_t samples = 0;
     std::int32_t drops = 0;
     bool decreased = false;

@@ -242,10 +242,12 @@ Response ChaosProvider::faulty_answer(const FaultConfig& fault, TimePoint now) {
 void ChaosProvider::abort_now(const FaultConfig& fault, TimePoint now, std::int64_t prompt_tokens,
                               const CallOptions& options, Rng& rng, Response& response, ScheduledAnswer& answer) {
   if (fault.kind == FaultKind::timeout) {
-    // The hang: the caller's wait ends at the deadline or the cap as a timeout (never cut
-    // short: the hang is the fault), or at a cancel.
+    // The hang: the caller's wait ends at the deadline as a timeout (never cut short: the
+    // hang is the fault), or at a cancel; or, sooner, when the server closes the silent
+    // connection: after the fault's latency when it has one, else at the cap.
+    const Nanos hang = fault.latency ? LatencyModel(*fault.latency).sample(rng) : settings_.hang_cap;
     response = timeout_response(body_);
-    answer.at = std::min(options.deadline, add_saturating(now, settings_.hang_cap));
+    answer.at = std::min(options.deadline, add_saturating(now, hang));
     return;
   }
   const Nanos latency = fault.latency ? LatencyModel(*fault.latency).sample(rng) : latency_.sample(rng);

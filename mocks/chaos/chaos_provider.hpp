@@ -51,11 +51,12 @@
 // without identity, from `rng` after the draw), so they too line up across policies.
 //
 // Abort answers:
-// - timeout: no answer. The call returns Transport::timeout at CallOptions::deadline,
-//   or hang_cap after the call if that comes first. The engine always sets a finite
-//   deadline; the cap keeps a caller without one from hanging the simulation, the way
-//   an HTTP client gives up on a silent server (10 minutes is the OpenAI Python SDK's
-//   default request timeout, 600 s).
+// - timeout: no answer. The call returns Transport::timeout at CallOptions::deadline, or
+//   when the server closes the silent connection if that comes first: after the fault's
+//   `latency` when the rule sets one (a load balancer's idle timeout), else after
+//   hang_cap. A task's deadline is at most the scenario's, so the cap only keeps a caller
+//   without a deadline (live mode's connections) from hanging, the way an HTTP client gives
+//   up on a silent server (10 minutes is the OpenAI Python SDK's default request timeout).
 // - rate_limited: 429; overloaded: fault.status, default 529 (Anthropic's
 //   overloaded_error), or 503. Both carry the delay the server asks for when the rule
 //   sets one, in the rule's RetryAfterForm: Retry-After as delay-seconds, verbatim;

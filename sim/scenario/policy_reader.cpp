@@ -236,13 +236,16 @@ void check_strategy(const StrategyConfig& config, std::string_view owner, const 
 }
 
 // A list holds at most one escalation item, whose second would be silently ignored
-// (find_escalation takes the first), and at most one cache, since a second would cache
-// what the first already does and the report, which counts a pipeline's cache events
-// under its tool, would count each of them twice. `first` maps a strategy's name to the
-// path of the first one seen.
+// (find_escalation takes the first), at most one cache, since a second would cache what
+// the first already does and the report, which counts a pipeline's cache events under its
+// tool, would count each of them twice, and at most one adaptive_concurrency, whose limit
+// the report keeps per list owner (two would blend into one series). `first` maps a
+// strategy's name to the path of the first one seen.
 void check_single(const StrategyConfig& config, const std::string& item_path,
                   std::map<std::string_view, std::string>& first, Diagnostics& diag) {
-  if (!std::holds_alternative<EscalationConfig>(config) && !std::holds_alternative<CacheConfig>(config)) return;
+  const bool single = std::holds_alternative<EscalationConfig>(config) || std::holds_alternative<CacheConfig>(config) ||
+                      std::holds_alternative<AdaptiveConcurrencyConfig>(config);
+  if (!single) return;
   const std::string_view name = strategy_name(config);
   const auto [seen, inserted] = first.emplace(name, item_path);
   if (!inserted) {

@@ -229,6 +229,25 @@ TEST(AdaptiveConcurrencyTest, ACorrelatedBurstDecreasesOncePerWindow) {
   EXPECT_EQ(lowest_after_burst(kSecond), 64);  // one decrease in the window
 }
 
+// The window opens at the burst's first drop, not at whatever answer came before it: a
+// burst shorter than the window is one decrease however the answers before it fell.
+TEST(AdaptiveConcurrencyTest, AWindowOpensAtTheFirstDropOfABurst) {
+  Harness h;
+  ScriptedProvider provider(h.loop, [](std::size_t i, const Request&) {
+    return i == 0 ? Reply{test::results(), 100 * kMillisecond} : Reply{test::status(429), 100 * kMillisecond};
+  });
+  AdaptiveConcurrencyConfig c = aimd(16, 0.5);
+  c.decrease_window = kSecond;
+  Rig rig(h, provider, c);
+  std::array<Call, 3> calls;
+  // A success at 100 ms opens no window; 429s at 1000 ms and 1900 ms are one burst.
+  run_at(h, *rig.pipeline, calls, {0, 900 * kMillisecond, 1800 * kMillisecond});
+  EXPECT_EQ(h.log.limits, (std::vector<std::string>{
+                              "0ms start 16->16 in_flight=0 queued=0",
+                              "1000ms decrease 16->8 in_flight=1 queued=0",
+                          }));
+}
+
 TEST(AdaptiveConcurrencyTest, DropsBelowTheWindowsThresholdChangeNothing) {
   Harness h;
   ScriptedProvider provider(h.loop, [](std::size_t i, const Request&) {

@@ -159,6 +159,23 @@ TEST(ChaosProviderTest, TimeoutWithoutADeadlineEndsAtTheHangCap) {
   EXPECT_EQ(done.response.transport, Transport::timeout);
 }
 
+TEST(ChaosProviderTest, ATimeoutsLatencyIsWhenTheServerClosesTheSilentConnection) {
+  Xoshiro256 rng(1);
+  FaultConfig idle = fault(FaultKind::timeout, 1.0);
+  idle.latency = constant(90 * kSecond);  // a load balancer's idle timeout
+  Fixture f({idle}, rng);
+  CallOptions options;
+  options.deadline = 2 * kMinute;
+  const auto done = run_call(f.loop, *f.chaos, {}, options);
+  EXPECT_EQ(done.at, 90 * kSecond);
+  EXPECT_EQ(classify(done.response), OutcomeKind::timeout);
+  Fixture g({idle}, rng);
+  options.deadline = 30 * kSecond;  // the client gives up first
+  EXPECT_EQ(run_call(g.loop, *g.chaos, {}, options).at, 30 * kSecond);
+  Fixture h({idle}, rng);  // no deadline: the latency, not the 10 minute cap
+  EXPECT_EQ(run_call(h.loop, *h.chaos).at, 90 * kSecond);
+}
+
 TEST(ChaosProviderTest, FaultyAnswersTakeTheProviderLatencyUnlessOverridden) {
   Xoshiro256 rng(1);
   FaultConfig slow = fault(FaultKind::server_error, 1.0);

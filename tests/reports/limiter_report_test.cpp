@@ -78,6 +78,13 @@ TEST(LimiterReportTest, ThresholdsReadTheLowestLimitsAndTheRecoveryTimes) {
   EXPECT_EQ(observed(r, "concurrency_limit{tool:other}", "min>=8"), std::nullopt);  // no samples
 }
 
+TEST(LimiterReportTest, ALimiterThatNeverDippedRecoveredInNoTime) {
+  Recorder r;
+  limit(r, LimitAction::start, kSecond, 20, 20);
+  EXPECT_EQ(observed(r, "limit_recovery_time{tool:model}", "max<30s"), 0);
+  EXPECT_EQ(observed(r, "limit_recovery_time{tool:other}", "max<30s"), std::nullopt);  // no such limiter
+}
+
 TEST(LimiterReportTest, JsonAndTextShowTheLimiter) {
   Recorder r;
   feed(r);

@@ -91,6 +91,20 @@ TEST(MetricValuesTest, CounterAggregations) {
   EXPECT_EQ(observed("injected_faults{provider:llm,kind:timeout}", "count<1"), 1.0);
 }
 
+TEST(MetricValuesTest, BurnedSpendIsWhatFailedAttemptsBilled) {
+  // The one failed attempt that billed anything: llm's timeout, 1200 + 100 tokens, $0.0032.
+  EXPECT_EQ(observed("burned_tokens", "sum<1"), 1300.0);
+  EXPECT_EQ(observed("burned_tokens{kind:output}", "sum<1"), 100.0);
+  EXPECT_EQ(observed("burned_tokens{provider:web_search}", "sum<1"), 0.0);
+  EXPECT_DOUBLE_EQ(*observed("burned_cost_usd", "sum<1"), 0.0032);
+  EXPECT_DOUBLE_EQ(*observed("burned_cost_usd", "avg<1"), 0.0032 / 4);  // per finished task
+}
+
+TEST(MetricValuesTest, BackoffDelayIsEachWait) {
+  EXPECT_EQ(observed("backoff_delay", "max<1s"), 1000.0);  // web_search's one backoff, in ms
+  EXPECT_EQ(observed("backoff_delay{tool:llm}", "max<1s"), std::nullopt);
+}
+
 TEST(MetricValuesTest, EscalationsByLevelAndReason) {
   Recorder r;
   test_support::feed_sample_run(r);

@@ -149,7 +149,7 @@ TEST(ThresholdParseTest, RejectsUnknownUnit) {
   // A valid duration still gets the message that names durations.
   EXPECT_EQ(
       error_of("task_success", "rate>=5s"),
-      R"msg(a duration ("5s") applies only to time metrics (task_latency, call_latency, cache_stale_age, capacity_recovery_time, limit_recovery_time); "task_success" is not one)msg");
+      R"msg(a duration ("5s") applies only to time metrics (task_latency, call_latency, cache_stale_age, capacity_recovery_time, limit_recovery_time, backoff_delay); "task_success" is not one)msg");
 }
 
 TEST(ThresholdParseTest, RejectsDurationsThatScenarioFilesReject) {
@@ -188,7 +188,7 @@ TEST(ThresholdParseTest, RejectsAggregationThatDoesNotApply) {
 TEST(ThresholdParseTest, RejectsDurationOnMetricThatIsNotATime) {
   EXPECT_EQ(
       error_of("cost_usd", "sum < 5 s"),
-      R"msg(a duration ("5 s") applies only to time metrics (task_latency, call_latency, cache_stale_age, capacity_recovery_time, limit_recovery_time); "cost_usd" is not one)msg");
+      R"msg(a duration ("5 s") applies only to time metrics (task_latency, call_latency, cache_stale_age, capacity_recovery_time, limit_recovery_time, backoff_delay); "cost_usd" is not one)msg");
 }
 
 TEST(ThresholdParseTest, TimeMetricNeedsAUnit) {
@@ -229,7 +229,7 @@ TEST(MetricParseTest, RejectsUnknownMetric) {
             "capacity_rate_limited, capacity_rejected, capacity_wasted, capacity_queue_length, capacity_recovery_time, "
             "retries_refused, "
             "throttled_requests, truncated_answers, logical_calls, hedges, hedged_fraction, hedge_loser_cost_usd, "
-            "breaker_openings, concurrency_limit, limit_recovery_time, "
+            "breaker_openings, concurrency_limit, limit_recovery_time, burned_tokens, burned_cost_usd, backoff_delay, "
             "client_retry_amplification, client_retries, client_early_retries, client_retries_against_advice, "
             "client_loops, client_peak_concurrency, client_resent_tokens");
 }

@@ -167,6 +167,15 @@ TEST(ScenarioAdaptiveConcurrencyConfigTest, BackoffRatioIsNetflixsRange) {
             only(kLimiter + "/backoff_ratio", "expected a number in [0.5, 0.999], got 1"));
 }
 
+TEST(ScenarioAdaptiveConcurrencyConfigTest, AListHoldsOneLimiter) {
+  const Json two = with(base_scenario(), "/policy/search",
+                        Json::array({Json{{"adaptive_concurrency", Json::object()}}, Json{{"retry", Json::object()}},
+                                     Json{{"adaptive_concurrency", Json::object()}}}));
+  EXPECT_EQ(
+      errors_of(two),
+      only("/policy/search/2", "duplicate \"adaptive_concurrency\" (also /policy/search/0); a list holds at most one"));
+}
+
 TEST(ScenarioAdaptiveConcurrencyConfigTest, LocalRefusalsAreNoDrops) {
   EXPECT_EQ(errors_of(with_strategy("adaptive_concurrency", {{"drop_on", {"bulkhead_full"}}})).size(), 1u);
 }
