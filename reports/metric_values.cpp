@@ -195,23 +195,6 @@ double escalations(const Recorder& r, const Threshold& t) {
   return static_cast<double>(n);
 }
 
-double cache_actions(const Recorder& r, const Threshold& t, CacheAction action) {
-  return sum_by_tool(r.caches(), t,
-                     [action](const CacheStats& s) { return s.actions[static_cast<std::size_t>(action)]; });
-}
-
-double cache_calls_saved(const Recorder& r, const Threshold& t) {
-  return sum_by_tool(r.caches(), t, [](const CacheStats& s) { return s.calls_saved; });
-}
-
-std::vector<Trend::Part> cache_stale_age(const Recorder& r, const Threshold& t) {
-  std::vector<Trend::Part> parts;
-  for (const CacheStats& s : r.caches()) {
-    if (admits(t, "tool", s.name)) s.stale_age.append_parts(parts);
-  }
-  return parts;
-}
-
 // The sum of `field(report)` over the capacity reports whose provider the threshold's
 // `provider` tag admits.
 template <class Field>
@@ -274,6 +257,7 @@ std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos durat
   if (info == nullptr || live_only(info->id)) return std::nullopt;
   const ThresholdExpression& e = t.parsed;
   const std::uint64_t tasks = finished_tasks(r);
+  if (is_strategy_metric(info->id)) return observe_strategy(r, t, info->id, duration, tasks);
   switch (info->id) {
     case MetricId::task_success: return task_rate(r, t, {TaskStatus::succeeded, TaskStatus::degraded});
     case MetricId::task_degraded: return task_rate(r, t, {TaskStatus::degraded});
@@ -296,16 +280,6 @@ std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos durat
     case MetricId::task_tokens: return trend_value(per_task(r, t, &TemplateStats::task_tokens), e, 1);
     case MetricId::task_cost_usd:
       return trend_value(per_task(r, t, &TemplateStats::task_cost_nano_usd), e, kNanoUsdPerUsd);
-    case MetricId::cache_hits: return counter_value(cache_actions(r, t, CacheAction::hit), e, duration, tasks);
-    case MetricId::cache_misses: return counter_value(cache_actions(r, t, CacheAction::miss), e, duration, tasks);
-    case MetricId::cache_coalesced:
-      return counter_value(cache_actions(r, t, CacheAction::coalesced), e, duration, tasks);
-    case MetricId::cache_wait_timeouts:
-      return counter_value(cache_actions(r, t, CacheAction::wait_timeout), e, duration, tasks);
-    case MetricId::cache_stale: return counter_value(cache_actions(r, t, CacheAction::stale), e, duration, tasks);
-    case MetricId::cache_stale_age: return trend_value(cache_stale_age(r, t), e, kMillisecond);
-    case MetricId::cache_evictions: return counter_value(cache_actions(r, t, CacheAction::evicted), e, duration, tasks);
-    case MetricId::cache_calls_saved: return counter_value(cache_calls_saved(r, t), e, duration, tasks);
     case MetricId::capacity_offered:
     case MetricId::capacity_goodput:
     case MetricId::capacity_rate_limited:
@@ -324,12 +298,6 @@ std::optional<double> observe(const Recorder& r, const Threshold& t, Nanos durat
     case MetricId::breaker_openings: return counter_value(breaker_openings(r, t), e, duration, tasks);
     case MetricId::burned_tokens: return counter_value(tokens(r, t, true), e, duration, tasks);
     case MetricId::burned_cost_usd: return counter_value(cost_usd(r, t, true), e, duration, tasks);
-    case MetricId::hedges:
-    case MetricId::hedged_fraction:
-    case MetricId::hedge_loser_cost_usd:
-    case MetricId::concurrency_limit:
-    case MetricId::limit_recovery_time:
-    case MetricId::backoff_delay: return observe_strategy(r, t, info->id, duration, tasks);
     default: break;  // the client_* metrics, above
   }
   return std::nullopt;

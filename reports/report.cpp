@@ -218,20 +218,9 @@ void set_strategy_sections(Report& rep, const Recorder& r) {
   }
 }
 
-}  // namespace
-
-Report build_report(const Recorder& r, const RunInfo& run, std::span<const Threshold> thresholds,
-                    const ClientReport* clients) {
-  Report rep;
-  rep.scenario = run.scenario;
-  rep.seed = run.seed;
-  rep.duration = run.duration;
-  rep.fingerprint = r.fingerprint();
-  rep.tasks = task_summary(r);
-  set_task_latency(rep, r);
-  rep.task_spend = task_spend(r);
-
-  const std::vector<std::size_t> provider_order = by_name(r.providers());
+// Per provider, sorted by name, and the run's token and cost totals; returns the order.
+std::vector<std::size_t> set_providers(Report& rep, const Recorder& r) {
+  std::vector<std::size_t> provider_order = by_name(r.providers());
   for (std::size_t i : provider_order) {
     const ProviderStats& s = r.providers()[i];
     ProviderSummary p;
@@ -256,7 +245,11 @@ Report build_report(const Recorder& r, const RunInfo& run, std::span<const Thres
     rep.cost.per_provider_usd.emplace_back(s.name, s.cost_usd);
   }
   if (rep.tasks.total > 0) rep.cost.per_task_usd = rep.cost.total_usd / static_cast<double>(rep.tasks.total);
+  return provider_order;
+}
 
+// Per tool with logical calls, sorted by name, and the overall retry amplification.
+void set_tools(Report& rep, const Recorder& r) {
   std::uint64_t all_calls = 0;
   std::uint64_t all_attempts = 0;
   for (std::size_t i : by_name(r.tools())) {
@@ -281,7 +274,10 @@ Report build_report(const Recorder& r, const RunInfo& run, std::span<const Thres
     all_attempts += s.attempts;
   }
   rep.retry_amplification = ratio(all_attempts, all_calls);
+}
 
+// Breaker transitions and openings, and fallback rows.
+void set_breakers_and_fallbacks(Report& rep, const Recorder& r) {
   const auto provider_name = [&r](std::size_t i) { return i == kNoIndex ? std::string() : r.providers()[i].name; };
   for (const RecordedBreakerTransition& b : r.breaker_transitions()) {
     rep.breaker_transitions.push_back({r.tools()[b.tool].name, provider_name(b.provider), b.at, b.from, b.to});
@@ -296,7 +292,10 @@ Report build_report(const Recorder& r, const RunInfo& run, std::span<const Thres
   std::sort(rep.fallbacks.begin(), rep.fallbacks.end(), [](const FallbackRow& a, const FallbackRow& b) {
     return std::tie(a.tool, a.action, a.from, a.to) < std::tie(b.tool, b.action, b.from, b.to);
   });
+}
 
+// Ladder rungs, escalation tickets, and answers by degradation path.
+void set_ladder_escalations_answers(Report& rep, const Recorder& r) {
   std::vector<const LadderStats*> rungs;
   for (const LadderStats& l : r.ladder()) rungs.push_back(&l);
   std::sort(rungs.begin(), rungs.end(), [&r](const LadderStats* a, const LadderStats* b) {
@@ -320,7 +319,10 @@ Report build_report(const Recorder& r, const RunInfo& run, std::span<const Thres
   }
   std::sort(rep.answers.by_path.begin(), rep.answers.by_path.end(),
             [](const AnswerRow& a, const AnswerRow& b) { return a.path < b.path; });
+}
 
+// Injected faults, by kind, by phase, and those the engine saw cut short.
+void set_injected_faults(Report& rep, const Recorder& r) {
   for (const auto& [provider, kinds] : r.injected_faults()) {
     for (const auto& [kind, count] : kinds) rep.injected_faults.push_back({provider, kind, count});
   }
@@ -332,6 +334,26 @@ Report build_report(const Recorder& r, const RunInfo& run, std::span<const Thres
       if (count != 0) rep.injected_faults_cut_short.push_back({provider, kind, count});
     }
   }
+}
+
+}  // namespace
+
+Report build_report(const Recorder& r, const RunInfo& run, std::span<const Threshold> thresholds,
+                    const ClientReport* clients) {
+  Report rep;
+  rep.scenario = run.scenario;
+  rep.seed = run.seed;
+  rep.duration = run.duration;
+  rep.fingerprint = r.fingerprint();
+  rep.tasks = task_summary(r);
+  set_task_latency(rep, r);
+  rep.task_spend = task_spend(r);
+
+  const std::vector<std::size_t> provider_order = set_providers(rep, r);
+  set_tools(rep, r);
+  set_breakers_and_fallbacks(rep, r);
+  set_ladder_escalations_answers(rep, r);
+  set_injected_faults(rep, r);
 
   for (const Threshold& t : thresholds) rep.thresholds.push_back(evaluated(t, r, run.duration, clients));
 

@@ -10,6 +10,23 @@
 namespace squall {
 namespace {
 
+double cache_actions(const Recorder& r, const Threshold& t, CacheAction action) {
+  return sum_by_tool(r.caches(), t,
+                     [action](const CacheStats& s) { return s.actions[static_cast<std::size_t>(action)]; });
+}
+
+double cache_calls_saved(const Recorder& r, const Threshold& t) {
+  return sum_by_tool(r.caches(), t, [](const CacheStats& s) { return s.calls_saved; });
+}
+
+std::vector<Trend::Part> cache_stale_age(const Recorder& r, const Threshold& t) {
+  std::vector<Trend::Part> parts;
+  for (const CacheStats& s : r.caches()) {
+    if (admits(t, "tool", s.name)) s.stale_age.append_parts(parts);
+  }
+  return parts;
+}
+
 double hedges(const Recorder& r, const Threshold& t) {
   std::uint64_t n = 0;
   for (const HedgeStats& s : r.hedges()) {
@@ -75,10 +92,40 @@ std::vector<Trend::Part> backoff_delays(const Recorder& r, const Threshold& t) {
 
 }  // namespace
 
+bool is_strategy_metric(MetricId id) {
+  switch (id) {
+    case MetricId::cache_hits:
+    case MetricId::cache_misses:
+    case MetricId::cache_coalesced:
+    case MetricId::cache_wait_timeouts:
+    case MetricId::cache_stale:
+    case MetricId::cache_stale_age:
+    case MetricId::cache_evictions:
+    case MetricId::cache_calls_saved:
+    case MetricId::hedges:
+    case MetricId::hedged_fraction:
+    case MetricId::hedge_loser_cost_usd:
+    case MetricId::concurrency_limit:
+    case MetricId::limit_recovery_time:
+    case MetricId::backoff_delay: return true;
+    default: return false;
+  }
+}
+
 std::optional<double> observe_strategy(const Recorder& r, const Threshold& t, MetricId id, Nanos duration,
                                        std::uint64_t tasks) {
   const ThresholdExpression& e = t.parsed;
   switch (id) {
+    case MetricId::cache_hits: return counter_value(cache_actions(r, t, CacheAction::hit), e, duration, tasks);
+    case MetricId::cache_misses: return counter_value(cache_actions(r, t, CacheAction::miss), e, duration, tasks);
+    case MetricId::cache_coalesced:
+      return counter_value(cache_actions(r, t, CacheAction::coalesced), e, duration, tasks);
+    case MetricId::cache_wait_timeouts:
+      return counter_value(cache_actions(r, t, CacheAction::wait_timeout), e, duration, tasks);
+    case MetricId::cache_stale: return counter_value(cache_actions(r, t, CacheAction::stale), e, duration, tasks);
+    case MetricId::cache_stale_age: return trend_value(cache_stale_age(r, t), e, kMillisecond);
+    case MetricId::cache_evictions: return counter_value(cache_actions(r, t, CacheAction::evicted), e, duration, tasks);
+    case MetricId::cache_calls_saved: return counter_value(cache_calls_saved(r, t), e, duration, tasks);
     case MetricId::hedges: return counter_value(hedges(r, t), e, duration, tasks);
     case MetricId::hedged_fraction: {
       const std::uint64_t primaries = hedge_actions(r, t, HedgeAction::primary);

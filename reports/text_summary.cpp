@@ -141,6 +141,25 @@ void strategy_rows(const Report& r, std::vector<Row>& rows) {
   }
 }
 
+// Tickets by level, non-zero only, each with its reasons: "human_review=3 (safe_failed=3)".
+std::string escalation_text(const Report& r) {
+  std::string escalations;
+  for (EscalationLevel level : all_escalation_levels()) {
+    const std::uint64_t n = r.escalations.by_level[index_of(level)];
+    if (n == 0) continue;
+    std::string reasons;
+    for (EscalationCondition reason : all_escalation_conditions()) {
+      const std::uint64_t m = r.escalations.by_level_and_reason[index_of(level)][index_of(reason)];
+      if (m == 0) continue;
+      if (!reasons.empty()) reasons += ' ';
+      reasons += fmt::format("{}={}", to_string(reason), m);
+    }
+    if (!escalations.empty()) escalations += ' ';
+    escalations += fmt::format("{}={} ({})", to_string(level), n, reasons);
+  }
+  return escalations;
+}
+
 void cost_rows(const Report& r, std::vector<Row>& rows) {
   rows.push_back({"", "tokens",
                   fmt::format("input={} output={} burned_by_failed_attempts={}", r.tokens.input, r.tokens.output,
@@ -179,21 +198,7 @@ void cost_rows(const Report& r, std::vector<Row>& rows) {
     ladder += fmt::format("{}:{}:{}={}", l.tool, l.strategy, l.rung, l.count);
   }
   if (!ladder.empty()) rows.push_back({"", "ladder", ladder});
-  // Tickets by level, non-zero only, each with its reasons: "human_review=3 (safe_failed=3)".
-  std::string escalations;
-  for (EscalationLevel level : all_escalation_levels()) {
-    const std::uint64_t n = r.escalations.by_level[index_of(level)];
-    if (n == 0) continue;
-    std::string reasons;
-    for (EscalationCondition reason : all_escalation_conditions()) {
-      const std::uint64_t m = r.escalations.by_level_and_reason[index_of(level)][index_of(reason)];
-      if (m == 0) continue;
-      if (!reasons.empty()) reasons += ' ';
-      reasons += fmt::format("{}={}", to_string(reason), m);
-    }
-    if (!escalations.empty()) escalations += ' ';
-    escalations += fmt::format("{}={} ({})", to_string(level), n, reasons);
-  }
+  const std::string escalations = escalation_text(r);
   rows.push_back({"", "escalations", escalations.empty() ? std::string("none") : escalations});
   std::string faults;
   for (const InjectedFaultRow& f : r.injected_faults) {
