@@ -150,14 +150,18 @@ struct BudgetExhaustedEvent {
   double maximum = 0;      // the limit
 };
 
-// The fallback strategy moved a logical call from one provider to another, or passed a
-// candidate over without calling it.
+// The fallback strategy moved a logical call from one provider to another, passed a
+// candidate over without calling it, or cooled one (new actions go last: the run
+// fingerprint folds the enumerator's value).
 #define SQUALL_FALLBACK_ACTIONS(X)                                                    \
   X(switched, "`to` is called next because `from` ended in `trigger`")                \
   X(skipped_context, "`to` cannot hold the prompt plus the requested output")         \
   X(skipped_capability, "`to` lacks a capability the step requires")                  \
   X(skipped_budget, "`to`'s worst-case cost exceeds what the task's budget has left") \
-  X(exhausted, "no candidate is left; the call ends with `trigger`")
+  X(exhausted, "no candidate is left; the call ends with `trigger`")                  \
+  X(skipped_cooldown, "`to` is cooling after a failure (fallback's `cooldown`)")      \
+  X(cooled, "`from` cools for `wait` after ending in `trigger`")                      \
+  X(waited_cooldown, "every candidate was cooling; the call waited `wait` for `to`")
 
 enum class FallbackAction : std::uint8_t { SQUALL_FALLBACK_ACTIONS(SQUALL_ENUMERATOR) };
 inline constexpr std::size_t kFallbackActionCount = 0 SQUALL_FALLBACK_ACTIONS(SQUALL_COUNT);
@@ -172,6 +176,7 @@ struct FallbackEvent {
   std::string_view to;                         // the candidate concerned (empty when exhausted)
   OutcomeKind trigger = OutcomeKind::success;  // from's outcome
   TimePoint at = 0;
+  Nanos wait = 0;  // cooled: how long `from` cools; waited_cooldown: how long the call waited
 };
 
 // The reflect strategy asked an LLM to correct a tool call's arguments after the tool

@@ -87,6 +87,10 @@ struct ProviderDescriptor {
   // non-idempotent provider is never re-sent a request after an outcome that may have
   // reached it (timeout, 5xx): engine/retry_safety.hpp. Default true (reads).
   bool idempotent = true;
+  // The quota group the provider shares its rate limits with (the scenario's
+  // `quota_groups`: models or deployments behind one API key's RPM/TPM bucket); empty for
+  // none. A 429 on one member cools the whole group (engine/cooldown_board.hpp).
+  std::string quota_group;
 
   // Output tokens a request may generate at most: the smaller of its own cap and the
   // model's, either where the other is 0 (none); 0 for providers that generate nothing.

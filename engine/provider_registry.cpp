@@ -20,6 +20,7 @@ std::optional<Nanos> LatencyWindow::mean() const {
 ProviderId ProviderRegistry::add(ProviderDescriptor descriptor, Provider& provider,
                                  std::vector<std::unique_ptr<Strategy>> stack) {
   assert(!find(descriptor.name));
+  cooldowns_.add(descriptor.quota_group);
   entries_.push_back(std::make_unique<Entry>(std::move(descriptor), provider, env_, std::move(stack)));
   const auto id = static_cast<ProviderId>(entries_.size() - 1);
   ids_.emplace(entries_.back()->descriptor.name, id);

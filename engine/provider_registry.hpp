@@ -8,7 +8,8 @@
 // name or id, never by holding a mock.
 //
 // The registry also keeps what routing needs to know about each provider beyond its
-// descriptor: the latency of its recent successful attempts (LatencyWindow).
+// descriptor: the latency of its recent successful attempts (LatencyWindow), and which
+// providers are cooling (CooldownBoard).
 #pragma once
 
 #include <array>
@@ -19,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/cooldown_board.hpp"
 #include "engine/pipeline.hpp"
 #include "engine/provider_descriptor.hpp"
 
@@ -57,6 +59,9 @@ class ProviderRegistry final : public Terminal {
   const ProviderDescriptor& descriptor(ProviderId id) const { return entries_[id]->descriptor; }
   const LatencyWindow& latency(ProviderId id) const { return entries_[id]->latency; }
   std::size_t size() const { return entries_.size(); }
+  // The run's cooldowns, shared by every fallback that sets `cooldown`.
+  CooldownBoard& cooldowns() { return cooldowns_; }
+  const CooldownBoard& cooldowns() const { return cooldowns_; }
   // The environment strategies built for this registry use (env.providers is this).
   const EngineEnv& env() const { return env_; }
 
@@ -81,6 +86,7 @@ class ProviderRegistry final : public Terminal {
   };
 
   EngineEnv env_;
+  CooldownBoard cooldowns_;
   std::vector<std::unique_ptr<Entry>> entries_;  // by id; entries never move
   // Ids by name, so that building a world of n providers and tools is O(n log n), not
   // O(n^2). The keys view the entries' descriptors, which never move.

@@ -24,7 +24,8 @@ LiveWorld::LiveWorld(const Scenario& scenario, const Corpora& corpora, std::uint
     provider.config = &config;
     provider.built = make_provider(config, corpus != nullptr ? corpus->corpus : nullptr, clock, scheduler, rngs,
                                    corpus != nullptr ? corpus->index : nullptr,
-                                   CapacitySeriesOptions{recorder_.window(), kMaxWindows}, start_unix_seconds);
+                                   CapacitySeriesOptions{recorder_.window(), kMaxWindows}, start_unix_seconds,
+                                   quotas_.find(config.quota_group));
   }
 }
 

@@ -116,6 +116,7 @@ class LiveWorld {
   std::int64_t start_unix_seconds_;
   Recorder recorder_;
   EventSink* observer_;
+  QuotaBucketMap quotas_{scenario_.quota_groups};  // before the providers, which take from it
   std::map<std::string, LiveProvider, std::less<>> providers_;
   std::uint64_t next_trace_ = 0;
   std::uint64_t decisions_ = 0;

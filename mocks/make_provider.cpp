@@ -13,6 +13,7 @@ ProviderDescriptor describe(const ProviderConfig& config) {
   d.model = config.name;
   d.capabilities = config.capabilities;
   d.idempotent = config.idempotent;
+  d.quota_group = config.quota_group;
   std::visit(
       [&](const auto& spec) {
         d.kind = std::decay_t<decltype(spec)>::kKind;
@@ -24,7 +25,7 @@ ProviderDescriptor describe(const ProviderConfig& config) {
 
 BuiltProvider make_provider(const ProviderConfig& config, std::shared_ptr<const Corpus> corpus, Clock& clock,
                             Scheduler& scheduler, const RngFactory& rngs, std::shared_ptr<const VectorIndex> index,
-                            CapacitySeriesOptions series, std::int64_t start_unix_seconds) {
+                            CapacitySeriesOptions series, std::int64_t start_unix_seconds, QuotaBuckets* quota) {
   BuiltProvider built;
   built.provider_rng = rngs(fmt::format("provider/{}", config.name));
   const MockBuild build{config.name, clock, scheduler, *built.provider_rng, std::move(corpus), std::move(index), [&] {
@@ -41,9 +42,9 @@ BuiltProvider make_provider(const ProviderConfig& config, std::shared_ptr<const 
         latency = spec.fault_latency();
       },
       config.spec);
-  if (config.capacity) {
-    auto capacity =
-        std::make_unique<CapacityProvider>(std::move(built.provider), *config.capacity, body, clock, scheduler, series);
+  if (config.capacity || quota != nullptr) {
+    auto capacity = std::make_unique<CapacityProvider>(
+        std::move(built.provider), config.capacity.value_or(CapacityConfig{}), body, clock, scheduler, series, quota);
     built.capacity = capacity.get();
     built.provider = std::move(capacity);
   }

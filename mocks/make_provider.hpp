@@ -37,9 +37,12 @@ struct BuiltProvider {
 // layer and of the chaos decorator's injected-fault counts (the recorder's). The chaos decorator's decision key is the
 // first draw of the stream "chaos/<name>/decisions", a shared outage's that of "outage/<outage name>" (the same for
 // every provider in it); `start_unix_seconds` is the scenario's start_time (ChaosSettings).
+// `quota`: the buckets of the provider's quota group (config.quota_group), which must
+// outlive the result; a member without a `capacity` block gets a capacity layer without
+// limits of its own, so that it takes from them.
 BuiltProvider make_provider(const ProviderConfig& config, std::shared_ptr<const Corpus> corpus, Clock& clock,
                             Scheduler& scheduler, const RngFactory& rngs,
                             std::shared_ptr<const VectorIndex> index = nullptr, CapacitySeriesOptions series = {},
-                            std::int64_t start_unix_seconds = 0);
+                            std::int64_t start_unix_seconds = 0, QuotaBuckets* quota = nullptr);
 
 }  // namespace squall

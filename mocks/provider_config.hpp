@@ -41,6 +41,9 @@ struct ProviderConfig {
   // The server's capacity (mocks/capacity/capacity_provider.hpp). Default: none, the
   // provider serves any load at its latency.
   std::optional<CapacityConfig> capacity;
+  // The quota group it shares rate limits with (the scenario's `quota_groups`,
+  // mocks/capacity/quota_group.hpp); empty for none.
+  std::string quota_group;
 };
 
 // The descriptor the engine routes by (engine/provider_descriptor.hpp).

@@ -21,8 +21,8 @@
 //   breaker_transitions_total,
 //   breaker_openings {consecutive_failures, failure_rate, slow_call_rate, probe_failed}:
 //     transitions to open by cause, over every breaker,
-//   fallbacks [{tool, action, from, to, count}]  sorted; action is switched,
-//             skipped_context, skipped_capability, skipped_budget or exhausted,
+//   fallbacks [{tool, action, from, to, count}]  sorted; action is a FallbackAction
+//             (engine/events.hpp): switched, skipped_*, exhausted, cooled, waited_cooldown,
 //   caches {tool: {hit, miss, coalesced, wait_timeout, stale, evicted, calls_saved,
 //           stale_age_ms {count, p50, p90, p99, max, mean}}}  one per cache
 //           (engine/strategies/cache.hpp), under the tool or provider holding it: its

@@ -102,7 +102,7 @@ enum class TagValues : std::uint8_t {
   outcome_kind,       // engine/outcome.hpp names: success, empty, timeout, ...
   breaker_state,      // closed, open, half_open
   token_kind,         // input, output
-  fallback_action,    // switched, skipped_context, skipped_capability, skipped_budget, exhausted
+  fallback_action,    // FallbackAction's names (engine/events.hpp)
   escalation_level,   // auto_retry, model_switch, human_review, urgent_action, critical_failure
   escalation_reason,  // the escalation rule conditions: failed_attempts, fallbacks, ...
   hedge_action,       // primary, launched, budget_denied, won, loser_cancelled, retry_budget_denied,

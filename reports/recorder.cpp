@@ -176,14 +176,13 @@ void Recorder::on_fallback(const FallbackEvent& e) {
   const std::size_t from = e.from.empty() ? kNoIndex : intern(providers_, e.from);
   const std::size_t to = e.to.empty() ? kNoIndex : intern(providers_, e.to);
   fingerprint_.fold(EventTag::fallback, e.task_id, t, e.action, from, to, index_of(e.trigger), e.at);
+  if (e.wait != 0) fingerprint_.fold(EventTag::fallback, e.wait);  // only cooldowns wait
 
-  std::size_t i = 0;
-  while (i < fallbacks_.size() && !(fallbacks_[i].tool == t && fallbacks_[i].action == e.action &&
-                                    fallbacks_[i].from == from && fallbacks_[i].to == to)) {
-    ++i;
-  }
-  if (i == fallbacks_.size()) fallbacks_.push_back(FallbackStats{t, e.action, from, to, 0});
-  ++fallbacks_[i].count;
+  auto row = std::find_if(fallbacks_.begin(), fallbacks_.end(), [&](const FallbackStats& f) {
+    return f.tool == t && f.action == e.action && f.from == from && f.to == to;
+  });
+  if (row == fallbacks_.end()) row = fallbacks_.insert(row, FallbackStats{t, e.action, from, to, 0});
+  ++row->count;
   saw_time(e.at);
 }
 

@@ -160,6 +160,27 @@ std::string escalation_text(const Report& r) {
   return escalations;
 }
 
+// "answer:gpt->claude=3 answer:skipped_cooldown:gpt=5": a move names both providers, any
+// other action the one it concerns; rows that read the same (a skip after different
+// providers) are summed.
+std::string fallback_text(const Report& r) {
+  std::vector<std::pair<std::string, std::uint64_t>> counts;
+  for (const FallbackRow& f : r.fallbacks) {
+    std::string key = f.action == FallbackAction::switched
+                          ? fmt::format("{}:{}->{}", f.tool, f.from, f.to)
+                          : fmt::format("{}:{}:{}", f.tool, to_string(f.action), f.to.empty() ? f.from : f.to);
+    const auto same = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == key; });
+    if (same != counts.end()) {
+      same->second += f.count;
+    } else {
+      counts.emplace_back(std::move(key), f.count);
+    }
+  }
+  std::string out;
+  for (const auto& [key, count] : counts) out += fmt::format("{}{}={}", out.empty() ? "" : " ", key, count);
+  return out;
+}
+
 void cost_rows(const Report& r, std::vector<Row>& rows) {
   rows.push_back({"", "tokens",
                   fmt::format("input={} output={} burned_by_failed_attempts={}", r.tokens.input, r.tokens.output,
@@ -180,15 +201,7 @@ void cost_rows(const Report& r, std::vector<Row>& rows) {
   rows.push_back({"", "breaker transitions", fmt::format("{}", r.breaker_transitions_total)});
   const std::string openings = format_breaker_openings(r);
   if (!openings.empty()) rows.push_back({"", "  openings by cause", openings});
-  std::string fallbacks;
-  for (const FallbackRow& f : r.fallbacks) {
-    if (!fallbacks.empty()) fallbacks += ' ';
-    if (f.action == FallbackAction::switched) {
-      fallbacks += fmt::format("{}:{}->{}={}", f.tool, f.from, f.to, f.count);
-    } else {
-      fallbacks += fmt::format("{}:{}:{}={}", f.tool, to_string(f.action), f.to.empty() ? f.from : f.to, f.count);
-    }
-  }
+  const std::string fallbacks = fallback_text(r);
   if (!fallbacks.empty()) rows.push_back({"", "fallbacks", fallbacks});
   strategy_rows(r, rows);
   // "search:relax_threshold:dense 0.75=4 search:rewrite_query:intended=1"

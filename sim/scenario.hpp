@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/policy.hpp"
+#include "mocks/capacity/quota_group.hpp"
 #include "mocks/provider_config.hpp"
 #include "reports/threshold.hpp"
 #include "sim/workload_config.hpp"
@@ -26,7 +27,8 @@ struct Scenario {
   std::uint64_t seed = 1;  // default 1; `squall run --seed` overrides
   Nanos duration = 0;      // required: arrivals stop after it
   WorkloadConfig workload;
-  std::vector<ProviderConfig> providers;  // sorted by name
+  std::vector<ProviderConfig> providers;       // sorted by name
+  std::vector<QuotaGroupConfig> quota_groups;  // in file order; members name theirs
   // Sorted by name. Without a `tools` block, one per provider, of the same name.
   std::vector<ToolConfig> tools;
   bool explicit_tools = false;  // the file has a `tools` block

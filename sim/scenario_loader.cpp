@@ -12,6 +12,7 @@
 #include "sim/scenario/outage_reader.hpp"
 #include "sim/scenario/policy_reader.hpp"
 #include "sim/scenario/provider_reader.hpp"
+#include "sim/scenario/quota_group_reader.hpp"
 #include "sim/scenario/threshold_reader.hpp"
 #include "sim/scenario/tool_reader.hpp"
 #include "sim/scenario/workload_reader.hpp"
@@ -21,9 +22,9 @@ namespace {
 
 // "$schema" lets editors find scenarios/schema/scenario.schema.json; the loader ignores
 // its value.
-constexpr std::array<std::string_view, 12> kScenarioKeys{"$schema",  "name",       "description", "seed",
-                                                         "duration", "workload",   "providers",   "tools",
-                                                         "policy",   "thresholds", "start_time",  "outages"};
+constexpr std::array<std::string_view, 13> kScenarioKeys{
+    "$schema", "name",   "description", "seed",       "duration", "workload",    "providers",
+    "tools",   "policy", "thresholds",  "start_time", "outages",  "quota_groups"};
 
 // The names the scenario's blocks refer to, read from the JSON before the blocks
 // themselves, so that a reference to an entry whose own content has an error is not
@@ -100,6 +101,20 @@ void read_identity(const ObjectReader& obj, Scenario& scenario, Diagnostics& dia
   }
 }
 
+// What several providers share: outages, which they suffer together, and quota groups,
+// whose limits they spend together.
+void read_shared(const ObjectReader& obj, std::optional<Nanos> run_end, const ScenarioNames* known,
+                 Scenario& scenario) {
+  const ProviderTypes* declared = known != nullptr ? &known->providers : nullptr;
+  if (const Json* outages = obj.find("outages")) {
+    read_outages(*outages, obj.path_of("outages"), run_end, scenario.providers, declared, obj.diag());
+  }
+  if (const Json* groups = obj.find("quota_groups")) {
+    scenario.quota_groups =
+        read_quota_groups(*groups, obj.path_of("quota_groups"), scenario.providers, declared, obj.diag());
+  }
+}
+
 Scenario read_scenario(const Json& root, const std::filesystem::path& file, Diagnostics& diag) {
   Scenario scenario;
   scenario.source = file;
@@ -131,10 +146,7 @@ Scenario read_scenario(const Json& root, const std::filesystem::path& file, Diag
     scenario.providers = read_providers(*providers, obj.path_of("providers"), file.parent_path(), run_end, diag);
     providers_read = diag.count() == errors_before;
   }
-  if (const Json* outages = obj.find("outages")) {
-    read_outages(*outages, obj.path_of("outages"), run_end, scenario.providers, known ? &known->providers : nullptr,
-                 diag);
-  }
+  read_shared(obj, run_end, known, scenario);
   if (const Json* start = obj.find("start_time")) {
     if (const auto t = read_start_time(*start, obj.path_of("start_time"), diag)) scenario.start_unix_seconds = *t;
   }

@@ -69,7 +69,7 @@ void World::build_providers(const RngFactory& rngs) {
             .emplace(config.name, make_provider(config, corpus != nullptr ? corpus->corpus : nullptr, loop_, loop_,
                                                 rngs, corpus != nullptr ? corpus->index : nullptr,
                                                 CapacitySeriesOptions{recorder_.window(), kMaxWindows},
-                                                scenario_.start_unix_seconds))
+                                                scenario_.start_unix_seconds, quotas_.find(config.quota_group)))
             .first->second;
     // The provider's stack: its own policy entry (only a scenario with a `tools` block
     // gives providers entries of their own), then the SDK's retries innermost. The SDK

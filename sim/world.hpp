@@ -126,6 +126,7 @@ class World {
   Recorder recorder_;
   std::optional<TeeSink> tee_;  // the recorder, then the observer; only with an observer
   EventSink& events_;           // what the engine reports to: tee_ or recorder_
+  QuotaBucketMap quotas_{scenario_.quota_groups};
   std::map<std::string, BuiltProvider, std::less<>> providers_;  // the mocks
   ProviderRegistry registry_{EngineEnv{loop_, loop_, events_, nullptr, scenario_.start_unix_seconds}};
   std::vector<std::unique_ptr<Rng>> policy_rngs_;  // the streams of every strategy

@@ -19,7 +19,17 @@
 //     `requires`) (skipped_capability);
 //   - the rest of the pipeline would refuse it now (skipped_budget): a budget strategy
 //     inside the fallback projects the request's worst case on that provider and it does
-//     not fit what the task has left (Next::refuses).
+//     not fit what the task has left (Next::refuses);
+//   - with `cooldown` set, it is cooling (skipped_cooldown; engine/cooldown_board.hpp).
+// Cooldowns. With `cooldown` set, each outcome of a called provider whose kind is in
+// `cooldown_on` counts on the run's cooldown board; past `allowed_fails` in a minute the
+// provider (for a 429 of a quota group's member: the whole group) cools for `cooldown`,
+// or for the answer's Retry-After when `cooldown_from_retry_after` and it has one, capped
+// at `max_cooldown` (a `cooled` event with the length). When a walk calls nobody because
+// every candidate left was cooling, the call waits until the first cooldown ends
+// (waited_cooldown) and walks the chain again; when that end is at or after the call's
+// deadline it ends at once with the kind that cooled that provider (rate_limited,
+// status 429, for a 429), as LiteLLM answers "no deployments available" with a 429.
 // Otherwise the rest of the pipeline (retry, breaker, budget, ...) runs against it. Its
 // outcome ends the chain unless its kind is in `on`; then the next provider is tried at
 // once (switched event). A Retry-After above retry's cap and an open breaker therefore
@@ -78,9 +88,33 @@ struct FallbackConfig {
   // other provider's answer is wanted).
   std::vector<OutcomeKind> on = default_on();
   FallbackRouting routing = FallbackRouting::in_order;
+  // Cooldowns (LiteLLM's router: `cooldown_time`, `allowed_fails`): a provider whose
+  // outcome is in `cooldown_on` more than `allowed_fails` times in a minute is passed over
+  // for `cooldown`, or for its Retry-After when `cooldown_from_retry_after` (capped at
+  // `max_cooldown`). Absent: no cooldowns (LiteLLM cools by default, for 5 s).
+  std::optional<Nanos> cooldown;
+  // LiteLLM's _is_cooldown_required: 429, 401, 408 and 5xx cool; other 4xx do not.
+  std::vector<OutcomeKind> cooldown_on = default_cooldown_on();
+  std::int64_t allowed_fails = 0;
+  bool cooldown_from_retry_after = true;
+  std::optional<Nanos> max_cooldown;
 
   static std::vector<OutcomeKind> default_on();
+  static std::vector<OutcomeKind> default_cooldown_on();
 };
+
+namespace fallback_rules {
+inline constexpr FieldRule<FallbackConfig> cooling = [](const FallbackConfig& c, const Written& w) {
+  if (!w.ok("cooldown")) return Finding::skip();
+  if (c.cooldown) return Finding{};
+  return Finding::error("applies only when cooldown is set");
+};
+inline constexpr FieldRule<FallbackConfig> from_retry_after = [](const FallbackConfig& c, const Written& w) {
+  if (!w.ok("cooldown") || !w.ok("cooldown_from_retry_after")) return Finding::skip();
+  if (c.cooldown && c.cooldown_from_retry_after) return Finding{};
+  return Finding::error("applies only when cooldown is set and cooldown_from_retry_after is true");
+};
+}  // namespace fallback_rules
 
 constexpr auto field_table(std::type_identity<FallbackConfig>) {
   using C = FallbackConfig;
@@ -96,7 +130,30 @@ constexpr auto field_table(std::type_identity<FallbackConfig>) {
           .choices(kAllValues<FallbackRouting, kFallbackRoutingCount>)
           .with_default(R"("in_order")")
           .doc("the order of the backups")
-          .source("LiteLLM's default order"));
+          .source("LiteLLM's default order"),
+      duration("cooldown", &C::cooldown, DurationMin::positive)
+          .doc("how long a failing provider is passed over; none: no cooldowns")
+          .source("LiteLLM's cooldown_time (5 s by default there)"),
+      field("cooldown_on", &C::cooldown_on, FieldKind::provider_kinds)
+          .noted("fallback's cooldowns")
+          .only_if(fallback_rules::cooling)
+          .with_default(R"(["timeout", "rate_limited", "quota_exhausted", "overloaded", "server_error", "auth_error"])")
+          .doc("the outcomes that count toward a cooldown")
+          .source("LiteLLM's _is_cooldown_required: 429, 401, 408, 5xx"),
+      integer("allowed_fails", &C::allowed_fails, IntRange{0, 1'000'000})
+          .only_if(fallback_rules::cooling)
+          .with_default("0")
+          .unit("failures per minute")
+          .doc("failures a provider may have in a minute before it cools")
+          .source("LiteLLM's allowed_fails"),
+      field("cooldown_from_retry_after", &C::cooldown_from_retry_after, FieldKind::boolean)
+          .only_if(fallback_rules::cooling)
+          .with_default("true")
+          .doc("a failure's Retry-After sets its cooldown")
+          .source("LiteLLM's deployment cooldown honours the provider's Retry-After"),
+      duration("max_cooldown", &C::max_cooldown, DurationMin::positive)
+          .only_if(fallback_rules::from_retry_after)
+          .doc("the longest cooldown a Retry-After sets; none: no cap"));
 }
 
 class FallbackStrategy final : public Strategy {
@@ -110,15 +167,23 @@ class FallbackStrategy final : public Strategy {
   std::vector<ProviderId> order(const Request& request) const;
 
  private:
+  struct Walk;  // one walk down the chain (fallback.cpp)
+
   // Why `candidate` is passed over for `request`, or nullopt when it may be called.
   std::optional<FallbackAction> pass_over(ProviderId candidate, const CallContext& ctx, const Request& request,
                                           const Next& next) const;
-  void emit(const CallContext& ctx, FallbackAction action, ProviderId from, ProviderId to, OutcomeKind trigger) const;
+  // Records `outcome` of `candidate` on the registry's cooldown board (config_.cooldown set).
+  void cool(const CallContext& ctx, ProviderId candidate, const Outcome& outcome) const;
+  // The outcome of a chain that ran out.
+  Outcome exhausted(CallContext& ctx, Walk& walk) const;
+  void emit(const CallContext& ctx, FallbackAction action, ProviderId from, ProviderId to, OutcomeKind trigger,
+            Nanos wait = 0) const;
 
   FallbackConfig config_;
   EngineEnv env_;
   std::vector<ProviderId> backups_;  // config_.providers resolved, in list order
   OutcomeMask on_;
+  OutcomeMask cooldown_on_;
 };
 
 // Builds the strategy for a pipeline (engine/policy.hpp's one list of strategies).

@@ -72,7 +72,7 @@ struct CapacityProvider::Job {
 };
 
 CapacityProvider::CapacityProvider(std::unique_ptr<Provider> inner, CapacityConfig config, Body body, Clock& clock,
-                                   Scheduler& scheduler, CapacitySeriesOptions series)
+                                   Scheduler& scheduler, CapacitySeriesOptions series, QuotaBuckets* quota)
     : inner_(std::move(inner)),
       config_(std::move(config)),
       body_(body),
@@ -80,6 +80,7 @@ CapacityProvider::CapacityProvider(std::unique_ptr<Provider> inner, CapacityConf
       scheduler_(scheduler),
       requests_(config_.limits.requests_per_minute),
       tokens_(config_.limits.tokens_per_minute),
+      quota_(quota),
       queue_(clock, scheduler, static_cast<std::size_t>(config_.queue_size)),
       stats_(series.window, series.max_windows) {
   assert(inner_ != nullptr && config_.queue_size >= 0 && config_.queue_timeout >= 0);
@@ -132,18 +133,31 @@ void CapacityProvider::admit_waiting() {
 std::optional<Response> CapacityProvider::check_rates(const Request& request, TimePoint now,
                                                       RateLimitHeaders& headers) {
   const std::int64_t tokens = body_ == Body::completion ? request.prompt_tokens + request.max_output_tokens : 0;
-  const Nanos request_wait = requests_.wait_for(1, now);
-  const Nanos token_wait = tokens_.wait_for(tokens, now);
+  Nanos request_wait = requests_.wait_for(1, now);
+  Nanos token_wait = tokens_.wait_for(tokens, now);
+  if (quota_ != nullptr) {
+    request_wait = std::max(request_wait, quota_->requests.wait_for(1, now));
+    token_wait = std::max(token_wait, quota_->tokens.wait_for(tokens, now));
+  }
   if (request_wait == 0 && token_wait == 0) {
     requests_.take(1);
     tokens_.take(tokens);
+    if (quota_ != nullptr) {
+      quota_->requests.take(1);
+      quota_->tokens.take(tokens);
+    }
+  } else if (quota_ != nullptr && quota_->rejected_requests_count) {
+    quota_->requests.charge(1);
   }
-  headers.limit_requests = header_count(requests_.limit().value_or(-1));
-  headers.remaining_requests = header_count(requests_.remaining());
-  headers.reset_requests = requests_.until_full();
-  headers.limit_tokens = header_count(tokens_.limit().value_or(-1));
-  headers.remaining_tokens = header_count(tokens_.remaining());
-  headers.reset_tokens = tokens_.until_full();
+  // The headers show the provider's own limit, or its group's where it has none.
+  const MinuteBucket& rpm = quota_ != nullptr && !requests_.limit() ? quota_->requests : requests_;
+  const MinuteBucket& tpm = quota_ != nullptr && !tokens_.limit() ? quota_->tokens : tokens_;
+  headers.limit_requests = header_count(rpm.limit().value_or(-1));
+  headers.remaining_requests = header_count(rpm.remaining());
+  headers.reset_requests = rpm.until_full();
+  headers.limit_tokens = header_count(tpm.limit().value_or(-1));
+  headers.remaining_tokens = header_count(tpm.remaining());
+  headers.reset_tokens = tpm.until_full();
   if (request_wait == 0 && token_wait == 0) return std::nullopt;
 
   CapacityTotals& totals = stats_.totals();

@@ -10,7 +10,10 @@
 // 2. Rate limits: the request takes 1 from the requests-per-minute bucket and, for an LLM
 //    request (Body::completion), prompt_tokens + max_output_tokens from the
 //    tokens-per-minute bucket (OpenAI counts a request's max_tokens against its token
-//    limit before it runs, platform.openai.com/docs/guides/rate-limits). If either bucket
+//    limit before it runs, platform.openai.com/docs/guides/rate-limits), and the same from
+//    its quota group's buckets when it has one (quota_group.hpp; with
+//    rejected_requests_count a rejected request still takes 1 from the group's request
+//    bucket, into debt). If any bucket
 //    is short, nothing is taken and the call answers 429 at once with error_code
 //    "rate_limit_exceeded" and Retry-After: the whole seconds, rounded up and at least 1,
 //    until both buckets hold enough (none when a request needs more tokens than the
@@ -61,6 +64,7 @@
 #include "mocks/capacity/capacity_config.hpp"
 #include "mocks/capacity/capacity_stats.hpp"
 #include "mocks/capacity/minute_bucket.hpp"
+#include "mocks/capacity/quota_group.hpp"
 #include "mocks/retry_after_text.hpp"
 
 namespace squall {
@@ -77,8 +81,10 @@ class CapacityProvider final : public Provider {
   // (Body::completion: an LLM, whose requests count tokens). The clock and scheduler must
   // outlive the decorator. `config` must satisfy the loader's rules
   // (sim/scenario/capacity_reader.hpp).
+  // `quota`: the buckets of the provider's quota group (quota_group.hpp), which must
+  // outlive the decorator; null for none.
   CapacityProvider(std::unique_ptr<Provider> inner, CapacityConfig config, Body body, Clock& clock,
-                   Scheduler& scheduler, CapacitySeriesOptions series = {});
+                   Scheduler& scheduler, CapacitySeriesOptions series = {}, QuotaBuckets* quota = nullptr);
   ~CapacityProvider() override;
 
   std::string_view name() const override { return inner_->name(); }
@@ -121,6 +127,7 @@ class CapacityProvider final : public Provider {
   Scheduler& scheduler_;
   MinuteBucket requests_;
   MinuteBucket tokens_;
+  QuotaBuckets* quota_;           // the quota group's, or null
   std::vector<TimePoint> edges_;  // drop edges, sorted
   std::size_t next_edge_ = 0;
   bool watching_edges_ = false;  // watch_edges() is waiting for the next edge

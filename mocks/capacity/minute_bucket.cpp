@@ -42,7 +42,13 @@ void MinuteBucket::take(std::int64_t cost) {
   level_ -= cost * kMinute;
 }
 
-std::int64_t MinuteBucket::remaining() const { return limit_ ? level_ / kMinute : -1; }
+void MinuteBucket::charge(std::int64_t cost) {
+  if (!limit_) return;
+  const std::int64_t floor = -(*limit_ * kMinute / 2);
+  level_ = std::max(level_ - cost * kMinute, floor);
+}
+
+std::int64_t MinuteBucket::remaining() const { return limit_ ? std::max<std::int64_t>(level_, 0) / kMinute : -1; }
 
 Nanos MinuteBucket::until_full() const {
   if (!limit_) return 0;

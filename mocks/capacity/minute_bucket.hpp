@@ -35,7 +35,12 @@ class MinuteBucket {
   Nanos wait_for(std::int64_t cost, TimePoint now);
   // Takes `cost` units; call right after wait_for(cost, now) returned 0.
   void take(std::int64_t cost);
-  // Whole units the bucket holds (after the last refill); -1 without a limit.
+  // Takes `cost` units whether the bucket holds them or not, for a request the limit
+  // rejected but counts (QuotaGroupConfig::rejected_requests_count): the level may go into
+  // debt, which refills like any shortfall, down to half the bucket (so that the exact
+  // integer state stays inside int64: a level in [-limit * 30e9, limit * 60e9]).
+  void charge(std::int64_t cost);
+  // Whole units the bucket holds (after the last refill), 0 in debt; -1 without a limit.
   std::int64_t remaining() const;
   // How long until the bucket is full again (after the last refill); 0 without a limit.
   Nanos until_full() const;

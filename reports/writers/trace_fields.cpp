@@ -74,6 +74,7 @@ void trace_fields(TraceRecord& j, const BudgetExhaustedEvent& e) {
 void trace_fields(TraceRecord& j, const FallbackEvent& e) {
   put(j, "at_ns", e.at, "task", e.task_id, "tool", e.tool, "action", e.action, "from", e.from, "to", e.to, "trigger",
       e.trigger);
+  if (e.action == FallbackAction::cooled || e.action == FallbackAction::waited_cooldown) j["wait_ns"] = e.wait;
 }
 
 void trace_fields(TraceRecord& j, const ReflectionEvent& e) {

@@ -62,7 +62,7 @@ void check_capacity_metric(const MetricSelector& selector, const ThresholdContex
   bool observable = false;
   for (const ProviderConfig& p : *context.providers) {
     if (!wanted.empty() && p.name != wanted) continue;
-    if (!p.capacity) {
+    if (!p.capacity && p.quota_group.empty()) {  // a quota group's member has a capacity layer too
       if (!wanted.empty()) {
         diag.error(path,
                    fmt::format("provider \"{}\" has no capacity block, so {} observes nothing for it", p.name, metric));
@@ -73,7 +73,8 @@ void check_capacity_metric(const MetricSelector& selector, const ThresholdContex
       observable = true;
       continue;
     }
-    const std::vector<CapacityDrop>& drops = p.capacity->drops;
+    static const std::vector<CapacityDrop> kNoDrops;
+    const std::vector<CapacityDrop>& drops = p.capacity ? p.capacity->drops : kNoDrops;
     if (drops.empty()) {
       if (!wanted.empty()) {
         diag.error(path,

@@ -385,14 +385,17 @@ TEST(CliTest, TheShippedBadPoliciesFailTheirScenarios) {
   struct Case {
     std::string scenario, policy, fails;
   };
-  for (const Case& c : {Case{"scenarios/ci/llm-quota-exhausted-fallback.json",
-                             "scenarios/policies/quota-as-rate-limit.json", "task_success"},
-                        Case{"scenarios/incidents/openai-outage-model-fallback.json",
-                             "scenarios/policies/no-fallback.json", "task_success"},
-                        Case{"scenarios/incidents/adaptive-limit-collapse.json",
-                             "scenarios/policies/limit-per-error-decrease.json", "task_latency"},
-                        Case{"scenarios/incidents/adaptive-limit-frozen-by-retry-after.json",
-                             "scenarios/policies/limit-cooldown-from-retry-after.json", "task_success"}}) {
+  for (const Case& c :
+       {Case{"scenarios/ci/llm-quota-exhausted-fallback.json", "scenarios/policies/quota-as-rate-limit.json",
+             "task_success"},
+        Case{"scenarios/incidents/openai-outage-model-fallback.json", "scenarios/policies/no-fallback.json",
+             "task_success"},
+        Case{"scenarios/incidents/adaptive-limit-collapse.json", "scenarios/policies/limit-per-error-decrease.json",
+             "task_latency"},
+        Case{"scenarios/incidents/adaptive-limit-frozen-by-retry-after.json",
+             "scenarios/policies/limit-cooldown-from-retry-after.json", "task_success"},
+        Case{"scenarios/incidents/quota-group-walk.json", "scenarios/policies/fallback-without-cooldown.json",
+             "provider_calls{provider:gpt-4o,outcome:success}"}}) {
     const Result r = squall("run " + c.scenario + " --policy " + c.policy);
     EXPECT_EQ(r.exit_code, 1) << c.scenario << " " << c.policy << "\n" << r.out << r.err;
     EXPECT_NE((r.out + r.err).find("threshold failed: " + c.fails), std::string::npos) << r.out << r.err;

@@ -69,7 +69,7 @@ TEST(OutputBoundsTest, ALongKeyIsCutWithItsLengthInEveryPlaceItIsShown) {
   EXPECT_EQ(r.err, file.string() + ": /" + std::string(63, 'k') + "...(1048577 bytes): unknown key \"" +
                        std::string(64, 'k') +
                        "...(1048576 bytes)\"; expected one of: $schema, name, description, seed, duration, workload, "
-                       "providers, tools, policy, thresholds, start_time, outages\n")
+                       "providers, tools, policy, thresholds, start_time, outages, quota_groups\n")
       << r.err.substr(0, 400);
 }
 

@@ -194,6 +194,7 @@ class EventLog final : public EventSink {
   void on_fallback(const FallbackEvent& e) override {
     fallbacks.push_back(fmt::format("{}ms {} {}->{} on {}", e.at / kMillisecond, to_string(e.action), e.from, e.to,
                                     to_string(e.trigger)));
+    if (e.wait != 0) fallbacks.back() += fmt::format(" for {}ms", e.wait / kMillisecond);
   }
 
   void on_reflection(const ReflectionEvent& e) override {

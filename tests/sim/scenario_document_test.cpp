@@ -220,7 +220,7 @@ TEST(ScenarioDocumentTest, UnknownTopLevelKeyListsTheKnownOnes) {
   EXPECT_EQ(errors_of(with(base_scenario(), "/retries", 3)),
             only("/retries",
                  "unknown key \"retries\"; expected one of: $schema, name, description, seed, duration, "
-                 "workload, providers, tools, policy, thresholds, start_time, outages"));
+                 "workload, providers, tools, policy, thresholds, start_time, outages, quota_groups"));
 }
 
 TEST(ScenarioDocumentTest, UnknownNestedKeyIsReportedAtItsPath) {
@@ -299,7 +299,7 @@ TEST(ScenarioDocumentTest, ControlCharactersArePrintedEscaped) {
   const std::string key = "a\\u001b[2J\u00e9\\u009b";
   EXPECT_EQ(to_string(errors[0]), "x.json: /" + key + ": unknown key \"" + key +
                                       "\"; expected one of: $schema, name, description, seed, duration, workload, "
-                                      "providers, tools, policy, thresholds, start_time, outages");
+                                      "providers, tools, policy, thresholds, start_time, outages, quota_groups");
 }
 
 TEST(ScenarioDocumentTest, BidirectionalControlsArePrintedEscaped) {

@@ -93,6 +93,11 @@ TEST(ScenarioLoaderTest, FullScenarioSetsEveryField) {
   EXPECT_EQ(s.description, "Every field set.");
   EXPECT_EQ(s.seed, 42u);
   EXPECT_EQ(s.duration, 15 * kMinute);
+  ASSERT_EQ(s.quota_groups.size(), 1u);
+  EXPECT_EQ(s.quota_groups[0].name, "openai-key");
+  EXPECT_EQ(s.quota_groups[0].requests_per_minute, 100000);
+  EXPECT_EQ(s.quota_groups[0].tokens_per_minute, 100000000);
+  EXPECT_TRUE(s.quota_groups[0].rejected_requests_count);
 
   const ArrivalConfig& arrivals = s.workload.arrivals;
   EXPECT_EQ(arrivals.process, ArrivalProcess::constant);

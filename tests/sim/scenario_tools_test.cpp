@@ -84,6 +84,25 @@ TEST(ScenarioFallbackTest, ProvidersMustExist) {
       only("/policy/answer/0/fallback/providers/0", "no provider named \"opus\"; providers are: claude, gpt, search"));
 }
 
+TEST(ScenarioFallbackTest, CooldownKeysApplyOnlyWithACooldown) {
+  EXPECT_EQ(errors_of(with_answer_policy(
+                Json::parse(R"([ { "fallback": { "providers": ["claude"], "cooldown": "10s", "allowed_fails": 3,
+                                                  "cooldown_on": ["rate_limited"], "max_cooldown": "1m" } } ])"))),
+            std::vector<ValidationError>{});
+  EXPECT_EQ(errors_of(with_answer_policy(
+                Json::parse(R"([ { "fallback": { "providers": ["claude"], "allowed_fails": 3 } } ])"))),
+            only("/policy/answer/0/fallback/allowed_fails", "applies only when cooldown is set"));
+  EXPECT_EQ(errors_of(with_answer_policy(Json::parse(
+                R"([ { "fallback": { "providers": ["claude"], "cooldown": "5s", "cooldown_from_retry_after": false,
+                                      "max_cooldown": "1m" } } ])"))),
+            only("/policy/answer/0/fallback/max_cooldown",
+                 "applies only when cooldown is set and cooldown_from_retry_after is true"));
+  const auto local = errors_of(with_answer_policy(Json::parse(
+      R"([ { "fallback": { "providers": ["claude"], "cooldown": "5s", "cooldown_on": ["circuit_open"] } } ])")));
+  ASSERT_EQ(local.size(), 1U);
+  EXPECT_EQ(local[0].path, "/policy/answer/0/fallback/cooldown_on/0");
+}
+
 TEST(ScenarioFallbackTest, AChainCannotNameTheToolsOwnProvider) {
   // Naming the primary would make the chain call it twice: the one way a chain could loop.
   EXPECT_EQ(errors_of(with_answer_policy(Json::parse(R"([ { "fallback": { "providers": ["claude", "gpt"] } } ])"))),

@@ -335,7 +335,8 @@ TEST(SchemaTest, NumericBoundsAgreeWithTheLoader) {
   // max_concurrency, requests_per_minute, tokens_per_minute and queue_size, and a drop's
   // max_concurrency, requests_per_minute and tokens_per_minute; retry_budget's
   // budget_percent, min_retry_concurrency, max_tokens and token_ratio, adaptive_throttling's k;
-  // a fault's duty_cycle, multiplier and after_tokens, an outage's probability;
+  // a fault's duty_cycle, multiplier and after_tokens, an outage's probability, a quota
+  // group's requests_per_minute and tokens_per_minute;
   // circuit_breaker's failure_rate_threshold, minimum_number_of_calls,
   // slow_call_rate_threshold and open_duration_multiplier (a count window's size has its
   // bounds in an if/then branch, which this walk does not read);
@@ -345,7 +346,7 @@ TEST(SchemaTest, NumericBoundsAgreeWithTheLoader) {
   // the tool provider's rates, an llm's malformed_output_rate; and adaptive_concurrency's
   // 9: initial_limit, min_limit, max_limit, backoff_ratio, smoothing, probe_multiplier,
   // min_drops, min_drop_rate, max_queue.
-  EXPECT_EQ(checked.size(), 79u);
+  EXPECT_EQ(checked.size(), 81u);
 }
 
 // Scenario files: scenarios/**/*.json (without schema/, corpora/, policies/ and sweeps/,
