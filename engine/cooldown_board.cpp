@@ -34,8 +34,8 @@ OutcomeKind CooldownBoard::cooled_by(ProviderId id) const {
   return group != nullptr && group->until > providers_[id].until ? group->kind : providers_[id].kind;
 }
 
-std::optional<CooldownBoard::Cooled> CooldownBoard::fail(ProviderId id, OutcomeKind kind, TimePoint now,
-                                                         Nanos duration, std::int64_t allowed_fails) {
+std::optional<CooldownBoard::Cooled> CooldownBoard::fail(ProviderId id, OutcomeKind kind, TimePoint now, Nanos duration,
+                                                         std::int64_t allowed_fails) {
   assert(id < providers_.size() && duration > 0);
   const bool quota = kind == OutcomeKind::rate_limited || kind == OutcomeKind::quota_exhausted;
   const bool grouped = quota && group_of_[id] != kNoGroup;

@@ -60,9 +60,9 @@ class CooldownBoard {
   static constexpr std::size_t kNoGroup = SIZE_MAX;
   const Slot* group_slot(ProviderId id) const;
 
-  std::vector<Slot> providers_;          // by provider id
-  std::vector<std::size_t> group_of_;    // by provider id: an index into groups_, or kNoGroup
-  std::vector<Slot> groups_;             // by group index
+  std::vector<Slot> providers_;           // by provider id
+  std::vector<std::size_t> group_of_;     // by provider id: an index into groups_, or kNoGroup
+  std::vector<Slot> groups_;              // by group index
   std::vector<std::string> group_names_;  // by group index
 };
 

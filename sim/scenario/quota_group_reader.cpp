@@ -37,14 +37,15 @@ std::optional<QuotaGroupConfig> read_group(const Json& value, const std::string&
                                            const std::map<std::string, std::string, std::less<>>& taken,
                                            Diagnostics& diag) {
   const ObjectReader obj(value, path, diag,
-                        {"name", "providers", "requests_per_minute", "tokens_per_minute", "rejected_requests_count"});
+                         {"name", "providers", "requests_per_minute", "tokens_per_minute", "rejected_requests_count"});
   if (!obj.valid()) return std::nullopt;
   const std::size_t errors_before = diag.count();
   QuotaGroupConfig group;
   if (obj.require("name") != nullptr && obj.get_nonempty("name", group.name)) {
     check_name(group.name, "quota group name", obj.path_of("name"), diag);
   }
-  if (const Json* list = obj.require("providers")) read_members(*list, obj.path_of("providers"), types, taken, group, diag);
+  if (const Json* list = obj.require("providers"))
+    read_members(*list, obj.path_of("providers"), types, taken, group, diag);
   std::int64_t limit = 0;
   if (obj.get("requests_per_minute", limit, kRequestsPerMinute)) group.requests_per_minute = limit;
   if (obj.get("tokens_per_minute", limit, kTokensPerMinute)) group.tokens_per_minute = limit;
@@ -70,8 +71,8 @@ std::optional<QuotaGroupConfig> read_group(const Json& value, const std::string&
 }  // namespace
 
 std::vector<QuotaGroupConfig> read_quota_groups(const Json& value, const std::string& path,
-                                                std::vector<ProviderConfig>& providers,
-                                                const ProviderTypes* declared, Diagnostics& diag) {
+                                                std::vector<ProviderConfig>& providers, const ProviderTypes* declared,
+                                                Diagnostics& diag) {
   const ProviderTypes types = declared != nullptr ? *declared : provider_types(providers);
   std::vector<QuotaGroupConfig> groups;
   std::map<std::string, std::string, std::less<>> taken;  // provider -> its group

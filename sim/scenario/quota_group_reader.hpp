@@ -24,7 +24,7 @@ namespace squall {
 // `declared`: every provider the scenario declares, valid or not (see read_outages); null
 // when the providers block itself is not an object.
 std::vector<QuotaGroupConfig> read_quota_groups(const Json& value, const std::string& path,
-                                                std::vector<ProviderConfig>& providers,
-                                                const ProviderTypes* declared, Diagnostics& diag);
+                                                std::vector<ProviderConfig>& providers, const ProviderTypes* declared,
+                                                Diagnostics& diag);
 
 }  // namespace squall

@@ -85,12 +85,11 @@ TEST(FallbackCooldownTest, AFailingPrimaryIsPassedOverUntilItsCooldownEnds) {
   // exactly, when the third call tries it again.
   EXPECT_EQ(gpt.start_times(), (std::vector<TimePoint>{0, 5100 * ms}));
   EXPECT_EQ(claude.start_times(), (std::vector<TimePoint>{100 * ms, 1000 * ms, 5200 * ms}));
-  EXPECT_EQ(h.log.fallbacks, (std::vector<std::string>{"100ms cooled gpt-> on server_error for 5000ms",
-                                                       "100ms switched gpt->claude on server_error",
-                                                       "1000ms skipped_cooldown ->gpt on success",
-                                                       "1000ms switched ->claude on success",
-                                                       "5200ms cooled gpt-> on server_error for 5000ms",
-                                                       "5200ms switched gpt->claude on server_error"}));
+  EXPECT_EQ(h.log.fallbacks,
+            (std::vector<std::string>{
+                "100ms cooled gpt-> on server_error for 5000ms", "100ms switched gpt->claude on server_error",
+                "1000ms skipped_cooldown ->gpt on success", "1000ms switched ->claude on success",
+                "5200ms cooled gpt-> on server_error for 5000ms", "5200ms switched gpt->claude on server_error"}));
   for (const auto& c : calls) EXPECT_EQ(c->outcome->kind, OutcomeKind::success);
 }
 
@@ -172,11 +171,10 @@ TEST(FallbackCooldownTest, WhenEveryCandidateIsCoolingTheCallWaitsForTheFirstToE
   EXPECT_EQ(calls[1]->outcome->kind, OutcomeKind::success);
   EXPECT_EQ(calls[1]->finished, 4300 * ms);
   const std::vector<std::string> second(h.log.fallbacks.begin() + 4, h.log.fallbacks.end());
-  EXPECT_EQ(second, (std::vector<std::string>{"1000ms skipped_cooldown ->gpt on success",
-                                              "1000ms skipped_cooldown ->claude on success",
-                                              "1000ms waited_cooldown ->claude on rate_limited for 3200ms",
-                                              "4200ms skipped_cooldown ->gpt on success",
-                                              "4200ms switched ->claude on success"}));
+  EXPECT_EQ(second, (std::vector<std::string>{
+                        "1000ms skipped_cooldown ->gpt on success", "1000ms skipped_cooldown ->claude on success",
+                        "1000ms waited_cooldown ->claude on rate_limited for 3200ms",
+                        "4200ms skipped_cooldown ->gpt on success", "4200ms switched ->claude on success"}));
 }
 
 TEST(FallbackCooldownTest, ACooldownEndingAfterTheDeadlineEndsTheCallAtOnce) {

@@ -20,11 +20,10 @@ Json group(Json providers, Json extra = Json{{"requests_per_minute", 100}}) {
 Json with_groups(Json groups) { return with(base_scenario(), "/quota_groups", std::move(groups)); }
 
 TEST(ScenarioQuotaGroupsTest, AGroupNamesItsMembersAndKeepsItsLimits) {
-  const LoadResult loaded =
-      load_scenario_text(with_groups(Json::array({group({"search", "gpt"}, {{"requests_per_minute", 100},
-                                                                             {"tokens_per_minute", 5000}})}))
-                             .dump(),
-                         kBaseFile);
+  const LoadResult loaded = load_scenario_text(
+      with_groups(Json::array({group({"search", "gpt"}, {{"requests_per_minute", 100}, {"tokens_per_minute", 5000}})}))
+          .dump(),
+      kBaseFile);
   ASSERT_EQ(loaded.errors, std::vector<ValidationError>{});
   ASSERT_EQ(loaded.scenario->quota_groups.size(), 1U);
   const QuotaGroupConfig& g = loaded.scenario->quota_groups[0];
