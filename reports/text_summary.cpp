@@ -168,7 +168,8 @@ std::string fallback_text(const Report& r) {
   for (const FallbackRow& f : r.fallbacks) {
     std::string key = f.action == FallbackAction::switched
                           ? fmt::format("{}:{}->{}", f.tool, f.from, f.to)
-                          : fmt::format("{}:{}:{}", f.tool, to_string(f.action), f.to.empty() ? f.from : f.to);
+                          : fmt::format("{}:{}{}{}", f.tool, to_string(f.action),
+                                        f.to.empty() && f.from.empty() ? "" : ":", f.to.empty() ? f.from : f.to);
     const auto same = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == key; });
     if (same != counts.end()) {
       same->second += f.count;

@@ -60,6 +60,24 @@ ScenarioNames names_from_json(const Json& providers, const Json* tools) {
 // to every such request for the whole run (mocks/capacity/capacity_provider.hpp, step 2).
 // A drop may go below it: the provider is then out of service for those requests during
 // the drop, a deliberate outage.
+// The tokens-per-minute limits a request to `provider` must fit, with where each is set:
+// its own capacity block's and its quota group's.
+std::vector<std::pair<std::int64_t, std::string>> token_limits(const Scenario& scenario,
+                                                               const ProviderConfig& provider) {
+  std::vector<std::pair<std::int64_t, std::string>> limits;
+  if (provider.capacity && provider.capacity->limits.tokens_per_minute) {
+    limits.emplace_back(
+        *provider.capacity->limits.tokens_per_minute,
+        pointer_append(pointer_append(pointer_append("/providers", provider.name), "capacity"), "tokens_per_minute"));
+  }
+  for (std::size_t g = 0; g < scenario.quota_groups.size(); ++g) {
+    const QuotaGroupConfig& group = scenario.quota_groups[g];
+    if (group.name != provider.quota_group || !group.tokens_per_minute) continue;
+    limits.emplace_back(*group.tokens_per_minute, fmt::format("/quota_groups/{}/tokens_per_minute", g));
+  }
+  return limits;
+}
+
 void check_request_sizes(const Scenario& scenario, Diagnostics& diag) {
   for (std::size_t i = 0; i < scenario.workload.tasks.size(); ++i) {
     const TaskTemplate& task = scenario.workload.tasks[i];
@@ -70,19 +88,14 @@ void check_request_sizes(const Scenario& scenario, Diagnostics& diag) {
       if (tool == scenario.tools.end()) continue;
       const auto provider = std::find_if(scenario.providers.begin(), scenario.providers.end(),
                                          [&](const ProviderConfig& p) { return p.name == tool->provider; });
-      if (provider == scenario.providers.end() || !provider->capacity ||
-          !provider->capacity->limits.tokens_per_minute) {
-        continue;
-      }
-      const std::int64_t limit = *provider->capacity->limits.tokens_per_minute;
+      if (provider == scenario.providers.end()) continue;
       const std::int64_t needed = step.prompt_tokens + step.max_output_tokens;
-      if (needed <= limit) continue;
-      const std::string step_path = fmt::format("/workload/tasks/{}/steps/{}", i, j);
-      diag.error(
-          pointer_append(pointer_append(pointer_append("/providers", provider->name), "capacity"), "tokens_per_minute"),
-          fmt::format("expected at least the tokens of one request of {} (prompt_tokens + max_output_tokens = "
-                      "{}), got {}: that request could never be admitted",
-                      step_path, needed, limit));
+      for (const auto& [limit, path] : token_limits(scenario, *provider)) {
+        if (needed <= limit) continue;
+        diag.error(path, fmt::format("expected at least the tokens of one request of {} (prompt_tokens + "
+                                     "max_output_tokens = {}), got {}: that request could never be admitted",
+                                     fmt::format("/workload/tasks/{}/steps/{}", i, j), needed, limit));
+      }
     }
   }
 }

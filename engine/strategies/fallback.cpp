@@ -7,6 +7,8 @@
 #include "engine/provider_registry.hpp"
 #include "engine/retry_after.hpp"
 #include "engine/retry_safety.hpp"
+#include "engine/runtime/cancellable_sleep.hpp"
+#include "engine/strategies/refused.hpp"
 
 namespace squall {
 
@@ -175,7 +177,10 @@ Task<Outcome> FallbackStrategy::execute(CallContext& ctx, Request& request, Next
     if (walk.last || end >= ctx.deadline) co_return exhausted(ctx, walk);
     emit(ctx, FallbackAction::waited_cooldown, kNoProvider, walk.first_cool, board.cooled_by(walk.first_cool),
          end - env_.clock.now());
-    co_await sleep_until(env_.scheduler, end);
+    // A caller that gives up (a hedge that lost) is not held until the cooldown ends.
+    if (co_await sleep_until(env_.scheduler, end, ctx.cancellation) == Wake::cancelled) {
+      co_return refused(OutcomeKind::cancelled);
+    }
   }
 }
 

@@ -114,6 +114,13 @@ inline constexpr FieldRule<FallbackConfig> from_retry_after = [](const FallbackC
   if (c.cooldown && c.cooldown_from_retry_after) return Finding{};
   return Finding::error("applies only when cooldown is set and cooldown_from_retry_after is true");
 };
+// A cap below the plain cooldown would make a failure that asks for a longer wait cool the
+// provider for less than one that asks for nothing.
+inline constexpr FieldRule<FallbackConfig> above_cooldown = [](const FallbackConfig& c, const Written& w) {
+  if (!w.ok("cooldown") || !c.cooldown || !c.max_cooldown || *c.max_cooldown >= *c.cooldown) return Finding{};
+  return Finding::error("expected a duration >= cooldown (" + format_duration(*c.cooldown) + "), got " +
+                        w.quoted("max_cooldown"));
+};
 }  // namespace fallback_rules
 
 constexpr auto field_table(std::type_identity<FallbackConfig>) {
@@ -135,7 +142,7 @@ constexpr auto field_table(std::type_identity<FallbackConfig>) {
           .doc("how long a failing provider is passed over; none: no cooldowns")
           .source("LiteLLM's cooldown_time (5 s by default there)"),
       field("cooldown_on", &C::cooldown_on, FieldKind::provider_kinds)
-          .noted("fallback's cooldowns")
+          .noted("a fallback's cooldown")
           .only_if(fallback_rules::cooling)
           .with_default(R"(["timeout", "rate_limited", "quota_exhausted", "overloaded", "server_error", "auth_error"])")
           .doc("the outcomes that count toward a cooldown")
@@ -153,6 +160,7 @@ constexpr auto field_table(std::type_identity<FallbackConfig>) {
           .source("LiteLLM's deployment cooldown honours the provider's Retry-After"),
       duration("max_cooldown", &C::max_cooldown, DurationMin::positive)
           .only_if(fallback_rules::from_retry_after)
+          .checked(fallback_rules::above_cooldown)
           .doc("the longest cooldown a Retry-After sets; none: no cap"));
 }
 

@@ -26,6 +26,10 @@ RetryStrategy::RetryStrategy(RetryConfig config, EngineEnv env, Rng& rng)
   assert(config_.base_delay >= 0 && config_.max_delay >= 0 && config_.max_retry_after >= 0);
   assert(config_.multiplier >= 1.0);
   assert(config_.jitter_range.min > 0 && config_.jitter_range.min <= config_.jitter_range.max);
+  attempts_by_kind_.fill(config_.max_attempts);
+  for (const KindRetries& k : config_.max_retries_by_kind) {
+    attempts_by_kind_[static_cast<std::size_t>(k.kind)] = std::min(k.retries + 1, config_.max_attempts);
+  }
 }
 
 Nanos RetryStrategy::capped_backoff(std::int32_t n) const {
@@ -129,8 +133,8 @@ RetryStrategy::Step RetryStrategy::after_attempt(CallContext& ctx, const Request
     give_up(ctx, "not_retryable", outcome.kind);
     return {};
   }
-  if (progress.attempt >= config_.max_attempts) {
-    give_up(ctx, "max_attempts", outcome.kind);
+  if (progress.attempt >= attempts_by_kind_[static_cast<std::size_t>(outcome.kind)]) {
+    give_up(ctx, progress.attempt >= config_.max_attempts ? "max_attempts" : "max_retries_by_kind", outcome.kind);
     return {};
   }
   if (!proves_unprocessed(outcome.kind) && env_.providers != nullptr && ctx.provider < env_.providers->size() &&

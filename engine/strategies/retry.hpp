@@ -9,13 +9,14 @@
 // backoff (over_max_retry_after). No attempt starts at or after the call's deadline.
 // Units: Nanos for every delay, whole nanoseconds after rounding. Errors: none thrown;
 // every give-up returns the last outcome unchanged with a GiveUpEvent saying why
-// (not_retryable, should_retry_false, max_attempts, not_idempotent, retry_after_exceeds_cap,
-// retry_budget, deadline); each wait is a BackoffEvent.
+// (not_retryable, should_retry_false, max_attempts, max_retries_by_kind, not_idempotent,
+// retry_after_exceeds_cap, retry_budget, deadline); each wait is a BackoffEvent.
 //
 // The formulas, the jitters, the Retry-After rules and the sources of every default:
 // docs/strategies/retry.md.
 #pragma once
 
+#include <algorithm>
 #include <array>
 
 #include <vector>
@@ -74,6 +75,13 @@ struct BackoffState {
   Nanos previous = 0;
 };
 
+// A retry count for one outcome kind (RetryConfig::max_retries_by_kind).
+struct KindRetries {
+  OutcomeKind kind = OutcomeKind::timeout;
+  std::int32_t retries = 0;
+  friend bool operator==(const KindRetries&, const KindRetries&) = default;
+};
+
 struct RetryConfig {
   // The strategy's name in policies; its keys are its field table's, below.
   static constexpr std::string_view kName = "retry";
@@ -114,6 +122,11 @@ struct RetryConfig {
   // up (reason should_retry_false); without the header retry_on decides. Default false:
   // Polly and resilience4j read no such header.
   bool honour_should_retry = false;
+  // Retries after an outcome of a kind, for the kinds listed (LiteLLM's RetryPolicy:
+  // RateLimitErrorRetries, TimeoutErrorRetries, ...): after an attempt that ended in kind
+  // K the call retries only while its retries so far are fewer than K's count, and never
+  // beyond max_attempts. Default none: max_attempts alone decides.
+  std::vector<KindRetries> max_retries_by_kind;
 
   static std::vector<OutcomeKind> default_retry_on();
 };
@@ -157,6 +170,21 @@ inline constexpr FieldRule<C> proportional = [](const C& c, const Written& w) {
   if (!w.ok("jitter")) return Finding::skip();  // the jitter's own error says enough
   if (c.jitter == Jitter::proportional) return Finding{};
   return Finding::error("applies only to jitter \"proportional\", not " + quote(to_string(c.jitter)));
+};
+// A kind's count acts only on a kind that is retried, and only below max_attempts.
+inline constexpr FieldRule<C> retried_kinds = [](const C& c, const Written& w) {
+  if (!w.ok("retry_on") || !w.ok("max_attempts") || !w.ok("honour_should_retry")) return Finding::skip();
+  for (const KindRetries& k : c.max_retries_by_kind) {
+    const bool retried = std::find(c.retry_on.begin(), c.retry_on.end(), k.kind) != c.retry_on.end();
+    if (!retried && !c.honour_should_retry) {
+      return Finding::error(quote(to_string(k.kind)) + " is not in retry_on, so its count can never act");
+    }
+    if (k.retries > c.max_attempts - 1) {
+      return Finding::error("expected at most max_attempts - 1 (" + std::to_string(c.max_attempts - 1) +
+                            ") retries, got " + std::to_string(k.retries) + " for " + quote(to_string(k.kind)));
+    }
+  }
+  return Finding{};
 };
 // The keys that say how a Retry-After is read mean nothing when it is not honoured.
 inline constexpr FieldRule<C> honoured = [](const C& c, const Written& w) {
@@ -231,8 +259,12 @@ inline constexpr auto kRetryFields = table<RetryConfig>(
     field("honour_should_retry", &RetryConfig::honour_should_retry, FieldKind::boolean)
         .with_default("false")
         .doc("whether an answer's x-should-retry header overrides retry_on")
-        .source("Polly and resilience4j read no such header; the OpenAI and Anthropic SDKs do"));
-;
+        .source("Polly and resilience4j read no such header; the OpenAI and Anthropic SDKs do"),
+    field("max_retries_by_kind", &RetryConfig::max_retries_by_kind, FieldKind::shaped)
+        .checked(retry_rules::retried_kinds)
+        .unit("retries")
+        .doc("{kind: retries}: retries after an outcome of that kind, below max_attempts")
+        .source("LiteLLM's RetryPolicy"));
 
 constexpr const auto& field_table(std::type_identity<RetryConfig>) { return kRetryFields; }
 
@@ -283,6 +315,9 @@ class RetryStrategy final : public Strategy {
   EngineEnv env_;
   Rng& rng_;
   OutcomeMask retry_on_;
+  // Attempts in all after which an outcome of each kind ends the call: max_attempts, or a
+  // listed kind's retries + 1.
+  std::array<std::int32_t, kOutcomeKindCount> attempts_by_kind_{};
 };
 
 // Builds the strategy for a pipeline (engine/policy.hpp's one list of strategies).

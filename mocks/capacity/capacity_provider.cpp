@@ -130,16 +130,14 @@ void CapacityProvider::admit_waiting() {
   stats_.set_in_flight(now, in_service_);
 }
 
-std::optional<Response> CapacityProvider::check_rates(const Request& request, TimePoint now,
-                                                      RateLimitHeaders& headers) {
-  const std::int64_t tokens = body_ == Body::completion ? request.prompt_tokens + request.max_output_tokens : 0;
-  Nanos request_wait = requests_.wait_for(1, now);
-  Nanos token_wait = tokens_.wait_for(tokens, now);
+CapacityProvider::RateWaits CapacityProvider::take_shares(std::int64_t tokens, TimePoint now) {
+  RateWaits w{requests_.wait_for(1, now), tokens_.wait_for(tokens, now), 0};
   if (quota_ != nullptr) {
-    request_wait = std::max(request_wait, quota_->requests.wait_for(1, now));
-    token_wait = std::max(token_wait, quota_->tokens.wait_for(tokens, now));
+    w.requests = std::max(w.requests, quota_->requests.wait_for(1, now));
+    w.tokens = std::max(w.tokens, quota_->tokens.wait_for(tokens, now));
   }
-  if (request_wait == 0 && token_wait == 0) {
+  w.retry = std::max(w.requests, w.tokens);
+  if (w.retry == 0) {
     requests_.take(1);
     tokens_.take(tokens);
     if (quota_ != nullptr) {
@@ -147,8 +145,18 @@ std::optional<Response> CapacityProvider::check_rates(const Request& request, Ti
       quota_->tokens.take(tokens);
     }
   } else if (quota_ != nullptr && quota_->rejected_requests_count) {
+    // The refused request counts too, so the next one waits for its share as well: the
+    // Retry-After says when a request sent then would be admitted.
     quota_->requests.charge(1);
+    w.retry = std::max(w.retry, quota_->requests.wait_for(1, now));
   }
+  return w;
+}
+
+std::optional<Response> CapacityProvider::check_rates(const Request& request, TimePoint now,
+                                                      RateLimitHeaders& headers) {
+  const std::int64_t tokens = body_ == Body::completion ? request.prompt_tokens + request.max_output_tokens : 0;
+  const RateWaits waits = take_shares(tokens, now);
   // The headers show the provider's own limit, or its group's where it has none.
   const MinuteBucket& rpm = quota_ != nullptr && !requests_.limit() ? quota_->requests : requests_;
   const MinuteBucket& tpm = quota_ != nullptr && !tokens_.limit() ? quota_->tokens : tokens_;
@@ -158,21 +166,21 @@ std::optional<Response> CapacityProvider::check_rates(const Request& request, Ti
   headers.limit_tokens = header_count(tpm.limit().value_or(-1));
   headers.remaining_tokens = header_count(tpm.remaining());
   headers.reset_tokens = tpm.until_full();
-  if (request_wait == 0 && token_wait == 0) return std::nullopt;
+  if (waits.retry == 0) return std::nullopt;
 
   CapacityTotals& totals = stats_.totals();
-  ++(request_wait != 0 ? totals.rate_limited_requests : totals.rate_limited_tokens);
+  ++(waits.requests != 0 ? totals.rate_limited_requests : totals.rate_limited_tokens);
   ++stats_.at(now).rate_limited;
   Response r;
   r.body = body_;
   r.status = kTooManyRequests;
   ErrorDetails details{.error_code = "rate_limit_exceeded"};
-  details.error_message = request_wait != 0 ? std::string_view("rate limit reached for requests per minute")
-                                            : std::string_view("rate limit reached for tokens per minute");
-  if (token_wait == kNever) {
+  details.error_message = waits.requests != 0 ? std::string_view("rate limit reached for requests per minute")
+                                              : std::string_view("rate limit reached for tokens per minute");
+  if (waits.tokens == kNever) {
     details.error_message = "request too large: it needs more tokens than the tokens-per-minute limit";
   }
-  details.retry_after = retry_after_.for_wait(std::max(request_wait, token_wait));
+  details.retry_after = retry_after_.for_wait(waits.retry);
   r.error_details = details_.keep(details);
   r.rate_limit = headers;
   return r;

@@ -110,6 +110,14 @@ class CapacityProvider final : public Provider {
   std::int64_t slots() const;
   // Hands free slots to the oldest queued requests.
   void admit_waiting();
+  // How long until each dimension's buckets (own and group) hold this request's share,
+  // and the Retry-After to give: 0, 0, 0 when the shares were taken.
+  struct RateWaits {
+    Nanos requests = 0;
+    Nanos tokens = 0;
+    Nanos retry = 0;
+  };
+  RateWaits take_shares(std::int64_t tokens, TimePoint now);
   // Steps 2 of the file comment: a 429 when a bucket is short, else takes the shares.
   std::optional<Response> check_rates(const Request& request, TimePoint now, RateLimitHeaders& headers);
   // A rejection by the server's queue with `details` (which must live for the run).

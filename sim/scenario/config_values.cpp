@@ -154,6 +154,32 @@ bool read_shaped(const Json& v, const std::string& path, Diagnostics& diag, Jitt
   return true;
 }
 
+bool read_shaped(const Json& v, const std::string& path, Diagnostics& diag, std::vector<KindRetries>& out) {
+  static const auto kKinds = [] {
+    std::vector<std::pair<std::string_view, OutcomeKind>> kinds;
+    for (const OutcomeKind kind : all_outcome_kinds()) {
+      if (kind != OutcomeKind::success) kinds.emplace_back(to_string(kind), kind);
+    }
+    return kinds;
+  }();
+  static const auto kNames = [] {
+    std::vector<std::string_view> names;
+    for (const auto& [name, kind] : kKinds) names.push_back(name);
+    return names;
+  }();
+  const ObjectReader obj(v, path, diag, kNames);
+  if (!obj.valid()) return false;
+  const std::size_t errors_before = diag.count();
+  std::vector<KindRetries> counts;
+  for (const auto& [name, kind] : kKinds) {
+    std::int32_t retries = 0;
+    if (obj.get(name, retries, IntRange{0, kRetryAttempts.max - 1})) counts.push_back(KindRetries{kind, retries});
+  }
+  if (diag.count() != errors_before) return false;
+  out = std::move(counts);
+  return true;
+}
+
 bool read_shaped(const Json& v, const std::string& path, Diagnostics& diag, SlidingWindowConfig& out) {
   static constexpr auto& kTypes = kAllValues<SlidingWindowType, kSlidingWindowTypeCount>;
   static const auto kTypeNames = choice_names(std::span<const SlidingWindowType>(kTypes));

@@ -65,6 +65,9 @@ bool read_words(const Json& v, const std::string& path, Diagnostics& diag, std::
 
 // [min, max]: two factors in kJitterFactor with min <= max.
 bool read_shaped(const Json& v, const std::string& path, Diagnostics& diag, JitterRange& out);
+// {kind: retries}: outcome kinds but success, each an integer in [0, 999]; unknown keys
+// are errors.
+bool read_shaped(const Json& v, const std::string& path, Diagnostics& diag, std::vector<KindRetries>& out);
 // {"type": count_based | time_based (required), "size": calls (an integer) or a whole-
 // second duration}.
 bool read_shaped(const Json& v, const std::string& path, Diagnostics& diag, SlidingWindowConfig& out);

@@ -50,7 +50,7 @@ std::optional<QuotaGroupConfig> read_group(const Json& value, const std::string&
   if (obj.get("requests_per_minute", limit, kRequestsPerMinute)) group.requests_per_minute = limit;
   if (obj.get("tokens_per_minute", limit, kTokensPerMinute)) group.tokens_per_minute = limit;
   obj.get("rejected_requests_count", group.rejected_requests_count);
-  if (group.rejected_requests_count && obj.find("requests_per_minute") == nullptr) {
+  if (obj.find("rejected_requests_count") != nullptr && obj.find("requests_per_minute") == nullptr) {
     diag.error(obj.path_of("rejected_requests_count"), "applies only with requests_per_minute");
   }
   if (obj.find("requests_per_minute") == nullptr && obj.find("tokens_per_minute") == nullptr) {

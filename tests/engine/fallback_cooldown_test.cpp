@@ -155,14 +155,28 @@ TEST(FallbackCooldownTest, AllowedFailsAreCountedPerMinute) {
   EXPECT_EQ(cooled, (std::vector<std::string>{"20100ms cooled gpt-> on server_error for 1000ms"}));
 }
 
-TEST(FallbackCooldownTest, WhenEveryCandidateIsCoolingTheCallWaitsForTheFirstToEnd) {
+// gpt answers 429 with Retry-After 10 s, claude 429 with Retry-After 4 s and then (when
+// `recovers`) a completion: a first call at 0 cools gpt to 10,100 ms and claude to 4,200 ms.
+struct BothCooling {
+  explicit BothCooling(bool recovers = true)
+      : gpt(h.loop, {{test::status(429, "10"), 100 * ms}}),
+        claude(h.loop, recovers ? std::vector<test::Reply>{{test::status(429, "4"), 100 * ms}, {answer(), 100 * ms}}
+                                : std::vector<test::Reply>{{test::status(429, "4"), 100 * ms}}),
+        r(h) {
+    first = r.add(llm("gpt"), gpt);
+    r.add(llm("claude"), claude);
+    r.tool(cooling({"claude"}));
+  }
   Harness h;
-  ScriptedProvider gpt(h.loop, {{test::status(429, "10"), 100 * ms}});
-  ScriptedProvider claude(h.loop, {{test::status(429, "4"), 100 * ms}, {answer(), 100 * ms}});
-  Router r(h);
-  const ProviderId first = r.add(llm("gpt"), gpt);
-  r.add(llm("claude"), claude);
-  r.tool(cooling({"claude"}));
+  ScriptedProvider gpt;
+  ScriptedProvider claude;
+  Router r;
+  ProviderId first = 0;
+};
+
+TEST(FallbackCooldownTest, WhenEveryCandidateIsCoolingTheCallWaitsForTheFirstToEnd) {
+  BothCooling f;
+  auto& [h, gpt, claude, r, first] = f;
   std::vector<std::unique_ptr<Call>> calls;
   run_calls(h, r, first, {0, 1000 * ms}, calls);
   EXPECT_EQ(calls[0]->outcome->kind, OutcomeKind::rate_limited);
@@ -177,14 +191,36 @@ TEST(FallbackCooldownTest, WhenEveryCandidateIsCoolingTheCallWaitsForTheFirstToE
                         "4200ms skipped_cooldown ->gpt on success", "4200ms switched ->claude on success"}));
 }
 
+Task<void> cancel_at(Harness& h, TimePoint t, CancellationSource& source) {
+  co_await sleep_until(h.loop, t);
+  source.cancel();
+}
+
+TEST(FallbackCooldownTest, ACallerThatGivesUpIsNotHeldByTheWait) {
+  // The second call waits for claude's cooldown (until 4,200 ms); its caller cancels at
+  // 2 s (a hedge that lost): it returns cancelled then, and nobody is called.
+  BothCooling f;
+  auto& [h, gpt, claude, r, first] = f;
+  std::vector<std::unique_ptr<Call>> calls;
+  CancellationSource source;
+  std::exception_ptr error;
+  for (const TimePoint t : {TimePoint{0}, 1000 * ms}) {
+    calls.push_back(std::make_unique<Call>());
+    calls.back()->ctx.provider = first;
+    if (t > 0) calls.back()->ctx.cancellation = source.token();
+    spawn(call_at(h, t, *r.pipeline, *calls.back()), &error);
+  }
+  spawn(cancel_at(h, 2000 * ms, source), &error);
+  h.loop.run(1'000'000);
+  ASSERT_FALSE(error);
+  EXPECT_EQ(calls[1]->outcome->kind, OutcomeKind::cancelled);
+  EXPECT_EQ(calls[1]->finished, 2000 * ms);
+  EXPECT_EQ(claude.calls().size(), 1U);
+}
+
 TEST(FallbackCooldownTest, ACooldownEndingAfterTheDeadlineEndsTheCallAtOnce) {
-  Harness h;
-  ScriptedProvider gpt(h.loop, {{test::status(429, "10"), 100 * ms}});
-  ScriptedProvider claude(h.loop, {{test::status(429, "4"), 100 * ms}});
-  Router r(h);
-  const ProviderId first = r.add(llm("gpt"), gpt);
-  r.add(llm("claude"), claude);
-  r.tool(cooling({"claude"}));
+  BothCooling f(/*recovers=*/false);
+  auto& [h, gpt, claude, r, first] = f;
   std::vector<std::unique_ptr<Call>> calls;
   run_calls(h, r, first, {0, 1000 * ms}, calls, /*deadline=*/3000 * ms);
   const Outcome& second = *calls[1]->outcome;

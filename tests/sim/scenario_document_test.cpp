@@ -228,7 +228,7 @@ TEST(ScenarioDocumentTest, UnknownNestedKeyIsReportedAtItsPath) {
             only("/policy/search/0/retry/retries",
                  "unknown key \"retries\"; expected one of: max_attempts, retry_on, backoff, base_delay, multiplier, "
                  "max_delay, jitter, jitter_range, honour_retry_after, max_retry_after, over_max_retry_after, "
-                 "zero_retry_after, honour_should_retry"));
+                 "zero_retry_after, honour_should_retry, max_retries_by_kind"));
 }
 
 TEST(ScenarioDocumentTest, DuplicateKeysAreErrors) {

@@ -47,6 +47,24 @@ TEST(ScenarioQuotaGroupsTest, ATokenLimitNeedsAnLlmMember) {
                  "applies only to a group with an llm provider (only LLM requests carry tokens)"));
 }
 
+TEST(ScenarioQuotaGroupsTest, ATokenLimitMustHoldOneRequest) {
+  // base_scenario's gpt step asks for 100 prompt tokens and the model's 16,384 output cap.
+  Json doc = with_groups(Json::array({group({"gpt"}, {{"tokens_per_minute", 50}})}));
+  doc["workload"]["tasks"][0]["steps"][1]["max_output_tokens"] = 100;
+  EXPECT_EQ(errors_of(doc), only("/quota_groups/0/tokens_per_minute",
+                                 "expected at least the tokens of one request of /workload/tasks/0/steps/1 "
+                                 "(prompt_tokens + max_output_tokens = 200), got 50: that request could never be "
+                                 "admitted"));
+}
+
+TEST(ScenarioQuotaGroupsTest, RejectedRequestsCountNeedsARequestLimitWhateverItsValue) {
+  for (const bool value : {true, false}) {
+    EXPECT_EQ(errors_of(with_groups(
+                  Json::array({group({"gpt"}, {{"tokens_per_minute", 100000}, {"rejected_requests_count", value}})}))),
+              only("/quota_groups/0/rejected_requests_count", "applies only with requests_per_minute"));
+  }
+}
+
 TEST(ScenarioQuotaGroupsTest, AProviderIsInOneGroup) {
   Json second = group({"gpt"});
   second["name"] = "other-key";

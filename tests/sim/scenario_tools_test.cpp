@@ -97,6 +97,9 @@ TEST(ScenarioFallbackTest, CooldownKeysApplyOnlyWithACooldown) {
                                       "max_cooldown": "1m" } } ])"))),
             only("/policy/answer/0/fallback/max_cooldown",
                  "applies only when cooldown is set and cooldown_from_retry_after is true"));
+  EXPECT_EQ(errors_of(with_answer_policy(Json::parse(
+                R"([ { "fallback": { "providers": ["claude"], "cooldown": "5s", "max_cooldown": "3s" } } ])"))),
+            only("/policy/answer/0/fallback/max_cooldown", "expected a duration >= cooldown (5s), got \"3s\""));
   const auto local = errors_of(with_answer_policy(Json::parse(
       R"([ { "fallback": { "providers": ["claude"], "cooldown": "5s", "cooldown_on": ["circuit_open"] } } ])")));
   ASSERT_EQ(local.size(), 1U);

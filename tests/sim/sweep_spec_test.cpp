@@ -368,7 +368,7 @@ TEST(SweepSpecRulesTest, GridUnknownKeyIsThePolicyReadersError) {
       "/variants/0/grid/0/values/0: makes an invalid policy: /llm/1/retry/max_atempts: unknown key \"max_atempts\"; "
       "expected one of: max_attempts, retry_on, backoff, base_delay, multiplier, max_delay, jitter, jitter_range, "
       "honour_retry_after, max_retry_after, over_max_retry_after, "
-      "zero_retry_after, honour_should_retry");
+      "zero_retry_after, honour_should_retry, max_retries_by_kind");
 }
 
 TEST(SweepSpecRulesTest, GridCombinationMustMakeAValidPolicy) {
