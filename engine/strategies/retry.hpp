@@ -174,17 +174,23 @@ inline constexpr FieldRule<C> proportional = [](const C& c, const Written& w) {
 // A kind's count acts only on a kind that is retried, and only below max_attempts.
 inline constexpr FieldRule<C> retried_kinds = [](const C& c, const Written& w) {
   if (!w.ok("retry_on") || !w.ok("max_attempts") || !w.ok("honour_should_retry")) return Finding::skip();
+  std::string dead;  // every kind never retried, then every count too large: one message each
+  std::string over;
+  std::size_t dead_count = 0;
   for (const KindRetries& k : c.max_retries_by_kind) {
     const bool retried = std::find(c.retry_on.begin(), c.retry_on.end(), k.kind) != c.retry_on.end();
     if (!retried && !c.honour_should_retry) {
-      return Finding::error(quote(to_string(k.kind)) + " is not in retry_on, so its count can never act");
-    }
-    if (k.retries > c.max_attempts - 1) {
-      return Finding::error("expected at most max_attempts - 1 (" + std::to_string(c.max_attempts - 1) +
-                            ") retries, got " + std::to_string(k.retries) + " for " + quote(to_string(k.kind)));
+      dead += (dead.empty() ? "" : ", ") + quote(to_string(k.kind));
+      ++dead_count;
+    } else if (k.retries > c.max_attempts - 1) {
+      over += (over.empty() ? "" : ", ") + std::to_string(k.retries) + " for " + quote(to_string(k.kind));
     }
   }
-  return Finding{};
+  if (dead_count == 1) return Finding::error(dead + " is not in retry_on, so its count can never act");
+  if (dead_count > 1) return Finding::error(dead + " are not in retry_on, so their counts can never act");
+  if (over.empty()) return Finding{};
+  return Finding::error("expected at most max_attempts - 1 (" + std::to_string(c.max_attempts - 1) +
+                        (w.has("max_attempts") ? "" : ", max_attempts' default being 3") + ") retries, got " + over);
 };
 // The keys that say how a Retry-After is read mean nothing when it is not honoured.
 inline constexpr FieldRule<C> honoured = [](const C& c, const Written& w) {

@@ -278,6 +278,25 @@ TEST(ScenarioRetryConfigTest, MaxRetryAfterNeedsHonourRetryAfter) {
             only(at(kRetry, "/max_retry_after"), "applies only when honour_retry_after is true"));
 }
 
+TEST(ScenarioRetryConfigTest, MaxRetriesByKindActsOnlyOnRetriedKindsBelowMaxAttempts) {
+  EXPECT_EQ(
+      errors_of(with_strategy("search", "retry",
+                              {{"max_attempts", 5}, {"max_retries_by_kind", {{"rate_limited", 4}, {"timeout", 0}}}})),
+      std::vector<ValidationError>{});
+  EXPECT_EQ(errors_of(with_strategy(
+                "search", "retry",
+                {{"retry_on", {"rate_limited"}}, {"max_retries_by_kind", {{"timeout", 1}, {"server_error", 1}}}})),
+            only(at(kRetry, "/max_retries_by_kind"),
+                 "\"timeout\", \"server_error\" are not in retry_on, so their counts can never act"));
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"max_retries_by_kind", {{"rate_limited", 5}}}})),
+            only(at(kRetry, "/max_retries_by_kind"),
+                 "expected at most max_attempts - 1 (2, max_attempts' default being 3) retries, got 5 for "
+                 "\"rate_limited\""));
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"max_retries_by_kind", {{"success", 1}}}})).size(), 1U);
+  EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"max_retries_by_kind", {{"timeout", -1}}}})),
+            only(at(kRetry, "/max_retries_by_kind/timeout"), "expected an integer in [0, 999], got -1"));
+}
+
 TEST(ScenarioRetryConfigTest, OverMaxRetryAfterIsGiveUpOrBackoff) {
   EXPECT_EQ(errors_of(with_strategy("search", "retry", {{"over_max_retry_after", "wait"}})),
             only(at(kRetry, "/over_max_retry_after"), "expected one of \"give_up\", \"backoff\", got \"wait\""));
