@@ -65,6 +65,12 @@ TEST(ScenarioQuotaGroupsTest, RejectedRequestsCountNeedsARequestLimitWhateverIts
   }
 }
 
+TEST(ScenarioQuotaGroupsTest, RejectedRequestsCountIsABoolean) {
+  EXPECT_EQ(errors_of(with_groups(
+                Json::array({group({"gpt"}, {{"requests_per_minute", 100}, {"rejected_requests_count", "yes"}})}))),
+            only("/quota_groups/0/rejected_requests_count", "expected true or false, got \"yes\""));
+}
+
 TEST(ScenarioQuotaGroupsTest, AProviderIsInOneGroup) {
   Json second = group({"gpt"});
   second["name"] = "other-key";

@@ -106,6 +106,21 @@ TEST(ScenarioFallbackTest, CooldownKeysApplyOnlyWithACooldown) {
   EXPECT_EQ(local[0].path, "/policy/answer/0/fallback/cooldown_on/0");
 }
 
+TEST(ScenarioFallbackTest, CooldownValuesAreChecked) {
+  const auto policy = [](Json keys) {
+    Json fallback{{"providers", {"claude"}}};
+    fallback.update(keys);
+    return with_answer_policy(Json::array({Json{{"fallback", fallback}}}));
+  };
+  EXPECT_EQ(errors_of(policy({{"cooldown", "0s"}})),
+            only("/policy/answer/0/fallback/cooldown", "expected a duration > 0, got \"0s\""));
+  EXPECT_EQ(errors_of(policy({{"cooldown", "5s"}, {"cooldown_from_retry_after", "yes"}})),
+            only("/policy/answer/0/fallback/cooldown_from_retry_after", "expected true or false, got \"yes\""));
+  EXPECT_EQ(errors_of(policy({{"cooldown", "5s"}, {"allowed_fails", -1}})).size(), 1U);
+  EXPECT_EQ(errors_of(policy({{"cooldown", "5s"}, {"cooldown_on", Json::array()}})).size(), 1U);
+  EXPECT_EQ(errors_of(policy({{"cooldown", "5s"}, {"cooldown_on", {"rate_limited", "rate_limited"}}})).size(), 1U);
+}
+
 TEST(ScenarioFallbackTest, AChainCannotNameTheToolsOwnProvider) {
   // Naming the primary would make the chain call it twice: the one way a chain could loop.
   EXPECT_EQ(errors_of(with_answer_policy(Json::parse(R"([ { "fallback": { "providers": ["claude", "gpt"] } } ])"))),

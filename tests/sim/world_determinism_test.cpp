@@ -45,6 +45,16 @@ TEST(WorldDeterminismTest, QuickstartIsDeterministicToo) {
   EXPECT_EQ(to_json_text(run_world(scenario, scenario.seed)), to_json_text(run_world(scenario, scenario.seed)));
 }
 
+TEST(WorldDeterminismTest, SharedCooldownsAndQuotaBucketsStayInTheirRun) {
+  // The cooldown board and a quota group's buckets are shared by every tool of a run: a run
+  // on another seed in between must not leave cooldowns or debt behind.
+  const Scenario scenario = file_scenario("scenarios/incidents/quota-group-walk.json");
+  const std::string first = to_json_text(run_world(scenario, 5));
+  (void)run_world(scenario, 6);
+  EXPECT_EQ(to_json_text(run_world(scenario, 5)), first);
+  EXPECT_NE(first.find("\"cooled\""), std::string::npos);  // the cooldowns did act
+}
+
 TEST(WorldDeterminismTest, PoliciesSeeTheSameTasks) {
   // Common random numbers: the workload draws from its own streams, so replacing the
   // policy changes neither how many tasks arrive nor when.
