@@ -44,7 +44,7 @@ void read_one(const std::filesystem::path& file, const std::string& asked, Trace
 }
 
 void print_counts(const replay::ReadCounts& c) {
-  fmt::print("read: {} attempts, {} agent spans, {} HTTP child spans used, {} other spans kept out\n", c.attempts,
+  fmt::print("read: {} attempts, {} agent spans, {} HTTP requests under them, {} other spans kept out\n", c.attempts,
              c.agent_spans, c.http_children, c.other_spans);
   fmt::print(
       "irregular: {} duplicates skipped, {} orphans put under their trace, {} ends before start, {} failures "
@@ -62,9 +62,9 @@ void print_grouping(const TraceData& data, const replay::Grouping& g) {
   const replay::GroupingCounts& c = g.counts;
   fmt::print(
       "grouped: {} tasks ({} without attempts), {} logical calls ({} with a fallback, {} hedged), {} attempts "
-      "({} joined by timing, {} resends without a first attempt)\n",
-      c.tasks, c.tasks_without_attempts, c.calls, c.fallback_calls, c.hedged_calls, c.attempts, c.joined_by_timing,
-      c.resends_without_first);
+      "({} in a span with others, {} joined by timing, {} resends without a first attempt)\n",
+      c.tasks, c.tasks_without_attempts, c.calls, c.fallback_calls, c.hedged_calls, c.attempts, c.joined_in_span,
+      c.joined_by_timing, c.resends_without_first);
   std::map<std::string, std::map<std::string_view, std::uint64_t>> by_provider;
   for (const replay::AttemptRecord& a : data.attempts) ++by_provider[a.provider][to_string(a.outcome)];
   fmt::print("attempts by provider and outcome:\n");

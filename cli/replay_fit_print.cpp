@@ -44,7 +44,7 @@ void print_faults(const replay::FaultFit& fit) {
 }
 
 void print_latency(const std::vector<replay::LatencyFit>& fits) {
-  fmt::print("latency (lognormal by maximum likelihood on successful attempts):\n");
+  fmt::print("latency (lognormal by maximum likelihood on answered attempts):\n");
   for (const replay::LatencyFit& f : fits) {
     const std::string name = f.model.empty() ? f.provider : f.provider + " " + f.model;
     if (!f.latency) {

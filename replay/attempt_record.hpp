@@ -38,8 +38,16 @@ struct AttemptRecord {
   std::optional<std::int32_t> resend_count;    // http.request.resend_count; absent: not recorded
   std::optional<double> cost_usd;
   std::optional<std::int64_t> first_token_ns;  // LiteLLM's completionStartTime, when streaming
-  std::string where;                           // the input position, for messages: "trace.json span 12", "gw.jsonl:7"
+  // The span every attempt of this one's logical call was made under, when the trace says
+  // so: a GenAI span over several HTTP requests (its client's own retries). Else empty.
+  std::string call_key;
+  std::string where;  // the input position, for messages: "trace.json span 12", "gw.jsonl:7"
 };
+
+// Whether an attempt got an answer: a success, or a completion cut at its max tokens
+// (finish_reason "length", engine/outcome.hpp's truncated), which is an answer too: the
+// fitted output-token model reproduces the cut, no fault rule does.
+inline bool answered(OutcomeKind kind) { return kind == OutcomeKind::success || kind == OutcomeKind::truncated; }
 
 // A span that stands for a whole agent run (gen_ai.operation.name invoke_agent): the task's
 // own start and end when the trace records them.
@@ -58,7 +66,7 @@ struct ReadCounts {
   std::uint64_t attempts = 0;                 // attempt records made
   std::uint64_t agent_spans = 0;              // invoke_agent spans
   std::uint64_t other_spans = 0;              // spans neither GenAI nor an attempt's HTTP child (kept out)
-  std::uint64_t http_children = 0;            // HTTP child spans whose status an attempt took
+  std::uint64_t http_children = 0;            // HTTP client spans under an attempt span (its requests)
   std::uint64_t duplicates = 0;               // a (trace, span) or record id seen before: the later one skipped
   std::uint64_t orphans = 0;                  // a parent id named but absent: grouped under the trace
   std::uint64_t end_before_start = 0;         // clock skew: the end set to the start

@@ -14,7 +14,6 @@ constexpr std::size_t kWindowsPerRun = 40;
 
 // Nearest rank: the value at rank ceil(q n) (at least 1) of the sorted values.
 // The task got its answer: a success, or a cut one the application used.
-bool answered(OutcomeKind kind) { return kind == OutcomeKind::success || kind == OutcomeKind::truncated; }
 
 double nearest_rank(const std::vector<double>& sorted, double q) {
   if (sorted.empty()) return 0;

@@ -39,7 +39,7 @@ void add_rules(FaultWindowFit& window, const std::vector<const AttemptRecord*>& 
   std::array<std::vector<std::int64_t>, kOutcomeKindCount> retry_afters;
   for (std::size_t i = from; i < to; ++i) {
     const AttemptRecord& a = *list[i];
-    if (a.outcome == OutcomeKind::success) continue;
+    if (answered(a.outcome)) continue;
     const std::optional<FaultKind> kind = fault_kind_of(a.outcome);
     if (!kind) {
       ++window.unmodelled;

@@ -36,7 +36,7 @@ void fit_one(LatencyFit& fit, const std::vector<double>& logs) {
 std::vector<LatencyFit> fit_latency(const std::vector<AttemptRecord>& attempts) {
   std::map<std::pair<std::string, std::string>, std::pair<std::vector<double>, std::uint64_t>> groups;
   for (const AttemptRecord& a : attempts) {
-    if (a.outcome != OutcomeKind::success) continue;
+    if (!answered(a.outcome)) continue;
     auto& [logs, zeros] = groups[{a.provider, a.request_model}];
     const std::int64_t latency_ns = a.end_ns - a.start_ns;
     if (latency_ns <= 0) {

@@ -1,4 +1,4 @@
-// Latency per provider and model from the successful attempts: a lognormal fitted by
+// Latency per provider and model from the answered attempts (successful or truncated): a lognormal fitted by
 // maximum likelihood (mu and sigma the mean and the sample standard deviation of ln
 // latency), written as the loader's lognormal shape (mocks/latency.hpp, sim/scenario/
 // latency_reader.hpp): median = exp(mu), p99 = exp(mu + z_0.99 sigma), z_0.99 =
@@ -21,8 +21,8 @@ namespace squall::replay {
 struct LatencyFit {
   std::string provider;
   std::string model;                     // the request model; empty when the trace has none
-  std::uint64_t samples = 0;             // successful attempts fitted
-  std::uint64_t zero_latency = 0;        // successful attempts of zero latency, left out
+  std::uint64_t samples = 0;             // answered attempts fitted
+  std::uint64_t zero_latency = 0;        // answered attempts of zero latency, left out
   double mu_log_s = 0;                   // mean of ln(latency in seconds)
   double sigma_log = 0;                  // sample standard deviation of ln latency
   std::optional<LatencyConfig> latency;  // lognormal median and p99; absent below 2 samples

@@ -17,11 +17,10 @@ struct Draft {
 
 std::string target_of(const AttemptRecord& a) { return a.provider + '\0' + a.request_model; }
 
-// Whether `next` continues `call` when resend counts are not recorded (the timing rule).
-bool continues(const LogicalCall& call, const std::vector<AttemptRecord>& all, const AttemptRecord& next,
-               const GroupingOptions& options) {
-  const AttemptRecord& last = all[call.attempts.back()];
-  if (last.outcome == OutcomeKind::success) return false;
+// Whether `next` continues a call whose last attempt is `last` when resend counts are not
+// recorded (the timing rule).
+bool continues(const AttemptRecord& last, const AttemptRecord& next, const GroupingOptions& options) {
+  if (answered(last.outcome)) return false;
   if (next.start_ns < last.end_ns) return false;
   const std::int64_t allowed = std::max(options.max_retry_gap_ns, last.retry_after_ns.value_or(0) + kRetryAfterSlackNs);
   return next.start_ns - last.end_ns <= allowed;
@@ -48,25 +47,41 @@ void group_task(Draft& draft, const std::vector<AttemptRecord>& all, const Group
     return std::pair(all[x].start_ns, all[x].end_ns) < std::pair(all[y].start_ns, all[y].end_ns);
   });
   std::map<std::pair<std::string, std::string>, std::size_t> lane_call;  // (parent, operation) -> latest call
+  std::map<std::string, std::size_t> keyed_call;                         // call key -> its call
+  // A call key's last request: where the span's call ended, and how, for the timing rule
+  // (a later span is a retry only of the whole call, not of a request the SDK retried).
+  std::map<std::string, std::size_t> key_last;
+  for (const std::size_t i : order) {
+    if (!all[i].call_key.empty()) key_last[all[i].call_key] = i;
+  }
   std::vector<LogicalCall>& calls = draft.task.calls;
   for (const std::size_t i : order) {
     const AttemptRecord& a = all[i];
+    const auto keyed = a.call_key.empty() ? keyed_call.end() : keyed_call.find(a.call_key);
+    if (keyed != keyed_call.end()) {
+      calls[keyed->second].attempts.push_back(i);
+      ++counts.joined_in_span;
+      continue;
+    }
     const auto lane = std::pair(a.parent_id, a.operation);
     const auto latest = lane_call.find(lane);
     bool join = false;
     if (a.resend_count) {
       join = *a.resend_count > 0 && latest != lane_call.end();
       if (*a.resend_count > 0 && latest == lane_call.end()) ++counts.resends_without_first;
-    } else if (latest != lane_call.end() && continues(calls[latest->second], all, a, options)) {
-      join = true;
-      ++counts.joined_by_timing;
+    } else if (latest != lane_call.end()) {
+      std::size_t last = calls[latest->second].attempts.back();
+      if (!all[last].call_key.empty()) last = key_last[all[last].call_key];
+      join = continues(all[last], a, options);
+      counts.joined_by_timing += join ? 1 : 0;
     }
-    if (join) {
-      calls[latest->second].attempts.push_back(i);
-      continue;
+    if (!join) {
+      calls.push_back(LogicalCall{{}, a.parent_id, a.operation});
+      lane_call[lane] = calls.size() - 1;
     }
-    calls.push_back(LogicalCall{{i}, a.parent_id, a.operation});
-    lane_call[lane] = calls.size() - 1;
+    const std::size_t call = lane_call[lane];
+    calls[call].attempts.push_back(i);
+    if (!a.call_key.empty()) keyed_call.emplace(a.call_key, call);
   }
   for (LogicalCall& call : calls) finish_call(call, all, counts);
   counts.calls += calls.size();

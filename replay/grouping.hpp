@@ -7,12 +7,14 @@
 //     else at its first attempt's, and ends at the later of the two ends;
 //   - within a task, attempts are taken in start order (then end, then input order) and
 //     kept apart by lane: the same parent span and the same operation;
+//   - attempts with the same call key (the requests one GenAI span made: its client's own
+//     retries) are one call; the first of them is placed by the rules below;
 //   - when the attempt's resend count is recorded: 0 opens a call, more joins the lane's
 //     latest call (a resend with no call to join opens one and is counted);
 //   - when it is not: the attempt joins the lane's latest call when that call's last
-//     attempt failed (any kind but success), this one starts at or after its end, and the
-//     gap is at most `max_retry_gap_ns` or the Retry-After that attempt recorded plus one
-//     second; else it opens a call;
+//     attempt failed (any kind but success and truncated: a cut answer is an answer), this one starts at or after its
+//     end, and the gap is at most `max_retry_gap_ns` or the Retry-After that attempt recorded plus one second; else it
+//     opens a call;
 //   - a call whose attempts reach more than one target (provider and request model) is a
 //     fallback; one whose attempts overlap in time is hedged.
 #pragma once
@@ -57,6 +59,7 @@ struct GroupingCounts {
   std::uint64_t fallback_calls = 0;
   std::uint64_t hedged_calls = 0;
   std::uint64_t joined_by_timing = 0;        // attempts joined to a call without a resend count
+  std::uint64_t joined_in_span = 0;          // attempts joined to a call by their call key
   std::uint64_t resends_without_first = 0;   // a resend count > 0 with no call to join
   std::uint64_t tasks_without_attempts = 0;  // an agent span with no attempt under its trace
 };

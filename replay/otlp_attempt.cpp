@@ -17,6 +17,9 @@ constexpr std::array<std::string_view, 6> kAttemptOperations{"chat",       "text
                                                              "embeddings", "retrieval",       "execute_tool"};
 // The span name of the GenAI inference span in the conventions' newer drafts: no model in it.
 constexpr std::string_view kInferenceSpanName = "gen_ai.client.inference";
+// An HTTP client span's method, in the HTTP conventions' stable and older names.
+constexpr std::string_view kHttpRequestMethod = "http.request.method";
+constexpr std::string_view kOldHttpMethod = "http.method";
 
 // Every attribute replay reads; others on a GenAI span are counted as unknown.
 constexpr std::array<std::string_view, 31> kKnownAttributes{a::kOperationName,
@@ -99,6 +102,21 @@ std::optional<std::int64_t> retry_after_of(const OtlpSpan& span) {
   return std::nullopt;
 }
 
+// An HTTP status as the record keeps it: 0 when absent, at most 999.
+int status_code(std::optional<std::int64_t> status) {
+  return status ? static_cast<int>(std::clamp<std::int64_t>(*status, 0, 999)) : 0;
+}
+
+// Times as recorded; an end before the start (clock skew) is set to the start and counted.
+void set_times(AttemptRecord& r, std::int64_t start_ns, std::int64_t end_ns, ReadCounts& counts) {
+  r.start_ns = start_ns;
+  r.end_ns = end_ns;
+  if (r.end_ns < r.start_ns) {
+    ++counts.end_before_start;
+    r.end_ns = r.start_ns;
+  }
+}
+
 }  // namespace
 
 SpanRole role_of(const OtlpSpan& span) {
@@ -121,7 +139,10 @@ SpanRole role_of(const OtlpSpan& span) {
   return role;
 }
 
-bool has_http_status(const OtlpSpan& span) { return status_of(span).has_value(); }
+bool is_http_request(const OtlpSpan& span) {
+  return status_of(span) || find_attribute(span, kHttpRequestMethod) != nullptr ||
+         find_attribute(span, kOldHttpMethod) != nullptr;
+}
 
 AttemptRecord attempt_of(const OtlpSpan& s, const SpanRole& role, const OtlpSpan* http_child, ReadCounts& counts) {
   count_unknown(s, counts);
@@ -130,12 +151,7 @@ AttemptRecord attempt_of(const OtlpSpan& s, const SpanRole& role, const OtlpSpan
   r.span_id = s.span_id;
   r.parent_id = s.parent_id;
   r.where = s.where.short_form();
-  r.start_ns = s.start_ns;
-  r.end_ns = s.end_ns;
-  if (r.end_ns < r.start_ns) {
-    ++counts.end_before_start;
-    r.end_ns = r.start_ns;
-  }
+  set_times(r, s.start_ns, s.end_ns, counts);
   r.operation = role.operation;
   r.provider = string_attribute(s, a::kProviderName).value_or(string_attribute(s, a::kSystem).value_or(""));
   r.request_model = string_attribute(s, a::kRequestModel).value_or(role.name_model);
@@ -158,7 +174,7 @@ AttemptRecord attempt_of(const OtlpSpan& s, const SpanRole& role, const OtlpSpan
   r.cost_usd = first_of(s, std::array<std::string_view, 2>{a::kSquallCostUsd, "gen_ai.usage.cost"}, number_attribute);
   std::optional<std::int64_t> status = status_of(s);
   if (!status && http_child != nullptr) status = status_of(*http_child);
-  r.status_code = status ? static_cast<int>(std::min<std::int64_t>(*status, 999)) : 0;
+  r.status_code = status_code(status);
   const std::string error_type = string_attribute(s, a::kErrorType).value_or("");
   OutcomeEvidence evidence{error_type,
                            r.status_code,
@@ -173,6 +189,58 @@ AttemptRecord attempt_of(const OtlpSpan& s, const SpanRole& role, const OtlpSpan
     ++counts.failures_without_tokens;
   }
   return r;
+}
+
+namespace {
+
+// An HTTP request before the last one under its GenAI span: the call's identity (trace,
+// parent, provider, operation, model, server, tool, key), and what the request's own span
+// says of its outcome; the answer's fields (tokens, response model, cost) belong to the last.
+AttemptRecord earlier_request(const AttemptRecord& call, const OtlpSpan& request, ReadCounts& counts) {
+  AttemptRecord r = call;
+  r.span_id = request.span_id;
+  r.where = request.where.short_form();
+  set_times(r, request.start_ns, request.end_ns, counts);
+  r.response_model.clear();
+  r.input_tokens.reset();
+  r.output_tokens.reset();
+  r.cache_read_tokens.reset();
+  r.cache_creation_tokens.reset();
+  r.cost_usd.reset();
+  r.status_code = status_code(status_of(request));
+  const MappedOutcome outcome = map_outcome(OutcomeEvidence{string_attribute(request, a::kErrorType).value_or(""),
+                                                            r.status_code,
+                                                            {},
+                                                            request.status_error,
+                                                            false,
+                                                            std::nullopt});
+  r.outcome = outcome.kind;
+  if (outcome.unclassified) ++counts.unclassified_errors;
+  if (r.outcome != OutcomeKind::success && r.operation == a::kChat) ++counts.failures_without_tokens;
+  r.retry_after_ns = retry_after_of(request);
+  return r;
+}
+
+}  // namespace
+
+std::vector<AttemptRecord> attempts_of(const OtlpSpan& s, const SpanRole& role,
+                                       std::span<const OtlpSpan* const> requests, ReadCounts& counts) {
+  if (requests.size() <= 1) return {attempt_of(s, role, requests.empty() ? nullptr : requests.front(), counts)};
+  AttemptRecord last = attempt_of(s, role, requests.back(), counts);
+  last.call_key = s.span_id;
+  std::vector<AttemptRecord> out;
+  for (std::size_t k = 0; k + 1 < requests.size(); ++k) {
+    out.push_back(earlier_request(last, *requests[k], counts));
+    // The first request keeps the span's own resend count (absent: the timing rule may
+    // still join it to an earlier span, a retry by the application around its client).
+    out.back().resend_count = k == 0 ? last.resend_count : static_cast<std::int32_t>(k);
+  }
+  out.front().start_ns = std::min(out.front().start_ns, last.start_ns);
+  last.start_ns = std::max(last.start_ns, std::min(requests.back()->start_ns, last.end_ns));
+  last.resend_count = static_cast<std::int32_t>(requests.size() - 1);
+  if (!last.retry_after_ns) last.retry_after_ns = retry_after_of(*requests.back());
+  out.push_back(std::move(last));
+  return out;
 }
 
 AgentSpan agent_of(const OtlpSpan& s, ReadCounts& counts) {

@@ -2,7 +2,9 @@
 // from it, by the GenAI conventions of both eras (replay/otlp_reader.hpp, docs/replay.md).
 #pragma once
 
+#include <span>
 #include <string>
+#include <vector>
 
 #include "replay/attempt_record.hpp"
 #include "replay/otlp_span.hpp"
@@ -18,11 +20,21 @@ struct SpanRole {
 };
 
 SpanRole role_of(const OtlpSpan& span);
-bool has_http_status(const OtlpSpan& span);
+// An HTTP client span (a request): one with an HTTP status or request method, either era.
+bool is_http_request(const OtlpSpan& span);
 
 // `http_child`: the HTTP span under it whose status it takes when it has none, or null.
 // Counts what it meets (unknown attributes, skew, failures without tokens) into `counts`.
 AttemptRecord attempt_of(const OtlpSpan& span, const SpanRole& role, const OtlpSpan* http_child, ReadCounts& counts);
+// The records of an attempt span and the HTTP requests under it, in start order. Without
+// requests, or with one, it is one attempt (attempt_of). With several (the client's own
+// retries: the OpenAI and Anthropic SDKs make them inside one GenAI span), each request is
+// an attempt of the span's logical call (call_key the span's id, resend_count its index):
+// the first starts at the span's start, the last ends at the span's end and carries what the
+// span says of the answer (models, tokens, finish reasons, cost, error.type); an earlier
+// one's outcome is its own status or error.type.
+std::vector<AttemptRecord> attempts_of(const OtlpSpan& span, const SpanRole& role,
+                                       std::span<const OtlpSpan* const> requests, ReadCounts& counts);
 AgentSpan agent_of(const OtlpSpan& span, ReadCounts& counts);
 
 }  // namespace squall::replay

@@ -6,6 +6,7 @@
 #include <array>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "replay/otlp_attempt.hpp"
@@ -107,6 +108,31 @@ std::vector<OtlpSpan> spans_of(const std::vector<Document>& docs, const std::str
 std::string key_of(const OtlpSpan& s) { return s.trace_id + s.span_id; }
 std::string parent_key(const OtlpSpan& s) { return s.trace_id + s.parent_id; }
 
+// The HTTP client spans under each attempt span (its requests), in start order; every other
+// span that is not GenAI counted as other.
+std::vector<std::vector<const OtlpSpan*>> requests_under_attempts(
+    const std::vector<const OtlpSpan*>& kept, const std::unordered_map<std::string, std::size_t>& index,
+    const std::vector<SpanRole>& roles, ReadCounts& counts) {
+  std::vector<std::vector<const OtlpSpan*>> requests(kept.size());
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    if (roles[i].kind != SpanKindForReplay::other) continue;
+    const auto parent = kept[i]->parent_id.empty() ? index.end() : index.find(parent_key(*kept[i]));
+    if (parent == index.end() || roles[parent->second].kind != SpanKindForReplay::attempt ||
+        !is_http_request(*kept[i])) {
+      ++counts.other_spans;
+      continue;
+    }
+    ++counts.http_children;
+    requests[parent->second].push_back(kept[i]);
+  }
+  for (std::vector<const OtlpSpan*>& list : requests) {
+    std::stable_sort(list.begin(), list.end(), [](const OtlpSpan* x, const OtlpSpan* y) {
+      return std::pair(x->start_ns, x->end_ns) < std::pair(y->start_ns, y->end_ns);
+    });
+  }
+  return requests;
+}
+
 }  // namespace
 
 void read_otlp_text(std::string_view text, const std::string& file, TraceData& out) {
@@ -127,21 +153,7 @@ void read_otlp_text(std::string_view text, const std::string& file, TraceData& o
   std::vector<SpanRole> roles(kept.size());
   for (std::size_t i = 0; i < kept.size(); ++i) roles[i] = role_of(*kept[i]);
 
-  // HTTP spans under an attempt: the latest to end lends its status to an attempt without one.
-  std::vector<const OtlpSpan*> http_child(kept.size(), nullptr);
-  for (std::size_t i = 0; i < kept.size(); ++i) {
-    if (roles[i].kind != SpanKindForReplay::other) continue;
-    const auto parent = kept[i]->parent_id.empty() ? index.end() : index.find(parent_key(*kept[i]));
-    if (parent == index.end() || roles[parent->second].kind != SpanKindForReplay::attempt ||
-        !has_http_status(*kept[i])) {
-      ++out.counts.other_spans;
-      continue;
-    }
-    ++out.counts.http_children;
-    const OtlpSpan*& child = http_child[parent->second];
-    if (child == nullptr || kept[i]->end_ns >= child->end_ns) child = kept[i];
-  }
-
+  const std::vector<std::vector<const OtlpSpan*>> requests = requests_under_attempts(kept, index, roles, out.counts);
   std::size_t genai = 0;
   for (std::size_t i = 0; i < kept.size(); ++i) {
     const OtlpSpan& s = *kept[i];
@@ -154,10 +166,11 @@ void read_otlp_text(std::string_view text, const std::string& file, TraceData& o
       ++out.counts.agent_spans;
       continue;
     }
-    AttemptRecord record = attempt_of(s, roles[i], http_child[i], out.counts);
-    if (orphan) record.parent_id.clear();
-    out.attempts.push_back(std::move(record));
-    ++out.counts.attempts;
+    for (AttemptRecord& record : attempts_of(s, roles[i], requests[i], out.counts)) {
+      if (orphan) record.parent_id.clear();
+      out.attempts.push_back(std::move(record));
+      ++out.counts.attempts;
+    }
   }
   if (genai == 0) {
     throw TraceInputError(fmt::format(

@@ -79,7 +79,7 @@ std::vector<FittedProvider> fit_providers(const TraceData& data) {
     std::vector<const AttemptRecord*> ok;
     for (const AttemptRecord* a : attempts) {
       if (!a->request_model.empty()) ++models[a->request_model];
-      if (a->outcome == OutcomeKind::success) ok.push_back(a);
+      if (answered(a->outcome)) ok.push_back(a);
     }
     std::uint64_t best = 0;
     for (const auto& [model, n] : models) {

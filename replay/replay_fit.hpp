@@ -19,7 +19,7 @@ namespace squall::replay {
 
 // An LLM's latency is time to first token plus output tokens / tokens_per_second (mocks/
 // llm.hpp). tokens_per_second is the inverse of the least-squares slope of latency on output
-// tokens over its successful attempts (at least kMinSlopeSamples, the slope positive); else
+// tokens over its answered attempts (at least kMinSlopeSamples, the slope positive); else
 // the mock's default, 80, a declared prior. The time to first token is then the lognormal
 // fit (replay/fit_latency.hpp) of latency minus output tokens / tokens_per_second.
 inline constexpr std::size_t kMinSlopeSamples = 10;

@@ -124,7 +124,7 @@ void emit_latency(FittedEmitter& e, const FittedProvider& p, const std::string& 
   const std::string base = at + "/" + key;
   if (p.latency.latency) {
     const std::string how = fmt::format(
-        "lognormal by maximum likelihood (mu {:.4f}, sigma {:.4f}) on successful "
+        "lognormal by maximum likelihood (mu {:.4f}, sigma {:.4f}) on answered "
         "attempts{}",
         p.latency.mu_log_s, p.latency.sigma_log,
         p.kind == ProviderKind::llm ? ", less output tokens / tokens_per_second" : "");
@@ -132,7 +132,7 @@ void emit_latency(FittedEmitter& e, const FittedProvider& p, const std::string& 
              prov("whole trace", p.latency.samples, how));
     e.fitted(base + "/p99", "p99", ms_text(p.latency.latency->p99), prov("whole trace", p.latency.samples, how));
   } else {
-    FitSource prior = prov("", p.latency.samples, "fewer than 2 successful attempts: the loader's default");
+    FitSource prior = prov("", p.latency.samples, "fewer than 2 answered attempts: the loader's default");
     prior.prior = true;
     const bool llm = p.kind == ProviderKind::llm;
     e.fitted(base + "/median", "median", llm ? "500ms" : "100ms", prior);

@@ -99,9 +99,11 @@ else
   "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
   "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
-# uPlot for the HTML report; the official OpenAI, Anthropic and MCP Node clients the live-mode tests drive.
+# uPlot for the HTML report; the official OpenAI, Anthropic and MCP Node clients the live-mode tests drive,
+# and the OpenTelemetry instrumentation whose trace of the OpenAI client the replay test reads.
 pinned_npm_package third_party/uplot uplot
 pinned_npm_package tests/live/client openai
 pinned_npm_package tests/live/client @anthropic-ai/sdk
 pinned_npm_package tests/live/client @modelcontextprotocol/sdk
+pinned_npm_package tests/live/client @opentelemetry/instrumentation-openai
 scale_corpus

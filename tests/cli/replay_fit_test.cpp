@@ -102,7 +102,7 @@ TEST(ReplayFitTest, SameTraceSameBytes) {
   const Result b = squall("replay " + otlp.string());
   ASSERT_EQ(a.exit_code, 0) << a.err;
   EXPECT_NE(a.out.find("arrivals (Bayesian Blocks, p0 0.05, ncp_prior "), std::string::npos) << a.out;
-  EXPECT_NE(a.out.find("latency (lognormal by maximum likelihood on successful attempts):"), std::string::npos);
+  EXPECT_NE(a.out.find("latency (lognormal by maximum likelihood on answered attempts):"), std::string::npos);
   EXPECT_EQ(a.out, b.out);
 }
 

@@ -1,5 +1,7 @@
 #include "replay/otlp_reader.hpp"
 
+#include "replay/grouping.hpp"
+
 #include <gtest/gtest.h>
 
 #include <fmt/core.h>
@@ -127,6 +129,127 @@ TEST(OtlpReaderTest, TakesTheStatusOfAnHttpChildSpan) {
   EXPECT_EQ(data.attempts[0].outcome, OutcomeKind::rate_limited);
   EXPECT_EQ(data.counts.http_children, 1U);
   EXPECT_EQ(data.counts.other_spans, 0U);
+}
+
+// What the OpenAI client instrumented by @opentelemetry/instrumentation-openai and
+// instrumentation-http writes (tests/live/client/otel_replay_test.cjs reads a real one): one
+// `chat MODEL` span per create() call, one POST span under it per HTTP request the SDK made.
+std::string sdk_call(const std::string& id, const std::string& parent, long long start, long long end,
+                     const std::string& requests, const std::string& end_attrs = "") {
+  std::string attrs = kv_text("gen_ai.operation.name", "chat") + "," + kv_text("gen_ai.system", "openai") + "," +
+                      kv_text("gen_ai.request.model", "gpt-4o-mini");
+  if (!end_attrs.empty()) attrs += fmt::format(",{}", end_attrs);
+  return span(id, parent, "chat gpt-4o-mini", start, end, attrs) + "," + requests;
+}
+std::string post(const std::string& id, const std::string& parent, long long start, long long end, int status,
+                 const std::string& extra_attrs = "") {
+  std::string attrs = kv_text("http.request.method", "POST");
+  if (status != 0) attrs += fmt::format(",{}", kv_int("http.response.status_code", status));
+  if (!extra_attrs.empty()) attrs += fmt::format(",{}", extra_attrs);
+  return span(id, parent, "POST", start, end, attrs);
+}
+constexpr const char* kRetryAfterMs50 =
+    R"({"key":"http.response.header.retry-after-ms","value":{"arrayValue":{"values":[{"stringValue":"50"}]}}})";
+
+TEST(OtlpReaderTest, EachHttpRequestUnderAGenAiSpanIsAnAttemptOfItsCall) {
+  const std::string answer = kv_int("gen_ai.usage.input_tokens", 7) + "," + kv_int("gen_ai.usage.output_tokens", 20) +
+                             "," + kv_text("gen_ai.response.model", "gpt-4o-mini-2024-07-18");
+  const std::string call = sdk_call("00f067aa0ba902b7", kRoot, 1000, 9000,
+                                    post("1111111111111111", "00f067aa0ba902b7", 1100, 1500, 429, kRetryAfterMs50) +
+                                        "," + post("2222222222222222", "00f067aa0ba902b7", 1600, 2500, 500) + "," +
+                                        post("3333333333333333", "00f067aa0ba902b7", 3000, 8800, 200),
+                                    answer);
+  const TraceData data = read(document(agent_span() + "," + call));
+  ASSERT_EQ(data.attempts.size(), 3U);
+  EXPECT_EQ(data.counts.http_children, 3U);
+  EXPECT_EQ(data.counts.other_spans, 0U);
+  const AttemptRecord& first = data.attempts[0];
+  EXPECT_EQ(first.outcome, OutcomeKind::rate_limited);
+  EXPECT_EQ(first.start_ns, 1000);  // the call began with the span
+  EXPECT_EQ(first.end_ns, 1500);
+  EXPECT_EQ(first.retry_after_ns, 50'000'000);
+  EXPECT_FALSE(first.resend_count.has_value());  // the span recorded none
+  EXPECT_FALSE(first.output_tokens.has_value());
+  EXPECT_EQ(first.span_id, "1111111111111111");
+  EXPECT_EQ(first.parent_id, kRoot);
+  EXPECT_EQ(first.request_model, "gpt-4o-mini");
+  EXPECT_EQ(data.attempts[1].outcome, OutcomeKind::server_error);
+  EXPECT_EQ(data.attempts[1].resend_count, 1);
+  EXPECT_EQ(data.attempts[1].start_ns, 1600);
+  const AttemptRecord& last = data.attempts[2];
+  EXPECT_EQ(last.outcome, OutcomeKind::success);
+  EXPECT_EQ(last.resend_count, 2);
+  EXPECT_EQ(last.start_ns, 3000);
+  EXPECT_EQ(last.end_ns, 9000);  // the answer was read until the span ended
+  EXPECT_EQ(last.output_tokens, 20);
+  EXPECT_EQ(last.response_model, "gpt-4o-mini-2024-07-18");
+  EXPECT_EQ(data.counts.failures_without_tokens, 2U);
+
+  const Grouping g = group_attempts(data);
+  ASSERT_EQ(g.tasks.size(), 1U);
+  ASSERT_EQ(g.tasks[0].calls.size(), 1U);
+  EXPECT_EQ(g.tasks[0].calls[0].attempts.size(), 3U);
+  EXPECT_EQ(g.tasks[0].calls[0].outcome, OutcomeKind::success);
+  EXPECT_EQ(g.counts.joined_in_span, 2U);
+  EXPECT_EQ(g.counts.joined_by_timing, 0U);
+}
+
+TEST(OtlpReaderTest, ConcurrentCallsUnderOneParentKeepTheirOwnRequests) {
+  // Two create() calls at once (parallel tool calls), their retries interleaved in time.
+  const std::string a = sdk_call("aaaaaaaaaaaaaaaa", kRoot, 1000, 5000,
+                                 post("a000000000000001", "aaaaaaaaaaaaaaaa", 1000, 1500, 429) + "," +
+                                     post("a000000000000002", "aaaaaaaaaaaaaaaa", 2500, 5000, 200));
+  // b begins after a's first request failed: a's call goes on, so b is not its retry.
+  const std::string b = sdk_call("bbbbbbbbbbbbbbbb", kRoot, 1600, 6000,
+                                 post("b000000000000001", "bbbbbbbbbbbbbbbb", 1600, 2000, 503) + "," +
+                                     post("b000000000000002", "bbbbbbbbbbbbbbbb", 3000, 3500, 503) + "," +
+                                     post("b000000000000003", "bbbbbbbbbbbbbbbb", 4000, 6000, 200));
+  const Grouping g = group_attempts(read(document(agent_span() + "," + a + "," + b)));
+  ASSERT_EQ(g.tasks.size(), 1U);
+  ASSERT_EQ(g.tasks[0].calls.size(), 2U);
+  EXPECT_EQ(g.tasks[0].calls[0].attempts.size(), 2U);
+  EXPECT_EQ(g.tasks[0].calls[1].attempts.size(), 3U);
+  EXPECT_FALSE(g.tasks[0].calls[0].hedged);
+  EXPECT_FALSE(g.tasks[0].calls[1].hedged);
+  EXPECT_EQ(g.counts.joined_in_span, 3U);
+  EXPECT_EQ(g.counts.joined_by_timing, 0U);
+}
+
+TEST(OtlpReaderTest, ARequestWithoutAResponseIsStillAnAttempt) {
+  // The older HTTP conventions' method, and a request that timed out before any status.
+  const std::string timed_out =
+      span("1111111111111111", "00f067aa0ba902b7", "POST", 100, 600,
+           kv_text("http.method", "POST") + "," + kv_text("error.type", "ETIMEDOUT"), R"(,"status":{"code":2})");
+  const TraceData data =
+      read(document(sdk_call("00f067aa0ba902b7", "", 100, 900,
+                             timed_out + "," + post("2222222222222222", "00f067aa0ba902b7", 700, 900, 200))));
+  ASSERT_EQ(data.attempts.size(), 2U);
+  EXPECT_EQ(data.attempts[0].status_code, 0);
+  EXPECT_EQ(data.attempts[0].outcome, OutcomeKind::server_error);  // an error without a known type
+  EXPECT_EQ(data.counts.unclassified_errors, 1U);
+  EXPECT_EQ(data.attempts[1].outcome, OutcomeKind::success);
+  // A span that is neither HTTP nor GenAI (a database call under the chat span) is other.
+  const TraceData other = read(document(sdk_call(
+      "00f067aa0ba902b7", "", 100, 900, span("1111111111111111", "00f067aa0ba902b7", "SELECT", 100, 200, ""))));
+  EXPECT_EQ(other.attempts.size(), 1U);
+  EXPECT_EQ(other.counts.other_spans, 1U);
+}
+
+TEST(OtlpReaderTest, ACutAnswerIsAnAnswerNotARetriedFailure) {
+  // finish_reason "length" (max_tokens reached), then the agent's next question 10 ms later:
+  // a new call, not a retry of the first.
+  const std::string cut =
+      R"({"key":"gen_ai.response.finish_reasons","value":{"arrayValue":{"values":[{"stringValue":"length"}]}}})";
+  const std::string first = sdk_call("00f067aa0ba902b7", kRoot, 1000, 2000,
+                                     post("1111111111111111", "00f067aa0ba902b7", 1000, 2000, 200), cut);
+  const std::string second = sdk_call("2222222222222222", kRoot, 12'000'000, 13'000'000,
+                                      post("3333333333333333", "2222222222222222", 12'000'000, 13'000'000, 200));
+  const TraceData data = read(document(agent_span() + "," + first + "," + second));
+  ASSERT_EQ(data.attempts.size(), 2U);
+  EXPECT_EQ(data.attempts[0].outcome, OutcomeKind::truncated);
+  const Grouping g = group_attempts(data);
+  EXPECT_EQ(g.tasks[0].calls.size(), 2U);
+  EXPECT_EQ(g.counts.joined_by_timing, 0U);
 }
 
 TEST(OtlpReaderTest, ReadsTheCollectorFileFormOneTracesDataALine) {
