@@ -80,8 +80,14 @@ void emit_tasks(FittedEmitter& e, const WorkloadFit& w) {
              prov("whole trace", t.tasks,
                   "tasks calling this sequence of tools (those cut short by a failure "
                   "joined the longest sequence they began)"));
-    e.fitted(at + "/deadline", "deadline", format_duration(w.deadline_ns),
-             prov("whole trace", w.tasks, "longest task, rounded up to a second"));
+    FitSource deadline = w.deadline_seen
+                             ? prov("whole trace", w.tasks_at_deadline,
+                                    "longest task, rounded up to a second: tasks failed at that length")
+                             : prov("", w.tasks,
+                                    "no task failed at the longest length, so the trace shows no deadline: the "
+                                    "loader's default, or the longest task when longer");
+    deadline.prior = !w.deadline_seen;
+    e.fitted(at + "/deadline", "deadline", format_duration(w.deadline_ns), deadline);
     out << YAML::Key << "steps" << YAML::Value << YAML::BeginSeq;
     for (std::size_t s = 0; s < t.steps.size(); ++s) emit_step(e, t.steps[s], fmt::format("{}/steps/{}", at, s));
     out << YAML::EndSeq << YAML::EndMap;

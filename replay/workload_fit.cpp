@@ -6,10 +6,16 @@
 #include <map>
 #include <utility>
 
+#include "sim/workload_config.hpp"
+
 namespace squall::replay {
 namespace {
 
 constexpr std::int64_t kSecondNs = 1'000'000'000;
+// A deadline shows in a trace as tasks failing at one length: two or more at the longest.
+constexpr std::uint64_t kMinTasksAtDeadline = 2;
+// Without one, the loader's default deadline (sim/workload_config.hpp).
+const std::int64_t kDefaultDeadlineNs = TaskTemplate{}.deadline;
 
 using Sequence = std::vector<std::string>;
 
@@ -71,7 +77,7 @@ FittedTemplate make_template(const Sequence& tools, const std::vector<const Repl
     for (std::size_t i = 0; i < task->calls.size() && i < tools.size(); ++i) {
       const LogicalCall& call = task->calls[i];
       ++t.steps[i].calls;
-      if (call.outcome != OutcomeKind::success && i + 1 < task->calls.size()) t.steps[i].optional = true;
+      if (!answered(call.outcome) && i + 1 < task->calls.size()) t.steps[i].optional = true;
       const AttemptRecord& first = data.attempts[call.attempts.front()];
       if (kind_of_operation(first.operation) != ProviderKind::llm) continue;
       if (first.input_tokens) prompts[i].push_back(*first.input_tokens);
@@ -115,6 +121,19 @@ std::vector<FittedTool> fit_tools(const TraceData& data, const Grouping& groupin
   return tools;
 }
 
+// The deadline rule of workload_fit.hpp; fit.deadline_ns holds the longest task.
+void fit_deadline(WorkloadFit& fit, const Grouping& grouping) {
+  const std::int64_t longest = fit.deadline_ns;
+  for (const ReplayTask& task : grouping.tasks) {
+    const bool failed = !task.calls.empty() && !answered(task.calls.back().outcome);
+    if (failed && (task.end_ns - task.start_ns) * 20 >= longest * 19) ++fit.tasks_at_deadline;
+  }
+  fit.deadline_seen = fit.tasks_at_deadline >= kMinTasksAtDeadline;
+  const std::int64_t deadline = fit.deadline_seen ? longest : std::max(longest, kDefaultDeadlineNs);
+  // Whole seconds, at least one: the deadline is a ceiling, never below a task seen.
+  fit.deadline_ns = std::max<std::int64_t>(kSecondNs, (deadline + kSecondNs - 1) / kSecondNs * kSecondNs);
+}
+
 }  // namespace
 
 ProviderKind kind_of_operation(const std::string& operation) {
@@ -137,13 +156,12 @@ WorkloadFit fit_workload(const TraceData& data, const Grouping& grouping) {
     TaskShape shape;
     shape.task = &task;
     for (const LogicalCall& call : task.calls) shape.tools.push_back(tool_of(data.attempts[call.attempts.front()]));
-    shape.stopped_early = task.calls.back().outcome != OutcomeKind::success;
+    shape.stopped_early = !answered(task.calls.back().outcome);
     ++counts[shape.tools];
     shapes.push_back(std::move(shape));
   }
   fit.tasks = shapes.size();
-  // Whole seconds, at least one: the deadline is a ceiling, never below a task seen.
-  fit.deadline_ns = std::max<std::int64_t>(kSecondNs, (fit.deadline_ns + kSecondNs - 1) / kSecondNs * kSecondNs);
+  fit_deadline(fit, grouping);
   std::map<Sequence, std::vector<const ReplayTask*>> members;
   for (const TaskShape& shape : shapes) members[template_of(shape, counts)].push_back(shape.task);
   for (const auto& [tools, tasks] : members) {

@@ -12,8 +12,12 @@
 //   - an LLM step's prompt_tokens is the median input tokens of its calls' first attempts;
 //     its max_output_tokens the longest output of its attempts when an attempt of that
 //     length was cut (truncated: a finish_reason "length" at the request's cap);
-//   - the deadline is the longest task, rounded up to a second (a task is never seen to
-//     outlive its deadline).
+//   - a trace records no deadline, only tasks it ended: when at least two tasks failed
+//     within 5% of the longest task's length, the deadline is the longest task (a task is
+//     never seen to outlive it); else no task met one, and the deadline is the loader's
+//     default (60 s) or the longest task when longer, so a new policy that takes longer
+//     than the recorded one is not cut where the recorded world was not. Rounded up to a
+//     second.
 #pragma once
 
 #include <cstdint>
@@ -52,6 +56,8 @@ struct WorkloadFit {
   std::vector<FittedTemplate> templates;  // most tasks first
   std::vector<FittedTool> tools;          // sorted by name
   std::int64_t deadline_ns = 0;
+  bool deadline_seen = false;           // tasks failed at the longest length: the trace shows it
+  std::uint64_t tasks_at_deadline = 0;  // those tasks
   std::uint64_t tasks = 0;
 };
 

@@ -92,6 +92,47 @@ TEST(ReplayFitTest, ALaunchSurgeRoundTripsItsFaultWindows) {
   EXPECT_EQ(search[2].retry_after, "");
 }
 
+// scenarios/replay/trace.jsonl: the official openai client under the official OpenTelemetry
+// instrumentation against `squall serve scenarios/replay/served.json` (a 429 storm of 60%
+// with Retry-After 1 s in [20 s, 40 s), 2% 500s), in real time. Replay reads what the server
+// counted (scenarios/replay/served-report.json), finds the storm, and calibrates.
+TEST(ReplayFitTest, TheShippedOpenTelemetryTraceGivesBackTheWorldItWasRecordedIn) {
+  const fs::path dir = temp_path("replay-example");
+  const Result r = squall("replay scenarios/replay/trace.jsonl --out-dir " + dir.string() +
+                          " --policy scenarios/replay/max-retries-5.yaml");
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;  // the calibration passes
+  EXPECT_NE(r.out.find("read: 298 attempts, 0 agent spans, 298 HTTP requests under them"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("grouped: 120 tasks (0 without attempts), 232 logical calls (0 with a fallback, 0 hedged), 298 "
+                       "attempts (66 in a span with others, 0 joined by timing"),
+            std::string::npos)
+      << r.out;
+  // The server's counts: 298 calls, 215 answered, 76 rate_limited, 7 server_error.
+  EXPECT_NE(r.out.find("openai: rate_limited 76, server_error 7, success 172, truncated 43"), std::string::npos)
+      << r.out;
+  const std::vector<PrintedRule> rules = printed_rules(r.out);
+  int storms = 0;
+  for (const PrintedRule& p : rules) {
+    if (p.kind != "rate_limited" || p.probability < 0.2) continue;
+    ++storms;
+    EXPECT_NEAR(p.from_s, 20, 3);  // scenario time starts at the first task, within a second of the server's
+    EXPECT_NEAR(p.to_s, 40, 3);
+    EXPECT_NEAR(p.probability, 0.6, 4 * p.standard_error);
+    EXPECT_EQ(p.retry_after, "1s");
+  }
+  EXPECT_EQ(storms, 1) << r.out;
+  // The client's policy: its default 2 retries, Retry-After honoured.
+  const std::string policy = read_file(dir / "as-deployed.yaml");
+  EXPECT_NE(policy.find("max_attempts: 3 "), std::string::npos) << policy;
+  EXPECT_NE(policy.find("honour_retry_after: true "), std::string::npos) << policy;
+  // No deadline in the trace: the loader's default, flagged, not the longest task.
+  EXPECT_NE(read_file(dir / "scenario.yaml").find("deadline: 1m  # PRIOR (not in the trace)"), std::string::npos);
+  // The counterfactual: 6 attempts ride out the storm more often.
+  const std::regex success(R"(task_success\s+0\.8583\s+([0-9.]+) ± [0-9.]+\s+([0-9.]+) ± )");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.out, m, success)) << r.out;
+  EXPECT_GT(std::stod(m[2]), std::stod(m[1]) + 0.05);
+}
+
 TEST(ReplayFitTest, SameTraceSameBytes) {
   const fs::path otlp = temp_path("storm.otlp.json");
   ASSERT_EQ(squall("run scenarios/incidents/internal-api-retry-storm.json -q --out " + temp_path("s.json").string() +

@@ -354,7 +354,7 @@ TEST(SchemaTest, NumericBoundsAgreeWithTheLoader) {
   EXPECT_EQ(checked.size(), 83u);
 }
 
-// Scenario files: scenarios/**/*.json (without schema/, corpora/, policies/ and sweeps/,
+// Scenario files: scenarios/**/*.json (without schema/, corpora/, policies/, sweeps/ and *-report.json,
 // whose sweep files tests/sim/sweep_schema_test.cpp checks) and bench/scenarios/*.json. Policy files:
 // scenarios/policies/**/*.json.
 struct ShippedFiles {
@@ -369,6 +369,8 @@ ShippedFiles shipped_files() {
     if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
     const std::string top = entry.path().lexically_relative(root / "scenarios").begin()->string();
     if (top == "schema" || top == "corpora" || top == "sweeps") continue;
+    // A report squall wrote beside the scenario it came from (scenarios/replay/served-report.json).
+    if (entry.path().stem().string().ends_with("-report")) continue;
     (top == "policies" ? files.policies : files.scenarios).push_back(entry.path());
   }
   if (fs::is_directory(root / "bench/scenarios")) {

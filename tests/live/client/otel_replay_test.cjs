@@ -16,71 +16,18 @@
 // because the instrumentations patch modules as `require` loads them.
 'use strict';
 const assert = require('node:assert/strict');
-const { spawn, spawnSync } = require('node:child_process');
+const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
-const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
 const { trace } = require('@opentelemetry/api');
-const { BatchSpanProcessor } = require('@opentelemetry/sdk-trace-base');
-const { NodeTracerProvider } = require('@opentelemetry/sdk-trace-node');
-const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http');
-const { registerInstrumentations } = require('@opentelemetry/instrumentation');
-const { HttpInstrumentation } = require('@opentelemetry/instrumentation-http');
-const { OpenAIInstrumentation } = require('@opentelemetry/instrumentation-openai');
+const { receiver, instrument, serve, writeCollectorFile } = require('./otel_harness.cjs');
 
 const squall = process.argv[2];
 assert.ok(squall, 'usage: otel_replay_test.cjs SQUALL_BINARY');
 const scenario = path.join(__dirname, '..', 'scenarios', 'otel_replay.json');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'squall-otel-'));
 const kTasks = 30;
-
-// An OTLP/HTTP receiver: each export request's JSON body, as it came.
-async function receiver() {
-  const bodies = [];
-  const server = http.createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      bodies.push(Buffer.concat(chunks).toString());
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{}');
-    });
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, bodies, port: server.address().port };
-}
-
-function instrument(port) {
-  const exporter = new OTLPTraceExporter({ url: `http://127.0.0.1:${port}/v1/traces` });
-  const provider = new NodeTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] });
-  provider.register();
-  registerInstrumentations({
-    instrumentations: [
-      new HttpInstrumentation({
-        ignoreOutgoingRequestHook: (options) => String(options.port) === String(port),  // the exporter's own
-        headersToSpanAttributes: { client: { responseHeaders: ['retry-after', 'retry-after-ms'] } },
-      }),
-      new OpenAIInstrumentation(),
-    ],
-  });
-  return provider;
-}
-
-async function serve() {
-  const child = spawn(squall, ['serve', scenario, '--out', path.join(dir, 'served.json')],
-                      { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise((resolve, reject) => {
-    let text = '';
-    child.stdout.on('data', (d) => {
-      text += d;
-      if (text.includes('\n')) resolve(text.split('\n')[0].trim());
-    });
-    child.on('exit', (code) => reject(new Error(`squall serve exited with ${code} before printing its URL`)));
-  });
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  return { url, exited };
-}
 
 // Each task: one agent run in a span of the application's own, two questions; a failed
 // call (the SDK's retries spent) ends the task. Every third task streams its second answer.
@@ -121,7 +68,7 @@ async function main() {
   const { server, bodies, port } = await receiver();
   const provider = instrument(port);
   const OpenAI = require('openai');  // after the instrumentations, which patch it as it loads
-  const served = await serve();
+  const served = await serve(squall, scenario, path.join(dir, 'served.json'));
   const outcome = await agent(new OpenAI({ baseURL: `${served.url}/v1`, apiKey: 'sk-squall-test' }));
   await provider.forceFlush();
   await provider.shutdown();
@@ -129,7 +76,7 @@ async function main() {
   await fetch(`${served.url}/squall/v1/stop`, { method: 'POST' });
   assert.equal(await served.exited, 0);
   const traceFile = path.join(dir, 'trace.jsonl');
-  fs.writeFileSync(traceFile, bodies.map((b) => JSON.stringify(JSON.parse(b))).join('\n') + '\n');
+  writeCollectorFile(traceFile, bodies);
 
   const llm = JSON.parse(fs.readFileSync(path.join(dir, 'served.json'), 'utf8')).providers.llm;
   const byOutcome = llm.by_outcome;
