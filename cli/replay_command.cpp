@@ -27,20 +27,34 @@ std::string format_of(const std::string& text, const std::string& asked) {
                                                                                                            : "litellm";
 }
 
-void read_one(const std::filesystem::path& file, const std::string& asked, TraceData& data) {
+std::string read_text(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw replay::TraceInputError(fmt::format("{}: cannot open the trace file", file.string()));
   std::ostringstream content;
   content << in.rdbuf();
-  const std::string text = content.str();
-  const std::string format = format_of(text, asked);
-  const std::uint64_t before = data.counts.records;
-  if (format == "otlp") {
-    replay::read_otlp_text(text, file.string(), data);
-  } else {
+  return content.str();
+}
+
+// Every file, each in its format; the OTLP ones read as one trace (spans of one trace may
+// be in several files, and one span in two).
+void read_traces(const std::vector<std::filesystem::path>& files, const std::string& asked, TraceData& data) {
+  std::vector<replay::TraceText> otlp;
+  for (const std::filesystem::path& file : files) {
+    std::string text = read_text(file);
+    if (format_of(text, asked) == "otlp") {
+      otlp.push_back({file.string(), std::move(text)});
+      continue;
+    }
+    const std::uint64_t before = data.counts.records;
     replay::read_litellm_text(text, file.string(), data);
+    fmt::print("{} (litellm): {} records\n", file.string(), data.counts.records - before);
   }
-  fmt::print("{} ({}): {} records\n", file.string(), format, data.counts.records - before);
+  if (otlp.empty()) return;
+  const std::uint64_t before = data.counts.records;
+  replay::read_otlp_texts(otlp, data);
+  std::string names;
+  for (const replay::TraceText& f : otlp) names += (names.empty() ? "" : ", ") + f.file;
+  fmt::print("{} (otlp): {} records\n", names, data.counts.records - before);
 }
 
 void print_counts(const replay::ReadCounts& c) {
@@ -48,9 +62,10 @@ void print_counts(const replay::ReadCounts& c) {
              c.agent_spans, c.http_children, c.other_spans);
   fmt::print(
       "irregular: {} duplicates skipped, {} orphans put under their trace, {} ends before start, {} failures "
-      "without tokens, {} unclassified errors, {} unknown attributes\n",
+      "without tokens, {} unclassified errors, {} requests without a response (read as timeouts), {} unknown "
+      "attributes\n",
       c.duplicates, c.orphans, c.end_before_start, c.failures_without_tokens, c.unclassified_errors,
-      c.unknown_attributes);
+      c.requests_without_response, c.unknown_attributes);
   if (!c.unknown_names.empty()) {
     std::string names;
     for (const std::string& n : c.unknown_names) names += (names.empty() ? "" : ", ") + n;
@@ -88,7 +103,7 @@ int replay_command(const ReplayOptions& options) {
   }
   TraceData data;
   try {
-    for (const std::filesystem::path& file : options.traces) read_one(file, options.format, data);
+    read_traces(options.traces, options.format, data);
   } catch (const replay::TraceInputError& e) {
     fmt::print(stderr, "squall replay: {}\n", e.what());
     return kExitBadInput;

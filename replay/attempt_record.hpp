@@ -39,7 +39,8 @@ struct AttemptRecord {
   std::optional<double> cost_usd;
   std::optional<std::int64_t> first_token_ns;  // LiteLLM's completionStartTime, when streaming
   // The span every attempt of this one's logical call was made under, when the trace says
-  // so: a GenAI span over several HTTP requests (its client's own retries). Else empty.
+  // so: a GenAI span over the HTTP requests its client made (one create() call, its own
+  // retries included). Else empty.
   std::string call_key;
   std::string where;  // the input position, for messages: "trace.json span 12", "gw.jsonl:7"
 };
@@ -62,18 +63,19 @@ struct AgentSpan {
 // Irregularities met while reading, each handled as docs/replay.md says and counted here;
 // nothing is dropped without a count.
 struct ReadCounts {
-  std::uint64_t records = 0;                  // spans or log records read
-  std::uint64_t attempts = 0;                 // attempt records made
-  std::uint64_t agent_spans = 0;              // invoke_agent spans
-  std::uint64_t other_spans = 0;              // spans neither GenAI nor an attempt's HTTP child (kept out)
-  std::uint64_t http_children = 0;            // HTTP client spans under an attempt span (its requests)
-  std::uint64_t duplicates = 0;               // a (trace, span) or record id seen before: the later one skipped
-  std::uint64_t orphans = 0;                  // a parent id named but absent: grouped under the trace
-  std::uint64_t end_before_start = 0;         // clock skew: the end set to the start
-  std::uint64_t failures_without_tokens = 0;  // failed chat attempts with no token counts: billed as 0
-  std::uint64_t unclassified_errors = 0;      // an error with no status or known error.type: server_error
-  std::uint64_t unknown_attributes = 0;       // attribute keys or record fields replay does not read
-  std::vector<std::string> unknown_names;     // the first kMaxUnknownNames distinct ones, sorted
+  std::uint64_t records = 0;                    // spans or log records read
+  std::uint64_t attempts = 0;                   // attempt records made
+  std::uint64_t agent_spans = 0;                // invoke_agent spans
+  std::uint64_t other_spans = 0;                // spans neither GenAI nor an attempt's HTTP child (kept out)
+  std::uint64_t http_children = 0;              // HTTP client spans under an attempt span (its requests)
+  std::uint64_t duplicates = 0;                 // a (trace, span) or record id seen before: the later one skipped
+  std::uint64_t orphans = 0;                    // a parent id named but absent: grouped under the trace
+  std::uint64_t end_before_start = 0;           // clock skew: the end set to the start
+  std::uint64_t failures_without_tokens = 0;    // failed chat attempts with no token counts: billed as 0
+  std::uint64_t unclassified_errors = 0;        // an error with no status or known error.type: server_error
+  std::uint64_t requests_without_response = 0;  // an HTTP request with no status nor a telling error.type: timeout
+  std::uint64_t unknown_attributes = 0;         // attribute keys or record fields replay does not read
+  std::vector<std::string> unknown_names;       // the first kMaxUnknownNames distinct ones, sorted
   static constexpr std::size_t kMaxUnknownNames = 20;
 
   void saw_unknown(const std::string& name);

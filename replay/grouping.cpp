@@ -69,7 +69,7 @@ void group_task(Draft& draft, const std::vector<AttemptRecord>& all, const Group
     if (a.resend_count) {
       join = *a.resend_count > 0 && latest != lane_call.end();
       if (*a.resend_count > 0 && latest == lane_call.end()) ++counts.resends_without_first;
-    } else if (latest != lane_call.end()) {
+    } else if (latest != lane_call.end() && a.call_key.empty()) {  // a keyed span is a whole call
       std::size_t last = calls[latest->second].attempts.back();
       if (!all[last].call_key.empty()) last = key_last[all[last].call_key];
       join = continues(all[last], a, options);

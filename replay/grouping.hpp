@@ -8,7 +8,9 @@
 //   - within a task, attempts are taken in start order (then end, then input order) and
 //     kept apart by lane: the same parent span and the same operation;
 //   - attempts with the same call key (the requests one GenAI span made: its client's own
-//     retries) are one call; the first of them is placed by the rules below;
+//     retries) are one call, and a new key opens a call unless its resend count says
+//     otherwise (a span over its requests is a whole client call, so the timing rule
+//     below never joins it to an earlier one);
 //   - when the attempt's resend count is recorded: 0 opens a call, more joins the lane's
 //     latest call (a resend with no call to join opens one and is counted);
 //   - when it is not: the attempt joins the lane's latest call when that call's last

@@ -4,6 +4,7 @@
 #include <array>
 #include <string_view>
 
+#include "engine/retry_after.hpp"
 #include "replay/outcome_mapping.hpp"
 #include "reports/writers/otlp_attributes.hpp"
 
@@ -82,24 +83,28 @@ std::optional<std::int64_t> status_of(const OtlpSpan& span) {
   return first_of(span, std::array<std::string_view, 2>{a::kStatusCode, a::kOldStatusCode}, integer_attribute);
 }
 
-// Retry-After as the response header says it: delay-seconds (RFC 9110 section 10.2.3) or
-// retry-after-ms (OpenAI, Azure). An HTTP-date cannot be read without the response's Date
-// and is left out.
+// Retry-After as the response header says it, read as the engine reads it
+// (engine/retry_after.hpp): retry-after-ms (OpenAI, Azure), else delay-seconds (RFC 9110
+// section 10.2.3, and the fractional seconds some APIs send). An HTTP-date cannot be read
+// without the response's Date, and a delay too large to represent is no delay: both left out.
 std::optional<std::int64_t> retry_after_of(const OtlpSpan& span) {
-  if (const auto ms = strings_attribute(span, a::kRetryAfterMsHeader); ms && !ms->empty()) {
-    try {
-      const double v = std::stod(ms->front());
-      if (v >= 0 && v < 1e12) return static_cast<std::int64_t>(v * 1e6);
-    } catch (const std::exception&) {
-    }
+  std::optional<Nanos> delay;
+  if (const auto ms = strings_attribute(span, a::kRetryAfterMsHeader); ms && !ms->empty())
+    delay = parse_retry_after_ms(ms->front());
+  if (!delay) {
+    if (const auto s = strings_attribute(span, a::kRetryAfterHeader); s && !s->empty())
+      delay = parse_retry_after(s->front());
   }
-  if (const auto s = strings_attribute(span, a::kRetryAfterHeader); s && !s->empty()) {
-    const std::string& v = s->front();
-    if (!v.empty() && v.size() <= 9 && std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-      return std::stoll(v) * 1'000'000'000;
-    }
-  }
-  return std::nullopt;
+  if (!delay || *delay == kNever) return std::nullopt;
+  return *delay;
+}
+
+// A request that ended without a response (no status) and without an error.type that says
+// why: the client abandoned it, as the SDKs do at their timeout (instrumentation-undici
+// then records nothing, instrumentation-http an error.type "Error"). Counted.
+MappedOutcome without_response(ReadCounts& counts) {
+  ++counts.requests_without_response;
+  return {OutcomeKind::timeout, false};
 }
 
 // An HTTP status as the record keeps it: 0 when absent, at most 999.
@@ -171,6 +176,7 @@ AttemptRecord attempt_of(const OtlpSpan& s, const SpanRole& role, const OtlpSpan
     r.resend_count = static_cast<std::int32_t>(std::min<std::int64_t>(*resend, INT32_MAX));
   if (!r.resend_count && s.from_squall) r.resend_count = 0;
   r.retry_after_ns = retry_after_of(s);
+  if (!r.retry_after_ns && http_child != nullptr) r.retry_after_ns = retry_after_of(*http_child);
   r.cost_usd = first_of(s, std::array<std::string_view, 2>{a::kSquallCostUsd, "gen_ai.usage.cost"}, number_attribute);
   std::optional<std::int64_t> status = status_of(s);
   if (!status && http_child != nullptr) status = status_of(*http_child);
@@ -182,7 +188,8 @@ AttemptRecord attempt_of(const OtlpSpan& s, const SpanRole& role, const OtlpSpan
                            s.status_error,
                            role.operation == a::kChat,
                            r.output_tokens};
-  const MappedOutcome outcome = map_outcome(evidence);
+  MappedOutcome outcome = map_outcome(evidence);
+  if (http_child != nullptr && !status && outcome.unclassified) outcome = without_response(counts);
   r.outcome = outcome.kind;
   if (outcome.unclassified) ++counts.unclassified_errors;
   if (r.outcome != OutcomeKind::success && role.operation == a::kChat && !r.input_tokens && !r.output_tokens) {
@@ -208,12 +215,16 @@ AttemptRecord earlier_request(const AttemptRecord& call, const OtlpSpan& request
   r.cache_creation_tokens.reset();
   r.cost_usd.reset();
   r.status_code = status_code(status_of(request));
-  const MappedOutcome outcome = map_outcome(OutcomeEvidence{string_attribute(request, a::kErrorType).value_or(""),
-                                                            r.status_code,
-                                                            {},
-                                                            request.status_error,
-                                                            false,
-                                                            std::nullopt});
+  MappedOutcome outcome = map_outcome(OutcomeEvidence{string_attribute(request, a::kErrorType).value_or(""),
+                                                      r.status_code,
+                                                      {},
+                                                      request.status_error,
+                                                      false,
+                                                      std::nullopt});
+  // Retried without a response: the client gave up on it (a user's abort is not retried).
+  const bool vague =
+      outcome.unclassified || outcome.kind == OutcomeKind::success || outcome.kind == OutcomeKind::cancelled;
+  if (r.status_code == 0 && vague) outcome = without_response(counts);
   r.outcome = outcome.kind;
   if (outcome.unclassified) ++counts.unclassified_errors;
   if (r.outcome != OutcomeKind::success && r.operation == a::kChat) ++counts.failures_without_tokens;
@@ -225,9 +236,10 @@ AttemptRecord earlier_request(const AttemptRecord& call, const OtlpSpan& request
 
 std::vector<AttemptRecord> attempts_of(const OtlpSpan& s, const SpanRole& role,
                                        std::span<const OtlpSpan* const> requests, ReadCounts& counts) {
-  if (requests.size() <= 1) return {attempt_of(s, role, requests.empty() ? nullptr : requests.front(), counts)};
+  if (requests.empty()) return {attempt_of(s, role, nullptr, counts)};
   AttemptRecord last = attempt_of(s, role, requests.back(), counts);
   last.call_key = s.span_id;
+  if (requests.size() == 1) return {std::move(last)};
   std::vector<AttemptRecord> out;
   for (std::size_t k = 0; k + 1 < requests.size(); ++k) {
     out.push_back(earlier_request(last, *requests[k], counts));

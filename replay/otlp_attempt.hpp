@@ -27,9 +27,10 @@ bool is_http_request(const OtlpSpan& span);
 // Counts what it meets (unknown attributes, skew, failures without tokens) into `counts`.
 AttemptRecord attempt_of(const OtlpSpan& span, const SpanRole& role, const OtlpSpan* http_child, ReadCounts& counts);
 // The records of an attempt span and the HTTP requests under it, in start order. Without
-// requests, or with one, it is one attempt (attempt_of). With several (the client's own
-// retries: the OpenAI and Anthropic SDKs make them inside one GenAI span), each request is
-// an attempt of the span's logical call (call_key the span's id, resend_count its index):
+// requests, or with one, it is one attempt (attempt_of); with any, the span is one whole
+// client call (call_key the span's id). With several (the client's own retries: the OpenAI
+// and Anthropic SDKs make them inside one GenAI span), each request is an attempt of that
+// call (resend_count its index):
 // the first starts at the span's start, the last ends at the span's end and carries what the
 // span says of the answer (models, tokens, finish reasons, cost, error.type); an earlier
 // one's outcome is its own status or error.type.

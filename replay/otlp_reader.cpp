@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <iterator>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -133,14 +134,28 @@ std::vector<std::vector<const OtlpSpan*>> requests_under_attempts(
   return requests;
 }
 
+[[noreturn]] void no_genai_spans(const std::vector<TraceText>& files, std::size_t spans) {
+  std::string names;
+  for (const TraceText& f : files) names += (names.empty() ? "" : ", ") + f.file;
+  throw TraceInputError(fmt::format(
+      "{}: no GenAI spans ({} spans, none with gen_ai.operation.name, gen_ai.provider.name or gen_ai.system, "
+      "nor named like \"chat MODEL\")",
+      names, spans));
+}
+
 }  // namespace
 
-void read_otlp_text(std::string_view text, const std::string& file, TraceData& out) {
-  const std::vector<Document> docs = parse_documents(text, file);
-  const std::vector<OtlpSpan> spans = spans_of(docs, file);
-  out.counts.records += spans.size();
-
-  // Duplicates (an exporter's retry sends a batch twice): the first copy is kept.
+void read_otlp_texts(const std::vector<TraceText>& files, TraceData& out) {
+  std::vector<std::vector<Document>> docs;  // the spans' attributes point into them
+  std::vector<OtlpSpan> spans;
+  for (const TraceText& f : files) {
+    docs.push_back(parse_documents(f.text, f.file));
+    std::vector<OtlpSpan> more = spans_of(docs.back(), f.file);
+    out.counts.records += more.size();
+    std::move(more.begin(), more.end(), std::back_inserter(spans));
+  }
+  // Duplicates (an exporter's retry sends a batch twice; a rotated file repeats a line):
+  // the first copy is kept.
   std::vector<const OtlpSpan*> kept;
   std::unordered_map<std::string, std::size_t> index;  // trace+span id -> position in kept
   for (const OtlpSpan& s : spans) {
@@ -172,12 +187,11 @@ void read_otlp_text(std::string_view text, const std::string& file, TraceData& o
       ++out.counts.attempts;
     }
   }
-  if (genai == 0) {
-    throw TraceInputError(fmt::format(
-        "{}: no GenAI spans ({} spans, none with gen_ai.operation.name, gen_ai.provider.name or gen_ai.system, "
-        "nor named like \"chat MODEL\")",
-        file, spans.size()));
-  }
+  if (genai == 0) no_genai_spans(files, spans.size());
+}
+
+void read_otlp_text(std::string_view text, const std::string& file, TraceData& out) {
+  read_otlp_texts({TraceText{file, std::string(text)}}, out);
 }
 
 }  // namespace squall::replay

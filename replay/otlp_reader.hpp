@@ -17,12 +17,22 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "replay/attempt_record.hpp"
 
 namespace squall::replay {
 
-// `text` is the content of the file called `file` (named in messages). Appends to `out`.
+// A trace file's name (for messages) and content.
+struct TraceText {
+  std::string file;
+  std::string text;
+};
+
+// Several files read as one trace (a collector's rotated files, one export per process):
+// duplicates and parents are found across them, in the order given. Appends to `out`.
+void read_otlp_texts(const std::vector<TraceText>& files, TraceData& out);
+// One file: `text` is the content of the file called `file` (named in messages).
 void read_otlp_text(std::string_view text, const std::string& file, TraceData& out);
 
 }  // namespace squall::replay

@@ -10,9 +10,10 @@ namespace {
 
 // Exception classes of the OpenAI SDKs (openai-python, openai-node) and LiteLLM's exception
 // mapping, and the spellings of a timeout that instrumentations write, to their kinds.
-constexpr std::array<std::pair<std::string_view, OutcomeKind>, 22> kErrorTypes{{
+constexpr std::array<std::pair<std::string_view, OutcomeKind>, 23> kErrorTypes{{
     {"RateLimitError", OutcomeKind::rate_limited},
     {"APITimeoutError", OutcomeKind::timeout},
+    {"APIConnectionTimeoutError", OutcomeKind::timeout},  // openai-node, @anthropic-ai/sdk
     {"TimeoutError", OutcomeKind::timeout},
     {"Timeout", OutcomeKind::timeout},
     {"ReadTimeout", OutcomeKind::timeout},

@@ -129,8 +129,10 @@ ToolPolicyFit make_fit(const std::string& tool, const ToolEvidence& e) {
   }
   RetryFit& r = fit.retry;
   r.calls = e.calls;
-  r.max_attempts = e.longest_run;
   r.retry_on.assign(e.retried_after.begin(), e.retried_after.end());
+  // Runs of attempts with no failure before a re-send (an application asking again after
+  // an answer) are no retry policy: the loader refuses a retry that retries nothing.
+  r.max_attempts = r.retry_on.empty() ? 1 : e.longest_run;
   r.retries = e.retries;
   fit_backoff(r, e);
   r.retry_after_samples = e.retry_after_samples;

@@ -148,6 +148,7 @@ std::string post(const std::string& id, const std::string& parent, long long sta
   if (!extra_attrs.empty()) attrs += fmt::format(",{}", extra_attrs);
   return span(id, parent, "POST", start, end, attrs);
 }
+std::string span_error_type() { return kv_text("error.type", "RateLimitError"); }
 constexpr const char* kRetryAfterMs50 =
     R"({"key":"http.response.header.retry-after-ms","value":{"arrayValue":{"values":[{"stringValue":"50"}]}}})";
 
@@ -225,14 +226,79 @@ TEST(OtlpReaderTest, ARequestWithoutAResponseIsStillAnAttempt) {
                              timed_out + "," + post("2222222222222222", "00f067aa0ba902b7", 700, 900, 200))));
   ASSERT_EQ(data.attempts.size(), 2U);
   EXPECT_EQ(data.attempts[0].status_code, 0);
-  EXPECT_EQ(data.attempts[0].outcome, OutcomeKind::server_error);  // an error without a known type
-  EXPECT_EQ(data.counts.unclassified_errors, 1U);
+  EXPECT_EQ(data.attempts[0].outcome, OutcomeKind::timeout);  // retried without a response: abandoned
+  EXPECT_EQ(data.counts.requests_without_response, 1U);
+  EXPECT_EQ(data.counts.unclassified_errors, 0U);
   EXPECT_EQ(data.attempts[1].outcome, OutcomeKind::success);
+  // instrumentation-undici records nothing on an aborted request, instrumentation-http an
+  // error.type "Error"; the last request's outcome is the GenAI span's (openai-node's class).
+  const std::string span_timeout = kv_text("error.type", "APIConnectionTimeoutError");
+  const TraceData hung = read(document(sdk_call(
+      "00f067aa0ba902b7", "", 100, 900,
+      span("1111111111111111", "00f067aa0ba902b7", "POST", 100, 400, kv_text("http.request.method", "POST")) + "," +
+          span("2222222222222222", "00f067aa0ba902b7", "POST", 500, 900,
+               kv_text("http.request.method", "POST") + "," + kv_text("error.type", "Error")),
+      span_timeout)));
+  ASSERT_EQ(hung.attempts.size(), 2U);
+  EXPECT_EQ(hung.attempts[0].outcome, OutcomeKind::timeout);
+  EXPECT_EQ(hung.attempts[1].outcome, OutcomeKind::timeout);
+  EXPECT_EQ(hung.counts.requests_without_response, 1U);
   // A span that is neither HTTP nor GenAI (a database call under the chat span) is other.
   const TraceData other = read(document(sdk_call(
       "00f067aa0ba902b7", "", 100, 900, span("1111111111111111", "00f067aa0ba902b7", "SELECT", 100, 200, ""))));
   EXPECT_EQ(other.attempts.size(), 1U);
   EXPECT_EQ(other.counts.other_spans, 1U);
+}
+
+TEST(OtlpReaderTest, AnOnlyRequestLendsItsRetryAfterAndFractionalSecondsAreRead) {
+  // One request under the span (an SDK with maxRetries 0): its header is the attempt's.
+  const std::string seconds =
+      R"({"key":"http.response.header.retry-after","value":{"arrayValue":{"values":[{"stringValue":"0.3"}]}}})";
+  const TraceData data =
+      read(document(sdk_call("00f067aa0ba902b7", "", 0, 100,
+                             post("1111111111111111", "00f067aa0ba902b7", 0, 100, 429, seconds), span_error_type())));
+  ASSERT_EQ(data.attempts.size(), 1U);
+  EXPECT_EQ(data.attempts[0].outcome, OutcomeKind::rate_limited);
+  EXPECT_EQ(data.attempts[0].retry_after_ns, 300'000'000);
+}
+
+TEST(OtlpReaderTest, ASpanOverItsRequestsIsAWholeCallNeverJoinedByTiming) {
+  // A failed create() (its SDK's retries spent), then the agent's next step 5 ms later.
+  const std::string failed = sdk_call("aaaaaaaaaaaaaaaa", kRoot, 1000, 3000,
+                                      post("a000000000000001", "aaaaaaaaaaaaaaaa", 1000, 1500, 429) + "," +
+                                          post("a000000000000002", "aaaaaaaaaaaaaaaa", 2000, 3000, 429),
+                                      span_error_type());
+  const std::string next =
+      sdk_call("bbbbbbbbbbbbbbbb", kRoot, 3005, 4000, post("b000000000000001", "bbbbbbbbbbbbbbbb", 3005, 4000, 200));
+  const Grouping g = group_attempts(read(document(agent_span() + "," + failed + "," + next)));
+  ASSERT_EQ(g.tasks.size(), 1U);
+  EXPECT_EQ(g.tasks[0].calls.size(), 2U);
+  EXPECT_EQ(g.counts.joined_by_timing, 0U);
+}
+
+TEST(OtlpReaderTest, SeveralFilesAreOneTrace) {
+  // A collector's rotated files: the chat span in one, its requests in the next, one line in
+  // both.
+  const std::string chat = span("00f067aa0ba902b7", kRoot, "chat gpt-4o-mini", 1000, 3000,
+                                kv_text("gen_ai.system", "openai") + "," + kv_text("gen_ai.operation.name", "chat"));
+  const std::string first = document(post("1111111111111111", "00f067aa0ba902b7", 1000, 1500, 429));
+  const std::string second = document(post("2222222222222222", "00f067aa0ba902b7", 2000, 3000, 200));
+  TraceData data;
+  read_otlp_texts({{"a.jsonl", document(agent_span() + "," + chat) + "\n" + first + "\n"},
+                   {"b.jsonl", first + "\n" + second + "\n"}},
+                  data);
+  EXPECT_EQ(data.attempts.size(), 2U);
+  EXPECT_EQ(data.counts.duplicates, 1U);
+  EXPECT_EQ(data.counts.other_spans, 0U);
+  EXPECT_EQ(group_attempts(data).counts.calls, 1U);
+  // With no GenAI span in any file, the message names them all.
+  TraceData none;
+  try {
+    read_otlp_texts({{"a.jsonl", first}, {"b.jsonl", second}}, none);
+    ADD_FAILURE() << "no error";
+  } catch (const TraceInputError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("a.jsonl, b.jsonl: no GenAI spans (2 spans, ", 0), 0U) << e.what();
+  }
 }
 
 TEST(OtlpReaderTest, ACutAnswerIsAnAnswerNotARetriedFailure) {
