@@ -58,8 +58,10 @@ void read_traces(const std::vector<std::filesystem::path>& files, const std::str
 }
 
 void print_counts(const replay::ReadCounts& c) {
-  fmt::print("read: {} attempts, {} agent spans, {} HTTP requests under them, {} other spans kept out\n", c.attempts,
-             c.agent_spans, c.http_children, c.other_spans);
+  fmt::print(
+      "read: {} attempts, {} agent spans, {} HTTP requests under them, {} HTTP requests to a GenAI endpoint "
+      "alone, {} other spans kept out\n",
+      c.attempts, c.agent_spans, c.http_children, c.endpoint_requests, c.other_spans);
   fmt::print(
       "irregular: {} duplicates skipped, {} orphans put under their trace, {} ends before start, {} failures "
       "without tokens, {} unclassified errors, {} requests without a response (read as timeouts), {} unknown "

@@ -68,6 +68,7 @@ struct ReadCounts {
   std::uint64_t agent_spans = 0;                // invoke_agent spans
   std::uint64_t other_spans = 0;                // spans neither GenAI nor an attempt's HTTP child (kept out)
   std::uint64_t http_children = 0;              // HTTP client spans under an attempt span (its requests)
+  std::uint64_t endpoint_requests = 0;          // HTTP requests to a GenAI endpoint, no GenAI span over them
   std::uint64_t duplicates = 0;                 // a (trace, span) or record id seen before: the later one skipped
   std::uint64_t orphans = 0;                    // a parent id named but absent: grouped under the trace
   std::uint64_t end_before_start = 0;           // clock skew: the end set to the start

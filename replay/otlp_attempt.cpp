@@ -21,6 +21,11 @@ constexpr std::string_view kInferenceSpanName = "gen_ai.client.inference";
 // An HTTP client span's method, in the HTTP conventions' stable and older names.
 constexpr std::string_view kHttpRequestMethod = "http.request.method";
 constexpr std::string_view kOldHttpMethod = "http.method";
+// Where it went: the stable names, and the older ones.
+constexpr std::string_view kUrlFull = "url.full";
+constexpr std::string_view kUrlPath = "url.path";
+constexpr std::string_view kOldHttpUrl = "http.url";
+constexpr std::string_view kOldPeerName = "net.peer.name";
 
 // Every attribute replay reads; others on a GenAI span are counted as unknown.
 constexpr std::array<std::string_view, 31> kKnownAttributes{a::kOperationName,
@@ -106,6 +111,10 @@ MappedOutcome without_response(ReadCounts& counts) {
   ++counts.requests_without_response;
   return {OutcomeKind::timeout, false};
 }
+// Whether an outcome says nothing of a request that had no response.
+bool vague(const MappedOutcome& outcome) {
+  return outcome.unclassified || outcome.kind == OutcomeKind::success || outcome.kind == OutcomeKind::cancelled;
+}
 
 // An HTTP status as the record keeps it: 0 when absent, at most 999.
 int status_code(std::optional<std::int64_t> status) {
@@ -149,8 +158,52 @@ bool is_http_request(const OtlpSpan& span) {
          find_attribute(span, kOldHttpMethod) != nullptr;
 }
 
+namespace {
+
+// The path of a URL ("https://api.openai.com/v1/chat/completions?x=1" -> "/v1/chat/completions").
+std::string_view path_of(std::string_view url) {
+  if (const std::size_t scheme = url.find("://"); scheme != std::string_view::npos) {
+    url.remove_prefix(scheme + 3);
+    const std::size_t slash = url.find('/');
+    url = slash == std::string_view::npos ? std::string_view() : url.substr(slash);
+  }
+  return url.substr(0, url.find_first_of("?#"));
+}
+
+// Its host ("https://api.openai.com:443/v1/..." -> "api.openai.com").
+std::string_view host_of(std::string_view url) {
+  const std::size_t scheme = url.find("://");
+  if (scheme == std::string_view::npos) return {};
+  url.remove_prefix(scheme + 3);
+  return url.substr(0, url.find_first_of(":/?#"));
+}
+
+std::string url_of(const OtlpSpan& span) {
+  return string_attribute(span, kUrlFull).value_or(string_attribute(span, kOldHttpUrl).value_or(""));
+}
+
+// A request's provider: its server, from server.address, the older net.peer.name, or the URL.
+std::string server_of(const OtlpSpan& span) {
+  if (auto server = string_attribute(span, a::kServerAddress)) return *server;
+  if (auto peer = string_attribute(span, kOldPeerName)) return *peer;
+  return std::string(host_of(url_of(span)));
+}
+
+}  // namespace
+
+std::string endpoint_operation(const OtlpSpan& span) {
+  std::string url = url_of(span);
+  if (url.empty()) url = string_attribute(span, kUrlPath).value_or("");
+  const std::string_view path = path_of(url);
+  if (path.ends_with("/chat/completions") || path.ends_with("/messages")) return std::string(a::kChat);
+  if (path.ends_with("/completions")) return "text_completion";
+  if (path.ends_with("/embeddings")) return "embeddings";
+  if (path.ends_with(":generateContent") || path.ends_with(":streamGenerateContent")) return "generate_content";
+  return {};
+}
+
 AttemptRecord attempt_of(const OtlpSpan& s, const SpanRole& role, const OtlpSpan* http_child, ReadCounts& counts) {
-  count_unknown(s, counts);
+  if (!role.http_only) count_unknown(s, counts);
   AttemptRecord r;
   r.trace_id = s.trace_id;
   r.span_id = s.span_id;
@@ -158,10 +211,12 @@ AttemptRecord attempt_of(const OtlpSpan& s, const SpanRole& role, const OtlpSpan
   r.where = s.where.short_form();
   set_times(r, s.start_ns, s.end_ns, counts);
   r.operation = role.operation;
-  r.provider = string_attribute(s, a::kProviderName).value_or(string_attribute(s, a::kSystem).value_or(""));
+  r.provider = role.http_only
+                   ? server_of(s)
+                   : string_attribute(s, a::kProviderName).value_or(string_attribute(s, a::kSystem).value_or(""));
   r.request_model = string_attribute(s, a::kRequestModel).value_or(role.name_model);
   r.response_model = string_attribute(s, a::kResponseModel).value_or("");
-  r.server_address = string_attribute(s, a::kServerAddress).value_or("");
+  r.server_address = role.http_only ? r.provider : string_attribute(s, a::kServerAddress).value_or("");
   r.tool = string_attribute(s, a::kSquallTool).value_or(string_attribute(s, a::kToolName).value_or(""));
   r.input_tokens = first_of(s, std::array<std::string_view, 2>{a::kInputTokens, a::kPromptTokens}, integer_attribute);
   r.output_tokens =
@@ -189,7 +244,8 @@ AttemptRecord attempt_of(const OtlpSpan& s, const SpanRole& role, const OtlpSpan
                            role.operation == a::kChat,
                            r.output_tokens};
   MappedOutcome outcome = map_outcome(evidence);
-  if (http_child != nullptr && !status && outcome.unclassified) outcome = without_response(counts);
+  const bool abandoned = role.http_only ? vague(outcome) : outcome.unclassified;
+  if ((http_child != nullptr || role.http_only) && !status && abandoned) outcome = without_response(counts);
   r.outcome = outcome.kind;
   if (outcome.unclassified) ++counts.unclassified_errors;
   if (r.outcome != OutcomeKind::success && role.operation == a::kChat && !r.input_tokens && !r.output_tokens) {
@@ -222,9 +278,7 @@ AttemptRecord earlier_request(const AttemptRecord& call, const OtlpSpan& request
                                                       false,
                                                       std::nullopt});
   // Retried without a response: the client gave up on it (a user's abort is not retried).
-  const bool vague =
-      outcome.unclassified || outcome.kind == OutcomeKind::success || outcome.kind == OutcomeKind::cancelled;
-  if (r.status_code == 0 && vague) outcome = without_response(counts);
+  if (r.status_code == 0 && vague(outcome)) outcome = without_response(counts);
   r.outcome = outcome.kind;
   if (outcome.unclassified) ++counts.unclassified_errors;
   if (r.outcome != OutcomeKind::success && r.operation == a::kChat) ++counts.failures_without_tokens;

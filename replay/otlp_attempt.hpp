@@ -17,11 +17,17 @@ struct SpanRole {
   SpanKindForReplay kind = SpanKindForReplay::other;
   std::string operation;   // gen_ai.operation.name, else from the span's name
   std::string name_model;  // the model a "chat gpt-4o" name gives, for spans without the attribute
+  bool http_only = false;  // an HTTP request to a GenAI endpoint with no GenAI span over it
 };
 
 SpanRole role_of(const OtlpSpan& span);
 // An HTTP client span (a request): one with an HTTP status or request method, either era.
 bool is_http_request(const OtlpSpan& span);
+// The GenAI operation the URL of an HTTP request names, or empty: .../chat/completions and
+// Anthropic's .../messages chat, .../completions text_completion, .../embeddings
+// embeddings, Gemini's ...:generateContent generate_content. From url.full, http.url or
+// url.path: what a trace with HTTP instrumentation only says of an LLM call.
+std::string endpoint_operation(const OtlpSpan& span);
 
 // `http_child`: the HTTP span under it whose status it takes when it has none, or null.
 // Counts what it meets (unknown attributes, skew, failures without tokens) into `counts`.

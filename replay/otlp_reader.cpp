@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <iterator>
+#include <map>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -134,6 +135,46 @@ std::vector<std::vector<const OtlpSpan*>> requests_under_attempts(
   return requests;
 }
 
+// HTTP requests to a GenAI endpoint with no GenAI span over them (a trace with HTTP
+// instrumentation only, or a GenAI span its instrumentation never ended, as
+// instrumentation-openai 0.21 leaves a stream that threw): attempts of their own.
+void endpoint_requests(const std::vector<const OtlpSpan*>& kept,
+                       const std::unordered_map<std::string, std::size_t>& index, std::vector<SpanRole>& roles,
+                       ReadCounts& counts) {
+  std::vector<std::pair<std::size_t, std::string>> found;
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    if (roles[i].kind != SpanKindForReplay::other || !is_http_request(*kept[i])) continue;
+    const auto parent = kept[i]->parent_id.empty() ? index.end() : index.find(parent_key(*kept[i]));
+    if (parent != index.end() && roles[parent->second].kind == SpanKindForReplay::attempt) continue;
+    if (std::string op = endpoint_operation(*kept[i]); !op.empty()) found.emplace_back(i, std::move(op));
+  }
+  for (auto& [i, op] : found) {
+    roles[i] = SpanRole{SpanKindForReplay::attempt, std::move(op), "", true};
+    ++counts.endpoint_requests;
+  }
+}
+
+// A request alone takes the provider and model that GenAI spans name for the same server
+// and operation (instrumentation-openai says "openai" where its requests say 127.0.0.1).
+void name_like_spans(std::vector<AttemptRecord>& attempts, const std::vector<std::size_t>& lone) {
+  if (lone.empty()) return;
+  std::map<std::pair<std::string, std::string>, const AttemptRecord*> named;  // (server, operation)
+  std::size_t next = 0;
+  for (std::size_t i = 0; i < attempts.size(); ++i) {
+    if (next < lone.size() && lone[next] == i) {
+      ++next;
+      continue;
+    }
+    named.try_emplace({attempts[i].server_address, attempts[i].operation}, &attempts[i]);
+  }
+  for (const std::size_t i : lone) {
+    const auto found = named.find({attempts[i].server_address, attempts[i].operation});
+    if (found == named.end()) continue;
+    attempts[i].provider = found->second->provider;
+    attempts[i].request_model = found->second->request_model;
+  }
+}
+
 [[noreturn]] void no_genai_spans(const std::vector<TraceText>& files, std::size_t spans) {
   std::string names;
   for (const TraceText& f : files) names += (names.empty() ? "" : ", ") + f.file;
@@ -167,9 +208,11 @@ void read_otlp_texts(const std::vector<TraceText>& files, TraceData& out) {
   }
   std::vector<SpanRole> roles(kept.size());
   for (std::size_t i = 0; i < kept.size(); ++i) roles[i] = role_of(*kept[i]);
+  endpoint_requests(kept, index, roles, out.counts);
 
   const std::vector<std::vector<const OtlpSpan*>> requests = requests_under_attempts(kept, index, roles, out.counts);
   std::size_t genai = 0;
+  std::vector<std::size_t> lone;  // records of endpoint requests, in out.attempts
   for (std::size_t i = 0; i < kept.size(); ++i) {
     const OtlpSpan& s = *kept[i];
     if (roles[i].kind == SpanKindForReplay::other) continue;
@@ -183,11 +226,13 @@ void read_otlp_texts(const std::vector<TraceText>& files, TraceData& out) {
     }
     for (AttemptRecord& record : attempts_of(s, roles[i], requests[i], out.counts)) {
       if (orphan) record.parent_id.clear();
+      if (roles[i].http_only) lone.push_back(out.attempts.size());
       out.attempts.push_back(std::move(record));
       ++out.counts.attempts;
     }
   }
   if (genai == 0) no_genai_spans(files, spans.size());
+  name_like_spans(out.attempts, lone);
 }
 
 void read_otlp_text(std::string_view text, const std::string& file, TraceData& out) {

@@ -301,6 +301,59 @@ TEST(OtlpReaderTest, SeveralFilesAreOneTrace) {
   }
 }
 
+std::string request_to(const std::string& id, const std::string& parent, long long start, long long end,
+                       const std::string& url, int status) {
+  return span(id, parent, "POST", start, end,
+              kv_text("http.request.method", "POST") + "," + kv_text("url.full", url) + "," +
+                  kv_int("http.response.status_code", status));
+}
+
+TEST(OtlpReaderTest, WithHttpInstrumentationOnlyARequestToAGenAiEndpointIsAnAttempt) {
+  const std::string app = span(kRoot, "", "handle_question", 0, 9000, "");
+  const std::string chat429 =
+      request_to("1111111111111111", kRoot, 100, 200, "https://api.openai.com/v1/chat/completions", 429);
+  const std::string chat200 =
+      request_to("2222222222222222", kRoot, 700, 2000, "https://api.openai.com/v1/chat/completions?x=1", 200);
+  const std::string embed =
+      request_to("3333333333333333", kRoot, 2100, 2300, "https://api.openai.com/v1/embeddings", 200);
+  const std::string claude =
+      request_to("4444444444444444", kRoot, 2400, 3000, "https://api.anthropic.com/v1/messages", 529);
+  const std::string health = request_to("5555555555555555", kRoot, 3100, 3200, "https://api.openai.com/health", 200);
+  const TraceData data =
+      read(document(app + "," + chat429 + "," + chat200 + "," + embed + "," + claude + "," + health));
+  ASSERT_EQ(data.attempts.size(), 4U);
+  EXPECT_EQ(data.counts.endpoint_requests, 4U);
+  EXPECT_EQ(data.counts.other_spans, 2U);  // the application's span and the health check
+  EXPECT_EQ(data.attempts[0].provider, "api.openai.com");
+  EXPECT_EQ(data.attempts[0].operation, "chat");
+  EXPECT_EQ(data.attempts[0].outcome, OutcomeKind::rate_limited);
+  EXPECT_EQ(data.attempts[2].operation, "embeddings");
+  EXPECT_EQ(data.attempts[3].provider, "api.anthropic.com");
+  EXPECT_EQ(data.attempts[3].outcome, OutcomeKind::overloaded);
+  EXPECT_EQ(data.counts.unknown_attributes, 0U);  // HTTP attributes are not GenAI ones
+  const Grouping g = group_attempts(data);
+  ASSERT_EQ(g.tasks.size(), 1U);
+  EXPECT_EQ(g.tasks[0].calls.size(), 3U);  // the 429 and its retry, the embedding, the message
+  EXPECT_EQ(g.counts.joined_by_timing, 1U);
+}
+
+TEST(OtlpReaderTest, ARequestWhoseGenAiSpanWasNeverExportedIsNamedLikeTheOthers) {
+  // instrumentation-openai 0.21 never ends the span of a stream that threw: its request is
+  // left with a parent the trace lacks.
+  const std::string call = sdk_call(
+      "00f067aa0ba902b7", kRoot, 100, 900,
+      request_to("1111111111111111", "00f067aa0ba902b7", 100, 900, "http://127.0.0.1:8080/v1/chat/completions", 200),
+      kv_text("server.address", "127.0.0.1"));
+  const std::string lost =
+      request_to("2222222222222222", "9999999999999999", 1000, 1500, "http://127.0.0.1:8080/v1/chat/completions", 200);
+  const TraceData data = read(document(agent_span() + "," + call + "," + lost));
+  ASSERT_EQ(data.attempts.size(), 2U);
+  EXPECT_EQ(data.counts.orphans, 1U);
+  EXPECT_EQ(data.attempts[1].provider, "openai");
+  EXPECT_EQ(data.attempts[1].request_model, "gpt-4o-mini");
+  EXPECT_EQ(data.attempts[1].parent_id, "");
+}
+
 TEST(OtlpReaderTest, ACutAnswerIsAnAnswerNotARetriedFailure) {
   // finish_reason "length" (max_tokens reached), then the agent's next question 10 ms later:
   // a new call, not a retry of the first.
