@@ -1,6 +1,7 @@
 #include "replay/policy_fit.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -12,6 +13,10 @@ namespace {
 constexpr Nanos kRetryAfterSlackNs = 1'000'000;  // 1 ms: a wait "of" the Retry-After
 constexpr Nanos kUnjitteredSlackNs = 1'000'000;
 constexpr double kUnjitteredSpread = 0.05;
+// Waits of one retry number needed to tell a jitter's low end; a low end from which the
+// jitter is proportional, not full.
+constexpr std::size_t kMinJitterSamples = 4;
+constexpr double kMinProportionalLow = 0.2;
 
 // What one tool's calls showed, before it is turned into strategies.
 struct ToolEvidence {
@@ -69,13 +74,14 @@ void note_call(ToolEvidence& e, const LogicalCall& call, const TraceData& data) 
   }
 }
 
-// d_n for retry number n: the waits' median when unjittered, else twice it (the bound of a
-// uniform on [0, d], estimated by its median: robust to the long waits of a retry that
-// also sat out other strategies' refusals, which a maximum is not).
-Nanos delay_of(std::vector<Nanos> waits, bool jittered) {
+// d_n for retry number n from the waits' median: the median itself when unjittered; for a
+// factor uniform in [low, 1] (full jitter: low 0), median / ((1 + low) / 2). A median is
+// robust to the long waits of a retry that also sat out other strategies' refusals, which
+// a maximum is not.
+Nanos delay_of(std::vector<Nanos> waits, bool jittered, double low) {
   std::sort(waits.begin(), waits.end());
   const Nanos median = waits[(waits.size() - 1) / 2];
-  return jittered ? 2 * median : median;
+  return jittered ? static_cast<Nanos>(std::llround(2.0 * static_cast<double>(median) / (1.0 + low))) : median;
 }
 
 bool unjittered(const std::vector<Nanos>& waits) {
@@ -84,22 +90,52 @@ bool unjittered(const std::vector<Nanos>& waits) {
   return spread <= kUnjitteredSpread * static_cast<double>(*hi) || *hi - *lo <= kUnjitteredSlackNs;
 }
 
-void fit_backoff(RetryFit& fit, const ToolEvidence& e) {
+// The low end of a jitter factor uniform in [low, 1], from waits of one retry number: the
+// ratio of a uniform's endpoints by their minimum-variance unbiased estimators,
+// (n min - max) / (n - 1) over (n max - min) / (n - 1). Needs kMinJitterSamples waits.
+std::optional<double> low_factor(const std::vector<Nanos>& waits) {
+  if (waits.size() < kMinJitterSamples) return std::nullopt;
+  const auto [lo, hi] = std::minmax_element(waits.begin(), waits.end());
+  const double n = static_cast<double>(waits.size());
+  const double a = (n * static_cast<double>(*lo) - static_cast<double>(*hi)) / (n - 1);
+  const double b = (n * static_cast<double>(*hi) - static_cast<double>(*lo)) / (n - 1);
+  return b > 0 ? std::clamp(a / b, 0.0, 1.0) : 0.0;
+}
+
+// The jitter: none when every retry number's waits agree within 5%; else a factor uniform
+// in [low, 1], low the median over retry numbers of low_factor, written as proportional
+// jitter (the OpenAI and Anthropic SDKs draw 1 - 0.25 u: [0.75, 1]) when low is at least
+// kMinProportionalLow, else full jitter ([0, 1]).
+void fit_jitter(RetryFit& fit, const ToolEvidence& e) {
   bool jittered = false;
+  std::vector<double> lows;
   for (const auto& [n, waits] : e.waits) {
-    fit.backoff_samples += waits.size();
     jittered = jittered || !unjittered(waits);
+    if (const auto low = low_factor(waits)) lows.push_back(*low);
   }
+  fit.jitter = jittered ? Jitter::full : Jitter::none;
+  if (!jittered || lows.empty()) return;
+  std::sort(lows.begin(), lows.end());
+  const double low = std::round(lows[(lows.size() - 1) / 2] * 20) / 20;  // to 0.05
+  if (low < kMinProportionalLow) return;
+  fit.jitter = Jitter::proportional;
+  fit.jitter_low = std::min(low, 0.95);
+}
+
+void fit_backoff(RetryFit& fit, const ToolEvidence& e) {
+  for (const auto& [n, waits] : e.waits) fit.backoff_samples += waits.size();
   fit.backoff_retries = static_cast<std::int32_t>(e.waits.size());
   if (e.waits.empty()) return;
-  fit.jitter = jittered ? Jitter::full : Jitter::none;
+  fit_jitter(fit, e);
+  const bool jittered = fit.jitter != Jitter::none;
   std::vector<Nanos> delays;
-  for (const auto& [n, waits] : e.waits) delays.push_back(delay_of(waits, jittered));
+  for (const auto& [n, waits] : e.waits) delays.push_back(delay_of(waits, jittered, fit.jitter_low));
   fit.base_delay = delays.front();
   fit.max_delay = *std::max_element(delays.begin(), delays.end());
   const auto second = e.waits.find(2);
   if (second != e.waits.end() && fit.base_delay > 0) {
-    const double ratio = static_cast<double>(delay_of(second->second, jittered)) / static_cast<double>(fit.base_delay);
+    const double ratio =
+        static_cast<double>(delay_of(second->second, jittered, fit.jitter_low)) / static_cast<double>(fit.base_delay);
     if (ratio >= 1.5 && ratio <= 3.0) fit.backoff = Backoff::exponential;
   }
 }

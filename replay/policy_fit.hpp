@@ -39,6 +39,7 @@ struct RetryFit {
   std::uint64_t retries = 0;  // attempts after a first, to the same provider
   Backoff backoff = Backoff::constant;
   Jitter jitter = Jitter::none;
+  double jitter_low = 0;  // proportional: the factor range's low end (the high end is 1)
   Nanos base_delay = 0;
   Nanos max_delay = 0;
   std::uint64_t backoff_samples = 0;  // waits the backoff was fitted on

@@ -39,17 +39,24 @@ void emit_backoff(FittedEmitter& e, const RetryFit& r, const std::string& at) {
   const std::string how =
       fmt::format("waits between attempts over {} retry numbers; shape by d2/d1 in [1.5, 3]", r.backoff_retries);
   e.fitted(at + "/backoff", "backoff", std::string(to_string(r.backoff)), calls_prov(r.backoff_samples, how));
-  e.fitted(
-      at + "/base_delay", "base_delay", ms_text(r.base_delay),
-      calls_prov(r.backoff_samples, r.jitter == Jitter::none
-                                        ? "median wait before attempt 2"
-                                        : "twice the median wait before attempt 2 (full jitter: uniform in [0, d])"));
+  const std::string base_how =
+      r.jitter == Jitter::none   ? "median wait before attempt 2"
+      : r.jitter == Jitter::full ? "twice the median wait before attempt 2 (full jitter: uniform in [0, d])"
+                                 : fmt::format("the median wait before attempt 2 over {} (a factor uniform in [{}, 1])",
+                                               (1 + r.jitter_low) / 2, r.jitter_low);
+  e.fitted(at + "/base_delay", "base_delay", ms_text(r.base_delay), calls_prov(r.backoff_samples, base_how));
   if (r.backoff == Backoff::exponential)
     e.fitted(at + "/multiplier", "multiplier", "2", calls_prov(r.backoff_samples, "d2/d1 near 2"));
   e.fitted(at + "/max_delay", "max_delay", ms_text(std::max(r.max_delay, r.base_delay)),
            calls_prov(r.backoff_samples, "largest d_n"));
   e.fitted(at + "/jitter", "jitter", std::string(to_string(r.jitter)),
-           calls_prov(r.backoff_samples, "waits of one retry number within 5%: none; else full"));
+           calls_prov(r.backoff_samples,
+                      "waits of one retry number within 5%: none; else a factor uniform in [low, 1], low by the "
+                      "uniform's unbiased endpoint estimators: proportional from 0.2, else full"));
+  if (r.jitter == Jitter::proportional) {
+    e.fitted_list(at + "/jitter_range", "jitter_range", {fmt::format("{}", r.jitter_low), "1"},
+                  calls_prov(r.backoff_samples, "the median low end over retry numbers, to 0.05"));
+  }
 }
 
 void emit_retry_after(FittedEmitter& e, const RetryFit& r, const std::string& at) {

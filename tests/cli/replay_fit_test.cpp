@@ -124,6 +124,7 @@ TEST(ReplayFitTest, TheShippedOpenTelemetryTraceGivesBackTheWorldItWasRecordedIn
   const std::string policy = read_file(dir / "as-deployed.yaml");
   EXPECT_NE(policy.find("max_attempts: 3 "), std::string::npos) << policy;
   EXPECT_NE(policy.find("honour_retry_after: true "), std::string::npos) << policy;
+  EXPECT_NE(policy.find("jitter_range: [0.75, 1] "), std::string::npos) << policy;  // 1 - 0.25 u
   // No deadline in the trace: the loader's default, flagged, not the longest task.
   EXPECT_NE(read_file(dir / "scenario.yaml").find("deadline: 1m  # PRIOR (not in the trace)"), std::string::npos);
   // The counterfactual: 6 attempts ride out the storm more often.

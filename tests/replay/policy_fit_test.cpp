@@ -95,6 +95,25 @@ TEST(PolicyFitTest, FullJitterExponentialBackoffWithinTwentyPercent) {
   EXPECT_NEAR(static_cast<double>(r.max_delay), 4000.0 * kMs, 800.0 * kMs);
 }
 
+// The OpenAI and Anthropic SDKs: min(0.5 * 2^n, 8) s times 1 - 0.25 u (openai-node's
+// retryDelay, openai-python's _calculate_retry_timeout).
+TEST(PolicyFitTest, TheSdksQuarterJitterIsProportionalFromThreeQuarters) {
+  for (const int calls : {8, 400}) {
+    TraceBuilder b;
+    Xoshiro256 rng(7);
+    for (int i = 0; i < calls; ++i) {
+      const auto wait = [&](double d_ms) { return static_cast<std::int64_t>(d_ms * (1 - 0.25 * rng.uniform01())); };
+      b.call(kThreeFailures, {wait(500), wait(1000), wait(2000)}, {"gpt"});
+    }
+    const RetryFit r = b.fit()[0].retry;
+    EXPECT_EQ(r.backoff, Backoff::exponential) << calls;
+    EXPECT_EQ(r.jitter, Jitter::proportional) << calls;
+    EXPECT_NEAR(r.jitter_low, 0.75, 0.051) << calls;
+    EXPECT_NEAR(static_cast<double>(r.base_delay), 500.0 * kMs, 50.0 * kMs) << calls;
+    EXPECT_NEAR(static_cast<double>(r.max_delay), 2000.0 * kMs, 200.0 * kMs) << calls;
+  }
+}
+
 TEST(PolicyFitTest, RetryAfterWaitedOutIsHonouredAndNotABackoff) {
   TraceBuilder b;
   for (int i = 0; i < 4; ++i) b.call({OutcomeKind::rate_limited, OutcomeKind::success}, {20000}, {"gpt"}, 100, 20000);
