@@ -13,6 +13,7 @@
 #include "replay/grouping.hpp"
 #include "replay/litellm_reader.hpp"
 #include "replay/otlp_reader.hpp"
+#include "replay/provider_names.hpp"
 
 namespace squall::cli {
 namespace {
@@ -55,6 +56,17 @@ void read_traces(const std::vector<std::filesystem::path>& files, const std::str
   std::string names;
   for (const replay::TraceText& f : otlp) names += (names.empty() ? "" : ", ") + f.file;
   fmt::print("{} (otlp): {} records\n", names, data.counts.records - before);
+}
+
+void print_naming(const replay::ProviderNaming& n) {
+  if (n.split > 0) {
+    fmt::print("providers: {} name{} serving several models split into one provider per model (NAME.MODEL)\n", n.split,
+               n.split == 1 ? "" : "s");
+  }
+  if (n.renamed > 0) {
+    fmt::print("providers: {} name{} written with '-' for the bytes a scenario's names cannot hold\n", n.renamed,
+               n.renamed == 1 ? "" : "s");
+  }
 }
 
 void print_counts(const replay::ReadCounts& c) {
@@ -106,6 +118,7 @@ int replay_command(const ReplayOptions& options) {
   TraceData data;
   try {
     read_traces(options.traces, options.format, data);
+    print_naming(replay::name_providers(data));
   } catch (const replay::TraceInputError& e) {
     fmt::print(stderr, "squall replay: {}\n", e.what());
     return kExitBadInput;

@@ -8,7 +8,9 @@
 namespace squall::replay {
 namespace {
 
-constexpr std::int64_t kSecondNs = 1'000'000'000;
+// The duration's grain: a millisecond, so that a short trace's fitted rate, over the
+// duration, gives back its tasks (a second's rounding made 6 tasks in 141 ms into 42).
+constexpr std::int64_t kMsNs = 1'000'000;
 
 // The least-squares slope of latency (s) on output tokens, or nullopt.
 std::optional<double> seconds_per_token(const std::vector<const AttemptRecord*>& ok) {
@@ -75,6 +77,8 @@ std::vector<FittedProvider> fit_providers(const TraceData& data) {
     p.name = name;
     p.attempts = attempts.size();
     p.kind = kind_of_operation(attempts.front()->operation);
+    p.embeddings = std::all_of(attempts.begin(), attempts.end(),
+                               [](const AttemptRecord* a) { return a->operation == "embeddings"; });
     std::map<std::string, std::uint64_t> models;
     std::vector<const AttemptRecord*> ok;
     for (const AttemptRecord* a : attempts) {
@@ -140,7 +144,7 @@ ReplayFit fit_replay(const TraceData& data, const Grouping& grouping) {
   ReplayFit fit;
   fit.origin_ns = grouping.tasks.front().start_ns;
   const std::int64_t last_start = grouping.tasks.back().start_ns - fit.origin_ns;
-  fit.duration_ns = std::max<std::int64_t>(kSecondNs, (last_start / kSecondNs + 1) * kSecondNs);
+  fit.duration_ns = (last_start / kMsNs + 1) * kMsNs;
   fit.arrivals = fit_arrivals(grouping, fit.origin_ns);
   FitFaultsOptions options;
   options.origin_ns = fit.origin_ns;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/provider_descriptor.hpp"
+#include "mocks/llm.hpp"
 #include "replay/fit_arrivals.hpp"
 #include "replay/fit_faults.hpp"
 #include "replay/fit_latency.hpp"
@@ -29,17 +30,18 @@ struct FittedProvider {
   ProviderKind kind = ProviderKind::llm;
   std::string model;  // the most frequent request model; empty when none
   std::uint64_t attempts = 0;
-  LatencyFit latency;  // llm: time to first token; tool: the attempt's latency
-  double tokens_per_second = 80;
+  LatencyFit latency;                                        // llm: time to first token; tool: the attempt's latency
+  double tokens_per_second = LlmConfig{}.tokens_per_second;  // the mock's default until fitted
   std::uint64_t slope_samples = 0;
   bool tokens_per_second_fitted = false;
   std::optional<std::int64_t> mean_output_tokens;  // llm; nullopt without successful attempts
   std::uint64_t output_samples = 0;
+  bool embeddings = false;  // every attempt an embeddings call: no text is generated
 };
 
 struct ReplayFit {
   std::int64_t origin_ns = 0;    // trace time of scenario time 0
-  std::int64_t duration_ns = 0;  // the last task's start, rounded up to a second
+  std::int64_t duration_ns = 0;  // the last task's start, rounded up to a millisecond
   ArrivalFit arrivals;
   FaultFit faults;                        // windows clipped to the duration
   std::vector<FittedProvider> providers;  // sorted by name

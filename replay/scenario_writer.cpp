@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include "engine/runtime/duration.hpp"
+#include "mocks/llm.hpp"
 #include "replay/policy_writer.hpp"
 
 namespace squall::replay {
@@ -156,10 +157,17 @@ void emit_llm(FittedEmitter& e, const FittedProvider& p, const std::string& at) 
     tps.prior = true;
   }
   e.fitted(at + "/tokens_per_second", "tokens_per_second", number(p.tokens_per_second), tps);
-  if (p.mean_output_tokens) {
+  if (p.embeddings) {
+    e.fitted(at + "/mean_output_tokens", "mean_output_tokens", "1",
+             prov("whole trace", p.attempts, "embeddings generate no text: one token, the least the mock draws"));
+  } else if (p.mean_output_tokens) {
     e.fitted(at + "/mean_output_tokens", "mean_output_tokens", std::to_string(*p.mean_output_tokens),
              prov("whole trace", p.output_samples,
                   "censored exponential: output tokens of successful and cut attempts / successful attempts"));
+  } else {
+    FitSource prior = prov("", 0, "no answer with output tokens: the mock's default");
+    prior.prior = true;
+    e.fitted(at + "/mean_output_tokens", "mean_output_tokens", std::to_string(LlmConfig{}.mean_output_tokens), prior);
   }
 }
 
@@ -199,7 +207,7 @@ std::string scenario_yaml(const ReplayFit& fit, const ScenarioText& text, FitSou
   e.name("description", text.description);
   out << YAML::Key << "seed" << YAML::Value << 1;
   e.fitted("/duration", "duration", format_duration(fit.duration_ns),
-           prov("whole trace", fit.workload.tasks, "last task's start, rounded up to a second"));
+           prov("whole trace", fit.workload.tasks, "last task's start, rounded up to a millisecond"));
   out << YAML::Key << "workload" << YAML::Value << YAML::BeginMap;
   emit_arrivals(e, fit);
   emit_tasks(e, fit.workload);
