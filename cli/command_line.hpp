@@ -9,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "cli/replay_command.hpp"
 #include "cli/serve_command.hpp"
+#include "cli/shrink_command.hpp"
 
 namespace CLI {
 class App;
@@ -42,6 +43,7 @@ CLI::App* add_sweep_command(CLI::App& app, SweepOptions& options);
 CLI::App* add_merge_command(CLI::App& app, MergeOptions& options);
 CLI::App* add_replay_command(CLI::App& app, ReplayOptions& options);
 CLI::App* add_serve_command(CLI::App& app, ServeOptions& options);
+CLI::App* add_shrink_command(CLI::App& app, ShrinkOptions& options);
 
 // Every option of every registered command takes one value per occurrence. CLI11 lets an
 // option that collects a vector (--report, --policy) take every following word, so

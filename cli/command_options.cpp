@@ -217,6 +217,20 @@ CLI::App* add_replay_command(CLI::App& app, ReplayOptions& options) {
   return cmd;
 }
 
+CLI::App* add_shrink_command(CLI::App& app, ShrinkOptions& options) {
+  CLI::App* cmd = app.add_subcommand(
+      "shrink", "Find a smaller fault schedule that still fails a threshold the scenario fails, and write it");
+  cmd->add_option("scenario", options.scenario, kScenarioFileHelp)->required();
+  add_path(*cmd, "--policy", options.policy, "Shrink under this policy file (as run --policy takes it)");
+  add_seed(*cmd, options.seed);
+  cmd->add_option("--threshold", options.threshold,
+                  "Keep only this metric's failing thresholds failing (as written, tags included); default: all "
+                  "the run fails");
+  add_path(*cmd, "--out", options.out,
+           "Write the shrunk scenario here (atomically; default STEM.shrunk.json in the current directory)");
+  return cmd;
+}
+
 CLI::App* add_serve_command(CLI::App& app, ServeOptions& options) {
   CLI::App* cmd = app.add_subcommand(
       "serve", "Serve the scenario's providers over HTTP (OpenAI API) to a real client; exit 1 if a threshold fails");

@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
   ReplayOptions replay;
   ServeOptions serve;
   serve.program = argv[0];
+  ShrinkOptions shrink;
   const std::vector<std::pair<CLI::App*, std::function<int()>>> commands = {
       {add_run_command(app, run), [&] { return run_command(run); }},
       {add_validate_command(app, validate), [&] { return validate_main(validate); }},
@@ -46,6 +47,7 @@ int main(int argc, char** argv) {
       {add_merge_command(app, merge), [&] { return merge_command(merge); }},
       {add_replay_command(app, replay), [&] { return replay_command(replay); }},
       {add_serve_command(app, serve), [&] { return serve_command(serve); }},
+      {add_shrink_command(app, shrink), [&] { return shrink_command(shrink); }},
   };
   one_value_per_occurrence(app);
   try {
