@@ -41,8 +41,7 @@ std::string rule_name(const Scenario& scenario, const FaultRuleRef& ref) {
 
 // The file with the shrinking applied: rules removed, probabilities and windows changed,
 // the seed set, and the description saying so.
-Json shrunk_file(Json file, const Scenario& original, const ShrinkResult& r, std::uint64_t seed,
-                 const fs::path& from) {
+Json shrunk_file(Json file, const Scenario& original, const ShrinkResult& r, std::uint64_t seed, const fs::path& from) {
   for (const RuleChange& c : r.changed) {
     Json& rule = file["providers"][original.providers[c.ref.provider].name]["faults"][c.ref.rule];
     rule["probability"] = c.probability_after;
@@ -54,10 +53,11 @@ Json shrunk_file(Json file, const Scenario& original, const ShrinkResult& r, std
     rules.erase(it->rule);
   }
   std::string removed;
-  for (const FaultRuleRef& ref : r.removed) removed += fmt::format("{}{}", removed.empty() ? "" : ", ", rule_name(original, ref));
-  std::string note = fmt::format("Shrunk by squall shrink from {} at seed {}: {} of {} fault rules removed{}{}.",
-                                 from.string(), seed, r.removed.size(), r.declared, removed.empty() ? "" : ": ",
-                                 removed);
+  for (const FaultRuleRef& ref : r.removed)
+    removed += fmt::format("{}{}", removed.empty() ? "" : ", ", rule_name(original, ref));
+  std::string note =
+      fmt::format("Shrunk by squall shrink from {} at seed {}: {} of {} fault rules removed{}{}.", from.string(), seed,
+                  r.removed.size(), r.declared, removed.empty() ? "" : ": ", removed);
   if (file.contains("description")) note += fmt::format(" {}", file["description"].get<std::string>());
   file["description"] = note;
   file["seed"] = seed;

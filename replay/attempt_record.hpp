@@ -28,6 +28,7 @@ struct AttemptRecord {
   std::string server_address;  // empty when unknown
   std::string tool;            // squall.tool, else gen_ai.tool.name; empty when unknown
   std::string model_group;     // LiteLLM's model_group (the alias the caller asked for); else empty
+  std::string endpoint;        // the URL path the request went to ("/v1/chat/completions"); empty when unknown
   OutcomeKind outcome = OutcomeKind::success;
   int status_code = 0;  // HTTP status; 0 when the trace has none
   std::optional<std::int64_t> input_tokens;

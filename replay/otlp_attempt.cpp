@@ -21,6 +21,9 @@ constexpr std::string_view kInferenceSpanName = "gen_ai.client.inference";
 // An HTTP client span's method, in the HTTP conventions' stable and older names.
 constexpr std::string_view kHttpRequestMethod = "http.request.method";
 constexpr std::string_view kOldHttpMethod = "http.method";
+// The Retry-After headers as Python's instrumentations name them (dashes made underscores).
+constexpr std::string_view kRetryAfterMsUnderscored = "http.response.header.retry_after_ms";
+constexpr std::string_view kRetryAfterUnderscored = "http.response.header.retry_after";
 // Where it went: the stable names, and the older ones.
 constexpr std::string_view kUrlFull = "url.full";
 constexpr std::string_view kUrlPath = "url.path";
@@ -90,15 +93,22 @@ std::optional<std::int64_t> status_of(const OtlpSpan& span) {
 
 // Retry-After as the response header says it, read as the engine reads it
 // (engine/retry_after.hpp): retry-after-ms (OpenAI, Azure), else delay-seconds (RFC 9110
-// section 10.2.3, and the fractional seconds some APIs send). An HTTP-date cannot be read
-// without the response's Date, and a delay too large to represent is no delay: both left out.
+// section 10.2.3, and the fractional seconds some APIs send). Each in both spellings the
+// instrumentations write: dashes (the HTTP conventions now), and underscores (Python's
+// opentelemetry-util-http, and Node's instrumentation-http under the old conventions). An
+// HTTP-date cannot be read without the response's Date, and a delay too large to represent
+// is no delay: both left out.
 std::optional<std::int64_t> retry_after_of(const OtlpSpan& span) {
+  const auto header = [&](std::string_view dashed, std::string_view underscored) -> std::optional<std::string> {
+    for (const std::string_view key : {dashed, underscored}) {
+      if (const auto values = strings_attribute(span, key); values && !values->empty()) return values->front();
+    }
+    return std::nullopt;
+  };
   std::optional<Nanos> delay;
-  if (const auto ms = strings_attribute(span, a::kRetryAfterMsHeader); ms && !ms->empty())
-    delay = parse_retry_after_ms(ms->front());
+  if (const auto ms = header(a::kRetryAfterMsHeader, kRetryAfterMsUnderscored)) delay = parse_retry_after_ms(*ms);
   if (!delay) {
-    if (const auto s = strings_attribute(span, a::kRetryAfterHeader); s && !s->empty())
-      delay = parse_retry_after(s->front());
+    if (const auto seconds = header(a::kRetryAfterHeader, kRetryAfterUnderscored)) delay = parse_retry_after(*seconds);
   }
   if (!delay || *delay == kNever) return std::nullopt;
   return *delay;
@@ -191,10 +201,15 @@ std::string server_of(const OtlpSpan& span) {
 
 }  // namespace
 
+// The path a request went to: url.full's, http.url's, else url.path; empty when unknown.
+std::string endpoint_of(const OtlpSpan& span) {
+  const std::string url = url_of(span);
+  return std::string(url.empty() ? string_attribute(span, kUrlPath).value_or("") : path_of(url));
+}
+
 std::string endpoint_operation(const OtlpSpan& span) {
-  std::string url = url_of(span);
-  if (url.empty()) url = string_attribute(span, kUrlPath).value_or("");
-  const std::string_view path = path_of(url);
+  const std::string endpoint = endpoint_of(span);
+  const std::string_view path = endpoint;
   if (path.ends_with("/chat/completions") || path.ends_with("/messages")) return std::string(a::kChat);
   if (path.ends_with("/completions")) return "text_completion";
   if (path.ends_with("/embeddings")) return "embeddings";
@@ -217,6 +232,8 @@ AttemptRecord attempt_of(const OtlpSpan& s, const SpanRole& role, const OtlpSpan
   r.request_model = string_attribute(s, a::kRequestModel).value_or(role.name_model);
   r.response_model = string_attribute(s, a::kResponseModel).value_or("");
   r.server_address = role.http_only ? r.provider : string_attribute(s, a::kServerAddress).value_or("");
+  if (r.server_address.empty() && http_child != nullptr) r.server_address = server_of(*http_child);
+  if (http_child != nullptr || role.http_only) r.endpoint = endpoint_of(role.http_only ? s : *http_child);
   r.tool = string_attribute(s, a::kSquallTool).value_or(string_attribute(s, a::kToolName).value_or(""));
   r.input_tokens = first_of(s, std::array<std::string_view, 2>{a::kInputTokens, a::kPromptTokens}, integer_attribute);
   r.output_tokens =
@@ -244,7 +261,10 @@ AttemptRecord attempt_of(const OtlpSpan& s, const SpanRole& role, const OtlpSpan
                            role.operation == a::kChat,
                            r.output_tokens};
   MappedOutcome outcome = map_outcome(evidence);
-  const bool abandoned = role.http_only ? vague(outcome) : outcome.unclassified;
+  // The SDKs raise APIConnectionError when a server drops a connection it never answered:
+  // no response, as a retried request without one is read (a timeout).
+  const bool dropped = error_type.ends_with("APIConnectionError");
+  const bool abandoned = role.http_only ? vague(outcome) : outcome.unclassified || dropped;
   if ((http_child != nullptr || role.http_only) && !status && abandoned) outcome = without_response(counts);
   r.outcome = outcome.kind;
   if (outcome.unclassified) ++counts.unclassified_errors;
@@ -283,6 +303,7 @@ AttemptRecord earlier_request(const AttemptRecord& call, const OtlpSpan& request
   if (outcome.unclassified) ++counts.unclassified_errors;
   if (r.outcome != OutcomeKind::success && r.operation == a::kChat) ++counts.failures_without_tokens;
   r.retry_after_ns = retry_after_of(request);
+  r.endpoint = endpoint_of(request);
   return r;
 }
 

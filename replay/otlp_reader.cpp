@@ -155,23 +155,33 @@ void endpoint_requests(const std::vector<const OtlpSpan*>& kept,
 }
 
 // A request alone takes the provider and model that GenAI spans name for the same server
-// and operation (instrumentation-openai says "openai" where its requests say 127.0.0.1).
+// and endpoint (instrumentation-openai says "openai" where its requests say 127.0.0.1; one
+// gateway may serve /v1/chat/completions and /v1/messages), else for the same server and
+// operation when those spans' requests are not in the trace.
 void name_like_spans(std::vector<AttemptRecord>& attempts, const std::vector<std::size_t>& lone) {
   if (lone.empty()) return;
-  std::map<std::pair<std::string, std::string>, const AttemptRecord*> named;  // (server, operation)
+  using Key = std::pair<std::string, std::string>;
+  std::map<Key, const AttemptRecord*> by_endpoint;   // (server, endpoint)
+  std::map<Key, const AttemptRecord*> by_operation;  // (server, operation), spans without requests
   std::size_t next = 0;
   for (std::size_t i = 0; i < attempts.size(); ++i) {
     if (next < lone.size() && lone[next] == i) {
       ++next;
       continue;
     }
-    named.try_emplace({attempts[i].server_address, attempts[i].operation}, &attempts[i]);
+    const AttemptRecord& a = attempts[i];
+    if (!a.endpoint.empty()) by_endpoint.try_emplace({a.server_address, a.endpoint}, &a);
+    if (a.endpoint.empty()) by_operation.try_emplace({a.server_address, a.operation}, &a);
   }
   for (const std::size_t i : lone) {
-    const auto found = named.find({attempts[i].server_address, attempts[i].operation});
-    if (found == named.end()) continue;
-    attempts[i].provider = found->second->provider;
-    attempts[i].request_model = found->second->request_model;
+    AttemptRecord& a = attempts[i];
+    const AttemptRecord* like = nullptr;
+    if (const auto e = by_endpoint.find({a.server_address, a.endpoint}); e != by_endpoint.end()) like = e->second;
+    if (const auto o = by_operation.find({a.server_address, a.operation}); !like && o != by_operation.end())
+      like = o->second;
+    if (like == nullptr) continue;
+    a.provider = like->provider;
+    a.request_model = like->request_model;
   }
 }
 

@@ -140,17 +140,29 @@ void fit_backoff(RetryFit& fit, const ToolEvidence& e) {
   }
 }
 
-// A client's per-attempt timeout cuts its attempts at one length: the length (to the
-// millisecond) that at least half of the timeout attempts share, and at least two. Timeouts
-// of scattered lengths were cut by something else (a task's deadline, a total timeout).
-std::optional<TimeoutFit> latency_ceiling(const std::vector<Nanos>& lengths) {
+// A client's per-attempt timeout cuts its attempts at one length, give or take the client's
+// own overhead: the largest cluster of timeout lengths within max(5 ms, 2%) of its shortest,
+// when it holds at least half of them and two; its shortest, to the millisecond, is the
+// ceiling. Timeouts of scattered lengths were cut by something else (a task's deadline, a
+// total timeout).
+std::optional<TimeoutFit> latency_ceiling(std::vector<Nanos> lengths) {
   constexpr Nanos kMs = 1'000'000;
-  std::map<Nanos, std::uint64_t> by_ms;
-  for (Nanos n : lengths) ++by_ms[(n + kMs / 2) / kMs];
-  for (const auto& [ms, count] : by_ms) {
-    if (count >= 2 && 2 * count >= lengths.size()) return TimeoutFit{ms * kMs, lengths.size()};
+  constexpr Nanos kSlack = 5 * kMs;
+  std::sort(lengths.begin(), lengths.end());
+  std::size_t best_from = 0;
+  std::size_t best_count = 0;
+  std::size_t to = 0;
+  for (std::size_t from = 0; from < lengths.size(); ++from) {
+    const Nanos limit = lengths[from] + std::max(kSlack, lengths[from] / 50);
+    to = std::max(to, from);
+    while (to < lengths.size() && lengths[to] <= limit) ++to;
+    if (to - from > best_count) {
+      best_from = from;
+      best_count = to - from;
+    }
   }
-  return std::nullopt;
+  if (best_count < 2 || 2 * best_count < lengths.size()) return std::nullopt;
+  return TimeoutFit{(lengths[best_from] + kMs / 2) / kMs * kMs, lengths.size()};
 }
 
 ToolPolicyFit make_fit(const std::string& tool, const ToolEvidence& e) {

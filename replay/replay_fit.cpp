@@ -54,6 +54,14 @@ void fit_llm(FittedProvider& p, const std::vector<const AttemptRecord*>& ok) {
   if (const auto slope = seconds_per_token(ok)) {
     p.tokens_per_second = 1.0 / *slope;
     p.tokens_per_second_fitted = true;
+  } else {
+    // The prior, but never so slow that an answer's generation would outlast half its
+    // latency: 20 tokens in 30 ms at 80 tokens/s would leave no time to a first token.
+    for (const AttemptRecord* a : ok) {
+      const double seconds = static_cast<double>(a->end_ns - a->start_ns) / 1e9;
+      if (a->output_tokens && *a->output_tokens > 0 && seconds > 0)
+        p.tokens_per_second = std::max(p.tokens_per_second, 2.0 * static_cast<double>(*a->output_tokens) / seconds);
+    }
   }
   for (const AttemptRecord* a : ok) {
     AttemptRecord copy = *a;

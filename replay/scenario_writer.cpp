@@ -153,7 +153,9 @@ void emit_llm(FittedEmitter& e, const FittedProvider& p, const std::string& at) 
   emit_latency(e, p, at, "time_to_first_token");
   FitSource tps = prov("whole trace", p.slope_samples, "inverse least-squares slope of latency on output tokens");
   if (!p.tokens_per_second_fitted) {
-    tps = prov("", p.slope_samples, "no positive slope of latency on output tokens: the mock's default");
+    tps = prov("", p.slope_samples,
+               "no positive slope of latency on output tokens: the mock's default, or twice the fastest answer's "
+               "tokens per second when higher (no answer's generation outlasts half its latency)");
     tps.prior = true;
   }
   e.fitted(at + "/tokens_per_second", "tokens_per_second", number(p.tokens_per_second), tps);

@@ -37,8 +37,8 @@ TEST(ShrinkCommandTest, KeepsOnlyTheRulesTheFailureNeedsAndTheShrunkScenarioFail
   }
   // Deterministic: the same inputs give the same file.
   const fs::path second = temp_path("outage.shrunk.2.json");
-  ASSERT_EQ(squall(std::string("shrink ") + kOutage + " --policy " + kNoFallback + " --out " + second.string()).exit_code,
-            0);
+  ASSERT_EQ(
+      squall(std::string("shrink ") + kOutage + " --policy " + kNoFallback + " --out " + second.string()).exit_code, 0);
   EXPECT_EQ(read_file(out), read_file(second));
 }
 
@@ -81,8 +81,8 @@ TEST(ShrinkCommandTest, RefusesWhatItCannotShrink) {
   // The output would replace the scenario.
   const fs::path copy = temp_path("copy.json");
   fs::copy_file(fs::path(SQUALL_SOURCE_DIR) / "scenarios/ci/llm-quota-exhausted-fallback.json", copy);
-  const Result over =
-      squall("shrink " + copy.string() + " --policy scenarios/policies/quota-as-rate-limit.json --out " + copy.string());
+  const Result over = squall("shrink " + copy.string() +
+                             " --policy scenarios/policies/quota-as-rate-limit.json --out " + copy.string());
   EXPECT_EQ(over.exit_code, 2);
   EXPECT_NE(over.err.find("is an input of this run"), std::string::npos) << over.err;
 }

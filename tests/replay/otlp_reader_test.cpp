@@ -148,6 +148,12 @@ std::string post(const std::string& id, const std::string& parent, long long sta
   if (!extra_attrs.empty()) attrs += fmt::format(",{}", extra_attrs);
   return span(id, parent, "POST", start, end, attrs);
 }
+std::string request_to(const std::string& id, const std::string& parent, long long start, long long end,
+                       const std::string& url, int status) {
+  return span(id, parent, "POST", start, end,
+              kv_text("http.request.method", "POST") + "," + kv_text("url.full", url) + "," +
+                  kv_int("http.response.status_code", status));
+}
 std::string span_error_type() { return kv_text("error.type", "RateLimitError"); }
 constexpr const char* kRetryAfterMs50 =
     R"({"key":"http.response.header.retry-after-ms","value":{"arrayValue":{"values":[{"stringValue":"50"}]}}})";
@@ -262,6 +268,47 @@ TEST(OtlpReaderTest, AnOnlyRequestLendsItsRetryAfterAndFractionalSecondsAreRead)
   EXPECT_EQ(data.attempts[0].retry_after_ns, 300'000'000);
 }
 
+TEST(OtlpReaderTest, PythonsUnderscoredHeaderNamesAreRead) {
+  // opentelemetry-util-http names captured headers with underscores.
+  const std::string ms =
+      R"({"key":"http.response.header.retry_after_ms","value":{"arrayValue":{"values":[{"stringValue":"50"}]}}})";
+  const std::string seconds =
+      R"({"key":"http.response.header.retry_after","value":{"arrayValue":{"values":[{"stringValue":"2"}]}}})";
+  const TraceData data =
+      read(document(sdk_call("00f067aa0ba902b7", "", 0, 9000,
+                             post("1111111111111111", "00f067aa0ba902b7", 0, 100, 429, ms) + "," +
+                                 post("2222222222222222", "00f067aa0ba902b7", 200, 300, 429, seconds) + "," +
+                                 post("3333333333333333", "00f067aa0ba902b7", 400, 9000, 200))));
+  ASSERT_EQ(data.attempts.size(), 3U);
+  EXPECT_EQ(data.attempts[0].retry_after_ns, 50'000'000);
+  EXPECT_EQ(data.attempts[1].retry_after_ns, 2'000'000'000);
+}
+
+TEST(OtlpReaderTest, ADroppedConnectionIsATimeoutWhetherOrNotItWasRetried) {
+  // The server never answered and closed the connection: the SDK's APIConnectionError.
+  const std::string hung = span("1111111111111111", "00f067aa0ba902b7", "POST", 100, 300,
+                                kv_text("http.request.method", "POST"), R"(,"status":{"code":2})");
+  const TraceData data = read(
+      document(sdk_call("00f067aa0ba902b7", "", 100, 300, hung, kv_text("error.type", "openai.APIConnectionError"))));
+  ASSERT_EQ(data.attempts.size(), 1U);
+  EXPECT_EQ(data.attempts[0].outcome, OutcomeKind::timeout);
+  EXPECT_EQ(data.counts.requests_without_response, 1U);
+}
+
+TEST(OtlpReaderTest, ARequestAloneIsNamedLikeTheSpansOfItsEndpointNotOnlyItsServer) {
+  // One gateway serves the OpenAI and the Anthropic API; only the OpenAI client is traced.
+  const std::string openai =
+      sdk_call("00f067aa0ba902b7", kRoot, 100, 900,
+               request_to("1111111111111111", "00f067aa0ba902b7", 100, 900, "http://gw:8080/v1/chat/completions", 200),
+               kv_text("server.address", "gw"));
+  const std::string claude = request_to("2222222222222222", kRoot, 1000, 1500, "http://gw:8080/v1/messages", 529);
+  const TraceData data = read(document(agent_span() + "," + openai + "," + claude));
+  ASSERT_EQ(data.attempts.size(), 2U);
+  EXPECT_EQ(data.attempts[0].provider, "openai");
+  EXPECT_EQ(data.attempts[1].provider, "gw");  // not the OpenAI client's name
+  EXPECT_EQ(data.attempts[1].endpoint, "/v1/messages");
+}
+
 TEST(OtlpReaderTest, ASpanOverItsRequestsIsAWholeCallNeverJoinedByTiming) {
   // A failed create() (its SDK's retries spent), then the agent's next step 5 ms later.
   const std::string failed = sdk_call("aaaaaaaaaaaaaaaa", kRoot, 1000, 3000,
@@ -299,13 +346,6 @@ TEST(OtlpReaderTest, SeveralFilesAreOneTrace) {
   } catch (const TraceInputError& e) {
     EXPECT_EQ(std::string(e.what()).rfind("a.jsonl, b.jsonl: no GenAI spans (2 spans, ", 0), 0U) << e.what();
   }
-}
-
-std::string request_to(const std::string& id, const std::string& parent, long long start, long long end,
-                       const std::string& url, int status) {
-  return span(id, parent, "POST", start, end,
-              kv_text("http.request.method", "POST") + "," + kv_text("url.full", url) + "," +
-                  kv_int("http.response.status_code", status));
 }
 
 TEST(OtlpReaderTest, WithHttpInstrumentationOnlyARequestToAGenAiEndpointIsAnAttempt) {

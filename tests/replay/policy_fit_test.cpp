@@ -114,6 +114,17 @@ TEST(PolicyFitTest, TheSdksQuarterJitterIsProportionalFromThreeQuarters) {
   }
 }
 
+TEST(PolicyFitTest, ATimeoutCeilingToleratesTheClientsOwnOverhead) {
+  // openai-python's 400 ms timeout ended requests between 402.5 and 408.9 ms.
+  TraceBuilder b;
+  for (const std::int64_t ms : {402, 403, 403, 404, 405, 406, 407, 408, 409})
+    b.call({OutcomeKind::timeout}, {}, {"gpt"}, ms);
+  b.call({OutcomeKind::timeout}, {}, {"gpt"}, 2000);  // cut by something else
+  const auto timeout = b.fit()[0].timeout;
+  ASSERT_TRUE(timeout.has_value());
+  EXPECT_EQ(timeout->per_attempt, 402 * kMs);
+}
+
 TEST(PolicyFitTest, RetryAfterWaitedOutIsHonouredAndNotABackoff) {
   TraceBuilder b;
   for (int i = 0; i < 4; ++i) b.call({OutcomeKind::rate_limited, OutcomeKind::success}, {20000}, {"gpt"}, 100, 20000);
