@@ -112,4 +112,23 @@ TEST(OptionOrderTest, SweepAndMergeTakeReportsBeforeTheirFiles) {
   EXPECT_TRUE(fs::exists(html));
 }
 
+TEST(OptionOrderTest, ShrinkAndReplayTakeTheirOptionsBeforeAndAfterTheirFiles) {
+  const fs::path before = temp_path("shrink-before.json");
+  const fs::path after = temp_path("shrink-after.json");
+  const std::string quota = "scenarios/ci/llm-quota-exhausted-fallback.json";
+  const std::string policy = "scenarios/policies/quota-as-rate-limit.json";
+  Result r = squall("shrink --policy " + policy + " --out " + before.string() + " --seed 5 " + quota);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  r = squall("shrink " + quota + " --out " + after.string() + " --policy " + policy + " --seed 5");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_file(before), read_file(after));
+  // replay: two trace files, --format between them.
+  r = squall("replay scenarios/replay/trace.jsonl --format otlp scenarios/replay/trace.jsonl");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("scenarios/replay/trace.jsonl, scenarios/replay/trace.jsonl (otlp): 1326 records"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("663 duplicates skipped"), std::string::npos) << r.out;  // one trace, every span twice
+}
+
 }  // namespace
