@@ -49,6 +49,34 @@ void fit_output_tokens(FittedProvider& p, const std::vector<const AttemptRecord*
     p.mean_output_tokens = std::max<std::int64_t>(1, std::llround(tokens / static_cast<double>(p.output_samples)));
 }
 
+// Prices: cost = a * input + b * output over the attempts that record all three, by least
+// squares (normal equations), a and b kept non-negative (a negative one is set to 0 and the
+// other refitted alone): a provider bills tokens at a price per token.
+void fit_price(FittedProvider& p, const std::vector<const AttemptRecord*>& attempts) {
+  double xx = 0, xy = 0, yy = 0, xc = 0, yc = 0;
+  for (const AttemptRecord* a : attempts) {
+    if (!a->cost_usd || !a->input_tokens || !a->output_tokens) continue;
+    const double x = static_cast<double>(*a->input_tokens);
+    const double y = static_cast<double>(*a->output_tokens);
+    xx += x * x, xy += x * y, yy += y * y, xc += x * *a->cost_usd, yc += y * *a->cost_usd;
+    ++p.price_samples;
+  }
+  if (p.price_samples < kMinPriceSamples) return;
+  const double det = xx * yy - xy * xy;
+  double in = det > 0 ? (xc * yy - yc * xy) / det : -1;
+  double out = det > 0 ? (yc * xx - xc * xy) / det : -1;
+  if (in < 0 || out < 0) {
+    // One price alone, the other 0: the one that explains more of the cost (a one-variable
+    // least-squares fit takes xc^2 / xx off the residual sum of squares).
+    const double gain_in = xx > 0 ? xc * xc / xx : 0;
+    const double gain_out = yy > 0 ? yc * yc / yy : 0;
+    in = gain_in >= gain_out && xx > 0 ? std::max(0.0, xc / xx) : 0;
+    out = gain_out > gain_in && yy > 0 ? std::max(0.0, yc / yy) : 0;
+  }
+  if (!std::isfinite(in) || !std::isfinite(out)) return;
+  p.price = PricePerMTok{in * 1e6, out * 1e6};
+}
+
 void fit_llm(FittedProvider& p, const std::vector<const AttemptRecord*>& ok) {
   std::vector<AttemptRecord> first_token;
   if (const auto slope = seconds_per_token(ok)) {
@@ -104,6 +132,7 @@ std::vector<FittedProvider> fit_providers(const TraceData& data) {
     if (p.kind == ProviderKind::llm) {
       fit_llm(p, ok);
       fit_output_tokens(p, attempts);
+      fit_price(p, attempts);
     } else {
       std::vector<AttemptRecord> copies;
       for (const AttemptRecord* a : ok) copies.push_back(*a), copies.back().request_model.clear();

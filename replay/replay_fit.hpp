@@ -37,7 +37,13 @@ struct FittedProvider {
   std::optional<std::int64_t> mean_output_tokens;  // llm; nullopt without successful attempts
   std::uint64_t output_samples = 0;
   bool embeddings = false;  // every attempt an embeddings call: no text is generated
+  // llm: USD per million input and output tokens, the least-squares fit of the attempts'
+  // recorded cost on their tokens (gen_ai.usage.cost, LiteLLM's response_cost); nullopt
+  // without kMinPriceSamples attempts that record both, or when the fit is degenerate.
+  std::optional<PricePerMTok> price;
+  std::uint64_t price_samples = 0;
 };
+inline constexpr std::size_t kMinPriceSamples = 2;
 
 struct ReplayFit {
   std::int64_t origin_ns = 0;    // trace time of scenario time 0

@@ -148,8 +148,19 @@ void emit_latency(FittedEmitter& e, const FittedProvider& p, const std::string& 
   out << YAML::EndMap;
 }
 
+void emit_price(FittedEmitter& e, const FittedProvider& p, const std::string& at) {
+  if (!p.price) return;
+  YAML::Emitter& out = e.out();
+  out << YAML::Key << "price_per_mtok" << YAML::Value << YAML::BeginMap;
+  const std::string how = "least squares of recorded cost on input and output tokens, USD per million";
+  e.fitted(at + "/price_per_mtok/input", "input", number(p.price->input), prov("whole trace", p.price_samples, how));
+  e.fitted(at + "/price_per_mtok/output", "output", number(p.price->output), prov("whole trace", p.price_samples, how));
+  out << YAML::EndMap;
+}
+
 void emit_llm(FittedEmitter& e, const FittedProvider& p, const std::string& at) {
   if (!p.model.empty()) e.name("model", p.model);
+  emit_price(e, p, at);
   emit_latency(e, p, at, "time_to_first_token");
   FitSource tps = prov("whole trace", p.slope_samples, "inverse least-squares slope of latency on output tokens");
   if (!p.tokens_per_second_fitted) {

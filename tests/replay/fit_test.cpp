@@ -1,11 +1,14 @@
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 
 #include "engine/runtime/rng.hpp"
 #include "replay/fit_arrivals.hpp"
 #include "replay/fit_faults.hpp"
 #include "replay/fit_latency.hpp"
+#include "replay/grouping.hpp"
+#include "replay/replay_fit.hpp"
 #include "tests/replay/fit_test_data.hpp"
 
 namespace squall::replay {
@@ -159,6 +162,50 @@ Grouping tasks_at(const std::vector<std::int64_t>& starts) {
     grouping.tasks.push_back(task);
   }
   return grouping;
+}
+
+// One task per attempt, each with the given tokens and cost.
+ReplayFit fit_costs(const std::vector<std::array<double, 3>>& input_output_cost) {
+  TraceData data;
+  std::int64_t t = 0;
+  for (const auto& [in, out, cost] : input_output_cost) {
+    AttemptRecord a;
+    a.trace_id = "t" + std::to_string(t);
+    a.provider = "gpt";
+    a.operation = "chat";
+    a.start_ns = t * 1'000'000'000;
+    a.end_ns = a.start_ns + 500'000'000;
+    a.input_tokens = static_cast<std::int64_t>(in);
+    a.output_tokens = static_cast<std::int64_t>(out);
+    a.cost_usd = cost;
+    data.attempts.push_back(a);
+    ++t;
+  }
+  return fit_replay(data, group_attempts(data));
+}
+
+TEST(FitPrice, RecoversPricesPerMillionTokensFromRecordedCosts) {
+  // gpt-4o: 2.5 USD in, 10 USD out per million.
+  std::vector<std::array<double, 3>> rows;
+  for (const auto& [in, out] : std::vector<std::pair<double, double>>{{800, 90}, {1200, 300}, {400, 20}, {2000, 150}})
+    rows.push_back({in, out, (in * 2.5 + out * 10.0) / 1e6});
+  const ReplayFit fit = fit_costs(rows);
+  ASSERT_EQ(fit.providers.size(), 1U);
+  ASSERT_TRUE(fit.providers[0].price.has_value());
+  EXPECT_NEAR(fit.providers[0].price->input, 2.5, 1e-9);
+  EXPECT_NEAR(fit.providers[0].price->output, 10.0, 1e-9);
+  EXPECT_EQ(fit.providers[0].price_samples, 4U);
+}
+
+TEST(FitPrice, ACostOfOutputAloneKeepsTheInputPriceAtZeroAndOneSampleFitsNothing) {
+  // Output billed only, tokens in proportion: the two-price fit is degenerate.
+  const ReplayFit output_only = fit_costs({{100, 10, 10 * 4e-6}, {200, 20, 20 * 4e-6}, {300, 30, 30 * 4e-6}});
+  ASSERT_TRUE(output_only.providers[0].price.has_value());
+  EXPECT_GE(output_only.providers[0].price->input, 0);
+  EXPECT_GE(output_only.providers[0].price->output, 0);
+  // Whatever the split, the fitted prices bill what was recorded.
+  EXPECT_NEAR(100 * output_only.providers[0].price->input + 10 * output_only.providers[0].price->output, 40, 1e-6);
+  EXPECT_FALSE(fit_costs({{100, 10, 1e-4}}).providers[0].price.has_value());
 }
 
 TEST(FitArrivals, ASurgeIsABurstOverTheBaseRate) {
