@@ -2,6 +2,8 @@
 
 #include <fmt/core.h>
 
+#include <nlohmann/json.hpp>
+
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -14,6 +16,7 @@
 #include "replay/litellm_reader.hpp"
 #include "replay/otlp_reader.hpp"
 #include "replay/provider_names.hpp"
+#include "reports/file_kind.hpp"
 
 namespace squall::cli {
 namespace {
@@ -36,12 +39,36 @@ std::string read_text(const std::filesystem::path& file) {
   return content.str();
 }
 
+// A whole-file JSON document that is not an OTLP trace (no resourceSpans, which the sniff
+// looks for in the first 4 KiB only) is no trace either: a LiteLLM log is one record a
+// line. Says what it is when it is one of squall's own files (a report given for its OTLP
+// export is a likely mistake).
+void refuse_document(const std::string& text, const std::filesystem::path& file) {
+  const std::size_t newline = text.find('\n');
+  if (newline == std::string::npos || text.find_first_not_of(" \t\r\n", newline) == std::string::npos)
+    return;  // one line: a one-record log
+  const auto doc = nlohmann::ordered_json::parse(text, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object()) return;  // JSONL, or not JSON: the LiteLLM reader says which
+  if (doc.contains("resourceSpans")) return;
+  const FileKind kind = file_kind_of(doc);
+  const std::string what = kind == FileKind::report
+                               ? "a squall run report (squall run --report otlp=PATH exports a trace)"
+                           : kind == FileKind::unknown ? "a JSON document"
+                                                       : "one of squall's own files, not a trace";
+  throw replay::TraceInputError(
+      fmt::format("{}: {} with no resourceSpans: an OTLP trace has them, and a LiteLLM log is one JSON record a line",
+                  file.string(), what));
+}
+
 // Every file, each in its format; the OTLP ones read as one trace (spans of one trace may
 // be in several files, and one span in two).
 void read_traces(const std::vector<std::filesystem::path>& files, const std::string& asked, TraceData& data) {
   std::vector<replay::TraceText> otlp;
   for (const std::filesystem::path& file : files) {
+    if (std::filesystem::is_directory(file))
+      throw replay::TraceInputError(fmt::format("{}: a directory, not a trace file", file.string()));
     std::string text = read_text(file);
+    if (asked == "auto" && format_of(text, asked) != "otlp") refuse_document(text, file);
     if (format_of(text, asked) == "otlp") {
       otlp.push_back({file.string(), std::move(text)});
       continue;

@@ -39,9 +39,16 @@ std::string rule_name(const Scenario& scenario, const FaultRuleRef& ref) {
                      to_string(scenario.providers[ref.provider].faults[ref.rule].kind));
 }
 
+std::string change_text(const RuleChange& c) {
+  const auto end = [](TimePoint t) { return t == kNever ? std::string("end") : format_duration(t); };
+  return fmt::format("probability {} -> {}, window [{}, {}) -> [{}, {})", c.probability_before, c.probability_after,
+                     format_duration(c.from_before), end(c.to_before), format_duration(c.from_after), end(c.to_after));
+}
+
 // The file with the shrinking applied: rules removed, probabilities and windows changed,
 // the seed set, and the description saying so.
-Json shrunk_file(Json file, const Scenario& original, const ShrinkResult& r, std::uint64_t seed, const fs::path& from) {
+Json shrunk_file(Json file, const Scenario& original, const ShrinkResult& r, std::uint64_t seed, const fs::path& from,
+                 const std::optional<fs::path>& policy) {
   for (const RuleChange& c : r.changed) {
     Json& rule = file["providers"][original.providers[c.ref.provider].name]["faults"][c.ref.rule];
     rule["probability"] = c.probability_after;
@@ -56,12 +63,28 @@ Json shrunk_file(Json file, const Scenario& original, const ShrinkResult& r, std
   for (const FaultRuleRef& ref : r.removed)
     removed += fmt::format("{}{}", removed.empty() ? "" : ", ", rule_name(original, ref));
   std::string note =
-      fmt::format("Shrunk by squall shrink from {} at seed {}: {} of {} fault rules removed{}{}.", from.string(), seed,
+      fmt::format("Shrunk by squall shrink from {}{} at seed {}: {} of {} fault rules removed{}{}.", from.string(),
+                  policy ? fmt::format(" under {} (written into this file's policy)", policy->string()) : "", seed,
                   r.removed.size(), r.declared, removed.empty() ? "" : ": ", removed);
-  if (file.contains("description")) note += fmt::format(" {}", file["description"].get<std::string>());
+  for (const RuleChange& c : r.changed)
+    note += fmt::format(" Narrowed {}: {}.", rule_name(original, c.ref), change_text(c));
+  note += fmt::format(" It still fails: {}.", fmt::join(r.still, "; "));
+  if (file.contains("description"))
+    note += fmt::format(" The original's description: {}", file["description"].get<std::string>());
   file["description"] = note;
   file["seed"] = seed;
   return file;
+}
+
+// The policy file's entries that the merge took (sim/scenario_loader.hpp merge_policy),
+// written into the shrunk file's policy block, so that it fails under `squall run` alone.
+void embed_policy(Json& file, const fs::path& policy_file, const Scenario& merged) {
+  const PlainJsonResult plain = policy_as_plain_json(policy_file);
+  if (!plain.json) return;  // check_run accepted it: unreachable
+  const Json policy = Json::parse(*plain.json);
+  for (const auto& [tool, pipeline] : policy.items()) {
+    if (merged.policy.contains(tool)) file["policy"][tool] = pipeline;
+  }
 }
 
 // Relative corpus paths are the scenario file's directory's (sim/scenario.hpp): written
@@ -84,16 +107,18 @@ void print_result(const Scenario& original, const ShrinkResult& r, const fs::pat
   fmt::print("shrunk in {} runs: {} of {} fault rules removed, {} narrowed\n", r.runs, r.removed.size(), r.declared,
              r.changed.size());
   for (const FaultRuleRef& ref : r.removed) fmt::print("  removed {}\n", rule_name(original, ref));
-  for (const RuleChange& c : r.changed) {
-    const auto end = [](TimePoint t) { return t == kNever ? std::string("end") : format_duration(t); };
-    fmt::print("  narrowed {}: probability {} -> {}, window [{}, {}) -> [{}, {})\n", rule_name(original, c.ref),
-               c.probability_before, c.probability_after, format_duration(c.from_before), end(c.to_before),
-               format_duration(c.from_after), end(c.to_after));
+  for (const RuleChange& c : r.changed) fmt::print("  narrowed {}: {}\n", rule_name(original, c.ref), change_text(c));
+  if (r.declared == 0) fmt::print("the scenario declares no fault rule: capacity drops and outages are not shrunk\n");
+  if (r.declared > 0 && r.removed.size() == r.declared) {
+    if (r.outage_rules > 0) {
+      fmt::print("no declared fault rule is needed: the {} rule{} its outages add (kept) and the policy fail it\n",
+                 r.outage_rules, r.outage_rules == 1 ? "" : "s");
+    } else {
+      fmt::print("no fault rule is needed: the scenario fails under this policy with none of them\n");
+    }
   }
-  if (r.declared > 0 && r.removed.size() == r.declared)
-    fmt::print("no fault rule is needed: the scenario fails under this policy with none of them\n");
   fmt::print("still fails: {}\n", fmt::join(r.still, "; "));
-  fmt::print("wrote {}\n", out.string());
+  fmt::print("wrote {}\nrepro: squall run {}\n", out.string(), out.string());
 }
 
 }  // namespace
@@ -105,6 +130,13 @@ int shrink_command(const ShrinkOptions& options) {
   std::optional<CheckedRun> checked = check_run(run);
   if (!checked) return kExitBadInput;
   const Scenario& scenario = checked->scenario;
+  if (scenario.thresholds.empty()) {
+    fmt::print(stderr,
+               "squall shrink: {} has no thresholds: add those its failure should keep failing (`thresholds`, "
+               "docs/ci.md); a fitted scenario.yaml has none\n",
+               escape_controls(options.scenario.string()));
+    return kExitBadInput;
+  }
   const fs::path out = options.out.value_or(fs::path(options.scenario.stem().string() + ".shrunk.json"));
   if (const auto problem = output_problem(out, run_inputs(options.scenario, options.policy, scenario))) {
     fmt::print(stderr, "squall shrink: {}\n", escape_controls(*problem));
@@ -121,18 +153,23 @@ int shrink_command(const ShrinkOptions& options) {
     fmt::print(stderr, "squall shrink: {}\n", escape_controls(e.what()));
     return kExitBadInput;
   }
-  const std::optional<ShrinkResult> result =
+  const ShrinkResult result =
       shrink_faults(scenario, scenario.policy, corpora, seed, declared_rules(file, scenario), options.threshold);
-  if (!result) {
-    fmt::print(stderr, "squall shrink: {} fails no threshold{} at seed {}: nothing to shrink\n",
+  if (result.failing.empty()) {
+    fmt::print(stderr, "squall shrink: {} fails no threshold{} at seed {}: nothing to shrink{}\n",
                escape_controls(options.scenario.string()),
-               options.threshold ? fmt::format(" of {}", escape_controls(*options.threshold)) : "", seed);
+               options.threshold ? fmt::format(" of {}", escape_controls(*options.threshold)) : "", seed,
+               result.original.empty()
+                   ? ""
+                   : fmt::format(" (it fails: {}; --threshold takes a metric as written there, tags included)",
+                                 escape_controls(fmt::format("{}", fmt::join(result.original, "; ")))));
     return kExitBadInput;
   }
-  Json shrunk = shrunk_file(file, scenario, *result, seed, options.scenario);
+  Json shrunk = shrunk_file(file, scenario, result, seed, options.scenario, options.policy);
+  if (options.policy) embed_policy(shrunk, *options.policy, scenario);
   keep_corpus_paths(shrunk, options.scenario, out);
   write_file_atomic(out, shrunk.dump(2) + "\n");
-  print_result(scenario, *result, out);
+  print_result(scenario, result, out);
   return kExitOk;
 }
 

@@ -138,22 +138,29 @@ void narrow(Shrinker& shrinker, Scenario& current, FaultConfig& rule, const std:
 
 }  // namespace
 
-std::optional<ShrinkResult> shrink_faults(const Scenario& scenario, const PolicyConfig& policy, const Corpora& corpora,
-                                          std::uint64_t seed, const std::vector<std::size_t>& declared,
-                                          const std::optional<std::string>& metric) {
+ShrinkResult shrink_faults(const Scenario& scenario, const PolicyConfig& policy, const Corpora& corpora,
+                           std::uint64_t seed, const std::vector<std::size_t>& declared,
+                           const std::optional<std::string>& metric) {
   Shrinker shrinker(scenario, policy, corpora, seed);
   ShrinkResult result;
-  result.failing = shrinker.failed(scenario);
+  result.original = shrinker.failed(scenario);
+  result.failing = result.original;
   if (metric) {
     std::erase_if(result.failing, [&](const std::string& t) { return t.substr(0, t.find(' ')) != *metric; });
   }
-  if (result.failing.empty()) return std::nullopt;
+  if (result.failing.empty()) {
+    result.scenario = scenario;
+    result.runs = shrinker.runs();
+    return result;
+  }
   std::vector<FaultRuleRef> rules;
   for (std::size_t p = 0; p < scenario.providers.size(); ++p) {
     const std::size_t n = p < declared.size() ? std::min(declared[p], scenario.providers[p].faults.size()) : 0;
     for (std::size_t r = 0; r < n; ++r) rules.push_back({p, r});
   }
   result.declared = rules.size();
+  for (const ProviderConfig& p : scenario.providers) result.outage_rules += p.faults.size();
+  result.outage_rules -= rules.size();
   const std::vector<FaultRuleRef> kept = ddmin(rules, [&](const std::vector<FaultRuleRef>& subset) {
     return shrinker.fails(shrinker.with_rules(rules, subset), result.failing);
   });

@@ -43,20 +43,22 @@ struct RuleChange {
 
 struct ShrinkResult {
   Scenario scenario;                  // the shrunk scenario, rules in their original order
-  std::vector<std::string> failing;   // "metric expression" of each threshold kept failing
+  std::vector<std::string> original;  // "metric expression" of each threshold the original fails
+  std::vector<std::string> failing;   // those kept failing; empty: nothing to shrink (scenario unchanged)
   std::vector<std::string> still;     // those the shrunk scenario still fails
   std::vector<FaultRuleRef> removed;  // the original's rules it dropped
   std::vector<RuleChange> changed;    // the kept rules whose probability or window changed
   std::size_t declared = 0;           // rules the search ranged over
+  std::size_t outage_rules = 0;       // rules outages add, kept
   std::size_t runs = 0;               // simulations made
 };
 
 // `declared[p]`: how many of provider p's first rules the scenario's file declares (the
 // rest an outage added). `metric`: keep only thresholds of this metric (as written, tags
-// included) failing. nullopt when the run at `seed` fails no threshold (of `metric`).
-// `corpora`: the scenario's (load_corpora), read-only.
-std::optional<ShrinkResult> shrink_faults(const Scenario& scenario, const PolicyConfig& policy, const Corpora& corpora,
-                                          std::uint64_t seed, const std::vector<std::size_t>& declared,
-                                          const std::optional<std::string>& metric = std::nullopt);
+// included) failing. `failing` is empty when the run at `seed` fails no threshold (of
+// `metric`): nothing was shrunk. `corpora`: the scenario's (load_corpora), read-only.
+ShrinkResult shrink_faults(const Scenario& scenario, const PolicyConfig& policy, const Corpora& corpora,
+                           std::uint64_t seed, const std::vector<std::size_t>& declared,
+                           const std::optional<std::string>& metric = std::nullopt);
 
 }  // namespace squall

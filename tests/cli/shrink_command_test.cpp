@@ -2,6 +2,8 @@
 // (cli/shrink_command.hpp, sim/shrink.hpp).
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
@@ -35,6 +37,10 @@ TEST(ShrinkCommandTest, KeepsOnlyTheRulesTheFailureNeedsAndTheShrunkScenarioFail
     EXPECT_NE(original.out.find(t), std::string::npos) << t;
     EXPECT_NE(again.out.find(t), std::string::npos) << t << "\n" << again.out;
   }
+  // The policy it failed under is written into it: `squall run` alone fails it again.
+  EXPECT_EQ(squall("run " + out.string() + " -q").exit_code, 1);
+  EXPECT_NE(shrunk["description"].get<std::string>().find("under scenarios/policies/no-fallback.json"),
+            std::string::npos);
   // Deterministic: the same inputs give the same file.
   const fs::path second = temp_path("outage.shrunk.2.json");
   ASSERT_EQ(
@@ -78,6 +84,18 @@ TEST(ShrinkCommandTest, RefusesWhatItCannotShrink) {
                                " --threshold task_latency --out " + temp_path("m.json").string());
   EXPECT_EQ(metric.exit_code, 2);
   EXPECT_NE(metric.err.find("fails no threshold of task_latency at seed 17"), std::string::npos) << metric.err;
+  // A scenario without thresholds (a fitted scenario.yaml has none).
+  const fs::path bare = temp_path("bare.json");
+  {
+    nlohmann::json doc = nlohmann::json::parse(
+        read_file(fs::path(SQUALL_SOURCE_DIR) / "scenarios/ci/llm-quota-exhausted-fallback.json"), nullptr, true, true);
+    doc.erase("thresholds");
+    std::ofstream(bare) << doc.dump();
+  }
+  const Result none = squall("shrink " + bare.string() + " --out " + temp_path("b.json").string());
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.err.find("has no thresholds: add those its failure should keep failing"), std::string::npos)
+      << none.err;
   // The output would replace the scenario.
   const fs::path copy = temp_path("copy.json");
   fs::copy_file(fs::path(SQUALL_SOURCE_DIR) / "scenarios/ci/llm-quota-exhausted-fallback.json", copy);
