@@ -142,6 +142,7 @@ int replay_command(const ReplayOptions& options) {
     fmt::print(stderr, "squall replay: --policy needs --out-dir (the fitted world it runs on)\n");
     return kExitBadInput;
   }
+  if (outputs_refused(options)) return kExitBadInput;
   TraceData data;
   try {
     read_traces(options.traces, options.format, data);

@@ -31,15 +31,31 @@ constexpr const char* kPolicyFile = "as-deployed.yaml";
 constexpr const char* kCalibrationJson = "calibration.json";
 constexpr const char* kCalibrationMd = "calibration.md";
 
-// Why DIR cannot take the files, or nullopt (creating it when missing).
-std::optional<std::string> prepare_dir(const fs::path& dir, const std::vector<fs::path>& inputs) {
+// Why DIR cannot take the files, or nullopt; creates nothing.
+std::optional<std::string> dir_problem(const fs::path& dir, const std::vector<fs::path>& inputs) {
   std::error_code ec;
   if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
     return fmt::format("--out-dir {}: \"{}\" exists and is not a directory", dir.string(), dir.string());
   if (!fs::exists(dir, ec)) {
     const fs::path parent = dir.has_parent_path() ? dir.parent_path() : fs::path(".");
+    if (fs::exists(parent, ec) && !fs::is_directory(parent, ec))
+      return fmt::format("--out-dir {}: \"{}\" is not a directory", dir.string(), parent.string());
     if (!fs::is_directory(parent, ec))
       return fmt::format("--out-dir {}: directory \"{}\" does not exist", dir.string(), parent.string());
+    return std::nullopt;
+  }
+  for (const char* name : {kScenarioFile, kPolicyFile, kCalibrationJson, kCalibrationMd}) {
+    if (auto problem = output_problem(dir / name, inputs))
+      return fmt::format("--out-dir {}: {}", dir.string(), *problem);
+  }
+  return std::nullopt;
+}
+
+// Why DIR cannot take the files, or nullopt (creating it when missing).
+std::optional<std::string> prepare_dir(const fs::path& dir, const std::vector<fs::path>& inputs) {
+  if (auto problem = dir_problem(dir, inputs)) return problem;
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) {
     if (!fs::create_directory(dir, ec) && ec)
       return fmt::format("--out-dir {}: cannot create it: {}", dir.string(), ec.message());
   }
@@ -162,12 +178,24 @@ std::optional<PolicyConfig> read_candidate(const ReplayOptions& options, bool& o
   ok = true;
   if (!options.policy) return std::nullopt;
   PolicyLoadResult loaded = load_policy_file(*options.policy);
-  for (const ValidationError& e : loaded.errors) fmt::print(stderr, "squall replay: {}\n", to_string(e));
+  for (const ValidationError& e : loaded.errors) fmt::print(stderr, "squall replay: --policy: {}\n", to_string(e));
   ok = loaded.ok();
   return std::move(loaded.policy);
 }
 
 }  // namespace
+
+bool outputs_refused(const ReplayOptions& options) {
+  if (options.out_dir) {
+    if (auto problem = dir_problem(*options.out_dir, options.traces)) {
+      fmt::print(stderr, "squall replay: {}\n", *problem);
+      return true;
+    }
+  }
+  bool policy_ok = true;
+  read_candidate(options, policy_ok);
+  return !policy_ok;
+}
 
 int replay_out_dir(const ReplayOptions& options, const replay::TraceData& data, const replay::Grouping& grouping) {
   const fs::path& dir = *options.out_dir;

@@ -13,6 +13,11 @@
 
 namespace squall::cli {
 
+// Whether --out-dir or --policy cannot be used, found before any trace is read (printed on
+// stderr): a DIR that is a file, a missing parent, a file in DIR that is an input, a policy
+// file that does not load. Creates nothing.
+bool outputs_refused(const ReplayOptions& options);
+
 // Exit 0, 1 (calibration failed), 2 (a bad --out-dir, no tasks, an unwritable file) or 70.
 int replay_out_dir(const ReplayOptions& options, const replay::TraceData& data, const replay::Grouping& grouping);
 

@@ -228,5 +228,29 @@ TEST(ReplayCounterfactualTest, PolicyNeedsAnOutDir) {
   EXPECT_EQ(r.err, "squall replay: --policy needs --out-dir (the fitted world it runs on)\n");
 }
 
+TEST(ReplayOutDirTest, AParentThatIsAFileIsSaidToBeOne) {
+  const fs::path trace = tiny_trace();
+  const fs::path file = temp_path("a-file");
+  std::ofstream(file) << "not a directory";
+  const fs::path dir = file / "fitted";
+  const Result r = squall("replay " + trace.string() + " --out-dir " + dir.string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "squall replay: --out-dir " + dir.string() + ": \"" + file.string() + "\" is not a directory\n");
+}
+
+TEST(ReplayOutDirTest, ABadPolicyOrDirectoryIsRefusedBeforeTheTraceIsRead) {
+  const fs::path trace = tiny_trace();
+  const fs::path dir = temp_path("never-made");
+  const Result policy = squall("replay " + trace.string() + " --out-dir " + dir.string() + " --policy " +
+                               temp_path("nope.yaml").string());
+  EXPECT_EQ(policy.exit_code, 2);
+  EXPECT_EQ(policy.err.rfind("squall replay: --policy: ", 0), 0U) << policy.err;
+  EXPECT_EQ(policy.out, "");  // nothing read, nothing fitted
+  EXPECT_FALSE(fs::exists(dir));
+  const Result parent = squall("replay " + trace.string() + " --out-dir " + (temp_path("absent2") / "x").string());
+  EXPECT_EQ(parent.exit_code, 2);
+  EXPECT_EQ(parent.out, "");
+}
+
 }  // namespace
 }  // namespace squall::test_support
