@@ -114,6 +114,22 @@ std::optional<std::int64_t> retry_after_of(const OtlpSpan& span) {
   return *delay;
 }
 
+// The retry count the OpenAI and Anthropic SDKs send on every request
+// (`x-stainless-retry-count`), when the HTTP instrumentation records request headers: a
+// request's resend count where the trace has no GenAI span to bound its call.
+std::optional<std::int32_t> sdk_retry_count(const OtlpSpan& span) {
+  for (const std::string_view key :
+       {"http.request.header.x-stainless-retry-count", "http.request.header.x_stainless_retry_count"}) {
+    const auto values = strings_attribute(span, key);
+    if (!values || values->empty()) continue;
+    const std::string& v = values->front();
+    if (v.empty() || v.size() > 4 || !std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      return std::nullopt;
+    return static_cast<std::int32_t>(std::stoi(v));
+  }
+  return std::nullopt;
+}
+
 // A request that ended without a response (no status) and without an error.type that says
 // why: the client abandoned it, as the SDKs do at their timeout (instrumentation-undici
 // then records nothing, instrumentation-http an error.type "Error"). Counted.
@@ -247,6 +263,7 @@ AttemptRecord attempt_of(const OtlpSpan& s, const SpanRole& role, const OtlpSpan
   if (const auto resend = integer_attribute(s, a::kResendCount))
     r.resend_count = static_cast<std::int32_t>(std::min<std::int64_t>(*resend, INT32_MAX));
   if (!r.resend_count && s.from_squall) r.resend_count = 0;
+  if (!r.resend_count && role.http_only) r.resend_count = sdk_retry_count(s);
   r.retry_after_ns = retry_after_of(s);
   if (!r.retry_after_ns && http_child != nullptr) r.retry_after_ns = retry_after_of(*http_child);
   r.cost_usd = first_of(s, std::array<std::string_view, 2>{a::kSquallCostUsd, "gen_ai.usage.cost"}, number_attribute);

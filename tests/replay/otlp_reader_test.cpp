@@ -377,6 +377,27 @@ TEST(OtlpReaderTest, WithHttpInstrumentationOnlyARequestToAGenAiEndpointIsAnAtte
   EXPECT_EQ(g.counts.joined_by_timing, 1U);
 }
 
+TEST(OtlpReaderTest, TheSdksRetryCountHeaderIsARequestsResendCount) {
+  // HTTP instrumentation only, request headers recorded: x-stainless-retry-count 0, 1.
+  const auto with_count = [](const std::string& id, long long start, long long end, int status, const char* count) {
+    return span(
+        id, kRoot, "POST", start, end,
+        kv_text("http.request.method", "POST") + "," + kv_text("url.full", "https://api.anthropic.com/v1/messages") +
+            "," + kv_int("http.response.status_code", status) + "," +
+            R"({"key":"http.request.header.x_stainless_retry_count","value":{"arrayValue":{"values":[{"stringValue":")" +
+            count + R"("}]}}})");
+  };
+  const TraceData data =
+      read(document(span(kRoot, "", "app", 0, 9000, "") + "," + with_count("1111111111111111", 0, 100, 529, "0") + "," +
+                    with_count("2222222222222222", 600, 900, 200, "1")));
+  ASSERT_EQ(data.attempts.size(), 2U);
+  EXPECT_EQ(data.attempts[0].resend_count, 0);
+  EXPECT_EQ(data.attempts[1].resend_count, 1);
+  const Grouping g = group_attempts(data);
+  EXPECT_EQ(g.counts.calls, 1U);
+  EXPECT_EQ(g.counts.joined_by_timing, 0U);
+}
+
 TEST(OtlpReaderTest, ARequestWhoseGenAiSpanWasNeverExportedIsNamedLikeTheOthers) {
   // instrumentation-openai 0.21 never ends the span of a stream that threw: its request is
   // left with a parent the trace lacks.
