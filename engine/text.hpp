@@ -60,4 +60,11 @@ inline constexpr std::size_t kLongestShownWord = 256;
 inline constexpr std::size_t kShownOfLongWord = 64;
 std::string escape_controls(std::string_view text);
 
+// Whether `c` may stand in a name a scenario gives (a provider, a task, an error code): an
+// ASCII letter, digit, '.', '_' or '-'. The loader's rule (sim/scenario/json_reader.hpp
+// check_name), and what replay writes names with (replay/provider_names.hpp).
+constexpr bool is_name_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+}
+
 }  // namespace squall

@@ -4,16 +4,14 @@
 #include <set>
 #include <string>
 
+#include "engine/text.hpp"
+
 namespace squall::replay {
 namespace {
 
-bool allowed(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
-}
-
 std::string allowed_bytes(std::string name) {
   for (char& c : name) {
-    if (!allowed(c)) c = '-';
+    if (!is_name_char(c)) c = '-';
   }
   return name.empty() ? "provider" : name;
 }

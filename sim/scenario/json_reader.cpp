@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "engine/runtime/duration.hpp"
+#include "engine/text.hpp"
 
 namespace squall {
 namespace {
@@ -224,10 +225,7 @@ std::optional<std::size_t> read_choice(const Json& v, const std::string& path, D
 }
 
 bool check_name(std::string_view name, std::string_view what, const std::string& path, Diagnostics& diag) {
-  const bool ok = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
-           c == '-';
-  });
+  const bool ok = !name.empty() && std::all_of(name.begin(), name.end(), is_name_char);
   if (!ok) {
     diag.error(path, fmt::format("expected a {} of ASCII letters, digits, '.', '_' and '-', got {}", what,
                                  describe(Json(name))));
